@@ -1,0 +1,31 @@
+"""``python -m codegen [--check]``: regenerate `enterprise_async/_generated/` from the spec."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from codegen.pipeline import ROOT, check, generate, write
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
+    parser.add_argument("--check", action="store_true", help="fail if the committed output is not fresh")
+    options = parser.parse_args(argv)
+    outputs = generate()
+    if options.check:
+        stale = check(outputs)
+        for path in stale:
+            print(f"stale: {path.relative_to(ROOT)} differs from a fresh generation", file=sys.stderr)
+        if stale:
+            print("run `nox -s codegen` (or `python -m codegen`) and commit the result", file=sys.stderr)
+            return 1
+        print(f"generated code is fresh ({len(outputs)} modules)")
+        return 0
+    for path in write(outputs):
+        print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

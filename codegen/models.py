@@ -1,0 +1,150 @@
+"""Emit the attrs models of `spec/` through datamodel-code-generator's OpenAPI parser.
+
+datamodel-code-generator has no attrs output, so this module gives its parser a model class and
+templates of our own. Everything else (reading the spec, resolving references, naming classes,
+collecting imports, ordering definitions) stays the parser's job.
+
+The models follow the contract:
+
+- field names are the wire names;
+- every field is optional: a scalar the server leaves out is ``None``, an array is ``[]``;
+- open enums (``anyOf: [$ref Enum, string]`` in the spec) are typed ``Enum | str``;
+- every class has an ``extra`` mapping for fields the spec does not describe.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import ClassVar
+
+from datamodel_code_generator import DataModelType
+from datamodel_code_generator._format_types import DateClassType, DatetimeClassType
+from datamodel_code_generator.format import PythonVersion
+from datamodel_code_generator.imports import Import
+from datamodel_code_generator.model import dataclass as dataclass_model
+from datamodel_code_generator.model import get_data_model_types
+from datamodel_code_generator.model.base import UNDEFINED
+from datamodel_code_generator.parser.openapi import OpenAPIParser
+from datamodel_code_generator.types import DataType
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+IMPORT_DEFINE = Import(from_="attrs", import_="define")
+IMPORT_FIELD = Import(from_="attrs", import_="field")
+IMPORT_ANY = Import(from_="typing", import_="Any")
+
+
+class AttrsField(dataclass_model.DataModelField):
+    """A field rendered as an attrs attribute: wire name, optional, arrays default to ``[]``."""
+
+    @property
+    def field(self) -> str | None:
+        # The attrs template writes its own default; never let the dataclass field() call leak in.
+        return None
+
+    @property
+    def holds_array(self) -> bool:
+        """Whether the field is an array, or a union whose first variant is an array."""
+        data_type = self.data_type
+        if _is_array(data_type):
+            return True
+        return bool(data_type.data_types) and _is_array(data_type.data_types[0])
+
+    @property
+    def has_value_default(self) -> bool:
+        """Whether the spec gives a scalar default (such as ``partial: false``), which makes it non-nullable."""
+        return self.default is not None and self.default is not UNDEFINED and not isinstance(self.default, (list, dict))
+
+    @property
+    def attrs_annotation(self) -> str:
+        if self.holds_array or self.has_value_default:
+            return self._strip_none(self.data_type.type_hint)
+        return self.type_hint
+
+    @staticmethod
+    def _strip_none(hint: str) -> str:
+        parts = [part.strip() for part in hint.split(" | ")]
+        return " | ".join(part for part in parts if part != "None")
+
+    @property
+    def attrs_default(self) -> str:
+        arguments: list[str] = []
+        if self.holds_array:
+            arguments.append("factory=list")
+        elif self.has_value_default:
+            arguments.append(f"default={self.default!r}")
+        else:
+            arguments.append("default=None")
+        if self.original_name is not None and self.original_name != self.name:
+            arguments.append(f"metadata={{'wire': {self.original_name!r}}}")
+        if arguments == ["default=None"]:
+            return "None"
+        if len(arguments) == 1 and arguments[0].startswith("default="):
+            return arguments[0].removeprefix("default=")
+        return f"field({', '.join(arguments)})"
+
+
+def _is_array(data_type: DataType) -> bool:
+    """Whether a data type is an array, looking through the single-member wrappers the parser adds."""
+    while not data_type.is_list:
+        if data_type.type or data_type.reference or len(data_type.data_types) != 1:
+            return False
+        data_type = data_type.data_types[0]
+    return True
+
+
+class AttrsModel(dataclass_model.DataClass):
+    """An object schema rendered as an ``@attrs.define(kw_only=True)`` class."""
+
+    TEMPLATE_FILE_PATH: ClassVar[str] = "attrs.jinja2"
+    DEFAULT_IMPORTS: ClassVar[tuple[Import, ...]] = (IMPORT_DEFINE, IMPORT_FIELD, IMPORT_ANY)
+
+
+def render_models(spec_path: Path) -> str:
+    """Return the source of the models module (unformatted, without header)."""
+    stock = get_data_model_types(DataModelType.DataclassesDataclass, PythonVersion.PY_310)
+    parser = OpenAPIParser(
+        spec_path.read_text(encoding="utf-8"),
+        data_model_type=AttrsModel,
+        data_model_root_type=stock.root_model,
+        data_model_field_type=AttrsField,
+        data_type_manager_type=stock.data_type_manager,
+        custom_template_dir=TEMPLATES,
+        additional_imports=["enterprise_async._enum.OpenEnum"],
+        target_python_version=PythonVersion.PY_310,
+        target_datetime_class=DatetimeClassType.Datetime,
+        target_date_class=DateClassType.Date,
+        use_union_operator=True,
+        use_standard_collections=True,
+        use_schema_description=True,
+        use_field_description=True,
+        capitalise_enum_members=True,
+        use_double_quotes=True,
+        keyword_only=True,
+        formatters=[],  # formatting is codegen.pipeline's job (pinned ruff)
+    )
+    source = parser.parse(disable_future_imports=False)
+    if not isinstance(source, str):  # pragma: no cover - one input file gives one module
+        raise TypeError("expected a single module from the parser")
+    return _with_all(source)
+
+
+def _with_all(source: str) -> str:
+    """Append ``__all__`` naming every class and type alias the module defines."""
+    names = [name for name in _public_names(ast.parse(source)) if not name.startswith("_")]
+    listing = "".join(f"    {name!r},\n" for name in names)
+    return f"{source.rstrip()}\n\n\n__all__ = [\n{listing}]\n"
+
+
+def _public_names(module: ast.Module) -> list[str]:
+    names: list[str] = []
+    for node in module.body:
+        if isinstance(node, ast.ClassDef):
+            names.append(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.append(node.target.id)
+        elif isinstance(node, ast.Assign):
+            names.extend(target.id for target in node.targets if isinstance(target, ast.Name))
+    return names
+

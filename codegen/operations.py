@@ -1,0 +1,502 @@
+"""Read the paths of `spec/` into operation descriptions, and render the operation table and resources.
+
+The operation table (`_generated/operations.py`) writes every documented rule down as data for the
+runtime: parameters and their JSON Schema constraints, body rules, status outcomes, pagination.
+The resources (`_generated/resources.py`) are thin typed methods that hand their arguments to the
+runtime together with their operation.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+import textwrap
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+from attrs import field, frozen
+
+TEMPLATES = Path(__file__).parent / "templates"
+ERROR_SCHEMA = "#/components/schemas/ErrorBody"
+HTTP_METHODS = ("get", "post", "put", "patch", "delete")
+SCHEMA_PREFIX = "#/components/schemas/"
+
+Schema = Mapping[str, Any]
+
+
+class SpecError(Exception):
+    """The spec breaks a convention the generator relies on."""
+
+
+@frozen
+class Argument:
+    """One argument of a resource method: a path/query parameter or a body field."""
+
+    name: str
+    location: str  # path | query | body
+    hint: str
+    rule: str
+    required: bool
+    positional: bool
+    description: str
+    explode: bool = True
+
+
+@frozen
+class OperationSpec:
+    """Everything the templates need about one endpoint."""
+
+    constant: str
+    name: str
+    resource: str
+    method_name: str
+    http_method: str
+    path: str
+    summary: str
+    description: str
+    arguments: tuple[Argument, ...]
+    body_rule: str | None
+    outcomes: tuple[tuple[int, str, str], ...]
+    result_hint: str
+    pagination: str | None
+    item_hint: str | None
+    page_hint: str | None
+
+    @property
+    def positional(self) -> tuple[Argument, ...]:
+        return tuple(argument for argument in self.arguments if argument.positional)
+
+    @property
+    def keyword(self) -> tuple[Argument, ...]:
+        return tuple(argument for argument in self.arguments if not argument.positional)
+
+    @property
+    def params(self) -> tuple[Argument, ...]:
+        return tuple(argument for argument in self.arguments if argument.location != "body")
+
+
+@frozen
+class ResourceSpec:
+    """A client namespace (a tag of the spec) and its methods."""
+
+    name: str
+    class_name: str
+    description: str
+    operations: tuple[OperationSpec, ...] = field(factory=tuple)
+
+
+class SpecReader:
+    """Resolves references of one OpenAPI document and turns schemas into rules and type hints."""
+
+    def __init__(self, document: Mapping[str, Any]) -> None:
+        self.document = document
+        self.schemas: Mapping[str, Schema] = document["components"]["schemas"]
+
+    # ------------------------------------------------------------------ references
+    def resolve(self, node: Schema) -> Schema:
+        while "$ref" in node:
+            node = self._lookup(node["$ref"])
+        return node
+
+    def _lookup(self, ref: str) -> Schema:
+        if not ref.startswith("#/"):
+            raise SpecError(f"only local references are supported: {ref}")
+        node: Any = self.document
+        for part in ref[2:].split("/"):
+            node = node[part]
+        return node  # type: ignore[no-any-return]
+
+    @staticmethod
+    def ref_name(node: Schema) -> str | None:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(SCHEMA_PREFIX):
+            return ref.removeprefix(SCHEMA_PREFIX)
+        return None
+
+    def is_enum(self, name: str) -> bool:
+        return "enum" in self.schemas[name]
+
+    def open_enum(self, schema: Schema) -> str | None:
+        """The enum of ``anyOf: [{$ref: Enum}, {type: string}]``, the spec's way to write an open enum."""
+        variants = schema.get("anyOf", ())
+        for variant in variants:
+            name = self.ref_name(variant)
+            if name and self.is_enum(name):
+                return name
+        return None
+
+    # ------------------------------------------------------------------ type hints
+    def hint(self, schema: Schema) -> str:
+        """The Python type a resource method accepts for a value of this schema."""
+        if enum := self.open_enum(schema):
+            return f"{enum} | str"
+        if name := self.ref_name(schema):
+            if self.is_enum(name):
+                return f"{name} | str"
+            return f"{name} | Mapping[str, Any]"
+        kind = _primary_type(schema)
+        if kind == "array":
+            return f"Sequence[{self.hint(schema.get('items', {}))}]"
+        return {
+            "string": "str",
+            "integer": "int",
+            "number": "float",
+            "boolean": "bool",
+            "object": "Mapping[str, Any]",
+        }.get(kind, "Any")
+
+    # ------------------------------------------------------------------ rules
+    def rule(self, schema: Schema) -> str:
+        """Source of a ``Rule(...)`` for the schema."""
+        if enum := self.open_enum(schema):
+            return _call("Rule", ["'string'"], {"enum": enum})
+        if name := self.ref_name(schema):
+            target = self.schemas[name]
+            if self.is_enum(name):
+                return _call("Rule", ["'string'"], {"enum": name})
+            return self.object_rule(target, model=name)
+        kind = _primary_type(schema)
+        if kind == "object" and "properties" in schema:
+            return self.object_rule(schema)
+        options: dict[str, str] = {}
+        if _nullable(schema):
+            options["nullable"] = "True"
+        for key, option in (
+            ("format", "format"),
+            ("const", "const"),
+            ("pattern", "pattern"),
+        ):
+            if key in schema:
+                options[option] = repr(schema[key])
+        for key, option in (
+            ("minimum", "minimum"),
+            ("minLength", "min_length"),
+            ("minItems", "min_items"),
+            ("maxItems", "max_items"),
+        ):
+            if key in schema:
+                options[option] = repr(schema[key])
+        if kind == "array":
+            options["items"] = self.rule(schema.get("items", {}))
+        return _call("Rule", [repr(kind)], options)
+
+    def object_rule(self, schema: Schema, *, model: str | None = None) -> str:
+        properties = schema.get("properties", {})
+        options: dict[str, str] = {}
+        if properties:
+            entries = ", ".join(f"{name!r}: {self.rule(prop)}" for name, prop in properties.items())
+            options["properties"] = "{" + entries + "}"
+        if required := schema.get("required"):
+            options["required"] = "frozenset({" + ", ".join(repr(name) for name in required) + "})"
+        if schema.get("additionalProperties") is False:
+            options["closed"] = "True"
+        if model:
+            options["model"] = model
+        if checks := self.checks(schema):
+            options["checks"] = "(" + "".join(f"{check}, " for check in checks) + ")"
+        return _call("Rule", ["'object'"], options)
+
+    def checks(self, schema: Schema) -> list[str]:
+        """Cross-field rules of an object schema, as ``Check`` sources."""
+        found: list[str] = []
+        exclusive = schema.get("not", {}).get("required")
+        if exclusive:
+            found.append(f"NeverTogether({tuple(exclusive)!r})")
+        alternatives = schema.get("anyOf", ())
+        if alternatives and all(set(option) == {"required"} for option in alternatives):
+            fields = tuple(name for option in alternatives for name in option["required"])
+            found.append(f"AtLeastOneOf({fields!r})")
+        if combined := schema.get("x-sdk-max-combined-items"):
+            found.append(
+                f"MaxCombinedItems({tuple(combined['fields'])!r}, {combined['maximum']!r}, "
+                f"{combined.get('description', '')!r})"
+            )
+        return found
+
+    # ------------------------------------------------------------------ responses
+    def response_model(self, response: Schema) -> str | None:
+        """The model a response body decodes to, or None when the spec leaves the body open."""
+        response = self.resolve(response)
+        content = response.get("content", {})
+        media = content.get("application/json") or next(iter(content.values()), None)
+        if not media:
+            return None
+        schema = media.get("schema", {})
+        if name := self.ref_name(schema):
+            return name
+        variants = [
+            variant
+            for variant in schema.get("oneOf", schema.get("anyOf", ()))
+            if variant.get("$ref") != ERROR_SCHEMA
+        ]
+        if len(variants) == 1 and (name := self.ref_name(variants[0])):
+            return name
+        if not schema:
+            return None
+        raise SpecError(f"cannot name the model of response schema {schema!r}")
+
+    def page_model(self, name: str) -> str:
+        """The envelope class of a list response (the object variant of ``oneOf`` envelope-or-array)."""
+        schema = self.schemas[name]
+        if "properties" in schema:
+            return name
+        for variant in schema.get("oneOf", ()):
+            if (ref := self.ref_name(variant)) and "properties" in self.schemas[ref]:
+                return ref
+        raise SpecError(f"{name} has no envelope variant")
+
+    def item_model(self, page: str, items_field: str) -> str:
+        items = self.schemas[page]["properties"][items_field]["items"]
+        name = self.ref_name(items)
+        if not name:
+            raise SpecError(f"{page}.{items_field} items must be a $ref")
+        return name
+
+
+def read_operations(spec_path: Path) -> tuple[ResourceSpec, ...]:
+    """All resources of the spec, with their operations, in the order of the spec's tags."""
+    document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+    reader = SpecReader(document)
+    operations = [
+        _operation(reader, path, method, node)
+        for path, method, node in _iter_operations(document)
+        if not node.get("x-sdk-internal")
+    ]
+    resources = []
+    for tag in document.get("tags", ()):
+        members = tuple(operation for operation in operations if operation.resource == tag["name"])
+        if members:
+            resources.append(
+                ResourceSpec(
+                    name=tag["name"],
+                    class_name=_camel(tag["name"]) + "Resource",
+                    description=tag.get("description", ""),
+                    operations=members,
+                )
+            )
+    return tuple(resources)
+
+
+def _iter_operations(document: Mapping[str, Any]) -> Iterator[tuple[str, str, Schema]]:
+    for path, item in document["paths"].items():
+        for method in HTTP_METHODS:
+            if method in item:
+                yield path, method, item[method]
+
+
+def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> OperationSpec:
+    resource = node["tags"][0]
+    method_name = node.get("x-sdk-method")
+    if not method_name or not method_name.isidentifier() or keyword.iskeyword(method_name):
+        raise SpecError(f"{method.upper()} {path}: x-sdk-method must name a Python method")
+    pagination = node.get("x-sdk-pagination")
+    driven = {pagination.get("page_param")} if pagination else set()
+    arguments = [
+        _parameter_argument(reader, reader.resolve(parameter))
+        for parameter in node.get("parameters", ())
+        if reader.resolve(parameter)["name"] not in driven
+    ]
+    body_rule = None
+    if "requestBody" in node:
+        body_schema = _json_body_schema(reader, node["requestBody"])
+        body_rule = reader.object_rule(body_schema)
+        required = set(body_schema.get("required", ()))
+        arguments.extend(
+            Argument(
+                name=name,
+                location="body",
+                hint=reader.hint(prop),
+                rule=reader.rule(prop),
+                required=name in required,
+                positional=False,
+                description=prop.get("description", ""),
+            )
+            for name, prop in body_schema.get("properties", {}).items()
+        )
+    _check_names(path, arguments)
+    outcomes = _outcomes(reader, node)
+    success = sorted({model for status, model, _ in outcomes if 200 <= status < 300})
+    result_hint = success[0] if len(success) == 1 and success[0] != "None" else "Any"
+    constant = node["operationId"].upper()
+    page_hint = item_hint = pagination_source = None
+    if pagination:
+        page_hint = reader.page_model(result_hint)
+        items_field = pagination.get("items", "results")
+        item_hint = reader.item_model(page_hint, items_field)
+        pagination_source = _call(
+            "Pagination",
+            [page_hint, item_hint],
+            {
+                "items": repr(items_field),
+                "page_param": repr(pagination.get("page_param")),
+                "size_param": repr(pagination.get("size_param")),
+            },
+        )
+    return OperationSpec(
+        constant=constant,
+        name=f"{resource}.{method_name}",
+        resource=resource,
+        method_name=method_name,
+        http_method=method.upper(),
+        path=path,
+        summary=node.get("summary", "").strip(),
+        description=node.get("description", "").strip(),
+        arguments=tuple(sorted(arguments, key=lambda argument: not argument.positional)),
+        body_rule=body_rule,
+        outcomes=tuple(outcomes),
+        result_hint=result_hint,
+        pagination=pagination_source,
+        item_hint=item_hint,
+        page_hint=page_hint,
+    )
+
+
+def _parameter_argument(reader: SpecReader, parameter: Schema) -> Argument:
+    location = parameter["in"]
+    if location not in ("path", "query"):
+        raise SpecError(f"parameter {parameter['name']}: only path and query parameters are supported")
+    required = bool(parameter.get("required")) or location == "path"
+    schema = parameter.get("schema", {})
+    return Argument(
+        name=parameter["name"],
+        location=location,
+        hint=reader.hint(schema),
+        rule=reader.rule(schema),
+        required=required,
+        positional=required,
+        description=parameter.get("description", ""),
+        explode=parameter.get("explode", parameter.get("style", "form") == "form"),
+    )
+
+
+def _json_body_schema(reader: SpecReader, body: Schema) -> Schema:
+    body = reader.resolve(body)
+    media = body.get("content", {}).get("application/json")
+    if not media:
+        raise SpecError("request bodies must be application/json")
+    schema = reader.resolve(media["schema"])
+    if _primary_type(schema) != "object":
+        raise SpecError("request bodies must be objects")
+    return schema
+
+
+def _outcomes(reader: SpecReader, node: Schema) -> list[tuple[int, str, str]]:
+    outcomes = []
+    for status, response in node.get("responses", {}).items():
+        if not str(status).isdigit():
+            continue
+        resolved = reader.resolve(response)
+        model = reader.response_model(resolved)
+        if model == ERROR_SCHEMA.removeprefix(SCHEMA_PREFIX):
+            continue  # the generic error body: the status's error class says all there is
+        fields = resolved.get("x-sdk-result", {})
+        fields_source = "{" + ", ".join(f"{key!r}: {value!r}" for key, value in fields.items()) + "}"
+        outcomes.append((int(status), model or "None", fields_source))
+    return sorted(outcomes)
+
+
+def _check_names(path: str, arguments: list[Argument]) -> None:
+    seen: set[str] = set()
+    for argument in arguments:
+        if not argument.name.isidentifier() or keyword.iskeyword(argument.name):
+            raise SpecError(f"{path}: {argument.name!r} cannot be a Python argument name")
+        if argument.name in seen:
+            raise SpecError(f"{path}: {argument.name!r} appears twice (path, query and body share names)")
+        seen.add(argument.name)
+
+
+def _primary_type(schema: Schema) -> str:
+    kind = schema.get("type", "any")
+    if isinstance(kind, list):
+        kinds = [item for item in kind if item != "null"]
+        return kinds[0] if kinds else "any"
+    return str(kind)
+
+
+def _nullable(schema: Schema) -> bool:
+    kind = schema.get("type")
+    return isinstance(kind, list) and "null" in kind
+
+
+def _call(name: str, args: list[str], options: Mapping[str, str]) -> str:
+    parts = [*args, *(f"{key}={value}" for key, value in options.items())]
+    return f"{name}({', '.join(parts)})"
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[_\-\s]+", name))
+
+
+def _environment() -> jinja2.Environment:
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+    )
+    environment.filters["docline"] = _docline
+    environment.filters["docwrap"] = _docwrap
+    return environment
+
+
+def _docline(text: str) -> str:
+    """Text made safe for a one-line docstring entry."""
+    return " ".join(text.replace('"""', "'''").split())
+
+
+def _docwrap(text: str, indent: int) -> str:
+    """A docstring paragraph wrapped to the line length, continuation lines indented."""
+    lines = textwrap.wrap(_docline(text), width=100 - indent, break_on_hyphens=False)
+    return ("\n" + " " * indent).join(lines)
+
+
+def render_operations(resources: tuple[ResourceSpec, ...]) -> str:
+    operations = [operation for resource in resources for operation in resource.operations]
+    models = sorted(_referenced_models(operations))
+    return _environment().get_template("operations.py.jinja2").render(operations=operations, models=models)
+
+
+def render_resources(resources: tuple[ResourceSpec, ...]) -> str:
+    operations = [operation for resource in resources for operation in resource.operations]
+    models = sorted(_hinted_models(operations))
+    return (
+        _environment()
+        .get_template("resources.py.jinja2")
+        .render(resources=resources, models=models)
+    )
+
+
+_NAME = re.compile(r"\b[A-Z][A-Za-z0-9]+\b")
+_NOT_MODELS = {"Any", "Mapping", "Sequence", "Rule", "Pagination", "Outcome", "Operation", "None", "True", "False"}
+_CHECKS = {"NeverTogether", "AtLeastOneOf", "MaxCombinedItems"}
+
+
+def _referenced_models(operations: list[OperationSpec]) -> set[str]:
+    sources: list[str] = []
+    for operation in operations:
+        sources.extend(argument.rule for argument in operation.arguments)
+        sources.append(operation.body_rule or "")
+        sources.extend(model for _, model, _ in operation.outcomes)
+        sources.extend([operation.pagination or "", operation.result_hint])
+    return _names(sources) - _CHECKS
+
+
+def _hinted_models(operations: list[OperationSpec]) -> set[str]:
+    sources: list[str] = []
+    for operation in operations:
+        sources.extend(argument.hint for argument in operation.arguments)
+        sources.extend([operation.result_hint, operation.item_hint or "", operation.page_hint or ""])
+    return _names(sources)
+
+
+def _names(sources: list[str]) -> set[str]:
+    found: set[str] = set()
+    for source in sources:
+        source = re.sub(r"'[^']*'", "", source)  # names inside string literals are not references
+        found.update(_NAME.findall(source))
+    return found - _NOT_MODELS

@@ -1,0 +1,140 @@
+"""The operation table's vocabulary: what the generator writes down about each endpoint.
+
+`enterprise_async/_generated/operations.py` instantiates these classes from `spec/`; the runtime
+reads them to validate arguments, build requests, map statuses and paginate. Nothing here knows a
+particular endpoint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Generic, Literal, TypeVar
+
+from attrs import field, frozen
+
+__all__ = [
+    "AtLeastOneOf",
+    "Check",
+    "MaxCombinedItems",
+    "NeverTogether",
+    "Operation",
+    "Outcome",
+    "Pagination",
+    "Param",
+    "Rule",
+]
+
+ResultT = TypeVar("ResultT")
+
+RuleType = Literal["string", "integer", "number", "boolean", "array", "object", "any"]
+Location = Literal["path", "query"]
+
+
+@frozen
+class NeverTogether:
+    """At most one of ``fields`` may be given (``not: {required: [...]}`` in the spec)."""
+
+    fields: tuple[str, ...]
+
+
+@frozen
+class AtLeastOneOf:
+    """One of ``fields`` must be given (``anyOf`` of ``required`` in the spec)."""
+
+    fields: tuple[str, ...]
+
+
+@frozen
+class MaxCombinedItems:
+    """The arrays ``fields`` hold at most ``maximum`` items together (``x-sdk-max-combined-items``)."""
+
+    fields: tuple[str, ...]
+    maximum: int
+    label: str = ""
+
+
+Check = NeverTogether | AtLeastOneOf | MaxCombinedItems
+
+
+@frozen
+class Rule:
+    """What a value must be: the part of a JSON Schema the SDK checks before sending.
+
+    ``enum`` accepts members of an open enum as well as plain strings; ``model`` is an attrs class
+    accepted in place of a mapping for an object.
+    """
+
+    type: RuleType = "any"
+    format: str | None = None
+    nullable: bool = False
+    enum: type[Any] | None = None
+    const: str | None = None
+    minimum: float | None = None
+    min_length: int | None = None
+    pattern: str | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+    items: Rule | None = None
+    properties: Mapping[str, Rule] = field(factory=dict)
+    required: frozenset[str] = frozenset()
+    closed: bool = False
+    model: type[Any] | None = None
+    checks: tuple[Check, ...] = ()
+
+
+@frozen
+class Param:
+    """A path or query parameter. ``explode=False`` sends an array as one comma-separated value."""
+
+    name: str
+    location: Location
+    rule: Rule
+    required: bool = False
+    explode: bool = True
+
+
+@frozen
+class Outcome:
+    """What a documented status means.
+
+    A 2xx outcome returns ``model`` (None when the body is undocumented), with ``fields`` set on the
+    result (``partial`` for bulk revoke). A non-2xx outcome raises the status's error, carrying the
+    body decoded as ``model`` in ``.result`` when it fits.
+    """
+
+    status: int
+    model: Any = None
+    fields: Mapping[str, Any] = field(factory=dict)
+
+    @property
+    def success(self) -> bool:
+        return 200 <= self.status < 300
+
+
+@frozen
+class Pagination:
+    """How a list operation pages: the envelope class, its items and the query parameters the pager drives."""
+
+    page_model: type[Any]
+    item_type: Any
+    items: str = "results"
+    page_param: str | None = "page"
+    size_param: str | None = None
+
+
+@frozen
+class Operation(Generic[ResultT]):
+    """One endpoint: its name in the client (``policies.allocate``), request shape and outcomes."""
+
+    name: str
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+    path: str
+    params: tuple[Param, ...] = ()
+    body: Rule | None = None
+    outcomes: Mapping[int, Outcome] = field(factory=dict)
+    pagination: Pagination | None = None
+
+    @property
+    def idempotent(self) -> bool:
+        """Whether a retry can never repeat a side effect."""
+        return self.method == "GET"

@@ -1,0 +1,155 @@
+"""Every error the SDK raises, in one tree.
+
+::
+
+    EnterpriseError
+    ├── ClientValidationError (also a ValueError): bad input, raised before any request is sent
+    ├── APIConnectionError
+    │   └── APITimeoutError
+    ├── ResponseDecodeError: a body that cannot be read as the promised type
+    └── APIStatusError (.status, .body, .headers)
+        ├── BadRequestError 400
+        ├── AuthenticationError 401   (after one token refresh and retry)
+        ├── PermissionDeniedError 403
+        ├── NotFoundError 404
+        ├── RateLimitError 429        (.retry_after)
+        └── ServerError 5xx
+
+Messages name the operation, the path, the status and the server's own words; they never carry
+the client secret or a token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "APIConnectionError",
+    "APIStatusError",
+    "APITimeoutError",
+    "AuthenticationError",
+    "BadRequestError",
+    "ClientValidationError",
+    "EnterpriseError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "ResponseDecodeError",
+    "ServerError",
+    "status_error_class",
+]
+
+
+class EnterpriseError(Exception):
+    """Base of every error raised by enterprise_async."""
+
+
+class ClientValidationError(EnterpriseError, ValueError):
+    """An argument breaks a rule of the API; raised before anything is sent.
+
+    ``field`` names the offending argument as a path (``learner_emails[2]``, ``filters[0].status_in``).
+    """
+
+    def __init__(self, field: str, message: str, *, operation: str | None = None) -> None:
+        self.field = field
+        self.operation = operation
+        self.reason = message
+        prefix = f"{operation}: " if operation else ""
+        super().__init__(f"{prefix}{field}: {message}")
+
+
+class APIConnectionError(EnterpriseError):
+    """The request did not get an HTTP response (refused, reset, DNS, TLS...)."""
+
+    def __init__(self, message: str, *, method: str | None = None, path: str | None = None) -> None:
+        self.method = method
+        self.path = path
+        super().__init__(message)
+
+
+class APITimeoutError(APIConnectionError):
+    """No complete response arrived within the client's timeout."""
+
+
+class ResponseDecodeError(EnterpriseError):
+    """A response body could not be read as the model the API promises.
+
+    ``status`` is the HTTP status of the response when there was one, ``body`` the raw text (cut short).
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, body: str | None = None) -> None:
+        self.status = status
+        self.body = body
+        super().__init__(message)
+
+
+class APIStatusError(EnterpriseError):
+    """The server answered with a status the operation does not treat as success.
+
+    ``body`` is the decoded error body (a dict, list, string, or None when empty), ``headers`` the
+    response headers, ``result`` the decoded result where the operation documents one for this status.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        body: Any = None,
+        headers: Mapping[str, str] | None = None,
+        result: Any = None,
+        method: str | None = None,
+        path: str | None = None,
+    ) -> None:
+        self.status = status
+        self.body = body
+        self.headers: Mapping[str, str] = dict(headers or {})
+        self.result = result
+        self.method = method
+        self.path = path
+        super().__init__(message)
+
+
+class BadRequestError(APIStatusError):
+    """400: the server rejected the request's data."""
+
+
+class AuthenticationError(APIStatusError):
+    """401 after one token refresh and retry, or a failure of the token endpoint."""
+
+
+class PermissionDeniedError(APIStatusError):
+    """403: the credentials may not do this."""
+
+
+class NotFoundError(APIStatusError):
+    """404: no such resource (for bulk revoke, ``result`` holds the decoded revocation result)."""
+
+
+class RateLimitError(APIStatusError):
+    """429: too many requests. ``retry_after`` is the server's advice in seconds, if it gave one."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kwargs: Any) -> None:
+        self.retry_after = retry_after
+        super().__init__(message, **kwargs)
+
+
+class ServerError(APIStatusError):
+    """5xx: the server failed."""
+
+
+_BY_STATUS: Mapping[int, type[APIStatusError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    429: RateLimitError,
+}
+
+
+def status_error_class(status: int) -> type[APIStatusError]:
+    """The error class for an HTTP status."""
+    if status >= 500:
+        return ServerError
+    return _BY_STATUS.get(status, APIStatusError)
