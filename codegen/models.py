@@ -15,8 +15,11 @@ The models follow the contract:
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
+
+import yaml
 
 from datamodel_code_generator import DataModelType
 from datamodel_code_generator._format_types import DateClassType, DatetimeClassType
@@ -104,8 +107,9 @@ class AttrsModel(dataclass_model.DataClass):
 def render_models(spec_path: Path) -> str:
     """Return the source of the models module (unformatted, without header)."""
     stock = get_data_model_types(DataModelType.DataclassesDataclass, PythonVersion.PY_310)
+    document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
     parser = OpenAPIParser(
-        spec_path.read_text(encoding="utf-8"),
+        json.dumps(shapes_only(document)),
         data_model_type=AttrsModel,
         data_model_root_type=stock.root_model,
         data_model_field_type=AttrsField,
@@ -128,6 +132,34 @@ def render_models(spec_path: Path) -> str:
     if not isinstance(source, str):  # pragma: no cover - one input file gives one module
         raise TypeError("expected a single module from the parser")
     return _with_all(source)
+
+
+def shapes_only(node: Any) -> Any:
+    """The spec without validation-only combinators, which describe rules rather than shapes.
+
+    ``anyOf: [{required: [a]}, {required: [b]}]`` and ``not: {required: [a, b]}`` constrain which
+    fields an object carries; to datamodel-code-generator they would look like alternative classes.
+    The operation table reads them as rules instead (see ``codegen.operations``). A
+    ``discriminator`` would make it add a literal field to each variant; ``codegen.variants``
+    reads it instead.
+    """
+    if isinstance(node, list):
+        return [shapes_only(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    # A discriminator is decode data for the variant table (codegen.variants), not a field to add.
+    cleaned = {key: shapes_only(value) for key, value in node.items() if key != "discriminator"}
+    if _only_required(cleaned.get("anyOf")):
+        del cleaned["anyOf"]
+    if _only_required([cleaned["not"]] if "not" in cleaned else None):
+        del cleaned["not"]
+    return cleaned
+
+
+def _only_required(options: Any) -> bool:
+    return isinstance(options, list) and bool(options) and all(
+        isinstance(option, dict) and set(option) == {"required"} for option in options
+    )
 
 
 def _with_all(source: str) -> str:

@@ -333,6 +333,9 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
                 "items": repr(items_field),
                 "page_param": repr(pagination.get("page_param")),
                 "size_param": repr(pagination.get("size_param")),
+                "count_field": repr(pagination.get("count_field", "count")),
+                "pages_field": repr(pagination.get("pages_field")),
+                "size_field": repr(pagination.get("size_field")),
             },
         )
     return OperationSpec(

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from codegen.models import render_models
 from codegen.operations import read_operations, render_operations, render_resources
+from codegen.variants import read_variants, render_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "openapi.yaml"
@@ -22,7 +23,7 @@ HEADER = """\
 """
 
 PACKAGE_DOC = '''\
-"""Modules generated from `spec/openapi.yaml`: models, the operation table and the resources."""
+"""Modules generated from `spec/openapi.yaml`: models, union variants, the operation table, resources."""
 '''
 
 
@@ -39,6 +40,7 @@ def generate() -> dict[Path, str]:
         OUTPUT / "models.py": models,
         OUTPUT / "operations.py": render_operations(resources),
         OUTPUT / "resources.py": render_resources(resources),
+        OUTPUT / "variants.py": render_variants(read_variants(SPEC)),
     }
     header = HEADER.format(digest=digest)
     return {path: header + _formatted(path, source) for path, source in sources.items()}

@@ -1,8 +1,8 @@
-"""The operation table's vocabulary: what the generator writes down about each endpoint.
+"""The vocabulary of the generated tables: what the generator writes down about the spec.
 
-`enterprise_async/_generated/operations.py` instantiates these classes from `spec/`; the runtime
-reads them to validate arguments, build requests, map statuses and paginate. Nothing here knows a
-particular endpoint.
+`enterprise_async/_generated/operations.py` and `variants.py` instantiate these classes from
+`spec/`; the runtime reads them to validate arguments, build requests, map statuses, paginate and
+pick union variants. Nothing here knows a particular endpoint or model.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ __all__ = [
     "Pagination",
     "Param",
     "Rule",
+    "VariantRule",
 ]
 
 ResultT = TypeVar("ResultT")
@@ -60,11 +61,12 @@ Check = NeverTogether | AtLeastOneOf | MaxCombinedItems
 class Rule:
     """What a value must be: the part of a JSON Schema the SDK checks before sending.
 
+    ``kind`` is the schema's ``type``.
     ``enum`` accepts members of an open enum as well as plain strings; ``model`` is an attrs class
     accepted in place of a mapping for an object.
     """
 
-    type: RuleType = "any"
+    kind: RuleType = "any"
     format: str | None = None
     nullable: bool = False
     enum: type[Any] | None = None
@@ -113,13 +115,17 @@ class Outcome:
 
 @frozen
 class Pagination:
-    """How a list operation pages: the envelope class, its items and the query parameters the pager drives."""
+    """How a list operation pages: the envelope class, which of its fields hold the items and the
+    counts, and which query parameters number the pages and set their size."""
 
     page_model: type[Any]
     item_type: Any
     items: str = "results"
     page_param: str | None = "page"
     size_param: str | None = None
+    count_field: str | None = "count"
+    pages_field: str | None = None
+    size_field: str | None = None
 
 
 @frozen
@@ -138,3 +144,14 @@ class Operation(Generic[ResultT]):
     def idempotent(self) -> bool:
         """Whether a retry can never repeat a side effect."""
         return self.method == "GET"
+
+
+@frozen
+class VariantRule:
+    """How to choose among the classes of a union: the ``discriminator`` property and its
+    ``mapping`` when the server sends it, else the first variant owning one of its ``markers``
+    fields (``x-sdk-variants``)."""
+
+    discriminator: str | None
+    mapping: Mapping[str, type[Any]]
+    markers: tuple[tuple[type[Any], frozenset[str]], ...]

@@ -1,0 +1,62 @@
+"""Render the union variant table: how the decoder picks a class of a ``oneOf`` of classes.
+
+A ``discriminator`` names the property and values the server sends; ``x-sdk-variants`` lists,
+per variant, fields that only that variant carries, for responses without the discriminator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from codegen.operations import SCHEMA_PREFIX, SpecError
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def read_variants(spec_path: Path) -> list[dict[str, Any]]:
+    """The unions of classes in the spec's schemas, with their rules."""
+    schemas: Mapping[str, Any] = yaml.safe_load(spec_path.read_text(encoding="utf-8"))["components"]["schemas"]
+    unions = []
+    for name, schema in schemas.items():
+        variants = [_ref_name(option) for option in schema.get("oneOf", ())]
+        if not variants or None in variants or not all("properties" in schemas[v] for v in variants if v):
+            continue
+        discriminator = schema.get("discriminator", {})
+        mapping = {value: _ref_name({"$ref": ref}) for value, ref in discriminator.get("mapping", {}).items()}
+        markers = schema.get("x-sdk-variants", {})
+        for variant in markers:
+            if variant not in variants:
+                raise SpecError(f"{name}: x-sdk-variants names {variant}, which is not one of its variants")
+        unions.append(
+            {
+                "name": name,
+                "variants": variants,
+                "discriminator": discriminator.get("propertyName"),
+                "mapping": mapping,
+                "markers": [(variant, sorted(fields)) for variant, fields in markers.items()],
+            }
+        )
+    return unions
+
+
+def _ref_name(option: Mapping[str, Any]) -> str | None:
+    ref = option.get("$ref", "")
+    return ref.removeprefix(SCHEMA_PREFIX) if ref.startswith(SCHEMA_PREFIX) else None
+
+
+def render_variants(unions: list[dict[str, Any]]) -> str:
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+    )
+    models = sorted({union["name"] for union in unions} | {v for union in unions for v in union["variants"]})
+    return environment.get_template("variants.py.jinja2").render(unions=unions, models=models)

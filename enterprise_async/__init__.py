@@ -1,0 +1,58 @@
+"""enterprise_async: an asynchronous SDK for the enterprise learning platform's REST API.
+
+::
+
+    from enterprise_async import EnterpriseClient
+
+    async with EnterpriseClient.from_env() as client:
+        async for policy in client.policies.list(customer_uuid):
+            ...
+
+Models live in ``enterprise_async.models``, errors in ``enterprise_async.errors`` (re-exported
+here), the sandbox server in ``enterprise_async.testing``.
+"""
+
+from . import models
+from ._auth import CachedToken, InMemoryTokenCache, TokenCache
+from ._client import EnterpriseClient
+from ._pagination import AsyncPager, Page
+from ._transport import RequestStats
+from ._version import __version__
+from .errors import (
+    APIConnectionError,
+    APIStatusError,
+    APITimeoutError,
+    AuthenticationError,
+    BadRequestError,
+    ClientValidationError,
+    EnterpriseError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    ResponseDecodeError,
+    ServerError,
+)
+
+__all__ = [
+    "APIConnectionError",
+    "APIStatusError",
+    "APITimeoutError",
+    "AsyncPager",
+    "AuthenticationError",
+    "BadRequestError",
+    "CachedToken",
+    "ClientValidationError",
+    "EnterpriseClient",
+    "EnterpriseError",
+    "InMemoryTokenCache",
+    "NotFoundError",
+    "Page",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "RequestStats",
+    "ResponseDecodeError",
+    "ServerError",
+    "TokenCache",
+    "__version__",
+    "models",
+]

@@ -1,0 +1,336 @@
+"""``EnterpriseClient``: the SDK's entry point.
+
+It owns the connection pool (or borrows the caller's session), the token provider and the
+transport, and runs the operations of the generated table: validate and build the request, send
+it, map the status to a result or a typed error. The resource namespaces (``client.policies``...)
+are generated from the spec and call back into ``call`` and ``paginate``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar
+from urllib.parse import quote, urlencode
+
+import aiohttp
+from yarl import URL
+
+from ._auth import InMemoryTokenCache, TokenCache, TokenProvider, token_cache_key
+from ._constants import (
+    DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    DEFAULT_TOKEN_LIFETIME,
+    RESPONSE_FORMATS,
+    TOKEN_PATH,
+    USER_AGENT,
+)
+from ._decoding import DecodeError, structure
+from ._generated.models import AccessToken
+from ._generated.resources import ResourceNamespaces
+from ._pagination import AsyncPager
+from ._request import PreparedRequest, Query, prepare_request
+from ._responses import RawResponse, decode_body, error_detail, read_result, status_error
+from ._spec import Operation
+from ._transport import HTTPRequest, RequestStats, Transport, parse_retry_after
+from .errors import AuthenticationError, ClientValidationError, EnterpriseError, ResponseDecodeError
+
+__all__ = ["EnterpriseClient"]
+
+ResultT = TypeVar("ResultT")
+ResponseFormat = Literal["json", "xml"]
+
+_ACCEPT = {"json": "application/json", "xml": "application/xml"}
+_ENVIRONMENT = {
+    "client_id": "ENTERPRISE_CLIENT_ID",
+    "client_secret": "ENTERPRISE_CLIENT_SECRET",
+    "base_url": "ENTERPRISE_BASE_URL",
+    "auth_url": "ENTERPRISE_AUTH_URL",
+}
+
+
+class _Secret:
+    """Holds the client secret so that no repr, vars() dump or traceback local shows it."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def scrub(self, text: str) -> str:
+        return text.replace(self._value, "<redacted>") if self._value else text
+
+    def __repr__(self) -> str:
+        return "<redacted>"
+
+
+class EnterpriseClient(ResourceNamespaces):
+    """Asynchronous client of the enterprise learning platform's API.
+
+    Use it as ``async with EnterpriseClient(...) as client:``; the resource namespaces
+    (``client.policies``, ``client.assignments``, ``client.subscriptions``, ``client.enrollments``,
+    ``client.catalogs``, ``client.learner_summary``) hold the operations.
+
+    Args:
+        client_id: The client identifier issued to the customer account.
+        client_secret: Its secret. It only ever goes to ``auth_url``, and never into a repr, a log
+            record or an error message.
+        base_url: The API's base URL.
+        auth_url: The token issuer's base URL; defaults to ``base_url``.
+        response_format: ``"json"`` or ``"xml"``; both decode to equal models.
+        max_concurrency: Requests in flight at once for this client, pages of listings included.
+        max_retries: Retries of retryable failures (see the README's *Reliability*).
+        timeout: Seconds allowed per request.
+        session: An ``aiohttp.ClientSession`` of the caller's; the client then leaves it open.
+        token_cache: Where the access token is kept; share one among workers to share the token.
+    """
+
+    def __init__(
+        self,
+        *,
+        client_id: str,
+        client_secret: str,
+        base_url: str,
+        auth_url: str | None = None,
+        response_format: ResponseFormat = "json",
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        timeout: float = DEFAULT_TIMEOUT,
+        session: aiohttp.ClientSession | None = None,
+        token_cache: TokenCache | None = None,
+    ) -> None:
+        _require_text("client_id", client_id)
+        _require_text("client_secret", client_secret)
+        if response_format not in RESPONSE_FORMATS:
+            raise ClientValidationError("response_format", f"must be 'json' or 'xml', got {response_format!r}")
+        _require_count("max_concurrency", max_concurrency, minimum=1)
+        _require_count("max_retries", max_retries, minimum=0)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+            raise ClientValidationError("timeout", f"must be a positive number of seconds, got {timeout!r}")
+        self._base_url = _base("base_url", base_url)
+        self._auth_url = _base("auth_url", auth_url) if auth_url is not None else self._base_url
+        self._client_id = client_id
+        self._secret = _Secret(client_secret)
+        self._format: ResponseFormat = response_format
+        self._max_concurrency = max_concurrency
+        self._session = session
+        self._owns_session = session is None
+        self._closed = False
+        self._transport = Transport(
+            self._get_session,
+            tokens=None,
+            timeout=float(timeout),
+            max_retries=max_retries,
+            max_concurrency=max_concurrency,
+        )
+        self._tokens = TokenProvider(
+            self._fetch_token,
+            cache=token_cache if token_cache is not None else InMemoryTokenCache(),
+            key=token_cache_key(str(self._auth_url), client_id),
+        )
+        self._transport.bind_tokens(self._tokens)
+        self._bind_resources(self)
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> EnterpriseClient:
+        """A client configured from ``ENTERPRISE_CLIENT_ID``, ``ENTERPRISE_CLIENT_SECRET``,
+        ``ENTERPRISE_BASE_URL`` and ``ENTERPRISE_AUTH_URL`` (optional); keyword arguments override them."""
+        settings: dict[str, Any] = {
+            name: os.environ[variable] for name, variable in _ENVIRONMENT.items() if os.environ.get(variable)
+        }
+        settings.update(overrides)
+        for name in ("client_id", "client_secret", "base_url"):
+            if not settings.get(name):
+                raise ClientValidationError(name, f"is not set: export {_ENVIRONMENT[name]} or pass {name}=")
+        return cls(**settings)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def __aenter__(self) -> EnterpriseClient:
+        await self._get_session()
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the client's own session (a caller's session is left open). Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._owns_session and self._session is not None:
+            await self._session.close()
+        self._session = None
+
+    close = aclose
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    async def _get_session(self) -> aiohttp.ClientSession:
+        if self._closed:
+            raise EnterpriseError("the client is closed")
+        if self._session is None:
+            connector = aiohttp.TCPConnector(limit=self._max_concurrency + 1, enable_cleanup_closed=True)
+            self._session = aiohttp.ClientSession(connector=connector)
+        return self._session
+
+    def __repr__(self) -> str:
+        return (
+            f"EnterpriseClient(base_url={str(self._base_url)!r}, client_id={self._client_id!r}, "
+            f"response_format={self._format!r}, max_concurrency={self._max_concurrency})"
+        )
+
+    # ------------------------------------------------------------------ observability
+
+    @property
+    def base_url(self) -> str:
+        return str(self._base_url)
+
+    @property
+    def response_format(self) -> ResponseFormat:
+        return self._format
+
+    @property
+    def stats(self) -> RequestStats:
+        """Requests, retries and faults seen by this client so far."""
+        return self._transport.stats
+
+    @property
+    def token_requests(self) -> int:
+        """Tokens this client has requested from the issuer."""
+        return self._tokens.requests
+
+    # ------------------------------------------------------------------ running operations
+
+    async def call(self, operation: Operation[ResultT], arguments: Mapping[str, Any]) -> ResultT:
+        """Run one operation of the generated table with a call's arguments.
+
+        The resource methods are built on this; it validates, sends, and maps the status.
+        """
+        prepared = prepare_request(operation, arguments)
+        response = await self._transport.send(self._http_request(prepared))
+        return self._result(operation, response)  # type: ignore[no-any-return]
+
+    def paginate(self, operation: Operation[Any], arguments: Mapping[str, Any]) -> AsyncPager[Any, Any]:
+        """An ``AsyncPager`` over a list operation. Arguments are validated now, before any request."""
+        if operation.pagination is None:
+            raise TypeError(f"{operation.name} is not a list operation")
+        prepared = prepare_request(operation, arguments)
+
+        async def fetch(query: Query) -> Any:
+            response = await self._transport.send(self._http_request(prepared.with_query(query)))
+            return self._result(operation, response)
+
+        return AsyncPager(fetch, operation.pagination, prepared.query, window=self._max_concurrency)
+
+    def _result(self, operation: Operation[Any], response: RawResponse) -> Any:
+        outcome = operation.outcomes.get(response.status)
+        success = outcome.success if outcome is not None else 200 <= response.status < 300
+        if success:
+            return read_result(operation, response)
+        retry_after = parse_retry_after(response.headers.get("Retry-After"))
+        raise status_error(operation, response, retry_after=retry_after)
+
+    def _http_request(self, prepared: PreparedRequest) -> HTTPRequest:
+        headers = {"Accept": _ACCEPT[self._format], "User-Agent": USER_AGENT}
+        if prepared.body is not None:
+            headers["Content-Type"] = "application/json"
+        return HTTPRequest(
+            method=prepared.method,
+            url=_url(self._base_url, prepared.path, prepared.query),
+            path=prepared.path,
+            headers=headers,
+            body=prepared.body,
+            idempotent=prepared.operation.idempotent,
+        )
+
+    # ------------------------------------------------------------------ tokens
+
+    async def _fetch_token(self) -> tuple[str, float]:
+        form = {
+            "grant_type": "client_credentials",
+            "client_id": self._client_id,
+            "client_secret": self._secret.reveal(),
+            "token_type": "jwt",
+        }
+        request = HTTPRequest(
+            method="POST",
+            url=_url(self._auth_url, TOKEN_PATH, ()),
+            path=TOKEN_PATH,
+            headers={
+                "Accept": "application/json",
+                "Content-Type": "application/x-www-form-urlencoded",
+                "User-Agent": USER_AGENT,
+            },
+            body=urlencode(form).encode(),
+            idempotent=True,  # issuing a token has no side effect worth protecting
+            authenticated=False,
+        )
+        response = await self._transport.send(request)
+        if response.status != 200:
+            raise self._token_error(response)
+        token = self._token_from(response)
+        lifetime = token.expires_in if isinstance(token.expires_in, int) else DEFAULT_TOKEN_LIFETIME
+        return str(token.access_token), float(lifetime)
+
+    def _token_from(self, response: RawResponse) -> AccessToken:
+        try:
+            token = structure(decode_body(response), AccessToken)
+        except (DecodeError, ResponseDecodeError) as error:
+            raise AuthenticationError(
+                f"the token response of POST {TOKEN_PATH} cannot be read: {self._secret.scrub(str(error))}",
+                status=response.status,
+            ) from None
+        if not isinstance(token, AccessToken) or not token.access_token:
+            raise AuthenticationError(f"the token response of POST {TOKEN_PATH} has no access_token", status=200)
+        return token
+
+    def _token_error(self, response: RawResponse) -> AuthenticationError:
+        try:
+            body = decode_body(response)
+        except ResponseDecodeError:
+            body = response.body.decode("utf-8", "replace")
+        detail = self._secret.scrub(error_detail(body))
+        message = f"the token request (POST {TOKEN_PATH}) was refused with {response.status} {response.reason}"
+        return AuthenticationError(
+            f"{message}: {detail}" if detail else message,
+            status=response.status,
+            body=self._secret.scrub(body) if isinstance(body, str) else body,
+            headers=response.headers,
+            method="POST",
+            path=TOKEN_PATH,
+        )
+
+
+def _url(base: URL, path: str, query: Query) -> URL:
+    text = str(base).rstrip("/") + path
+    if query:
+        text += "?" + urlencode(query, quote_via=quote, safe=",")
+    return URL(text, encoded=True)
+
+
+def _base(name: str, value: Any) -> URL:
+    if not isinstance(value, str) or not value.strip():
+        raise ClientValidationError(name, "must be an absolute http(s) URL")
+    url = URL(value.strip())
+    if url.scheme not in ("http", "https") or not url.host:
+        raise ClientValidationError(name, f"must be an absolute http(s) URL, got {value!r}")
+    if url.query_string or url.fragment:
+        raise ClientValidationError(name, "may not carry a query or fragment")
+    return url
+
+
+def _require_text(name: str, value: Any) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise ClientValidationError(name, "must be a non-empty string")
+
+
+def _require_count(name: str, value: Any, *, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ClientValidationError(name, f"must be an integer >= {minimum}, got {value!r}")

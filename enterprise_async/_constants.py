@@ -1,0 +1,43 @@
+"""Every default of the SDK, named once."""
+
+from __future__ import annotations
+
+from ._version import __version__
+
+DEFAULT_TIMEOUT = 30.0
+"""Seconds allowed for one request, from sending to the last byte of the response."""
+
+DEFAULT_MAX_RETRIES = 2
+"""Retries of a retryable failure, after the first attempt."""
+
+DEFAULT_MAX_CONCURRENCY = 8
+"""Requests in flight per client, pages of concurrent listings included."""
+
+INITIAL_RETRY_DELAY = 0.5
+"""Seconds before the first retry; doubled for each further one, with full jitter."""
+
+MAX_RETRY_DELAY = 8.0
+"""Longest backoff between two attempts."""
+
+MAX_RETRY_AFTER = 60.0
+"""Longest ``Retry-After`` honoured; a server asking for more gets the error instead."""
+
+DEFAULT_TOKEN_LIFETIME = 300.0
+"""Lifetime assumed when the token response has no usable ``expires_in``."""
+
+TOKEN_REFRESH_RATIO = 0.1
+"""Share of a token's lifetime kept as safety margin before its expiry."""
+
+MAX_TOKEN_REFRESH_MARGIN = 60.0
+"""Upper bound of that margin, for long-lived tokens."""
+
+TOKEN_PATH = "/oauth2/v1/access_token"
+"""Path of the token issuer under ``auth_url``."""
+
+USER_AGENT = f"enterprise-async/{__version__}"
+"""Sent on every request, so the operators can tell this SDK's traffic."""
+
+ERROR_DETAIL_LIMIT = 300
+"""Characters of the server's words kept in an error message."""
+
+RESPONSE_FORMATS = ("json", "xml")

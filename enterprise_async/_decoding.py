@@ -1,0 +1,619 @@
+"""One cattrs converter, configured once, that reads JSON and XML bodies into the same models.
+
+XML arrives with text leaves (see ``_xml``), JSON with typed ones; the hooks registered here make
+both land on the same values, guided only by the models' types:
+
+- scalars are lenient: ``"12"`` is an int where an int is due, ``"True"`` a bool, a decimal string
+  a ``Decimal``, an ISO 8601 string a timezone-aware ``datetime`` (UTC when the server omits it);
+- a field the server leaves out, or sends as null, is ``None``; an array is ``[]``;
+- open enums give the member for a documented value (spelling-insensitive) and keep any other
+  value as a plain string;
+- unions pick their variant by the shape of the value, or by the variant rules of the spec;
+- every model keeps unknown fields in ``extra``, and ``to_dict`` writes them back.
+
+Each model gets one structuring function, compiled the first time it is needed, with the common
+cases (a string field holding a string, ...) checked inline: no per-field dispatch on the hot path.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import re
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, get_args, get_origin
+
+import attrs
+import cattrs
+
+from ._enum import OpenEnum, normalized
+from ._generated.variants import VARIANT_RULES
+from .errors import ResponseDecodeError
+
+__all__ = ["DecodeError", "converter", "from_dict", "known_fields", "structure", "to_dict", "type_name"]
+
+T = TypeVar("T")
+Hook = Callable[[Any, Any], Any]
+NoneType = type(None)
+
+
+class DecodeError(ValueError):
+    """A value does not fit its type; ``path`` locates it (``course_runs[3].start``)."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        self.message = message
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)
+
+    def within(self, step: str) -> DecodeError:
+        path = f"{step}{'' if self.path.startswith('[') or not self.path else '.'}{self.path}"
+        return DecodeError(self.message, path)
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ---------------------------------------------------------------------------------- scalars
+
+
+def _to_str(value: Any, _: Any = None) -> str:
+    if value.__class__ is str:
+        return value
+    if isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool):
+        return str(value)
+    raise DecodeError(f"expected a string, got {_describe(value)}")
+
+
+def _to_int(value: Any, _: Any = None) -> int:
+    if value.__class__ is int:
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            pass
+    elif isinstance(value, float) and value.is_integer():
+        return int(value)
+    raise DecodeError(f"expected an integer, got {_describe(value)}")
+
+
+def _to_float(value: Any, _: Any = None) -> float:
+    if value.__class__ is float:
+        return value
+    if isinstance(value, (int, str, decimal.Decimal)) and not isinstance(value, bool):
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    raise DecodeError(f"expected a number, got {_describe(value)}")
+
+
+_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
+
+
+def _to_bool(value: Any, _: Any = None) -> bool:
+    if value.__class__ is bool:
+        return value
+    if isinstance(value, str) and (found := _BOOLEANS.get(value.strip().lower())) is not None:
+        return found
+    if value.__class__ is int and value in (0, 1):
+        return bool(value)
+    raise DecodeError(f"expected a boolean, got {_describe(value)}")
+
+
+def _to_decimal(value: Any, _: Any = None) -> decimal.Decimal:
+    if isinstance(value, decimal.Decimal):
+        return value
+    if isinstance(value, float):
+        return decimal.Decimal(repr(value))
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        try:
+            number = decimal.Decimal(value.strip() if isinstance(value, str) else value)
+        except decimal.InvalidOperation:
+            pass
+        else:
+            if number.is_finite():
+                return number
+    raise DecodeError(f"expected a decimal number, got {_describe(value)}")
+
+
+_FRACTION = re.compile(r"(\.\d+)")
+
+
+def _to_datetime(value: Any, _: Any = None) -> datetime.datetime:
+    if isinstance(value, datetime.datetime):
+        moment = value
+    elif isinstance(value, str):
+        moment = _parse_datetime(value.strip())
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        return datetime.datetime.fromtimestamp(value, tz=datetime.timezone.utc)
+    else:
+        raise DecodeError(f"expected an ISO 8601 datetime, got {_describe(value)}")
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=datetime.timezone.utc)
+
+
+def _parse_datetime(text: str) -> datetime.datetime:
+    try:
+        return datetime.datetime.fromisoformat(text)
+    except ValueError:
+        pass
+    # Python 3.10 reads neither a trailing Z nor fractions of other than 3 or 6 digits.
+    candidate = text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text
+    candidate = _FRACTION.sub(lambda match: match.group(1)[:7].ljust(7, "0"), candidate, count=1)
+    try:
+        return datetime.datetime.fromisoformat(candidate)
+    except ValueError:
+        raise DecodeError(f"expected an ISO 8601 datetime, got {_describe(text)}") from None
+
+
+def _to_date(value: Any, _: Any = None) -> datetime.date:
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return datetime.date.fromisoformat(text[:10])
+        except ValueError:
+            pass
+    raise DecodeError(f"expected an ISO 8601 date, got {_describe(value)}")
+
+
+def _to_any(value: Any, _: Any = None) -> Any:
+    return value
+
+
+def _to_mapping(value: Any, _: Any = None) -> dict[str, Any]:
+    if value.__class__ is dict:
+        return value
+    raise DecodeError(f"expected an object, got {_describe(value)}")
+
+
+SCALAR_HOOKS: Mapping[Any, Hook] = {
+    str: _to_str,
+    int: _to_int,
+    float: _to_float,
+    bool: _to_bool,
+    decimal.Decimal: _to_decimal,
+    datetime.datetime: _to_datetime,
+    datetime.date: _to_date,
+    Any: _to_any,
+}
+
+
+# ---------------------------------------------------------------------------------- the converter
+
+converter = cattrs.Converter()
+"""The SDK's only converter: the client, ``from_dict`` and ``to_dict`` all go through it."""
+
+
+def _hook(type_: Any) -> Hook:
+    return converter.get_structure_hook(type_)
+
+
+def _is_union(type_: Any) -> bool:
+    return get_origin(type_) in (typing.Union, types.UnionType)
+
+
+def _is_list(type_: Any) -> bool:
+    return get_origin(type_) is list
+
+
+def _is_mapping(type_: Any) -> bool:
+    return type_ is dict or get_origin(type_) is dict
+
+
+def _is_open_enum(type_: Any) -> bool:
+    return isinstance(type_, type) and issubclass(type_, OpenEnum)
+
+
+def _enum_hook(enum: type[OpenEnum]) -> Hook:
+    members: dict[Any, OpenEnum] = {}
+    for member in enum:
+        members[normalized(member.value)] = member
+    for member in enum:
+        members[member.value] = member
+
+    def structure_enum(value: Any, _: Any = None) -> OpenEnum | str:
+        found = members.get(value)
+        if found is not None:
+            return found
+        text = _to_str(value)
+        return members.get(normalized(text), text)
+
+    return structure_enum
+
+
+def _list_hook(type_: Any) -> Hook:
+    (item_type,) = get_args(type_) or (Any,)
+    if item_type in (Any, object):
+        return _structure_plain_list
+    resolved: list[Hook] = []
+
+    def structure_list(value: Any, _: Any = None) -> list[Any]:
+        if value is None:
+            return []
+        if value.__class__ is not list:
+            raise DecodeError(f"expected an array, got {_describe(value)}")
+        if not resolved:
+            resolved.append(_hook(item_type))
+        item_hook = resolved[0]
+        try:
+            return [item_hook(item, item_type) for item in value]
+        except DecodeError:
+            raise _locate_item_error(value, item_hook, item_type) from None
+
+    return structure_list
+
+
+def _structure_plain_list(value: Any, _: Any = None) -> list[Any]:
+    if value is None:
+        return []
+    if value.__class__ is not list:
+        raise DecodeError(f"expected an array, got {_describe(value)}")
+    return value
+
+
+def _locate_item_error(items: list[Any], item_hook: Hook, item_type: Any) -> DecodeError:
+    for index, item in enumerate(items):
+        try:
+            item_hook(item, item_type)
+        except DecodeError as error:
+            return error.within(f"[{index}]")
+    return DecodeError("array could not be decoded")  # pragma: no cover - the first pass failed
+
+
+def _mapping_hook(type_: Any) -> Hook:
+    return _to_mapping
+
+
+# ---------------------------------------------------------------------------------- unions
+
+
+_TEXT_COERCIONS = (bool, int, float, decimal.Decimal, datetime.datetime, datetime.date)
+
+
+def _union_hook(union: Any) -> Hook:
+    members = get_args(union)
+    nullable = NoneType in members
+    members = tuple(member for member in members if member is not NoneType)
+    if len(members) == 1:
+        return _optional_hook(members[0])
+    if len(members) == 2 and _is_open_enum(members[0]) and members[1] is str:
+        return _optional_enum_hook(members[0])
+    return _UnionDispatch(union, members, nullable)
+
+
+def _optional_hook(member: Any) -> Hook:
+    resolved: list[Hook] = []
+
+    def structure_optional(value: Any, _: Any = None) -> Any:
+        if value is None:
+            return None
+        if not resolved:
+            resolved.append(_hook(member))
+        return resolved[0](value, member)
+
+    return structure_optional
+
+
+def _optional_enum_hook(enum: type[OpenEnum]) -> Hook:
+    structure_enum = _enum_hook(enum)
+
+    def structure_optional_enum(value: Any, _: Any = None) -> Any:
+        return None if value is None else structure_enum(value, None)
+
+    return structure_optional_enum
+
+
+class _UnionDispatch:
+    """Picks a union's variant from the value: its JSON kind first, then, for text, the most specific type."""
+
+    def __init__(self, union: Any, members: tuple[Any, ...], nullable: bool) -> None:
+        self.union = union
+        self.nullable = nullable
+        self.classes = tuple(member for member in members if attrs.has(member))
+        self.lists = tuple(member for member in members if _is_list(member))
+        self.mappings = tuple(member for member in members if _is_mapping(member))
+        self.enums = tuple(member for member in members if _is_open_enum(member))
+        self.scalars = tuple(member for member in members if member in SCALAR_HOOKS)
+        self.text_order = tuple(kind for kind in _TEXT_COERCIONS if kind in self.scalars)
+        self.rule = VARIANT_RULES.get(union)
+
+    def __call__(self, value: Any, _: Any = None) -> Any:
+        if value is None:
+            return self._none()
+        if isinstance(value, dict):
+            return self._object(value)
+        if isinstance(value, list):
+            if self.lists:
+                return _hook(self.lists[0])(value, self.lists[0])
+            raise self._mismatch(value)
+        if isinstance(value, str):
+            return self._text(value)
+        return self._scalar(value)
+
+    def _none(self) -> Any:
+        if self.nullable:
+            return None
+        if self.lists:
+            return []  # an empty XML element where a list is one of the choices
+        raise self._mismatch(None)
+
+    def _object(self, value: dict[str, Any]) -> Any:
+        if self.classes:
+            chosen = self._choose_class(value)
+            return _hook(chosen)(value, chosen)
+        if self.mappings:
+            return value
+        raise self._mismatch(value)
+
+    def _choose_class(self, value: dict[str, Any]) -> type[Any]:
+        if len(self.classes) == 1:
+            return self.classes[0]
+        rule = self.rule
+        if rule is not None:
+            tag = value.get(rule.discriminator) if rule.discriminator else None
+            if isinstance(tag, str) and tag in rule.mapping:
+                return rule.mapping[tag]
+            for variant, markers in rule.markers:
+                if not markers.isdisjoint(value.keys()):
+                    return variant
+        # No rule decides: the class that knows most of the value's fields.
+        return max(self.classes, key=lambda cls: len(known_fields(cls) & value.keys()))
+
+    def _text(self, value: str) -> Any:
+        for enum in self.enums:
+            found = _enum_hook(enum)(value, None)
+            if isinstance(found, OpenEnum):
+                return found
+        for kind in self.text_order:
+            try:
+                return SCALAR_HOOKS[kind](value, None)
+            except DecodeError:
+                continue
+        if str in self.scalars or self.enums or Any in self.scalars:
+            return value
+        if not value.strip() and self.nullable:
+            return None
+        raise self._mismatch(value)
+
+    def _scalar(self, value: Any) -> Any:
+        exact = type(value)
+        if exact in self.scalars:
+            return value
+        for kind in (int, float, decimal.Decimal, str):
+            if kind in self.scalars:
+                try:
+                    return SCALAR_HOOKS[kind](value, None)
+                except DecodeError:
+                    continue
+        if Any in self.scalars:
+            return value
+        raise self._mismatch(value)
+
+    def _mismatch(self, value: Any) -> DecodeError:
+        return DecodeError(f"expected {type_name(self.union)}, got {_describe(value)}")
+
+
+def type_name(type_: Any) -> str:
+    if isinstance(type_, type):
+        return type_.__name__
+    return str(type_).replace("typing.", "").replace("enterprise_async._generated.models.", "")
+
+
+# ---------------------------------------------------------------------------------- models
+
+_FIELD_NAMES: dict[type[Any], frozenset[str]] = {}
+
+
+def known_fields(cls: type[Any]) -> frozenset[str]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = frozenset(_wire(field) for field in attrs.fields(cls) if field.name != "extra")
+        _FIELD_NAMES[cls] = names
+    return names
+
+
+def _wire(field: attrs.Attribute[Any]) -> str:
+    return str(field.metadata.get("wire", field.name))
+
+
+# How a field's value is checked inline in the compiled function: the exact class that needs no
+# conversion, per type. Anything else goes through the type's hook.
+_PASS_THROUGH: Mapping[Any, str] = {
+    str: "str",
+    int: "int",
+    float: "float",
+    bool: "bool",
+    dict: "dict",
+}
+
+
+def _inline_class(type_: Any) -> str | None:
+    """The class whose values pass a field of this type unchanged (``str`` for ``str | None``)."""
+    members = get_args(type_) if _is_union(type_) else (type_,)
+    members = tuple(member for member in members if member is not NoneType)
+    if len(members) != 1:
+        return None
+    member = members[0]
+    if _is_mapping(member):
+        return "dict"
+    return _PASS_THROUGH.get(member)
+
+
+def _model_hook(cls: type[Any]) -> Hook:
+    """Compile the structuring function of one model class."""
+    hints = typing.get_type_hints(cls)
+    fields = [field for field in attrs.fields(cls) if field.name != "extra"]
+    namespace: dict[str, Any] = {
+        "cls": cls,
+        "known": known_fields(cls),
+        "not_object": _not_an_object,
+        "locate": _locate_field_error,
+        "DecodeError": DecodeError,
+        "lazy_hook": _lazy_hook,
+    }
+    arguments: list[str] = []
+    for index, field in enumerate(fields):
+        type_ = hints[field.name]
+        wire = _wire(field)
+        namespace[f"h{index}"] = _lazy_hook(type_)
+        namespace[f"t{index}"] = type_
+        fetch = f"get({wire!r})"
+        if _has_scalar_default(field):
+            namespace[f"d{index}"] = field.default
+            fetch = f"get({wire!r}, d{index})"
+        inline = _inline_class(type_)
+        if _is_list(type_) or (_is_union(type_) and _is_list(get_args(type_)[0])):
+            expression = f"h{index}({fetch}, t{index})"
+        elif inline:
+            expression = (
+                f"v if (v := {fetch}) is None or v.__class__ is {inline} else h{index}(v, t{index})"
+            )
+        else:
+            expression = f"None if (v := {fetch}) is None else h{index}(v, t{index})"
+        arguments.append(f"        {field.name}=({expression}),")
+    source = "\n".join(
+        [
+            f"def structure_{cls.__name__}(data, _=None):",
+            "    if data.__class__ is not dict:",
+            "        return not_object(data, cls)",
+            "    get = data.get",
+            "    unknown = data.keys() - known",
+            "    try:",
+            "        return cls(",
+            *arguments,
+            "        extra={key: data[key] for key in unknown} if unknown else {},",
+            "        )",
+            "    except DecodeError:",
+            "        raise locate(cls, data) from None",
+        ]
+    )
+    exec(compile(source, f"<structure {cls.__qualname__}>", "exec"), namespace)  # noqa: S102
+    return typing.cast(Hook, namespace[f"structure_{cls.__name__}"])
+
+
+def _has_scalar_default(field: attrs.Attribute[Any]) -> bool:
+    """Whether a field left out keeps a default other than None (``partial = False``)."""
+    default = field.default
+    return default is not None and default is not attrs.NOTHING and not isinstance(default, attrs.Factory)  # type: ignore[arg-type]
+
+
+def _lazy_hook(type_: Any) -> Hook:
+    """A hook resolved on first use, so that models may refer to each other in any order."""
+    resolved: list[Hook] = []
+
+    def lazy(value: Any, _: Any = None) -> Any:
+        if not resolved:
+            resolved.append(_hook(type_))
+        return resolved[0](value, type_)
+
+    scalar = SCALAR_HOOKS.get(type_)
+    return scalar if scalar is not None else lazy
+
+
+def _not_an_object(value: Any, cls: type[Any]) -> Any:
+    if value is None:
+        return None
+    raise DecodeError(f"expected an object ({cls.__name__}), got {_describe(value)}")
+
+
+def _locate_field_error(cls: type[Any], data: dict[str, Any]) -> DecodeError:
+    """Decode field by field to name the one that fails (the slow path, taken only on error)."""
+    hints = typing.get_type_hints(cls)
+    for field in attrs.fields(cls):
+        if field.name == "extra" or (value := data.get(_wire(field))) is None:
+            continue
+        try:
+            _hook(hints[field.name])(value, hints[field.name])
+        except DecodeError as error:
+            return error.within(_wire(field))
+    return DecodeError(f"{cls.__name__} could not be decoded")  # pragma: no cover
+
+
+converter.register_structure_hook_factory(_is_union, _union_hook)
+converter.register_structure_hook_factory(_is_list, _list_hook)
+converter.register_structure_hook_factory(_is_mapping, _mapping_hook)
+converter.register_structure_hook_factory(_is_open_enum, _enum_hook)
+converter.register_structure_hook_factory(attrs.has, _model_hook)
+for _type, _scalar_hook in SCALAR_HOOKS.items():
+    converter.register_structure_hook(_type, _scalar_hook)
+
+
+# ---------------------------------------------------------------------------------- unstructuring
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready data for any value a model holds."""
+    kind = value.__class__
+    if kind in _JSON_SCALARS:
+        return value
+    writer = _WRITERS.get(kind)
+    if writer is not None:
+        return writer(value)
+    if isinstance(value, OpenEnum):
+        return value.value
+    if attrs.has(kind):
+        return converter.unstructure(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+_JSON_SCALARS = frozenset({str, int, float, bool, NoneType})
+_WRITERS: Mapping[type[Any], Callable[[Any], Any]] = {
+    list: lambda items: [_plain(item) for item in items],
+    dict: lambda mapping: {key: _plain(item) for key, item in mapping.items()},
+    datetime.datetime: datetime.datetime.isoformat,
+    datetime.date: datetime.date.isoformat,
+    decimal.Decimal: str,
+}
+
+
+def _unstructure_model_factory(cls: type[Any]) -> Callable[[Any], dict[str, Any]]:
+    fields = [(field.name, _wire(field)) for field in attrs.fields(cls) if field.name != "extra"]
+
+    def unstructure_model(model: Any) -> dict[str, Any]:
+        data = _plain(model.extra)
+        for name, wire in fields:
+            data[wire] = _plain(getattr(model, name))
+        return data  # type: ignore[no-any-return]
+
+    return unstructure_model
+
+
+converter.register_unstructure_hook_factory(attrs.has, _unstructure_model_factory)
+
+
+# ---------------------------------------------------------------------------------- public helpers
+
+
+def structure(data: Any, model: Any) -> Any:
+    """Decode JSON-shaped ``data`` (from JSON or from XML) into ``model``; ``DecodeError`` if it does not fit."""
+    return _hook(model)(data, model)
+
+
+def from_dict(model: type[T] | Any, data: Any) -> T:
+    """Build ``model`` (a model class, or a type such as ``list[Course]``) from JSON-shaped data.
+
+    The inverse of ``to_dict``, with the decoder the client uses; raises ``ResponseDecodeError``
+    naming the field that does not fit.
+    """
+    try:
+        return typing.cast(T, structure(data, model))
+    except DecodeError as error:
+        raise ResponseDecodeError(f"cannot decode {type_name(model)}: {error}") from None
+
+
+def to_dict(model: Any) -> Any:
+    """JSON-ready data for a model (or a list of models): wire names, ISO dates, decimal strings,
+    enum values, and the unknown fields the server sent."""
+    return _plain(model)

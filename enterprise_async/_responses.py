@@ -1,0 +1,181 @@
+"""Read responses: decode bodies (JSON or DRF XML), map statuses to results and typed errors.
+
+A documented 2xx status decodes to its model (plus SDK fields such as ``partial``); any other
+status raises the error class of the status, whose ``body`` holds the decoded error body however
+the server wrote it (JSON object, list or string, XML, HTML, nothing) and whose ``result`` holds
+the decoded result where the operation documents one for that status.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import orjson
+from attrs import frozen
+
+from ._constants import ERROR_DETAIL_LIMIT
+from ._decoding import DecodeError, known_fields, structure, type_name
+from ._spec import Operation, Outcome
+from ._xml import XMLDecodeError, parse_drf_xml
+from .errors import APIStatusError, RateLimitError, ResponseDecodeError, status_error_class
+
+__all__ = ["RawResponse", "decode_body", "error_detail", "read_result", "status_error"]
+
+
+@frozen
+class RawResponse:
+    """A response as read off the wire."""
+
+    status: int
+    reason: str
+    headers: Mapping[str, str]
+    body: bytes
+    method: str
+    path: str
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+
+    def preview(self) -> str:
+        return self.body[:ERROR_DETAIL_LIMIT].decode("utf-8", "replace")
+
+
+def _format_of(response: RawResponse) -> str:
+    kind = response.content_type
+    if kind == "application/json" or kind.endswith("+json"):
+        return "json"
+    if kind in ("application/xml", "text/xml") or kind.endswith("+xml"):
+        return "xml"
+    head = response.body.lstrip()[:5]
+    if not kind and head[:1] in (b"{", b"["):
+        return "json"
+    if not kind and head.startswith((b"<?xml", b"<root")):
+        return "xml"
+    return kind or "unknown"
+
+
+def decode_body(response: RawResponse) -> Any:
+    """The body as JSON-shaped data (None when empty); ``ResponseDecodeError`` when unreadable."""
+    if not response.body.strip():
+        return None
+    kind = _format_of(response)
+    try:
+        if kind == "json":
+            return orjson.loads(response.body)
+        if kind == "xml":
+            return parse_drf_xml(response.body)
+    except (orjson.JSONDecodeError, XMLDecodeError) as error:
+        raise ResponseDecodeError(
+            f"{response.method} {response.path} returned {response.status} with a body that is not "
+            f"valid {kind.upper()}: {error}",
+            status=response.status,
+            body=response.preview(),
+        ) from None
+    raise ResponseDecodeError(
+        f"{response.method} {response.path} returned {response.status} with content type "
+        f"{kind!r} where JSON or XML was expected",
+        status=response.status,
+        body=response.preview(),
+    )
+
+
+def read_result(operation: Operation[Any], response: RawResponse) -> Any:
+    """The decoded result of a successful response."""
+    outcome = operation.outcomes.get(response.status) or _default_success(operation)
+    data = decode_body(response)
+    if outcome is None or outcome.model is None:
+        return data
+    result = _structure(operation, response, data, outcome.model)
+    if result is None:
+        raise ResponseDecodeError(
+            f"{operation.name}: {response.method} {response.path} returned {response.status} with an "
+            f"empty body where {type_name(outcome.model)} was expected",
+            status=response.status,
+            body=response.preview(),
+        )
+    for name, value in outcome.fields.items():
+        setattr(result, name, value)
+    return result
+
+
+def _default_success(operation: Operation[Any]) -> Outcome | None:
+    """An undocumented 2xx status decodes like the documented one."""
+    return next((outcome for outcome in operation.outcomes.values() if outcome.success), None)
+
+
+def _structure(operation: Operation[Any], response: RawResponse, data: Any, model: Any) -> Any:
+    try:
+        return structure(data, model)
+    except DecodeError as error:
+        raise ResponseDecodeError(
+            f"{operation.name}: the {response.status} body does not fit {type_name(model)}: {error}",
+            status=response.status,
+            body=response.preview(),
+        ) from None
+
+
+def status_error(operation: Operation[Any], response: RawResponse, *, retry_after: float | None) -> APIStatusError:
+    """The typed error for a response whose status is not a success of the operation."""
+    try:
+        body = decode_body(response)
+    except ResponseDecodeError:
+        body = response.body.decode("utf-8", "replace")
+    detail = error_detail(body)
+    message = f"{operation.name}: {response.method} {response.path} returned {response.status} {response.reason}"
+    if detail:
+        message = f"{message}: {detail}"
+    error_class = status_error_class(response.status)
+    kwargs: dict[str, Any] = {
+        "status": response.status,
+        "body": body,
+        "headers": response.headers,
+        "result": _error_result(operation.outcomes.get(response.status), body),
+        "method": response.method,
+        "path": response.path,
+    }
+    if error_class is RateLimitError:
+        return RateLimitError(message, retry_after=retry_after, **kwargs)
+    return error_class(message, **kwargs)
+
+
+def _error_result(outcome: Outcome | None, body: Any) -> Any:
+    """The documented result of an error status, when the body carries one."""
+    if outcome is None or outcome.model is None or not isinstance(body, dict):
+        return None
+    if attrs.has(outcome.model) and known_fields(outcome.model).isdisjoint(body):
+        return None
+    try:
+        return structure(body, outcome.model)
+    except DecodeError:
+        return None
+
+
+_TAG = re.compile(r"<[^>]+>")
+_DETAIL_KEYS = ("detail", "error_description", "error", "message", "errors", "non_field_errors")
+
+
+def error_detail(body: Any) -> str:
+    """The server's own words from an error body, in one line."""
+    text = _detail_text(body)
+    text = " ".join(_TAG.sub(" ", text).split())
+    return text if len(text) <= ERROR_DETAIL_LIMIT else text[: ERROR_DETAIL_LIMIT - 3] + "..."
+
+
+def _detail_text(body: Any) -> str:
+    if body is None:
+        return ""
+    if isinstance(body, str):
+        return body
+    if isinstance(body, list):
+        return "; ".join(filter(None, (_detail_text(item) for item in body)))
+    if isinstance(body, dict):
+        for key in _DETAIL_KEYS:
+            if body.get(key):
+                return _detail_text(body[key])
+        nested = [_detail_text(value) for value in body.values() if isinstance(value, (dict, list))]
+        return "; ".join(filter(None, nested))
+    return str(body)

