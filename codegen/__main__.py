@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from codegen.pipeline import ROOT, check, generate, write
 
@@ -16,15 +17,19 @@ def main(argv: list[str] | None = None) -> int:
     if options.check:
         stale = check(outputs)
         for path in stale:
-            print(f"stale: {path.relative_to(ROOT)} differs from a fresh generation", file=sys.stderr)
+            print(f"stale: {_shown(path)} differs from a fresh generation", file=sys.stderr)
         if stale:
             print("run `nox -s codegen` (or `python -m codegen`) and commit the result", file=sys.stderr)
             return 1
         print(f"generated code is fresh ({len(outputs)} modules)")
         return 0
     for path in write(outputs):
-        print(f"wrote {path.relative_to(ROOT)}")
+        print(f"wrote {_shown(path)}")
     return 0
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 if __name__ == "__main__":

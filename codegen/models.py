@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import yaml
-
 from datamodel_code_generator import DataModelType
 from datamodel_code_generator._format_types import DateClassType, DatetimeClassType
 from datamodel_code_generator.format import PythonVersion
@@ -56,8 +55,12 @@ class AttrsField(dataclass_model.DataModelField):
 
     @property
     def has_value_default(self) -> bool:
-        """Whether the spec gives a scalar default (such as ``partial: false``), which makes it non-nullable."""
-        return self.default is not None and self.default is not UNDEFINED and not isinstance(self.default, (list, dict))
+        """Whether the spec gives a scalar default (``partial: false``); such a field is not nullable."""
+        return (
+            self.default is not None
+            and self.default is not UNDEFINED
+            and not isinstance(self.default, (list, dict))
+        )
 
     @property
     def attrs_annotation(self) -> str:
@@ -157,8 +160,10 @@ def shapes_only(node: Any) -> Any:
 
 
 def _only_required(options: Any) -> bool:
-    return isinstance(options, list) and bool(options) and all(
-        isinstance(option, dict) and set(option) == {"required"} for option in options
+    return (
+        isinstance(options, list)
+        and bool(options)
+        and all(isinstance(option, dict) and set(option) == {"required"} for option in options)
     )
 
 
@@ -179,4 +184,3 @@ def _public_names(module: ast.Module) -> list[str]:
         elif isinstance(node, ast.Assign):
             names.extend(target.id for target in node.targets if isinstance(target, ast.Name))
     return names
-

@@ -467,15 +467,22 @@ def render_operations(resources: tuple[ResourceSpec, ...]) -> str:
 def render_resources(resources: tuple[ResourceSpec, ...]) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
     models = sorted(_hinted_models(operations))
-    return (
-        _environment()
-        .get_template("resources.py.jinja2")
-        .render(resources=resources, models=models)
-    )
+    return _environment().get_template("resources.py.jinja2").render(resources=resources, models=models)
 
 
 _NAME = re.compile(r"\b[A-Z][A-Za-z0-9]+\b")
-_NOT_MODELS = {"Any", "Mapping", "Sequence", "Rule", "Pagination", "Outcome", "Operation", "None", "True", "False"}
+_NOT_MODELS = {
+    "Any",
+    "Mapping",
+    "Sequence",
+    "Rule",
+    "Pagination",
+    "Outcome",
+    "Operation",
+    "None",
+    "True",
+    "False",
+}
 _CHECKS = {"NeverTogether", "AtLeastOneOf", "MaxCombinedItems"}
 
 

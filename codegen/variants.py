@@ -20,7 +20,9 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 def read_variants(spec_path: Path) -> list[dict[str, Any]]:
     """The unions of classes in the spec's schemas, with their rules."""
-    schemas: Mapping[str, Any] = yaml.safe_load(spec_path.read_text(encoding="utf-8"))["components"]["schemas"]
+    schemas: Mapping[str, Any] = yaml.safe_load(spec_path.read_text(encoding="utf-8"))["components"][
+        "schemas"
+    ]
     unions = []
     for name, schema in schemas.items():
         variants = [_ref_name(option) for option in schema.get("oneOf", ())]

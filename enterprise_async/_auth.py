@@ -43,7 +43,8 @@ class CachedToken:
         return now < self.refresh_at
 
     def __repr__(self) -> str:  # the token itself never appears in a repr
-        return f"CachedToken(value='<redacted>', expires_at={self.expires_at:.3f}, refresh_at={self.refresh_at:.3f})"
+        times = f"expires_at={self.expires_at:.3f}, refresh_at={self.refresh_at:.3f}"
+        return f"CachedToken(value='<redacted>', {times})"
 
 
 @runtime_checkable

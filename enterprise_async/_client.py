@@ -106,7 +106,9 @@ class EnterpriseClient(ResourceNamespaces):
         _require_text("client_id", client_id)
         _require_text("client_secret", client_secret)
         if response_format not in RESPONSE_FORMATS:
-            raise ClientValidationError("response_format", f"must be 'json' or 'xml', got {response_format!r}")
+            raise ClientValidationError(
+                "response_format", f"must be 'json' or 'xml', got {response_format!r}"
+            )
         _require_count("max_concurrency", max_concurrency, minimum=1)
         _require_count("max_retries", max_retries, minimum=0)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
@@ -288,7 +290,9 @@ class EnterpriseClient(ResourceNamespaces):
                 status=response.status,
             ) from None
         if not isinstance(token, AccessToken) or not token.access_token:
-            raise AuthenticationError(f"the token response of POST {TOKEN_PATH} has no access_token", status=200)
+            raise AuthenticationError(
+                f"the token response of POST {TOKEN_PATH} has no access_token", status=200
+            )
         return token
 
     def _token_error(self, response: RawResponse) -> AuthenticationError:
@@ -297,7 +301,9 @@ class EnterpriseClient(ResourceNamespaces):
         except ResponseDecodeError:
             body = response.body.decode("utf-8", "replace")
         detail = self._secret.scrub(error_detail(body))
-        message = f"the token request (POST {TOKEN_PATH}) was refused with {response.status} {response.reason}"
+        message = (
+            f"the token request (POST {TOKEN_PATH}) was refused with {response.status} {response.reason}"
+        )
         return AuthenticationError(
             f"{message}: {detail}" if detail else message,
             status=response.status,

@@ -473,9 +473,7 @@ def _model_hook(cls: type[Any]) -> Hook:
         if _is_list(type_) or (_is_union(type_) and _is_list(get_args(type_)[0])):
             expression = f"h{index}({fetch}, t{index})"
         elif inline:
-            expression = (
-                f"v if (v := {fetch}) is None or v.__class__ is {inline} else h{index}(v, t{index})"
-            )
+            expression = f"v if (v := {fetch}) is None or v.__class__ is {inline} else h{index}(v, t{index})"
         else:
             expression = f"None if (v := {fetch}) is None else h{index}(v, t{index})"
         arguments.append(f"        {field.name}=({expression}),")
@@ -495,7 +493,7 @@ def _model_hook(cls: type[Any]) -> Hook:
             "        raise locate(cls, data) from None",
         ]
     )
-    exec(compile(source, f"<structure {cls.__qualname__}>", "exec"), namespace)  # noqa: S102
+    exec(compile(source, f"<structure {cls.__qualname__}>", "exec"), namespace)
     return typing.cast(Hook, namespace[f"structure_{cls.__name__}"])
 
 
@@ -597,7 +595,7 @@ converter.register_unstructure_hook_factory(attrs.has, _unstructure_model_factor
 
 
 def structure(data: Any, model: Any) -> Any:
-    """Decode JSON-shaped ``data`` (from JSON or from XML) into ``model``; ``DecodeError`` if it does not fit."""
+    """Decode JSON-shaped ``data`` (from JSON or XML) into ``model``; ``DecodeError`` if it does not fit."""
     return _hook(model)(data, model)
 
 

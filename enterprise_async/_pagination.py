@@ -34,7 +34,7 @@ ItemT = TypeVar("ItemT")
 
 
 class Page(Protocol[ItemT_co]):
-    """What every page envelope has; the concrete envelope classes carry more (``learner_state_counts``...)."""
+    """What every page envelope has; concrete envelopes carry more (``learner_state_counts``...)."""
 
     @property
     def results(self) -> Sequence[ItemT_co]: ...

@@ -118,14 +118,18 @@ def _structure(operation: Operation[Any], response: RawResponse, data: Any, mode
         ) from None
 
 
-def status_error(operation: Operation[Any], response: RawResponse, *, retry_after: float | None) -> APIStatusError:
+def status_error(
+    operation: Operation[Any], response: RawResponse, *, retry_after: float | None
+) -> APIStatusError:
     """The typed error for a response whose status is not a success of the operation."""
     try:
         body = decode_body(response)
     except ResponseDecodeError:
         body = response.body.decode("utf-8", "replace")
     detail = error_detail(body)
-    message = f"{operation.name}: {response.method} {response.path} returned {response.status} {response.reason}"
+    message = (
+        f"{operation.name}: {response.method} {response.path} returned {response.status} {response.reason}"
+    )
     if detail:
         message = f"{message}: {detail}"
     error_class = status_error_class(response.status)

@@ -66,7 +66,7 @@ class RequestStats:
         )
 
 
-class _Failure(Exception):
+class _NoResponseError(Exception):
     """A request that got no response; ``sent`` tells whether it may have reached the server."""
 
     def __init__(self, error: APIConnectionError, *, sent: bool, kind: str) -> None:
@@ -103,14 +103,14 @@ class Transport:
         self._tokens = tokens
 
     async def send(self, request: HTTPRequest) -> RawResponse:
-        """Send with the retry policy; raises ``APIConnectionError`` / ``APITimeoutError`` when no response came."""
+        """Send with the retry policy; ``APIConnectionError`` or ``APITimeoutError`` when no response came."""
         attempt = 0
         refreshed = False
         while True:
             token = await self._token(request)
             try:
                 response = await self._exchange(request, token, attempt)
-            except _Failure as failure:
+            except _NoResponseError as failure:
                 self.stats.faults[failure.kind] += 1
                 if attempt >= self._max_retries or (failure.sent and not request.idempotent):
                     raise failure.error from failure.error.__cause__
@@ -146,7 +146,7 @@ class Transport:
             delay = min(retry_after, MAX_RETRY_AFTER)
         else:
             ceiling = min(MAX_RETRY_DELAY, INITIAL_RETRY_DELAY * 2**attempt)
-            delay = ceiling / 2 + random.uniform(0, ceiling / 2)  # noqa: S311 - jitter, not crypto
+            delay = ceiling / 2 + random.uniform(0, ceiling / 2)
         await self._sleep(delay)
 
     async def _exchange(self, request: HTTPRequest, token: str | None, attempt: int) -> RawResponse:
@@ -181,7 +181,9 @@ class Transport:
                 # No connection was made, so nothing was sent: safe to retry whatever the method.
                 raise self._failure(request, error, APIConnectionError, sent=False, kind="refused") from error
             except aiohttp.ClientError as error:
-                raise self._failure(request, error, APIConnectionError, sent=True, kind="connection") from error
+                raise self._failure(
+                    request, error, APIConnectionError, sent=True, kind="connection"
+                ) from error
         elapsed = (time.perf_counter() - started) * 1000
         logger.debug(
             "%s %s -> %d in %.1f ms (attempt %d)",
@@ -190,7 +192,12 @@ class Transport:
             raw.status,
             elapsed,
             attempt + 1,
-            extra={"method": request.method, "path": request.path, "status": raw.status, "attempt": attempt + 1},
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "status": raw.status,
+                "attempt": attempt + 1,
+            },
         )
         return raw
 
@@ -202,12 +209,14 @@ class Transport:
         *,
         sent: bool,
         kind: str,
-    ) -> _Failure:
+    ) -> _NoResponseError:
         reason = "timed out" if error_class is APITimeoutError else f"failed: {type(error).__name__}: {error}"
         logger.debug("%s %s %s", request.method, request.path, reason)
-        wrapped = error_class(f"{request.method} {request.path} {reason}", method=request.method, path=request.path)
+        wrapped = error_class(
+            f"{request.method} {request.path} {reason}", method=request.method, path=request.path
+        )
         wrapped.__cause__ = error
-        return _Failure(wrapped, sent=sent, kind=kind)
+        return _NoResponseError(wrapped, sent=sent, kind=kind)
 
 
 def parse_retry_after(value: str | None) -> float | None:

@@ -26,7 +26,7 @@ __all__ = ["validate_arguments", "as_wire_object"]
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
 
 
-class _Invalid(Exception):
+class _InvalidArgumentError(Exception):
     def __init__(self, path: str, message: str) -> None:
         self.path = path
         self.message = message
@@ -39,16 +39,20 @@ def validate_arguments(operation: Operation[Any], arguments: Mapping[str, Any]) 
             value = arguments.get(param.name)
             if value is None:
                 if param.required:
-                    raise _Invalid(param.name, "is required")
+                    raise _InvalidArgumentError(param.name, "is required")
                 continue
             _check(param.rule, value, param.name)
         if operation.body is None:
             return {}
-        body = {name: arguments[name] for name in operation.body.properties if arguments.get(name) is not None}
+        body = {
+            name: arguments[name] for name in operation.body.properties if arguments.get(name) is not None
+        }
         _check_object(operation.body, body, "")
         return typing.cast(dict[str, Any], _wire(body))
-    except _Invalid as invalid:
-        raise ClientValidationError(invalid.path or "body", invalid.message, operation=operation.name) from None
+    except _InvalidArgumentError as invalid:
+        raise ClientValidationError(
+            invalid.path or "body", invalid.message, operation=operation.name
+        ) from None
 
 
 def as_wire_object(value: Any) -> dict[str, Any]:
@@ -77,7 +81,7 @@ def _check(rule: Rule, value: Any, path: str) -> None:
     if value is None:
         if rule.nullable:
             return
-        raise _Invalid(path, "may not be None; leave it out instead")
+        raise _InvalidArgumentError(path, "may not be None; leave it out instead")
     checker = _CHECKERS.get(rule.kind)
     if checker is not None:
         checker(rule, value, path)
@@ -85,13 +89,15 @@ def _check(rule: Rule, value: Any, path: str) -> None:
 
 def _check_string(rule: Rule, value: Any, path: str) -> None:
     if not isinstance(value, str):
-        raise _Invalid(path, f"expected a string, got {type(value).__name__}")
+        raise _InvalidArgumentError(path, f"expected a string, got {type(value).__name__}")
     if rule.min_length is not None and len(value.strip()) < rule.min_length:
-        raise _Invalid(path, "may not be blank" if rule.min_length == 1 else f"needs {rule.min_length}+ characters")
+        raise _InvalidArgumentError(
+            path, "may not be blank" if rule.min_length == 1 else f"needs {rule.min_length}+ characters"
+        )
     if rule.const is not None and value != rule.const:
-        raise _Invalid(path, f"must be {rule.const!r}")
+        raise _InvalidArgumentError(path, f"must be {rule.const!r}")
     if rule.pattern is not None and not re.search(rule.pattern, value):
-        raise _Invalid(path, f"{value!r} does not match {rule.pattern!r}")
+        raise _InvalidArgumentError(path, f"{value!r} does not match {rule.pattern!r}")
     _check_format(rule.format, value, path)
 
 
@@ -100,40 +106,42 @@ def _check_format(format_: str | None, value: str, path: str) -> None:
         try:
             uuid.UUID(value)
         except ValueError:
-            raise _Invalid(path, f"{value!r} is not a UUID") from None
+            raise _InvalidArgumentError(path, f"{value!r} is not a UUID") from None
     elif format_ == "email" and not _EMAIL.match(value):
-        raise _Invalid(path, f"{value!r} is not an e-mail address")
+        raise _InvalidArgumentError(path, f"{value!r} is not an e-mail address")
 
 
 def _check_integer(rule: Rule, value: Any, path: str) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise _Invalid(path, f"expected an integer, got {type(value).__name__}")
+        raise _InvalidArgumentError(path, f"expected an integer, got {type(value).__name__}")
     _check_minimum(rule, value, path)
 
 
 def _check_number(rule: Rule, value: Any, path: str) -> None:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise _Invalid(path, f"expected a number, got {type(value).__name__}")
+        raise _InvalidArgumentError(path, f"expected a number, got {type(value).__name__}")
     _check_minimum(rule, value, path)
 
 
 def _check_minimum(rule: Rule, value: float, path: str) -> None:
     if rule.minimum is not None and value < rule.minimum:
-        raise _Invalid(path, f"must be >= {rule.minimum:g}, got {value}")
+        raise _InvalidArgumentError(path, f"must be >= {rule.minimum:g}, got {value}")
 
 
 def _check_boolean(rule: Rule, value: Any, path: str) -> None:
     if not isinstance(value, bool):
-        raise _Invalid(path, f"expected True or False, got {type(value).__name__}")
+        raise _InvalidArgumentError(path, f"expected True or False, got {type(value).__name__}")
 
 
 def _check_array(rule: Rule, value: Any, path: str) -> None:
     if not isinstance(value, (list, tuple)):
-        raise _Invalid(path, f"expected a list, got {type(value).__name__}")
+        raise _InvalidArgumentError(path, f"expected a list, got {type(value).__name__}")
     if rule.min_items is not None and len(value) < rule.min_items:
-        raise _Invalid(path, f"needs at least {rule.min_items} item{'s' * (rule.min_items != 1)}")
+        raise _InvalidArgumentError(
+            path, f"needs at least {rule.min_items} item{'s' * (rule.min_items != 1)}"
+        )
     if rule.max_items is not None and len(value) > rule.max_items:
-        raise _Invalid(path, f"takes at most {rule.max_items} items, got {len(value)}")
+        raise _InvalidArgumentError(path, f"takes at most {rule.max_items} items, got {len(value)}")
     if rule.items is not None:
         for index, item in enumerate(value):
             _check(rule.items, item, _join(path, f"[{index}]"))
@@ -144,12 +152,14 @@ def _check_object(rule: Rule, value: Any, path: str) -> None:
         value = as_wire_object(value)
     if not isinstance(value, Mapping):
         expected = rule.model.__name__ if rule.model else "a mapping"
-        raise _Invalid(path, f"expected {expected}, got {type(value).__name__}")
+        raise _InvalidArgumentError(path, f"expected {expected}, got {type(value).__name__}")
     if rule.closed and (unknown := sorted(set(value) - set(rule.properties))):
-        raise _Invalid(_join(path, str(unknown[0])), f"is not a field here (known: {', '.join(rule.properties)})")
+        raise _InvalidArgumentError(
+            _join(path, str(unknown[0])), f"is not a field here (known: {', '.join(rule.properties)})"
+        )
     for name in sorted(rule.required):
         if value.get(name) is None:
-            raise _Invalid(_join(path, name), "is required")
+            raise _InvalidArgumentError(_join(path, name), "is required")
     for name, item in value.items():
         if name in rule.properties:
             _check(rule.properties[name], item, _join(path, name))
@@ -160,14 +170,14 @@ def _check_object(rule: Rule, value: Any, path: str) -> None:
 def _apply(check: Check, value: Mapping[str, Any], path: str) -> None:
     given = [name for name in check.fields if value.get(name) is not None]
     if isinstance(check, NeverTogether) and len(given) > 1:
-        raise _Invalid(_join(path, given[1]), f"give {' or '.join(check.fields)}, never both")
+        raise _InvalidArgumentError(_join(path, given[1]), f"give {' or '.join(check.fields)}, never both")
     if isinstance(check, AtLeastOneOf) and not given:
-        raise _Invalid(path or check.fields[0], f"give one of {', '.join(check.fields)}")
+        raise _InvalidArgumentError(path or check.fields[0], f"give one of {', '.join(check.fields)}")
     if isinstance(check, MaxCombinedItems):
         total = sum(len(value[name]) for name in given)
         if total > check.maximum:
             label = check.label or " + ".join(check.fields)
-            raise _Invalid(
+            raise _InvalidArgumentError(
                 _join(path, given[0]),
                 f"{label}: {total} exceeds the limit of {check.maximum} ({' + '.join(check.fields)})",
             )

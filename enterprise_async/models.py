@@ -10,4 +10,4 @@ from ._decoding import from_dict, to_dict
 from ._generated.models import *  # noqa: F403 - the generated module defines __all__
 from ._generated.models import __all__ as _generated_names
 
-__all__ = [*_generated_names, "from_dict", "to_dict"]  # noqa: PLE0604
+__all__ = [*_generated_names, "from_dict", "to_dict"]

@@ -1,0 +1,341 @@
+"""The generated models decode JSON and DRF XML to the same values, keep what they do not know,
+and round-trip through to_dict/from_dict."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+from typing import Any
+
+import attrs
+import pytest
+
+from enterprise_async import models
+from enterprise_async._decoding import structure
+from enterprise_async._generated import models as generated
+from enterprise_async._xml import parse_drf_xml
+from enterprise_async.errors import ResponseDecodeError
+from enterprise_async.models import (
+    AccessToken,
+    AllocationResult,
+    Assignment,
+    AssignmentState,
+    Availability,
+    CatalogContentsPage,
+    Course,
+    CourseRun,
+    LearnerState,
+    LearnerSummary,
+    LearnerSummaryPage,
+    LevelType,
+    PacingType,
+    Program,
+    ProgramType,
+    Revocations,
+    SubscriptionPlan,
+    from_dict,
+    to_dict,
+)
+from tests.fixtures import MODELS, json_fixture, xml_fixture
+
+FIXTURES = sorted(MODELS)
+MODEL_CLASSES = sorted(
+    (value for value in vars(generated).values() if isinstance(value, type) and attrs.has(value)),
+    key=lambda cls: cls.__name__,
+)
+SDK_FIELDS = {"extra", "partial"}  # not sent by the server: kept unknowns, and bulk revoke's status flag
+REQUEST_MODELS = {"BulkRevokeFilter"}  # sent, never received
+
+
+def decode_json(name: str) -> Any:
+    return from_dict(getattr(models, MODELS[name]), json_fixture(name))
+
+
+def decode_xml(name: str) -> Any:
+    return from_dict(getattr(models, MODELS[name]), parse_drf_xml(xml_fixture(name)))
+
+
+def walk(value: Any) -> Any:
+    """Every model instance inside a decoded value."""
+    if attrs.has(type(value)):
+        yield value
+        for field in attrs.fields(type(value)):
+            yield from walk(getattr(value, field.name))
+    elif isinstance(value, list):
+        for item in value:
+            yield from walk(item)
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_json_and_xml_fixtures_decode_to_equal_models(name: str) -> None:
+    assert decode_json(name) == decode_xml(name)
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_fixtures_keep_no_unknown_fields(name: str) -> None:
+    unknown = {(type(model).__name__, key) for model in walk(decode_json(name)) for key in model.extra}
+    assert unknown == set()
+
+
+def test_fixtures_exercise_every_field_of_every_model() -> None:
+    seen: set[tuple[str, str]] = set()
+    for name in FIXTURES:
+        for model in walk(decode_json(name)):
+            for field in attrs.fields(type(model)):
+                value = getattr(model, field.name)
+                if value is not None and value != []:
+                    seen.add((type(model).__name__, field.name))
+    expected = {
+        (cls.__name__, field.name)
+        for cls in MODEL_CLASSES
+        if cls.__name__ not in REQUEST_MODELS
+        for field in attrs.fields(cls)
+        if field.name not in SDK_FIELDS
+    }
+    assert sorted(expected - seen) == []
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_to_dict_round_trips(name: str) -> None:
+    model = decode_json(name)
+    assert from_dict(getattr(models, MODELS[name]), to_dict(model)) == model
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_xml_decoded_models_round_trip_through_to_dict(name: str) -> None:
+    model = decode_xml(name)
+    assert from_dict(getattr(models, MODELS[name]), to_dict(model)) == model
+
+
+def test_datetimes_are_timezone_aware() -> None:
+    moments = [
+        getattr(model, field.name)
+        for name in FIXTURES
+        for model in walk(decode_json(name))
+        for field in attrs.fields(type(model))
+        if isinstance(getattr(model, field.name), datetime.datetime)
+    ]
+    assert moments
+    assert all(moment.tzinfo is not None for moment in moments)
+
+
+def test_naive_datetimes_are_read_as_utc() -> None:
+    summary = from_dict(LearnerSummary, {"created": "2025-03-01T04:00:00"})
+    assert summary.created == datetime.datetime(2025, 3, 1, 4, tzinfo=datetime.timezone.utc)
+
+
+def test_datetimes_with_z_and_odd_fractions_parse() -> None:
+    run = from_dict(
+        CourseRun, {"start": "2025-01-10T12:00:00.5Z", "end": "2025-01-10T12:00:00.1234567+02:00"}
+    )
+    assert run.start == datetime.datetime(2025, 1, 10, 12, 0, 0, 500000, tzinfo=datetime.timezone.utc)
+    assert run.end is not None
+    assert run.end.utcoffset() == datetime.timedelta(hours=2)
+
+
+def test_dates_are_dates() -> None:
+    summary = from_dict(LearnerSummary, {"course_end": "2025-12-31", "passed_date": "2025-02-20T00:00:00Z"})
+    assert summary.course_end == datetime.date(2025, 12, 31)
+    assert summary.passed_date == datetime.date(2025, 2, 20)
+
+
+def test_decimal_strings_and_numbers_are_decimals() -> None:
+    summary = from_dict(LearnerSummary, {"amount_learner_paid": "12.10", "current_grade": 0.87})
+    assert summary.amount_learner_paid == decimal.Decimal("12.10")
+    assert summary.current_grade == decimal.Decimal("0.87")
+
+
+def test_created_and_updated_decode_as_lists_of_assignments() -> None:
+    result = decode_json("allocation_result")
+    assert isinstance(result, AllocationResult)
+    assert [type(item) for item in result.created] == [Assignment]
+    assert isinstance(result.updated, list)
+    assert result.updated[0].state == AssignmentState.ERRORED
+
+
+@pytest.mark.parametrize("wire", [3, "3"])
+def test_created_and_updated_decode_as_declared_integers(wire: Any) -> None:
+    result = from_dict(AllocationResult, {"created": wire, "updated": 0, "no_change": []})
+    assert result.created == 3
+    assert result.updated == 0
+
+
+def test_allocation_lists_missing_or_empty_in_xml_are_empty_lists() -> None:
+    xml = b"<root><created></created><no_change></no_change></root>"
+    result = from_dict(AllocationResult, parse_drf_xml(xml))
+    assert (result.created, result.updated, result.no_change) == ([], [], [])
+
+
+@pytest.mark.parametrize(
+    ("wire", "expected"),
+    [
+        ({"total": 20, "used": 5, "remaining": 15}, Revocations(total=20, used=5, remaining=15)),
+        ({"applied": 2, "remaining": 8}, Revocations(applied=2, remaining=8)),
+        (True, True),
+        (False, False),
+        (None, None),
+    ],
+)
+def test_revocations_decode_as_object_boolean_or_null(wire: Any, expected: Any) -> None:
+    assert from_dict(SubscriptionPlan, {"revocations": wire}).revocations == expected
+
+
+def test_revocations_as_xml_boolean_text() -> None:
+    plan = from_dict(SubscriptionPlan, parse_drf_xml(b"<root><revocations>False</revocations></root>"))
+    assert plan.revocations is False
+
+
+def test_original_image_is_a_url_or_an_image() -> None:
+    assert (
+        from_dict(Course, {"original_image": "https://cdn.example.org/x.jpg"}).original_image
+        == "https://cdn.example.org/x.jpg"
+    )
+    image = from_dict(
+        Course, {"original_image": {"src": "https://cdn.example.org/x.jpg", "height": "100"}}
+    ).original_image
+    assert isinstance(image, models.Image)
+    assert image.height == 100
+
+
+def test_expires_in_given_as_a_string_is_an_integer() -> None:
+    token = from_dict(AccessToken, json_fixture("access_token"))
+    assert token.expires_in == 3600
+
+
+@pytest.mark.parametrize("reason", ["email_error", {"code": "bounced", "detail": "Mailbox full"}])
+def test_error_reason_is_a_string_or_an_object(reason: Any) -> None:
+    assignment = from_dict(Assignment, {"error_reason": reason, "actions": [{"error_reason": reason}]})
+    assert assignment.error_reason == reason
+    assert assignment.actions[0].error_reason == reason
+
+
+@pytest.mark.parametrize(
+    ("wire", "member"), [("Intermediate", LevelType.INTERMEDIATE), ("high_school", LevelType.HIGH_SCHOOL)]
+)
+def test_level_type_matches_whatever_its_capitalisation(wire: str, member: LevelType) -> None:
+    assert from_dict(CourseRun, {"level_type": wire}).level_type is member
+    assert from_dict(Course, {"level_type": wire}).level_type is member
+
+
+@pytest.mark.parametrize("wire", ["self_paced", "self-paced", "Self-Paced"])
+def test_pacing_type_with_underscores_matches(wire: str) -> None:
+    assert from_dict(CourseRun, {"pacing_type": wire}).pacing_type is PacingType.SELF_PACED
+
+
+def test_program_types_outside_the_enum_are_kept_as_strings() -> None:
+    program = from_dict(Program, {"type": "Masters"})
+    assert program.type == "Masters"
+    assert not isinstance(program.type, ProgramType)
+    assert from_dict(Program, {"type": "XSeries"}).type is ProgramType.X_SERIES
+
+
+def test_unknown_enum_values_survive_to_dict() -> None:
+    run = from_dict(
+        CourseRun, {"availability": "Starting Soon", "program_types": ["Professional Program", "XSeries"]}
+    )
+    assert run.availability == "Starting Soon"
+    assert run.program_types == ["Professional Program", ProgramType.X_SERIES]
+    data = to_dict(run)
+    assert data["availability"] == "Starting Soon"
+    assert data["program_types"] == ["Professional Program", "XSeries"]
+
+
+def test_enum_members_compare_equal_to_their_wire_values() -> None:
+    assert AssignmentState.ALLOCATED == "allocated"
+    assert Availability("current") is Availability.CURRENT
+
+
+def test_unknown_fields_are_kept_in_extra_and_written_back() -> None:
+    assignment = from_dict(
+        Assignment, {"uuid": "u", "state": "allocated", "new_field": {"nested": [1, 2]}, "flag": True}
+    )
+    assert assignment.extra == {"new_field": {"nested": [1, 2]}, "flag": True}
+    data = to_dict(assignment)
+    assert data["new_field"] == {"nested": [1, 2]}
+    assert data["flag"] is True
+    assert from_dict(Assignment, data) == assignment
+
+
+def test_missing_fields_decode_to_none_and_arrays_to_empty_lists() -> None:
+    course = from_dict(Course, {})
+    assert course.title is None
+    assert course.image is None
+    assert course.level_type is None
+    assert course.course_runs == []
+    assert course.owners == []
+    assert course.skill_names == []
+
+
+def test_null_arrays_decode_to_empty_lists() -> None:
+    assert from_dict(Course, {"course_runs": None, "watchers": None}).course_runs == []
+
+
+def test_xml_one_element_list_stays_a_list() -> None:
+    xml = (
+        b"<root><watchers><list-item>a@example.org</list-item></watchers>"
+        b"<owners><list-item><key>MITx</key></list-item></owners></root>"
+    )
+    course = from_dict(Course, parse_drf_xml(xml))
+    assert course.watchers == ["a@example.org"]
+    assert [owner.key for owner in course.owners] == ["MITx"]
+
+
+def test_xml_text_is_coerced_by_field_type() -> None:
+    xml = (
+        b"<root><enrollment_count>42</enrollment_count><editable>False</editable>"
+        b"<modified>2025-01-12T09:30:00Z</modified><title>1984</title></root>"
+    )
+    course = from_dict(Course, parse_drf_xml(xml))
+    assert course.enrollment_count == 42
+    assert course.editable is False
+    assert course.modified == datetime.datetime(2025, 1, 12, 9, 30, tzinfo=datetime.timezone.utc)
+    assert course.title == "1984"
+
+
+def test_content_items_are_told_apart_by_shape() -> None:
+    page = decode_json("catalog_contents_page")
+    assert isinstance(page, CatalogContentsPage)
+    assert [type(item) for item in page.results] == [Course, CourseRun, Program]
+
+
+def test_flat_content_items_are_told_apart_by_content_type() -> None:
+    page = decode_json("catalog_contents_flat")
+    assert [type(item) for item in page.results] == [CourseRun, Program]
+    assert page.uuid is not None
+    assert page.title == "Acme all-access"
+
+
+def test_learner_summary_decodes_with_or_without_an_envelope() -> None:
+    page = decode_json("learner_summary_page")
+    bare = decode_json("learner_summary_list")
+    assert isinstance(page, LearnerSummaryPage)
+    assert bare == page.results
+
+
+def test_assignment_learner_states_are_enum_members() -> None:
+    page = decode_json("assignment_page")
+    assert [assignment.learner_state for assignment in page.results] == [
+        LearnerState.WAITING,
+        LearnerState.FAILED,
+        None,
+    ]
+
+
+def test_a_value_of_the_wrong_type_raises_decode_error_naming_the_field() -> None:
+    with pytest.raises(ResponseDecodeError, match=r"course_runs\[1\]\.seats\[0\]\.price"):
+        from_dict(Course, {"course_runs": [{}, {"seats": [{"price": "ten dollars"}]}]})
+
+
+def test_an_object_where_a_list_is_due_raises_decode_error() -> None:
+    with pytest.raises(ResponseDecodeError, match="owners"):
+        from_dict(Course, {"owners": {"key": "MITx"}})
+
+
+def test_from_dict_reads_lists_of_models() -> None:
+    runs = from_dict(list[CourseRun], [{"key": "a"}, {"key": "b"}])
+    assert [run.key for run in runs] == ["a", "b"]
+
+
+def test_structure_and_from_dict_use_the_same_converter() -> None:
+    data = json_fixture("course")
+    assert structure(data, Course) == from_dict(Course, data)

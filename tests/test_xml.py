@@ -1,0 +1,68 @@
+"""Django REST framework XML is read into JSON-shaped data, and never expands entities."""
+
+from __future__ import annotations
+
+import pytest
+
+from enterprise_async._xml import XMLDecodeError, parse_drf_xml, render_drf_xml
+
+
+def test_list_items_become_lists_even_with_one_element() -> None:
+    assert parse_drf_xml(b"<root><a><list-item>1</list-item></a></root>") == {"a": ["1"]}
+
+
+def test_nested_lists_of_one_element_keep_their_depth() -> None:
+    assert parse_drf_xml(b"<root><a><list-item><list-item>x</list-item></list-item></a></root>") == {
+        "a": [["x"]]
+    }
+
+
+def test_a_root_of_list_items_is_a_list() -> None:
+    assert parse_drf_xml(b"<root><list-item><k>v</k></list-item></root>") == [{"k": "v"}]
+
+
+def test_empty_elements_are_none() -> None:
+    assert parse_drf_xml(b"<root><a></a><b/></root>") == {"a": None, "b": None}
+
+
+def test_text_is_unescaped() -> None:
+    assert parse_drf_xml(b"<root><t>a &lt;b&gt; &amp; c</t></root>") == {"t": "a <b> & c"}
+
+
+def test_render_writes_what_parse_reads() -> None:
+    data = {"n": 1, "flag": True, "none": None, "items": [{"k": "v"}], "text": "x<y"}
+    assert parse_drf_xml(render_drf_xml(data)) == {
+        "n": "1",
+        "flag": "True",
+        "none": None,
+        "items": [{"k": "v"}],
+        "text": "x<y",
+    }
+
+
+def test_billion_laughs_is_refused_without_expansion() -> None:
+    bomb = (
+        b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+        b'<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
+        b'<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>'
+        b"<root><a>&lol3;</a></root>"
+    )
+    with pytest.raises(XMLDecodeError, match="document type declaration"):
+        parse_drf_xml(bomb)
+
+
+def test_external_entities_are_refused() -> None:
+    xxe = b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><root>&x;</root>'
+    with pytest.raises(XMLDecodeError):
+        parse_drf_xml(xxe)
+
+
+def test_external_dtds_are_refused() -> None:
+    with pytest.raises(XMLDecodeError):
+        parse_drf_xml(b'<!DOCTYPE root SYSTEM "http://example.org/evil.dtd"><root/>')
+
+
+@pytest.mark.parametrize("body", [b"<root><a>", b"", b"not xml at all", b"<root></root><root></root>"])
+def test_malformed_documents_raise_xml_decode_error(body: bytes) -> None:
+    with pytest.raises(XMLDecodeError):
+        parse_drf_xml(body)
