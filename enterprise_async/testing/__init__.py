@@ -1,0 +1,64 @@
+"""``enterprise_async.testing``: the enterprise API as a real local server, for tests and demos.
+
+::
+
+    from enterprise_async.testing import Sandbox
+
+    async with Sandbox(seed=0) as sandbox:
+        async with sandbox.client(response_format="xml") as client:
+            async for policy in client.policies.list(sandbox.data.customers[0].uuid):
+                ...
+
+``Sandbox`` serves every endpoint of the reference from deterministic data (``sandbox.data``),
+with state, tokens (``sandbox.tokens``), faults on demand (``sandbox.faults`` with ``Fault``) and a
+request log with credentials redacted (``sandbox.requests``). The pytest plugin
+(``enterprise_async.testing.pytest_plugin``, registered as an entry point) provides the
+``enterprise_sandbox`` fixture; ``serve()`` runs a sandbox in the foreground
+(``python -m enterprise_async.testing --port 8000``).
+"""
+
+from ._data import DataSize
+from ._endpoints import MAX_ENROLLMENT_ITEMS, ServerOptions
+from ._faults import DEFAULT_RANDOM_FAULTS, Fault, FaultInjector, FaultRule
+from ._log import LoggedRequest, RequestLog
+from ._pages import DEFAULT_PAGE_SIZES
+from ._records import (
+    AssignmentRecord,
+    CatalogRecord,
+    Customer,
+    EnrollmentJob,
+    Learner,
+    LicenseRecord,
+    PlanRecord,
+    PolicyRecord,
+)
+from ._sandbox import DEFAULT_TOKEN_LIFETIME, Sandbox
+from ._serve import serve
+from ._state import SandboxData
+from ._tokens import TokenIssuer
+
+__all__ = [
+    "DEFAULT_PAGE_SIZES",
+    "DEFAULT_RANDOM_FAULTS",
+    "DEFAULT_TOKEN_LIFETIME",
+    "MAX_ENROLLMENT_ITEMS",
+    "AssignmentRecord",
+    "CatalogRecord",
+    "Customer",
+    "DataSize",
+    "EnrollmentJob",
+    "Fault",
+    "FaultInjector",
+    "FaultRule",
+    "Learner",
+    "LicenseRecord",
+    "LoggedRequest",
+    "PlanRecord",
+    "PolicyRecord",
+    "RequestLog",
+    "Sandbox",
+    "SandboxData",
+    "ServerOptions",
+    "TokenIssuer",
+    "serve",
+]

@@ -1,0 +1,472 @@
+"""Every endpoint of the reference: read the request, apply the transition, shape the answer.
+
+Handlers are plain functions of a ``Call`` (the request, already routed and authenticated) that
+return a ``Reply`` or raise ``ApiError``; the server renders either as JSON or XML. Nothing here
+knows about sockets, tokens or faults.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, Literal
+
+from attrs import field, frozen
+from multidict import MultiMapping
+
+from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_links, requested_page
+from ._parsing import Body, is_email, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
+from ._records import AssignmentRecord, CatalogRecord
+from ._replies import ApiError, Reply, not_found
+from ._state import NotEnoughLicenses, SandboxData
+
+__all__ = ["MAX_ENROLLMENT_ITEMS", "Call", "Endpoints", "Route", "ServerOptions"]
+
+MAX_ENROLLMENT_ITEMS: Final = 1000
+"""The reference's limit of learners plus course keys in one bulk enrollment."""
+
+LICENSE_STATUSES: Final = frozenset({"activated", "assigned", "unassigned", "revoked"})
+
+ASSIGNMENT_ORDERING: Final[Mapping[str, Callable[[AssignmentRecord], Any]]] = {
+    "uuid": lambda record: record.uuid,
+    "learner_email": lambda record: record.learner_email,
+    "lms_user_id": lambda record: record.lms_user_id,
+    "content_key": lambda record: record.content_key,
+    "content_title": lambda record: record.content_title,
+    "content_quantity": lambda record: record.content_quantity,
+    "state": lambda record: record.state,
+    "learner_state": lambda record: record.learner_state,
+    "created": lambda record: record.created,
+    "recent_action_time": lambda record: record.recent_action["timestamp"],
+}
+"""Fields the assignment list orders by; others named in ``ordering`` are ignored, as DRF does."""
+
+LearnerSummaryShape = Literal["paginated", "list"]
+CatalogShape = Literal["nested", "flat"]
+
+
+@frozen
+class ServerOptions:
+    """How the sandbox shapes its answers where real servers differ."""
+
+    next_host: str | None = None
+    """Origin (``http://backend.internal:8000``) that ``next``/``previous`` links name instead of the request's."""
+    learner_summary: LearnerSummaryShape = "paginated"
+    """The learner summary as a paginated envelope, or as a plain list."""
+    catalog_shape: CatalogShape = "nested"
+    """Catalog contents in the nested shape, or the flat (search index) one."""
+    page_sizes: Mapping[str, int] = field(factory=lambda: dict(DEFAULT_PAGE_SIZES))
+    """Default page size of each listing (``policies``, ``assignments``, ``subscriptions``,
+    ``catalogs``, ``contents``, ``learner_summary``)."""
+
+
+@frozen
+class Call:
+    """A routed, authenticated request, as the handlers read it."""
+
+    params: Mapping[str, str]
+    query: MultiMapping[str]
+    body: bytes
+    content_type: str
+    origin: str
+    """Scheme and host that links in the answer name."""
+    path: str
+    """The raw (still percent-encoded) path."""
+
+    def json(self, *fields: str) -> Body:
+        """The JSON body, refusing fields other than ``fields``."""
+        return json_body(self.body, self.content_type, allowed=frozenset(fields))
+
+
+Handler = Callable[[Call], Reply]
+
+
+@frozen
+class Route:
+    """A path pattern, its method and handler; ``authenticated`` routes need a token."""
+
+    method: str
+    pattern: re.Pattern[str]
+    handler: Handler
+    authenticated: bool = True
+
+
+def _route(method: str, template: str, handler: Handler, *, authenticated: bool = True) -> Route:
+    regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
+    return Route(method, re.compile(f"^{regex}$"), handler, authenticated)
+
+
+class Endpoints:
+    """The API's endpoints over one ``SandboxData``."""
+
+    def __init__(self, data: SandboxData, options: ServerOptions) -> None:
+        self.data = data
+        self.options = options
+        sizes = dict(DEFAULT_PAGE_SIZES)
+        sizes.update(options.page_sizes)
+        self._sizes = sizes
+
+    def routes(self) -> list[Route]:
+        """Every resource route of the reference (the token route is the server's own)."""
+        v1, v2 = "/enterprise/v1", "/enterprise/v2/enterprise-catalogs"
+        assignments = f"{v1}/assignment-configurations/{{configuration}}/admin/assignments/"
+        return [
+            _route("POST", f"{v1}/policy-allocation/{{policy}}/allocate/", self.allocate),
+            _route("GET", f"{v1}/subsidy-access-policies/", self.policies),
+            _route("GET", assignments, self.assignments),
+            _route("POST", f"{assignments}remind/", self.remind),
+            _route("POST", f"{assignments}cancel/", self.cancel),
+            _route("GET", f"{v1}/subscriptions", self.subscriptions),
+            _route("POST", f"{v1}/subscriptions/{{plan}}/licenses/assign", self.assign_licenses),
+            _route("POST", f"{v1}/subscriptions/{{plan}}/licenses/bulk-revoke", self.bulk_revoke),
+            _route("POST", f"{v1}/bulk-license-enrollment", self.bulk_enroll),
+            _route("GET", v2, self.catalogs),
+            _route("GET", f"{v2}/{{catalog}}", self.contents),
+            _route("GET", f"{v2}/{{catalog}}/courses/{{key}}", self.course),
+            _route("GET", f"{v2}/{{catalog}}/course-runs/{{key}}", self.course_run),
+            _route("GET", f"{v2}/{{catalog}}/programs/{{key}}", self.program),
+            _route("GET", "/enterprise/v3/enterprise-customer/{customer}/learner-summary", self.learner_summary),
+        ]
+
+    # ------------------------------------------------------------------ policies
+
+    def allocate(self, call: Call) -> Reply:
+        policy = self.data.policy(call.params["policy"].lower())
+        if policy is None:
+            raise not_found()
+        body = call.json("learner_emails", "content_key", "content_price_cents")
+        emails = body.emails("learner_emails")
+        content_key = body.text("content_key", required=True, blank=False)
+        price = body.integer("content_price_cents", minimum=0)
+        assert emails is not None and content_key is not None and price is not None
+        if policy.assignment_configuration_uuid is None:
+            raise ApiError(400, {"detail": f"Policy {policy.uuid} does not allow assignments."})
+        outcome = self.data.allocate(policy, emails, content_key, price)
+        return Reply(
+            {
+                "updated": [record.wire() for record in outcome.updated],
+                "created": [record.wire() for record in outcome.created],
+                "no_change": [record.wire() for record in outcome.no_change],
+            },
+            status=202,
+        )
+
+    def policies(self, call: Call) -> Reply:
+        customer = query_uuid(call.query, "enterprise_customer_uuid", required=True)
+        active = query_bool(call.query, "active")
+        policy_type = call.query.get("policy_type") or None
+        rows = [
+            policy
+            for policy in self.data.policies_of(customer or "")
+            if (active is None or policy.active == active) and (policy_type is None or policy.policy_type == policy_type)
+        ]
+        page = self._page(call, len(rows), "policies", "page_size")
+        following, preceding = self._links(call, page)
+        return Reply(
+            {
+                "next": following,
+                "previous": preceding,
+                "count": page.count,
+                "num_pages": page.pages,
+                "current_page": page.number,
+                "start": page.start,
+                "results": [self.data.policy_wire(policy) for policy in rows[page.start : page.end]],
+            }
+        )
+
+    # ------------------------------------------------------------------ assignments
+
+    def assignments(self, call: Call) -> Reply:
+        configuration = self._configuration(call)
+        rows = _filter_assignments(self.data.assignments(configuration), call.query)
+        rows = _order_assignments(rows, call.query.get("ordering"))
+        page = self._page(call, len(rows), "assignments", "page_size")
+        following, preceding = self._links(call, page)
+        return Reply(
+            {
+                "count": page.count,
+                "page_count": page.pages,
+                "page_size": page.size,
+                "current_page": page.number,
+                "next": following,
+                "previous": preceding,
+                "results": [record.wire() for record in rows[page.start : page.end]],
+                "learner_state_counts": _learner_state_counts(rows),
+            }
+        )
+
+    def remind(self, call: Call) -> Reply:
+        configuration = self._configuration(call)
+        return Reply(self.data.remind(configuration, self._assignment_uuids(call)))
+
+    def cancel(self, call: Call) -> Reply:
+        configuration = self._configuration(call)
+        return Reply(self.data.cancel(configuration, self._assignment_uuids(call)))
+
+    def _configuration(self, call: Call) -> str:
+        configuration = call.params["configuration"].lower()
+        if not valid_uuid(configuration) or not self.data.has_configuration(configuration):
+            raise not_found()
+        return configuration
+
+    @staticmethod
+    def _assignment_uuids(call: Call) -> list[str]:
+        uuids = call.json("assignment_uuids").strings("assignment_uuids")
+        assert uuids is not None
+        malformed = [value for value in uuids if not valid_uuid(value)]
+        if malformed:
+            raise ApiError(400, {"assignment_uuids": [f"Must be a valid UUID: {malformed[0]!r}."]})
+        return uuids
+
+    # ------------------------------------------------------------------ subscriptions
+
+    def subscriptions(self, call: Call) -> Reply:
+        customer = query_uuid(call.query, "enterprise_customer_uuid", required=False)
+        current = query_bool(call.query, "current")
+        plans = [
+            plan
+            for plan in self.data.plans
+            if (customer is None or plan.customer_uuid == customer) and (not current or self.data.current_plan(plan))
+        ]
+        page = self._page(call, len(plans), "subscriptions", "page_size")
+        return self._plain_page(call, page, [self.data.plan_wire(plan) for plan in plans[page.start : page.end]])
+
+    def assign_licenses(self, call: Call) -> Reply:
+        plan = self._plan(call)
+        body = call.json("user_emails", "user_sfids", "greeting", "closing", "notify_users")
+        emails = body.emails("user_emails")
+        assert emails is not None
+        sfids = body.strings("user_sfids", required=False, allow_empty=True)
+        body.text("greeting")
+        body.text("closing")
+        body.boolean("notify_users")
+        if sfids is not None and len(sfids) != len(emails):
+            raise ApiError(400, {"user_sfids": ["Provide one user_sfid per user e-mail, in the same order."]})
+        if plan.expiration <= self.data.anchor:
+            raise ApiError(400, {"detail": f"Subscription plan {plan.uuid} has expired; its licenses cannot be assigned."})
+        try:
+            return Reply(self.data.assign_licenses(plan, emails))
+        except NotEnoughLicenses as error:
+            raise ApiError(400, {"detail": str(error)}) from None
+
+    def bulk_revoke(self, call: Call) -> Reply:
+        plan = self._plan(call)
+        body = call.json("user_emails", "filters")
+        if body.has("user_emails") == body.has("filters"):
+            raise ApiError(400, {"non_field_errors": ["Provide either user_emails or filters, not both."]})
+        if body.has("user_emails"):
+            emails = body.emails("user_emails")
+            assert emails is not None
+            outcome = self.data.revoke_emails(plan, emails)
+        else:
+            outcome = self.data.revoke_filters(plan, _revoke_filters(body))
+        return Reply(
+            {"successful_revocations": outcome.successful, "unsuccessful_revocations": outcome.unsuccessful},
+            status=outcome.status,
+        )
+
+    def _plan(self, call: Call) -> Any:
+        plan = self.data.plan(call.params["plan"].lower())
+        if plan is None:
+            raise not_found()
+        return plan
+
+    # ------------------------------------------------------------------ enrollment
+
+    def bulk_enroll(self, call: Call) -> Reply:
+        customer = query_uuid(call.query, "enterprise_customer_uuid", required=True)
+        assert customer is not None
+        if self.data.customer(customer) is None:
+            raise not_found("Enterprise customer not found.")
+        body = call.json("emails", "course_run_keys", "notify")
+        emails = body.emails("emails")
+        keys = body.strings("course_run_keys")
+        notify = body.boolean("notify")
+        assert emails is not None and keys is not None
+        if len(emails) + len(keys) > MAX_ENROLLMENT_ITEMS:
+            raise ApiError(
+                400,
+                {
+                    "non_field_errors": [
+                        f"At most {MAX_ENROLLMENT_ITEMS} learners plus course run keys per request "
+                        f"({len(emails)} + {len(keys)} given)."
+                    ]
+                },
+            )
+        job = self.data.enroll(customer, emails, keys, notify)
+        return Reply({"job_id": job.job_id}, status=201)
+
+    # ------------------------------------------------------------------ catalogs
+
+    def catalogs(self, call: Call) -> Reply:
+        catalogs = self.data.catalogs
+        page = self._page(call, len(catalogs), "catalogs", "page_size")
+        return self._plain_page(call, page, [catalog.wire() for catalog in catalogs[page.start : page.end]])
+
+    def contents(self, call: Call) -> Reply:
+        catalog = self._catalog(call)
+        page = self._page(call, catalog.item_count, "contents", "limit")
+        content = self.data.content
+        items = (content.item(catalog, index) for index in range(page.start, page.end))
+        if self.options.catalog_shape == "nested":
+            return self._plain_page(call, page, list(items))
+        flat = [content.flat(item, content.kind(index)) for index, item in zip(range(page.start, page.end), items)]
+        reply = self._plain_page(call, page, flat)
+        head = {"uuid": catalog.uuid, "title": catalog.title, "enterprise_customer": catalog.customer_uuid}
+        return Reply({**head, **reply.data})
+
+    def course(self, call: Call) -> Reply:
+        return self._content(call, self.data.content.course, "course")
+
+    def course_run(self, call: Call) -> Reply:
+        return self._content(call, self.data.content.course_run, "courserun")
+
+    def program(self, call: Call) -> Reply:
+        return self._content(call, self.data.content.program, "program")
+
+    def _content(
+        self, call: Call, find: Callable[[CatalogRecord, str], dict[str, Any] | None], kind: Literal["course", "courserun", "program"]
+    ) -> Reply:
+        catalog = self._catalog(call)
+        item = find(catalog, call.params["key"])
+        if item is None:
+            raise not_found(f"No {kind.replace('courserun', 'course run')} {call.params['key']!r} in catalog {catalog.uuid}.")
+        if self.options.catalog_shape == "flat":
+            return Reply(self.data.content.flat(item, kind))
+        return Reply(item)
+
+    def _catalog(self, call: Call) -> CatalogRecord:
+        catalog = self.data.catalog(call.params["catalog"].lower())
+        if catalog is None:
+            raise not_found()
+        return catalog
+
+    # ------------------------------------------------------------------ learner summary
+
+    def learner_summary(self, call: Call) -> Reply:
+        customer = call.params["customer"].lower()
+        if not valid_uuid(customer) or self.data.customer(customer) is None:
+            raise not_found()
+        rows = _order_rows(self.data.summaries(customer), call.query.get("ordering") or "last_activity_date")
+        if self.options.learner_summary == "list":
+            return Reply(rows)
+        page = self._page(call, len(rows), "learner_summary", "page_size")
+        return self._plain_page(call, page, rows[page.start : page.end])
+
+    # ------------------------------------------------------------------ paging
+
+    def _page(self, call: Call, count: int, listing: str, size_param: str) -> PageSlice:
+        return requested_page(call.query, count, default_size=self._sizes[listing], size_param=size_param)
+
+    def _links(self, call: Call, page: PageSlice) -> tuple[str | None, str | None]:
+        return page_links(page, origin=call.origin, path=call.path, query=list(call.query.items()))
+
+    def _plain_page(self, call: Call, page: PageSlice, results: list[Any]) -> Reply:
+        following, preceding = self._links(call, page)
+        return Reply({"count": page.count, "next": following, "previous": preceding, "results": results})
+
+
+# ---------------------------------------------------------------------------------- assignment queries
+
+
+def _filter_assignments(rows: Sequence[AssignmentRecord], query: MultiMapping[str]) -> list[AssignmentRecord]:
+    """The assignment list's filters: exact, ``__in`` (comma-separated) and ``search``."""
+    selected: Iterable[AssignmentRecord] = rows
+    for name in ("content_key", "learner_email", "learner_state", "state"):
+        selected = _keep(selected, name, _wanted(query, name))
+    user_ids = _user_ids(query)
+    if user_ids is not None:
+        selected = (record for record in selected if record.lms_user_id in user_ids)
+    search = (query.get("search") or "").strip().lower()
+    if search:
+        selected = (record for record in selected if search in _searchable(record))
+    return list(selected)
+
+
+def _wanted(query: MultiMapping[str], name: str) -> set[str] | None:
+    values: set[str] | None = None
+    exact = query.get(name)
+    if exact:
+        values = {exact.lower()}
+    listed = query_csv(query, f"{name}__in")
+    if listed is not None:
+        values = {value.lower() for value in listed} & values if values is not None else {value.lower() for value in listed}
+    return values
+
+
+def _keep(rows: Iterable[AssignmentRecord], name: str, wanted: set[str] | None) -> Iterable[AssignmentRecord]:
+    if wanted is None:
+        return rows
+    return (record for record in rows if (getattr(record, name) or "").lower() in wanted)
+
+
+def _user_ids(query: MultiMapping[str]) -> set[int | None] | None:
+    ids: set[int | None] | None = None
+    exact = query_int(query, "lms_user_id")
+    if exact is not None:
+        ids = {exact}
+    listed = query_csv(query, "lms_user_id__in")
+    if listed is not None:
+        try:
+            numbers: set[int | None] = {int(value) for value in listed}
+        except ValueError:
+            raise ApiError(400, {"lms_user_id__in": ["Enter a whole number."]}) from None
+        ids = numbers & ids if ids is not None else numbers
+    return ids
+
+
+def _searchable(record: AssignmentRecord) -> str:
+    return " ".join(filter(None, (record.learner_email, record.content_title, record.content_key))).lower()
+
+
+def _order_assignments(rows: list[AssignmentRecord], ordering: str | None) -> list[AssignmentRecord]:
+    ordered = sorted(rows, key=lambda record: record.position)
+    for name in reversed([part.strip() for part in (ordering or "").split(",") if part.strip()]):
+        key = ASSIGNMENT_ORDERING.get(name.lstrip("-"))
+        if key is not None:
+            ordered = _sorted_nulls_last(ordered, key, descending=name.startswith("-"))
+    return ordered
+
+
+def _sorted_nulls_last(rows: list[Any], key: Callable[[Any], Any], *, descending: bool) -> list[Any]:
+    present = [row for row in rows if key(row) is not None]
+    missing = [row for row in rows if key(row) is None]
+    return sorted(present, key=key, reverse=descending) + missing
+
+
+def _learner_state_counts(rows: Iterable[AssignmentRecord]) -> list[dict[str, Any]]:
+    counts: dict[str, int] = {}
+    for record in rows:
+        if record.learner_state:
+            counts[record.learner_state] = counts.get(record.learner_state, 0) + 1
+    ranked = sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))
+    return [{"learner_state": state, "count": count} for state, count in ranked]
+
+
+# ---------------------------------------------------------------------------------- other queries
+
+
+def _revoke_filters(body: Body) -> list[dict[str, Any]]:
+    filters = body.objects("filters")
+    assert filters is not None
+    for position, selector in enumerate(filters):
+        name = f"filters[{position}]"
+        if set(selector) not in ({"user_email"}, {"status_in"}):
+            raise ApiError(400, {name: ["Each filter holds either user_email or status_in."]})
+        if "user_email" in selector:
+            if not isinstance(selector["user_email"], str) or not is_email(selector["user_email"]):
+                raise ApiError(400, {name: ["Enter a valid email address."]})
+            continue
+        statuses = Body(selector).strings("status_in")
+        unknown = sorted(set(statuses or ()) - LICENSE_STATUSES)
+        if unknown:
+            raise ApiError(400, {name: [f"Unknown license status: {unknown[0]!r}."]})
+    return filters
+
+
+def _order_rows(rows: Sequence[dict[str, Any]], ordering: str) -> list[dict[str, Any]]:
+    """Learner summary rows ordered by one response field (``-field`` descending), nulls last."""
+    name = ordering.strip().lstrip("-")
+    if rows and name not in rows[0]:
+        raise ApiError(400, {"ordering": [f"Cannot order by {name!r}: not a field of the learner summary."]})
+    return _sorted_nulls_last(list(rows), lambda row: row.get(name), descending=ordering.strip().startswith("-"))

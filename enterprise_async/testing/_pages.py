@@ -1,0 +1,93 @@
+"""Pagination as the API's servers do it: ``?page=N`` numbering, a page size from the query or a
+per-endpoint default, 404 for a page beyond the end, and ``next``/``previous`` links that name the
+request's own host, or another one (``next_host``) as back-ends behind a gateway do.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Final
+from urllib.parse import urlencode
+
+from attrs import frozen
+
+from ._replies import ApiError, not_found
+
+__all__ = ["DEFAULT_PAGE_SIZES", "PageSlice", "page_links", "requested_page"]
+
+DEFAULT_PAGE_SIZES: Final[Mapping[str, int]] = {
+    "policies": 10,
+    "assignments": 10,
+    "subscriptions": 5,
+    "catalogs": 10,
+    "contents": 20,
+    "learner_summary": 25,
+}
+"""Page size of each listing when the request sets none (contents: the reference's 20)."""
+
+Query = Sequence[tuple[str, str]]
+
+
+@frozen
+class PageSlice:
+    """Page ``number`` (from 1) of ``size`` items out of ``count``."""
+
+    number: int
+    size: int
+    count: int
+
+    @property
+    def pages(self) -> int:
+        """Number of pages; an empty listing still has its (empty) page 1."""
+        return max(1, math.ceil(self.count / self.size))
+
+    @property
+    def start(self) -> int:
+        return (self.number - 1) * self.size
+
+    @property
+    def end(self) -> int:
+        return min(self.count, self.start + self.size)
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.pages
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+
+def requested_page(query: Mapping[str, str], count: int, *, default_size: int, size_param: str) -> PageSlice:
+    """The page a request asks for; 404 ("Invalid page.") beyond the end, 400 for a bad size."""
+    size = _size(query.get(size_param), size_param, default_size)
+    text = query.get("page", "1")
+    number = int(text) if text.isdigit() else 0
+    page = PageSlice(number=number, size=size, count=count)
+    if number < 1 or number > page.pages:
+        raise not_found("Invalid page.")
+    return page
+
+
+def _size(text: str | None, name: str, default: int) -> int:
+    if text is None:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise ApiError(400, {name: [f"Ensure {name} is a positive integer."]})
+    return int(text)
+
+
+def page_links(page: PageSlice, *, origin: str, path: str, query: Query) -> tuple[str | None, str | None]:
+    """The ``next`` and ``previous`` links of a page (page 1's link carries no ``page``, as DRF writes it)."""
+    following = _link(origin, path, query, page.number + 1) if page.has_next else None
+    preceding = _link(origin, path, query, page.number - 1) if page.has_previous else None
+    return following, preceding
+
+
+def _link(origin: str, path: str, query: Query, number: int) -> str:
+    pairs = [(name, value) for name, value in query if name != "page"]
+    if number > 1:
+        pairs.append(("page", str(number)))
+    text = urlencode(pairs)
+    return f"{origin}{path}?{text}" if text else f"{origin}{path}"

@@ -1,0 +1,203 @@
+"""``Sandbox``: the whole API as a real HTTP server on loopback, for tests, demos and benchmarks."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import socket
+from collections.abc import Mapping
+from typing import Any, Final
+
+from aiohttp import web
+
+from .._client import EnterpriseClient
+from ._data import DataSize
+from ._endpoints import CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
+from ._faults import FaultInjector
+from ._log import RequestLog
+from ._pages import DEFAULT_PAGE_SIZES
+from ._server import SandboxServer
+from ._state import SandboxData
+from ._tokens import TokenIssuer
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_TOKEN_LIFETIME", "Sandbox"]
+
+DEFAULT_HOST: Final = "127.0.0.1"
+DEFAULT_TOKEN_LIFETIME: Final = 3600.0
+"""Seconds a sandbox token lives unless ``token_lifetime`` says otherwise."""
+DEFAULT_LOG_LIMIT: Final = 10_000
+"""Requests the log keeps (the latest ones)."""
+
+
+def _today() -> datetime.datetime:
+    now = datetime.datetime.now(datetime.timezone.utc)
+    return now.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+class Sandbox:
+    """The enterprise API as a real local server (aiohttp), with deterministic data, state,
+    tokens, faults and a request log.
+
+    ::
+
+        async with Sandbox(seed=0) as sandbox:
+            async with sandbox.client(response_format="xml") as client:
+                catalogs = await client.catalogs.list().to_list()
+            customer = sandbox.data.customers[0].uuid
+
+    Args:
+        seed: Everything generated (ids, names, prices, states) follows from it.
+        host: Interface to listen on (loopback by default).
+        port: Port to listen on; 0 (the default) lets the OS choose one.
+        size: How much data to generate (``DataSize``); catalogs may hold 100,000 items and more.
+        token_lifetime: Seconds a token lives (fractions allowed, e.g. 2.0). ``expires_in`` tells
+            the whole seconds, rounded down (at least 1).
+        next_host: Origin that ``next``/``previous`` links name instead of the sandbox's own, as
+            back-ends behind a gateway do (``"http://backend.internal:8000"``).
+        learner_summary: ``"paginated"`` (an envelope with ``count``/``next``/``results``) or
+            ``"list"`` (a plain list), the two shapes real servers send.
+        catalog_shape: ``"nested"`` catalog contents, or the ``"flat"`` (search index) shape.
+        page_sizes: Default page sizes per listing, over ``DEFAULT_PAGE_SIZES``.
+        client_id, client_secret: The credentials the sandbox accepts; derived from the seed by default.
+        anchor: The moment the data is laid out around; midnight UTC today by default.
+        log_limit: Requests the request log keeps; 0 turns the log off (benchmarks).
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        host: str = DEFAULT_HOST,
+        port: int = 0,
+        size: DataSize | None = None,
+        token_lifetime: float = DEFAULT_TOKEN_LIFETIME,
+        next_host: str | None = None,
+        learner_summary: LearnerSummaryShape = "paginated",
+        catalog_shape: CatalogShape = "nested",
+        page_sizes: Mapping[str, int] | None = None,
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        anchor: datetime.datetime | None = None,
+        log_limit: int = DEFAULT_LOG_LIMIT,
+    ) -> None:
+        unknown = set(page_sizes or {}) - set(DEFAULT_PAGE_SIZES)
+        if unknown:
+            raise ValueError(f"unknown listings in page_sizes: {sorted(unknown)}; known: {sorted(DEFAULT_PAGE_SIZES)}")
+        self.seed = seed
+        self.host = host
+        self._requested_port = port
+        self.client_id = client_id or f"sandbox-client-{seed}"
+        """The client id the token issuer accepts."""
+        self.client_secret = client_secret or hashlib.sha256(f"sandbox-secret:{seed}".encode()).hexdigest()[:40]
+        """The client secret the token issuer accepts."""
+        self.data = SandboxData(seed, size or DataSize(), anchor or _today())
+        """The sandbox's world: ids to use in tests, and the live records behind them."""
+        self.faults = FaultInjector()
+        """Faults on demand: ``sandbox.faults.inject(pattern, Fault...)``, ``sandbox.faults.random(rate)``."""
+        self.requests = RequestLog(secret=self.client_secret, limit=log_limit)
+        """Every request received (the latest ``log_limit``), credentials redacted."""
+        self.tokens = TokenIssuer(
+            client_id=self.client_id,
+            client_secret=self.client_secret,
+            customer_uuid=self.data.customers[0].uuid,
+            user_id=self.data.learners(self.data.customers[0].uuid)[0].lms_user_id,
+            lifetime=token_lifetime,
+        )
+        """The token issuer (``issued`` counts tokens, ``expire_all()`` expires them)."""
+        options = ServerOptions(
+            next_host=next_host,
+            learner_summary=learner_summary,
+            catalog_shape=catalog_shape,
+            page_sizes={**DEFAULT_PAGE_SIZES, **(page_sizes or {})},
+        )
+        self.server = SandboxServer(
+            Endpoints(self.data, options), tokens=self.tokens, faults=self.faults, log=self.requests
+        )
+        self._runner: web.AppRunner | None = None
+        self._port: int | None = None
+
+    def __repr__(self) -> str:
+        where = self.base_url if self._port is not None else "not running"
+        return f"Sandbox(seed={self.seed}, {where})"
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> Sandbox:
+        """Start listening. ``async with Sandbox(...)`` does this for you."""
+        if self._runner is not None:
+            raise RuntimeError("the sandbox is already running")
+        listener = socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind((self.host, self._requested_port))
+            listener.listen(128)
+            listener.setblocking(False)
+        except OSError:
+            listener.close()
+            raise
+        runner = web.AppRunner(self.server.application(), access_log=None, handle_signals=False)
+        await runner.setup()
+        await web.SockSite(runner, listener, shutdown_timeout=0.5).start()
+        self._runner = runner
+        self._port = int(listener.getsockname()[1])
+        return self
+
+    async def stop(self) -> None:
+        """Stop listening and close every connection. Safe to call twice."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+    async def __aenter__(self) -> Sandbox:
+        return await self.start()
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.stop()
+
+    @property
+    def running(self) -> bool:
+        """Whether the sandbox is listening."""
+        return self._runner is not None
+
+    # ------------------------------------------------------------------ where it is
+
+    @property
+    def port(self) -> int:
+        """The port the sandbox listens on (the OS's choice unless one was given)."""
+        if self._port is None:
+            raise RuntimeError("the sandbox is not running: use `async with Sandbox(...)` or `await sandbox.start()`")
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        """The API's base URL (``http://127.0.0.1:PORT``)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    @property
+    def auth_url(self) -> str:
+        """The token issuer's base URL: the same server."""
+        return self.base_url
+
+    # ------------------------------------------------------------------ clients and tokens
+
+    def client(self, **kwargs: Any) -> EnterpriseClient:
+        """An ``EnterpriseClient`` wired to this sandbox; keyword arguments (``response_format``,
+        ``max_retries``, ``timeout``...) pass through and may override the wiring."""
+        settings: dict[str, Any] = {
+            "client_id": self.client_id,
+            "client_secret": self.client_secret,
+            "base_url": self.base_url,
+            "auth_url": self.auth_url,
+        }
+        settings.update(kwargs)
+        return EnterpriseClient(**settings)
+
+    @property
+    def tokens_issued(self) -> int:
+        """Tokens issued so far."""
+        return self.tokens.issued
+
+    def expire_tokens(self) -> None:
+        """Expire every token issued so far: the next request with one of them answers 401."""
+        self.tokens.expire_all()

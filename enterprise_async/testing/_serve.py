@@ -1,0 +1,62 @@
+"""``serve()``: run a sandbox in the foreground until interrupted (the CLI's ``sandbox`` command)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from ._sandbox import DEFAULT_HOST, Sandbox
+
+__all__ = ["serve"]
+
+
+def serve(
+    host: str = DEFAULT_HOST,
+    port: int = 8000,
+    seed: int = 0,
+    *,
+    out: TextIO | None = None,
+    ready: Callable[[Sandbox], None] | None = None,
+    **options: Any,
+) -> None:
+    """Serve a sandbox on ``host:port`` until Ctrl-C or SIGTERM; blocks.
+
+    Prints where it listens and the credentials it accepts (to ``out``, standard output by
+    default), so that any HTTP tool, or ``EnterpriseClient``, can talk to it. ``options`` are
+    those of ``Sandbox`` (``token_lifetime``, ``next_host``, ``size``...). ``ready`` is called
+    with the running sandbox, for embedding (a test harness, a thread).
+    """
+    asyncio.run(_serve(Sandbox(seed, host=host, port=port, **options), out or sys.stdout, ready))
+
+
+async def _serve(sandbox: Sandbox, out: TextIO, ready: Callable[[Sandbox], None] | None) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, stop.set)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or Windows
+            pass
+    async with sandbox:
+        print(_banner(sandbox), file=out, flush=True)
+        if ready is not None:
+            ready(sandbox)
+        await stop.wait()
+
+
+def _banner(sandbox: Sandbox) -> str:
+    customer = sandbox.data.customers[0]
+    return "\n".join(
+        [
+            f"Enterprise API sandbox (seed {sandbox.seed}) listening on {sandbox.base_url}",
+            f"  ENTERPRISE_BASE_URL={sandbox.base_url}",
+            f"  ENTERPRISE_AUTH_URL={sandbox.auth_url}",
+            f"  ENTERPRISE_CLIENT_ID={sandbox.client_id}",
+            f"  ENTERPRISE_CLIENT_SECRET={sandbox.client_secret}",
+            f"  customer: {customer.name} ({customer.uuid})",
+            "Press Ctrl-C to stop.",
+        ]
+    )

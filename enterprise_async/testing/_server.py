@@ -1,0 +1,214 @@
+"""The HTTP side of the sandbox: one aiohttp handler that logs, injects faults, authenticates,
+routes, and renders every answer as JSON (``Accept: application/json``) or DRF XML (anything else).
+
+Routing is a short table of compiled patterns matched on the raw path, so a course run key such as
+``course-v1:MITx+CS.0.7x+1T2026`` reaches its handler as it was sent, and so that unknown paths
+(404), wrong methods (405) and missing tokens (401) answer in the API's own format.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Mapping
+from typing import Any, Final
+from urllib.parse import parse_qsl, unquote
+
+import orjson
+from aiohttp import web
+
+from .._xml import render_drf_xml
+from ._endpoints import Call, Endpoints, Route
+from ._faults import Fault, FaultInjector
+from ._log import RequestLog
+from ._replies import ApiError, Reply
+from ._tokens import AuthFailure, TokenIssuer
+
+__all__ = ["TOKEN_PATH", "SandboxServer"]
+
+TOKEN_PATH: Final = "/oauth2/v1/access_token"
+JSON: Final = "application/json"
+XML: Final = "application/xml; charset=utf-8"
+
+_UNANSWERED: Final = frozenset({"drop", "truncated"})
+_GATEWAY_PAGE: Final = (
+    "<!DOCTYPE html><html><head><title>{status} {reason}</title></head>"
+    "<body><center><h1>{status} {reason}</h1></center><hr><center>nginx</center></body></html>"
+)
+
+
+class SandboxServer:
+    """The aiohttp application of one sandbox, over its endpoints, tokens, faults and log."""
+
+    def __init__(
+        self,
+        endpoints: Endpoints,
+        *,
+        tokens: TokenIssuer,
+        faults: FaultInjector,
+        log: RequestLog,
+    ) -> None:
+        self.endpoints = endpoints
+        self.tokens = tokens
+        self.faults = faults
+        self.log = log
+        self._routes: list[Route] = endpoints.routes()
+        self._next_host = endpoints.options.next_host.rstrip("/") if endpoints.options.next_host else None
+
+    def application(self) -> web.Application:
+        """A fresh aiohttp application serving every path through this server."""
+        app = web.Application(client_max_size=8 * 1024 * 1024)
+        app.router.add_route("*", "/{tail:.*}", self.handle)
+        return app
+
+    # ------------------------------------------------------------------ one request
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """Answer one request: fault, authentication, routing, rendering; and log it."""
+        started = time.monotonic()
+        body = await request.read() if request.can_read_body else b""
+        path = request.rel_url.raw_path
+        fault = self.faults.pick(request.method, path)
+        status: int | None = None
+        try:
+            response = await self._respond(request, body, path, fault)
+            status = None if fault is not None and fault.kind in _UNANSWERED else response.status
+            return response
+        finally:
+            self.log.record(
+                method=request.method,
+                path=path,
+                query=tuple(request.query.items()),
+                headers=request.headers,
+                body=body,
+                status=status,
+                fault=fault.name if fault else None,
+                started=started,
+            )
+
+    async def _respond(self, request: web.Request, body: bytes, path: str, fault: Fault | None) -> web.StreamResponse:
+        if fault is not None and fault.kind == "latency":
+            await asyncio.sleep(fault.seconds)
+        if fault is not None and fault.kind == "drop":
+            return _drop(request)
+        wants_json = JSON in request.headers.get("Accept", "")
+        if fault is not None and fault.kind == "status":
+            return self._fault_response(fault, wants_json)
+        response = self._answer(request, body, path, wants_json)
+        if fault is None or fault.kind == "latency":
+            return response
+        return await _misbehave(request, response, fault)
+
+    def _answer(self, request: web.Request, body: bytes, path: str, wants_json: bool) -> web.Response:
+        if path == TOKEN_PATH:
+            return self._token(request, body)
+        try:
+            reply = self._dispatch(request, body, path)
+        except ApiError as error:
+            reply = error.reply
+        return render(reply, wants_json)
+
+    def _dispatch(self, request: web.Request, body: bytes, path: str) -> Reply:
+        allowed: list[str] = []
+        for route in self._routes:
+            match = route.pattern.match(path)
+            if match is None:
+                continue
+            if route.method != request.method:
+                allowed.append(route.method)
+                continue
+            if route.authenticated:
+                self._authenticate(request)
+            params = {name: unquote(value) for name, value in match.groupdict().items()}
+            return route.handler(self._call(request, body, path, params))
+        if allowed:
+            detail = f'Method "{request.method}" not allowed.'
+            raise ApiError(405, {"detail": detail}, {"Allow": ", ".join([*allowed, "OPTIONS"])})
+        raise ApiError(404, {"detail": "Not found."})
+
+    def _authenticate(self, request: web.Request) -> None:
+        failure = self.tokens.check(request.headers.get("Authorization"))
+        if failure is not None:
+            raise ApiError(failure.status, failure.body, {"WWW-Authenticate": 'JWT realm="api"'})
+
+    def _call(self, request: web.Request, body: bytes, path: str, params: Mapping[str, str]) -> Call:
+        origin = self._next_host or f"{request.scheme}://{request.host}"
+        return Call(
+            params=params,
+            query=request.query,
+            body=body,
+            content_type=request.headers.get("Content-Type", ""),
+            origin=origin,
+            path=path,
+        )
+
+    def _token(self, request: web.Request, body: bytes) -> web.Response:
+        """The token issuer: form-encoded client credentials in, JSON out (whatever ``Accept`` says)."""
+        if request.method != "POST":
+            return render(Reply({"detail": f'Method "{request.method}" not allowed.'}, 405, {"Allow": "POST"}), True)
+        media = request.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+        if media != "application/x-www-form-urlencoded":
+            failure = AuthFailure(400, {"error": "invalid_request", "error_description": "Send a form-encoded body."})
+            return render(Reply(failure.body, failure.status), True)
+        form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
+        granted = self.tokens.grant(form)
+        if isinstance(granted, AuthFailure):
+            return render(Reply(granted.body, granted.status, {"Cache-Control": "no-store"}), True)
+        return render(Reply(granted, 200, {"Cache-Control": "no-store", "Pragma": "no-cache"}), True)
+
+    def _fault_response(self, fault: Fault, wants_json: bool) -> web.Response:
+        if fault.status == 429:
+            wait = fault.retry_after or "1"
+            detail = f"Request was throttled. Expected available in {wait} seconds."
+            return render(Reply({"detail": detail}, 429, {"Retry-After": wait}), wants_json)
+        if fault.status == 500:
+            return render(Reply({"detail": "A server error occurred."}, 500), wants_json)
+        reason = {502: "Bad Gateway", 503: "Service Temporarily Unavailable", 504: "Gateway Time-out"}
+        text = _GATEWAY_PAGE.format(status=fault.status, reason=reason.get(fault.status, "Server Error"))
+        return web.Response(status=fault.status, text=text, content_type="text/html")
+
+
+def render(reply: Reply, wants_json: bool) -> web.Response:
+    """A ``Reply`` as JSON or DRF XML; an empty body when its data is None."""
+    headers = dict(reply.headers)
+    headers["Vary"] = "Accept"
+    if reply.data is None:
+        return web.Response(status=reply.status, headers=headers)
+    if wants_json:
+        headers["Content-Type"] = JSON
+        return web.Response(status=reply.status, body=orjson.dumps(reply.data), headers=headers)
+    headers["Content-Type"] = XML
+    return web.Response(status=reply.status, body=render_drf_xml(reply.data), headers=headers)
+
+
+def _drop(request: web.Request) -> web.Response:
+    """Abort the connection. The returned response is never sent: aiohttp finds the transport
+    closed and lets the request go as a client disconnection, without logging an error."""
+    transport = request.transport
+    if transport is not None:
+        transport.abort()
+    return web.Response(status=500)
+
+
+async def _misbehave(request: web.Request, response: web.Response, fault: Fault) -> web.StreamResponse:
+    """Send a real answer badly: cut short (malformed), cut off (truncated), or late (slow)."""
+    body = bytes(response.body) if isinstance(response.body, (bytes, bytearray)) else b""
+    if fault.kind == "malformed":
+        return web.Response(status=response.status, body=body[: len(body) // 2], headers=_headers_of(response))
+    stream = web.StreamResponse(status=response.status, headers=_headers_of(response))
+    stream.content_length = len(body)
+    await stream.prepare(request)
+    if fault.kind == "truncated":
+        await stream.write(body[: len(body) // 2])
+        _drop(request)
+        return stream
+    await asyncio.sleep(fault.seconds)
+    with contextlib.suppress(ConnectionError):
+        await stream.write(body)
+        await stream.write_eof()
+    return stream
+
+
+def _headers_of(response: web.Response) -> dict[str, Any]:
+    return {name: value for name, value in response.headers.items() if name.lower() != "content-length"}
