@@ -14,11 +14,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Parse the command line and serve until interrupted."""
     parser = argparse.ArgumentParser(prog="python -m enterprise_async.testing", description=__doc__)
     parser.add_argument("--host", default=DEFAULT_HOST, help="interface to listen on (default: %(default)s)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the generated data (default: %(default)s)")
-    parser.add_argument("--catalog-items", type=int, default=DataSize().catalog_items, help="items per catalog")
-    parser.add_argument("--token-lifetime", type=float, default=DEFAULT_TOKEN_LIFETIME, help="token lifetime in seconds")
-    parser.add_argument("--next-host", default=None, help="origin that next/previous links name instead of the sandbox's")
+    parser.add_argument(
+        "--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the generated data (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--catalog-items", type=int, default=DataSize().catalog_items, help="items per catalog"
+    )
+    parser.add_argument(
+        "--token-lifetime", type=float, default=DEFAULT_TOKEN_LIFETIME, help="token lifetime in seconds"
+    )
+    parser.add_argument(
+        "--next-host", default=None, help="origin that next/previous links name instead of the sandbox's"
+    )
     arguments = parser.parse_args(argv)
     serve(
         arguments.host,

@@ -84,7 +84,7 @@ class CatalogContent:
 
     def item(self, catalog: CatalogRecord, index: int) -> dict[str, Any]:
         """Item ``index`` of the catalog, as the nested shape sends it. Do not mutate it: it is cached."""
-        return self._item(catalog.ordinal, index)  # type: ignore[no-any-return]
+        return self._item(catalog.ordinal, index)
 
     def kind(self, index: int) -> ContentKind:
         """The kind of item ``index`` of any catalog."""
@@ -253,7 +253,10 @@ class CatalogContent:
             "canonical_course_run_key": runs[0]["key"],
             "extra_description": f"Part of the {ident['subject_name']} collection.",
             "additional_information": "<p>Closed captions are available in English.</p>",
-            "additional_metadata": {"external_identifier": f"EXT-{index:06d}", "lead_capture_form_url": f"{SITE}/lead"},
+            "additional_metadata": {
+                "external_identifier": f"EXT-{index:06d}",
+                "lead_capture_form_url": f"{SITE}/lead",
+            },
             "faq": "<p><strong>Is there a certificate?</strong> Yes, on the verified track.</p>",
             "learner_testimonials": "<blockquote>Exactly what my team needed.</blockquote>",
             "enrollment_count": rng.randint(500, 250_000),
@@ -359,7 +362,9 @@ class CatalogContent:
             "enrollment_url": f"{ENTERPRISE_SITE}/course/{course_key}/enroll/?course_run_key={key}",
         }
 
-    def _seats(self, rng: random.Random, track: str, price: str, start: datetime.datetime) -> list[dict[str, Any]]:
+    def _seats(
+        self, rng: random.Random, track: str, price: str, start: datetime.datetime
+    ) -> list[dict[str, Any]]:
         deadline = start + datetime.timedelta(days=rng.randint(14, 40))
         audit = {
             "type": "audit",
@@ -377,7 +382,9 @@ class CatalogContent:
             "price": price,
             "currency": "USD",
             "upgrade_deadline": iso(deadline),
-            "upgrade_deadline_override": iso(deadline + datetime.timedelta(days=7)) if rng.random() < 0.2 else None,
+            "upgrade_deadline_override": iso(deadline + datetime.timedelta(days=7))
+            if rng.random() < 0.2
+            else None,
             "credit_provider": "asu" if rng.random() < 0.1 else None,
             "credit_hours": 3 if rng.random() < 0.1 else None,
             "sku": f"{rng.getrandbits(28):07X}",
@@ -413,8 +420,16 @@ class CatalogContent:
             "marketing_slug": slug,
             "marketing_url": f"{SITE}/{_slug(program_type)}/{slug}",
             "banner_image": {
-                "large": {"url": f"{MEDIA}/programs/{program_uuid}/large.jpg", "width": "1440", "height": "480"},
-                "small": {"url": f"{MEDIA}/programs/{program_uuid}/small.jpg", "width": "435", "height": "145"},
+                "large": {
+                    "url": f"{MEDIA}/programs/{program_uuid}/large.jpg",
+                    "width": "1440",
+                    "height": "480",
+                },
+                "small": {
+                    "url": f"{MEDIA}/programs/{program_uuid}/small.jpg",
+                    "width": "435",
+                    "height": "145",
+                },
             },
             "hidden": False,
             "courses": courses,
@@ -459,9 +474,13 @@ class CatalogContent:
             "expected_learning_items": ["Build a portfolio project", "Earn a shareable certificate"],
             "faq": ["How long does it take?", "Is financial aid available?"],
             "credit_backing_organizations": authors,
-            "corporate_endorsements": [{"corporation_name": "Globex", "statement": "A must for our analysts."}],
+            "corporate_endorsements": [
+                {"corporation_name": "Globex", "statement": "A must for our analysts."}
+            ],
             "job_outlook_items": [{"value": f"Demand for {subject_name.lower()} skills is growing."}],
-            "individual_endorsements": [{"endorser": staff[0]["given_name"], "quote": "Rigorous and practical."}],
+            "individual_endorsements": [
+                {"endorser": staff[0]["given_name"], "quote": "Rigorous and practical."}
+            ],
             "languages": ["en-us"],
             "transcript_languages": ["en-us", "es"],
             "subjects": [self._subjects[subject_index]],
@@ -510,12 +529,16 @@ class CatalogContent:
             "campus_image": f"{MEDIA}/degrees/{program_uuid}/campus.jpg",
             "title_background_image": f"{MEDIA}/degrees/{program_uuid}/title.jpg",
             "costs": [{"description": "Tuition", "amount": "$24,000"}],
-            "deadlines": [{"semester": "Fall", "name": "Application", "date": "August 1", "time": "23:59 ET"}],
+            "deadlines": [
+                {"semester": "Fall", "name": "Application", "date": "August 1", "time": "23:59 ET"}
+            ],
             "lead_capture_list_name": "Master_Degree_Leads",
             "quick_facts": [{"text": "Fully online"}, {"text": "Part-time friendly"}],
             "overall_ranking": "Top 20 online programs",
             "prerequisite_coursework": "<p>Statistics and programming.</p>",
-            "rankings": [{"rank": "#5", "description": "Online master's programs", "source": "Example Rankings"}],
+            "rankings": [
+                {"rank": "#5", "description": "Online master's programs", "source": "Example Rankings"}
+            ],
             "lead_capture_image": f"{MEDIA}/degrees/{program_uuid}/lead.jpg",
             "micromasters_path": "<p>Start with the MicroMasters program.</p>",
             "micromasters_url": f"{SITE}/micromasters/{_slug(title)}",
@@ -610,10 +633,14 @@ class CatalogContent:
                 "organization_logo_image_url": f"{MEDIA}/organization/logos/{key.lower()}.png",
             },
             "areas_of_expertise": [{"value": words.TOPICS[index % len(words.TOPICS)]}],
-            "profile_image": {"medium": {"url": f"{MEDIA}/people/{person_uuid}.jpg", "height": "110", "width": "110"}},
+            "profile_image": {
+                "medium": {"url": f"{MEDIA}/people/{person_uuid}.jpg", "height": "110", "width": "110"}
+            },
             "works": [f"{words.TOPICS[(index + 3) % len(words.TOPICS)]} in Practice"],
             "urls": {"facebook": None, "twitter": None, "blog": f"https://blog.example.org/{slug}"},
-            "urls_detailed": [{"id": str(index), "type": "blog", "title": "Blog", "url": f"https://blog.example.org/{slug}"}],
+            "urls_detailed": [
+                {"id": str(index), "type": "blog", "title": "Blog", "url": f"https://blog.example.org/{slug}"}
+            ],
             "email": f"{slug}@{key.lower()}.example.org",
             "profile_image_url": f"{MEDIA}/people/{person_uuid}.jpg",
             "major_works": f"<p>Author of {words.TOPICS[index % len(words.TOPICS)]} in Practice.</p>",

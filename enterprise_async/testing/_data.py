@@ -76,7 +76,9 @@ class DataSize:
     customers: int = field(default=3, validator=[_positive, validators.le(len(words.CUSTOMER_NAMES))])
     catalogs_per_customer: int = field(default=2, validator=_positive)
     catalog_items: int = field(default=45, validator=[_not_negative, validators.lt(MAX_CATALOG_ITEMS)])
-    policies_per_customer: int = field(default=3, validator=[_positive, validators.le(len(words.POLICY_KINDS))])
+    policies_per_customer: int = field(
+        default=3, validator=[_positive, validators.le(len(words.POLICY_KINDS))]
+    )
     assignments_per_configuration: int = field(default=30, validator=_not_negative)
     plans_per_customer: int = field(default=2, validator=[_positive, validators.le(3)])
     licenses_per_plan: int = field(default=20, validator=_not_negative)
@@ -121,8 +123,15 @@ def generate_world(seed: int, size: DataSize, anchor: datetime.datetime, content
         assignment
         for policy in policies
         if policy.assignment_configuration_uuid
-        for assignment in _assignments(seed, policy, learners[policy.customer_uuid], catalog_of[policy.catalog_uuid],
-                                       content, size, anchor)
+        for assignment in _assignments(
+            seed,
+            policy,
+            learners[policy.customer_uuid],
+            catalog_of[policy.catalog_uuid],
+            content,
+            size,
+            anchor,
+        )
     )
     plans = _plans(seed, customers, catalogs, size, anchor)
     licenses = tuple(
@@ -150,7 +159,9 @@ def _customers(seed: int, size: DataSize) -> tuple[Customer, ...]:
     )
 
 
-def _learners(seed: int, customer: Customer, size: DataSize, anchor: datetime.datetime) -> tuple[Learner, ...]:
+def _learners(
+    seed: int, customer: Customer, size: DataSize, anchor: datetime.datetime
+) -> tuple[Learner, ...]:
     rng = _rng(seed, "learners", customer.uuid)
     domain = f"{customer.slug.split('-')[0]}.example.com"
     learners = []
@@ -177,7 +188,7 @@ def _catalogs(
     seed: int, customers: Sequence[Customer], size: DataSize, anchor: datetime.datetime
 ) -> tuple[CatalogRecord, ...]:
     rng = _rng(seed, "catalogs")
-    catalogs = []
+    catalogs: list[CatalogRecord] = []
     for customer in customers:
         for number in range(size.catalogs_per_customer):
             kind = words.CATALOG_KINDS[number % len(words.CATALOG_KINDS)]
@@ -205,7 +216,9 @@ def course_indexes(catalog: CatalogRecord) -> range:
 
 
 def _pick_course(rng: random.Random, catalog: CatalogRecord) -> int | None:
-    candidates = [index for index in course_indexes(catalog) if KIND_CYCLE[index % len(KIND_CYCLE)] == "course"]
+    candidates = [
+        index for index in course_indexes(catalog) if KIND_CYCLE[index % len(KIND_CYCLE)] == "course"
+    ]
     return rng.choice(candidates) if candidates else None
 
 
@@ -314,7 +327,7 @@ def _assignments(
     rng = _rng(seed, "assignments", policy.uuid)
     assert policy.assignment_configuration_uuid is not None
     taken: set[tuple[str, str]] = set()
-    records = []
+    records: list[AssignmentRecord] = []
     for number in range(size.assignments_per_configuration):
         learner = learners[number % len(learners)]
         index = _pick_course(rng, catalog)
@@ -351,7 +364,9 @@ def _assignments(
     return records
 
 
-def action(rng: random.Random, action_type: str, moment: datetime.datetime, error: str | None = None) -> dict[str, Any]:
+def action(
+    rng: random.Random, action_type: str, moment: datetime.datetime, error: str | None = None
+) -> dict[str, Any]:
     """One action record of an assignment."""
     return {
         "created": iso(moment),
@@ -408,12 +423,26 @@ def _plans(
         year = current_start.year
         layouts = [
             (current_uuid, f"{customer.name} Learning {year}", current_start, current_end, True, "total"),
-            (previous_uuid, f"{customer.name} Learning {year - 1}", current_start - _days(365), current_start,
-             False, "applied"),
-            (_uuid(rng), f"{customer.name} Learning {year + 1}", current_end, current_end + _days(365), False,
-             "total"),
+            (
+                previous_uuid,
+                f"{customer.name} Learning {year - 1}",
+                current_start - _days(365),
+                current_start,
+                False,
+                "applied",
+            ),
+            (
+                _uuid(rng),
+                f"{customer.name} Learning {year + 1}",
+                current_end,
+                current_end + _days(365),
+                False,
+                "total",
+            ),
         ]
-        for number, (plan_uuid, title, start, end, active, shape) in enumerate(layouts[: size.plans_per_customer]):
+        for number, (plan_uuid, title, start, end, active, shape) in enumerate(
+            layouts[: size.plans_per_customer]
+        ):
             renewals: tuple[dict[str, Any], ...] = ()
             if number == 0 and size.plans_per_customer > 1:
                 renewals = (
@@ -479,7 +508,7 @@ def _licenses(
 
 def plan_wire(plan: PlanRecord, licenses: Sequence[LicenseRecord], now: datetime.datetime) -> dict[str, Any]:
     """A plan as the subscription list sends it; the counters come from the live licenses."""
-    counts = {status: 0 for status in ("activated", "assigned", "unassigned", "revoked")}
+    counts = dict.fromkeys(("activated", "assigned", "unassigned", "revoked"), 0)
     for license in licenses:
         counts[license.status] += 1
     total = len(licenses)
@@ -573,7 +602,9 @@ def _summary_row(
         "course_max_effort": run["max_effort"],
         "course_min_effort": run["min_effort"],
         "course_pacing_type": run["pacing_type"].replace("_", "-"),
-        "course_primary_program": f"{course['subjects'][0]['name']} Professional Certificate" if number % 3 == 0 else None,
+        "course_primary_program": f"{course['subjects'][0]['name']} Professional Certificate"
+        if number % 3 == 0
+        else None,
         "course_primary_subject": course["subjects"][0]["name"],
         "course_start": start.isoformat(),
         "course_title": course["title"],

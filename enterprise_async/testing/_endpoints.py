@@ -18,7 +18,7 @@ from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_links, requested_page
 from ._parsing import Body, is_email, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
 from ._records import AssignmentRecord, CatalogRecord
 from ._replies import ApiError, Reply, not_found
-from ._state import NotEnoughLicenses, SandboxData
+from ._state import NotEnoughLicensesError, SandboxData
 
 __all__ = ["MAX_ENROLLMENT_ITEMS", "Call", "Endpoints", "Route", "ServerOptions"]
 
@@ -50,7 +50,8 @@ class ServerOptions:
     """How the sandbox shapes its answers where real servers differ."""
 
     next_host: str | None = None
-    """Origin (``http://backend.internal:8000``) that ``next``/``previous`` links name instead of the request's."""
+    """Origin (``http://backend.internal:8000``) that ``next``/``previous`` links name, instead of
+    the request's own."""
     learner_summary: LearnerSummaryShape = "paginated"
     """The learner summary as a paginated envelope, or as a plain list."""
     catalog_shape: CatalogShape = "nested"
@@ -125,7 +126,9 @@ class Endpoints:
             _route("GET", f"{v2}/{{catalog}}/courses/{{key}}", self.course),
             _route("GET", f"{v2}/{{catalog}}/course-runs/{{key}}", self.course_run),
             _route("GET", f"{v2}/{{catalog}}/programs/{{key}}", self.program),
-            _route("GET", "/enterprise/v3/enterprise-customer/{customer}/learner-summary", self.learner_summary),
+            _route(
+                "GET", "/enterprise/v3/enterprise-customer/{customer}/learner-summary", self.learner_summary
+            ),
         ]
 
     # ------------------------------------------------------------------ policies
@@ -136,9 +139,8 @@ class Endpoints:
             raise not_found()
         body = call.json("learner_emails", "content_key", "content_price_cents")
         emails = body.emails("learner_emails")
-        content_key = body.text("content_key", required=True, blank=False)
+        content_key = body.text("content_key")
         price = body.integer("content_price_cents", minimum=0)
-        assert emails is not None and content_key is not None and price is not None
         if policy.assignment_configuration_uuid is None:
             raise ApiError(400, {"detail": f"Policy {policy.uuid} does not allow assignments."})
         outcome = self.data.allocate(policy, emails, content_key, price)
@@ -158,7 +160,8 @@ class Endpoints:
         rows = [
             policy
             for policy in self.data.policies_of(customer or "")
-            if (active is None or policy.active == active) and (policy_type is None or policy.policy_type == policy_type)
+            if (active is None or policy.active == active)
+            and (policy_type is None or policy.policy_type == policy_type)
         ]
         page = self._page(call, len(rows), "policies", "page_size")
         following, preceding = self._links(call, page)
@@ -212,7 +215,6 @@ class Endpoints:
     @staticmethod
     def _assignment_uuids(call: Call) -> list[str]:
         uuids = call.json("assignment_uuids").strings("assignment_uuids")
-        assert uuids is not None
         malformed = [value for value in uuids if not valid_uuid(value)]
         if malformed:
             raise ApiError(400, {"assignment_uuids": [f"Must be a valid UUID: {malformed[0]!r}."]})
@@ -226,27 +228,32 @@ class Endpoints:
         plans = [
             plan
             for plan in self.data.plans
-            if (customer is None or plan.customer_uuid == customer) and (not current or self.data.current_plan(plan))
+            if (customer is None or plan.customer_uuid == customer)
+            and (not current or self.data.current_plan(plan))
         ]
         page = self._page(call, len(plans), "subscriptions", "page_size")
-        return self._plain_page(call, page, [self.data.plan_wire(plan) for plan in plans[page.start : page.end]])
+        return self._plain_page(
+            call, page, [self.data.plan_wire(plan) for plan in plans[page.start : page.end]]
+        )
 
     def assign_licenses(self, call: Call) -> Reply:
         plan = self._plan(call)
         body = call.json("user_emails", "user_sfids", "greeting", "closing", "notify_users")
         emails = body.emails("user_emails")
-        assert emails is not None
-        sfids = body.strings("user_sfids", required=False, allow_empty=True)
-        body.text("greeting")
-        body.text("closing")
+        sfids = body.optional_strings("user_sfids")
+        body.optional_text("greeting")
+        body.optional_text("closing")
         body.boolean("notify_users")
         if sfids is not None and len(sfids) != len(emails):
             raise ApiError(400, {"user_sfids": ["Provide one user_sfid per user e-mail, in the same order."]})
         if plan.expiration <= self.data.anchor:
-            raise ApiError(400, {"detail": f"Subscription plan {plan.uuid} has expired; its licenses cannot be assigned."})
+            raise ApiError(
+                400,
+                {"detail": f"Subscription plan {plan.uuid} has expired; its licenses cannot be assigned."},
+            )
         try:
             return Reply(self.data.assign_licenses(plan, emails))
-        except NotEnoughLicenses as error:
+        except NotEnoughLicensesError as error:
             raise ApiError(400, {"detail": str(error)}) from None
 
     def bulk_revoke(self, call: Call) -> Reply:
@@ -255,9 +262,7 @@ class Endpoints:
         if body.has("user_emails") == body.has("filters"):
             raise ApiError(400, {"non_field_errors": ["Provide either user_emails or filters, not both."]})
         if body.has("user_emails"):
-            emails = body.emails("user_emails")
-            assert emails is not None
-            outcome = self.data.revoke_emails(plan, emails)
+            outcome = self.data.revoke_emails(plan, body.emails("user_emails"))
         else:
             outcome = self.data.revoke_filters(plan, _revoke_filters(body))
         return Reply(
@@ -282,7 +287,6 @@ class Endpoints:
         emails = body.emails("emails")
         keys = body.strings("course_run_keys")
         notify = body.boolean("notify")
-        assert emails is not None and keys is not None
         if len(emails) + len(keys) > MAX_ENROLLMENT_ITEMS:
             raise ApiError(
                 400,
@@ -310,7 +314,10 @@ class Endpoints:
         items = (content.item(catalog, index) for index in range(page.start, page.end))
         if self.options.catalog_shape == "nested":
             return self._plain_page(call, page, list(items))
-        flat = [content.flat(item, content.kind(index)) for index, item in zip(range(page.start, page.end), items)]
+        flat = [
+            content.flat(item, content.kind(index))
+            for index, item in zip(range(page.start, page.end), items, strict=True)
+        ]
         reply = self._plain_page(call, page, flat)
         head = {"uuid": catalog.uuid, "title": catalog.title, "enterprise_customer": catalog.customer_uuid}
         return Reply({**head, **reply.data})
@@ -325,12 +332,16 @@ class Endpoints:
         return self._content(call, self.data.content.program, "program")
 
     def _content(
-        self, call: Call, find: Callable[[CatalogRecord, str], dict[str, Any] | None], kind: Literal["course", "courserun", "program"]
+        self,
+        call: Call,
+        find: Callable[[CatalogRecord, str], dict[str, Any] | None],
+        kind: Literal["course", "courserun", "program"],
     ) -> Reply:
         catalog = self._catalog(call)
         item = find(catalog, call.params["key"])
         if item is None:
-            raise not_found(f"No {kind.replace('courserun', 'course run')} {call.params['key']!r} in catalog {catalog.uuid}.")
+            noun = "course run" if kind == "courserun" else kind
+            raise not_found(f"No {noun} {call.params['key']!r} in catalog {catalog.uuid}.")
         if self.options.catalog_shape == "flat":
             return Reply(self.data.content.flat(item, kind))
         return Reply(item)
@@ -390,7 +401,11 @@ def _wanted(query: MultiMapping[str], name: str) -> set[str] | None:
         values = {exact.lower()}
     listed = query_csv(query, f"{name}__in")
     if listed is not None:
-        values = {value.lower() for value in listed} & values if values is not None else {value.lower() for value in listed}
+        values = (
+            {value.lower() for value in listed} & values
+            if values is not None
+            else {value.lower() for value in listed}
+        )
     return values
 
 
@@ -469,4 +484,6 @@ def _order_rows(rows: Sequence[dict[str, Any]], ordering: str) -> list[dict[str,
     name = ordering.strip().lstrip("-")
     if rows and name not in rows[0]:
         raise ApiError(400, {"ordering": [f"Cannot order by {name!r}: not a field of the learner summary."]})
-    return _sorted_nulls_last(list(rows), lambda row: row.get(name), descending=ordering.strip().startswith("-"))
+    return _sorted_nulls_last(
+        list(rows), lambda row: row.get(name), descending=ordering.strip().startswith("-")
+    )

@@ -135,7 +135,8 @@ class FaultInjector:
         method: str | None = None,
         skip: int = 0,
     ) -> FaultRule:
-        """Fire ``fault`` on the next ``times`` requests whose path matches ``pattern`` (after ``skip`` of them)."""
+        """Fire ``fault`` on the next ``times`` requests whose path matches ``pattern``,
+        after letting ``skip`` of them through."""
         if times is not None and times < 1:
             raise ValueError("times must be at least 1, or None for every matching request")
         rule = FaultRule(pattern=pattern, fault=fault, times=times, method=method, skip=skip)
@@ -179,7 +180,7 @@ class FaultInjector:
                 rule.skip -= 1
                 continue
             rule.fired += 1
-            if rule.spent:
+            if rule.times is not None and rule.fired >= rule.times:
                 self.rules.remove(rule)
             return rule.fault
         return None

@@ -65,45 +65,51 @@ class Body:
         """Whether the field is present (null counts as present)."""
         return name in self.data
 
-    def emails(self, name: str, *, required: bool = True) -> list[str] | None:
-        """A non-empty list of e-mail addresses."""
-        values = self.strings(name, required=required)
-        if values is None:
-            return None
+    def emails(self, name: str) -> list[str]:
+        """A required, non-empty list of e-mail addresses."""
+        values = self.strings(name)
         for value in values:
             if not is_email(value):
                 raise _invalid(name, f"Enter a valid email address: {value!r}.")
         return values
 
-    def strings(self, name: str, *, required: bool = True, allow_empty: bool = False) -> list[str] | None:
-        """A list of non-blank strings (non-empty unless ``allow_empty``)."""
+    def strings(self, name: str) -> list[str]:
+        """A required, non-empty list of non-blank strings."""
+        values = self.optional_strings(name, required=True)
+        if not values:
+            raise _invalid(name, "This list may not be empty.")
+        return values
+
+    def optional_strings(self, name: str, *, required: bool = False) -> list[str] | None:
+        """A list of non-blank strings, possibly empty, if present."""
         value = self._value(name, required)
         if value is None:
             return None
         if not isinstance(value, list):
             raise _invalid(name, f'Expected a list of items but got type "{type(value).__name__}".')
-        if not value and not allow_empty:
-            raise _invalid(name, "This list may not be empty.")
         if not all(isinstance(item, str) and item.strip() for item in value):
             raise _invalid(name, "Every item must be a non-blank string.")
         return value
 
-    def text(self, name: str, *, required: bool = False, blank: bool = True) -> str | None:
-        """A string."""
+    def text(self, name: str) -> str:
+        """A required, non-blank string."""
+        value = self.optional_text(name, required=True)
+        if value is None or not value.strip():
+            raise _invalid(name, "This field may not be blank.")
+        return value
+
+    def optional_text(self, name: str, *, required: bool = False) -> str | None:
+        """A string, if present."""
         value = self._value(name, required)
         if value is None:
             return None
         if not isinstance(value, str):
             raise _invalid(name, "Not a valid string.")
-        if not blank and not value.strip():
-            raise _invalid(name, "This field may not be blank.")
         return value
 
-    def integer(self, name: str, *, minimum: int | None = None, required: bool = True) -> int | None:
-        """An integer (not a string, a float or a boolean), at least ``minimum``."""
-        value = self._value(name, required)
-        if value is None:
-            return None
+    def integer(self, name: str, *, minimum: int | None = None) -> int:
+        """A required integer (not a string, a float or a boolean), at least ``minimum``."""
+        value = self._value(name, required=True)
         if isinstance(value, bool) or not isinstance(value, int):
             raise _invalid(name, "A valid integer is required.")
         if minimum is not None and value < minimum:
@@ -162,7 +168,9 @@ def query_uuid(query: Mapping[str, str], name: str, *, required: bool) -> str | 
     value = query.get(name)
     if value is None or not value.strip():
         if required:
-            raise _invalid(name, "This field may not be blank." if value is not None else "This field is required.")
+            raise _invalid(
+                name, "This field may not be blank." if value is not None else "This field is required."
+            )
         return None
     if not valid_uuid(value):
         raise _invalid(name, "Must be a valid UUID.")

@@ -82,13 +82,17 @@ class Sandbox:
     ) -> None:
         unknown = set(page_sizes or {}) - set(DEFAULT_PAGE_SIZES)
         if unknown:
-            raise ValueError(f"unknown listings in page_sizes: {sorted(unknown)}; known: {sorted(DEFAULT_PAGE_SIZES)}")
+            raise ValueError(
+                f"unknown listings in page_sizes: {sorted(unknown)}; known: {sorted(DEFAULT_PAGE_SIZES)}"
+            )
         self.seed = seed
         self.host = host
         self._requested_port = port
         self.client_id = client_id or f"sandbox-client-{seed}"
         """The client id the token issuer accepts."""
-        self.client_secret = client_secret or hashlib.sha256(f"sandbox-secret:{seed}".encode()).hexdigest()[:40]
+        self.client_secret = (
+            client_secret or hashlib.sha256(f"sandbox-secret:{seed}".encode()).hexdigest()[:40]
+        )
         """The client secret the token issuer accepts."""
         self.data = SandboxData(seed, size or DataSize(), anchor or _today())
         """The sandbox's world: ids to use in tests, and the live records behind them."""
@@ -165,7 +169,9 @@ class Sandbox:
     def port(self) -> int:
         """The port the sandbox listens on (the OS's choice unless one was given)."""
         if self._port is None:
-            raise RuntimeError("the sandbox is not running: use `async with Sandbox(...)` or `await sandbox.start()`")
+            raise RuntimeError(
+                "the sandbox is not running: use `async with Sandbox(...)` or `await sandbox.start()`"
+            )
         return self._port
 
     @property

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sys
 from collections.abc import Callable
@@ -36,10 +37,10 @@ async def _serve(sandbox: Sandbox, out: TextIO, ready: Callable[[Sandbox], None]
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
-        try:
+        with contextlib.suppress(
+            NotImplementedError, RuntimeError, ValueError
+        ):  # not the main thread, Windows
             loop.add_signal_handler(signum, stop.set)
-        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or Windows
-            pass
     async with sandbox:
         print(_banner(sandbox), file=out, flush=True)
         if ready is not None:

@@ -87,7 +87,9 @@ class SandboxServer:
                 started=started,
             )
 
-    async def _respond(self, request: web.Request, body: bytes, path: str, fault: Fault | None) -> web.StreamResponse:
+    async def _respond(
+        self, request: web.Request, body: bytes, path: str, fault: Fault | None
+    ) -> web.StreamResponse:
         if fault is not None and fault.kind == "latency":
             await asyncio.sleep(fault.seconds)
         if fault is not None and fault.kind == "drop":
@@ -146,10 +148,14 @@ class SandboxServer:
     def _token(self, request: web.Request, body: bytes) -> web.Response:
         """The token issuer: form-encoded client credentials in, JSON out (whatever ``Accept`` says)."""
         if request.method != "POST":
-            return render(Reply({"detail": f'Method "{request.method}" not allowed.'}, 405, {"Allow": "POST"}), True)
+            return render(
+                Reply({"detail": f'Method "{request.method}" not allowed.'}, 405, {"Allow": "POST"}), True
+            )
         media = request.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
         if media != "application/x-www-form-urlencoded":
-            failure = AuthFailure(400, {"error": "invalid_request", "error_description": "Send a form-encoded body."})
+            failure = AuthFailure(
+                400, {"error": "invalid_request", "error_description": "Send a form-encoded body."}
+            )
             return render(Reply(failure.body, failure.status), True)
         form = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
         granted = self.tokens.grant(form)
@@ -195,7 +201,9 @@ async def _misbehave(request: web.Request, response: web.Response, fault: Fault)
     """Send a real answer badly: cut short (malformed), cut off (truncated), or late (slow)."""
     body = bytes(response.body) if isinstance(response.body, (bytes, bytearray)) else b""
     if fault.kind == "malformed":
-        return web.Response(status=response.status, body=body[: len(body) // 2], headers=_headers_of(response))
+        return web.Response(
+            status=response.status, body=body[: len(body) // 2], headers=_headers_of(response)
+        )
     stream = web.StreamResponse(status=response.status, headers=_headers_of(response))
     stream.content_length = len(body)
     await stream.prepare(request)

@@ -12,7 +12,7 @@ Transitions where the reference is silent, as the sandbox models them:
 - cancel acts on ``allocated`` and ``errored`` assignments: state ``cancelled``, learner state
   cleared, a ``cancelled`` action. Others are reported as ``non_cancelable``.
 - assign licenses takes unassigned licenses of the plan; when there are not enough of them,
-  nothing is assigned (``NotEnoughLicenses``).
+  nothing is assigned (``NotEnoughLicensesError``).
 - bulk revoke honours the plan's revocation cap: past it, a revocation fails with status 400.
 """
 
@@ -41,7 +41,7 @@ from ._records import (
 
 __all__ = [
     "Allocation",
-    "NotEnoughLicenses",
+    "NotEnoughLicensesError",
     "Revocation",
     "SandboxData",
 ]
@@ -52,7 +52,7 @@ NO_CHANGE_STATES = frozenset({"allocated", "accepted"})
 REVOCABLE_STATUSES = frozenset({"assigned", "activated"})
 
 
-class NotEnoughLicenses(Exception):
+class NotEnoughLicensesError(Exception):
     """The plan has fewer unassigned licenses than users to assign."""
 
     def __init__(self, needed: int, available: int) -> None:
@@ -112,7 +112,9 @@ class SandboxData:
         self._learners = world.learners
         self._summaries = world.summaries
         self._assignments: dict[str, list[AssignmentRecord]] = {
-            policy.assignment_configuration_uuid: [] for policy in self.policies if policy.assignment_configuration_uuid
+            policy.assignment_configuration_uuid: []
+            for policy in self.policies
+            if policy.assignment_configuration_uuid
         }
         for assignment in world.assignments:
             self._assignments[assignment.configuration_uuid].append(assignment)
@@ -243,12 +245,15 @@ class SandboxData:
                 (
                     record
                     for record in records
-                    if record.content_key == content_key and (record.learner_email or "").lower() == email.lower()
+                    if record.content_key == content_key
+                    and (record.learner_email or "").lower() == email.lower()
                 ),
                 None,
             )
             if existing is None:
-                outcome.created.append(self._create_assignment(policy, email, content_key, title, price_cents))
+                outcome.created.append(
+                    self._create_assignment(policy, email, content_key, title, price_cents)
+                )
             elif existing.state in NO_CHANGE_STATES:
                 outcome.no_change.append(existing)
             else:
@@ -327,14 +332,18 @@ class SandboxData:
     def assign_licenses(self, plan: PlanRecord, emails: Sequence[str]) -> dict[str, Any]:
         """Assign a license to each e-mail not yet tied to a non-revoked license of the plan."""
         licenses = self.licenses(plan.uuid)
-        held = {license.user_email.lower() for license in licenses if license.user_email and license.status != "revoked"}
+        held = {
+            license.user_email.lower()
+            for license in licenses
+            if license.user_email and license.status != "revoked"
+        }
         wanted = [email for email in _distinct(emails) if email.lower() not in held]
         free = [license for license in licenses if license.status == "unassigned"]
         if len(free) < len(wanted):
-            raise NotEnoughLicenses(len(wanted), len(free))
+            raise NotEnoughLicensesError(len(wanted), len(free))
         now = self.now()
         assignments = []
-        for email, license in zip(wanted, free):
+        for email, license in zip(wanted, free[: len(wanted)], strict=True):
             license.status, license.user_email, license.assigned = "assigned", email, now
             assignments.append({"user_email": email, "license": license.uuid})
         return {
@@ -364,13 +373,18 @@ class SandboxData:
         return outcome
 
     def _revoke_email(self, plan: PlanRecord, email: str, outcome: Revocation) -> None:
-        held = [license for license in self.licenses(plan.uuid) if (license.user_email or "").lower() == email.lower()]
+        held = [
+            license
+            for license in self.licenses(plan.uuid)
+            if (license.user_email or "").lower() == email.lower()
+        ]
         revocable = next((license for license in held if license.status in REVOCABLE_STATUSES), None)
         if revocable is not None:
             self._revoke(plan, revocable, outcome)
             return
         error = (
-            f"License for user with email {email} is {held[0].status}; only assigned or activated licenses can be revoked."
+            f"License for user with email {email} is {held[0].status}; "
+            "only assigned or activated licenses can be revoked."
             if held
             else f"No license for user with email {email} exists in subscription plan {plan.uuid}."
         )
@@ -389,7 +403,9 @@ class SandboxData:
             return
         original = license.status
         license.status, license.revoked = "revoked", self.now()
-        outcome.successful.append({"license_uuid": license.uuid, "original_status": original, "user_email": email})
+        outcome.successful.append(
+            {"license_uuid": license.uuid, "original_status": original, "user_email": email}
+        )
 
     def _revocations_left(self, plan: PlanRecord) -> int:
         used = sum(1 for license in self.licenses(plan.uuid) if license.status == "revoked")

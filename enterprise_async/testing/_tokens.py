@@ -77,16 +77,24 @@ class TokenIssuer:
         """Answer a token request: the token response, or why it is refused."""
         missing = [name for name in ("grant_type", "client_id", "client_secret") if not form.get(name)]
         if missing:
-            return AuthFailure(400, {"error": "invalid_request", "error_description": f"Missing {', '.join(missing)}."})
+            return AuthFailure(
+                400, {"error": "invalid_request", "error_description": f"Missing {', '.join(missing)}."}
+            )
         if form["grant_type"] != "client_credentials":
-            return AuthFailure(400, {"error": "unsupported_grant_type", "error_description": "Use client_credentials."})
+            return AuthFailure(
+                400, {"error": "unsupported_grant_type", "error_description": "Use client_credentials."}
+            )
         if form.get("token_type", "jwt").lower() != "jwt":
-            return AuthFailure(400, {"error": "invalid_request", "error_description": "token_type must be jwt."})
+            return AuthFailure(
+                400, {"error": "invalid_request", "error_description": "token_type must be jwt."}
+            )
         if not (
             hmac.compare_digest(form["client_id"], self.client_id)
             and hmac.compare_digest(form["client_secret"], self._secret)
         ):
-            return AuthFailure(401, {"error": "invalid_client", "error_description": "Client authentication failed."})
+            return AuthFailure(
+                401, {"error": "invalid_client", "error_description": "Client authentication failed."}
+            )
         return self._issue()
 
     def _issue(self) -> dict[str, Any]:

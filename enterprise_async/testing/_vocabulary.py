@@ -113,11 +113,22 @@ FAMILY_NAMES: Final = (
     "Lamarr",
 )
 
-JOB_TITLES: Final = ("Professor", "Associate Professor", "Lecturer", "Senior Data Scientist", "Principal Engineer")
+JOB_TITLES: Final = (
+    "Professor",
+    "Associate Professor",
+    "Lecturer",
+    "Senior Data Scientist",
+    "Principal Engineer",
+)
 
 COUNTRIES: Final = ("US", "GB", "DE", "IN", "BR", "CA", "FR", "JP", "NG", "AU")
 
-LANGUAGES: Final = (("en-us", "English"), ("es", "Spanish"), ("fr", "French"), ("zh-cn", "Chinese - Mandarin"))
+LANGUAGES: Final = (
+    ("en-us", "English"),
+    ("es", "Spanish"),
+    ("fr", "French"),
+    ("zh-cn", "Chinese - Mandarin"),
+)
 
 CITIES: Final = (
     ("Cambridge", "42.3736", "-71.1097"),
@@ -126,7 +137,13 @@ CITIES: Final = (
     ("Brisbane", "-27.4698", "153.0251"),
 )
 
-PROGRAM_TYPES: Final = ("Professional Certificate", "XSeries", "MicroMasters", "Professional Program", "Masters")
+PROGRAM_TYPES: Final = (
+    "Professional Certificate",
+    "XSeries",
+    "MicroMasters",
+    "Professional Program",
+    "Masters",
+)
 """The first three are the documented values; the others appear in the reference's examples."""
 
 LETTER_GRADES: Final = ("A", "B", "C", "Pass")
