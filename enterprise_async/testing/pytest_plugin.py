@@ -20,9 +20,15 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from ._sandbox import Sandbox
+
+try:
+    import pytest_asyncio
+
+    HAS_PYTEST_ASYNCIO = True
+except ImportError:  # pragma: no cover - a project without pytest-asyncio gets a clear error on use
+    HAS_PYTEST_ASYNCIO = False
 
 __all__ = ["enterprise_sandbox", "pytest_configure"]
 
@@ -45,9 +51,18 @@ def _options(request: pytest.FixtureRequest) -> dict[str, Any]:
     return options
 
 
-@pytest_asyncio.fixture
-async def enterprise_sandbox(request: pytest.FixtureRequest) -> AsyncIterator[Sandbox]:
+async def _running_sandbox(request: pytest.FixtureRequest) -> AsyncIterator[Sandbox]:
     """A running ``Sandbox`` (seed 0 unless the ``enterprise_sandbox`` marker says otherwise),
     stopped when the test ends."""
     async with Sandbox(**_options(request)) as sandbox:
         yield sandbox
+
+
+if HAS_PYTEST_ASYNCIO:
+    enterprise_sandbox = pytest_asyncio.fixture(_running_sandbox, name="enterprise_sandbox")
+else:  # pragma: no cover
+
+    @pytest.fixture(name="enterprise_sandbox")
+    def enterprise_sandbox() -> Sandbox:
+        """Unavailable: the fixture needs pytest-asyncio (``pip install pytest-asyncio``)."""
+        pytest.fail("the enterprise_sandbox fixture needs pytest-asyncio: pip install pytest-asyncio")
