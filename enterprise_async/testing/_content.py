@@ -19,15 +19,17 @@ import hashlib
 import random
 import re
 import uuid
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
 from . import _vocabulary as words
-from ._records import CatalogRecord, iso
+from ._records import CatalogRecord
 
 __all__ = ["KIND_CYCLE", "CatalogContent", "ContentKind"]
 
 ContentKind = Literal["course", "courserun", "program"]
+T = TypeVar("T")
 
 KIND_CYCLE: Final[tuple[ContentKind, ...]] = (
     "course",
@@ -59,8 +61,33 @@ def _rng(*parts: object) -> random.Random:
     return random.Random(":".join(map(str, parts)))
 
 
+_VERSION_CLEAR = ~((0xF << 76) | (0xC << 62))
+_VERSION_4 = (0x4 << 76) | (0x8 << 62)
+
+
 def _uuid(rng: random.Random) -> str:
-    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    """A version 4 uuid from ``rng`` (as ``uuid.UUID(int=..., version=4)``, without its cost)."""
+    text = f"{(rng.getrandbits(128) & _VERSION_CLEAR) | _VERSION_4:032x}"
+    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
+
+
+def _stamp(moment: datetime.datetime) -> str:
+    """A naive UTC datetime as the servers write it (``2026-01-15T14:00:00Z``)."""
+    return moment.isoformat(timespec="seconds") + "Z"
+
+
+def _pick(rng: random.Random, choices: Sequence[T]) -> T:
+    """One of ``choices`` (``rng.choice`` without its cost: this runs for every generated item)."""
+    return choices[int(rng.random() * len(choices))]
+
+
+def _below(rng: random.Random, count: int) -> int:
+    return int(rng.random() * count)
+
+
+def _between(rng: random.Random, low: int, high: int) -> int:
+    """An integer from ``low`` to ``high`` inclusive (``rng.randint`` without its cost)."""
+    return low + int(rng.random() * (high - low + 1))
 
 
 def _slug(text: str) -> str:
@@ -72,7 +99,8 @@ class CatalogContent:
 
     def __init__(self, seed: int, anchor: datetime.datetime) -> None:
         self._seed = seed
-        self._anchor = anchor
+        # Naive UTC: every date below is formatted by ``_stamp``, the hot path of item generation.
+        self._anchor = anchor.astimezone(datetime.timezone.utc).replace(tzinfo=None)
         pools = _rng(seed, "pools")
         self._organizations = [self._organization(pools, index) for index in range(len(words.ORGANIZATIONS))]
         self._subjects = [self._subject(pools, name, code) for name, code in words.SUBJECTS]
@@ -180,11 +208,11 @@ class CatalogContent:
 
     def _identity(self, rng: random.Random, ordinal: int, index: int) -> dict[str, Any]:
         """What a course and its runs share: organization, subject, title, key."""
-        organization = self._organizations[rng.randrange(len(self._organizations))]
-        subject_index = rng.randrange(len(self._subjects))
+        organization = _pick(rng, self._organizations)
+        subject_index = _below(rng, len(self._subjects))
         subject_name, code = words.SUBJECTS[subject_index]
-        topic = words.TOPICS[rng.randrange(len(words.TOPICS))]
-        noun = words.COURSE_NOUNS[rng.randrange(len(words.COURSE_NOUNS))]
+        topic = _pick(rng, words.TOPICS)
+        noun = _pick(rng, words.COURSE_NOUNS)
         return {
             "organization": organization,
             "subject": self._subjects[subject_index],
@@ -203,14 +231,16 @@ class CatalogContent:
         runs = [
             self._run(rng, ident, course_uuid, f"{term}T{year + offset}", start_days)
             for term, offset, start_days in (
-                (1 + rng.randrange(3), 0, -rng.randint(7, 60)),
-                (1 + rng.randrange(3), 1, rng.randint(30, 120)),
+                (1 + _below(rng, 3), 0, -_between(rng, 7, 60)),
+                (1 + _below(rng, 3), 1, _between(rng, 30, 120)),
             )
         ]
         image = self._image(rng, "course", course_uuid)
         price = runs[0]["seats"][-1]["price"]
-        modified = self._anchor - datetime.timedelta(days=rng.randint(1, 300), minutes=rng.randint(0, 1439))
-        level = ("Introductory", "Intermediate", "Advanced")[rng.randrange(3)]
+        modified = self._anchor - datetime.timedelta(
+            days=_between(rng, 1, 300), minutes=_between(rng, 0, 1439)
+        )
+        level = _pick(rng, ("Introductory", "Intermediate", "Advanced"))
         organization = ident["organization"]
         return {
             "key": key,
@@ -232,7 +262,7 @@ class CatalogContent:
             "short_description": f"<p>Learn the {ident['topic'].lower()} skills employers ask for.</p>",
             "type": _uuid(rng),
             "url_slug": slug,
-            "course_type": ("verified-audit", "professional", "executive-education-2u")[rng.randrange(3)],
+            "course_type": _pick(rng, ("verified-audit", "professional", "executive-education-2u")),
             "enterprise_subscription_inclusion": rng.random() < 0.8,
             "excluded_from_seo": False,
             "excluded_from_search": rng.random() < 0.05,
@@ -244,7 +274,7 @@ class CatalogContent:
             "expected_learning_items": [f"Apply {topic.lower()} to real problems", "Work with real data"],
             "video": {"src": f"{MEDIA}/video/{course_uuid}.mp4", "description": f"About {title}"},
             "sponsors": [organization["name"]],
-            "modified": iso(modified),
+            "modified": _stamp(modified),
             "marketing_url": f"{SITE}/course/{slug}",
             "syllabus_raw": "Week 1: Introduction. Week 2: Methods. Week 3: Practice.",
             "outcome": f"<ul><li>Understand {topic.lower()}</li></ul>",
@@ -259,8 +289,8 @@ class CatalogContent:
             },
             "faq": "<p><strong>Is there a certificate?</strong> Yes, on the verified track.</p>",
             "learner_testimonials": "<blockquote>Exactly what my team needed.</blockquote>",
-            "enrollment_count": rng.randint(500, 250_000),
-            "recent_enrollment_count": rng.randint(10, 5000),
+            "enrollment_count": _between(rng, 500, 250_000),
+            "recent_enrollment_count": _between(rng, 10, 5000),
             "topics": [{"name": topic, "slug": _slug(topic)}],
             "key_for_reruns": key,
             "url_slug_history": [slug],
@@ -276,7 +306,7 @@ class CatalogContent:
             "location_restriction": {"restriction_type": "blocklist", "countries": ["KP", "IR"]},
             "in_year_value": {"per_click_usa": "2", "per_click_international": "1"},
             "product_source": {"name": "edX", "slug": "edx", "description": "Open edX partner content"},
-            "data_modified_timestamp": iso(modified),
+            "data_modified_timestamp": _stamp(modified),
             "watchers": [f"watcher{index % 5}@learning.example.org"],
             "programs": [],
             "course_run_keys": [run["key"] for run in runs],
@@ -287,8 +317,8 @@ class CatalogContent:
     def _standalone_run(self, rng: random.Random, ordinal: int, index: int) -> dict[str, Any]:
         ident = self._identity(rng, ordinal, index)
         course_uuid = _uuid(rng)
-        term = f"{1 + rng.randrange(3)}T{self._anchor.year}"
-        return self._run(rng, ident, course_uuid, term, rng.randint(-45, 90))
+        term = f"{1 + _below(rng, 3)}T{self._anchor.year}"
+        return self._run(rng, ident, course_uuid, term, _between(rng, -45, 90))
 
     def _run(
         self, rng: random.Random, ident: dict[str, Any], course_uuid: str, term: str, start_days: int
@@ -297,29 +327,29 @@ class CatalogContent:
         key = f"course-v1:{course_key}+{term}"
         run_uuid = _uuid(rng)
         start = self._anchor + datetime.timedelta(days=start_days, hours=14)
-        weeks = rng.randint(4, 12)
+        weeks = _between(rng, 4, 12)
         end = start + datetime.timedelta(weeks=weeks)
-        price = _PRICES[rng.randrange(len(_PRICES))]
-        track = ("verified", "professional")[rng.randrange(2)]
-        pacing = ("self-paced", "instructor-paced", "self_paced", "instructor_paced")[rng.randrange(4)]
-        level = ("introductory", "intermediate", "advanced", "Intermediate", "high_school")[rng.randrange(5)]
-        language, language_name = words.LANGUAGES[rng.randrange(len(words.LANGUAGES))]
-        staff = [self._staff[rng.randrange(len(self._staff))] for _ in range(2)]
-        min_effort = rng.randint(2, 5)
+        price = _pick(rng, _PRICES)
+        track = _pick(rng, ("verified", "professional"))
+        pacing = _pick(rng, ("self-paced", "instructor-paced", "self_paced", "instructor_paced"))
+        level = _pick(rng, ("introductory", "intermediate", "advanced", "Intermediate", "high_school"))
+        language, language_name = _pick(rng, words.LANGUAGES)
+        staff = [_pick(rng, self._staff) for _ in range(2)]
+        min_effort = _between(rng, 2, 5)
         return {
             "key": key,
             "uuid": run_uuid,
             "title": ident["title"],
-            "external_key": f"EXT-{term}-{rng.randrange(10_000):04d}",
+            "external_key": f"EXT-{term}-{_below(rng, 10_000):04d}",
             "image": self._image(rng, "run", run_uuid),
             "short_description": f"<p>{ident['title']}, {term} session.</p>",
             "marketing_url": f"{SITE}/course/{_slug(ident['title'])}?run={term}",
             "seats": self._seats(rng, track, price, start),
-            "start": iso(start),
-            "end": iso(end),
-            "go_live_date": iso(start - datetime.timedelta(days=30)),
-            "enrollment_start": iso(start - datetime.timedelta(days=60)),
-            "enrollment_end": iso(end - datetime.timedelta(days=7)),
+            "start": _stamp(start),
+            "end": _stamp(end),
+            "go_live_date": _stamp(start - datetime.timedelta(days=30)),
+            "enrollment_start": _stamp(start - datetime.timedelta(days=60)),
+            "enrollment_end": _stamp(end - datetime.timedelta(days=7)),
             "weeks_to_complete": weeks,
             "pacing_type": pacing,
             "type": track,
@@ -331,7 +361,7 @@ class CatalogContent:
             "variant_id": _uuid(rng),
             "course": course_key,
             "full_description": f"{ident['title']} in the {ident['subject_name']} curriculum.",
-            "announcement": iso(start - datetime.timedelta(days=45)),
+            "announcement": _stamp(start - datetime.timedelta(days=45)),
             "video": {"src": f"{MEDIA}/video/{run_uuid}.mp4", "description": "Course trailer"},
             "content_language": language,
             "license": "all-rights-reserved",
@@ -340,8 +370,8 @@ class CatalogContent:
             "instructors": [person["given_name"] + " " + person["family_name"] for person in staff],
             "staff": staff,
             "min_effort": min_effort,
-            "max_effort": min_effort + rng.randint(1, 6),
-            "modified": iso(self._anchor - datetime.timedelta(days=rng.randint(1, 90))),
+            "max_effort": min_effort + _between(rng, 1, 6),
+            "modified": _stamp(self._anchor - datetime.timedelta(days=_between(rng, 1, 90))),
             "level_type": level,
             "mobile_available": True,
             "hidden": False,
@@ -350,8 +380,8 @@ class CatalogContent:
             "first_enrollable_paid_seat_price": int(float(price)),
             "has_ofac_restrictions": False,
             "ofac_comment": "No restrictions",
-            "enrollment_count": rng.randint(100, 90_000),
-            "recent_enrollment_count": rng.randint(5, 3000),
+            "enrollment_count": _between(rng, 100, 90_000),
+            "recent_enrollment_count": _between(rng, 5, 3000),
             "expected_program_type": {"name": "Professional Certificate", "slug": "professional-certificate"},
             "expected_program_name": f"{ident['subject_name']} Professional Certificate",
             "course_uuid": course_uuid,
@@ -365,7 +395,7 @@ class CatalogContent:
     def _seats(
         self, rng: random.Random, track: str, price: str, start: datetime.datetime
     ) -> list[dict[str, Any]]:
-        deadline = start + datetime.timedelta(days=rng.randint(14, 40))
+        deadline = start + datetime.timedelta(days=_between(rng, 14, 40))
         audit = {
             "type": "audit",
             "price": "0.00",
@@ -381,8 +411,8 @@ class CatalogContent:
             "type": track,
             "price": price,
             "currency": "USD",
-            "upgrade_deadline": iso(deadline),
-            "upgrade_deadline_override": iso(deadline + datetime.timedelta(days=7))
+            "upgrade_deadline": _stamp(deadline),
+            "upgrade_deadline_override": _stamp(deadline + datetime.timedelta(days=7))
             if rng.random() < 0.2
             else None,
             "credit_provider": "asu" if rng.random() < 0.1 else None,
@@ -394,18 +424,18 @@ class CatalogContent:
 
     def _program(self, rng: random.Random, ordinal: int, index: int) -> dict[str, Any]:
         program_uuid = self._program_uuid(rng, ordinal, index)
-        subject_index = rng.randrange(len(self._subjects))
+        subject_index = _below(rng, len(self._subjects))
         subject_name, _code = words.SUBJECTS[subject_index]
-        program_type = words.PROGRAM_TYPES[rng.randrange(len(words.PROGRAM_TYPES))]
-        title = f"{words.TOPICS[rng.randrange(len(words.TOPICS))]} {program_type}"
+        program_type = _pick(rng, words.PROGRAM_TYPES)
+        title = f"{_pick(rng, words.TOPICS)} {program_type}"
         slug = _slug(f"{title}-{index}")
-        authors = [self._organizations[rng.randrange(len(self._organizations))]]
-        staff = [self._staff[rng.randrange(len(self._staff))] for _ in range(2)]
+        authors = [_pick(rng, self._organizations)]
+        staff = [_pick(rng, self._staff) for _ in range(2)]
         courses = [self._program_course(rng, ordinal, index, position) for position in range(3)]
-        weeks = rng.randint(12, 40)
-        modified = self._anchor - datetime.timedelta(days=rng.randint(1, 200))
-        language = words.LANGUAGES[rng.randrange(len(words.LANGUAGES))][1]
-        min_price = 3 * int(float(_PRICES[rng.randrange(len(_PRICES))]))
+        weeks = _between(rng, 12, 40)
+        modified = self._anchor - datetime.timedelta(days=_between(rng, 1, 200))
+        language = _pick(rng, words.LANGUAGES)[1]
+        min_price = 3 * int(float(_pick(rng, _PRICES)))
         return {
             "uuid": program_uuid,
             "title": title,
@@ -450,7 +480,7 @@ class CatalogContent:
             ],
             "marketing_hook": f"Advance your career in {subject_name.lower()}.",
             "total_hours_of_effort": weeks * 6,
-            "recent_enrollment_count": rng.randint(10, 4000),
+            "recent_enrollment_count": _between(rng, 10, 4000),
             "organization_short_code_override": authors[0]["key"],
             "organization_logo_override_url": authors[0]["logo_image_url"],
             "primary_subject_override": {"name": subject_name, "slug": _slug(subject_name)},
@@ -459,7 +489,7 @@ class CatalogContent:
             "labels": [subject_name, program_type],
             "taxi_form": {"form_id": f"form-{index}", "post_submit_url": f"{SITE}/thanks"},
             "program_duration_override": weeks,
-            "data_modified_timestamp": iso(modified),
+            "data_modified_timestamp": _stamp(modified),
             "excluded_from_search": False,
             "excluded_from_seo": False,
             "has_ofac_restrictions": False,
@@ -489,9 +519,9 @@ class CatalogContent:
             "credit_redemption_overview": {"summary": "Credit may be redeemed at partner universities."},
             "applicable_seat_types": ["verified", "professional"],
             "instructor_ordering": [{"uuid": person["uuid"]} for person in staff],
-            "enrollment_count": rng.randint(500, 60_000),
+            "enrollment_count": _between(rng, 500, 60_000),
             "topics": [{"name": subject_name, "slug": _slug(subject_name)}],
-            "credit_value": rng.randint(0, 12),
+            "credit_value": _between(rng, 0, 12),
             "enterprise_subscription_inclusion": rng.random() < 0.7,
             "geolocation": self._geolocation(rng),
             "location_restriction": {"restriction_type": "allowlist", "countries": ["US", "CA", "GB"]},
@@ -501,7 +531,7 @@ class CatalogContent:
             "skills": [{"name": subject_name, "description": f"Professional {subject_name.lower()}."}],
             "product_source": {"name": "edX", "slug": "edx", "description": "Open edX partner content"},
             "subscription_eligible": rng.random() < 0.5,
-            "subscription_prices": [rng.choice((39, 49, 79))],
+            "subscription_prices": [_pick(rng, (39, 49, 79))],
             "enrollment_url": f"{ENTERPRISE_SITE}/program/{program_uuid}/enroll/",
         }
 
@@ -511,8 +541,8 @@ class CatalogContent:
         return str(uuid.UUID(int=high | node, version=4))
 
     def _program_course(self, rng: random.Random, ordinal: int, index: int, position: int) -> dict[str, Any]:
-        organization = self._organizations[rng.randrange(len(self._organizations))]
-        topic = words.TOPICS[rng.randrange(len(words.TOPICS))]
+        organization = _pick(rng, self._organizations)
+        topic = _pick(rng, words.TOPICS)
         key = f"{organization['key']}+PRG.{ordinal}.{index}.{position}x"
         return {
             "key": key,
@@ -572,7 +602,7 @@ class CatalogContent:
         }
 
     def _geolocation(self, rng: random.Random) -> dict[str, str]:
-        name, lat, lng = words.CITIES[rng.randrange(len(words.CITIES))]
+        name, lat, lng = _pick(rng, words.CITIES)
         return {"location_name": name, "lat": lat, "lng": lng}
 
     def _organization(self, rng: random.Random, index: int) -> dict[str, Any]:
@@ -587,7 +617,7 @@ class CatalogContent:
             "certificate_logo_image_url": f"{MEDIA}/organization/certificate_logos/{lower}.png",
             "logo_image_url": f"{MEDIA}/organization/logos/{lower}.png",
             "organization_hex_color": color,
-            "data_modified_timestamp": iso(self._anchor - datetime.timedelta(days=400 + index)),
+            "data_modified_timestamp": _stamp(self._anchor - datetime.timedelta(days=400 + index)),
             "description": f"{name} offers courses in many disciplines.",
             "description_es": f"{name} ofrece cursos en muchas disciplinas.",
             "homepage_url": f"https://www.{lower}.example.org",

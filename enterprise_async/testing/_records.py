@@ -29,7 +29,9 @@ def iso(moment: datetime.datetime | None) -> str | None:
     """A UTC datetime the way the servers write it (``2026-01-15T10:00:00Z``)."""
     if moment is None:
         return None
-    return moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if moment.tzinfo is not datetime.timezone.utc:
+        moment = moment.astimezone(datetime.timezone.utc)
+    return moment.replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
 @frozen
