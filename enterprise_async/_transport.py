@@ -20,7 +20,6 @@ import random
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
 
 import aiohttp
 from attrs import define, field, frozen
@@ -89,14 +88,12 @@ class Transport:
         timeout: float,
         max_retries: int,
         max_concurrency: int,
-        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
         self._session = session
         self._tokens = tokens
         self._timeout = aiohttp.ClientTimeout(total=timeout)
         self._max_retries = max_retries
         self._slots = asyncio.Semaphore(max_concurrency)
-        self._sleep = sleep
         self.stats = RequestStats()
 
     def bind_tokens(self, tokens: TokenProvider) -> None:
@@ -147,7 +144,7 @@ class Transport:
         else:
             ceiling = min(MAX_RETRY_DELAY, INITIAL_RETRY_DELAY * 2**attempt)
             delay = ceiling / 2 + random.uniform(0, ceiling / 2)
-        await self._sleep(delay)
+        await pause(delay)
 
     async def _exchange(self, request: HTTPRequest, token: str | None, attempt: int) -> RawResponse:
         headers = dict(request.headers)
@@ -217,6 +214,11 @@ class Transport:
         )
         wrapped.__cause__ = error
         return _NoResponseError(wrapped, sent=sent, kind=kind)
+
+
+async def pause(seconds: float) -> None:
+    """Wait between attempts (looked up at call time, so tests can record backoffs instead)."""
+    await asyncio.sleep(seconds)
 
 
 def parse_retry_after(value: str | None) -> float | None:

@@ -1,0 +1,149 @@
+"""Shared fixtures: a scripted loopback API for runtime tests, and the aioresponses shim."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import aioresponses.core
+import pytest
+from aiohttp import ClientResponse, web
+from aiohttp.test_utils import TestServer
+from attrs import define, field
+
+from enterprise_async import EnterpriseClient
+
+# --------------------------------------------------------------------------- aioresponses shim
+# aioresponses 0.7.9 builds ClientResponse without `stream_writer`, which aiohttp 3.14 requires
+# (aioresponses issue #289, still open). Until a release fixes it, give the constructor the one
+# thing it reads from a request that was already sent: the number of bytes written.
+
+
+class _SentRequestWriter:
+    output_size = 0
+
+
+class _ClientResponseWithWriter(ClientResponse):
+    def __init__(self, method: str, url: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("stream_writer", _SentRequestWriter())
+        super().__init__(method, url, **kwargs)
+
+
+if "stream_writer" in inspect.signature(ClientResponse.__init__).parameters:
+    aioresponses.core.ClientResponse = _ClientResponseWithWriter  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- scripted API
+
+CLIENT_ID = "test-client"
+CLIENT_SECRET = "s3cr3t-value-never-shown"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@define
+class Recorded:
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]
+    body: bytes
+
+
+@define
+class ScriptedAPI:
+    """A real HTTP server on loopback whose routes each test scripts; it records every request."""
+
+    server: TestServer
+    routes: dict[tuple[str, str], Handler] = field(factory=dict)
+    requests: list[Recorded] = field(factory=list)
+    token_lifetime: str = "3600"
+    tokens_issued: int = 0
+    in_flight: int = 0
+    max_in_flight: int = 0
+
+    @property
+    def base_url(self) -> str:
+        return str(self.server.make_url("")).rstrip("/")
+
+    def route(self, method: str, path: str) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            self.routes[(method, path)] = handler
+            return handler
+
+        return register
+
+    def json(self, method: str, path: str, body: Any, status: int = 200, **headers: str) -> None:
+        async def respond(request: web.Request) -> web.StreamResponse:
+            return web.json_response(body, status=status, headers=headers)
+
+        self.routes[(method, path)] = respond
+
+    def calls(self, method: str, path: str) -> list[Recorded]:
+        return [request for request in self.requests if (request.method, request.path) == (method, path)]
+
+    def client(self, **kwargs: Any) -> EnterpriseClient:
+        settings: dict[str, Any] = {
+            "client_id": CLIENT_ID,
+            "client_secret": CLIENT_SECRET,
+            "base_url": self.base_url,
+        }
+        settings.update(kwargs)
+        return EnterpriseClient(**settings)
+
+    async def dispatch(self, request: web.Request) -> web.StreamResponse:
+        body = await request.read()
+        self.requests.append(
+            Recorded(request.method, request.path, dict(request.query), dict(request.headers), body)
+        )
+        key = (request.method, request.path)
+        if key == ("POST", "/oauth2/v1/access_token") and key not in self.routes:
+            self.tokens_issued += 1
+            return web.json_response(
+                {
+                    "access_token": f"token-{self.tokens_issued}",
+                    "token_type": "JWT",
+                    "expires_in": self.token_lifetime,
+                }
+            )
+        handler = self.routes.get(key)  # a test may script the issuer too
+        if handler is None:
+            return web.json_response({"detail": "no such route in this test"}, status=404)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            return await handler(request)
+        finally:
+            self.in_flight -= 1
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[ScriptedAPI]:
+    holder: list[ScriptedAPI] = []
+
+    async def dispatch(request: web.Request) -> web.StreamResponse:
+        return await holder[0].dispatch(request)
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", dispatch)
+    server = TestServer(app, host="127.0.0.1")
+    await server.start_server()
+    holder.append(ScriptedAPI(server))
+    try:
+        yield holder[0]
+    finally:
+        await server.close()
+
+
+@pytest.fixture
+def no_sleep(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Retry backoffs recorded instead of slept, so retry tests take no wall-clock time."""
+    delays: list[float] = []
+
+    async def record(delay: float) -> None:
+        delays.append(delay)
+        await asyncio.sleep(0)
+
+    monkeypatch.setattr("enterprise_async._transport.pause", record)
+    return delays

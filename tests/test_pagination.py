@@ -1,0 +1,282 @@
+"""AsyncPager: items in server order, later pages fetched concurrently under max_concurrency,
+next links followed where the page count is unknown, other hosts never contacted."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from enterprise_async import AsyncPager, NotFoundError
+from enterprise_async.models import AssignmentPage, Catalog, CatalogPage, LearnerSummary
+from tests.conftest import ScriptedAPI
+
+CATALOGS = "/enterprise/v2/enterprise-catalogs"
+POLICIES = "/enterprise/v1/subsidy-access-policies/"
+CONFIG = "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b"
+ASSIGNMENTS = f"/enterprise/v1/assignment-configurations/{CONFIG}/admin/assignments/"
+CUSTOMER = "4f2ad1b8-9c6e-4c1a-8f0e-3b7d2e5a9c11"
+LEARNERS = f"/enterprise/v3/enterprise-customer/{CUSTOMER}/learner-summary"
+OTHER_HOST = "http://backend.internal:8000"
+
+
+def catalogs(total: int) -> list[dict[str, Any]]:
+    return [{"uuid": f"catalog-{number:04d}", "title": f"Catalog {number}"} for number in range(total)]
+
+
+def serve_pages(
+    api: ScriptedAPI,
+    path: str,
+    items: list[dict[str, Any]],
+    *,
+    size: int,
+    style: str = "count",
+    host: str | None = None,
+    latency: float = 0.0,
+) -> None:
+    """Pages of ``items`` at ``path``: style ``count`` (count/next), ``policy`` (num_pages),
+    ``assignment`` (page_count/page_size), ``offset`` (limit/offset links) or ``opaque`` (no count)."""
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        await asyncio.sleep(latency)
+        per_page = int(request.query.get("page_size") or request.query.get("limit") or size)
+        if style == "offset":
+            start = int(request.query.get("offset", 0))
+            number = start // per_page + 1
+        else:
+            number = int(request.query.get("page", 1))
+            start = (number - 1) * per_page
+        pages = max(1, math.ceil(len(items) / per_page))
+        if number > pages:
+            return web.json_response({"detail": "Invalid page."}, status=404)
+        base = f"{host or api.base_url}{path}"
+        if style == "offset":
+            following = f"{base}?limit={per_page}&offset={start + per_page}"
+        elif style == "opaque":
+            following = f"{base}?page={number + 1}"
+        else:
+            following = f"{base}?page={number + 1}&page_size={per_page}"
+        body: dict[str, Any] = {
+            "count": len(items),
+            "next": following if number < pages else None,
+            "previous": None,
+            "results": items[start : start + per_page],
+        }
+        if style == "policy":
+            body |= {"num_pages": pages, "current_page": number, "start": start}
+        if style == "assignment":
+            body |= {
+                "page_count": pages,
+                "page_size": per_page,
+                "current_page": number,
+                "learner_state_counts": [],
+            }
+        if style == "opaque":
+            del body["count"]
+        return web.json_response(body)
+
+    api.routes[("GET", path)] = handler
+
+
+async def test_items_come_in_server_order_across_pages(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(95), size=10)
+    async with api.client() as client:
+        items = [catalog.uuid async for catalog in client.catalogs.list()]
+    assert items == [f"catalog-{number:04d}" for number in range(95)]
+
+
+async def test_pages_after_the_first_are_fetched_concurrently_up_to_max_concurrency(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(200), size=5, latency=0.02)
+    async with api.client(max_concurrency=4) as client:
+        items = await client.catalogs.list().to_list()
+    assert len(items) == 200
+    assert api.max_in_flight == 4
+
+
+async def test_max_concurrency_bounds_every_listing_of_a_client_together(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(60), size=3, latency=0.02)
+    async with api.client(max_concurrency=3) as client:
+        results = await asyncio.gather(*(client.catalogs.list().to_list() for _ in range(4)))
+    assert [len(items) for items in results] == [60] * 4
+    assert api.max_in_flight <= 3
+
+
+async def test_next_links_naming_another_host_are_requested_against_base_url(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(25), size=10, host=OTHER_HOST)
+    async with api.client() as client:
+        items = await client.catalogs.list().to_list()
+    assert len(items) == 25
+    assert [call.query.get("page") for call in api.calls("GET", CATALOGS)] == [None, "2", "3"]
+    assert all(call.headers["Authorization"].startswith("JWT ") for call in api.calls("GET", CATALOGS))
+
+
+async def test_policy_pages_are_planned_from_num_pages(api: ScriptedAPI) -> None:
+    policies = [{"uuid": f"p{number}"} for number in range(23)]
+    serve_pages(api, POLICIES, policies, size=10, style="policy", host=OTHER_HOST)
+    async with api.client() as client:
+        items = await client.policies.list(CUSTOMER, page_size=4).to_list()
+    assert [item.uuid for item in items] == [f"p{number}" for number in range(23)]
+    assert sorted(int(call.query.get("page", 1)) for call in api.calls("GET", POLICIES)) == list(range(1, 7))
+
+
+async def test_assignment_pages_carry_learner_state_counts(api: ScriptedAPI) -> None:
+    serve_pages(api, ASSIGNMENTS, [{"uuid": f"a{number}"} for number in range(7)], size=3, style="assignment")
+    async with api.client() as client:
+        pages = [page async for page in client.assignments.list(CONFIG).pages()]
+    assert all(isinstance(page, AssignmentPage) for page in pages)
+    assert [page.current_page for page in pages] == [1, 2, 3]
+    assert all(page.learner_state_counts == [] for page in pages)
+
+
+async def test_offset_links_are_planned_by_offset(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(31), size=10, style="offset")
+    async with api.client() as client:
+        items = await client.catalogs.list().to_list()
+    assert len(items) == 31
+    assert sorted(call.query.get("offset", "0") for call in api.calls("GET", CATALOGS)) == [
+        "0",
+        "10",
+        "20",
+        "30",
+    ]
+
+
+async def test_without_a_count_pages_are_followed_one_by_one(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(12), size=5, style="opaque", latency=0.01)
+    async with api.client() as client:
+        items = await client.catalogs.list().to_list()
+    assert len(items) == 12
+    assert api.max_in_flight == 1
+
+
+async def test_an_empty_or_missing_next_ends_the_listing(api: ScriptedAPI) -> None:
+    api.json("GET", CATALOGS, {"count": 100, "next": "", "previous": None, "results": catalogs(2)})
+    async with api.client() as client:
+        assert len(await client.catalogs.list().to_list()) == 2
+    assert len(api.calls("GET", CATALOGS)) == 1
+
+
+async def test_a_next_link_that_loops_ends_the_listing(api: ScriptedAPI) -> None:
+    api.json(
+        "GET",
+        CATALOGS,
+        {"next": f"{api.base_url}{CATALOGS}?cursor=same", "previous": None, "results": catalogs(1)},
+    )
+    async with api.client() as client:
+        items = await client.catalogs.list().to_list()
+    assert len(items) == 2  # page 1, then the looping page once
+
+
+async def test_a_page_beyond_the_end_of_a_shrinking_listing_ends_it(api: ScriptedAPI) -> None:
+    items = catalogs(30)
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        number = int(request.query.get("page", 1))
+        if number == 1:
+            return web.json_response(
+                {
+                    "count": 30,
+                    "next": f"{api.base_url}{CATALOGS}?page=2",
+                    "previous": None,
+                    "results": items[:10],
+                }
+            )
+        if number == 2:
+            return web.json_response({"count": 20, "next": None, "previous": None, "results": items[10:20]})
+        return web.json_response({"detail": "Invalid page."}, status=404)
+
+    api.routes[("GET", CATALOGS)] = handler
+    async with api.client() as client:
+        listed = await client.catalogs.list().to_list()
+    assert len(listed) == 20
+
+
+async def test_a_404_on_the_first_page_is_an_error(api: ScriptedAPI) -> None:
+    api.json("GET", CATALOGS, {"detail": "Not found."}, 404)
+    async with api.client() as client:
+        with pytest.raises(NotFoundError):
+            await client.catalogs.list().to_list()
+
+
+async def test_first_page_fetches_one_page(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(50), size=10)
+    async with api.client() as client:
+        page = await client.catalogs.list().first_page()
+    assert isinstance(page, CatalogPage)
+    assert (page.count, len(page.results)) == (50, 10)
+    assert len(api.calls("GET", CATALOGS)) == 1
+
+
+async def test_the_pager_is_returned_at_once_and_requests_nothing_until_iterated(api: ScriptedAPI) -> None:
+    async with api.client() as client:
+        pager = client.catalogs.list()
+        assert isinstance(pager, AsyncPager)
+    assert api.requests == []
+
+
+async def test_a_bare_list_response_is_one_page(api: ScriptedAPI) -> None:
+    api.json("GET", LEARNERS, [{"user_email": "ada@acme.example"}, {"user_email": "grace@acme.example"}])
+    async with api.client() as client:
+        pager = client.learner_summary.list(CUSTOMER, ordering="user_email")
+        rows = await pager.to_list()
+        page = await pager.first_page()
+    assert [row.user_email for row in rows] == ["ada@acme.example", "grace@acme.example"]
+    assert all(isinstance(row, LearnerSummary) for row in rows)
+    assert page.count == 2
+    assert api.calls("GET", LEARNERS)[0].query == {"ordering": "user_email"}
+
+
+async def test_an_enveloped_learner_summary_is_paged(api: ScriptedAPI) -> None:
+    serve_pages(api, LEARNERS, [{"user_email": f"l{number}@acme.example"} for number in range(25)], size=10)
+    async with api.client() as client:
+        rows = await client.learner_summary.list(CUSTOMER).to_list()
+    assert len(rows) == 25
+
+
+async def test_breaking_out_cancels_in_flight_pages_and_leaks_no_task(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(400), size=2, latency=0.05)
+    async with api.client(max_concurrency=8) as client:
+        pager = client.catalogs.list()
+        async for catalog in pager:
+            if catalog.uuid == "catalog-0004":
+                break
+        for _ in range(5):
+            await asyncio.sleep(0)
+        others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        assert [task for task in others if "AsyncPager" in repr(task.get_coro())] == []
+    assert len(api.calls("GET", CATALOGS)) < 20
+
+
+async def test_cancelling_the_consumer_cancels_in_flight_pages(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(200), size=2, latency=0.05)
+    async with api.client(max_concurrency=8) as client:
+        consumer = asyncio.ensure_future(client.catalogs.list().to_list())
+        await asyncio.sleep(0.12)
+        consumer.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await consumer
+        for _ in range(5):
+            await asyncio.sleep(0)
+        leftovers = [task for task in asyncio.all_tasks() if "AsyncPager" in repr(task.get_coro())]
+        assert leftovers == []
+
+
+async def test_memory_holds_only_the_pages_in_flight(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(300), size=3)
+    seen_pages: list[int] = []
+    async with api.client(max_concurrency=4) as client:
+        async for page in client.catalogs.list().pages():
+            seen_pages.append(len(page.results))
+            # while the consumer holds this page, at most the window of later pages has been requested
+            assert len(api.calls("GET", CATALOGS)) <= len(seen_pages) + 4
+    assert sum(seen_pages) == 300
+
+
+async def test_items_are_models(api: ScriptedAPI) -> None:
+    serve_pages(api, CATALOGS, catalogs(3), size=10)
+    async with api.client() as client:
+        items = await client.catalogs.list().to_list()
+    assert all(isinstance(item, Catalog) for item in items)

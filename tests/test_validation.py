@@ -1,0 +1,188 @@
+"""Every rule of the spec, and input that cannot be right, raise ClientValidationError naming the
+field, before any request is sent."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from enterprise_async import ClientValidationError, EnterpriseClient
+from enterprise_async.models import BulkRevokeFilter
+from tests.conftest import ScriptedAPI
+
+PLAN = "2c5e8f1a-4b7d-4a0c-9e3f-6b9c2e5f8a1d"
+POLICY = "c3a1e2f4-5b6d-4e7f-8a9b-0c1d2e3f4a5b"
+CONFIG = "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b"
+CUSTOMER = "4f2ad1b8-9c6e-4c1a-8f0e-3b7d2e5a9c11"
+
+
+@pytest.fixture
+async def client(api: ScriptedAPI) -> AsyncIterator[EnterpriseClient]:
+    async with api.client() as client:
+        yield client
+    assert api.requests == [], "a request was sent despite invalid input"
+
+
+async def rejects(field: str, coroutine: Any) -> ClientValidationError:
+    with pytest.raises(ClientValidationError) as caught:
+        await coroutine
+    assert caught.value.field == field
+    assert isinstance(caught.value, ValueError)
+    return caught.value
+
+
+async def allocate(client: EnterpriseClient, **overrides: Any) -> Any:
+    arguments: dict[str, Any] = {
+        "learner_emails": ["ada@acme.example"],
+        "content_key": "HarvardX+CS50",
+        "content_price_cents": 19900,
+    }
+    arguments.update(overrides)
+    policy = arguments.pop("policy_uuid", POLICY)
+    return await client.policies.allocate(policy, **arguments)
+
+
+async def test_negative_content_price_is_rejected(client: EnterpriseClient) -> None:
+    error = await rejects("content_price_cents", allocate(client, content_price_cents=-1))
+    assert ">= 0" in str(error)
+
+
+async def test_a_boolean_is_not_a_price(client: EnterpriseClient) -> None:
+    await rejects("content_price_cents", allocate(client, content_price_cents=True))
+
+
+async def test_a_string_is_not_a_list_of_emails(client: EnterpriseClient) -> None:
+    await rejects("learner_emails", allocate(client, learner_emails="ada@acme.example"))
+
+
+async def test_strings_that_are_not_email_addresses_are_rejected(client: EnterpriseClient) -> None:
+    error = await rejects("learner_emails[1]", allocate(client, learner_emails=["ada@acme.example", "bob"]))
+    assert "'bob' is not an e-mail address" in str(error)
+
+
+async def test_an_empty_learner_list_is_rejected(client: EnterpriseClient) -> None:
+    await rejects("learner_emails", allocate(client, learner_emails=[]))
+
+
+async def test_a_blank_content_key_is_rejected(client: EnterpriseClient) -> None:
+    await rejects("content_key", allocate(client, content_key="  "))
+
+
+async def test_a_malformed_uuid_in_a_path_is_rejected(client: EnterpriseClient) -> None:
+    error = await rejects("policy_uuid", allocate(client, policy_uuid="not-a-uuid"))
+    assert "policies.allocate" in str(error)
+
+
+@pytest.mark.parametrize("blank", ["", "   "])
+async def test_policy_list_requires_a_non_blank_customer(client: EnterpriseClient, blank: str) -> None:
+    with pytest.raises(ClientValidationError) as caught:
+        client.policies.list(blank)
+    assert caught.value.field == "enterprise_customer_uuid"
+
+
+async def test_policy_list_rejects_none_as_customer(client: EnterpriseClient) -> None:
+    with pytest.raises(ClientValidationError, match="is required"):
+        client.policies.list(None)  # type: ignore[arg-type]
+
+
+async def test_bulk_revoke_takes_emails_or_filters_never_both(client: EnterpriseClient) -> None:
+    error = await rejects(
+        "filters",
+        client.subscriptions.bulk_revoke(
+            PLAN, user_emails=["a@acme.example"], filters=[{"status_in": ["assigned"]}]
+        ),
+    )
+    assert "never both" in str(error)
+
+
+async def test_bulk_revoke_needs_emails_or_filters(client: EnterpriseClient) -> None:
+    await rejects("user_emails", client.subscriptions.bulk_revoke(PLAN))
+
+
+async def test_a_revoke_filter_holds_an_email_or_statuses_not_both(client: EnterpriseClient) -> None:
+    both = BulkRevokeFilter(user_email="a@acme.example", status_in=["assigned"])
+    await rejects("filters[0].status_in", client.subscriptions.bulk_revoke(PLAN, filters=[both]))
+
+
+async def test_a_revoke_filter_with_an_unknown_key_is_rejected(client: EnterpriseClient) -> None:
+    await rejects(
+        "filters[0].status", client.subscriptions.bulk_revoke(PLAN, filters=[{"status": ["assigned"]}])
+    )
+
+
+async def test_a_revoke_filter_must_be_a_mapping_or_model(client: EnterpriseClient) -> None:
+    await rejects("filters[0]", client.subscriptions.bulk_revoke(PLAN, filters=["assigned"]))
+
+
+async def test_learners_plus_course_keys_are_at_most_1000(client: EnterpriseClient) -> None:
+    emails = [f"learner{number}@acme.example" for number in range(999)]
+    error = await rejects(
+        "emails",
+        client.enrollments.bulk_enroll(
+            CUSTOMER, emails=emails, course_run_keys=["course-v1:A+B+C", "course-v1:A+B+D"]
+        ),
+    )
+    assert "1001 exceeds the limit of 1000" in str(error)
+
+
+async def test_exactly_1000_learners_plus_course_keys_pass_validation(api: ScriptedAPI) -> None:
+    api.json(
+        "POST",
+        "/enterprise/v1/bulk-license-enrollment",
+        {"job_id": "3f2b1c9a-7e6d-4c5b-9a8f-1e2d3c4b5a69"},
+        201,
+    )
+    emails = [f"learner{number}@acme.example" for number in range(999)]
+    async with api.client() as client:
+        job = await client.enrollments.bulk_enroll(
+            CUSTOMER, emails=emails, course_run_keys=["course-v1:A+B+C"]
+        )
+    assert job.job_id == "3f2b1c9a-7e6d-4c5b-9a8f-1e2d3c4b5a69"
+
+
+async def test_remind_needs_uuids(client: EnterpriseClient) -> None:
+    await rejects("assignment_uuids[0]", client.assignments.remind(CONFIG, assignment_uuids=["nope"]))
+
+
+async def test_in_filters_take_lists(client: EnterpriseClient) -> None:
+    with pytest.raises(ClientValidationError) as caught:
+        client.assignments.list(CONFIG, state__in="allocated")  # type: ignore[arg-type]
+    assert caught.value.field == "state__in"
+
+
+async def test_integer_in_filters_hold_integers(client: EnterpriseClient) -> None:
+    with pytest.raises(ClientValidationError) as caught:
+        client.assignments.list(CONFIG, lms_user_id__in=[1, "2"])  # type: ignore[list-item]
+    assert caught.value.field == "lms_user_id__in[1]"
+
+
+async def test_a_page_size_below_one_is_rejected(client: EnterpriseClient) -> None:
+    with pytest.raises(ClientValidationError) as caught:
+        client.policies.list(CUSTOMER, page_size=0)
+    assert caught.value.field == "page_size"
+
+
+@pytest.mark.parametrize(
+    ("settings", "field"),
+    [
+        ({"client_id": ""}, "client_id"),
+        ({"client_secret": None}, "client_secret"),
+        ({"base_url": "api.example.org"}, "base_url"),
+        ({"response_format": "yaml"}, "response_format"),
+        ({"max_concurrency": 0}, "max_concurrency"),
+        ({"max_retries": -1}, "max_retries"),
+        ({"timeout": 0}, "timeout"),
+    ],
+)
+def test_client_settings_are_validated(settings: dict[str, Any], field: str) -> None:
+    arguments: dict[str, Any] = {
+        "client_id": "id",
+        "client_secret": "secret",
+        "base_url": "https://api.example.org",
+    }
+    arguments.update(settings)
+    with pytest.raises(ClientValidationError) as caught:
+        EnterpriseClient(**arguments)
+    assert caught.value.field == field
