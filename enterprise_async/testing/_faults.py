@@ -53,7 +53,11 @@ class Fault:
 
     @classmethod
     def drop(cls) -> Fault:
-        """Close the connection without answering."""
+        """Close the connection without answering.
+
+        aiohttp resends an idempotent request (GET) once when its connection closes unanswered,
+        so a GET sees the failure only when the fault fires twice (``times=2``).
+        """
         return cls("drop")
 
     @classmethod

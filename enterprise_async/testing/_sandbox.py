@@ -25,6 +25,8 @@ __all__ = ["DEFAULT_HOST", "DEFAULT_TOKEN_LIFETIME", "Sandbox"]
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_TOKEN_LIFETIME: Final = 3600.0
 """Seconds a sandbox token lives unless ``token_lifetime`` says otherwise."""
+SHUTDOWN_TIMEOUT: Final = 0.5
+"""Seconds that stopping waits for requests in flight (a slow fault must not hold a test up)."""
 DEFAULT_LOG_LIMIT: Final = 10_000
 """Requests the log keeps (the latest ones)."""
 
@@ -139,9 +141,16 @@ class Sandbox:
         except OSError:
             listener.close()
             raise
-        runner = web.AppRunner(self.server.application(), access_log=None, handle_signals=False)
-        await runner.setup()
-        await web.SockSite(runner, listener, shutdown_timeout=0.5).start()
+        runner = web.AppRunner(
+            self.server.application(), access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_TIMEOUT
+        )
+        try:
+            await runner.setup()
+            await web.SockSite(runner, listener).start()
+        except BaseException:
+            listener.close()
+            await runner.cleanup()
+            raise
         self._runner = runner
         self._port = int(listener.getsockname()[1])
         return self
