@@ -124,16 +124,23 @@ def _to_decimal(value: Any, _: Any = None) -> decimal.Decimal:
 _FRACTION = re.compile(r"(\.\d+)")
 
 
+_UTC = datetime.timezone.utc
+_FROM_ISO = datetime.datetime.fromisoformat
+
+
 def _to_datetime(value: Any, _: Any = None) -> datetime.datetime:
-    if isinstance(value, datetime.datetime):
+    if value.__class__ is str:
+        try:
+            moment = _FROM_ISO(value)
+        except ValueError:
+            moment = _parse_datetime(value.strip())
+    elif isinstance(value, datetime.datetime):
         moment = value
-    elif isinstance(value, str):
-        moment = _parse_datetime(value.strip())
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        return datetime.datetime.fromtimestamp(value, tz=datetime.timezone.utc)
+        return datetime.datetime.fromtimestamp(value, tz=_UTC)
     else:
         raise DecodeError(f"expected an ISO 8601 datetime, got {_describe(value)}")
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=datetime.timezone.utc)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=_UTC)
 
 
 def _parse_datetime(text: str) -> datetime.datetime:
@@ -220,8 +227,7 @@ def _enum_hook(enum: type[OpenEnum]) -> Hook:
         members[member.value] = member
 
     def structure_enum(value: Any, _: Any = None) -> OpenEnum | str:
-        found = members.get(value)
-        if found is not None:
+        if value.__class__ is str and (found := members.get(value)) is not None:
             return found
         text = _to_str(value)
         return members.get(normalized(text), text)
@@ -233,6 +239,8 @@ def _list_hook(type_: Any) -> Hook:
     (item_type,) = get_args(type_) or (Any,)
     if item_type in (Any, object):
         return _structure_plain_list
+    if item_type in _PASS_THROUGH:
+        return _scalar_list_hook(item_type)
     resolved: list[Hook] = []
 
     def structure_list(value: Any, _: Any = None) -> list[Any]:
@@ -249,6 +257,25 @@ def _list_hook(type_: Any) -> Hook:
             raise _locate_item_error(value, item_hook, item_type) from None
 
     return structure_list
+
+
+def _scalar_list_hook(item_type: type[Any]) -> Hook:
+    item_hook = SCALAR_HOOKS[item_type]
+
+    def structure_scalar_list(value: Any, _: Any = None) -> list[Any]:
+        if value is None:
+            return []
+        if value.__class__ is not list:
+            raise DecodeError(f"expected an array, got {_describe(value)}")
+        for item in value:
+            if item.__class__ is not item_type:
+                try:
+                    return [item_hook(item, item_type) for item in value]
+                except DecodeError:
+                    raise _locate_item_error(value, item_hook, item_type) from None
+        return value  # type: ignore[no-any-return]
+
+    return structure_scalar_list
 
 
 def _structure_plain_list(value: Any, _: Any = None) -> list[Any]:
@@ -285,7 +312,7 @@ def _union_hook(union: Any) -> Hook:
     if len(members) == 1:
         return _optional_hook(members[0])
     if len(members) == 2 and _is_open_enum(members[0]) and members[1] is str:
-        return _optional_enum_hook(members[0])
+        return _optional_enum_hook(members[0]) if nullable else _enum_hook(members[0])
     return _UnionDispatch(union, members, nullable)
 
 
@@ -447,8 +474,16 @@ def _inline_class(type_: Any) -> str | None:
     return _PASS_THROUGH.get(member)
 
 
+_COMPILING: set[type[Any]] = set()
+
+
 def _model_hook(cls: type[Any]) -> Hook:
-    """Compile the structuring function of one model class."""
+    """Compile the structuring function of one model class.
+
+    Each field is read with one ``get``; a value of the exact expected class (a ``str`` for a
+    string field...) is taken as it is, anything else goes through its type's hook. ``None`` is
+    checked inline, so the hook is that of the type without ``None``, not a wrapper around it.
+    """
     hints = typing.get_type_hints(cls)
     fields = [field for field in attrs.fields(cls) if field.name != "extra"]
     namespace: dict[str, Any] = {
@@ -457,37 +492,27 @@ def _model_hook(cls: type[Any]) -> Hook:
         "not_object": _not_an_object,
         "locate": _locate_field_error,
         "DecodeError": DecodeError,
-        "lazy_hook": _lazy_hook,
     }
     arguments: list[str] = []
-    for index, field in enumerate(fields):
-        type_ = hints[field.name]
-        wire = _wire(field)
-        namespace[f"h{index}"] = _lazy_hook(type_)
-        namespace[f"t{index}"] = type_
-        fetch = f"get({wire!r})"
-        if _has_scalar_default(field):
-            namespace[f"d{index}"] = field.default
-            fetch = f"get({wire!r}, d{index})"
-        inline = _inline_class(type_)
-        if _is_list(type_) or (_is_union(type_) and _is_list(get_args(type_)[0])):
-            expression = f"h{index}({fetch}, t{index})"
-        elif inline:
-            expression = f"v if (v := {fetch}) is None or v.__class__ is {inline} else h{index}(v, t{index})"
-        else:
-            expression = f"None if (v := {fetch}) is None else h{index}(v, t{index})"
-        arguments.append(f"        {field.name}=({expression}),")
+    _COMPILING.add(cls)
+    try:
+        for index, field in enumerate(fields):
+            type_ = _without_none(hints[field.name])
+            namespace[f"h{index}"] = _field_hook(type_)
+            namespace[f"t{index}"] = type_
+            arguments.append(f"        {field.name}=({_field_expression(index, field, type_, namespace)}),")
+    finally:
+        _COMPILING.discard(cls)
     source = "\n".join(
         [
             f"def structure_{cls.__name__}(data, _=None):",
             "    if data.__class__ is not dict:",
             "        return not_object(data, cls)",
             "    get = data.get",
-            "    unknown = data.keys() - known",
             "    try:",
             "        return cls(",
             *arguments,
-            "        extra={key: data[key] for key in unknown} if unknown else {},",
+            "        extra={} if known.issuperset(data) else {key: data[key] for key in data.keys() - known},",
             "        )",
             "    except DecodeError:",
             "        raise locate(cls, data) from None",
@@ -497,6 +522,48 @@ def _model_hook(cls: type[Any]) -> Hook:
     return typing.cast(Hook, namespace[f"structure_{cls.__name__}"])
 
 
+def _field_expression(index: int, field: attrs.Attribute[Any], type_: Any, namespace: dict[str, Any]) -> str:
+    """The source that reads one field from ``data`` (bound to ``get``)."""
+    wire = _wire(field)
+    fetch = f"get({wire!r})"
+    if _has_scalar_default(field):
+        namespace[f"d{index}"] = field.default
+        fetch = f"get({wire!r}, d{index})"
+    if _is_list(type_) and attrs.has(item := (get_args(type_) or (Any,))[0]) and item not in _COMPILING:
+        # A list of models, built right here; anything unusual (None, not a list) goes to the hook.
+        namespace[f"i{index}"] = _hook(item)
+        namespace[f"m{index}"] = item
+        return f"[i{index}(x, m{index}) for x in v] if (v := {fetch}).__class__ is list else h{index}(v, t{index})"
+    if _is_list(type_) or (_is_union(type_) and _is_list(get_args(type_)[0])):
+        return f"h{index}({fetch}, t{index})"  # the hook turns a missing array into []
+    inline = _inline_class(type_)
+    if inline:
+        return f"v if (v := {fetch}) is None or v.__class__ is {inline} else h{index}(v, t{index})"
+    return f"None if (v := {fetch}) is None else h{index}(v, t{index})"
+
+
+def _without_none(type_: Any) -> Any:
+    """``X`` for ``X | None``; the union without ``None`` for larger unions; other types as they are."""
+    if not _is_union(type_):
+        return type_
+    members = tuple(member for member in get_args(type_) if member is not NoneType)
+    if len(members) == len(get_args(type_)):
+        return type_
+    if len(members) == 1:
+        return members[0]
+    return typing.Union[members]  # noqa: UP007 - built from a runtime tuple
+
+
+def _field_hook(type_: Any) -> Hook:
+    """The hook of a field's type, resolved now unless the type is a model still being compiled."""
+    scalar = SCALAR_HOOKS.get(type_)
+    if scalar is not None:
+        return scalar
+    if type_ in _COMPILING:
+        return _lazy_hook(type_)
+    return _hook(type_)
+
+
 def _has_scalar_default(field: attrs.Attribute[Any]) -> bool:
     """Whether a field left out keeps a default other than None (``partial = False``)."""
     default = field.default
@@ -504,7 +571,7 @@ def _has_scalar_default(field: attrs.Attribute[Any]) -> bool:
 
 
 def _lazy_hook(type_: Any) -> Hook:
-    """A hook resolved on first use, so that models may refer to each other in any order."""
+    """A hook resolved on first use, for a model that refers to itself."""
     resolved: list[Hook] = []
 
     def lazy(value: Any, _: Any = None) -> Any:
@@ -512,8 +579,7 @@ def _lazy_hook(type_: Any) -> Hook:
             resolved.append(_hook(type_))
         return resolved[0](value, type_)
 
-    scalar = SCALAR_HOOKS.get(type_)
-    return scalar if scalar is not None else lazy
+    return lazy
 
 
 def _not_an_object(value: Any, cls: type[Any]) -> Any:
