@@ -273,7 +273,7 @@ def _scalar_list_hook(item_type: type[Any]) -> Hook:
                     return [item_hook(item, item_type) for item in value]
                 except DecodeError:
                     raise _locate_item_error(value, item_hook, item_type) from None
-        return value  # type: ignore[no-any-return]
+        return value
 
     return structure_scalar_list
 
@@ -512,7 +512,7 @@ def _model_hook(cls: type[Any]) -> Hook:
             "    try:",
             "        return cls(",
             *arguments,
-            "        extra={} if known.issuperset(data) else {key: data[key] for key in data.keys() - known},",
+            "        extra={} if known.issuperset(data) else {k: data[k] for k in data.keys() - known},",
             "        )",
             "    except DecodeError:",
             "        raise locate(cls, data) from None",
@@ -533,7 +533,8 @@ def _field_expression(index: int, field: attrs.Attribute[Any], type_: Any, names
         # A list of models, built right here; anything unusual (None, not a list) goes to the hook.
         namespace[f"i{index}"] = _hook(item)
         namespace[f"m{index}"] = item
-        return f"[i{index}(x, m{index}) for x in v] if (v := {fetch}).__class__ is list else h{index}(v, t{index})"
+        built = f"[i{index}(x, m{index}) for x in v]"
+        return f"{built} if (v := {fetch}).__class__ is list else h{index}(v, t{index})"
     if _is_list(type_) or (_is_union(type_) and _is_list(get_args(type_)[0])):
         return f"h{index}({fetch}, t{index})"  # the hook turns a missing array into []
     inline = _inline_class(type_)
