@@ -503,7 +503,15 @@ class CatalogContent:
             "video": {"src": f"{MEDIA}/video/{program_uuid}.mp4", "description": "Program overview"},
             "expected_learning_items": ["Build a portfolio project", "Earn a shareable certificate"],
             "faq": ["How long does it take?", "Is financial aid available?"],
-            "credit_backing_organizations": authors,
+            "credit_backing_organizations": [
+                {
+                    "uuid": org["uuid"],
+                    "key": org["key"],
+                    "name": org["name"],
+                    "logo_image_url": org["logo_image_url"],
+                }
+                for org in authors
+            ],
             "corporate_endorsements": [
                 {"corporation_name": "Globex", "statement": "A must for our analysts."}
             ],

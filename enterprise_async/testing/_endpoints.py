@@ -7,6 +7,7 @@ knows about sockets, tokens or faults.
 
 from __future__ import annotations
 
+import decimal
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Literal
@@ -40,6 +41,9 @@ ASSIGNMENT_ORDERING: Final[Mapping[str, Callable[[AssignmentRecord], Any]]] = {
     "recent_action_time": lambda record: record.recent_action["timestamp"],
 }
 """Fields the assignment list orders by; others named in ``ordering`` are ignored, as DRF does."""
+
+DECIMAL_SUMMARY_FIELDS: Final = frozenset({"amount_learner_paid", "course_list_price", "current_grade"})
+"""Learner summary fields that are decimal strings on the wire, ordered by value."""
 
 LearnerSummaryShape = Literal["paginated", "list"]
 CatalogShape = Literal["nested", "flat"]
@@ -480,10 +484,14 @@ def _revoke_filters(body: Body) -> list[dict[str, Any]]:
 
 
 def _order_rows(rows: Sequence[dict[str, Any]], ordering: str) -> list[dict[str, Any]]:
-    """Learner summary rows ordered by one response field (``-field`` descending), nulls last."""
+    """Learner summary rows ordered by one response field (``-field`` descending), nulls last;
+    decimal fields (sent as strings) by their value."""
     name = ordering.strip().lstrip("-")
     if rows and name not in rows[0]:
         raise ApiError(400, {"ordering": [f"Cannot order by {name!r}: not a field of the learner summary."]})
-    return _sorted_nulls_last(
-        list(rows), lambda row: row.get(name), descending=ordering.strip().startswith("-")
-    )
+
+    def key(row: dict[str, Any]) -> Any:
+        value = row.get(name)
+        return decimal.Decimal(value) if name in DECIMAL_SUMMARY_FIELDS and value is not None else value
+
+    return _sorted_nulls_last(list(rows), key, descending=ordering.strip().startswith("-"))

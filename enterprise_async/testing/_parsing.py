@@ -202,7 +202,5 @@ def query_int(query: Mapping[str, str], name: str) -> int | None:
 
 def query_csv(query: MultiMapping[str], name: str) -> list[str] | None:
     """An ``__in`` filter: one comma-separated value (repeated parameters are joined too)."""
-    values = query.getall(name, [])
-    if not values:
-        return None
-    return [item.strip() for value in values for item in value.split(",") if item.strip()]
+    items = [item.strip() for value in query.getall(name, []) for item in value.split(",") if item.strip()]
+    return items or None  # an empty value filters nothing, as django-filter's ``__in`` filters do

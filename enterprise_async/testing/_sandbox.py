@@ -142,7 +142,10 @@ class Sandbox:
             listener.close()
             raise
         runner = web.AppRunner(
-            self.server.application(), access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_TIMEOUT
+            self.server.application(),
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=SHUTDOWN_TIMEOUT,
         )
         try:
             await runner.setup()

@@ -82,7 +82,9 @@ class RawAPI:
             token = self.token or await self.fresh_token()
             sent.setdefault("Authorization", f"JWT {token}")
         url = path if path.startswith("http") else self.sandbox.base_url + path
-        async with self.session.request(method, url, params=params, json=json, data=data, headers=sent) as response:
+        async with self.session.request(
+            method, url, params=params, json=json, data=data, headers=sent
+        ) as response:
             return Answer(response.status, response.headers, await response.read())
 
     async def get(self, path: str, **kwargs: Any) -> Answer:

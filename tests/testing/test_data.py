@@ -174,7 +174,9 @@ def test_flat_items_carry_the_flat_fields_too(data: SandboxData, schemas: dict[s
     assert set(data.content.flat(program, "program")) == _fields(schemas, "Program")
 
 
-def test_learner_summary_rows_carry_every_field_of_the_spec(data: SandboxData, schemas: dict[str, Any]) -> None:
+def test_learner_summary_rows_carry_every_field_of_the_spec(
+    data: SandboxData, schemas: dict[str, Any]
+) -> None:
     row = data.summaries(data.customers[0].uuid)[0]
     assert set(row) == _fields(schemas, "LearnerSummary")
 
@@ -211,7 +213,9 @@ def test_some_programs_have_a_type_outside_the_documented_enum() -> None:
 
 
 def test_error_reason_is_sometimes_an_object(data: SandboxData) -> None:
-    reasons = [r.error_reason for r in data.assignments(data.assignment_configurations[0]) if r.state == "errored"]
+    reasons = [
+        r.error_reason for r in data.assignments(data.assignment_configurations[0]) if r.state == "errored"
+    ]
     assert {type(reason) for reason in reasons} == {str, dict}
 
 

@@ -44,7 +44,11 @@ def _in_state(sandbox: Sandbox, configuration: str, state: str) -> AssignmentRec
 async def test_allocate_creates_an_assignment_for_a_new_learner(api: RawAPI, sandbox: Sandbox) -> None:
     policy, configuration = _assignable(sandbox)
     course = sandbox.data.first(sandbox.data.policy(policy).catalog_uuid, "course")  # type: ignore[union-attr]
-    body = {"learner_emails": ["new.learner@example.com"], "content_key": course["key"], "content_price_cents": 14900}
+    body = {
+        "learner_emails": ["new.learner@example.com"],
+        "content_key": course["key"],
+        "content_price_cents": 14900,
+    }
     answer = await api.post(_allocate(policy), json=body)
     assert answer.status == 202
     (created,) = answer.data["created"]
@@ -57,20 +61,32 @@ async def test_allocate_creates_an_assignment_for_a_new_learner(api: RawAPI, san
     assert created["assignment_configuration"] == configuration
 
 
-async def test_allocate_reports_an_already_allocated_learner_under_no_change(api: RawAPI, sandbox: Sandbox) -> None:
+async def test_allocate_reports_an_already_allocated_learner_under_no_change(
+    api: RawAPI, sandbox: Sandbox
+) -> None:
     policy, configuration = _assignable(sandbox)
     existing = _in_state(sandbox, configuration, "allocated")
-    body = {"learner_emails": [existing.learner_email], "content_key": existing.content_key, "content_price_cents": 100}
+    body = {
+        "learner_emails": [existing.learner_email],
+        "content_key": existing.content_key,
+        "content_price_cents": 100,
+    }
     answer = await api.post(_allocate(policy), json=body)
     assert answer.status == 202
     assert [record["uuid"] for record in answer.data["no_change"]] == [existing.uuid]
     assert answer.data["created"] == answer.data["updated"] == []
 
 
-async def test_allocate_updates_a_cancelled_assignment_back_to_allocated(api: RawAPI, sandbox: Sandbox) -> None:
+async def test_allocate_updates_a_cancelled_assignment_back_to_allocated(
+    api: RawAPI, sandbox: Sandbox
+) -> None:
     policy, configuration = _assignable(sandbox)
     cancelled = _in_state(sandbox, configuration, "cancelled")
-    body = {"learner_emails": [cancelled.learner_email], "content_key": cancelled.content_key, "content_price_cents": 500}
+    body = {
+        "learner_emails": [cancelled.learner_email],
+        "content_key": cancelled.content_key,
+        "content_price_cents": 500,
+    }
     answer = await api.post(_allocate(policy), json=body)
     (updated,) = answer.data["updated"]
     assert updated["uuid"] == cancelled.uuid
@@ -135,7 +151,11 @@ async def test_allocated_spend_shows_in_the_policy_aggregates(api: RawAPI, sandb
         return int(found["aggregates"]["amount_allocated_usd_cents"])
 
     before = await allocated_cents()
-    body = {"learner_emails": ["spender@example.com"], "content_key": "MITx+CS.0.1x", "content_price_cents": 2500}
+    body = {
+        "learner_emails": ["spender@example.com"],
+        "content_key": "MITx+CS.0.1x",
+        "content_price_cents": 2500,
+    }
     await api.post(_allocate(policy), json=body)
     assert await allocated_cents() == before + 2500
 
@@ -204,7 +224,9 @@ async def test_in_filters_arrive_as_one_comma_separated_value(api: RawAPI, sandb
     params = {"state__in": "cancelled,reversed", "page_size": "100"}
     body = (await api.get(_assignments(configuration), params=params)).data
     assert {record["state"] for record in body["results"]} == {"cancelled", "reversed"}
-    expected = sum(record.state in ("cancelled", "reversed") for record in sandbox.data.assignments(configuration))
+    expected = sum(
+        record.state in ("cancelled", "reversed") for record in sandbox.data.assignments(configuration)
+    )
     assert body["count"] == expected
 
 
@@ -250,7 +272,11 @@ async def test_search_matches_the_learner_email(api: RawAPI, sandbox: Sandbox) -
 
 async def test_ordering_sorts_by_a_field_descending(api: RawAPI, sandbox: Sandbox) -> None:
     configuration = sandbox.data.assignment_configurations[0]
-    body = (await api.get(_assignments(configuration), params={"ordering": "-content_quantity", "page_size": "100"})).data
+    body = (
+        await api.get(
+            _assignments(configuration), params={"ordering": "-content_quantity", "page_size": "100"}
+        )
+    ).data
     quantities = [record["content_quantity"] for record in body["results"]]
     assert quantities == sorted(quantities, reverse=True)
 
@@ -262,7 +288,9 @@ async def test_assignments_of_an_unknown_configuration_answer_404(api: RawAPI) -
 async def test_remind_moves_an_allocated_assignment_to_waiting(api: RawAPI, sandbox: Sandbox) -> None:
     configuration = sandbox.data.assignment_configurations[0]
     notifying = next(r for r in sandbox.data.assignments(configuration) if r.learner_state == "notifying")
-    answer = await api.post(_assignments(configuration, "remind/"), json={"assignment_uuids": [notifying.uuid]})
+    answer = await api.post(
+        _assignments(configuration, "remind/"), json={"assignment_uuids": [notifying.uuid]}
+    )
     assert answer.status == 200
     assert answer.data == {"reminded": [notifying.uuid], "non_remindable": []}
     assert notifying.learner_state == "waiting"
@@ -273,7 +301,9 @@ async def test_remind_leaves_an_accepted_assignment_alone(api: RawAPI, sandbox: 
     configuration = sandbox.data.assignment_configurations[0]
     accepted = _in_state(sandbox, configuration, "accepted")
     actions = len(accepted.actions)
-    answer = await api.post(_assignments(configuration, "remind/"), json={"assignment_uuids": [accepted.uuid]})
+    answer = await api.post(
+        _assignments(configuration, "remind/"), json={"assignment_uuids": [accepted.uuid]}
+    )
     assert answer.status == 200
     assert answer.data == {"reminded": [], "non_remindable": [accepted.uuid]}
     assert len(accepted.actions) == actions
@@ -295,7 +325,9 @@ async def test_cancel_leaves_accepted_and_foreign_assignments_alone(api: RawAPI,
     first, second = sandbox.data.assignment_configurations[:2]
     accepted = _in_state(sandbox, first, "accepted")
     foreign = _in_state(sandbox, second, "allocated")
-    answer = await api.post(_assignments(first, "cancel/"), json={"assignment_uuids": [accepted.uuid, foreign.uuid]})
+    answer = await api.post(
+        _assignments(first, "cancel/"), json={"assignment_uuids": [accepted.uuid, foreign.uuid]}
+    )
     assert answer.data == {"cancelled": [], "non_cancelable": [accepted.uuid, foreign.uuid]}
     assert (accepted.state, foreign.state) == ("accepted", "allocated")
 
@@ -308,7 +340,9 @@ async def test_cancel_refuses_a_malformed_uuid(api: RawAPI, sandbox: Sandbox) ->
 
 async def test_cancel_refuses_an_empty_list(api: RawAPI, sandbox: Sandbox) -> None:
     configuration = sandbox.data.assignment_configurations[0]
-    assert (await api.post(_assignments(configuration, "cancel/"), json={"assignment_uuids": []})).status == 400
+    assert (
+        await api.post(_assignments(configuration, "cancel/"), json={"assignment_uuids": []})
+    ).status == 400
 
 
 # ---------------------------------------------------------------------------------- subscriptions
@@ -323,7 +357,9 @@ async def test_subscription_list_filters_by_customer(api: RawAPI, sandbox: Sandb
 
 async def test_current_filter_returns_the_active_plan(api: RawAPI, sandbox: Sandbox) -> None:
     customer = sandbox.data.customers[0].uuid
-    body = (await api.get(SUBSCRIPTIONS, params={"enterprise_customer_uuid": customer, "current": "true"})).data
+    body = (
+        await api.get(SUBSCRIPTIONS, params={"enterprise_customer_uuid": customer, "current": "true"})
+    ).data
     (plan,) = body["results"]
     assert plan["is_active"] is True
     assert plan["days_until_expiration"] > 0
@@ -396,7 +432,9 @@ async def test_bulk_revoke_partly_failing_answers_207(api: RawAPI, sandbox: Sand
     assert (failure["user_email"], failure["error_response_status"]) == ("stranger@example.com", 404)
 
 
-async def test_bulk_revoke_of_an_unknown_email_answers_404_with_the_result(api: RawAPI, sandbox: Sandbox) -> None:
+async def test_bulk_revoke_of_an_unknown_email_answers_404_with_the_result(
+    api: RawAPI, sandbox: Sandbox
+) -> None:
     plan = sandbox.data.plans[0]
     answer = await api.post(_licenses(plan.uuid, "bulk-revoke"), json={"user_emails": ["nobody@example.com"]})
     assert answer.status == 404
@@ -424,7 +462,9 @@ async def test_bulk_revoke_with_neither_answers_400(api: RawAPI, sandbox: Sandbo
 async def test_bulk_revoke_by_status_filter_revokes_those_licenses(api: RawAPI, sandbox: Sandbox) -> None:
     plan = sandbox.data.plans[1]  # no revocation cap
     assigned = [item.uuid for item in sandbox.data.licenses(plan.uuid) if item.status == "assigned"]
-    answer = await api.post(_licenses(plan.uuid, "bulk-revoke"), json={"filters": [{"status_in": ["assigned"]}]})
+    answer = await api.post(
+        _licenses(plan.uuid, "bulk-revoke"), json={"filters": [{"status_in": ["assigned"]}]}
+    )
     assert answer.status == 200
     assert [item["license_uuid"] for item in answer.data["successful_revocations"]] == assigned
 
@@ -433,7 +473,11 @@ async def test_bulk_revoke_stops_at_the_revocation_cap(api: RawAPI, sandbox: San
     plan = sandbox.data.plans[0]
     wire = sandbox.data.plan_wire(plan)
     remaining = wire["revocations"]["remaining"]
-    holders = [item.user_email for item in sandbox.data.licenses(plan.uuid) if item.status in ("assigned", "activated")]
+    holders = [
+        item.user_email
+        for item in sandbox.data.licenses(plan.uuid)
+        if item.status in ("assigned", "activated")
+    ]
     emails = holders[: remaining + 1]
     assert len(emails) == remaining + 1
     answer = await api.post(_licenses(plan.uuid, "bulk-revoke"), json={"user_emails": emails})
@@ -443,7 +487,9 @@ async def test_bulk_revoke_stops_at_the_revocation_cap(api: RawAPI, sandbox: San
 
 
 async def test_bulk_revoke_on_an_unknown_plan_answers_404(api: RawAPI) -> None:
-    answer = await api.post(_licenses(str(uuid.uuid4()), "bulk-revoke"), json={"user_emails": ["a@example.com"]})
+    answer = await api.post(
+        _licenses(str(uuid.uuid4()), "bulk-revoke"), json={"user_emails": ["a@example.com"]}
+    )
     assert answer.status == 404
 
 
@@ -517,7 +563,9 @@ async def test_flat_shape_names_the_catalog_and_types_each_item(session: aiohttp
         catalog.title,
         catalog.customer_uuid,
     )
-    assert [item["content_type"] for item in body["results"][:10]] == ["course"] * 7 + ["courserun"] * 2 + ["program"]
+    assert [item["content_type"] for item in body["results"][:10]] == ["course"] * 7 + ["courserun"] * 2 + [
+        "program"
+    ]
 
 
 # ---------------------------------------------------------------------------------- learner summary
@@ -525,7 +573,11 @@ async def test_flat_shape_names_the_catalog_and_types_each_item(session: aiohttp
 
 async def test_learner_summary_is_sorted_by_last_activity_by_default(api: RawAPI, sandbox: Sandbox) -> None:
     customer = sandbox.data.customers[0].uuid
-    body = (await api.get(f"/enterprise/v3/enterprise-customer/{customer}/learner-summary", params={"page_size": "100"})).data
+    body = (
+        await api.get(
+            f"/enterprise/v3/enterprise-customer/{customer}/learner-summary", params={"page_size": "100"}
+        )
+    ).data
     dates = [row["last_activity_date"] for row in body["results"]]
     assert dates == sorted(dates)
 
@@ -546,7 +598,11 @@ async def test_learner_summary_refuses_an_unknown_ordering(api: RawAPI, sandbox:
 async def test_learner_summary_can_be_a_plain_list(session: aiohttp.ClientSession) -> None:
     async with Sandbox(learner_summary="list") as sandbox:
         customer = sandbox.data.customers[0].uuid
-        body = (await RawAPI(sandbox, session).get(f"/enterprise/v3/enterprise-customer/{customer}/learner-summary")).data
+        body = (
+            await RawAPI(sandbox, session).get(
+                f"/enterprise/v3/enterprise-customer/{customer}/learner-summary"
+            )
+        ).data
     assert isinstance(body, list)
     assert len(body) == 30
 

@@ -86,7 +86,9 @@ async def test_dropped_post_is_not_resent_by_aiohttp(api: RawAPI, sandbox: Sandb
     plan = sandbox.data.plans[0].uuid
     sandbox.faults.inject("*/licenses/assign", Fault.drop())
     with pytest.raises(aiohttp.ServerDisconnectedError):
-        await api.post(f"/enterprise/v1/subscriptions/{plan}/licenses/assign", json={"user_emails": ["a@example.com"]})
+        await api.post(
+            f"/enterprise/v1/subscriptions/{plan}/licenses/assign", json={"user_emails": ["a@example.com"]}
+        )
     assert len(sandbox.requests.find("POST", "/enterprise/v1/subscriptions/*")) == 1
 
 

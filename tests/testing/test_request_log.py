@@ -19,7 +19,9 @@ async def test_logs_method_path_query_and_status(api: RawAPI, sandbox: Sandbox) 
 
 async def test_logs_the_json_body_of_a_post(api: RawAPI, sandbox: Sandbox) -> None:
     plan = sandbox.data.plans[0].uuid
-    await api.post(f"/enterprise/v1/subscriptions/{plan}/licenses/assign", json={"user_emails": ["a@example.com"]})
+    await api.post(
+        f"/enterprise/v1/subscriptions/{plan}/licenses/assign", json={"user_emails": ["a@example.com"]}
+    )
     entry = sandbox.requests.find("POST", "/enterprise/v1/subscriptions/*")[-1]
     assert entry.json() == {"user_emails": ["a@example.com"]}
 

@@ -58,7 +58,9 @@ async def test_answers_json_when_the_request_accepts_it(api: RawAPI) -> None:
 async def test_xml_and_json_carry_the_same_listing(api: RawAPI) -> None:
     as_json = (await api.get(CATALOGS)).data
     as_xml = (await api.get(CATALOGS, accept="application/xml")).data
-    assert [catalog["uuid"] for catalog in as_json["results"]] == [catalog["uuid"] for catalog in as_xml["results"]]
+    assert [catalog["uuid"] for catalog in as_json["results"]] == [
+        catalog["uuid"] for catalog in as_xml["results"]
+    ]
 
 
 async def test_unknown_path_answers_404_in_the_negotiated_format(api: RawAPI) -> None:
