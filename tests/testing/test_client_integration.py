@@ -129,7 +129,8 @@ async def test_assignments_list_applies_every_filter(client: EnterpriseClient, s
     target = next(
         r for r in records if r.lms_user_id is not None and r.learner_email and r.state == "accepted"
     )
-    assert target.learner_email is not None and target.lms_user_id is not None
+    assert target.learner_email is not None
+    assert target.lms_user_id is not None
     found = await client.assignments.list(
         configuration,
         content_key=target.content_key,
@@ -209,7 +210,8 @@ async def test_subscriptions_list_current_returns_the_active_plan(
     assert plan.is_active is True
     assert plan.licenses is not None
     assert plan.licenses.total == 20
-    assert plan.revocations is not None and not isinstance(plan.revocations, bool)
+    assert plan.revocations is not None
+    assert not isinstance(plan.revocations, bool)
     assert plan.revocations.remaining == 8
 
 
@@ -381,16 +383,17 @@ async def test_learner_summary_orders_by_another_field(client: EnterpriseClient,
 
 
 async def test_learner_summary_as_a_plain_list_reads_the_same(response_format: str) -> None:
-    async with Sandbox(learner_summary="list") as plain, Sandbox(learner_summary="paginated") as paged:
-        async with (
-            plain.client(response_format=response_format) as first,
-            paged.client(response_format=response_format) as second,
-        ):
-            customer = plain.data.customers[0].uuid
-            assert (
-                await first.learner_summary.list(customer).to_list()
-                == await second.learner_summary.list(customer).to_list()
-            )
+    async with (
+        Sandbox(learner_summary="list") as plain,
+        Sandbox(learner_summary="paginated") as paged,
+        plain.client(response_format=response_format) as first,
+        paged.client(response_format=response_format) as second,
+    ):
+        customer = plain.data.customers[0].uuid
+        assert (
+            await first.learner_summary.list(customer).to_list()
+            == await second.learner_summary.list(customer).to_list()
+        )
 
 
 # ---------------------------------------------------------------------------------- JSON and XML agree

@@ -40,7 +40,8 @@ async def test_tells_tokens_apart_by_fingerprint(api: RawAPI, sandbox: Sandbox) 
     await api.fresh_token()
     await api.get(CATALOGS)
     first, second = sandbox.requests.find("GET", CATALOGS)
-    assert first.token_fingerprint and second.token_fingerprint
+    assert first.token_fingerprint is not None
+    assert second.token_fingerprint is not None
     assert first.token_fingerprint != second.token_fingerprint
 
 

@@ -106,7 +106,7 @@ async def test_token_response_carries_expires_in_as_a_string(api: RawAPI) -> Non
 
 async def test_token_is_jwt_shaped_and_names_the_client_and_customer(api: RawAPI, sandbox: Sandbox) -> None:
     token = await api.fresh_token()
-    header, payload, signature = token.split(".")
+    _header, payload, signature = token.split(".")
     claims = orjson.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
     assert claims["client_id"] == sandbox.client_id
     assert claims["enterprise_customer_uuid"] == sandbox.data.customers[0].uuid
