@@ -137,7 +137,10 @@ def _to_datetime(value: Any, _: Any = None) -> datetime.datetime:
     elif isinstance(value, datetime.datetime):
         moment = value
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        return datetime.datetime.fromtimestamp(value, tz=_UTC)
+        try:
+            return datetime.datetime.fromtimestamp(value, tz=_UTC)
+        except (OverflowError, OSError, ValueError):
+            raise DecodeError(f"timestamp out of range: {_describe(value)}") from None
     else:
         raise DecodeError(f"expected an ISO 8601 datetime, got {_describe(value)}")
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=_UTC)

@@ -65,7 +65,7 @@ def parse_drf_xml(body: bytes | str) -> Any:
         )
     except XMLDecodeError:
         raise
-    except (expat.ExpatError, ValueError) as error:
+    except (expat.ExpatError, ValueError, LookupError) as error:  # LookupError: an unknown encoding
         raise XMLDecodeError(f"malformed XML: {error}") from error
     if not isinstance(document, dict) or len(document) != 1:
         raise XMLDecodeError("an XML document has exactly one root element")
