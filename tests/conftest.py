@@ -1,9 +1,13 @@
-"""Shared fixtures: a scripted loopback API for runtime tests, and the aioresponses shim."""
+"""Shared fixtures: a scripted loopback API for runtime tests, the aioresponses shim, and the
+leak watch that checks, at the end of the run, that no error or log record of the whole suite
+carried a client secret or a token."""
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -13,7 +17,8 @@ from aiohttp import ClientResponse, web
 from aiohttp.test_utils import TestServer
 from attrs import define, field
 
-from enterprise_async import EnterpriseClient
+from enterprise_async import EnterpriseClient, EnterpriseError
+from enterprise_async.testing import Sandbox
 
 # --------------------------------------------------------------------------- aioresponses shim
 # aioresponses 0.7.9 builds ClientResponse without `stream_writer`, which aiohttp 3.14 requires
@@ -35,10 +40,71 @@ if "stream_writer" in inspect.signature(ClientResponse.__init__).parameters:
     aioresponses.core.ClientResponse = _ClientResponseWithWriter  # type: ignore[misc]
 
 
+# --------------------------------------------------------------------------- leak watch
+
+
+@define
+class LeakWatch:
+    """What the suite said (error messages, log records, reprs) and the secrets it must not say."""
+
+    secrets: set[str] = field(factory=set)
+    said: list[tuple[str, str]] = field(factory=list)
+
+    def leaks(self) -> list[tuple[str, str]]:
+        jwt = re.compile(r"eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]+")
+        return [
+            (source, text)
+            for source, text in self.said
+            if jwt.search(text) or any(secret in text for secret in self.secrets)
+        ]
+
+
+WATCH = LeakWatch()
+_exception_init = Exception.__init__
+
+
+def _recording_init(self: EnterpriseError, *args: Any, **kwargs: Any) -> None:
+    _exception_init(self, *args)
+    WATCH.said.append((f"str({type(self).__name__})", str(self)))
+
+
+EnterpriseError.__init__ = _recording_init  # type: ignore[method-assign]
+
+
+class _RecordingHandler(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        WATCH.said.append((f"log {record.levelname}", self.format(record)))
+
+
+_sdk_logger = logging.getLogger("enterprise_async")
+_sdk_logger.addHandler(_RecordingHandler(logging.DEBUG))
+_sdk_logger.setLevel(logging.DEBUG)
+
+_sandbox_start = Sandbox.start
+
+
+async def _watched_start(self: Sandbox) -> Sandbox:
+    WATCH.secrets.add(self.client_secret)
+    return await _sandbox_start(self)
+
+
+Sandbox.start = _watched_start  # type: ignore[method-assign]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "last: run after every other test (reads what the whole run did)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``last`` run after everything else (the leak check reads the whole run)."""
+    items.sort(key=lambda item: item.get_closest_marker("last") is not None)
+
+
 # --------------------------------------------------------------------------- scripted API
 
 CLIENT_ID = "test-client"
 CLIENT_SECRET = "s3cr3t-value-never-shown"
+WATCH.secrets.add(CLIENT_SECRET)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
