@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "drift", "tests"]
+nox.options.sessions = ["lint", "typecheck", "drift", "tests", "conformance"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.default_venv_backend = "venv"
 
@@ -49,3 +49,10 @@ def tests(session: nox.Session) -> None:
     """The whole test suite (warnings are errors)."""
     session.install("-e", DEV)
     session.run("pytest", *session.posargs)
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """schemathesis against a running sandbox: it answers as spec/openapi.yaml says."""
+    session.install("-e", ".[conformance]")
+    session.run("python", "tests/testing/conformance.py", *session.posargs)

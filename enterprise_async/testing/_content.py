@@ -61,8 +61,8 @@ def _rng(*parts: object) -> random.Random:
     return random.Random(":".join(map(str, parts)))
 
 
-_VERSION_CLEAR = ~((0xF << 76) | (0xC << 62))
-_VERSION_4 = (0x4 << 76) | (0x8 << 62)
+_VERSION_CLEAR = ~((0xF << 76) | (0x3 << 62))
+_VERSION_4 = (0x4 << 76) | (0x2 << 62)
 
 
 def _uuid(rng: random.Random) -> str:
@@ -466,7 +466,8 @@ class CatalogContent:
             "authoring_organizations": authors,
             "card_image_url": f"{MEDIA}/programs/{program_uuid}/card.jpg",
             "is_program_eligible_for_one_click_purchase": rng.random() < 0.6,
-            "degree": self._degree(program_uuid, title) if program_type == "Masters" else None,
+            # Every program carries a degree object: the spec's Degree is not nullable.
+            "degree": self._degree(program_uuid, title),
             "curricula": [
                 {
                     "uuid": _uuid(rng),

@@ -29,6 +29,8 @@ __all__ = [
     "valid_uuid",
 ]
 
+MAX_INTEGER = 2**63 - 1
+"""Largest integer a body may carry: the database's 64-bit columns (and orjson) stop there."""
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
 _TRUE = frozenset({"true", "True", "1"})
 _FALSE = frozenset({"false", "False", "0"})
@@ -80,14 +82,14 @@ class Body:
             raise _invalid(name, "This list may not be empty.")
         return values
 
-    def optional_strings(self, name: str, *, required: bool = False) -> list[str] | None:
-        """A list of non-blank strings, possibly empty, if present."""
+    def optional_strings(self, name: str, *, required: bool = False, blank: bool = False) -> list[str] | None:
+        """A list of strings (non-blank unless ``blank``), possibly empty, if present."""
         value = self._value(name, required)
         if value is None:
             return None
         if not isinstance(value, list):
             raise _invalid(name, f'Expected a list of items but got type "{type(value).__name__}".')
-        if not all(isinstance(item, str) and item.strip() for item in value):
+        if not all(isinstance(item, str) and (blank or item.strip()) for item in value):
             raise _invalid(name, "Every item must be a non-blank string.")
         return value
 
@@ -110,10 +112,14 @@ class Body:
     def integer(self, name: str, *, minimum: int | None = None) -> int:
         """A required integer (not a string, a float or a boolean), at least ``minimum``."""
         value = self._value(name, required=True)
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # JSON has one number type: 237.0 is the integer 237
         if isinstance(value, bool) or not isinstance(value, int):
             raise _invalid(name, "A valid integer is required.")
         if minimum is not None and value < minimum:
             raise _invalid(name, f"Ensure this value is greater than or equal to {minimum}.")
+        if abs(value) > MAX_INTEGER:
+            raise _invalid(name, f"Ensure this value is less than or equal to {MAX_INTEGER}.")
         return value
 
     def boolean(self, name: str) -> bool | None:
@@ -166,12 +172,12 @@ def valid_uuid(text: str) -> bool:
 def query_uuid(query: Mapping[str, str], name: str, *, required: bool) -> str | None:
     """A uuid query parameter; 400 when blank, malformed, or missing while required."""
     value = query.get(name)
-    if value is None or not value.strip():
+    if value is None:
         if required:
-            raise _invalid(
-                name, "This field may not be blank." if value is not None else "This field is required."
-            )
+            raise _invalid(name, "This field is required.")
         return None
+    if not value.strip():
+        raise _invalid(name, "This field may not be blank.")
     if not valid_uuid(value):
         raise _invalid(name, "Must be a valid UUID.")
     return value.lower()

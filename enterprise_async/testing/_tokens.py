@@ -89,8 +89,8 @@ class TokenIssuer:
                 400, {"error": "invalid_request", "error_description": "token_type must be jwt."}
             )
         if not (
-            hmac.compare_digest(form["client_id"], self.client_id)
-            and hmac.compare_digest(form["client_secret"], self._secret)
+            hmac.compare_digest(form["client_id"].encode(), self.client_id.encode())
+            and hmac.compare_digest(form["client_secret"].encode(), self._secret.encode())
         ):
             return AuthFailure(
                 401, {"error": "invalid_client", "error_description": "Client authentication failed."}

@@ -44,7 +44,9 @@ def _run_pytest(
 ) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_with_plugin.py").write_text(PLUGIN_TEST.format(marker=marker, seed=seed))
     (tmp_path / "pytest.ini").write_text(
-        f"[pytest]\nasyncio_mode = {mode}\nasyncio_default_fixture_loop_scope = function\nfilterwarnings = error\n"
+        f"[pytest]\nasyncio_mode = {mode}\n"
+        "asyncio_default_fixture_loop_scope = function\n"
+        "filterwarnings = error\n"
     )
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
