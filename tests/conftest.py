@@ -166,12 +166,10 @@ class ScriptedAPI:
         key = (request.method, request.path)
         if key == ("POST", "/oauth2/v1/access_token") and key not in self.routes:
             self.tokens_issued += 1
+            token = f"token-{self.tokens_issued}"
+            WATCH.secrets.add(token)
             return web.json_response(
-                {
-                    "access_token": f"token-{self.tokens_issued}",
-                    "token_type": "JWT",
-                    "expires_in": self.token_lifetime,
-                }
+                {"access_token": token, "token_type": "JWT", "expires_in": self.token_lifetime}
             )
         handler = self.routes.get(key)  # a test may script the issuer too
         if handler is None:
