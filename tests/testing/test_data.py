@@ -7,6 +7,7 @@ import datetime
 import decimal
 import pathlib
 import tracemalloc
+import uuid
 from collections.abc import Iterable
 from typing import Any
 
@@ -236,3 +237,18 @@ def test_dates_are_laid_out_around_the_anchor(data: SandboxData) -> None:
     assert len(current) == len(data.customers)
     course = next(iter(_items(data, "course")))
     assert [run["availability"] for run in course["course_runs"]] == ["Current", "Upcoming"]
+
+
+def test_generated_ids_are_version_4_uuids(data: SandboxData) -> None:
+    catalog = data.catalogs[0]
+    ids = [
+        *(customer.uuid for customer in data.customers),
+        *(policy.uuid for policy in data.policies),
+        *(record.uuid for record in data.assignments(data.assignment_configurations[0])),
+        *(license.uuid for license in data.licenses(data.plans[0].uuid)),
+        *(data.item(catalog, index)["uuid"] for index in range(catalog.item_count)),
+        *(run["uuid"] for run in data.first(catalog, "course")["course_runs"]),
+    ]
+    for text in ids:
+        parsed = uuid.UUID(text)
+        assert (parsed.version, parsed.variant) == (4, uuid.RFC_4122), text
