@@ -52,7 +52,8 @@ MEDIA = "https://media.learning.example.org"
 _COURSE_KEY = re.compile(r"^[^+/]+\+[A-Z]+\.(\d+)\.(\d+)x$")
 _RUN_KEY = re.compile(r"^course-v1:[^+/]+\+[A-Z]+\.(\d+)\.(\d+)x\+[0-9A-Za-z_]+$")
 _PRICES: Final = ("49.00", "99.00", "149.00", "199.00", "299.00", "1495.00")
-_ITEM_CACHE_SIZE = 8192
+_ITEM_CACHE_SIZE = 1024
+"""Items kept after generation (about 15 KiB each): enough for a page and the lookups that follow it."""
 _NODE_BITS = 48
 _INDEX_BITS = 28
 
