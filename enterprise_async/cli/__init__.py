@@ -1,0 +1,22 @@
+"""``enterprise-async``: the command line of enterprise_async.
+
+Every resource of the API as a command (``policies``, ``assignments``, ``subscriptions``,
+``enroll``, ``catalogs``, ``learners``), bulk exports (``catalogs export``, ``learners export``),
+a guided ``demo`` and a ``sandbox`` server. The exports are also functions
+(``export_catalogs``, ``export_learners``) for use without the command line.
+"""
+
+from ._app import cli, main
+from ._export_catalogs import CatalogOutcome, ExportProgress, ExportSummary, export_catalogs
+from ._export_learners import LEARNER_COLUMNS, export_learners
+
+__all__ = [
+    "LEARNER_COLUMNS",
+    "CatalogOutcome",
+    "ExportProgress",
+    "ExportSummary",
+    "cli",
+    "export_catalogs",
+    "export_learners",
+    "main",
+]

@@ -1,0 +1,69 @@
+"""``AtomicFile``: a file that appears under its name only once it is complete."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Final
+
+__all__ = ["PART_SUFFIX", "AtomicFile"]
+
+PART_SUFFIX: Final = ".part"
+"""Suffix of a file still being written; nothing reads a ``.part`` file as a result."""
+
+
+class AtomicFile:
+    """Bytes written to ``NAME.part`` beside ``NAME``, renamed over ``NAME`` by ``commit()``.
+
+    The data is flushed to disk before the rename, so a crash, an error or Ctrl-C never leaves a
+    file under the final name that looks complete and is not. Leaving the ``with`` block without
+    ``commit()`` removes the partial file. It also counts the bytes and hashes them, for the record
+    of what was written.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.part = path.with_name(path.name + PART_SUFFIX)
+        self.size = 0
+        self._digest = hashlib.sha256()
+        self._file = self.part.open("wb")
+        self._committed = False
+
+    def __repr__(self) -> str:
+        return f"AtomicFile({str(self.path)!r}, {self.size} bytes{', committed' if self._committed else ''})"
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if not self._committed:
+            self.discard()
+
+    @property
+    def sha256(self) -> str:
+        """Hex digest of everything written so far."""
+        return self._digest.hexdigest()
+
+    def write(self, data: bytes) -> None:
+        """Append bytes."""
+        self._file.write(data)
+        self._digest.update(data)
+        self.size += len(data)
+
+    def flush(self) -> None:
+        """Hand what was written to the operating system, so that progress is visible on disk."""
+        self._file.flush()
+
+    def commit(self) -> None:
+        """Make the file durable and give it its final name (replacing an older one)."""
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._file.close()
+        os.replace(self.part, self.path)
+        self._committed = True
+
+    def discard(self) -> None:
+        """Drop the partial file."""
+        self._file.close()
+        self.part.unlink(missing_ok=True)

@@ -1,0 +1,72 @@
+"""``learners export``: the learner summary of a customer, as CSV or JSON Lines."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .._client import EnterpriseClient
+from ._atomic_file import AtomicFile
+from ._context import ApiSettings, run_with_client
+from ._export_learners import LearnerFormat, export_learners
+from ._options import api_options
+from ._output import error_console
+
+__all__ = ["learners"]
+
+
+@click.group()
+def learners() -> None:
+    """Learner enrollment and progress reports."""
+
+
+@learners.command("export")
+@click.argument("enterprise_uuid")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="File to write; standard output when left out.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["csv", "jsonl"]),
+    default="csv",
+    show_default=True,
+    help="CSV with a header of the model's fields, or JSON Lines with every field the server sent.",
+)
+@click.option("--ordering", help="Field to sort by (server default: last_activity_date).")
+@api_options(format_names=("--response-format",))
+def export(
+    enterprise_uuid: str,
+    out: Path | None,
+    output_format: LearnerFormat,
+    ordering: str | None,
+    api: ApiSettings,
+) -> None:
+    """Export the learner summary of ENTERPRISE_UUID, one row per record, streamed as it arrives.
+
+    A file given with --out appears only once complete.
+    """
+
+    async def work(client: EnterpriseClient) -> int:
+        if out is None:
+            sys.stdout.flush()  # rows go to the binary layer beneath it
+            stdout = sys.stdout.buffer
+            count = await export_learners(
+                client, enterprise_uuid, stdout, output_format=output_format, ordering=ordering
+            )
+            stdout.flush()
+            return count
+        with AtomicFile(out) as file:
+            count = await export_learners(
+                client, enterprise_uuid, file, output_format=output_format, ordering=ordering
+            )
+            file.commit()
+        return count
+
+    count = run_with_client(api, work)
+    where = str(out) if out else "standard output"
+    error_console().print(f"wrote {count:,} learner records to {where} ({output_format})", markup=False)

@@ -1,0 +1,112 @@
+"""``demo`` and ``sandbox``: the commands that run the embedded sandbox rather than a real API."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from ..testing import DEFAULT_TOKEN_LIFETIME as SANDBOX_TOKEN_LIFETIME
+from ..testing import DataSize, Sandbox, serve
+from ._demo import DEMO_CATALOG_ITEMS, run_demo
+from ._failures import CommandError, IncompleteError, run
+from ._output import stdout_console
+from ._views import export_totals
+
+__all__ = ["demo", "sandbox"]
+
+
+@click.command()
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, writable=True, path_type=Path),
+    help="Keep the export here (default: a temporary directory, removed afterwards).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sandbox's data.")
+@click.option(
+    "--catalog-items",
+    type=click.IntRange(min=1),
+    default=DEMO_CATALOG_ITEMS,
+    show_default=True,
+    help="Items per catalog.",
+)
+@click.option(
+    "--response-format",
+    "--format",
+    type=click.Choice(["json", "xml"]),
+    default="json",
+    show_default=True,
+    help="Format the sandbox answers in.",
+)
+def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) -> None:
+    """Tour every resource against an embedded sandbox: no credentials, no network.
+
+    Lists policies, allocates twice (created, then no_change), lists assignments with their learner
+    state counts, reminds and cancels, assigns and bulk-revokes licenses (a 207 partial result),
+    bulk-enrolls, browses catalogs and a course, and ends with a concurrent export of every catalog.
+    """
+    console = stdout_console()
+    started = time.perf_counter()
+    summary = run(
+        run_demo(console, seed=seed, catalog_items=catalog_items, out=out, response_format=response_format)
+    )
+    console.print()
+    console.rule("[bold]Done")
+    console.print(f"[bold]Export:[/] {export_totals(summary)}")
+    console.print(f"Whole demo: {time.perf_counter() - started:.2f} s.")
+    if out is not None:
+        console.print(f"Files in {out} (one JSON Lines file per catalog, and manifest.json).")
+    if summary.failed:
+        raise IncompleteError(f"{len(summary.failed)} catalogs failed to export")
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0 picks a free port."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the generated data.")
+@click.option(
+    "--catalog-items", type=click.IntRange(min=0), default=DataSize().catalog_items, show_default=True
+)
+@click.option(
+    "--token-lifetime",
+    type=click.FloatRange(min=0, min_open=True),
+    default=SANDBOX_TOKEN_LIFETIME,
+    show_default=True,
+    help="Seconds a token lives.",
+)
+def sandbox(host: str, port: int, seed: int, catalog_items: int, token_lifetime: float) -> None:
+    """Serve the sandbox API in the foreground until Ctrl-C.
+
+    Prints its base URL and the credentials it accepts, as the environment variables the other
+    commands read, so that they (or any HTTP tool) can talk to it.
+    """
+    try:
+        serve(
+            host,
+            port,
+            seed,
+            size=DataSize(catalog_items=catalog_items),
+            token_lifetime=token_lifetime,
+            ready=_print_ids,
+        )
+    except OSError as error:
+        raise CommandError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+
+
+def _print_ids(running: Sandbox) -> None:
+    """Ids worth trying, printed after the sandbox's own banner."""
+    data = running.data
+    customer = data.customers[0].uuid
+    configuration = next(policy for policy in data.policies if policy.assignment_configuration_uuid)
+    lines = [
+        "Try, with those variables exported:",
+        "  enterprise-async catalogs list",
+        f"  enterprise-async policies list {customer}",
+        f"  enterprise-async assignments list {configuration.assignment_configuration_uuid}",
+        f"  enterprise-async subscriptions list --enterprise-customer-uuid {customer}",
+        f"  enterprise-async learners export {customer}",
+    ]
+    click.echo("\n".join(lines))

@@ -1,0 +1,75 @@
+"""Where a command's client comes from: the environment, or a sandbox embedded for the command."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any, Final, Literal, TypeVar
+
+from attrs import frozen
+
+from .._client import EnterpriseClient
+from ..testing import Sandbox
+from ._failures import InputError, run
+
+__all__ = ["REQUIRED_ENVIRONMENT", "SANDBOX_SEED", "ApiSettings", "open_client", "run_with_client"]
+
+T = TypeVar("T")
+
+REQUIRED_ENVIRONMENT: Final = ("ENTERPRISE_CLIENT_ID", "ENTERPRISE_CLIENT_SECRET", "ENTERPRISE_BASE_URL")
+"""What ``EnterpriseClient.from_env()`` cannot do without (``ENTERPRISE_AUTH_URL`` is optional)."""
+
+SANDBOX_SEED: Final = 0
+"""Seed of the sandbox behind ``--sandbox``: the same ids on every run, as ``sandbox`` serves them."""
+
+
+@frozen
+class ApiSettings:
+    """The options every command that talks to the API shares."""
+
+    sandbox: bool = False
+    response_format: Literal["json", "xml"] = "json"
+    max_concurrency: int | None = None
+    max_retries: int | None = None
+    timeout: float | None = None
+
+    def client_options(self) -> dict[str, Any]:
+        """Keyword arguments for the client: only what was given, so the SDK's defaults apply otherwise."""
+        options: dict[str, Any] = {"response_format": self.response_format}
+        for name in ("max_concurrency", "max_retries", "timeout"):
+            value = getattr(self, name)
+            if value is not None:
+                options[name] = value
+        return options
+
+
+@asynccontextmanager
+async def open_client(settings: ApiSettings) -> AsyncIterator[EnterpriseClient]:
+    """A client for the command: from the environment, or wired to a sandbox started for it."""
+    if settings.sandbox:
+        async with (
+            Sandbox(seed=SANDBOX_SEED) as sandbox,
+            sandbox.client(**settings.client_options()) as client,
+        ):
+            yield client
+        return
+    missing = [name for name in REQUIRED_ENVIRONMENT if not os.environ.get(name)]
+    if missing:
+        raise InputError(
+            f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not set: export "
+            f"{', '.join(REQUIRED_ENVIRONMENT)} (and ENTERPRISE_AUTH_URL if the token issuer is elsewhere), "
+            "or pass --sandbox"
+        )
+    async with EnterpriseClient.from_env(**settings.client_options()) as client:
+        yield client
+
+
+def run_with_client(settings: ApiSettings, work: Callable[[EnterpriseClient], Awaitable[T]]) -> T:
+    """Open the command's client, run ``work`` with it, and close it; errors become one line."""
+
+    async def session() -> T:
+        async with open_client(settings) as client:
+            return await work(client)
+
+    return run(session())

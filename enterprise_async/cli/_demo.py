@@ -1,0 +1,210 @@
+"""The demo: a tour of every resource against an embedded sandbox, no credentials needed.
+
+Each step calls the SDK the way an application would and shows the result; the ids it needs come
+from earlier answers (a policy's assignment configuration, a catalog's course), not from the
+sandbox's insides. Only the customer is read from the sandbox, as a real user knows their own.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Final
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from .._client import EnterpriseClient
+from ..models import Assignment, Course, CourseRun, Program, SubscriptionPlan, SubsidyAccessPolicy
+from ..testing import DataSize, Sandbox
+from ._export_catalogs import ExportSummary, export_catalogs
+from ._progress import CatalogProgressBars
+from ._views import (
+    action_view,
+    allocation_view,
+    assignments_view,
+    catalogs_table,
+    contents_table,
+    course_view,
+    enrollment_view,
+    export_summary_view,
+    license_assignment_view,
+    plans_table,
+    policies_table,
+    program_view,
+    revocation_view,
+)
+
+__all__ = ["DEMO_CATALOG_ITEMS", "run_demo"]
+
+DEMO_CATALOG_ITEMS: Final = 500
+"""Items per sandbox catalog in the demo: enough for the export to show its pace."""
+DEMO_PAGE_SIZE: Final = 100
+"""Items per page of the demo's export."""
+NEWCOMERS: Final = ("ada.lovelace@demo.example.com", "grace.hopper@demo.example.com")
+"""Learners the demo allocates content to, assigns licenses to and enrolls."""
+STRANGER: Final = "nobody@demo.example.com"
+"""A user without a license, so that the bulk revoke is partial (207)."""
+
+
+async def run_demo(
+    console: Console, *, seed: int, catalog_items: int, out: Path | None, response_format: str
+) -> ExportSummary:
+    """Tour every resource of a sandbox of ``seed``, then export every catalog to ``out`` (a
+    temporary directory when None); returns the export's summary."""
+    size = DataSize(catalog_items=catalog_items)
+    async with (
+        Sandbox(seed=seed, size=size) as sandbox,
+        sandbox.client(response_format=response_format) as client,
+    ):
+        customer = sandbox.data.customers[0]
+        console.print(
+            Panel(
+                Text.assemble(
+                    ("enterprise_async demo", "bold"),
+                    f"\nsandbox at {sandbox.base_url} (seed {seed})",
+                    f"\ncustomer {customer.name} ({customer.uuid})",
+                    f"\nresponses in {response_format.upper()}",
+                ),
+                expand=False,
+            )
+        )
+        tour = _Tour(client, console)
+        policy, configuration = await tour.policies(customer.uuid)
+        await tour.allocations(policy)
+        await tour.assignments(configuration)
+        await tour.licenses(customer.uuid)
+        course = await tour.catalogs()
+        await tour.enrollment(customer.uuid, course)
+        with _export_directory(out) as directory:
+            return await tour.export(directory)
+
+
+@contextmanager
+def _export_directory(out: Path | None) -> Iterator[Path]:
+    if out is not None:
+        yield out
+        return
+    with tempfile.TemporaryDirectory(prefix="enterprise-async-demo-") as temporary:
+        yield Path(temporary)
+
+
+class _Tour:
+    """The steps of the demo, in order; each prints what it did."""
+
+    def __init__(self, client: EnterpriseClient, console: Console) -> None:
+        self.client = client
+        self.console = console
+        self._step = 0
+        self._allocated: list[Assignment] = []
+
+    def _heading(self, title: str) -> None:
+        self._step += 1
+        self.console.print()
+        self.console.rule(f"[bold]{self._step}. {title}", align="left")
+
+    def _note(self, text: str) -> None:
+        self.console.print(Text(text, style="italic cyan"))
+
+    async def policies(self, customer_uuid: str) -> tuple[SubsidyAccessPolicy, str]:
+        """List the customer's policies; pick one that takes assignments, with its configuration."""
+        self._heading("Subsidy access policies")
+        self._note(f"client.policies.list({customer_uuid!r})")
+        policies = await self.client.policies.list(customer_uuid).to_list()
+        self.console.print(policies_table(policies))
+        return next(
+            (policy, policy.assignment_configuration.uuid)
+            for policy in policies
+            if policy.assignment_configuration is not None and policy.assignment_configuration.uuid
+        )
+
+    async def allocations(self, policy: SubsidyAccessPolicy) -> None:
+        """Allocate a course of the policy's catalog to two learners, twice: created, then no_change."""
+        self._heading("Allocating content")
+        catalog = policy.catalog_uuid or ""
+        page = await self.client.catalogs.contents(catalog, limit=10).first_page()
+        content_key = next(item.key for item in page.results if isinstance(item, Course))
+        self._note(
+            f"client.policies.allocate(..., learner_emails={list(NEWCOMERS)}, content_key={content_key!r})"
+        )
+        for attempt in ("first call", "same call again"):
+            result = await self.client.policies.allocate(
+                policy.uuid or "",
+                learner_emails=NEWCOMERS,
+                content_key=content_key or "",
+                content_price_cents=4_900,
+            )
+            self.console.print(Text(attempt, style="italic"), allocation_view(result))
+            if isinstance(result.created, list) and result.created:
+                self._allocated = result.created
+
+    async def assignments(self, configuration: str) -> None:
+        """Page 1 of the assignments with their learner state counts; remind and cancel ours."""
+        self._heading("Assignments: list, remind, cancel")
+        self._note(f"client.assignments.list({configuration!r}, page_size=8).first_page()")
+        page = await self.client.assignments.list(configuration, page_size=8).first_page()
+        self.console.print(assignments_view(page.results, page.learner_state_counts))
+        ours = [assignment.uuid or "" for assignment in self._allocated]
+        self._note("client.assignments.remind(...) and .cancel(...) on the assignments just created")
+        reminded = await self.client.assignments.remind(configuration, assignment_uuids=ours)
+        cancelled = await self.client.assignments.cancel(configuration, assignment_uuids=ours[:1])
+        self.console.print(action_view("remind", reminded), action_view("cancel", cancelled))
+
+    async def licenses(self, customer_uuid: str) -> None:
+        """Plans of the customer; assign licenses, then revoke them with a stranger: a 207."""
+        self._heading("Subscriptions: licenses assigned and revoked")
+        self._note(f"client.subscriptions.list(enterprise_customer_uuid={customer_uuid!r})")
+        plans = await self.client.subscriptions.list(enterprise_customer_uuid=customer_uuid).to_list()
+        self.console.print(plans_table(plans))
+        plan = _current(plans)
+        self._note(f"client.subscriptions.assign_licenses({plan.uuid!r}, user_emails=...)")
+        assigned = await self.client.subscriptions.assign_licenses(plan.uuid or "", user_emails=NEWCOMERS)
+        self.console.print(license_assignment_view(assigned))
+        emails = [*NEWCOMERS, STRANGER]
+        self._note(f"client.subscriptions.bulk_revoke({plan.uuid!r}, user_emails={emails})")
+        revoked = await self.client.subscriptions.bulk_revoke(plan.uuid or "", user_emails=emails)
+        self.console.print(revocation_view(revoked))
+
+    async def catalogs(self) -> Course:
+        """The catalogs, the start of one's contents, and a course and a program in it."""
+        self._heading("Catalogs: contents, a course, a program")
+        catalogs = await self.client.catalogs.list().to_list()
+        self.console.print(catalogs_table(catalogs))
+        catalog = catalogs[0].uuid or ""
+        self._note(f"client.catalogs.contents({catalog!r}).first_page()")
+        page = await self.client.catalogs.contents(catalog).first_page()
+        self.console.print(contents_table(page.results[:8]))
+        first = next(item for item in page.results if isinstance(item, Course))
+        course = await self.client.catalogs.course(catalog, first.key or "")
+        self.console.print(course_view(course))
+        program = next((item for item in page.results if isinstance(item, Program)), None)
+        if program is not None:
+            self.console.print(program_view(await self.client.catalogs.program(catalog, program.uuid or "")))
+        return course
+
+    async def enrollment(self, customer_uuid: str, course: Course) -> None:
+        """Enroll the newcomers in the course's runs."""
+        self._heading("Bulk enrollment")
+        runs = [run.key for run in course.course_runs if isinstance(run, CourseRun) and run.key]
+        self._note(f"client.enrollments.bulk_enroll(..., emails=..., course_run_keys={runs})")
+        job = await self.client.enrollments.bulk_enroll(
+            customer_uuid, emails=NEWCOMERS, course_run_keys=runs, notify=False
+        )
+        self.console.print(enrollment_view(job))
+
+    async def export(self, directory: Path) -> ExportSummary:
+        """Every catalog to JSON Lines, concurrently, with progress bars."""
+        self._heading("Exporting every catalog concurrently")
+        self._note(f"export_catalogs(client, {str(directory)!r}) — the same as `catalogs export --out DIR`")
+        with CatalogProgressBars(self.console) as bars:
+            summary = await export_catalogs(self.client, directory, page_size=DEMO_PAGE_SIZE, progress=bars)
+        self.console.print(export_summary_view(summary))
+        return summary
+
+
+def _current(plans: list[SubscriptionPlan]) -> SubscriptionPlan:
+    """The active plan, or the first one."""
+    return next((plan for plan in plans if plan.is_active), plans[0])

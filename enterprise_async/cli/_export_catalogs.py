@@ -1,0 +1,279 @@
+"""``export_catalogs``: every catalog's contents to JSON Lines, concurrently, resumable.
+
+All catalogs are exported at once and each catalog's pages are fetched ahead concurrently; the
+client's ``max_concurrency`` is the one bound on requests in flight across all of them. Each page
+is written as it arrives (one ``to_dict`` item per line), so memory holds the pages in flight,
+never a whole catalog. A catalog's file becomes ``<catalog uuid>.jsonl`` only once complete (see
+``AtomicFile``) and is then recorded in the directory's manifest (see ``Manifest``), which is what
+``resume=True`` reads to skip it. A catalog that fails is reported in the summary; the others
+still complete.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import re
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final, Literal, Protocol
+
+import orjson
+from attrs import define, frozen
+
+from .._client import EnterpriseClient
+from ..errors import EnterpriseError
+from ..models import Catalog, to_dict
+from ._atomic_file import AtomicFile
+from ._manifest import CompletedCatalog, Manifest, modified_stamp
+from ._output import take
+
+__all__ = [
+    "CatalogOutcome",
+    "ExportProgress",
+    "ExportSummary",
+    "SilentProgress",
+    "catalog_file_name",
+    "export_catalogs",
+]
+
+FILE_SUFFIX: Final = ".jsonl"
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+Status = Literal["complete", "skipped", "failed"]
+
+
+@frozen
+class CatalogOutcome:
+    """What happened to one catalog: exported now, skipped as already complete, or failed."""
+
+    uuid: str
+    title: str | None
+    status: Status
+    items: int
+    """Items in its file (for a failed catalog: items written before the failure, now discarded)."""
+    path: Path | None
+    """Its complete file; None when it failed."""
+    seconds: float
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "uuid": self.uuid,
+            "title": self.title,
+            "status": self.status,
+            "items": self.items,
+            "path": str(self.path) if self.path else None,
+            "seconds": round(self.seconds, 3),
+            "error": self.error,
+        }
+
+
+@frozen
+class ExportSummary:
+    """The result of an export: one outcome per catalog, in the order of the catalog list."""
+
+    directory: Path
+    outcomes: tuple[CatalogOutcome, ...]
+    seconds: float
+
+    def _with(self, status: Status) -> tuple[CatalogOutcome, ...]:
+        return tuple(outcome for outcome in self.outcomes if outcome.status == status)
+
+    @property
+    def completed(self) -> tuple[CatalogOutcome, ...]:
+        """Catalogs exported by this run."""
+        return self._with("complete")
+
+    @property
+    def skipped(self) -> tuple[CatalogOutcome, ...]:
+        """Catalogs already complete from an earlier run (``resume``)."""
+        return self._with("skipped")
+
+    @property
+    def failed(self) -> tuple[CatalogOutcome, ...]:
+        """Catalogs that failed; their files were not written."""
+        return self._with("failed")
+
+    @property
+    def items(self) -> int:
+        """Items exported by this run."""
+        return sum(outcome.items for outcome in self.completed)
+
+    @property
+    def ok(self) -> bool:
+        """Whether every catalog is complete (now or before)."""
+        return not self.failed
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "directory": str(self.directory),
+            "ok": self.ok,
+            "seconds": round(self.seconds, 3),
+            "items": self.items,
+            "completed": len(self.completed),
+            "skipped": len(self.skipped),
+            "failed": len(self.failed),
+            "catalogs": [outcome.to_dict() for outcome in self.outcomes],
+        }
+
+
+class ExportProgress(Protocol):
+    """What an export reports as it goes (the command line draws progress bars from it)."""
+
+    def catalogs_listed(self, catalogs: Sequence[Catalog]) -> None:
+        """The catalogs about to be exported."""
+
+    def catalog_started(self, catalog: Catalog, total: int | None) -> None:
+        """A catalog's first page arrived; ``total`` is its item count when the server tells it."""
+
+    def items_written(self, catalog: Catalog, count: int) -> None:
+        """``count`` more items of a catalog are on disk."""
+
+    def catalog_finished(self, outcome: CatalogOutcome) -> None:
+        """A catalog is complete, skipped or failed."""
+
+
+class SilentProgress:
+    """Reports nothing: the default of ``export_catalogs``."""
+
+    def catalogs_listed(self, catalogs: Sequence[Catalog]) -> None:
+        """Ignored."""
+
+    def catalog_started(self, catalog: Catalog, total: int | None) -> None:
+        """Ignored."""
+
+    def items_written(self, catalog: Catalog, count: int) -> None:
+        """Ignored."""
+
+    def catalog_finished(self, outcome: CatalogOutcome) -> None:
+        """Ignored."""
+
+
+def catalog_file_name(uuid: str) -> str:
+    """The file of a catalog: its uuid, kept to characters that are safe in any file system."""
+    return _UNSAFE.sub("_", uuid).lstrip(".") + FILE_SUFFIX
+
+
+async def export_catalogs(
+    client: EnterpriseClient,
+    directory: Path,
+    *,
+    resume: bool = False,
+    page_size: int | None = None,
+    progress: ExportProgress | None = None,
+) -> ExportSummary:
+    """Export every catalog's contents to ``directory/<catalog uuid>.jsonl``, one item per line.
+
+    Args:
+        client: An open client; its ``max_concurrency`` bounds the requests in flight.
+        directory: Created if needed; holds the files and ``manifest.json``.
+        resume: Skip the catalogs the manifest records as complete and unchanged.
+        page_size: Items per page (the API's ``limit``; the server's default is 20).
+        progress: Told about every step, for progress bars.
+
+    Returns the summary; a failing catalog is in it, not raised. An error listing the catalogs
+    themselves is raised (``EnterpriseError``), since nothing can be exported then.
+    """
+    started = time.perf_counter()
+    manifest = await asyncio.to_thread(Manifest.open, directory)
+    job = _Job(client, directory, manifest, resume, page_size, progress or SilentProgress())
+    catalogs = await client.catalogs.list().to_list()
+    job.progress.catalogs_listed(catalogs)
+    outcomes = await _all(job, catalogs)
+    return ExportSummary(directory, tuple(outcomes), time.perf_counter() - started)
+
+
+@frozen
+class _Job:
+    client: EnterpriseClient
+    directory: Path
+    manifest: Manifest
+    resume: bool
+    page_size: int | None
+    progress: ExportProgress
+
+
+@define
+class _Tally:
+    """Pages and items of one catalog written so far."""
+
+    pages: int = 0
+    items: int = 0
+
+
+async def _all(job: _Job, catalogs: Sequence[Catalog]) -> list[CatalogOutcome]:
+    """Every catalog at once; if one raises (a bug, or cancellation), the others are cancelled too,
+    so that their partial files are removed before this returns."""
+    tasks = [asyncio.ensure_future(_export_catalog(job, catalog)) for catalog in catalogs]
+    try:
+        return await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _export_catalog(job: _Job, catalog: Catalog) -> CatalogOutcome:
+    started = time.perf_counter()
+    outcome = _skip(job, catalog) or await _write_catalog(job, catalog, started)
+    job.progress.catalog_finished(outcome)
+    return outcome
+
+
+def _skip(job: _Job, catalog: Catalog) -> CatalogOutcome | None:
+    done = job.manifest.completed(catalog) if job.resume else None
+    if done is None:
+        return None
+    path = job.directory / done.file
+    return CatalogOutcome(done.uuid, catalog.title, "skipped", done.items, path, 0.0)
+
+
+async def _write_catalog(job: _Job, catalog: Catalog, started: float) -> CatalogOutcome:
+    uuid = catalog.uuid or ""
+    path = job.directory / catalog_file_name(uuid)
+    tally = _Tally()
+    try:
+        if not uuid:
+            raise EnterpriseError("the catalog list gave a catalog without a uuid")
+        entry = await _write_contents(job, catalog, path, tally)
+    except (EnterpriseError, OSError) as error:
+        seconds = time.perf_counter() - started
+        return CatalogOutcome(uuid, catalog.title, "failed", tally.items, None, seconds, _reason(error))
+    job.manifest.record(entry)
+    return CatalogOutcome(uuid, catalog.title, "complete", entry.items, path, time.perf_counter() - started)
+
+
+async def _write_contents(job: _Job, catalog: Catalog, path: Path, tally: _Tally) -> CompletedCatalog:
+    """Stream a catalog's pages into its file, counting pages and items as they land."""
+    uuid = catalog.uuid or ""
+    pages = job.client.catalogs.contents(uuid, limit=job.page_size).pages()
+    with AtomicFile(path) as out:
+        async for page in take(pages, None):
+            if tally.pages == 0:
+                job.progress.catalog_started(catalog, page.count)
+            for item in page.results:
+                out.write(orjson.dumps(to_dict(item)) + b"\n")
+            out.flush()
+            tally.pages += 1
+            tally.items += len(page.results)
+            job.progress.items_written(catalog, len(page.results))
+        out.commit()
+    return CompletedCatalog(
+        uuid=uuid,
+        title=catalog.title,
+        file=path.name,
+        items=tally.items,
+        bytes=out.size,
+        sha256=out.sha256,
+        content_last_modified=modified_stamp(catalog),
+        completed_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    )
+
+
+def _reason(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return f"{type(error).__name__}: {text}"

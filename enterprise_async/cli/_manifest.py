@@ -1,0 +1,111 @@
+"""The manifest of an export directory: which catalogs are complete, for ``--resume``.
+
+``manifest.json`` holds one entry per complete catalog: its file, item count, size, SHA-256, the
+catalog's ``content_last_modified`` and when it completed. An entry is written only after its file
+has been renamed into place, and the manifest itself is replaced atomically, so it never names a
+file that is incomplete. A catalog counts as done when its entry is there, its file still has the
+recorded size, and the catalog has not changed since (same ``content_last_modified``); anything
+else (no entry, a missing or edited file, an unreadable manifest) means exporting it again.
+"""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+import orjson
+from attrs import frozen
+
+from ..models import Catalog
+from ._atomic_file import AtomicFile
+
+__all__ = ["MANIFEST_NAME", "MANIFEST_VERSION", "CompletedCatalog", "Manifest", "modified_stamp"]
+
+MANIFEST_NAME: Final = "manifest.json"
+MANIFEST_VERSION: Final = 1
+
+
+@frozen
+class CompletedCatalog:
+    """The record of one catalog exported completely."""
+
+    uuid: str
+    title: str | None
+    file: str
+    """File name, relative to the export directory."""
+    items: int
+    bytes: int
+    sha256: str
+    content_last_modified: str | None
+    """The catalog's ``content_last_modified`` when it was exported (ISO 8601)."""
+    completed_at: str
+
+
+def modified_stamp(catalog: Catalog) -> str | None:
+    """How the manifest writes a catalog's ``content_last_modified``."""
+    moment = catalog.content_last_modified
+    return moment.isoformat() if isinstance(moment, datetime.datetime) else None
+
+
+class Manifest:
+    """The complete catalogs of one export directory."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.path = directory / MANIFEST_NAME
+        self._entries = self._read()
+
+    @classmethod
+    def open(cls, directory: Path) -> Manifest:
+        """The manifest of ``directory``, creating the directory if needed."""
+        directory.mkdir(parents=True, exist_ok=True)
+        return cls(directory)
+
+    def __repr__(self) -> str:
+        return f"Manifest({str(self.path)!r}, {len(self._entries)} complete)"
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def completed(self, catalog: Catalog) -> CompletedCatalog | None:
+        """The entry of a catalog whose file is complete and current, if there is one."""
+        entry = self._entries.get(catalog.uuid or "")
+        if entry is None or entry.content_last_modified != modified_stamp(catalog):
+            return None
+        file = self.directory / entry.file
+        if not file.is_file() or file.stat().st_size != entry.bytes:
+            return None
+        return entry
+
+    def record(self, entry: CompletedCatalog) -> None:
+        """Note a catalog as complete (its file must already be in place) and save the manifest."""
+        self._entries[entry.uuid] = entry
+        document = {
+            "version": MANIFEST_VERSION,
+            "catalogs": {uuid: attrs.asdict(done) for uuid, done in sorted(self._entries.items())},
+        }
+        with AtomicFile(self.path) as out:
+            out.write(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
+            out.commit()
+
+    def _read(self) -> dict[str, CompletedCatalog]:
+        """The entries on disk; none when there is no manifest or it cannot be trusted."""
+        try:
+            document = orjson.loads(self.path.read_bytes())
+        except (FileNotFoundError, orjson.JSONDecodeError):
+            return {}
+        if not isinstance(document, dict) or document.get("version") != MANIFEST_VERSION:
+            return {}
+        catalogs = document.get("catalogs")
+        if not isinstance(catalogs, dict):
+            return {}
+        return {uuid: entry for uuid, data in catalogs.items() if (entry := _entry(data)) is not None}
+
+
+def _entry(data: Any) -> CompletedCatalog | None:
+    try:
+        return CompletedCatalog(**data)
+    except TypeError:
+        return None

@@ -1,0 +1,114 @@
+"""Options shared by the commands: the API options, ``--json``, and list options that take
+repeated or comma-separated values."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from ._context import ApiSettings
+
+__all__ = ["api_options", "json_option", "list_option", "max_items_option"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_API_OPTION_NAMES = ("sandbox", "response_format", "max_concurrency", "max_retries", "timeout")
+
+
+def _split(kind: Callable[[str], Any]) -> Callable[[click.Context, click.Parameter, Sequence[str]], Any]:
+    """A callback turning ``--x a,b --x c`` into ``[a, b, c]`` (None when the option is absent)."""
+
+    def callback(_: click.Context, parameter: click.Parameter, values: Sequence[str]) -> list[Any] | None:
+        parts = [part.strip() for value in values for part in value.split(",") if part.strip()]
+        try:
+            return [kind(part) for part in parts] or None
+        except ValueError:
+            raise click.BadParameter(
+                f"expected {getattr(kind, '__name__', 'values')}s, got {values!r}"
+            ) from None
+
+    return callback
+
+
+def list_option(
+    *names: str, help: str, required: bool = False, kind: Callable[[str], Any] = str, metavar: str = "VALUE"
+) -> Callable[[F], F]:
+    """An option that may be repeated or given comma-separated values; it reaches the command as a list."""
+    return click.option(
+        *names,
+        multiple=True,
+        required=required,
+        callback=_split(kind),
+        metavar=metavar,
+        help=f"{help} (repeat, or separate with commas).",
+    )
+
+
+json_option = click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Write JSON for programs instead of tables: one document, or one line per item for listings.",
+)
+"""``--json``: machine-readable output."""
+
+max_items_option = click.option(
+    "--max-items",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop after this many items (pages are fetched only as needed).",
+)
+"""``--max-items``: how much of a listing to show."""
+
+
+def api_options(*, format_names: Sequence[str] = ("--response-format", "--format")) -> Callable[[F], F]:
+    """The options of every command that talks to the API, handed to it as ``api: ApiSettings``.
+
+    ``format_names`` lets a command that writes files keep ``--format`` for its own output format.
+    """
+    options = [
+        click.option(
+            "--sandbox",
+            is_flag=True,
+            help="Run against an embedded sandbox started for this command; no credentials needed.",
+        ),
+        click.option(
+            *format_names,
+            "response_format",
+            type=click.Choice(["json", "xml"]),
+            default="json",
+            show_default=True,
+            help="Format the API answers in (both give the same results).",
+        ),
+        click.option(
+            "--max-concurrency",
+            type=click.IntRange(min=1),
+            help="Requests in flight at once, pages included (SDK default: 8).",
+        ),
+        click.option(
+            "--max-retries",
+            type=click.IntRange(min=0),
+            help="Retries of a retryable failure (SDK default: 2).",
+        ),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=0, min_open=True),
+            help="Seconds allowed per request (SDK default: 30).",
+        ),
+    ]
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def with_settings(*args: Any, **kwargs: Any) -> Any:
+            settings = ApiSettings(**{name: kwargs.pop(name) for name in _API_OPTION_NAMES})
+            return command(*args, api=settings, **kwargs)
+
+        wrapped: Any = with_settings
+        for option in reversed(options):
+            wrapped = option(wrapped)
+        return wrapped  # type: ignore[no-any-return]
+
+    return decorate

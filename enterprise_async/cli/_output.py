@@ -1,0 +1,104 @@
+"""Where results go: rich renderables for people, JSON documents and JSON Lines for programs.
+
+Consoles are made per call rather than at import, so that they write to whatever standard output
+is at the time (a pipe, a file, click's test runner).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncGenerator, AsyncIterable, Callable
+from typing import Any, Final, TypeVar
+
+import click
+import orjson
+from rich.console import Console, RenderableType
+
+from ..models import to_dict
+
+__all__ = [
+    "error_console",
+    "print_document",
+    "print_json_line",
+    "print_listing",
+    "show",
+    "stdout_console",
+    "take",
+]
+
+T = TypeVar("T")
+
+WIDTH_WITHOUT_TERMINAL: Final = 120
+"""Columns of output that goes to a file or a pipe: wide enough for a table of ids to stay a table."""
+
+
+def _console(*, stderr: bool) -> Console:
+    console = Console(stderr=stderr, highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console.width = WIDTH_WITHOUT_TERMINAL
+    return console
+
+
+def stdout_console() -> Console:
+    """A console on standard output, for results meant for people."""
+    return _console(stderr=False)
+
+
+def error_console() -> Console:
+    """A console on standard error, for progress and notes that must not mix with results."""
+    return _console(stderr=True)
+
+
+def show(*renderables: RenderableType) -> None:
+    """Print rich renderables (tables, panels, text) to standard output."""
+    console = stdout_console()
+    for renderable in renderables:
+        console.print(renderable)
+
+
+def print_document(value: Any) -> None:
+    """One JSON document (a model, a list of models, or plain data)."""
+    click.echo(orjson.dumps(to_dict(value), option=orjson.OPT_INDENT_2).decode())
+
+
+def print_json_line(value: Any) -> None:
+    """One line of JSON Lines."""
+    click.echo(orjson.dumps(to_dict(value)).decode())
+
+
+async def take(items: AsyncIterable[T], limit: int | None) -> AsyncGenerator[T, None]:
+    """At most ``limit`` items (all when None). Stopping early closes the listing at once, so the
+    pages it was fetching ahead are cancelled rather than left to the garbage collector."""
+    iterator = items.__aiter__()
+    try:
+        seen = 0
+        async for item in iterator:
+            yield item
+            seen += 1
+            if limit is not None and seen >= limit:
+                return
+    finally:
+        close = getattr(iterator, "aclose", None)
+        if close is not None:
+            await close()
+
+
+async def print_listing(
+    items: AsyncIterable[T],
+    render: Callable[[list[T]], RenderableType],
+    *,
+    as_json: bool,
+    max_items: int | None,
+) -> int:
+    """A listing: JSON Lines as the items arrive, or one table of them; returns how many there were."""
+    count = 0
+    rows: list[T] = []
+    async for item in take(items, max_items):
+        count += 1
+        if as_json:
+            print_json_line(item)
+        else:
+            rows.append(item)
+    if not as_json:
+        show(render(rows))
+    return count
