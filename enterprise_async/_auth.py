@@ -18,7 +18,7 @@ from attrs import frozen
 
 from ._constants import MAX_TOKEN_REFRESH_MARGIN, TOKEN_REFRESH_RATIO
 
-__all__ = ["CachedToken", "InMemoryTokenCache", "TokenCache", "TokenProvider", "token_cache_key"]
+__all__ = ["CachedToken", "InMemoryTokenCache", "Refreshed", "TokenCache", "TokenProvider", "token_cache_key"]
 
 
 @frozen(repr=False)
@@ -82,6 +82,14 @@ def token_cache_key(auth_url: str, client_id: str) -> str:
     return f"enterprise-async:token:{digest}"
 
 
+@frozen(repr=False)
+class Refreshed:
+    """The outcome of a refresh: the token to use, and whether this refresh fetched it from the issuer."""
+
+    value: str
+    fetched: bool
+
+
 TokenFetcher = Callable[[], Awaitable[tuple[str, float]]]
 """Requests a new token from the issuer; returns the token and its lifetime in seconds."""
 
@@ -114,14 +122,16 @@ class TokenProvider:
         async with self._lock:
             return (await self._usable(stale=None)).value
 
-    async def refresh(self, stale: str) -> str:
+    async def refresh(self, stale: str) -> Refreshed:
         """A token other than ``stale`` (which the server refused with 401).
 
         Every call that saw the same stale token shares one new token: the first one to get here
-        fetches it, the others find it already replaced.
+        fetches it (``fetched`` is true for it), the others find it already replaced.
         """
         async with self._lock:
-            return (await self._usable(stale=stale)).value
+            before = self.requests
+            token = await self._usable(stale=stale)
+            return Refreshed(token.value, fetched=self.requests > before)
 
     async def _usable(self, *, stale: str | None) -> CachedToken:
         now = self._clock()

@@ -278,8 +278,7 @@ class EnterpriseClient(ResourceNamespaces):
         if response.status != 200:
             raise self._token_error(response)
         token = self._token_from(response)
-        lifetime = token.expires_in if isinstance(token.expires_in, int) else DEFAULT_TOKEN_LIFETIME
-        return str(token.access_token), float(lifetime)
+        return str(token.access_token), _lifetime(token.expires_in)
 
     def _token_from(self, response: RawResponse) -> AccessToken:
         try:
@@ -312,6 +311,16 @@ class EnterpriseClient(ResourceNamespaces):
             method="POST",
             path=TOKEN_PATH,
         )
+
+
+def _lifetime(expires_in: int | str | None) -> float:
+    """Seconds a token lives: ``expires_in`` as sent (an integer, or a string such as "3600" or
+    "2.5"); the default when it is missing or unreadable."""
+    try:
+        lifetime = float(expires_in) if expires_in is not None else DEFAULT_TOKEN_LIFETIME
+    except ValueError:
+        return DEFAULT_TOKEN_LIFETIME
+    return lifetime if lifetime > 0 and lifetime != float("inf") else DEFAULT_TOKEN_LIFETIME
 
 
 def _url(base: URL, path: str, query: Query) -> URL:

@@ -8,7 +8,8 @@ Retry policy (the contract's *Reliability*):
 - ``Retry-After`` (seconds or an HTTP date) is honoured up to ``MAX_RETRY_AFTER``; otherwise the
   delay doubles from ``INITIAL_RETRY_DELAY`` up to ``MAX_RETRY_DELAY``, with jitter;
 - a 401 makes one token refresh (shared with every call that saw the same token) and one retry,
-  which does not count against ``max_retries``.
+  which does not count against ``max_retries``; when the token that the refresh fetched from the
+  issuer is refused at once, the credentials are at fault and the 401 is final.
 """
 
 from __future__ import annotations
@@ -102,24 +103,30 @@ class Transport:
     async def send(self, request: HTTPRequest) -> RawResponse:
         """Send with the retry policy; ``APIConnectionError`` or ``APITimeoutError`` when no response came."""
         attempt = 0
-        refreshed = False
+        fresh_from_issuer: str | None = None  # a token this request's last refresh fetched
         while True:
             token = await self._token(request)
             try:
                 response = await self._exchange(request, token, attempt)
             except _NoResponseError as failure:
+                fresh_from_issuer = None
                 self.stats.faults[failure.kind] += 1
                 if attempt >= self._max_retries or (failure.sent and not request.idempotent):
                     raise failure.error from failure.error.__cause__
                 await self._backoff(attempt, None)
                 attempt += 1
                 continue
-            if response.status == 401 and token is not None and not refreshed and self._tokens:
+            if response.status == 401 and token is not None and self._tokens is not None:
+                # A token fresh from the issuer refused at once: the credentials are at fault, not
+                # the token's age. Any other 401 (an expired or revoked token) earns a refresh.
+                if token == fresh_from_issuer:
+                    return response
                 self.stats.faults["401"] += 1
                 self.stats.token_refreshes += 1
-                await self._tokens.refresh(stale=token)
-                refreshed = True
+                refreshed = await self._tokens.refresh(stale=token)
+                fresh_from_issuer = refreshed.value if refreshed.fetched else None
                 continue
+            fresh_from_issuer = None
             if not self._retryable(request, response) or attempt >= self._max_retries:
                 return response
             self.stats.faults[str(response.status)] += 1

@@ -71,16 +71,18 @@ async def test_refresh_after_401_is_shared_by_every_call_that_saw_the_stale_toke
     tokens = provider(issuer, Clock())
     stale = await tokens.token()
     refreshed = await asyncio.gather(*(tokens.refresh(stale) for _ in range(50)))
-    assert set(refreshed) == {"token-2"}
+    assert {outcome.value for outcome in refreshed} == {"token-2"}
+    assert [outcome.fetched for outcome in refreshed].count(True) == 1
     assert issuer.issued == 2
 
 
 async def test_refresh_with_an_already_replaced_token_fetches_nothing() -> None:
     issuer = Issuer()
     tokens = provider(issuer, Clock())
-    await tokens.refresh("token-0")
+    assert (await tokens.refresh("token-0")).fetched
     assert issuer.issued == 1
-    assert await tokens.refresh("something-older") == "token-1"
+    again = await tokens.refresh("something-older")
+    assert (again.value, again.fetched) == ("token-1", False)
     assert issuer.issued == 1
 
 

@@ -366,6 +366,22 @@ async def test_a_second_401_raises_authentication_error(api: ScriptedAPI) -> Non
     assert len(api.calls("POST", ALLOCATE)) == 2
 
 
+async def test_a_401_after_another_fault_earns_a_new_refresh(api: ScriptedAPI, no_sleep: list[float]) -> None:
+    """Token expired, refreshed, then a 503, then expired again: not a credentials problem."""
+    outcomes = iter(["401", "503", "401", "ok"])
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        outcome = next(outcomes)
+        if outcome == "ok":
+            return web.json_response({"count": 0, "next": None, "previous": None, "results": []})
+        return web.json_response({"detail": outcome}, status=int(outcome))
+
+    api.routes[("GET", "/enterprise/v2/enterprise-catalogs")] = handler
+    async with api.client() as client:
+        await client.catalogs.list().to_list()
+        assert client.token_requests == 3
+
+
 async def test_refused_credentials_raise_authentication_error_with_the_servers_words(
     api: ScriptedAPI,
 ) -> None:
@@ -389,6 +405,28 @@ async def test_a_token_endpoint_echoing_the_secret_does_not_leak_it(api: Scripte
             await allocate(client)
     assert CLIENT_SECRET not in str(caught.value)
     assert "<redacted>" in str(caught.value)
+
+
+@pytest.mark.parametrize(("expires_in", "expected"), [("2.5", 2.5), ("3600", 3600.0), (60, 60.0)])
+async def test_token_lifetime_is_read_from_expires_in_as_sent(
+    api: ScriptedAPI, expires_in: object, expected: float
+) -> None:
+    api.json("POST", "/oauth2/v1/access_token", {"access_token": "t", "expires_in": expires_in})
+    async with api.client() as client:
+        value, lifetime = await client._fetch_token()
+    assert (value, lifetime) == ("t", expected)
+
+
+@pytest.mark.parametrize("expires_in", [None, "soon", "-5", "0"])
+async def test_an_unusable_expires_in_falls_back_to_the_default_lifetime(
+    api: ScriptedAPI, expires_in: object
+) -> None:
+    from enterprise_async._constants import DEFAULT_TOKEN_LIFETIME
+
+    api.json("POST", "/oauth2/v1/access_token", {"access_token": "t", "expires_in": expires_in})
+    async with api.client() as client:
+        _, lifetime = await client._fetch_token()
+    assert lifetime == DEFAULT_TOKEN_LIFETIME
 
 
 async def test_auth_url_defaults_to_base_url_and_may_differ(api: ScriptedAPI) -> None:
