@@ -173,6 +173,7 @@ class SpecReader:
                 options[option] = repr(schema[key])
         for key, option in (
             ("minimum", "minimum"),
+            ("maximum", "maximum"),
             ("minLength", "min_length"),
             ("minItems", "min_items"),
             ("maxItems", "max_items"),

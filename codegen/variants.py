@@ -1,4 +1,4 @@
-"""Render the union variant table: how the decoder picks a class of a ``oneOf`` of classes.
+"""Render the union variant table: how the decoder picks a class of a union (``oneOf``/``anyOf``).
 
 A ``discriminator`` names the property and values the server sends; ``x-sdk-variants`` lists,
 per variant, fields that only that variant carries, for responses without the discriminator.
@@ -25,7 +25,7 @@ def read_variants(spec_path: Path) -> list[dict[str, Any]]:
     ]
     unions = []
     for name, schema in schemas.items():
-        variants = [_ref_name(option) for option in schema.get("oneOf", ())]
+        variants = [_ref_name(option) for option in schema.get("oneOf") or schema.get("anyOf") or ()]
         if not variants or None in variants or not all("properties" in schemas[v] for v in variants if v):
             continue
         discriminator = schema.get("discriminator", {})

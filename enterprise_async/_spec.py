@@ -72,6 +72,7 @@ class Rule:
     enum: type[Any] | None = None
     const: str | None = None
     minimum: float | None = None
+    maximum: float | None = None
     min_length: int | None = None
     pattern: str | None = None
     min_items: int | None = None

@@ -126,6 +126,8 @@ def _check_number(rule: Rule, value: Any, path: str) -> None:
 def _check_minimum(rule: Rule, value: float, path: str) -> None:
     if rule.minimum is not None and value < rule.minimum:
         raise _InvalidArgumentError(path, f"must be >= {rule.minimum:g}, got {value}")
+    if rule.maximum is not None and value > rule.maximum:
+        raise _InvalidArgumentError(path, f"must be <= {int(rule.maximum)}, got {value}")
 
 
 def _check_boolean(rule: Rule, value: Any, path: str) -> None:

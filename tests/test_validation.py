@@ -186,3 +186,7 @@ def test_client_settings_are_validated(settings: dict[str, Any], field: str) -> 
     with pytest.raises(ClientValidationError) as caught:
         EnterpriseClient(**arguments)
     assert caught.value.field == field
+
+
+async def test_a_price_beyond_64_bits_is_rejected(client: EnterpriseClient) -> None:
+    await rejects("content_price_cents", allocate(client, content_price_cents=2**63))
