@@ -56,3 +56,11 @@ def conformance(session: nox.Session) -> None:
     """schemathesis against a running sandbox: it answers as spec/openapi.yaml says."""
     session.install("-e", ".[conformance]")
     session.run("python", "tests/testing/conformance.py", *session.posargs)
+
+
+@nox.session
+def soak(session: nox.Session) -> None:
+    """Export 20,000 catalog items under 10% faults and expiring tokens, in JSON and XML; prints a summary."""
+    session.install("-e", DEV)
+    session.env["ENTERPRISE_SOAK_ITEMS"] = session.env.get("ENTERPRISE_SOAK_ITEMS", "20000")
+    session.run("pytest", "tests/test_soak.py", "-q", "-p", "no:cacheprovider", *session.posargs)
