@@ -71,7 +71,10 @@ def course(catalog_id: str, course_key: str, as_json: bool, api: ApiSettings) ->
 
     async def work(client: EnterpriseClient) -> None:
         found = await client.catalogs.course(catalog_id, course_key)
-        print_document(found) if as_json else show(course_view(found))
+        if as_json:
+            print_document(found)
+        else:
+            show(course_view(found))
 
     run_with_client(api, work)
 
@@ -86,7 +89,10 @@ def course_run(catalog_id: str, course_run_id: str, as_json: bool, api: ApiSetti
 
     async def work(client: EnterpriseClient) -> None:
         found = await client.catalogs.course_run(catalog_id, course_run_id)
-        print_document(found) if as_json else show(course_run_view(found))
+        if as_json:
+            print_document(found)
+        else:
+            show(course_run_view(found))
 
     run_with_client(api, work)
 
@@ -101,7 +107,10 @@ def program(catalog_id: str, program_id: str, as_json: bool, api: ApiSettings) -
 
     async def work(client: EnterpriseClient) -> None:
         found = await client.catalogs.program(catalog_id, program_id)
-        print_document(found) if as_json else show(program_view(found))
+        if as_json:
+            print_document(found)
+        else:
+            show(program_view(found))
 
     run_with_client(api, work)
 

@@ -55,8 +55,10 @@ def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) 
     console.rule("[bold]Done")
     console.print(f"[bold]Export:[/] {export_totals(summary)}")
     console.print(f"Whole demo: {time.perf_counter() - started:.2f} s.")
-    if out is not None:
-        console.print(f"Files in {out} (one JSON Lines file per catalog, and manifest.json).")
+    if out is None:
+        console.print("The export went to a temporary directory, now removed: pass --out DIR to keep it.")
+    else:
+        console.print(f"Files in {out}: one JSON Lines file per catalog, and manifest.json.")
     if summary.failed:
         raise IncompleteError(f"{len(summary.failed)} catalogs failed to export")
 

@@ -23,7 +23,7 @@ import orjson
 from attrs import define, frozen
 
 from .._client import EnterpriseClient
-from ..errors import EnterpriseError
+from ..errors import EnterpriseError, ResponseDecodeError
 from ..models import Catalog, to_dict
 from ._atomic_file import AtomicFile
 from ._manifest import CompletedCatalog, Manifest, modified_stamp
@@ -181,10 +181,22 @@ async def export_catalogs(
     started = time.perf_counter()
     manifest = await asyncio.to_thread(Manifest.open, directory)
     job = _Job(client, directory, manifest, resume, page_size, progress or SilentProgress())
-    catalogs = await client.catalogs.list().to_list()
+    catalogs = _distinct(await client.catalogs.list().to_list())
     job.progress.catalogs_listed(catalogs)
     outcomes = await _all(job, catalogs)
     return ExportSummary(directory, tuple(outcomes), time.perf_counter() - started)
+
+
+def _distinct(catalogs: list[Catalog]) -> list[Catalog]:
+    """Each catalog once: a listing that shifts while it is paged may repeat one, and two writers
+    of the same file would ruin it."""
+    seen: set[str | None] = set()
+    kept = []
+    for catalog in catalogs:
+        if catalog.uuid not in seen:
+            seen.add(catalog.uuid)
+            kept.append(catalog)
+    return kept
 
 
 @frozen
@@ -233,24 +245,28 @@ def _skip(job: _Job, catalog: Catalog) -> CatalogOutcome | None:
 
 
 async def _write_catalog(job: _Job, catalog: Catalog, started: float) -> CatalogOutcome:
-    uuid = catalog.uuid or ""
-    path = job.directory / catalog_file_name(uuid)
+    """Export one catalog and record it in the manifest; any failure is its outcome, not raised."""
     tally = _Tally()
     try:
-        if not uuid:
-            raise EnterpriseError("the catalog list gave a catalog without a uuid")
-        entry = await _write_contents(job, catalog, path, tally)
+        entry = await _write_contents(job, catalog, tally)
+        job.manifest.record(entry)
     except (EnterpriseError, OSError) as error:
         seconds = time.perf_counter() - started
-        return CatalogOutcome(uuid, catalog.title, "failed", tally.items, None, seconds, _reason(error))
-    job.manifest.record(entry)
-    return CatalogOutcome(uuid, catalog.title, "complete", entry.items, path, time.perf_counter() - started)
+        return CatalogOutcome(
+            catalog.uuid or "", catalog.title, "failed", tally.items, None, seconds, _reason(error)
+        )
+    seconds = time.perf_counter() - started
+    return CatalogOutcome(
+        entry.uuid, catalog.title, "complete", entry.items, job.directory / entry.file, seconds
+    )
 
 
-async def _write_contents(job: _Job, catalog: Catalog, path: Path, tally: _Tally) -> CompletedCatalog:
+async def _write_contents(job: _Job, catalog: Catalog, tally: _Tally) -> CompletedCatalog:
     """Stream a catalog's pages into its file, counting pages and items as they land."""
-    uuid = catalog.uuid or ""
-    pages = job.client.catalogs.contents(uuid, limit=job.page_size).pages()
+    if not catalog.uuid:
+        raise ResponseDecodeError("the catalog list gave a catalog without a uuid")
+    path = job.directory / catalog_file_name(catalog.uuid)
+    pages = job.client.catalogs.contents(catalog.uuid, limit=job.page_size).pages()
     with AtomicFile(path) as out:
         async for page in take(pages, None):
             if tally.pages == 0:
@@ -263,7 +279,7 @@ async def _write_contents(job: _Job, catalog: Catalog, path: Path, tally: _Tally
             job.progress.items_written(catalog, len(page.results))
         out.commit()
     return CompletedCatalog(
-        uuid=uuid,
+        uuid=catalog.uuid,
         title=catalog.title,
         file=path.name,
         items=tally.items,

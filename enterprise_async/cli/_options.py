@@ -21,14 +21,15 @@ _API_OPTION_NAMES = ("sandbox", "response_format", "max_concurrency", "max_retri
 def _split(kind: Callable[[str], Any]) -> Callable[[click.Context, click.Parameter, Sequence[str]], Any]:
     """A callback turning ``--x a,b --x c`` into ``[a, b, c]`` (None when the option is absent)."""
 
-    def callback(_: click.Context, parameter: click.Parameter, values: Sequence[str]) -> list[Any] | None:
-        parts = [part.strip() for value in values for part in value.split(",") if part.strip()]
+    def convert(part: str) -> Any:
         try:
-            return [kind(part) for part in parts] or None
+            return kind(part)
         except ValueError:
-            raise click.BadParameter(
-                f"expected {getattr(kind, '__name__', 'values')}s, got {values!r}"
-            ) from None
+            raise click.BadParameter(f"{part!r} is not a valid value") from None
+
+    def callback(_: click.Context, __: click.Parameter, values: Sequence[str]) -> list[Any] | None:
+        parts = [part.strip() for value in values for part in value.split(",") if part.strip()]
+        return [convert(part) for part in parts] or None
 
     return callback
 
