@@ -1,0 +1,158 @@
+"""The public surface of CONTRACT.md, pinned: names, signatures, and the error tree."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import pytest
+
+import enterprise_async
+from enterprise_async import AsyncPager, EnterpriseClient, errors, models
+from enterprise_async.testing import Sandbox
+
+POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
+KEYWORD = inspect.Parameter.KEYWORD_ONLY
+
+# method -> (positional parameters, keyword-only parameters, is a list method)
+METHODS: dict[str, tuple[list[str], list[str], bool]] = {
+    "policies.list": (["enterprise_customer_uuid"], ["active", "policy_type", "page_size"], True),
+    "policies.allocate": (["policy_uuid"], ["learner_emails", "content_key", "content_price_cents"], False),
+    "assignments.list": (
+        ["assignment_configuration_uuid"],
+        [
+            "content_key",
+            "content_key__in",
+            "learner_email",
+            "learner_email__in",
+            "learner_state",
+            "learner_state__in",
+            "lms_user_id",
+            "lms_user_id__in",
+            "ordering",
+            "search",
+            "state",
+            "state__in",
+            "page_size",
+        ],
+        True,
+    ),
+    "assignments.remind": (["assignment_configuration_uuid"], ["assignment_uuids"], False),
+    "assignments.cancel": (["assignment_configuration_uuid"], ["assignment_uuids"], False),
+    "subscriptions.list": ([], ["enterprise_customer_uuid", "current"], True),
+    "subscriptions.assign_licenses": (
+        ["subscription_plan_uuid"],
+        ["user_emails", "user_sfids", "greeting", "closing", "notify_users"],
+        False,
+    ),
+    "subscriptions.bulk_revoke": (["subscription_plan_uuid"], ["user_emails", "filters"], False),
+    "enrollments.bulk_enroll": (["enterprise_customer_uuid"], ["emails", "course_run_keys", "notify"], False),
+    "catalogs.list": ([], [], True),
+    "catalogs.contents": (["catalog_id"], ["limit"], True),
+    "catalogs.course": (["catalog_id", "course_key"], [], False),
+    "catalogs.course_run": (["catalog_id", "course_run_id"], [], False),
+    "catalogs.program": (["catalog_id", "program_id"], [], False),
+    "learner_summary.list": (["enterprise_uuid"], ["ordering"], True),
+}
+REQUIRED_KEYWORDS = {
+    "policies.allocate": {"learner_emails", "content_key", "content_price_cents"},
+    "assignments.remind": {"assignment_uuids"},
+    "assignments.cancel": {"assignment_uuids"},
+    "subscriptions.assign_licenses": {"user_emails"},
+    "enrollments.bulk_enroll": {"emails", "course_run_keys"},
+}
+"""Keyword-only parameters without a default; every other keyword-only parameter defaults to None."""
+
+
+def method(client: EnterpriseClient, name: str) -> Any:
+    resource, action = name.split(".")
+    return getattr(getattr(client, resource), action)
+
+
+@pytest.fixture
+def client() -> EnterpriseClient:
+    return EnterpriseClient(client_id="id", client_secret="secret", base_url="https://api.example.org")
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_method_signature(client: EnterpriseClient, name: str) -> None:
+    positional, keyword, _ = METHODS[name]
+    parameters = list(inspect.signature(method(client, name)).parameters.values())
+    assert [p.name for p in parameters if p.kind is POSITIONAL] == positional
+    assert [p.name for p in parameters if p.kind is KEYWORD] == keyword
+    for parameter in parameters:
+        if parameter.name in OPTIONAL and not (
+            name == "assignments.list" and parameter.name == "content_key"
+        ):
+            assert parameter.default is None, parameter.name
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_list_methods_return_a_pager_at_once_and_others_are_coroutines(
+    client: EnterpriseClient, name: str
+) -> None:
+    is_list = METHODS[name][2]
+    assert inspect.iscoroutinefunction(method(client, name)) is not is_list
+
+
+def test_client_constructor_and_from_env() -> None:
+    parameters = inspect.signature(EnterpriseClient).parameters
+    for name in ("client_id", "client_secret", "base_url", "auth_url", "response_format", "max_concurrency",
+                 "max_retries", "timeout", "session"):  # fmt: skip
+        assert name in parameters
+    assert parameters["response_format"].default == "json"
+    assert parameters["max_concurrency"].default == 8
+    assert parameters["max_retries"].default == 2
+    assert parameters["timeout"].default == 30.0
+    assert callable(EnterpriseClient.from_env)
+
+
+def test_pager_offers_items_pages_to_list_and_first_page() -> None:
+    for name in ("__aiter__", "pages", "to_list", "first_page"):
+        assert hasattr(AsyncPager, name)
+
+
+def test_the_error_tree() -> None:
+    tree = {
+        errors.ClientValidationError: errors.EnterpriseError,
+        errors.APIConnectionError: errors.EnterpriseError,
+        errors.APITimeoutError: errors.APIConnectionError,
+        errors.ResponseDecodeError: errors.EnterpriseError,
+        errors.APIStatusError: errors.EnterpriseError,
+        errors.BadRequestError: errors.APIStatusError,
+        errors.AuthenticationError: errors.APIStatusError,
+        errors.PermissionDeniedError: errors.APIStatusError,
+        errors.NotFoundError: errors.APIStatusError,
+        errors.RateLimitError: errors.APIStatusError,
+        errors.ServerError: errors.APIStatusError,
+    }
+    for child, parent in tree.items():
+        assert issubclass(child, parent)
+        assert getattr(enterprise_async, child.__name__) is child
+    assert issubclass(errors.ClientValidationError, ValueError)
+    error = errors.RateLimitError("x", retry_after=2.0, status=429, body={}, headers={})
+    assert (error.status, error.body, error.headers, error.retry_after) == (429, {}, {}, 2.0)
+
+
+def test_status_errors_map_from_statuses() -> None:
+    assert errors.status_error_class(400) is errors.BadRequestError
+    assert errors.status_error_class(401) is errors.AuthenticationError
+    assert errors.status_error_class(403) is errors.PermissionDeniedError
+    assert errors.status_error_class(404) is errors.NotFoundError
+    assert errors.status_error_class(429) is errors.RateLimitError
+    assert errors.status_error_class(503) is errors.ServerError
+
+
+def test_models_offer_the_contracts_names() -> None:
+    for name in ("SubsidyAccessPolicy", "AllocationResult", "Assignment", "SubscriptionPlan",
+                 "LicenseAssignmentResult", "BulkRevokeResult", "BulkEnrollmentJob", "Catalog", "Course",
+                 "CourseRun", "Program", "LearnerSummary", "to_dict", "from_dict"):  # fmt: skip
+        assert hasattr(models, name)
+
+
+async def test_the_sandbox_exposes_what_any_http_tool_needs() -> None:
+    async with Sandbox() as sandbox:
+        for name in ("base_url", "auth_url", "client_id", "client_secret"):
+            assert getattr(sandbox, name)
+        async with sandbox.client(response_format="xml") as client:
+            assert client.response_format == "xml"
