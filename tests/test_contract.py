@@ -80,10 +80,11 @@ def test_method_signature(client: EnterpriseClient, name: str) -> None:
     parameters = list(inspect.signature(method(client, name)).parameters.values())
     assert [p.name for p in parameters if p.kind is POSITIONAL] == positional
     assert [p.name for p in parameters if p.kind is KEYWORD] == keyword
+    required = REQUIRED_KEYWORDS.get(name, set())
     for parameter in parameters:
-        if parameter.name in OPTIONAL and not (
-            name == "assignments.list" and parameter.name == "content_key"
-        ):
+        if parameter.kind is POSITIONAL or parameter.name in required:
+            assert parameter.default is inspect.Parameter.empty, parameter.name
+        else:
             assert parameter.default is None, parameter.name
 
 
