@@ -33,7 +33,8 @@ def _refuse_dtd(*_: Any) -> None:
 
 
 class _GuardedExpat:
-    """The expat module as xmltodict uses it, with document type declarations refused outright."""
+    """The expat module as xmltodict uses it: document type declarations refused outright, and
+    attributes left as expat reports them by default (see ``_AttributesAsDict``)."""
 
     ExpatError = expat.ExpatError
 
@@ -42,27 +43,66 @@ class _GuardedExpat:
         parser = expat.ParserCreate(*args, **kwargs)
         parser.StartDoctypeDeclHandler = _refuse_dtd
         parser.EntityDeclHandler = _refuse_dtd
-        return parser
+        return _AttributesAsDict(parser)
 
 
-def _lists(_path: Any, key: str, value: Any) -> tuple[str, Any]:
-    """Turn ``{"list-item": [...]}`` (the element of a list) into the list itself."""
-    if value.__class__ is dict and len(value) == 1 and LIST_ITEM in value:
-        return key, value[LIST_ITEM]
-    return key, value
+class _AttributesAsDict:
+    """An expat parser on which xmltodict's request for ordered attributes has no effect.
+
+    xmltodict asks for every element's attributes as a flat list and builds a dict from it, even
+    when it then drops them (``xml_attribs=False``, as here: the servers write no attributes).
+    Left as a dict, they pass through untouched, which saves a quarter of the parse.
+    """
+
+    __slots__ = ("_parser",)
+
+    def __init__(self, parser: Any) -> None:
+        object.__setattr__(self, "_parser", parser)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._parser, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name != "ordered_attributes":
+            setattr(self._parser, name, value)
+
+
+_NESTED: frozenset[type[Any]] = frozenset({dict, list})
+
+
+def _lists(root: Any) -> Any:
+    """Turn the ``<list-item>`` children of every element into a list, in place.
+
+    xmltodict gives a lone ``<list-item>`` as its value and repeated ones as a list (it makes a
+    list of nothing else but repeated elements), so a one-element list is wrapped here; an element
+    whose only children are list items becomes the list itself. One pass over the finished tree,
+    without recursion (documents may nest deeper than Python's stack), costs much less than a
+    postprocessor call for every element.
+    """
+    if root.__class__ not in _NESTED:
+        return root
+    top = [root]
+    pending: list[tuple[Any, Any]] = [(top, 0)]  # where values that hold elements still sit
+    while pending:
+        container, slot = pending.pop()
+        value = container[slot]
+        if value.__class__ is dict and LIST_ITEM in value:
+            items = value[LIST_ITEM]
+            if items.__class__ is not list:
+                items = value[LIST_ITEM] = [items]
+            if len(value) == 1:
+                value = container[slot] = items
+        if value.__class__ is list:
+            pending.extend((value, index) for index, item in enumerate(value) if item.__class__ in _NESTED)
+        else:
+            pending.extend((value, key) for key, item in value.items() if item.__class__ in _NESTED)
+    return top[0]
 
 
 def parse_drf_xml(body: bytes | str) -> Any:
     """The content of the document's root element, as JSON-shaped data with text leaves."""
     try:
-        document = xmltodict.parse(
-            body,
-            expat=_GuardedExpat,
-            xml_attribs=False,
-            force_list=(LIST_ITEM,),
-            postprocessor=_lists,
-            disable_entities=True,
-        )
+        document = xmltodict.parse(body, expat=_GuardedExpat, xml_attribs=False, disable_entities=True)
     except XMLDecodeError:
         raise
     except (expat.ExpatError, ValueError, LookupError) as error:  # LookupError: an unknown encoding
@@ -70,7 +110,7 @@ def parse_drf_xml(body: bytes | str) -> Any:
     if not isinstance(document, dict) or len(document) != 1:
         raise XMLDecodeError("an XML document has exactly one root element")
     (root,) = document.values()
-    return root
+    return _lists(root)
 
 
 def render_drf_xml(data: Any) -> bytes:

@@ -66,3 +66,25 @@ def test_external_dtds_are_refused() -> None:
 def test_malformed_documents_raise_xml_decode_error(body: bytes) -> None:
     with pytest.raises(XMLDecodeError):
         parse_drf_xml(body)
+
+
+def test_attributes_are_ignored() -> None:
+    assert parse_drf_xml(b'<root lang="en"><a kind="x">1</a><b v="2"/></root>') == {"a": "1", "b": None}
+
+
+def test_a_list_of_one_list_of_several_keeps_both_levels() -> None:
+    assert parse_drf_xml(render_drf_xml([[1, 2]])) == [["1", "2"]]
+
+
+def test_lists_of_one_element_nest_inside_longer_lists() -> None:
+    assert parse_drf_xml(render_drf_xml({"a": [1, [2], [[3]]]})) == {"a": ["1", ["2"], [["3"]]]}
+
+
+def test_list_items_beside_other_children_are_kept_as_a_list_under_their_name() -> None:
+    body = b"<root><a><list-item>1</list-item><b>2</b></a></root>"
+    assert parse_drf_xml(body) == {"a": {"list-item": ["1"], "b": "2"}}
+
+
+def test_objects_inside_lists_inside_objects_are_read_at_every_depth() -> None:
+    data = {"x": [{"a": [{"b": [1]}], "c": {"d": [True]}}]}
+    assert parse_drf_xml(render_drf_xml(data)) == {"x": [{"a": [{"b": ["1"]}], "c": {"d": ["True"]}}]}
