@@ -64,3 +64,13 @@ def soak(session: nox.Session) -> None:
     session.install("-e", DEV)
     session.env["ENTERPRISE_SOAK_ITEMS"] = session.env.get("ENTERPRISE_SOAK_ITEMS", "20000")
     session.run("pytest", "tests/test_soak.py", "-q", "-p", "no:cacheprovider", *session.posargs)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """The benchmarks (tests/bench): prints the results table and writes bench-results.md.
+
+    About ten minutes; `nox -s bench -- --rounds 3 --only B2,B3` for a part of it.
+    """
+    session.install("-e", DEV)
+    session.run("python", "-m", "tests.bench", *session.posargs)

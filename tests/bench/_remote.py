@@ -1,0 +1,123 @@
+"""A sandbox in a child process, so that a benchmark times the client and not the server too.
+
+The sandbox and the client would otherwise share one event loop and one core: every millisecond
+the sandbox spends generating a page would count against the client. In a process of its own it
+behaves like a remote server (on loopback), and the client's figures are the client's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from multiprocessing.connection import Connection
+
+import aiohttp
+import orjson
+from attrs import frozen
+
+from enterprise_async.testing import DataSize, Fault, Sandbox
+
+__all__ = ["CONTENTS_PATH", "RemoteSandbox", "SandboxAddress", "remote_sandbox", "token_headers"]
+
+CONTENTS_PATH = "/enterprise/v2/enterprise-catalogs/{catalog}"
+TOKEN_PATH = "/oauth2/v1/access_token"
+START_TIMEOUT = 60.0
+"""Seconds a child process may take to import everything and start listening."""
+
+
+@frozen
+class RemoteSandbox:
+    """What the child is asked to run: a sandbox of one customer and one catalog."""
+
+    catalog_items: int = 45
+    latency: float = 0.0
+    """Seconds of ``Fault.latency`` added to every request for the catalog's contents."""
+    learners: int = 24
+    seed: int = 0
+
+
+@frozen
+class SandboxAddress:
+    """Where the child's sandbox listens, the credentials it accepts and the catalog it serves."""
+
+    base_url: str
+    client_id: str
+    client_secret: str
+    catalog: str
+    customer: str
+
+    def contents_url(self, query: str = "") -> str:
+        url = self.base_url + CONTENTS_PATH.format(catalog=self.catalog)
+        return f"{url}?{query}" if query else url
+
+
+def _child(options: RemoteSandbox, connection: Connection) -> None:
+    asyncio.run(_serve(options, connection))
+
+
+async def _serve(options: RemoteSandbox, connection: Connection) -> None:
+    size = DataSize(
+        customers=1,
+        catalogs_per_customer=1,
+        catalog_items=options.catalog_items,
+        learners_per_customer=options.learners,
+    )
+    async with Sandbox(seed=options.seed, size=size, log_limit=0) as sandbox:
+        if options.latency:
+            path = CONTENTS_PATH.format(catalog="*")
+            sandbox.faults.inject(path, Fault.latency(options.latency), times=None)
+        connection.send(
+            SandboxAddress(
+                base_url=sandbox.base_url,
+                client_id=sandbox.client_id,
+                client_secret=sandbox.client_secret,
+                catalog=sandbox.data.catalogs[0].uuid,
+                customer=sandbox.data.customers[0].uuid,
+            )
+        )
+        # Serve until the parent says stop (or goes away).
+        await asyncio.get_running_loop().run_in_executor(None, _wait_for_stop, connection)
+
+
+def _wait_for_stop(connection: Connection) -> None:
+    with suppress(EOFError):
+        connection.recv()
+
+
+@contextmanager
+def remote_sandbox(options: RemoteSandbox) -> Iterator[SandboxAddress]:
+    """Run a sandbox in a fresh process for the duration of the block."""
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe()
+    process = context.Process(target=_child, args=(options, child), daemon=True)
+    process.start()
+    child.close()
+    try:
+        if not parent.poll(START_TIMEOUT):
+            raise RuntimeError("the sandbox process did not start in time")
+        yield parent.recv()
+    finally:
+        with suppress(OSError):  # the child is gone already
+            parent.send("stop")
+        process.join(10)
+        if process.is_alive():
+            process.kill()
+            process.join()
+        parent.close()
+
+
+async def token_headers(
+    session: aiohttp.ClientSession, address: SandboxAddress, accept: str = "application/json"
+) -> dict[str, str]:
+    """Headers of an authenticated request, with a token fetched by hand (the form grant)."""
+    form = {
+        "grant_type": "client_credentials",
+        "client_id": address.client_id,
+        "client_secret": address.client_secret,
+        "token_type": "jwt",
+    }
+    async with session.post(address.base_url + TOKEN_PATH, data=form) as response:
+        token = orjson.loads(await response.read())["access_token"]
+    return {"Authorization": f"JWT {token}", "Accept": accept}

@@ -1,0 +1,131 @@
+"""B4: memory while reading 100,000 catalog items, streamed with ``async for`` or gathered with ``to_list()``.
+
+Each reading runs in a fresh client process (the sandbox has a process of its own), so the
+figure is the client's alone: the process's peak resident set size (RSS, from ``getrusage``)
+during the listing, less its RSS just before (``/proc/self/statm``), when the client is already
+connected and holds its token. An upper bound: a peak reached while importing counts too. The
+same runs give the client's CPU time for the whole listing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import resource
+import sys
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+from attrs import frozen
+
+from enterprise_async import EnterpriseClient
+
+from ._harness import Row, median
+from ._remote import RemoteSandbox, SandboxAddress, remote_sandbox
+
+__all__ = ["run"]
+
+ITEMS = 100_000
+MAX_ROUNDS = 3
+"""Rounds at most: ``to_list()`` of 100,000 courses holds gigabytes and takes most of a minute."""
+MODES = ("stream", "to_list")
+
+
+@frozen
+class Reading:
+    """What one client process saw while reading the listing."""
+
+    items: int
+    growth_mb: float
+    cpu_seconds: float
+    seconds: float
+
+
+def _peak_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # bytes on macOS, KiB elsewhere
+
+
+def _resident_mb() -> float:
+    """The RSS now (Linux); elsewhere the peak so far."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except OSError:
+        return _peak_mb()
+    return pages * resource.getpagesize() / 2**20
+
+
+async def _read(address: SandboxAddress, mode: str) -> Reading:
+    async with EnterpriseClient(
+        client_id=address.client_id, client_secret=address.client_secret, base_url=address.base_url
+    ) as client:
+        await client.catalogs.list().first_page()
+        before = _resident_mb()
+        cpu, started = time.process_time(), time.perf_counter()
+        contents = client.catalogs.contents(address.catalog)
+        if mode == "to_list":
+            items = len(await contents.to_list())
+        else:
+            items = 0
+            async for _ in contents:
+                items += 1
+        return Reading(
+            items=items,
+            growth_mb=_peak_mb() - before,
+            cpu_seconds=time.process_time() - cpu,
+            seconds=time.perf_counter() - started,
+        )
+
+
+def _child(address: SandboxAddress, mode: str, connection: Connection) -> None:
+    connection.send(asyncio.run(_read(address, mode)))
+
+
+def _in_fresh_process(address: SandboxAddress, mode: str) -> Reading:
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe()
+    process = context.Process(target=_child, args=(address, mode, child))
+    process.start()
+    child.close()
+    try:
+        reading: Reading = parent.recv()
+    finally:
+        process.join()
+        parent.close()
+    if reading.items != ITEMS:
+        raise AssertionError(f"{mode} read {reading.items} items, expected {ITEMS}")
+    return reading
+
+
+def run(rounds: int) -> list[Row]:
+    readings: dict[str, list[Reading]] = {mode: [] for mode in MODES}
+    rounds = min(rounds, MAX_ROUNDS)
+    with remote_sandbox(RemoteSandbox(catalog_items=ITEMS)) as address:
+        for _ in range(rounds):
+            for mode in MODES:
+                readings[mode].append(_in_fresh_process(address, mode))
+    growth = {mode: median([reading.growth_mb for reading in readings[mode]]) for mode in MODES}
+    cpu = {mode: median([reading.cpu_seconds for reading in readings[mode]]) for mode in MODES}
+    seconds = {mode: median([reading.seconds for reading in readings[mode]]) for mode in MODES}
+    return [
+        Row(
+            "B4",
+            f"peak memory growth (RSS) reading {ITEMS:,} catalog items: `async for` vs `to_list()`",
+            f"streaming +{growth['stream']:.0f} MB; to_list +{growth['to_list']:,.0f} MB",
+            "streaming <= 50 MB",
+            growth["stream"] <= 50,
+            (
+                f"Median of {rounds} rounds, each listing read by a fresh client process (pages of 20, "
+                "max_concurrency=8): its peak RSS less its RSS when the listing started.",
+            ),
+        ),
+        Row(
+            "B4",
+            f"client CPU time for the same {ITEMS:,} items (the sandbox runs in another process)",
+            f"streaming {cpu['stream']:.1f} s ({seconds['stream']:.1f} s wall); "
+            f"to_list {cpu['to_list']:.1f} s ({seconds['to_list']:.1f} s wall)",
+            "none",
+            None,
+        ),
+    ]
