@@ -199,6 +199,11 @@ class EnterpriseClient(ResourceNamespaces):
         return self._format
 
     @property
+    def max_concurrency(self) -> int:
+        """Requests this client keeps in flight at most, pages of every listing included."""
+        return self._max_concurrency
+
+    @property
     def stats(self) -> RequestStats:
         """Requests, retries and faults seen by this client so far."""
         return self._transport.stats

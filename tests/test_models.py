@@ -8,6 +8,7 @@ import decimal
 from typing import Any
 
 import attrs
+import orjson
 import pytest
 
 from enterprise_async import models
@@ -339,3 +340,25 @@ def test_from_dict_reads_lists_of_models() -> None:
 def test_structure_and_from_dict_use_the_same_converter() -> None:
     data = json_fixture("course")
     assert structure(data, Course) == from_dict(Course, data)
+
+
+def test_to_dict_of_a_hand_built_model_with_odd_values_is_still_json_ready() -> None:
+    course = Course(
+        title=5,  # type: ignore[arg-type]
+        modified="2025-01-01",  # type: ignore[arg-type]
+        level_type="Expert",
+        owners=[{"key": "MITx"}],  # type: ignore[list-item]
+        skill_names=("Python",),  # type: ignore[arg-type]
+        extra={"when": datetime.date(2025, 1, 2)},
+    )
+    data = to_dict(course)
+    assert orjson.loads(orjson.dumps(data)) == data
+    assert data["owners"] == [{"key": "MITx"}]
+    assert data["skill_names"] == ["Python"]
+    assert data["when"] == "2025-01-02"
+
+
+def test_to_dict_output_does_not_share_lists_with_the_model() -> None:
+    course = from_dict(Course, {"skill_names": ["Python"]})
+    to_dict(course)["skill_names"].append("SQL")
+    assert course.skill_names == ["Python"]
