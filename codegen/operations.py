@@ -434,7 +434,8 @@ def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in re.split(r"[_\-\s]+", name))
 
 
-def _environment() -> jinja2.Environment:
+def template_environment() -> jinja2.Environment:
+    """The Jinja environment of the generator's own templates (strict: an unknown name fails)."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         keep_trailing_newline=True,
@@ -462,13 +463,19 @@ def _docwrap(text: str, indent: int) -> str:
 def render_operations(resources: tuple[ResourceSpec, ...]) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
     models = sorted(_referenced_models(operations))
-    return _environment().get_template("operations.py.jinja2").render(operations=operations, models=models)
+    return (
+        template_environment()
+        .get_template("operations.py.jinja2")
+        .render(operations=operations, models=models)
+    )
 
 
 def render_resources(resources: tuple[ResourceSpec, ...]) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
     models = sorted(_hinted_models(operations))
-    return _environment().get_template("resources.py.jinja2").render(resources=resources, models=models)
+    return (
+        template_environment().get_template("resources.py.jinja2").render(resources=resources, models=models)
+    )
 
 
 _NAME = re.compile(r"\b[A-Z][A-Za-z0-9]+\b")

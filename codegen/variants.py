@@ -10,12 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import yaml
 
-from codegen.operations import SCHEMA_PREFIX, SpecError
-
-TEMPLATES = Path(__file__).parent / "templates"
+from codegen.operations import SCHEMA_PREFIX, SpecError, template_environment
 
 
 def read_variants(spec_path: Path) -> list[dict[str, Any]]:
@@ -52,13 +49,5 @@ def _ref_name(option: Mapping[str, Any]) -> str | None:
 
 
 def render_variants(unions: list[dict[str, Any]]) -> str:
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-    )
     models = sorted({union["name"] for union in unions} | {v for union in unions for v in union["variants"]})
-    return environment.get_template("variants.py.jinja2").render(unions=unions, models=models)
+    return template_environment().get_template("variants.py.jinja2").render(unions=unions, models=models)
