@@ -1,7 +1,8 @@
-"""Sessions: `nox` runs lint, typecheck, drift (codegen --check) and tests.
+"""Sessions: `nox` runs lint, typecheck, drift (codegen --check), tests and conformance
+(schemathesis against the sandbox): exactly what CI runs.
 
-Others on demand: `nox -s codegen` regenerates from the spec, `nox -s bench` runs the benchmarks,
-`nox -s soak` the long fault-injection run, `nox -s conformance` checks the sandbox against the spec.
+On demand: `nox -s codegen` regenerates from the spec, `nox -s bench` runs the benchmarks,
+`nox -s soak` the long fault-injection run.
 """
 
 from __future__ import annotations
