@@ -64,6 +64,7 @@ class OperationSpec:
     pagination: str | None
     item_hint: str | None
     page_hint: str | None
+    retry_statuses: tuple[int, ...] = ()
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -94,6 +95,9 @@ class SpecReader:
     def __init__(self, document: Mapping[str, Any]) -> None:
         self.document = document
         self.schemas: Mapping[str, Schema] = document["components"]["schemas"]
+        self.retry_statuses: frozenset[int] = frozenset(
+            int(status) for status in document.get("x-sdk-retry-statuses", ())
+        )
 
     # ------------------------------------------------------------------ references
     def resolve(self, node: Schema) -> Schema:
@@ -198,6 +202,8 @@ class SpecReader:
             options["model"] = model
         if checks := self.checks(schema):
             options["checks"] = "(" + "".join(f"{check}, " for check in checks) + ")"
+        if wire := schema.get("x-sdk-wire"):
+            options["wire"] = f"NamedValue({wire['name_field']!r}, {wire['value_field']!r})"
         return _call("Rule", ["'object'"], options)
 
     def checks(self, schema: Schema) -> list[str]:
@@ -214,6 +220,11 @@ class SpecReader:
             found.append(
                 f"MaxCombinedItems({tuple(combined['fields'])!r}, {combined['maximum']!r}, "
                 f"{combined.get('description', '')!r})"
+            )
+        if product := schema.get("x-sdk-max-product-items"):
+            found.append(
+                f"MaxProductItems({tuple(product['fields'])!r}, {product['maximum']!r}, "
+                f"{product.get('description', '')!r})"
             )
         return found
 
@@ -355,7 +366,17 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         pagination=pagination_source,
         item_hint=item_hint,
         page_hint=page_hint,
+        retry_statuses=tuple(sorted(reader.retry_statuses | _retried_statuses(node))),
     )
+
+
+def _retried_statuses(node: Schema) -> set[int]:
+    """Statuses of an operation marked ``x-sdk-retry: true``: nothing was done, try later."""
+    return {
+        int(status)
+        for status, response in node.get("responses", {}).items()
+        if str(status).isdigit() and response.get("x-sdk-retry")
+    }
 
 
 def _parameter_argument(reader: SpecReader, parameter: Schema) -> Argument:
@@ -463,10 +484,11 @@ def _docwrap(text: str, indent: int) -> str:
 def render_operations(resources: tuple[ResourceSpec, ...]) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
     models = sorted(_referenced_models(operations))
+    everywhere = set.intersection(*(set(operation.retry_statuses) for operation in operations))
     return (
         template_environment()
         .get_template("operations.py.jinja2")
-        .render(operations=operations, models=models)
+        .render(operations=operations, models=models, retry_statuses=sorted(everywhere))
     )
 
 
@@ -491,7 +513,7 @@ _NOT_MODELS = {
     "True",
     "False",
 }
-_CHECKS = {"NeverTogether", "AtLeastOneOf", "MaxCombinedItems"}
+_CHECKS = {"NeverTogether", "AtLeastOneOf", "MaxCombinedItems", "MaxProductItems", "NamedValue"}
 
 
 def _referenced_models(operations: list[OperationSpec]) -> set[str]:

@@ -16,6 +16,8 @@ __all__ = [
     "AtLeastOneOf",
     "Check",
     "MaxCombinedItems",
+    "MaxProductItems",
+    "NamedValue",
     "NeverTogether",
     "Operation",
     "Outcome",
@@ -54,7 +56,29 @@ class MaxCombinedItems:
     label: str = ""
 
 
-Check = NeverTogether | AtLeastOneOf | MaxCombinedItems
+@frozen
+class MaxProductItems:
+    """The lengths of the arrays ``fields`` multiplied stay within ``maximum``
+    (``x-sdk-max-product-items``: learners times course keys in a bulk enrollment)."""
+
+    fields: tuple[str, ...]
+    maximum: int
+    label: str = ""
+
+
+Check = NeverTogether | AtLeastOneOf | MaxCombinedItems | MaxProductItems
+
+
+@frozen
+class NamedValue:
+    """How an object of one field is written on the wire (``x-sdk-wire`` on its schema).
+
+    The public form ``{"user_email": "al"}`` travels as ``{name_field: "user_email", value_field: "al"}``;
+    the wire form is accepted from callers too and read back to the public form before checking.
+    """
+
+    name_field: str
+    value_field: str
 
 
 @frozen
@@ -83,6 +107,7 @@ class Rule:
     closed: bool = False
     model: type[Any] | None = None
     checks: tuple[Check, ...] = ()
+    wire: NamedValue | None = None
 
 
 @frozen
@@ -140,6 +165,9 @@ class Operation(Generic[ResultT]):
     body: Rule | None = None
     outcomes: Mapping[int, Outcome] = field(factory=dict)
     pagination: Pagination | None = None
+    retry_statuses: frozenset[int] = frozenset()
+    """Statuses meaning "nothing was done, try later": retried whatever the method
+    (``x-sdk-retry-statuses`` of the spec, plus ``x-sdk-retry`` on a response of the operation)."""
 
     @property
     def idempotent(self) -> bool:
