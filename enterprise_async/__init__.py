@@ -31,6 +31,7 @@ from .errors import (
     RateLimitError,
     ResponseDecodeError,
     ServerError,
+    UnprocessableEntityError,
 )
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "ResponseDecodeError",
     "ServerError",
     "TokenCache",
+    "UnprocessableEntityError",
     "__version__",
     "models",
 ]

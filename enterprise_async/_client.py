@@ -28,6 +28,7 @@ from ._constants import (
 )
 from ._decoding import DecodeError, structure
 from ._generated.models import AccessToken
+from ._generated.operations import RETRY_STATUSES
 from ._generated.resources import ResourceNamespaces
 from ._pagination import AsyncPager
 from ._request import PreparedRequest, Query, prepare_request
@@ -255,6 +256,7 @@ class EnterpriseClient(ResourceNamespaces):
             headers=headers,
             body=prepared.body,
             idempotent=prepared.operation.idempotent,
+            retry_statuses=prepared.operation.retry_statuses,
         )
 
     # ------------------------------------------------------------------ tokens
@@ -278,6 +280,7 @@ class EnterpriseClient(ResourceNamespaces):
             body=urlencode(form).encode(),
             idempotent=True,  # issuing a token has no side effect worth protecting
             authenticated=False,
+            retry_statuses=RETRY_STATUSES,
         )
         response = await self._transport.send(request)
         if response.status != 200:

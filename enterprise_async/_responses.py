@@ -178,7 +178,18 @@ def _error_result(outcome: Outcome | None, body: Any) -> Any:
 
 
 _TAG = re.compile(r"<[^>]+>")
-_DETAIL_KEYS = ("detail", "error_description", "error", "message", "errors", "non_field_errors")
+_DETAIL_KEYS = (
+    "user_message",
+    "detail",
+    "error_description",
+    "error",
+    "error_message",
+    "message",
+    "errors",
+    "non_field_errors",
+)
+"""Keys whose value is the reason itself, most human first (``user_message`` of an allocation
+refusal before its ``detail``); other keys are field errors, shown as ``field: reason``."""
 
 
 def error_detail(body: Any) -> str:
@@ -199,6 +210,16 @@ def _detail_text(body: Any) -> str:
         for key in _DETAIL_KEYS:
             if body.get(key):
                 return _detail_text(body[key])
-        nested = [_detail_text(value) for value in body.values() if isinstance(value, (dict, list))]
-        return "; ".join(filter(None, nested))
+        return "; ".join(_field_errors(body))
     return str(body)
+
+
+def _field_errors(body: Mapping[str, Any]) -> list[str]:
+    """Django REST framework's field errors (``{"emails": ["Enter a valid email address."]}``), each
+    named by its field."""
+    found = []
+    for key, value in body.items():
+        if not isinstance(value, (dict, list)) or not (text := _detail_text(value)):
+            continue
+        found.append(f"{key}: {text}")
+    return found

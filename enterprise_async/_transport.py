@@ -3,8 +3,10 @@
 Retry policy (the contract's *Reliability*):
 
 - a GET is retried on connection errors, timeouts, 429 and 5xx;
-- any request is retried on 429 and when the connection was refused before anything was sent;
-  a POST is never retried otherwise, so a bulk job never enrolls or revokes twice;
+- any request is retried on the statuses its operation marks "nothing was done, try later"
+  (``HTTPRequest.retry_statuses``, from the spec: 429 everywhere, 423 on license assignment) and
+  when the connection was refused before anything was sent; a POST is never retried otherwise, so
+  a bulk job never enrolls or revokes twice;
 - ``Retry-After`` (seconds or an HTTP date) is honoured up to ``MAX_RETRY_AFTER``; otherwise the
   delay doubles from ``INITIAL_RETRY_DELAY`` up to ``MAX_RETRY_DELAY``, with jitter;
 - a 401 makes one token refresh (shared with every call that saw the same token) and one retry,
@@ -47,6 +49,8 @@ class HTTPRequest:
     body: bytes | None = None
     idempotent: bool = False
     authenticated: bool = True
+    retry_statuses: frozenset[int] = frozenset()
+    """Statuses after which nothing was done, so a retry is safe whatever the method."""
 
 
 @define
@@ -140,7 +144,7 @@ class Transport:
 
     @staticmethod
     def _retryable(request: HTTPRequest, response: RawResponse) -> bool:
-        if response.status == 429:
+        if response.status in request.retry_statuses:
             return True
         return request.idempotent and response.status >= 500
 

@@ -7,6 +7,7 @@ read them. Every failure is a ``ClientValidationError`` naming the argument as a
 
 from __future__ import annotations
 
+import math
 import re
 import typing
 import uuid
@@ -17,7 +18,15 @@ import attrs
 
 from ._decoding import to_dict
 from ._enum import OpenEnum
-from ._spec import AtLeastOneOf, Check, MaxCombinedItems, NeverTogether, Operation, Rule
+from ._spec import (
+    AtLeastOneOf,
+    Check,
+    MaxCombinedItems,
+    MaxProductItems,
+    NeverTogether,
+    Operation,
+    Rule,
+)
 from .errors import ClientValidationError
 
 __all__ = ["validate_arguments", "as_wire_object"]
@@ -48,7 +57,7 @@ def validate_arguments(operation: Operation[Any], arguments: Mapping[str, Any]) 
             name: arguments[name] for name in operation.body.properties if arguments.get(name) is not None
         }
         _check_object(operation.body, body, "")
-        return typing.cast(dict[str, Any], _wire(body))
+        return typing.cast(dict[str, Any], _wire(body, operation.body))
     except _InvalidArgumentError as invalid:
         raise ClientValidationError(
             invalid.path or "body", invalid.message, operation=operation.name
@@ -61,14 +70,41 @@ def as_wire_object(value: Any) -> dict[str, Any]:
     return {key: item for key, item in data.items() if item is not None}
 
 
-def _wire(value: Any) -> Any:
+def _wire(value: Any, rule: Rule | None = None) -> Any:
+    """A checked value as the service reads it, following the rule's wire forms (``NamedValue``)."""
     if isinstance(value, OpenEnum):
         return value.value
     if attrs.has(type(value)) or isinstance(value, Mapping):
-        return {key: _wire(item) for key, item in as_wire_object(value).items()}
+        return _wire_object(value, rule)
     if isinstance(value, (list, tuple)):
-        return [_wire(item) for item in value]
+        items = rule.items if rule is not None else None
+        return [_wire(item, items) for item in value]
     return value
+
+
+def _wire_object(value: Any, rule: Rule | None) -> dict[str, Any]:
+    data = as_wire_object(value)
+    if rule is None:
+        return {key: _wire(item) for key, item in data.items()}
+    public = _public_form(rule, data)
+    wired = {key: _wire(item, rule.properties.get(key)) for key, item in public.items()}
+    if rule.wire is None:
+        return wired
+    (name, item), *_ = wired.items()  # one field: NeverTogether and AtLeastOneOf were checked
+    return {rule.wire.name_field: name, rule.wire.value_field: item}
+
+
+def _public_form(rule: Rule, value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An object given in its wire form (``{"name": "user_email", "filter_value": "al"}``) read
+    back to the public form the rules describe (``{"user_email": "al"}``)."""
+    wire = rule.wire
+    if wire is None or set(value) != {wire.name_field, wire.value_field}:
+        return value
+    name = value[wire.name_field]
+    if not isinstance(name, str) or name not in rule.properties:
+        known = ", ".join(repr(known) for known in rule.properties)
+        raise _InvalidArgumentError(wire.name_field, f"{name!r} is not a filter here (known: {known})")
+    return {name: value[wire.value_field]}
 
 
 def _join(path: str, step: str) -> str:
@@ -155,6 +191,10 @@ def _check_object(rule: Rule, value: Any, path: str) -> None:
     if not isinstance(value, Mapping):
         expected = rule.model.__name__ if rule.model else "a mapping"
         raise _InvalidArgumentError(path, f"expected {expected}, got {type(value).__name__}")
+    try:
+        value = _public_form(rule, value)
+    except _InvalidArgumentError as invalid:
+        raise _InvalidArgumentError(_join(path, invalid.path), invalid.message) from None
     if rule.closed and (unknown := sorted(set(value) - set(rule.properties))):
         raise _InvalidArgumentError(
             _join(path, str(unknown[0])), f"is not a field here (known: {', '.join(rule.properties)})"
@@ -183,6 +223,19 @@ def _apply(check: Check, value: Mapping[str, Any], path: str) -> None:
                 _join(path, given[0]),
                 f"{label}: {total} exceeds the limit of {check.maximum} ({' + '.join(check.fields)})",
             )
+    if isinstance(check, MaxProductItems):
+        _apply_product(check, [(name, len(value[name])) for name in given], path)
+
+
+def _apply_product(check: MaxProductItems, lengths: list[tuple[str, int]], path: str) -> None:
+    product = math.prod(length for _, length in lengths)
+    if product <= check.maximum:
+        return
+    label = check.label or " x ".join(check.fields)
+    factors = " x ".join(f"{length} {name}" for name, length in lengths)
+    raise _InvalidArgumentError(
+        _join(path, lengths[0][0]), f"{label}: {factors} = {product} exceeds the limit of {check.maximum}"
+    )
 
 
 _CHECKERS = {

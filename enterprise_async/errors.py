@@ -12,11 +12,14 @@
         ├── AuthenticationError 401   (after one token refresh and retry)
         ├── PermissionDeniedError 403
         ├── NotFoundError 404
+        ├── UnprocessableEntityError 422  (message: the service's own reason)
         ├── RateLimitError 429        (.retry_after)
         └── ServerError 5xx
 
-Messages name the operation, the path, the status and the server's own words; they never carry
-the client secret or a token.
+Messages name the operation, the path, the status and the server's own words (``user_message``,
+``detail``, ``non_field_errors``, field errors, a bare string or list); they never carry the client
+secret or a token. A status that means "nothing was done, try later" (429, and 423 on license
+assignment) is raised only once the retries are spent.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ __all__ = [
     "PermissionDeniedError",
     "RateLimitError",
     "ResponseDecodeError",
+    "UnprocessableEntityError",
     "ServerError",
     "status_error_class",
 ]
@@ -127,6 +131,11 @@ class NotFoundError(APIStatusError):
     """404: no such resource (for bulk revoke, ``result`` holds the decoded revocation result)."""
 
 
+class UnprocessableEntityError(APIStatusError):
+    """422: the service understood the request and refused it (an allocation beyond the policy's
+    funds, assignments that cannot be reminded or cancelled); the message carries its reason."""
+
+
 class RateLimitError(APIStatusError):
     """429: too many requests. ``retry_after`` is the server's advice in seconds, if it gave one."""
 
@@ -144,6 +153,7 @@ _BY_STATUS: Mapping[int, type[APIStatusError]] = {
     401: AuthenticationError,
     403: PermissionDeniedError,
     404: NotFoundError,
+    422: UnprocessableEntityError,
     429: RateLimitError,
 }
 

@@ -153,7 +153,7 @@ async def test_optional_body_fields_left_as_none_are_not_sent(api: ScriptedAPI) 
     }
 
 
-async def test_revoke_filters_given_as_models_are_sent_without_none_fields(api: ScriptedAPI) -> None:
+async def test_revoke_filters_given_as_models_are_sent_in_the_service_form(api: ScriptedAPI) -> None:
     from enterprise_async.models import BulkRevokeFilter, LicenseStatus
 
     api.json("POST", REVOKE, json_fixture("bulk_revoke_result"))
@@ -161,7 +161,9 @@ async def test_revoke_filters_given_as_models_are_sent_without_none_fields(api: 
         await client.subscriptions.bulk_revoke(
             PLAN, filters=[BulkRevokeFilter(status_in=[LicenseStatus.ASSIGNED])]
         )
-    assert json.loads(api.calls("POST", REVOKE)[0].body) == {"filters": [{"status_in": ["assigned"]}]}
+    assert json.loads(api.calls("POST", REVOKE)[0].body) == {
+        "filters": [{"name": "status_in", "filter_value": ["assigned"]}]
+    }
 
 
 async def test_course_keys_travel_in_the_path_as_they_are(api: ScriptedAPI) -> None:
