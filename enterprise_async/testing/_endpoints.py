@@ -16,7 +16,7 @@ from attrs import field, frozen
 from multidict import MultiMapping
 
 from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_links, requested_page
-from ._parsing import Body, is_email, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
+from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
 from ._records import AssignmentRecord, CatalogRecord
 from ._replies import ApiError, Reply, not_found
 from ._state import NotEnoughLicensesError, SandboxData
@@ -24,7 +24,16 @@ from ._state import NotEnoughLicensesError, SandboxData
 __all__ = ["MAX_ENROLLMENT_ITEMS", "Call", "Endpoints", "Route", "ServerOptions"]
 
 MAX_ENROLLMENT_ITEMS: Final = 1000
-"""The reference's limit of learners plus course keys in one bulk enrollment."""
+"""The service's limit of learners times course keys in one bulk enrollment (license-manager's
+``BULK_ENROLL_REQUEST_LIMIT``; the reference says learners plus course keys)."""
+
+TOO_MANY_ENROLLMENTS: Final = "Too many provided enrollments, please try a smaller request."
+PLAN_LOCKED: Final = "Assignment currently locked for this subscription plan."
+REVOKE_FILTERS: Final = ("user_email", "status_in")
+NO_FUNDS: Final = (
+    "You can't enroll right now because your organization doesn't have enough funds. "
+    "Contact your administrator to request more."
+)
 
 
 ASSIGNMENT_ORDERING: Final[Mapping[str, Callable[[AssignmentRecord], Any]]] = {
@@ -146,6 +155,8 @@ class Endpoints:
         price = body.integer("content_price_cents", minimum=0)
         if policy.assignment_configuration_uuid is None:
             raise ApiError(400, {"detail": f"Policy {policy.uuid} does not allow assignments."})
+        if price * len(emails) > self.data.spend_available(policy):
+            raise ApiError(422, [_refusal("policy_spend_limit_reached", NO_FUNDS, policy.uuid)])
         outcome = self.data.allocate(policy, emails, content_key, price)
         return Reply(
             {
@@ -241,6 +252,8 @@ class Endpoints:
 
     def assign_licenses(self, call: Call) -> Reply:
         plan = self._plan(call)
+        if self.data.plan_locked(plan):
+            raise ApiError(423, PLAN_LOCKED)
         body = call.json("user_emails", "user_sfids", "greeting", "closing", "notify_users")
         emails = body.emails("user_emails")
         body.optional_strings("user_sfids", blank=True)
@@ -255,17 +268,27 @@ class Endpoints:
         try:
             return Reply(self.data.assign_licenses(plan, emails))
         except NotEnoughLicensesError as error:
-            raise ApiError(400, {"detail": str(error)}) from None
+            raise ApiError(400, str(error)) from None
 
     def bulk_revoke(self, call: Call) -> Reply:
-        plan = self._plan(call)
         body = call.json("user_emails", "filters")
-        if body.has("user_emails") == body.has("filters"):
-            raise ApiError(400, {"non_field_errors": ["Provide either user_emails or filters, not both."]})
-        if body.has("user_emails"):
-            outcome = self.data.revoke_emails(plan, body.emails("user_emails"))
-        else:
-            outcome = self.data.revoke_filters(plan, _revoke_filters(body))
+        if not body.has("user_emails") and not body.has("filters"):
+            raise _non_field("Either user_emails or filters must be provided.")
+        if body.has("user_emails") and body.has("filters"):
+            raise _non_field("Either user_emails or filters must be provided, but not both.")
+        filters = None if body.has("user_emails") else _revoke_filters(body)
+        emails = body.emails("user_emails") if filters is None else []
+        plan = self.data.plan(call.params["plan"].lower())
+        if plan is None:
+            missing = f"No SubscriptionPlan identified by {call.params['plan']} exists"
+            raise ApiError(404, {"unsuccessful_revocations": [{"error": missing}]})
+        if filters is not None:
+            emails = self.data.filtered_emails(plan, filters)
+        left = self.data.revocations_left(plan)
+        if left is not None and len(emails) > left:
+            refused = "Plan does not have enough revocations remaining."
+            raise ApiError(400, {"unsuccessful_revocations": [{"error": refused}]})
+        outcome = self.data.revoke_emails(plan, emails)
         return Reply(
             {"successful_revocations": outcome.successful, "unsuccessful_revocations": outcome.unsuccessful},
             status=outcome.status,
@@ -288,16 +311,8 @@ class Endpoints:
         emails = body.emails("emails")
         keys = body.strings("course_run_keys")
         notify = body.boolean("notify")
-        if len(emails) + len(keys) > MAX_ENROLLMENT_ITEMS:
-            raise ApiError(
-                400,
-                {
-                    "non_field_errors": [
-                        f"At most {MAX_ENROLLMENT_ITEMS} learners plus course run keys per request "
-                        f"({len(emails)} + {len(keys)} given)."
-                    ]
-                },
-            )
+        if len(emails) * len(keys) > MAX_ENROLLMENT_ITEMS:
+            raise ApiError(400, TOO_MANY_ENROLLMENTS)
         job = self.data.enroll(customer, emails, keys, notify)
         return Reply({"job_id": job.job_id}, status=201)
 
@@ -463,25 +478,35 @@ def _learner_state_counts(rows: Iterable[AssignmentRecord]) -> list[dict[str, An
 
 
 def _revoke_filters(body: Body) -> list[dict[str, Any]]:
+    """The filters as license-manager's serializer checks them: ``{"name", "filter_value"}`` each."""
     filters = body.objects("filters")
     assert filters is not None
-    for position, selector in enumerate(filters):
-        name = f"filters[{position}]"
-        if set(selector) not in ({"user_email"}, {"status_in"}):
-            raise ApiError(400, {name: ["Each filter holds either user_email or status_in."]})
-        if "user_email" in selector:
-            if not isinstance(selector["user_email"], str) or not is_email(selector["user_email"]):
-                raise ApiError(400, {name: ["Enter a valid email address."]})
-            continue
-        statuses = selector["status_in"]
-        # Any strings: a status outside the documented four selects no license (the spec keeps the enum open).
-        if (
-            not isinstance(statuses, list)
-            or not statuses
-            or not all(isinstance(item, str) for item in statuses)
+    for selector in filters:
+        name, value = selector.get("name"), selector.get("filter_value")
+        if name not in REVOKE_FILTERS:
+            raise _non_field(f"Malformed filters, supported filters are {list(REVOKE_FILTERS)}.")
+        if name == "user_email" and not isinstance(value, str):
+            raise _non_field("Malformed filters, user_email must be a string.")
+        if name == "status_in" and not (
+            isinstance(value, list) and all(isinstance(item, str) for item in value)
         ):
-            raise ApiError(400, {name: ["status_in is a non-empty list of license statuses."]})
+            raise _non_field("Malformed filters, status_in must be a list of strings.")
     return filters
+
+
+def _non_field(message: str) -> ApiError:
+    """A 400 of Django REST framework for a serializer's ``validate``."""
+    return ApiError(400, {"non_field_errors": [message]})
+
+
+def _refusal(reason: str, user_message: str, policy_uuid: str) -> dict[str, Any]:
+    """One reason of an allocation refusal (422), as enterprise-access words it."""
+    return {
+        "reason": reason,
+        "user_message": user_message,
+        "metadata": {"enterprise_administrators": []},
+        "policy_uuids": [policy_uuid],
+    }
 
 
 def _order_rows(rows: Sequence[dict[str, Any]], ordering: str) -> list[dict[str, Any]]:

@@ -53,10 +53,13 @@ REVOCABLE_STATUSES = frozenset({"assigned", "activated"})
 
 
 class NotEnoughLicensesError(Exception):
-    """The plan has fewer unassigned licenses than users to assign."""
+    """The plan has fewer unassigned licenses than users to assign (license-manager's words)."""
 
     def __init__(self, needed: int, available: int) -> None:
-        super().__init__(f"{needed} licenses are needed but only {available} are unassigned in the plan")
+        super().__init__(
+            "There are not enough licenses that can be assigned to complete your request."
+            f"You attempted to assign {needed} licenses, but there are only {available} potentially available."
+        )
         self.needed = needed
         self.available = available
 
@@ -122,6 +125,7 @@ class SandboxData:
         for license in world.licenses:
             self._licenses[license.plan_uuid].append(license)
         self._rng = random.Random(f"{seed}:runtime")
+        self._plan_locks: dict[str, int | None] = {}
 
     def __repr__(self) -> str:
         return (
@@ -359,18 +363,47 @@ class SandboxData:
             self._revoke_email(plan, email, outcome)
         return outcome
 
-    def revoke_filters(self, plan: PlanRecord, filters: Sequence[dict[str, Any]]) -> Revocation:
-        """Revoke the licenses the filters select (the ``filters`` form of bulk revoke)."""
-        outcome = Revocation(successful=[], unsuccessful=[])
+    def filtered_emails(self, plan: PlanRecord, filters: Sequence[dict[str, Any]]) -> list[str]:
+        """E-mails of the plan's non-revoked licenses that every filter selects, as license-manager
+        reads them: ``user_email`` a case-insensitive substring, ``status_in`` a list of statuses."""
+        selected = [license for license in self.licenses(plan.uuid) if license.status != "revoked"]
         for selector in filters:
-            if "user_email" in selector:
-                self._revoke_email(plan, selector["user_email"], outcome)
-                continue
-            statuses = set(selector["status_in"]) & REVOCABLE_STATUSES
-            for license in list(self.licenses(plan.uuid)):
-                if license.status in statuses and license.user_email:
-                    self._revoke(plan, license, outcome)
-        return outcome
+            value = selector["filter_value"]
+            if selector["name"] == "user_email":
+                selected = [item for item in selected if value.lower() in (item.user_email or "").lower()]
+            else:
+                selected = [item for item in selected if item.status in value]
+        return _distinct(license.user_email for license in selected if license.user_email)
+
+    def revocations_left(self, plan: PlanRecord) -> int | None:
+        """Revocations the plan still allows (None: no cap)."""
+        return self._revocations_left(plan) if plan.revocation_cap else None
+
+    def lock_plan(self, plan_uuid: str, *, attempts: int | None = None) -> None:
+        """Hold the plan's assignment lock, as a concurrent assignment would: license assignment
+        answers 423 Locked for the next ``attempts`` requests (every request until
+        ``unlock_plan`` when None)."""
+        self._plan_locks[plan_uuid.lower()] = attempts
+
+    def unlock_plan(self, plan_uuid: str) -> None:
+        """Release the plan's assignment lock."""
+        self._plan_locks.pop(plan_uuid.lower(), None)
+
+    def plan_locked(self, plan: PlanRecord) -> bool:
+        """Whether an assignment request finds the plan locked (counting down a limited lock)."""
+        if plan.uuid not in self._plan_locks:
+            return False
+        left = self._plan_locks[plan.uuid]
+        if left is not None:
+            if left <= 1:
+                del self._plan_locks[plan.uuid]
+            else:
+                self._plan_locks[plan.uuid] = left - 1
+        return True
+
+    def spend_available(self, policy: PolicyRecord) -> int:
+        """Cents the policy can still allocate, from the live assignments (as the policy list shows)."""
+        return int(self.policy_wire(policy)["aggregates"]["spend_available_usd_cents"])
 
     def _revoke_email(self, plan: PlanRecord, email: str, outcome: Revocation) -> None:
         held = [
