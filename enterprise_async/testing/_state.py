@@ -58,7 +58,8 @@ class NotEnoughLicensesError(Exception):
     def __init__(self, needed: int, available: int) -> None:
         super().__init__(
             "There are not enough licenses that can be assigned to complete your request."
-            f"You attempted to assign {needed} licenses, but there are only {available} potentially available."
+            f"You attempted to assign {needed} licenses, "
+            f"but there are only {available} potentially available."
         )
         self.needed = needed
         self.available = available
