@@ -213,12 +213,18 @@ class Endpoints:
         )
 
     def remind(self, call: Call) -> Reply:
+        """200 with an empty body; 422, empty too, when any assignment was not found or not
+        remindable (the others are reminded all the same), as enterprise-access answers."""
         configuration = self._configuration(call)
-        return Reply(self.data.remind(configuration, self._assignment_uuids(call)))
+        outcome = self.data.remind(configuration, self._assignment_uuids(call))
+        return _all_or_422(outcome["non_remindable"])
 
     def cancel(self, call: Call) -> Reply:
+        """200 with an empty body; 422, empty too, when any assignment was not found or not
+        cancelable (the others are cancelled all the same), as enterprise-access answers."""
         configuration = self._configuration(call)
-        return Reply(self.data.cancel(configuration, self._assignment_uuids(call)))
+        outcome = self.data.cancel(configuration, self._assignment_uuids(call))
+        return _all_or_422(outcome["non_cancelable"])
 
     def _configuration(self, call: Call) -> str:
         configuration = call.params["configuration"].lower()
@@ -492,6 +498,12 @@ def _revoke_filters(body: Body) -> list[dict[str, Any]]:
         ):
             raise _non_field("Malformed filters, status_in must be a list of strings.")
     return filters
+
+
+def _all_or_422(skipped: Sequence[str]) -> Reply:
+    if skipped:
+        raise ApiError(422, None)
+    return Reply(None)
 
 
 def _non_field(message: str) -> ApiError:

@@ -114,11 +114,12 @@ def test_assignment_filters_take_commas_and_repeats(cli: CommandLine, served: Sa
     assert states == {"allocated", "errored", "expired"}
 
 
-def test_remind_answers_with_the_reminded_assignments(cli: CommandLine, served: Sandbox) -> None:
+def test_remind_reminds_the_assignments(cli: CommandLine, served: Sandbox) -> None:
     configuration = assignable(served).assignment_configuration_uuid or ""
     allocated = next(a for a in served.data.assignments(configuration) if a.state == "allocated")
     ran = cli("assignments", "remind", configuration, "--assignment-uuid", allocated.uuid, "--json")
-    assert orjson.loads(ran.stdout)["reminded"] == [allocated.uuid]
+    assert ran.exit_code == 0
+    assert allocated.actions[-1]["action_type"] == "reminded"
 
 
 def test_cancel_cancels_the_assignments(cli: CommandLine, served: Sandbox) -> None:
@@ -128,7 +129,6 @@ def test_cancel_cancels_the_assignments(cli: CommandLine, served: Sandbox) -> No
         "assignments", "cancel", configuration, "--assignment-uuid", ",".join(a.uuid for a in allocated)
     )
     assert ran.exit_code == 0
-    assert "cancelled" in ran.stdout
     assert [assignment.state for assignment in allocated] == ["cancelled", "cancelled"]
 
 

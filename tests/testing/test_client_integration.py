@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from enterprise_async import BadRequestError, EnterpriseClient, NotFoundError
+from enterprise_async import BadRequestError, EnterpriseClient, NotFoundError, UnprocessableEntityError
 from enterprise_async.models import (
     AssignmentState,
     BulkRevokeFilter,
@@ -167,14 +167,12 @@ async def test_assignments_list_orders_by_content_quantity(
     assert quantities == sorted(quantities)  # type: ignore[type-var]
 
 
-async def test_remind_returns_the_body_and_moves_the_learner_state(
+async def test_remind_returns_nothing_and_moves_the_learner_state(
     client: EnterpriseClient, sandbox: Sandbox
 ) -> None:
     configuration = sandbox.data.assignment_configurations[0]
     notifying = next(r for r in sandbox.data.assignments(configuration) if r.learner_state == "notifying")
-    body = await client.assignments.remind(configuration, assignment_uuids=[notifying.uuid])
-    assert body["reminded"] == [notifying.uuid]
-    assert not body["non_remindable"]  # [] in JSON, None in XML (an empty element)
+    assert await client.assignments.remind(configuration, assignment_uuids=[notifying.uuid]) is None
     (listed,) = await client.assignments.list(
         configuration, learner_email=notifying.learner_email, content_key=notifying.content_key
     ).to_list()
@@ -183,12 +181,14 @@ async def test_remind_returns_the_body_and_moves_the_learner_state(
     assert listed.recent_action.action_type == "reminded"
 
 
-async def test_cancel_returns_the_body_and_cancels(client: EnterpriseClient, sandbox: Sandbox) -> None:
+async def test_cancel_with_an_accepted_assignment_cancels_the_rest_and_raises_422(
+    client: EnterpriseClient, sandbox: Sandbox
+) -> None:
     configuration = sandbox.data.assignment_configurations[0]
     allocated = next(r for r in sandbox.data.assignments(configuration) if r.state == "allocated")
     accepted = next(r for r in sandbox.data.assignments(configuration) if r.state == "accepted")
-    body = await client.assignments.cancel(configuration, assignment_uuids=[allocated.uuid, accepted.uuid])
-    assert body == {"cancelled": [allocated.uuid], "non_cancelable": [accepted.uuid]}
+    with pytest.raises(UnprocessableEntityError):
+        await client.assignments.cancel(configuration, assignment_uuids=[allocated.uuid, accepted.uuid])
     cancelled = await client.assignments.list(configuration, state="cancelled").to_list()
     assert allocated.uuid in {a.uuid for a in cancelled}
 
