@@ -174,7 +174,7 @@ def test_a_complete_revocation_exits_0(cli: CommandLine, served: Sandbox) -> Non
     (request,) = served.requests.find(
         "POST", f"/enterprise/v1/subscriptions/{plan.uuid}/licenses/bulk-revoke"
     )
-    assert request.json() == {"filters": [{"user_email": "s@example.com"}]}
+    assert request.json() == {"filters": [{"name": "user_email", "filter_value": "s@example.com"}]}
 
 
 def test_enroll_prints_the_job_the_server_created(cli: CommandLine, served: Sandbox) -> None:
