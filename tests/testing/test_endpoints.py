@@ -455,6 +455,17 @@ async def test_bulk_revoke_with_emails_and_filters_answers_400(api: RawAPI, sand
     assert answer.status == 400
 
 
+async def test_bulk_revoke_filters_in_the_reference_form_answer_400_malformed(
+    api: RawAPI, sandbox: Sandbox
+) -> None:
+    body = {"filters": [{"status_in": ["assigned"]}]}
+    answer = await api.post(_licenses(sandbox.data.plans[1].uuid, "bulk-revoke"), json=body)
+    assert answer.status == 400
+    assert answer.data == {
+        "non_field_errors": ["Malformed filters, supported filters are ['user_email', 'status_in']."]
+    }
+
+
 async def test_bulk_revoke_with_neither_answers_400(api: RawAPI, sandbox: Sandbox) -> None:
     assert (await api.post(_licenses(sandbox.data.plans[0].uuid, "bulk-revoke"), json={})).status == 400
 
