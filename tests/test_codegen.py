@@ -12,7 +12,7 @@ from codegen import pipeline
 from codegen.__main__ import main
 from codegen.models import shapes_only
 from enterprise_async._generated import operations
-from enterprise_async._spec import AtLeastOneOf, MaxCombinedItems, NeverTogether
+from enterprise_async._spec import AtLeastOneOf, MaxProductItems, NamedValue, NeverTogether
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +90,18 @@ def test_the_spec_rules_reach_the_operation_table() -> None:
     assert AtLeastOneOf(("user_emails", "filters")) in revoke.checks
     enroll = operations.ENROLLMENTS_BULK_ENROLL.body
     assert enroll is not None
-    assert MaxCombinedItems(("emails", "course_run_keys"), 1000, "learners plus course keys") in enroll.checks
+    assert MaxProductItems(("emails", "course_run_keys"), 1000, "learners times course keys") in enroll.checks
+
+
+def test_the_services_wire_forms_and_retry_statuses_reach_the_operation_table() -> None:
+    revoke = operations.SUBSCRIPTIONS_BULK_REVOKE.body
+    assert revoke is not None
+    filters = revoke.properties["filters"].items
+    assert filters is not None
+    assert filters.wire == NamedValue("name", "filter_value")
+    assert operations.SUBSCRIPTIONS_ASSIGN_LICENSES.retry_statuses == frozenset({423, 429})
+    assert operations.POLICIES_ALLOCATE.retry_statuses == frozenset({429})
+    assert frozenset({429}) == operations.RETRY_STATUSES
 
 
 def test_required_customer_uuid_is_a_non_blank_positional_argument() -> None:
