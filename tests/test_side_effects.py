@@ -94,8 +94,19 @@ async def sandbox() -> AsyncIterator[Sandbox]:
         yield sandbox
 
 
-@pytest.mark.parametrize("name", POSTS)
-@pytest.mark.parametrize(("fault", "error"), NOT_RETRIED, ids=lambda value: getattr(value, "name", ""))
+EMPTY_ANSWERS = {"remind", "cancel"}
+"""POSTs whose real answer has an empty body (enterprise-access): nothing to cut short or delay."""
+BODY_FAULTS = {"truncated", "malformed", "slow"}
+"""Faults acting on the body: the status and headers go out at once."""
+SENT_ONCE = [
+    pytest.param(fault, error, name, id=f"{fault.kind}-{fault.status or ''}-{name}")
+    for fault, error in NOT_RETRIED
+    for name in POSTS
+    if not (fault.kind in BODY_FAULTS and name in EMPTY_ANSWERS)
+]
+
+
+@pytest.mark.parametrize(("fault", "error", "name"), SENT_ONCE)
 async def test_a_post_that_may_have_reached_the_server_is_sent_once(
     sandbox: Sandbox, no_sleep: list[float], name: str, fault: Fault, error: type[EnterpriseError]
 ) -> None:
