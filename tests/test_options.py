@@ -28,7 +28,8 @@ async def test_closing_a_view_leaves_its_client_open() -> None:
     async with Sandbox() as sandbox, sandbox.client() as client:
         async with client.with_options(max_retries=0) as view:
             await view.catalogs.list().first_page()
-        assert view.closed and not client.closed
+        assert view.closed
+        assert not client.closed
         assert (await client.catalogs.list().first_page()).results
 
 
