@@ -49,7 +49,8 @@ async def test_each_request_names_its_operation_page_and_attempt(no_sleep: list[
 async def test_the_trace_context_is_a_typed_object_also_current_in_the_task() -> None:
     seen: list[Any] = []
     async with (
-        Sandbox() as sandbox, aiohttp.ClientSession(trace_configs=[recording_trace_config(seen)]) as session,
+        Sandbox() as sandbox,
+        aiohttp.ClientSession(trace_configs=[recording_trace_config(seen)]) as session,
         sandbox.client(session=session) as client,
     ):
         await client.catalogs.list().first_page()
@@ -61,7 +62,8 @@ async def test_the_trace_context_is_a_typed_object_also_current_in_the_task() ->
 async def test_a_token_refresh_is_traced_as_auth_token() -> None:
     seen: list[Any] = []
     async with (
-        Sandbox() as sandbox, aiohttp.ClientSession(trace_configs=[recording_trace_config(seen)]) as session,
+        Sandbox() as sandbox,
+        aiohttp.ClientSession(trace_configs=[recording_trace_config(seen)]) as session,
         sandbox.client(session=session) as client,
     ):
         await client.catalogs.list().first_page()
