@@ -103,5 +103,8 @@ class RawPager(Generic[PageT]):
     def _answer(self, page: Any) -> APIResponse[PageT]:
         # The fetch recorded the answer under the decoded page, or under the bare list that the
         # pager wraps into an envelope.
+        # The parsed model is then the page as the pager yields it, an envelope in both cases.
         entry = self._answers.pop(id(page), None) or self._answers.pop(id(getattr(page, "results", None)))
-        return entry[1]
+        answer: APIResponse[PageT] = entry[1]
+        answer._parsed[:] = [page]
+        return answer

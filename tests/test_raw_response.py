@@ -134,3 +134,11 @@ def test_mypy_types_raw_calls_precisely(tmp_path: Path) -> None:
         '"list[enterprise_async._generated.models.Course | enterprise_async._generated.models.CourseRun | '
         'enterprise_async._generated.models.Program]"',
     ], result.stdout
+
+
+async def test_a_bare_list_answer_parses_to_the_pagers_envelope() -> None:
+    async with Sandbox(learner_summary="list") as sandbox, sandbox.client() as client:
+        customer = sandbox.data.customers[0].uuid
+        answers = [answer async for answer in client.with_raw_response.learner_summary.list(customer)]
+        assert len(answers) == 1
+        assert list(answers[0].parse().results) == await client.learner_summary.list(customer).to_list()
