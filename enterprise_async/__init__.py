@@ -15,7 +15,9 @@ here), the sandbox server in ``enterprise_async.testing``.
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
 from ._client import EnterpriseClient
+from ._options import RequestTrace, current_trace
 from ._pagination import AsyncPager, Page
+from ._raw_response import APIResponse, RawPager
 from ._transport import RequestStats
 from ._version import __version__
 from .errors import (
@@ -35,6 +37,10 @@ from .errors import (
 )
 
 __all__ = [
+    "APIResponse",
+    "RawPager",
+    "RequestTrace",
+    "current_trace",
     "APIConnectionError",
     "APIStatusError",
     "APITimeoutError",

@@ -8,6 +8,7 @@ are generated from the spec and call back into ``call`` and ``paginate``.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Mapping
 from typing import Any, Literal, TypeVar
@@ -23,14 +24,17 @@ from ._constants import (
     DEFAULT_TIMEOUT,
     DEFAULT_TOKEN_LIFETIME,
     RESPONSE_FORMATS,
+    TOKEN_OPERATION,
     TOKEN_PATH,
     USER_AGENT,
 )
 from ._decoding import DecodeError, structure
 from ._generated.models import AccessToken
 from ._generated.operations import RETRY_STATUSES
-from ._generated.resources import ResourceNamespaces
+from ._generated.resources import RawResponseNamespaces, ResourceNamespaces
+from ._options import RequestOptions, check_headers, check_timeout
 from ._pagination import AsyncPager
+from ._raw_response import APIResponse, RawPager
 from ._request import PreparedRequest, Query, prepare_request
 from ._responses import RawResponse, decode_body, error_detail, read_result, status_error
 from ._spec import Operation
@@ -122,6 +126,8 @@ class EnterpriseClient(ResourceNamespaces):
         self._max_concurrency = max_concurrency
         self._session = session
         self._owns_session = session is None
+        self._parent: EnterpriseClient | None = None  # set on a view made by with_options
+        self._headers: dict[str, str] = {}
         self._closed = False
         self._transport = Transport(
             self._get_session,
@@ -137,6 +143,9 @@ class EnterpriseClient(ResourceNamespaces):
         )
         self._transport.bind_tokens(self._tokens)
         self._bind_resources(self)
+        self.with_raw_response = RawResponseNamespaces(self)
+        """The same resources, whose methods return the raw answer (``APIResponse``) instead of the
+        model, and whose list methods return a ``RawPager`` of each page's answer."""
 
     @classmethod
     def from_env(cls, **overrides: Any) -> EnterpriseClient:
@@ -178,6 +187,8 @@ class EnterpriseClient(ResourceNamespaces):
     async def _get_session(self) -> aiohttp.ClientSession:
         if self._closed:
             raise EnterpriseError("the client is closed")
+        if self._parent is not None:
+            return await self._parent._get_session()
         if self._session is None:
             connector = aiohttp.TCPConnector(limit=self._max_concurrency + 1, enable_cleanup_closed=True)
             self._session = aiohttp.ClientSession(connector=connector)
@@ -216,37 +227,116 @@ class EnterpriseClient(ResourceNamespaces):
 
     # ------------------------------------------------------------------ running operations
 
-    async def call(self, operation: Operation[ResultT], arguments: Mapping[str, Any]) -> ResultT:
+    async def call(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> ResultT:
         """Run one operation of the generated table with a call's arguments.
 
         The resource methods are built on this; it validates, sends, and maps the status.
         """
-        prepared = prepare_request(operation, arguments)
-        response = await self._transport.send(self._http_request(prepared))
-        return self._result(operation, response)  # type: ignore[no-any-return]
+        return (await self.call_raw(operation, arguments, options)).parse()
 
-    def paginate(self, operation: Operation[Any], arguments: Mapping[str, Any]) -> AsyncPager[Any, Any]:
+    async def call_raw(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> APIResponse[ResultT]:
+        """Like ``call``, but the answer with its HTTP details; an error status still raises."""
+        prepared = prepare_request(operation, arguments)
+        response = await self._transport.send(self._http_request(prepared, options))
+        return self._answer(operation, response)
+
+    def paginate(
+        self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
+    ) -> AsyncPager[Any, Any]:
         """An ``AsyncPager`` over a list operation. Arguments are validated now, before any request."""
-        if operation.pagination is None:
+        return self._pager(operation, arguments, options, None)
+
+    def paginate_raw(
+        self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
+    ) -> RawPager[Any]:
+        """A ``RawPager`` over a list operation: each page's answer with its HTTP details."""
+        answers: dict[int, tuple[Any, APIResponse[Any]]] = {}
+        return RawPager(self._pager(operation, arguments, options, answers), answers)
+
+    def _pager(
+        self,
+        operation: Operation[Any],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None,
+        answers: dict[int, tuple[Any, APIResponse[Any]]] | None,
+    ) -> AsyncPager[Any, Any]:
+        pagination = operation.pagination
+        if pagination is None:
             raise TypeError(f"{operation.name} is not a list operation")
         prepared = prepare_request(operation, arguments)
 
         async def fetch(query: Query) -> Any:
-            response = await self._transport.send(self._http_request(prepared.with_query(query)))
-            return self._result(operation, response)
+            request = self._http_request(
+                prepared.with_query(query), options, page=_page_number(pagination, query)
+            )
+            answer = self._answer(operation, await self._transport.send(request))
+            page = answer.parse()
+            if answers is not None:
+                answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
+            return page
 
-        return AsyncPager(fetch, operation.pagination, prepared.query, window=self._max_concurrency)
+        return AsyncPager(fetch, pagination, prepared.query, window=self._max_concurrency)
 
-    def _result(self, operation: Operation[Any], response: RawResponse) -> Any:
+    def _answer(self, operation: Operation[ResultT], response: RawResponse) -> APIResponse[ResultT]:
         outcome = operation.outcomes.get(response.status)
         success = outcome.success if outcome is not None else 200 <= response.status < 300
-        if success:
-            return read_result(operation, response)
-        retry_after = parse_retry_after(response.headers.get("Retry-After"))
-        raise status_error(operation, response, retry_after=retry_after)
+        if not success:
+            retry_after = parse_retry_after(response.headers.get("Retry-After"))
+            raise status_error(operation, response, retry_after=retry_after)
+        return APIResponse(response, lambda raw: read_result(operation, raw))
 
-    def _http_request(self, prepared: PreparedRequest) -> HTTPRequest:
-        headers = {"Accept": _ACCEPT[self._format], "User-Agent": USER_AGENT}
+    # ------------------------------------------------------------------ views
+
+    def with_options(
+        self,
+        *,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        max_concurrency: int | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> EnterpriseClient:
+        """A view of this client differing only in these options (None keeps this client's).
+
+        A fail-fast route and a patient background job can share one client: the view shares the
+        connection pool, the token provider, the statistics and everything else this client holds
+        (a rate budget included) by reference. Closing a view leaves this client open; closing
+        this client closes the pool under its views too.
+        """
+        timeout = check_timeout("timeout", timeout)
+        if max_retries is not None:
+            _require_count("max_retries", max_retries, minimum=0)
+        if max_concurrency is not None:
+            _require_count("max_concurrency", max_concurrency, minimum=1)
+        extra = check_headers(headers, "headers")
+        view = copy.copy(self)
+        view._parent = self._parent or self
+        view._owns_session = False
+        view._closed = False
+        view._headers = {**self._headers, **(extra or {})}
+        view._max_concurrency = max_concurrency or self._max_concurrency
+        view._transport = self._transport.derive(
+            timeout=timeout, max_retries=max_retries, max_concurrency=max_concurrency
+        )
+        view._bind_resources(view)
+        view.with_raw_response = RawResponseNamespaces(view)
+        return view
+
+    def _http_request(
+        self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int | None = None
+    ) -> HTTPRequest:
+        headers = {"Accept": _ACCEPT[self._format], "User-Agent": USER_AGENT, **self._headers}
+        if options is not None and options.extra_headers:
+            headers.update(options.extra_headers)
         if prepared.body is not None:
             headers["Content-Type"] = "application/json"
         return HTTPRequest(
@@ -257,6 +347,9 @@ class EnterpriseClient(ResourceNamespaces):
             body=prepared.body,
             idempotent=prepared.operation.idempotent,
             retry_statuses=prepared.operation.retry_statuses,
+            timeout=options.timeout if options is not None else None,
+            operation=prepared.operation.name,
+            page=page,
         )
 
     # ------------------------------------------------------------------ tokens
@@ -281,6 +374,7 @@ class EnterpriseClient(ResourceNamespaces):
             idempotent=True,  # issuing a token has no side effect worth protecting
             authenticated=False,
             retry_statuses=RETRY_STATUSES,
+            operation=TOKEN_OPERATION,
         )
         response = await self._transport.send(request)
         if response.status != 200:
@@ -318,7 +412,14 @@ class EnterpriseClient(ResourceNamespaces):
             headers=response.headers,
             method="POST",
             path=TOKEN_PATH,
+            request_id=response.request_id,
         )
+
+
+def _page_number(pagination: Any, query: Query) -> int:
+    """The page a listing's query asks for (1 when it names none), as traces and logs show it."""
+    value = dict(query).get(pagination.page_param) if pagination.page_param else None
+    return int(value) if value is not None and value.isdigit() else 1
 
 
 def _lifetime(expires_in: int | str | None) -> float:

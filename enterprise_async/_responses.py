@@ -19,6 +19,7 @@ from attrs import frozen
 
 from ._constants import ERROR_DETAIL_LIMIT
 from ._decoding import DecodeError, known_fields, structure, type_name
+from ._options import request_id_of
 from ._spec import Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
 from .errors import APIStatusError, RateLimitError, ResponseDecodeError, status_error_class
@@ -36,6 +37,15 @@ class RawResponse:
     body: bytes
     method: str
     path: str
+    elapsed: float = 0.0
+    """Seconds from the first attempt's start to this answer, backoffs included."""
+    retries: int = 0
+    """Attempts before the one that got this answer (a 401's token refresh not counted)."""
+
+    @property
+    def request_id(self) -> str | None:
+        """The gateway's id of the request, when the answer names one."""
+        return request_id_of(self.headers)
 
     @property
     def content_type(self) -> str:
@@ -159,6 +169,7 @@ def status_error(
         "result": _error_result(operation.outcomes.get(response.status), body),
         "method": response.method,
         "path": response.path,
+        "request_id": response.request_id,
     }
     if error_class is RateLimitError:
         return RateLimitError(message, retry_after=retry_after, **kwargs)

@@ -17,6 +17,7 @@ Retry policy (the contract's *Reliability*):
 from __future__ import annotations
 
 import asyncio
+import copy
 import email.utils
 import logging
 import random
@@ -25,11 +26,13 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 
 import aiohttp
+import attrs
 from attrs import define, field, frozen
 from yarl import URL
 
 from ._auth import TokenProvider
 from ._constants import INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
+from ._options import RequestTrace, reset_current_trace, set_current_trace
 from ._responses import RawResponse
 from .errors import APIConnectionError, APITimeoutError
 
@@ -51,6 +54,12 @@ class HTTPRequest:
     authenticated: bool = True
     retry_statuses: frozenset[int] = frozenset()
     """Statuses after which nothing was done, so a retry is safe whatever the method."""
+    timeout: float | None = None
+    """Seconds for this request alone (a call's ``timeout=``); None keeps the transport's."""
+    operation: str = ""
+    """The operation's name, for traces and log records."""
+    page: int | None = None
+    """The page number of a listing's page, for traces and log records."""
 
 
 @define
@@ -104,8 +113,35 @@ class Transport:
     def bind_tokens(self, tokens: TokenProvider) -> None:
         self._tokens = tokens
 
+    def derive(
+        self, *, timeout: float | None, max_retries: int | None, max_concurrency: int | None
+    ) -> Transport:
+        """A transport differing only in these options (None keeps the parent's).
+
+        Everything else (the session, the token provider, the statistics and whatever else the
+        parent holds, such as a rate budget) is shared by reference, not copied, so a client view
+        adds no pool, no token and no budget of its own. A new ``max_concurrency`` bounds the
+        view's own requests; the pool's limit still applies to them all.
+        """
+        view = copy.copy(self)
+        if timeout is not None:
+            view._timeout = aiohttp.ClientTimeout(total=timeout)
+        if max_retries is not None:
+            view._max_retries = max_retries
+        if max_concurrency is not None:
+            view._slots = asyncio.Semaphore(max_concurrency)
+        return view
+
     async def send(self, request: HTTPRequest) -> RawResponse:
-        """Send with the retry policy; ``APIConnectionError`` or ``APITimeoutError`` when no response came."""
+        """Send with the retry policy; ``APIConnectionError`` or ``APITimeoutError`` when no response came.
+
+        The answer carries the seconds it took from the first attempt and the retries made.
+        """
+        started = time.perf_counter()
+        response, retries = await self._send(request)
+        return attrs.evolve(response, elapsed=time.perf_counter() - started, retries=retries)
+
+    async def _send(self, request: HTTPRequest) -> tuple[RawResponse, int]:
         attempt = 0
         fresh_from_issuer: str | None = None  # a token this request's last refresh fetched
         while True:
@@ -124,7 +160,7 @@ class Transport:
                 # A token fresh from the issuer refused at once: the credentials are at fault, not
                 # the token's age. Any other 401 (an expired or revoked token) earns a refresh.
                 if token == fresh_from_issuer:
-                    return response
+                    return response, attempt
                 self.stats.faults["401"] += 1
                 self.stats.token_refreshes += 1
                 refreshed = await self._tokens.refresh(stale=token)
@@ -132,7 +168,7 @@ class Transport:
                 continue
             fresh_from_issuer = None
             if not self._retryable(request, response) or attempt >= self._max_retries:
-                return response
+                return response, attempt
             self.stats.faults[str(response.status)] += 1
             await self._backoff(attempt, parse_retry_after(response.headers.get("Retry-After")))
             attempt += 1
@@ -162,17 +198,21 @@ class Transport:
         if token is not None:
             headers["Authorization"] = f"JWT {token}"
         session = await self._session()
+        trace = RequestTrace(request.operation or request.path, request.page, attempt + 1)
+        timeout = self._timeout if request.timeout is None else aiohttp.ClientTimeout(total=request.timeout)
         async with self._slots:
             started = time.perf_counter()
             self.stats.requests += 1
+            current = set_current_trace(trace)
             try:
                 async with session.request(
                     request.method,
                     request.url,
                     data=request.body,
                     headers=headers,
-                    timeout=self._timeout,
+                    timeout=timeout,
                     allow_redirects=False,  # a redirect must not carry the token to another host
+                    trace_request_ctx=trace,
                 ) as response:
                     body = await response.read()
                     raw = RawResponse(
@@ -192,21 +232,9 @@ class Transport:
                 raise self._failure(
                     request, error, APIConnectionError, sent=True, kind="connection"
                 ) from error
-        elapsed = (time.perf_counter() - started) * 1000
-        logger.debug(
-            "%s %s -> %d in %.1f ms (attempt %d)",
-            request.method,
-            request.path,
-            raw.status,
-            elapsed,
-            attempt + 1,
-            extra={
-                "method": request.method,
-                "path": request.path,
-                "status": raw.status,
-                "attempt": attempt + 1,
-            },
-        )
+            finally:
+                reset_current_trace(current)
+        _log_answer(request, raw, trace, (time.perf_counter() - started) * 1000)
         return raw
 
     @staticmethod
@@ -225,6 +253,31 @@ class Transport:
         )
         wrapped.__cause__ = error
         return _NoResponseError(wrapped, sent=sent, kind=kind)
+
+
+def _log_answer(request: HTTPRequest, raw: RawResponse, trace: RequestTrace, elapsed_ms: float) -> None:
+    """One DEBUG record per answer; it carries the gateway's request id when the answer had one."""
+    if not logger.isEnabledFor(logging.DEBUG):
+        return
+    request_id = raw.request_id
+    logger.debug(
+        "%s %s -> %d in %.1f ms (%s)%s",
+        request.method,
+        request.path,
+        raw.status,
+        elapsed_ms,
+        trace,
+        f" request id {request_id}" if request_id else "",
+        extra={
+            "method": request.method,
+            "path": request.path,
+            "status": raw.status,
+            "attempt": trace.attempt,
+            "operation": trace.operation,
+            "page": trace.page,
+            "request_id": request_id,
+        },
+    )
 
 
 async def pause(seconds: float) -> None:

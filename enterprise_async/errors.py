@@ -93,6 +93,8 @@ class APIStatusError(EnterpriseError):
 
     ``body`` is the decoded error body (a dict, list, string, or None when empty), ``headers`` the
     response headers, ``result`` the decoded result where the operation documents one for this status.
+    ``request_id`` is the gateway's id of the request (``x-amzn-RequestId``...) when the answer had
+    one; the message ends with it, so support can find the call from a log line alone.
     """
 
     def __init__(
@@ -105,14 +107,16 @@ class APIStatusError(EnterpriseError):
         result: Any = None,
         method: str | None = None,
         path: str | None = None,
+        request_id: str | None = None,
     ) -> None:
         self.status = status
+        self.request_id = request_id
         self.body = body
         self.headers: Mapping[str, str] = dict(headers or {})
         self.result = result
         self.method = method
         self.path = path
-        super().__init__(message)
+        super().__init__(f"{message} (request id {request_id})" if request_id else message)
 
 
 class BadRequestError(APIStatusError):

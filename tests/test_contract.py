@@ -62,6 +62,8 @@ REQUIRED_KEYWORDS = {
     "enrollments.bulk_enroll": {"emails", "course_run_keys"},
 }
 """Keyword-only parameters without a default; every other keyword-only parameter defaults to None."""
+PER_CALL_OPTIONS = ["timeout", "extra_headers"]
+"""The keyword-only options every method takes after the contract's own parameters (issue 13)."""
 
 
 def method(client: EnterpriseClient, name: str) -> Any:
@@ -79,7 +81,7 @@ def test_method_signature(client: EnterpriseClient, name: str) -> None:
     positional, keyword, _ = METHODS[name]
     parameters = list(inspect.signature(method(client, name)).parameters.values())
     assert [p.name for p in parameters if p.kind is POSITIONAL] == positional
-    assert [p.name for p in parameters if p.kind is KEYWORD] == keyword
+    assert [p.name for p in parameters if p.kind is KEYWORD] == keyword + PER_CALL_OPTIONS
     required = REQUIRED_KEYWORDS.get(name, set())
     for parameter in parameters:
         if parameter.kind is POSITIONAL or parameter.name in required:

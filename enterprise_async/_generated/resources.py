@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._pagination import AsyncPager
-from .._resource import OperationRunner, Resource
+from .._raw_response import APIResponse, RawPager
+from .._resource import OperationRunner, RawResource, Resource
 from . import operations
 from .models import (
     AllocationResult,
@@ -51,6 +52,8 @@ class PoliciesResource(Resource):
         learner_emails: Sequence[str],
         content_key: str,
         content_price_cents: int,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> AllocationResult:
         """Allocate a content assignment in a policy to a list of learners for one content key.
 
@@ -63,6 +66,8 @@ class PoliciesResource(Resource):
             learner_emails: Learners to allocate to.
             content_key: Course content key.
             content_price_cents: Price in USD cents at allocation time.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `POST /enterprise/v1/policy-allocation/{policy_uuid}/allocate/`
         """
@@ -74,6 +79,8 @@ class PoliciesResource(Resource):
                 "content_key": content_key,
                 "content_price_cents": content_price_cents,
             },
+            timeout,
+            extra_headers,
         )
 
     def list(
@@ -83,6 +90,8 @@ class PoliciesResource(Resource):
         active: bool | None = None,
         policy_type: str | None = None,
         page_size: int | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> AsyncPager[SubsidyAccessPolicy, PolicyPage]:
         """List the subsidy access policies of an enterprise customer.
 
@@ -91,6 +100,8 @@ class PoliciesResource(Resource):
             active: Filter by the active flag (the server's default is False).
             policy_type: Policy type filter.
             page_size: Results per page.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `GET /enterprise/v1/subsidy-access-policies/`
         """
@@ -102,6 +113,84 @@ class PoliciesResource(Resource):
                 "policy_type": policy_type,
                 "page_size": page_size,
             },
+            timeout,
+            extra_headers,
+        )
+
+
+class PoliciesResourceWithRawResponse(RawResource):
+    """Subsidy access policies and the allocation of content assignments. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
+
+    async def allocate(
+        self,
+        policy_uuid: str,
+        *,
+        learner_emails: Sequence[str],
+        content_key: str,
+        content_price_cents: int,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[AllocationResult]:
+        """Allocate a content assignment in a policy to a list of learners for one content key.
+
+        A learner without an assignment for the policy and content gets a new one (`created`); an
+        existing assignment that is not allocated is allocated again (`updated`); an assignment that
+        is already allocated is reported under `no_change`.
+
+        Args:
+            policy_uuid: The subsidy access policy.
+            learner_emails: Learners to allocate to.
+            content_key: Course content key.
+            content_price_cents: Price in USD cents at allocation time.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `POST /enterprise/v1/policy-allocation/{policy_uuid}/allocate/`
+        """
+        return await self._request_raw(
+            operations.POLICIES_ALLOCATE,
+            {
+                "policy_uuid": policy_uuid,
+                "learner_emails": learner_emails,
+                "content_key": content_key,
+                "content_price_cents": content_price_cents,
+            },
+            timeout,
+            extra_headers,
+        )
+
+    def list(
+        self,
+        enterprise_customer_uuid: str,
+        *,
+        active: bool | None = None,
+        policy_type: str | None = None,
+        page_size: int | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawPager[PolicyPage]:
+        """List the subsidy access policies of an enterprise customer.
+
+        Args:
+            enterprise_customer_uuid: Owning customer; cannot be blank or null.
+            active: Filter by the active flag (the server's default is False).
+            policy_type: Policy type filter.
+            page_size: Results per page.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `GET /enterprise/v1/subsidy-access-policies/`
+        """
+        return self._paginate_raw(
+            operations.POLICIES_LIST,
+            {
+                "enterprise_customer_uuid": enterprise_customer_uuid,
+                "active": active,
+                "policy_type": policy_type,
+                "page_size": page_size,
+            },
+            timeout,
+            extra_headers,
         )
 
 
@@ -125,6 +214,8 @@ class AssignmentsResource(Resource):
         state: AssignmentState | str | None = None,
         state__in: Sequence[AssignmentState | str] | None = None,
         page_size: int | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> AsyncPager[Assignment, AssignmentPage]:
         """List the learner content assignments of an assignment configuration.
 
@@ -145,6 +236,8 @@ class AssignmentsResource(Resource):
             state: Assignment state filter.
             state__in: Any of these assignment states.
             page_size: Results per page.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `GET /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/`
         """
@@ -166,6 +259,8 @@ class AssignmentsResource(Resource):
                 "state__in": state__in,
                 "page_size": page_size,
             },
+            timeout,
+            extra_headers,
         )
 
     async def remind(
@@ -173,12 +268,16 @@ class AssignmentsResource(Resource):
         assignment_configuration_uuid: str,
         *,
         assignment_uuids: Sequence[str],
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> Any:
         """Remind the learners of the given assignments.
 
         Args:
             assignment_configuration_uuid: The assignment configuration.
             assignment_uuids: Assignments belonging to the configuration in the path.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/remind/`
         """
@@ -188,6 +287,8 @@ class AssignmentsResource(Resource):
                 "assignment_configuration_uuid": assignment_configuration_uuid,
                 "assignment_uuids": assignment_uuids,
             },
+            timeout,
+            extra_headers,
         )
 
     async def cancel(
@@ -195,12 +296,16 @@ class AssignmentsResource(Resource):
         assignment_configuration_uuid: str,
         *,
         assignment_uuids: Sequence[str],
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> Any:
         """Cancel the given assignments.
 
         Args:
             assignment_configuration_uuid: The assignment configuration.
             assignment_uuids: Assignments belonging to the configuration in the path.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/cancel/`
         """
@@ -210,6 +315,134 @@ class AssignmentsResource(Resource):
                 "assignment_configuration_uuid": assignment_configuration_uuid,
                 "assignment_uuids": assignment_uuids,
             },
+            timeout,
+            extra_headers,
+        )
+
+
+class AssignmentsResourceWithRawResponse(RawResource):
+    """Learner content assignments of an assignment configuration. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
+
+    def list(
+        self,
+        assignment_configuration_uuid: str,
+        *,
+        content_key: str | None = None,
+        content_key__in: Sequence[str] | None = None,
+        learner_email: str | None = None,
+        learner_email__in: Sequence[str] | None = None,
+        learner_state: LearnerState | str | None = None,
+        learner_state__in: Sequence[LearnerState | str] | None = None,
+        lms_user_id: int | None = None,
+        lms_user_id__in: Sequence[int] | None = None,
+        ordering: str | None = None,
+        search: str | None = None,
+        state: AssignmentState | str | None = None,
+        state__in: Sequence[AssignmentState | str] | None = None,
+        page_size: int | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawPager[AssignmentPage]:
+        """List the learner content assignments of an assignment configuration.
+
+        Each page also carries `learner_state_counts`.
+
+        Args:
+            assignment_configuration_uuid: The assignment configuration.
+            content_key: Content key filter.
+            content_key__in: Any of these content keys.
+            learner_email: Learner e-mail filter.
+            learner_email__in: Any of these learner e-mails.
+            learner_state: Learner state filter.
+            learner_state__in: Any of these learner states.
+            lms_user_id: Learner user id filter.
+            lms_user_id__in: Any of these learner user ids.
+            ordering: Field used for ordering.
+            search: Free-text search.
+            state: Assignment state filter.
+            state__in: Any of these assignment states.
+            page_size: Results per page.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `GET /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/`
+        """
+        return self._paginate_raw(
+            operations.ASSIGNMENTS_LIST,
+            {
+                "assignment_configuration_uuid": assignment_configuration_uuid,
+                "content_key": content_key,
+                "content_key__in": content_key__in,
+                "learner_email": learner_email,
+                "learner_email__in": learner_email__in,
+                "learner_state": learner_state,
+                "learner_state__in": learner_state__in,
+                "lms_user_id": lms_user_id,
+                "lms_user_id__in": lms_user_id__in,
+                "ordering": ordering,
+                "search": search,
+                "state": state,
+                "state__in": state__in,
+                "page_size": page_size,
+            },
+            timeout,
+            extra_headers,
+        )
+
+    async def remind(
+        self,
+        assignment_configuration_uuid: str,
+        *,
+        assignment_uuids: Sequence[str],
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[Any]:
+        """Remind the learners of the given assignments.
+
+        Args:
+            assignment_configuration_uuid: The assignment configuration.
+            assignment_uuids: Assignments belonging to the configuration in the path.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/remind/`
+        """
+        return await self._request_raw(
+            operations.ASSIGNMENTS_REMIND,
+            {
+                "assignment_configuration_uuid": assignment_configuration_uuid,
+                "assignment_uuids": assignment_uuids,
+            },
+            timeout,
+            extra_headers,
+        )
+
+    async def cancel(
+        self,
+        assignment_configuration_uuid: str,
+        *,
+        assignment_uuids: Sequence[str],
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[Any]:
+        """Cancel the given assignments.
+
+        Args:
+            assignment_configuration_uuid: The assignment configuration.
+            assignment_uuids: Assignments belonging to the configuration in the path.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/cancel/`
+        """
+        return await self._request_raw(
+            operations.ASSIGNMENTS_CANCEL,
+            {
+                "assignment_configuration_uuid": assignment_configuration_uuid,
+                "assignment_uuids": assignment_uuids,
+            },
+            timeout,
+            extra_headers,
         )
 
 
@@ -221,12 +454,16 @@ class SubscriptionsResource(Resource):
         *,
         enterprise_customer_uuid: str | None = None,
         current: bool | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> AsyncPager[SubscriptionPlan, SubscriptionPlanPage]:
         """List subscription plans.
 
         Args:
             enterprise_customer_uuid: Customer whose plans are listed.
             current: Return only the active plan.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `GET /enterprise/v1/subscriptions`
         """
@@ -236,6 +473,8 @@ class SubscriptionsResource(Resource):
                 "enterprise_customer_uuid": enterprise_customer_uuid,
                 "current": current,
             },
+            timeout,
+            extra_headers,
         )
 
     async def assign_licenses(
@@ -247,6 +486,8 @@ class SubscriptionsResource(Resource):
         greeting: str | None = None,
         closing: str | None = None,
         notify_users: bool | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> LicenseAssignmentResult:
         """Assign licenses of a subscription plan to users.
 
@@ -260,6 +501,8 @@ class SubscriptionsResource(Resource):
             greeting: Opening text added to the notification e-mail.
             closing: Closing text added to the notification e-mail.
             notify_users: Whether learners are notified after assignment.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/assign`
         """
@@ -273,6 +516,8 @@ class SubscriptionsResource(Resource):
                 "closing": closing,
                 "notify_users": notify_users,
             },
+            timeout,
+            extra_headers,
         )
 
     async def bulk_revoke(
@@ -281,6 +526,8 @@ class SubscriptionsResource(Resource):
         *,
         user_emails: Sequence[str] | None = None,
         filters: Sequence[BulkRevokeFilter | Mapping[str, Any]] | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> BulkRevokeResult:
         """Revoke licenses of a subscription plan in bulk, by e-mail or by filters (never both).
 
@@ -290,6 +537,8 @@ class SubscriptionsResource(Resource):
             filters: Filters selecting the licenses to revoke (all of them must match). Written
                 `{"user_email": "al"}` or `{"status_in": [...]}`, sent as the service reads them:
                 `{"name": "user_email", "filter_value": "al"}`.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/bulk-revoke`
         """
@@ -300,6 +549,116 @@ class SubscriptionsResource(Resource):
                 "user_emails": user_emails,
                 "filters": filters,
             },
+            timeout,
+            extra_headers,
+        )
+
+
+class SubscriptionsResourceWithRawResponse(RawResource):
+    """Subscription plans and their licenses. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
+
+    def list(
+        self,
+        *,
+        enterprise_customer_uuid: str | None = None,
+        current: bool | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawPager[SubscriptionPlanPage]:
+        """List subscription plans.
+
+        Args:
+            enterprise_customer_uuid: Customer whose plans are listed.
+            current: Return only the active plan.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `GET /enterprise/v1/subscriptions`
+        """
+        return self._paginate_raw(
+            operations.SUBSCRIPTIONS_LIST,
+            {
+                "enterprise_customer_uuid": enterprise_customer_uuid,
+                "current": current,
+            },
+            timeout,
+            extra_headers,
+        )
+
+    async def assign_licenses(
+        self,
+        subscription_plan_uuid: str,
+        *,
+        user_emails: Sequence[str],
+        user_sfids: Sequence[str] | None = None,
+        greeting: str | None = None,
+        closing: str | None = None,
+        notify_users: bool | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[LicenseAssignmentResult]:
+        """Assign licenses of a subscription plan to users.
+
+        Users already tied to a non-revoked license in the plan are counted in
+        `num_already_associated`.
+
+        Args:
+            subscription_plan_uuid: The subscription plan.
+            user_emails: Users to assign licenses to.
+            user_sfids: External customer-relationship-system user ids.
+            greeting: Opening text added to the notification e-mail.
+            closing: Closing text added to the notification e-mail.
+            notify_users: Whether learners are notified after assignment.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/assign`
+        """
+        return await self._request_raw(
+            operations.SUBSCRIPTIONS_ASSIGN_LICENSES,
+            {
+                "subscription_plan_uuid": subscription_plan_uuid,
+                "user_emails": user_emails,
+                "user_sfids": user_sfids,
+                "greeting": greeting,
+                "closing": closing,
+                "notify_users": notify_users,
+            },
+            timeout,
+            extra_headers,
+        )
+
+    async def bulk_revoke(
+        self,
+        subscription_plan_uuid: str,
+        *,
+        user_emails: Sequence[str] | None = None,
+        filters: Sequence[BulkRevokeFilter | Mapping[str, Any]] | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[BulkRevokeResult]:
+        """Revoke licenses of a subscription plan in bulk, by e-mail or by filters (never both).
+
+        Args:
+            subscription_plan_uuid: The subscription plan.
+            user_emails: E-mails whose licenses are revoked.
+            filters: Filters selecting the licenses to revoke (all of them must match). Written
+                `{"user_email": "al"}` or `{"status_in": [...]}`, sent as the service reads them:
+                `{"name": "user_email", "filter_value": "al"}`.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/bulk-revoke`
+        """
+        return await self._request_raw(
+            operations.SUBSCRIPTIONS_BULK_REVOKE,
+            {
+                "subscription_plan_uuid": subscription_plan_uuid,
+                "user_emails": user_emails,
+                "filters": filters,
+            },
+            timeout,
+            extra_headers,
         )
 
 
@@ -313,6 +672,8 @@ class EnrollmentsResource(Resource):
         emails: Sequence[str],
         course_run_keys: Sequence[str],
         notify: bool | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> BulkEnrollmentJob:
         """Enroll learners in course runs in bulk; returns the id of the enrollment job.
 
@@ -321,6 +682,8 @@ class EnrollmentsResource(Resource):
             emails: Learners to enroll.
             course_run_keys: Course runs to enroll them in.
             notify: Notify users about the enrollment.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `POST /enterprise/v1/bulk-license-enrollment`
         """
@@ -332,6 +695,46 @@ class EnrollmentsResource(Resource):
                 "course_run_keys": course_run_keys,
                 "notify": notify,
             },
+            timeout,
+            extra_headers,
+        )
+
+
+class EnrollmentsResourceWithRawResponse(RawResource):
+    """Bulk enrollment of learners in course runs. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
+
+    async def bulk_enroll(
+        self,
+        enterprise_customer_uuid: str,
+        *,
+        emails: Sequence[str],
+        course_run_keys: Sequence[str],
+        notify: bool | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[BulkEnrollmentJob]:
+        """Enroll learners in course runs in bulk; returns the id of the enrollment job.
+
+        Args:
+            enterprise_customer_uuid: The customer.
+            emails: Learners to enroll.
+            course_run_keys: Course runs to enroll them in.
+            notify: Notify users about the enrollment.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `POST /enterprise/v1/bulk-license-enrollment`
+        """
+        return await self._request_raw(
+            operations.ENROLLMENTS_BULK_ENROLL,
+            {
+                "enterprise_customer_uuid": enterprise_customer_uuid,
+                "emails": emails,
+                "course_run_keys": course_run_keys,
+                "notify": notify,
+            },
+            timeout,
+            extra_headers,
         )
 
 
@@ -340,14 +743,23 @@ class CatalogsResource(Resource):
 
     def list(
         self,
+        *,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> AsyncPager[Catalog, CatalogPage]:
         """List the catalogs available to the organization.
+
+        Args:
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `GET /enterprise/v2/enterprise-catalogs`
         """
         return self._paginate(
             operations.CATALOGS_LIST,
             {},
+            timeout,
+            extra_headers,
         )
 
     def contents(
@@ -355,6 +767,8 @@ class CatalogsResource(Resource):
         catalog_id: str,
         *,
         limit: int | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> AsyncPager[ContentItem, CatalogContentsPage]:
         """List the active content of a catalog (open for enrollment now or later).
 
@@ -363,6 +777,8 @@ class CatalogsResource(Resource):
         Args:
             catalog_id: The catalog (its `uuid` in the catalog list).
             limit: Items per page (the server's default is 20).
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}`
         """
@@ -372,18 +788,25 @@ class CatalogsResource(Resource):
                 "catalog_id": catalog_id,
                 "limit": limit,
             },
+            timeout,
+            extra_headers,
         )
 
     async def course(
         self,
         catalog_id: str,
         course_key: str,
+        *,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> Course:
         """Read one course of a catalog.
 
         Args:
             catalog_id: The catalog (its `uuid` in the catalog list).
             course_key: The `key` of the course in the catalog contents.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/courses/{course_key}`
         """
@@ -393,18 +816,25 @@ class CatalogsResource(Resource):
                 "catalog_id": catalog_id,
                 "course_key": course_key,
             },
+            timeout,
+            extra_headers,
         )
 
     async def course_run(
         self,
         catalog_id: str,
         course_run_id: str,
+        *,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> CourseRun:
         """Read one course run of a catalog.
 
         Args:
             catalog_id: The catalog (its `uuid` in the catalog list).
             course_run_id: The `key` of the course run in the catalog contents.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/course-runs/{course_run_id}`
         """
@@ -414,18 +844,25 @@ class CatalogsResource(Resource):
                 "catalog_id": catalog_id,
                 "course_run_id": course_run_id,
             },
+            timeout,
+            extra_headers,
         )
 
     async def program(
         self,
         catalog_id: str,
         program_id: str,
+        *,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> Program:
         """Read one program of a catalog.
 
         Args:
             catalog_id: The catalog (its `uuid` in the catalog list).
             program_id: The `uuid` of the program in the catalog contents.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/programs/{program_id}`
         """
@@ -435,6 +872,147 @@ class CatalogsResource(Resource):
                 "catalog_id": catalog_id,
                 "program_id": program_id,
             },
+            timeout,
+            extra_headers,
+        )
+
+
+class CatalogsResourceWithRawResponse(RawResource):
+    """Catalogs available to the customer, and the courses, course runs and programs in them. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
+
+    def list(
+        self,
+        *,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawPager[CatalogPage]:
+        """List the catalogs available to the organization.
+
+        Args:
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `GET /enterprise/v2/enterprise-catalogs`
+        """
+        return self._paginate_raw(
+            operations.CATALOGS_LIST,
+            {},
+            timeout,
+            extra_headers,
+        )
+
+    def contents(
+        self,
+        catalog_id: str,
+        *,
+        limit: int | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawPager[CatalogContentsPage]:
+        """List the active content of a catalog (open for enrollment now or later).
+
+        Items are courses, course runs and programs, in the nested or the flat shape.
+
+        Args:
+            catalog_id: The catalog (its `uuid` in the catalog list).
+            limit: Items per page (the server's default is 20).
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `GET /enterprise/v2/enterprise-catalogs/{catalog_id}`
+        """
+        return self._paginate_raw(
+            operations.CATALOGS_CONTENTS,
+            {
+                "catalog_id": catalog_id,
+                "limit": limit,
+            },
+            timeout,
+            extra_headers,
+        )
+
+    async def course(
+        self,
+        catalog_id: str,
+        course_key: str,
+        *,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[Course]:
+        """Read one course of a catalog.
+
+        Args:
+            catalog_id: The catalog (its `uuid` in the catalog list).
+            course_key: The `key` of the course in the catalog contents.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/courses/{course_key}`
+        """
+        return await self._request_raw(
+            operations.CATALOGS_COURSE,
+            {
+                "catalog_id": catalog_id,
+                "course_key": course_key,
+            },
+            timeout,
+            extra_headers,
+        )
+
+    async def course_run(
+        self,
+        catalog_id: str,
+        course_run_id: str,
+        *,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[CourseRun]:
+        """Read one course run of a catalog.
+
+        Args:
+            catalog_id: The catalog (its `uuid` in the catalog list).
+            course_run_id: The `key` of the course run in the catalog contents.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/course-runs/{course_run_id}`
+        """
+        return await self._request_raw(
+            operations.CATALOGS_COURSE_RUN,
+            {
+                "catalog_id": catalog_id,
+                "course_run_id": course_run_id,
+            },
+            timeout,
+            extra_headers,
+        )
+
+    async def program(
+        self,
+        catalog_id: str,
+        program_id: str,
+        *,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[Program]:
+        """Read one program of a catalog.
+
+        Args:
+            catalog_id: The catalog (its `uuid` in the catalog list).
+            program_id: The `uuid` of the program in the catalog contents.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/programs/{program_id}`
+        """
+        return await self._request_raw(
+            operations.CATALOGS_PROGRAM,
+            {
+                "catalog_id": catalog_id,
+                "program_id": program_id,
+            },
+            timeout,
+            extra_headers,
         )
 
 
@@ -446,6 +1024,8 @@ class LearnerSummaryResource(Resource):
         enterprise_uuid: str,
         *,
         ordering: str | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
     ) -> AsyncPager[LearnerSummary, LearnerSummaryPage]:
         """List the learner summary records of a customer.
 
@@ -455,6 +1035,8 @@ class LearnerSummaryResource(Resource):
         Args:
             enterprise_uuid: The enterprise customer.
             ordering: Response field used for sorting.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
 
         `GET /enterprise/v3/enterprise-customer/{enterprise_uuid}/learner-summary`
         """
@@ -464,6 +1046,43 @@ class LearnerSummaryResource(Resource):
                 "enterprise_uuid": enterprise_uuid,
                 "ordering": ordering,
             },
+            timeout,
+            extra_headers,
+        )
+
+
+class LearnerSummaryResourceWithRawResponse(RawResource):
+    """Per-learner enrollment and progress report of an enterprise customer. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
+
+    def list(
+        self,
+        enterprise_uuid: str,
+        *,
+        ordering: str | None = None,
+        timeout: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawPager[LearnerSummaryPage]:
+        """List the learner summary records of a customer.
+
+        Sorted by `last_activity_date` unless `ordering` names another field. The server may answer
+        with a plain list or with a paginated envelope; both are read.
+
+        Args:
+            enterprise_uuid: The enterprise customer.
+            ordering: Response field used for sorting.
+            timeout: Seconds allowed for this call's requests, over the client's.
+            extra_headers: Headers added to this call's requests.
+
+        `GET /enterprise/v3/enterprise-customer/{enterprise_uuid}/learner-summary`
+        """
+        return self._paginate_raw(
+            operations.LEARNER_SUMMARY_LIST,
+            {
+                "enterprise_uuid": enterprise_uuid,
+                "ordering": ordering,
+            },
+            timeout,
+            extra_headers,
         )
 
 
@@ -495,3 +1114,33 @@ class ResourceNamespaces:
         self.enrollments = EnrollmentsResource(runner)
         self.catalogs = CatalogsResource(runner)
         self.learner_summary = LearnerSummaryResource(runner)
+
+
+class RawResponseNamespaces:
+    """``client.with_raw_response``: every resource, its methods answering with HTTP details."""
+
+    policies: PoliciesResourceWithRawResponse
+    """Subsidy access policies and the allocation of content assignments."""
+
+    assignments: AssignmentsResourceWithRawResponse
+    """Learner content assignments of an assignment configuration."""
+
+    subscriptions: SubscriptionsResourceWithRawResponse
+    """Subscription plans and their licenses."""
+
+    enrollments: EnrollmentsResourceWithRawResponse
+    """Bulk enrollment of learners in course runs."""
+
+    catalogs: CatalogsResourceWithRawResponse
+    """Catalogs available to the customer, and the courses, course runs and programs in them."""
+
+    learner_summary: LearnerSummaryResourceWithRawResponse
+    """Per-learner enrollment and progress report of an enterprise customer."""
+
+    def __init__(self, runner: OperationRunner) -> None:
+        self.policies = PoliciesResourceWithRawResponse(runner)
+        self.assignments = AssignmentsResourceWithRawResponse(runner)
+        self.subscriptions = SubscriptionsResourceWithRawResponse(runner)
+        self.enrollments = EnrollmentsResourceWithRawResponse(runner)
+        self.catalogs = CatalogsResourceWithRawResponse(runner)
+        self.learner_summary = LearnerSummaryResourceWithRawResponse(runner)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import uuid
 from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import parse_qsl, unquote
@@ -28,6 +29,7 @@ from ._tokens import AuthFailure, TokenIssuer
 __all__ = ["TOKEN_PATH", "SandboxServer"]
 
 TOKEN_PATH: Final = "/oauth2/v1/access_token"
+REQUEST_ID_HEADER: Final = "x-amzn-RequestId"
 JSON: Final = "application/json"
 XML: Final = "application/xml; charset=utf-8"
 
@@ -73,6 +75,8 @@ class SandboxServer:
         status: int | None = None
         try:
             response = await self._respond(request, body, path, fault)
+            if not response.prepared:  # every answer names itself, as AWS API Gateway's do
+                response.headers.setdefault(REQUEST_ID_HEADER, str(uuid.uuid4()))
             status = None if fault is not None and fault.kind in _UNANSWERED else response.status
             return response
         finally:

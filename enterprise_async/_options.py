@@ -1,0 +1,107 @@
+"""Per-call options and the trace context every request carries.
+
+``RequestOptions`` is what a call may change for itself (``timeout=``, ``extra_headers=``);
+``RequestTrace`` is what a request tells an ``aiohttp.TraceConfig`` (as ``trace_request_ctx``) and
+OpenTelemetry (through ``current_trace()``): which operation, which page, which attempt.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Mapping
+
+from attrs import frozen
+
+from ._constants import REQUEST_ID_HEADERS
+from .errors import ClientValidationError
+
+__all__ = ["RequestOptions", "RequestTrace", "current_trace", "request_id_of"]
+
+_FORBIDDEN_HEADERS = frozenset({"authorization", "host", "content-length"})
+
+
+@frozen
+class RequestOptions:
+    """What one call overrides: its timeout in seconds and headers added to its requests."""
+
+    timeout: float | None = None
+    extra_headers: Mapping[str, str] | None = None
+
+    @classmethod
+    def of(cls, timeout: object = None, extra_headers: object = None) -> RequestOptions | None:
+        """Validated options, or None when the call overrides nothing (the common case costs nothing)."""
+        if timeout is None and extra_headers is None:
+            return None
+        return cls(timeout=check_timeout("timeout", timeout), extra_headers=check_headers(extra_headers))
+
+
+def check_timeout(name: str, value: object) -> float | None:
+    """A positive number of seconds, or None; a typed error names anything else before it is sent."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+        raise ClientValidationError(name, f"must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+def check_headers(value: object, name: str = "extra_headers") -> Mapping[str, str] | None:
+    """Header names and values as strings; the SDK's own credentials headers cannot be replaced."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise ClientValidationError(name, f"must be a mapping of header names to values, got {value!r}")
+    for key, text in value.items():
+        if not isinstance(key, str) or not key.strip() or not isinstance(text, str):
+            raise ClientValidationError(name, f"names and values must be strings, got {key!r}: {text!r}")
+        if key.lower() in _FORBIDDEN_HEADERS:
+            raise ClientValidationError(name, f"{key!r} is set by the client and cannot be overridden")
+    return dict(value)
+
+
+@frozen
+class RequestTrace:
+    """The ``trace_request_ctx`` of every request the client sends.
+
+    ``operation`` is the operation's name (``catalogs.contents``, ``auth.token`` for the token
+    request), ``page`` the page number of a listing's page (None otherwise), ``attempt`` counts
+    from 1 (a retry is attempt 2).
+    """
+
+    operation: str
+    page: int | None = None
+    attempt: int = 1
+
+    def __str__(self) -> str:
+        page = f" page {self.page}" if self.page is not None else ""
+        return f"{self.operation}{page}, attempt {self.attempt}"
+
+
+_CURRENT: contextvars.ContextVar[RequestTrace | None] = contextvars.ContextVar(
+    "enterprise_async_trace", default=None
+)
+
+
+def current_trace() -> RequestTrace | None:
+    """The trace of the request being sent in this task, for hooks that only see the span and
+    the request (OpenTelemetry's aiohttp-client ``request_hook``)."""
+    return _CURRENT.get()
+
+
+def set_current_trace(trace: RequestTrace | None) -> contextvars.Token[RequestTrace | None]:
+    """Make ``trace`` the current one (the transport does so around each attempt)."""
+    return _CURRENT.set(trace)
+
+
+def reset_current_trace(token: contextvars.Token[RequestTrace | None]) -> None:
+    """Restore the trace before ``set_current_trace``."""
+    _CURRENT.reset(token)
+
+
+def request_id_of(headers: Mapping[str, str]) -> str | None:
+    """The gateway's request id from response headers (case-insensitive), or None."""
+    lowered = {name.lower(): value for name, value in headers.items()}
+    for name in REQUEST_ID_HEADERS:
+        value = lowered.get(name.lower())
+        if value:
+            return value
+    return None

@@ -1,0 +1,104 @@
+"""``client.with_options(...)`` views and the per-call ``timeout=`` / ``extra_headers=`` options."""
+
+from __future__ import annotations
+
+import pytest
+
+from enterprise_async import APITimeoutError, ClientValidationError, ServerError
+from enterprise_async.testing import Fault, Sandbox
+
+CATALOGS = "/enterprise/v2/enterprise-catalogs"
+
+
+def headers_of(sandbox: Sandbox, index: int = -1) -> dict[str, str]:
+    return {name.lower(): value for name, value in sandbox.requests[index].headers.items()}
+
+
+async def test_a_view_shares_the_pool_and_the_token_of_its_client() -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        await client.catalogs.list().to_list()
+        view = client.with_options(timeout=5, max_retries=0)
+        await view.catalogs.list().to_list()
+        assert await view._get_session() is await client._get_session()
+        assert sandbox.tokens_issued == 1
+        assert view.stats is client.stats
+
+
+async def test_closing_a_view_leaves_its_client_open() -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        async with client.with_options(max_retries=0) as view:
+            await view.catalogs.list().first_page()
+        assert view.closed
+        assert not client.closed
+        assert (await client.catalogs.list().first_page()).results
+
+
+async def test_a_view_sends_its_headers_on_every_request() -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        await client.with_options(headers={"X-Tenant": "acme"}).catalogs.list().first_page()
+        assert headers_of(sandbox)["x-tenant"] == "acme"
+        await client.catalogs.list().first_page()
+        assert "x-tenant" not in headers_of(sandbox)
+
+
+async def test_a_view_with_no_retries_fails_at_the_first_fault(no_sleep: list[float]) -> None:
+    async with Sandbox() as sandbox, sandbox.client(max_retries=3) as client:
+        sandbox.faults.inject(CATALOGS, Fault.server_error(503), times=1)
+        with pytest.raises(ServerError):
+            await client.with_options(max_retries=0).catalogs.list().first_page()
+        sandbox.faults.inject(CATALOGS, Fault.server_error(503), times=1)
+        assert (await client.catalogs.list().first_page()).results
+
+
+async def test_a_views_timeout_applies_to_its_requests() -> None:
+    async with Sandbox() as sandbox, sandbox.client(max_retries=0) as client:
+        await client.catalogs.list().first_page()  # the token, outside the short timeout
+        sandbox.faults.inject(CATALOGS, Fault.latency(2.0), times=1)
+        with pytest.raises(APITimeoutError):
+            await client.with_options(timeout=0.05).catalogs.list().first_page()
+
+
+async def test_a_per_call_timeout_applies_to_that_call() -> None:
+    async with Sandbox() as sandbox, sandbox.client(max_retries=0) as client:
+        catalog = sandbox.data.catalogs[0]
+        await client.catalogs.list().first_page()
+        sandbox.faults.inject(f"{CATALOGS}/{catalog.uuid}", Fault.latency(2.0), times=1)
+        with pytest.raises(APITimeoutError):
+            await client.catalogs.contents(catalog.uuid, timeout=0.05).first_page()
+
+
+async def test_per_call_extra_headers_reach_the_server() -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        await client.catalogs.list(extra_headers={"X-Correlation-Id": "abc"}).first_page()
+        assert headers_of(sandbox)["x-correlation-id"] == "abc"
+
+
+async def test_extra_headers_cannot_replace_the_authorization() -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        with pytest.raises(ClientValidationError, match="extra_headers"):
+            client.catalogs.list(extra_headers={"Authorization": "JWT forged"})
+        assert len(sandbox.requests) == 0
+
+
+@pytest.mark.parametrize("timeout", [0, -1, "5", True, float("inf")])
+async def test_a_bad_per_call_timeout_is_refused_before_sending(timeout: object) -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        with pytest.raises(ClientValidationError, match="timeout"):
+            await client.catalogs.course("x", "y", timeout=timeout)  # type: ignore[arg-type]
+        assert len(sandbox.requests) == 0
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("max_retries", -1), ("max_concurrency", 0), ("timeout", 0), ("headers", ["x"])]
+)
+async def test_with_options_refuses_bad_values(option: str, value: object) -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        with pytest.raises(ClientValidationError, match=option):
+            client.with_options(**{option: value})  # type: ignore[arg-type]
+
+
+async def test_a_view_keeps_its_own_concurrency_bound() -> None:
+    async with Sandbox() as sandbox, sandbox.client(max_concurrency=8) as client:
+        view = client.with_options(max_concurrency=2)
+        assert (view.max_concurrency, client.max_concurrency) == (2, 8)
+        assert await view.catalogs.list().to_list()

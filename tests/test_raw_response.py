@@ -1,0 +1,144 @@
+"""``client.with_raw_response``: HTTP details next to the model, and request ids on errors and logs."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from enterprise_async import APIStatusError, NotFoundError
+from enterprise_async.models import CatalogContentsPage
+from enterprise_async.testing import Fault, Sandbox
+
+CATALOGS = "/enterprise/v2/enterprise-catalogs"
+
+
+async def test_a_raw_answer_gives_status_headers_request_id_and_the_model() -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        catalog = sandbox.data.catalogs[0]
+        response = await client.with_raw_response.catalogs.contents(catalog.uuid).first_page()
+        page = response.parse()
+        assert response.status == 200
+        assert response.headers["Content-Type"].startswith("application/json")
+        assert response.request_id == response.headers["x-amzn-RequestId"]
+        assert response.retries == 0
+        assert response.elapsed > 0
+        assert isinstance(page, CatalogContentsPage)
+        assert page == await client.catalogs.contents(catalog.uuid).first_page()
+
+
+async def test_raw_text_is_the_body_as_sent() -> None:
+    async with Sandbox() as sandbox, sandbox.client(response_format="xml") as client:
+        response = await client.with_raw_response.catalogs.list().first_page()
+        assert response.text().startswith("<?xml")
+        assert response.parse().results
+
+
+async def test_a_raw_answer_counts_the_retries_it_took(no_sleep: list[float]) -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        sandbox.faults.inject(CATALOGS, Fault.server_error(503), times=1)
+        response = await client.with_raw_response.catalogs.list().first_page()
+        assert (response.status, response.retries) == (200, 1)
+
+
+async def test_raw_pages_come_one_answer_per_page_in_order() -> None:
+    async with Sandbox(page_sizes={"contents": 7}) as sandbox, sandbox.client() as client:
+        catalog = max(sandbox.data.catalogs, key=lambda catalog: catalog.item_count)
+        answers = [answer async for answer in client.with_raw_response.catalogs.contents(catalog.uuid)]
+        items = [item for answer in answers for item in answer.parse().results]
+        assert len(answers) > 2
+        assert len({answer.request_id for answer in answers}) == len(answers)
+        assert items == await client.catalogs.contents(catalog.uuid).to_list()
+
+
+async def test_a_raw_call_raises_the_same_typed_error_as_the_plain_call() -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        with pytest.raises(NotFoundError):
+            await client.with_raw_response.catalogs.course("no-such-catalog", "course-v1:x+y")
+
+
+async def test_a_status_error_carries_and_ends_with_the_request_id() -> None:
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        with pytest.raises(APIStatusError) as raised:
+            await client.catalogs.course("no-such-catalog", "course-v1:x+y")
+        error = raised.value
+        assert error.request_id
+        assert error.request_id == error.headers["x-amzn-RequestId"]
+        assert str(error).endswith(f"(request id {error.request_id})")
+
+
+def test_the_apigw_id_names_a_request_when_the_request_id_is_missing() -> None:
+    from enterprise_async._options import request_id_of
+
+    assert request_id_of({"x-amz-apigw-id": "Abc="}) == "Abc="
+    assert request_id_of({"X-Request-Id": "r-1"}) == "r-1"
+    assert request_id_of({}) is None
+
+
+async def test_every_debug_record_of_an_answer_carries_its_request_id(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="enterprise_async")
+    async with Sandbox() as sandbox, sandbox.client() as client:
+        await client.catalogs.list().to_list()
+    answers = [record for record in caplog.records if hasattr(record, "status")]
+    assert answers
+    assert all(getattr(record, "request_id", None) for record in answers)
+    assert all(str(getattr(record, "request_id", "")) in record.getMessage() for record in answers)
+
+
+TYPED = """
+from enterprise_async import EnterpriseClient
+
+async def check(client: EnterpriseClient) -> None:
+    answer = await client.with_raw_response.policies.allocate(
+        "p", learner_emails=["a@example.com"], content_key="k", content_price_cents=1
+    )
+    reveal_type(answer)
+    reveal_type(answer.parse())
+    pages = client.with_raw_response.catalogs.contents("c")
+    reveal_type(pages)
+    async for page in pages:
+        reveal_type(page.parse().results)
+"""
+
+
+def test_mypy_types_raw_calls_precisely(tmp_path: Path) -> None:
+    module = tmp_path / "typed_raw.py"
+    module.write_text(TYPED)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--cache-dir",
+            str(tmp_path),
+            str(module),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    revealed = [
+        line.split("Revealed type is ", 1)[1] for line in result.stdout.splitlines() if "Revealed" in line
+    ]
+    assert revealed == [
+        '"enterprise_async._raw_response.APIResponse[enterprise_async._generated.models.AllocationResult]"',
+        '"enterprise_async._generated.models.AllocationResult"',
+        '"enterprise_async._raw_response.RawPager[enterprise_async._generated.models.CatalogContentsPage]"',
+        '"list[enterprise_async._generated.models.Course | enterprise_async._generated.models.CourseRun | '
+        'enterprise_async._generated.models.Program]"',
+    ], result.stdout
+
+
+async def test_a_bare_list_answer_parses_to_the_pagers_envelope() -> None:
+    async with Sandbox(learner_summary="list") as sandbox, sandbox.client() as client:
+        customer = sandbox.data.customers[0].uuid
+        answers = [answer async for answer in client.with_raw_response.learner_summary.list(customer)]
+        assert len(answers) == 1
+        assert list(answers[0].parse().results) == await client.learner_summary.list(customer).to_list()
