@@ -108,6 +108,7 @@ async def test_a_refused_allocation_raises_422_with_the_services_reason(enterpri
     assert str(caught.value).endswith(
         "422 Unprocessable Entity: You can't enroll right now because your organization doesn't have "
         "enough funds. Contact your administrator to request more."
+        f" (request id {caught.value.request_id})"
     )
     assert caught.value.body[0]["reason"] == "policy_spend_limit_reached"
 
