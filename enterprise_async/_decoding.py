@@ -889,8 +889,8 @@ def _sent_expression(index: int, type_: Any, namespace: dict[str, Any]) -> str:
     if item is not None:
         namespace[f"e{index}"] = _hook(item)
         namespace[f"f{index}"] = item
-        return f"sent(v, r, h{index}, t{index}, text, n{index}, e{index}, f{index})"
-    sent = f"sent(v, r, h{index}, t{index}, text, n{index})"
+        return f"sent(v, r, h{index}, t{index}, text, n{index}, every, e{index}, f{index})"
+    sent = f"sent(v, r, h{index}, t{index}, text, n{index}, every)"
     if type_ in _WRITE_AS_IS:
         return f"r if v is r else {sent}"
     return sent
@@ -909,11 +909,12 @@ def _model_writer_of(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
 
 
 def _text_natural(type_: Any) -> bool:
-    """Whether the XML text of a value of this type is its JSON value too (strings, enums, dates)."""
-    members = [
-        member for member in (get_args(type_) if _is_union(type_) else (type_,)) if member is not NoneType
-    ]
-    return all(member in _TEXT_NATURAL or _is_open_enum(member) for member in members)
+    """Whether the XML text of a value of this type may be its JSON value too (strings, enums, dates).
+
+    A union that admits a string keeps the text (``expires_in`` is ``int | str``): XML cannot tell.
+    """
+    members = get_args(type_) if _is_union(type_) else (type_,)
+    return any(member in _TEXT_NATURAL or _is_open_enum(member) for member in members)
 
 
 def _as_sent(
@@ -923,6 +924,7 @@ def _as_sent(
     type_: Any,
     text: bool,
     natural: bool,
+    every: bool,
     item_hook: Hook | None = None,
     item_type: Any = None,
 ) -> Any:
@@ -936,9 +938,11 @@ def _as_sent(
     if r is None:
         if v.__class__ is list and not v:
             return [] if text else None
-        return _plain(v)
+        return _plain(v, every)
+    if attrs.has(v.__class__) or (v.__class__ is list and any(attrs.has(x.__class__) for x in v)):
+        return _plain(v, every)  # models write themselves from what they were decoded from
     if item_hook is not None and v.__class__ is list and r.__class__ is list and len(v) == len(r):
-        return [_as_sent(x, y, item_hook, item_type, text, natural) for x, y in zip(v, r, strict=True)]
+        return [_as_sent(x, y, item_hook, item_type, text, natural, every) for x, y in zip(v, r, strict=True)]
     if text and not natural:
         return _plain(v)
     _decoding.pending = []  # decoding again what was decoded before: already reported then

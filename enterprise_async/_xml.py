@@ -24,7 +24,7 @@ __all__ = ["TextObject", "XMLDecodeError", "parse_drf_xml", "render_drf_xml"]
 LIST_ITEM = "list-item"
 
 
-class TextObject(dict):  # type: ignore[type-arg] - JSON-shaped: str keys, any values
+class TextObject(dict[str, Any]):
     """An object read from XML, whose leaves are text whatever the server's types were.
 
     A plain ``dict`` in every other respect; the decoder keeps it on the models it builds, so that

@@ -45,7 +45,11 @@ MODEL_CLASSES = sorted(
     (value for value in vars(generated).values() if isinstance(value, type) and attrs.has(value)),
     key=lambda cls: cls.__name__,
 )
-SDK_FIELDS = {"extra", "partial", "_sdk_wire"}  # not sent by the server: unknowns, bulk revoke's flag, the wire record
+SDK_FIELDS = {
+    "extra",
+    "partial",
+    "_sdk_wire",
+}  # not sent by the server: unknowns, bulk revoke's flag, the wire record
 REQUEST_MODELS = {"BulkRevokeFilter"}  # sent, never received
 
 
