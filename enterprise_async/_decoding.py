@@ -9,7 +9,11 @@ both land on the same values, guided only by the models' types:
 - open enums give the member for a documented value (spelling-insensitive) and keep any other
   value as a plain string;
 - unions pick their variant by the shape of the value, or by the variant rules of the spec;
-- every model keeps unknown fields in ``extra``, and ``to_dict`` writes them back.
+- every model keeps unknown fields in ``extra``, and ``to_dict`` writes them back;
+- a value its declared type does not allow is kept as sent, with a DEBUG record naming the model,
+  the path from the top and the declared type; only a top level of the wrong shape is an error;
+- every decoded model keeps the object it was decoded from (a private attribute), from which
+  ``to_dict`` writes the server's own values back.
 
 Each model gets one structuring function, compiled the first time it is needed, with the common
 cases (a string field holding a string, ...) checked inline: no per-field dispatch on the hot path.

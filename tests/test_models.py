@@ -246,6 +246,35 @@ def test_unknown_enum_values_survive_to_dict() -> None:
     assert data["program_types"] == ["Professional Program", "XSeries"]
 
 
+def test_a_member_equals_the_value_decoded_from_any_spelling_of_it() -> None:
+    assert from_dict(CourseRun, {"level_type": "Intermediate"}).level_type == LevelType.INTERMEDIATE
+
+
+def test_models_decoded_from_two_spellings_of_one_value_are_equal() -> None:
+    assert from_dict(CourseRun, {"pacing_type": "self_paced"}) == from_dict(
+        CourseRun, {"pacing_type": "Self-Paced"}
+    )
+
+
+def test_models_decoded_from_two_spellings_keep_their_own_in_to_dict() -> None:
+    runs = [from_dict(CourseRun, {"level_type": spelling}) for spelling in ("Intermediate", "intermediate")]
+    assert [to_dict(run)["level_type"] for run in runs] == ["Intermediate", "intermediate"]
+
+
+def test_values_decoded_from_two_spellings_hash_alike() -> None:
+    runs = [from_dict(CourseRun, {"level_type": spelling}) for spelling in ("Intermediate", "INTERMEDIATE")]
+    assert len({run.level_type for run in runs}) == 1
+
+
+def test_members_hash_like_the_documented_value_they_equal() -> None:
+    assert hash(LevelType.INTERMEDIATE) == hash("intermediate")
+    assert {LevelType.INTERMEDIATE: "found"}["intermediate"] == "found"
+
+
+def test_a_member_is_found_from_any_spelling() -> None:
+    assert LevelType("Intermediate") is LevelType.INTERMEDIATE
+
+
 def test_enum_members_compare_equal_to_their_wire_values() -> None:
     assert AssignmentState.ALLOCATED == "allocated"
     assert Availability("current") is Availability.CURRENT
