@@ -16,6 +16,7 @@ same answer is what the sandbox would have sent for that very request, recorded 
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -266,3 +267,14 @@ async def test_every_xml_answer_decodes_to_the_model_of_its_json(shaped: Sandbox
         for field, value in outcome.fields.items():
             setattr(from_json, field, value)
         assert (name, result) == (name, from_json)
+
+
+def test_a_model_built_in_code_round_trips_through_to_dict() -> None:
+    course = Course(
+        key="edX+DemoX",
+        level_type=LevelType.INTERMEDIATE,
+        modified=datetime.datetime(2026, 1, 5, 12, 30, tzinfo=datetime.timezone.utc),
+        course_runs=[CourseRun(key="course-v1:edX+DemoX+1T2026", pacing_type=PacingType.SELF_PACED)],
+        extra={"kept": {"as": "given"}},
+    )
+    assert from_dict(Course, to_dict(course)) == course
