@@ -879,12 +879,12 @@ def _sent_expression(index: int, type_: Any, namespace: dict[str, Any]) -> str:
     item = (get_args(type_) or (Any,))[0] if _is_list(type_) else None
     if attrs.has(type_):
         namespace[f"u{index}"] = _model_writer_of(type_)
-        namespace[f"k{index}"] = type_
-        return f"None if v is None else (u{index}(v, every) if v.__class__ is k{index} else plain(v, every))"
+        namespace[f"m{index}"] = type_
+        return f"None if v is None else (u{index}(v, every) if v.__class__ is m{index} else plain(v, every))"
     if item is not None and attrs.has(item):
         namespace[f"u{index}"] = _model_writer_of(item)
-        namespace[f"k{index}"] = item
-        each = f"[u{index}(x, every) if x.__class__ is k{index} else plain(x, every) for x in v]"
+        namespace[f"m{index}"] = item
+        each = f"[u{index}(x, every) if x.__class__ is m{index} else plain(x, every) for x in v]"
         empty = "(([] if text else None) if r is None and not v else "
         return f"{empty}{each}) if v.__class__ is list else plain(v, every)"
     namespace[f"h{index}"] = _hook(type_)
@@ -897,6 +897,9 @@ def _sent_expression(index: int, type_: Any, namespace: dict[str, Any]) -> str:
     sent = f"sent(v, r, h{index}, t{index}, text, n{index}, every)"
     if type_ in _WRITE_AS_IS:
         return f"r if v is r else {sent}"
+    if _is_union(type_) and _is_open_enum(get_args(type_)[0]):
+        namespace[f"m{index}"] = get_args(type_)[0]
+        return f"r if v is r or (v.__class__ is m{index} and v._value_ == r) else {sent}"
     return sent
 
 
@@ -939,6 +942,8 @@ def _as_sent(
     """
     if v is r:
         return r if r.__class__ in _JSON_SCALARS else _plain(r)
+    if r.__class__ is str and v.__class__ is not str and v == r:  # a member as its documented value
+        return r
     if r is None:
         if v.__class__ is list and not v:
             return [] if text else None
