@@ -523,7 +523,6 @@ def _model_hook(cls: type[Any]) -> Hook:
         "not_object": _not_an_object,
         "tolerant": _tolerant_model,
         "key_set": _key_set,
-        "count": len(known_fields(cls)),
         "text_object": TextObject,
         "DecodeError": DecodeError,
     }
@@ -546,18 +545,14 @@ def _model_hook(cls: type[Any]) -> Hook:
             "        return not_object(data, cls)",
             "    get = data.get",
             "    sent = {}",
-            "    keep = sent.setdefault",
             "    try:",
             "        model = cls(",
             *arguments,
-            "            extra={} if (only_known := known.issuperset(data))",
-            "            else {k: data[k] for k in data.keys() - known},",
+            "            extra={} if known.issuperset(data) else {k: data[k] for k in data.keys() - known},",
             "        )",
             "    except DecodeError:",
             "        model = tolerant(cls, data, sent)",
-            "        only_known = known.issuperset(data)",
-            "    present = known if only_known and len(data) == count else key_set(data)",
-            f"    model.{WIRE} = (present, sent, data.__class__ is text_object)",
+            f"    model.{WIRE} = (key_set(data), sent, data.__class__ is text_object)",
             "    return model",
         ]
     )
@@ -577,14 +572,14 @@ def _field_expression(index: int, field: attrs.Attribute[Any], type_: Any, names
         namespace[f"i{index}"] = _hook(item)
         namespace[f"m{index}"] = item
         built = f"[i{index}(x, m{index}) for x in v]"
-        kept = f"h{index}(keep({wire!r}, v), t{index})"
+        kept = f"h{index}(sent.setdefault({wire!r}, v), t{index})"
         return f"{built} if (v := {fetch}).__class__ is list else {kept}"
     if _is_listish(type_):  # the hook turns a missing array into []
-        return f"h{index}(keep({wire!r}, {fetch}), t{index})"
+        return f"h{index}(sent.setdefault({wire!r}, {fetch}), t{index})"
     if attrs.has(type_):  # a model keeps its own record
         return f"None if (v := {fetch}) is None else h{index}(v, t{index})"
     inline = _inline_class(type_)
-    keep = f"h{index}(keep({wire!r}, v), t{index})"  # what the server sent, for to_dict
+    keep = f"h{index}(sent.setdefault({wire!r}, v), t{index})"  # what the server sent, for to_dict
     if inline:
         return f"v if (v := {fetch}) is None or v.__class__ is {inline} else {keep}"
     return f"None if (v := {fetch}) is None else {keep}"
