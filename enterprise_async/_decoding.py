@@ -12,9 +12,8 @@ both land on the same values, guided only by the models' types:
 - every model keeps unknown fields in ``extra``, and ``to_dict`` writes them back;
 - a value its declared type does not allow is kept as sent, with a DEBUG record naming the model,
   the path from the top and the declared type; only a top level of the wrong shape is an error;
-- every decoded model keeps a record of what the server sent (a private attribute: the fields
-  present, and the values that decoding changed, such as an enum's spelling or a date's text),
-  from which ``to_dict`` writes the server's own values back.
+- every decoded model keeps the object it was decoded from (a private attribute), from which
+  ``to_dict`` writes the server's own values back.
 
 Each model gets one structuring function, compiled the first time it is needed, with the common
 cases (a string field holding a string, ...) checked inline: no per-field dispatch on the hot path.
@@ -48,8 +47,7 @@ NoneType = type(None)
 logger = logging.getLogger("enterprise_async")
 
 WIRE = "_sdk_wire"
-"""The private attribute of every decoded model recording what the server sent (see ``to_dict``):
-``(fields present, {field: value sent} for the values decoding changed, whether it was XML)``."""
+"""The private attribute of every model holding the object it was decoded from (see ``to_dict``)."""
 
 
 class DecodeError(ValueError):
@@ -511,9 +509,7 @@ def _model_hook(cls: type[Any]) -> Hook:
     string field...) is taken as it is, anything else goes through its type's hook. ``None`` is
     checked inline, so the hook is that of the type without ``None``, not a wrapper around it.
     When a value does not fit its type, the model is built again field by field (``_tolerant``),
-    keeping that value as sent. Each value a hook converted is noted as sent (``sent``), and the
-    model records it with the fields present, for ``to_dict``; values taken as they are need no
-    note, nor do nested models, which record their own.
+    keeping that value as sent. The object itself is kept on the model for ``to_dict``.
     """
     hints = typing.get_type_hints(cls)
     fields = model_fields(cls)
@@ -522,7 +518,6 @@ def _model_hook(cls: type[Any]) -> Hook:
         "known": known_fields(cls),
         "not_object": _not_an_object,
         "tolerant": _tolerant_model,
-        "key_set": _key_set,
         "text_object": TextObject,
         "DecodeError": DecodeError,
     }
@@ -544,15 +539,14 @@ def _model_hook(cls: type[Any]) -> Hook:
             "    if data.__class__ is not dict and data.__class__ is not text_object:",
             "        return not_object(data, cls)",
             "    get = data.get",
-            "    sent = {}",
             "    try:",
             "        model = cls(",
             *arguments,
             "            extra={} if known.issuperset(data) else {k: data[k] for k in data.keys() - known},",
             "        )",
             "    except DecodeError:",
-            "        model = tolerant(cls, data, sent)",
-            f"    model.{WIRE} = (key_set(data), sent, data.__class__ is text_object)",
+            "        model = tolerant(cls, data)",
+            f"    model.{WIRE} = data",
             "    return model",
         ]
     )
@@ -572,17 +566,13 @@ def _field_expression(index: int, field: attrs.Attribute[Any], type_: Any, names
         namespace[f"i{index}"] = _hook(item)
         namespace[f"m{index}"] = item
         built = f"[i{index}(x, m{index}) for x in v]"
-        kept = f"h{index}(sent.setdefault({wire!r}, v), t{index})"
-        return f"{built} if (v := {fetch}).__class__ is list else {kept}"
-    if _is_listish(type_):  # the hook turns a missing array into []
-        return f"h{index}(sent.setdefault({wire!r}, {fetch}), t{index})"
-    if attrs.has(type_):  # a model keeps its own record
-        return f"None if (v := {fetch}) is None else h{index}(v, t{index})"
+        return f"{built} if (v := {fetch}).__class__ is list else h{index}(v, t{index})"
+    if _is_listish(type_):
+        return f"h{index}({fetch}, t{index})"  # the hook turns a missing array into []
     inline = _inline_class(type_)
-    keep = f"h{index}(sent.setdefault({wire!r}, v), t{index})"  # what the server sent, for to_dict
     if inline:
-        return f"v if (v := {fetch}) is None or v.__class__ is {inline} else {keep}"
-    return f"None if (v := {fetch}) is None else {keep}"
+        return f"v if (v := {fetch}) is None or v.__class__ is {inline} else h{index}(v, t{index})"
+    return f"None if (v := {fetch}) is None else h{index}(v, t{index})"
 
 
 def _is_listish(type_: Any) -> bool:
@@ -645,7 +635,7 @@ Problem = tuple[str, Any, Any, DecodeError]
 _decoding = threading.local()  # the problems met by the structure() call under way in this thread
 
 
-def _tolerant_model(cls: type[Any], data: dict[str, Any], sent: dict[str, Any]) -> Any:
+def _tolerant_model(cls: type[Any], data: dict[str, Any]) -> Any:
     """Build ``cls`` field by field, keeping as sent each value that does not fit its type.
 
     The slow path, taken only when the compiled function met such a value. Values that fit are
@@ -661,8 +651,6 @@ def _tolerant_model(cls: type[Any], data: dict[str, Any], sent: dict[str, Any]) 
             values[field.name] = None
             continue
         values[field.name] = tolerant(value, type_, _wire(field), problems)
-        if not attrs.has(type_) and not (values[field.name].__class__ is list and _holds_models(type_)):
-            sent[_wire(field)] = value
     known = known_fields(cls)
     model = cls(**values, extra={key: data[key] for key in data.keys() - known})
     pending = getattr(_decoding, "pending", None)
@@ -671,25 +659,6 @@ def _tolerant_model(cls: type[Any], data: dict[str, Any], sent: dict[str, Any]) 
     else:
         pending.append((model, problems))
     return model
-
-
-def _holds_models(type_: Any) -> bool:
-    return _is_list(type_) and attrs.has((get_args(type_) or (Any,))[0])
-
-
-_KEY_SETS: dict[tuple[str, ...], frozenset[str]] = {}
-_KEY_SETS_LIMIT = 4096
-
-
-def _key_set(data: dict[str, Any]) -> frozenset[str]:
-    """The fields an object holds, one shared set for every object with the same fields."""
-    keys = tuple(data)
-    found = _KEY_SETS.get(keys)
-    if found is None:
-        found = frozenset(keys)
-        if len(_KEY_SETS) < _KEY_SETS_LIMIT:
-            _KEY_SETS[keys] = found
-    return found
 
 
 def tolerant(value: Any, type_: Any, where: str, problems: list[Problem]) -> Any:
@@ -837,6 +806,7 @@ _WRITE_METHOD: Mapping[Any, str] = {
 _TEXT_NATURAL = frozenset({str, datetime.datetime, datetime.date, decimal.Decimal})
 
 _MODEL_WRITERS: dict[type[Any], Callable[[Any, bool], dict[str, Any]]] = {}
+_ABSENT = object()
 
 
 def _model_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
@@ -849,7 +819,7 @@ def _model_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
 def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
     """Compile ``to_dict`` for one model class.
 
-    A decoded model is written from its record of what the server sent: a field the server sent is
+    A decoded model is written from the object it was decoded from: a field the server sent is
     written as sent while the model still holds what it decoded to (enum spellings, date and
     decimal texts), and as its value says otherwise; a field it left out stays out unless it was
     set since or ``every`` asks for every field. A model built in code writes every field as its
@@ -860,6 +830,7 @@ def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
     namespace: dict[str, Any] = {
         "plain": _plain,
         "sent": _as_sent,
+        "absent": _ABSENT,
         "text_object": TextObject,
     }
     built = [
@@ -871,8 +842,8 @@ def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
         f"    wire = model.{WIRE}",
         "    if wire is None:",
         f"        return built_{cls.__name__}(model, every)",
-        "    keys, kept, text = wire",
-        "    get = kept.get",
+        "    text = wire.__class__ is text_object",
+        "    get = wire.get",
         "    data = plain(model.extra, every) if model.extra else {}",
     ]
     for index, field in enumerate(model_fields(cls)):
@@ -882,11 +853,10 @@ def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
         built += [f"    v = model.{field.name}", f"    data[{wire!r}] = {written}"]
         decoded += [
             f"    v = model.{field.name}",
-            f"    if {wire!r} not in keys:",
+            f"    if (r := get({wire!r}, absent)) is absent:",
             f"        if every or not ({_left_out_test(index, field, type_, namespace)}):",
             f"            data[{wire!r}] = {written}",
             "    else:",
-            f"        r = get({wire!r}, v)",
             f"        data[{wire!r}] = {_sent_expression(index, type_, namespace)}",
         ]
     source = "\n".join([*built, "    return data", "", *decoded, "    return data"])
@@ -1066,7 +1036,7 @@ def from_dict(model: Any, data: Any) -> Any:
     type is kept as sent on the model, with a DEBUG record on the ``enterprise_async`` logger
     naming the model, the field and the declared type. Raises ``ResponseDecodeError`` only when
     ``data`` itself is not the promised shape (a string where an object is due). The model keeps
-    a record of ``data`` for ``to_dict``, so ``to_dict(from_dict(M, raw)) == raw``.
+    ``data`` for ``to_dict``, so ``to_dict(from_dict(M, raw)) == raw``.
     """
     try:
         return structure(data, model)

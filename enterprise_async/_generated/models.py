@@ -117,7 +117,7 @@ class AccessToken:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -131,7 +131,7 @@ class ErrorBody1:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 ErrorBody: TypeAlias = ErrorBody1 | list[Any] | str | None
@@ -166,7 +166,7 @@ class PolicyAggregates:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -189,7 +189,7 @@ class AssignmentConfiguration:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -261,7 +261,7 @@ class SubsidyAccessPolicy:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -293,7 +293,7 @@ class PolicyPage:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -322,7 +322,7 @@ class AssignmentAction:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -339,7 +339,7 @@ class EarliestPossibleExpiration:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -356,7 +356,7 @@ class RecentAction:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -407,7 +407,7 @@ class Assignment:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -424,7 +424,7 @@ class LearnerStateCount:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -459,7 +459,7 @@ class AssignmentPage:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -479,7 +479,7 @@ class AllocationResult:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -508,7 +508,7 @@ class LicenseCounts:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -531,7 +531,7 @@ class Revocations:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -554,7 +554,7 @@ class PriorRenewal:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -609,7 +609,7 @@ class SubscriptionPlan:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -632,7 +632,7 @@ class SubscriptionPlanPage:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -649,7 +649,7 @@ class LicenseAssignment:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -669,7 +669,7 @@ class LicenseAssignmentResult:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -686,7 +686,7 @@ class BulkRevokeFilter:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -706,7 +706,7 @@ class SuccessfulRevocation:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -726,7 +726,7 @@ class UnsuccessfulRevocation:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -746,7 +746,7 @@ class BulkRevokeResult:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -760,7 +760,7 @@ class BulkEnrollmentJob:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -795,7 +795,7 @@ class Catalog:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -818,7 +818,7 @@ class CatalogPage:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -841,7 +841,7 @@ class Image:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -867,7 +867,7 @@ class Entitlement:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -926,7 +926,7 @@ class Organization:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -958,7 +958,7 @@ class Subject:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -978,7 +978,7 @@ class ProductSource:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1016,7 +1016,7 @@ class Seat:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1048,7 +1048,7 @@ class Position:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1106,7 +1106,7 @@ class Staff:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1126,7 +1126,7 @@ class TypeAttrs:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1143,7 +1143,7 @@ class LevelTypeOverride:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1175,7 +1175,7 @@ class Curriculum:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1195,7 +1195,7 @@ class DegreeAdditionalMetadata:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1289,7 +1289,7 @@ class Degree:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1503,7 +1503,7 @@ class CourseRun:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1735,7 +1735,7 @@ class Program:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1878,7 +1878,7 @@ class LearnerSummary:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1901,7 +1901,7 @@ class LearnerSummaryPage:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 LearnerSummaryResponse: TypeAlias = LearnerSummaryPage | list[LearnerSummary]
@@ -2090,7 +2090,7 @@ class Course:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 ContentItem: TypeAlias = Course | CourseRun | Program
@@ -2128,7 +2128,7 @@ class CatalogContentsPage:
     """Fields the server sent that the spec does not describe, kept as received."""
 
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
-    """What the server sent (None for a model built in code): its fields, and the values decoding changed."""
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 __all__ = [
