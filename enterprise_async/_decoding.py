@@ -9,7 +9,11 @@ both land on the same values, guided only by the models' types:
 - open enums give the member for a documented value (spelling-insensitive) and keep any other
   value as a plain string;
 - unions pick their variant by the shape of the value, or by the variant rules of the spec;
-- every model keeps unknown fields in ``extra``, and ``to_dict`` writes them back.
+- every model keeps unknown fields in ``extra``, and ``to_dict`` writes them back;
+- a value its declared type does not allow is kept as sent, with a DEBUG record naming the model,
+  the path from the top and the declared type; only a top level of the wrong shape is an error;
+- every decoded model keeps the object it was decoded from (a private attribute), from which
+  ``to_dict`` writes the server's own values back.
 
 Each model gets one structuring function, compiled the first time it is needed, with the common
 cases (a string field holding a string, ...) checked inline: no per-field dispatch on the hot path.
@@ -19,7 +23,9 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import logging
 import re
+import threading
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -30,6 +36,7 @@ import cattrs
 
 from ._enum import OpenEnum, normalized
 from ._generated.variants import VARIANT_RULES
+from ._xml import TextObject
 from .errors import ResponseDecodeError
 
 __all__ = ["DecodeError", "converter", "from_dict", "known_fields", "structure", "to_dict", "type_name"]
@@ -37,6 +44,10 @@ __all__ = ["DecodeError", "converter", "from_dict", "known_fields", "structure",
 T = TypeVar("T")
 Hook = Callable[[Any, Any], Any]
 NoneType = type(None)
+logger = logging.getLogger("enterprise_async")
+
+WIRE = "_sdk_wire"
+"""The private attribute of every model holding the object it was decoded from (see ``to_dict``)."""
 
 
 class DecodeError(ValueError):
@@ -179,8 +190,8 @@ def _to_any(value: Any, _: Any = None) -> Any:
 
 
 def _to_mapping(value: Any, _: Any = None) -> dict[str, Any]:
-    if value.__class__ is dict:
-        return value
+    if value.__class__ is dict or value.__class__ is TextObject:
+        return typing.cast(dict[str, Any], value)
     raise DecodeError(f"expected an object, got {_describe(value)}")
 
 
@@ -440,12 +451,23 @@ def type_name(type_: Any) -> str:
 # ---------------------------------------------------------------------------------- models
 
 _FIELD_NAMES: dict[type[Any], frozenset[str]] = {}
+_FIELDS: dict[type[Any], tuple[attrs.Attribute[Any], ...]] = {}
+
+
+def model_fields(cls: type[Any]) -> tuple[attrs.Attribute[Any], ...]:
+    """The fields of a model that describe the wire: neither ``extra`` nor the private wire record."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(
+            field for field in attrs.fields(cls) if field.name != "extra" and field.init
+        )
+    return found
 
 
 def known_fields(cls: type[Any]) -> frozenset[str]:
     names = _FIELD_NAMES.get(cls)
     if names is None:
-        names = frozenset(_wire(field) for field in attrs.fields(cls) if field.name != "extra")
+        names = frozenset(_wire(field) for field in model_fields(cls))
         _FIELD_NAMES[cls] = names
     return names
 
@@ -486,14 +508,17 @@ def _model_hook(cls: type[Any]) -> Hook:
     Each field is read with one ``get``; a value of the exact expected class (a ``str`` for a
     string field...) is taken as it is, anything else goes through its type's hook. ``None`` is
     checked inline, so the hook is that of the type without ``None``, not a wrapper around it.
+    When a value does not fit its type, the model is built again field by field (``_tolerant``),
+    keeping that value as sent. The object itself is kept on the model for ``to_dict``.
     """
     hints = typing.get_type_hints(cls)
-    fields = [field for field in attrs.fields(cls) if field.name != "extra"]
+    fields = model_fields(cls)
     namespace: dict[str, Any] = {
         "cls": cls,
         "known": known_fields(cls),
         "not_object": _not_an_object,
-        "locate": _locate_field_error,
+        "tolerant": _tolerant_model,
+        "text_object": TextObject,
         "DecodeError": DecodeError,
     }
     arguments: list[str] = []
@@ -503,22 +528,26 @@ def _model_hook(cls: type[Any]) -> Hook:
             type_ = _without_none(hints[field.name])
             namespace[f"h{index}"] = _field_hook(type_)
             namespace[f"t{index}"] = type_
-            arguments.append(f"        {field.name}=({_field_expression(index, field, type_, namespace)}),")
+            arguments.append(
+                f"            {field.name}=({_field_expression(index, field, type_, namespace)}),"
+            )
     finally:
         _COMPILING.discard(cls)
     source = "\n".join(
         [
             f"def structure_{cls.__name__}(data, _=None):",
-            "    if data.__class__ is not dict:",
+            "    if data.__class__ is not dict and data.__class__ is not text_object:",
             "        return not_object(data, cls)",
             "    get = data.get",
             "    try:",
-            "        return cls(",
+            "        model = cls(",
             *arguments,
-            "        extra={} if known.issuperset(data) else {k: data[k] for k in data.keys() - known},",
+            "            extra={} if known.issuperset(data) else {k: data[k] for k in data.keys() - known},",
             "        )",
             "    except DecodeError:",
-            "        raise locate(cls, data) from None",
+            "        model = tolerant(cls, data)",
+            f"    model.{WIRE} = data",
+            "    return model",
         ]
     )
     exec(compile(source, f"<structure {cls.__qualname__}>", "exec"), namespace)
@@ -538,12 +567,17 @@ def _field_expression(index: int, field: attrs.Attribute[Any], type_: Any, names
         namespace[f"m{index}"] = item
         built = f"[i{index}(x, m{index}) for x in v]"
         return f"{built} if (v := {fetch}).__class__ is list else h{index}(v, t{index})"
-    if _is_list(type_) or (_is_union(type_) and _is_list(get_args(type_)[0])):
+    if _is_listish(type_):
         return f"h{index}({fetch}, t{index})"  # the hook turns a missing array into []
     inline = _inline_class(type_)
     if inline:
         return f"v if (v := {fetch}) is None or v.__class__ is {inline} else h{index}(v, t{index})"
     return f"None if (v := {fetch}) is None else h{index}(v, t{index})"
+
+
+def _is_listish(type_: Any) -> bool:
+    """Whether a field of this type holds an array (``[]`` when left out)."""
+    return _is_list(type_) or (_is_union(type_) and _is_list(get_args(type_)[0]))
 
 
 def _without_none(type_: Any) -> Any:
@@ -592,17 +626,132 @@ def _not_an_object(value: Any, cls: type[Any]) -> Any:
     raise DecodeError(f"expected an object ({cls.__name__}), got {_describe(value)}")
 
 
-def _locate_field_error(cls: type[Any], data: dict[str, Any]) -> DecodeError:
-    """Decode field by field to name the one that fails (the slow path, taken only on error)."""
+# ---------------------------------------------------------------------------------- tolerance
+
+
+Problem = tuple[str, Any, Any, DecodeError]
+"""A value kept as sent: where it is (relative to its model), its declared type, the value, why."""
+
+_decoding = threading.local()  # the problems met by the structure() call under way in this thread
+
+
+def _tolerant_model(cls: type[Any], data: dict[str, Any]) -> Any:
+    """Build ``cls`` field by field, keeping as sent each value that does not fit its type.
+
+    The slow path, taken only when the compiled function met such a value. Values that fit are
+    decoded exactly as the compiled function decodes them.
+    """
     hints = typing.get_type_hints(cls)
-    for field in attrs.fields(cls):
-        if field.name == "extra" or (value := data.get(_wire(field))) is None:
+    values: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for field in model_fields(cls):
+        type_ = _without_none(hints[field.name])
+        value = data.get(_wire(field), field.default if _has_scalar_default(field) else None)
+        if value is None and not _is_listish(type_):
+            values[field.name] = None
             continue
-        try:
-            _hook(hints[field.name])(value, hints[field.name])
-        except DecodeError as error:
-            return error.within(_wire(field))
-    return DecodeError(f"{cls.__name__} could not be decoded")  # pragma: no cover
+        values[field.name] = tolerant(value, type_, _wire(field), problems)
+    known = known_fields(cls)
+    model = cls(**values, extra={key: data[key] for key in data.keys() - known})
+    pending = getattr(_decoding, "pending", None)
+    if pending is None:
+        _report(cls.__name__, "", cls.__name__, problems)
+    else:
+        pending.append((model, problems))
+    return model
+
+
+def tolerant(value: Any, type_: Any, where: str, problems: list[Problem]) -> Any:
+    """``value`` decoded as ``type_``, or kept as sent (and added to ``problems``) where it does not fit.
+
+    An array is read item by item, so one odd item leaves the others decoded.
+    """
+    hook = _hook(type_)
+    try:
+        return hook(value, type_)
+    except DecodeError as error:
+        problem = error
+    list_type = _list_member(type_)
+    if list_type is not None and value.__class__ is list:
+        (item_type,) = get_args(list_type) or (Any,)
+        return [tolerant(item, item_type, f"{where}[{index}]", problems) for index, item in enumerate(value)]
+    problems.append((where, type_, value, problem))
+    return value
+
+
+def _list_member(type_: Any) -> Any:
+    """The array type that ``type_`` is or admits (``list[X]`` in ``list[X] | str``), else None."""
+    if _is_list(type_):
+        return type_
+    if _is_union(type_):
+        return next((member for member in get_args(type_) if _is_list(member)), None)
+    return None
+
+
+def _structure_reporting(data: Any, model: Any) -> Any:
+    """Structure ``data``, then log every value kept as sent with its path from the top."""
+    pending: list[tuple[Any, list[Problem]]] = []
+    _decoding.pending = pending
+    try:
+        result = _structure_top(data, model)
+    finally:
+        _decoding.pending = None
+    if pending:
+        _report_found(result, type_name(model), pending)
+    return result
+
+
+def _structure_top(data: Any, model: Any) -> Any:
+    hook = _hook(model)
+    try:
+        return hook(data, model)
+    except DecodeError:
+        list_type = _list_member(model)
+        if data.__class__ is not list or list_type is None:
+            raise
+    problems: list[Problem] = []
+    result = tolerant(data, list_type, "", problems)
+    _report(type_name(model), "", type_name(model), problems)
+    return result
+
+
+def _report_found(result: Any, top: str, pending: list[tuple[Any, list[Problem]]]) -> None:
+    """Log the problems of each model with the model's path inside ``result`` (found by identity)."""
+    if not logger.isEnabledFor(logging.DEBUG):
+        return
+    by_model = {id(model): (model, problems) for model, problems in pending}
+    stack: list[tuple[Any, str]] = [(result, "")]
+    while stack and by_model:
+        value, path = stack.pop()
+        if value.__class__ is list:
+            stack.extend((item, f"{path}[{index}]") for index, item in enumerate(value))
+        elif attrs.has(value.__class__):
+            found = by_model.pop(id(value), None)
+            if found is not None:
+                _report(top, path, value.__class__.__name__, found[1])
+            stack.extend(
+                (getattr(value, field.name), f"{path}.{_wire(field)}" if path else _wire(field))
+                for field in model_fields(value.__class__)
+            )
+    # Models left in by_model were built and dropped by a slow path that decoded their parent again.
+
+
+def _report(top: str, path: str, model: str, problems: list[Problem]) -> None:
+    if not problems or not logger.isEnabledFor(logging.DEBUG):
+        return
+    for where, type_, value, problem in problems:
+        full = f"{path}.{where}" if path and where and not where.startswith("[") else f"{path}{where}"
+        declared = type_name(type_)
+        logger.debug(
+            "%s%s kept as sent (%s%s is declared %s): %s",
+            top,
+            f".{full}" if full and not full.startswith("[") else full,
+            model,
+            f".{where}" if where and not where.startswith("[") else where,
+            declared,
+            problem.message,
+            extra={"sdk_model": model, "sdk_path": full, "sdk_declared": declared, "sdk_value": value},
+        )
 
 
 converter.register_structure_hook_factory(_is_union, _union_hook)
@@ -617,32 +766,32 @@ for _type, _scalar_hook in SCALAR_HOOKS.items():
 # ---------------------------------------------------------------------------------- unstructuring
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, every: bool = False) -> Any:
     """JSON-ready data for any value a model holds."""
     kind = value.__class__
     if kind in _JSON_SCALARS:
         return value
     writer = _WRITERS.get(kind)
     if writer is not None:
-        return writer(value)
+        return writer(value, every)
     if isinstance(value, OpenEnum):
         return value.value
     if attrs.has(kind):
-        return converter.unstructure(value)
+        return _model_writer(kind)(value, every)
     if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
+        return [_plain(item, every) for item in value]
     if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
+        return {key: _plain(item, every) for key, item in value.items()}
     return value
 
 
 _JSON_SCALARS = frozenset({str, int, float, bool, NoneType})
-_WRITERS: Mapping[type[Any], Callable[[Any], Any]] = {
-    list: lambda items: [_plain(item) for item in items],
-    dict: lambda mapping: {key: _plain(item) for key, item in mapping.items()},
-    datetime.datetime: datetime.datetime.isoformat,
-    datetime.date: datetime.date.isoformat,
-    decimal.Decimal: str,
+_WRITERS: Mapping[type[Any], Callable[[Any, bool], Any]] = {
+    list: lambda items, every: [_plain(item, every) for item in items],
+    dict: lambda mapping, every: {key: _plain(item, every) for key, item in mapping.items()},
+    datetime.datetime: lambda moment, _: moment.isoformat(),
+    datetime.date: lambda day, _: day.isoformat(),
+    decimal.Decimal: lambda number, _: str(number),
 }
 
 
@@ -653,42 +802,183 @@ _WRITE_METHOD: Mapping[Any, str] = {
     datetime.date: "v.isoformat()",
     decimal.Decimal: "str(v)",
 }
+# Types whose JSON form is text: their XML text is the server's own spelling (an enum's, a date's).
+_TEXT_NATURAL = frozenset({str, datetime.datetime, datetime.date, decimal.Decimal})
+
+_MODEL_WRITERS: dict[type[Any], Callable[[Any, bool], dict[str, Any]]] = {}
+_ABSENT = object()
 
 
-def _unstructure_model_factory(cls: type[Any]) -> Callable[[Any], dict[str, Any]]:
-    """Compile ``to_dict`` for one model class: each field written as its declared type says.
+def _model_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
+    writer = _MODEL_WRITERS.get(cls)
+    if writer is None:
+        writer = _MODEL_WRITERS[cls] = _compile_writer(cls)
+    return writer
 
-    Values of an unexpected type (a model built by hand with odd values) still go through the
-    generic ``_plain``, so the output is always JSON-ready.
+
+def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
+    """Compile ``to_dict`` for one model class.
+
+    A decoded model is written from the object it was decoded from: a field the server sent is
+    written as sent while the model still holds what it decoded to (enum spellings, date and
+    decimal texts), and as its value says otherwise; a field it left out stays out unless it was
+    set since or ``every`` asks for every field. A model built in code writes every field as its
+    declared type says. Values of an unexpected type still go through the generic ``_plain``, so
+    the output is always JSON-ready.
     """
     hints = typing.get_type_hints(cls)
-    namespace: dict[str, Any] = {"plain": _plain}
-    lines = [
-        f"def unstructure_{cls.__name__}(model):",
-        "    data = plain(model.extra) if model.extra else {}",
+    namespace: dict[str, Any] = {
+        "plain": _plain,
+        "sent": _as_sent,
+        "absent": _ABSENT,
+        "text_object": TextObject,
+    }
+    built = [
+        f"def built_{cls.__name__}(model, every=False):",
+        "    data = plain(model.extra, every) if model.extra else {}",
     ]
-    for index, field in enumerate(attrs.fields(cls)):
-        if field.name == "extra":
-            continue
-        written = _write_expression(index, _without_none(hints[field.name]), namespace)
-        lines.append(f"    v = model.{field.name}")
-        lines.append(f"    data[{_wire(field)!r}] = {written}")
-    lines.append("    return data")
-    exec(compile("\n".join(lines), f"<unstructure {cls.__qualname__}>", "exec"), namespace)
-    return typing.cast(Callable[[Any], dict[str, Any]], namespace[f"unstructure_{cls.__name__}"])
+    decoded = [
+        f"def unstructure_{cls.__name__}(model, every=False):",
+        f"    wire = model.{WIRE}",
+        "    if wire is None:",
+        f"        return built_{cls.__name__}(model, every)",
+        "    text = wire.__class__ is text_object",
+        "    get = wire.get",
+        "    data = plain(model.extra, every) if model.extra else {}",
+    ]
+    for index, field in enumerate(model_fields(cls)):
+        type_ = _without_none(hints[field.name])
+        wire = _wire(field)
+        written = _write_expression(index, type_, namespace)
+        built += [f"    v = model.{field.name}", f"    data[{wire!r}] = {written}"]
+        decoded += [
+            f"    v = model.{field.name}",
+            f"    if (r := get({wire!r}, absent)) is absent:",
+            f"        if every or not ({_left_out_test(index, field, type_, namespace)}):",
+            f"            data[{wire!r}] = {written}",
+            "    else:",
+            f"        data[{wire!r}] = {_sent_expression(index, type_, namespace)}",
+        ]
+    source = "\n".join([*built, "    return data", "", *decoded, "    return data"])
+    exec(compile(source, f"<unstructure {cls.__qualname__}>", "exec"), namespace)
+    return typing.cast(Callable[[Any, bool], dict[str, Any]], namespace[f"unstructure_{cls.__name__}"])
+
+
+def _left_out_test(index: int, field: attrs.Attribute[Any], type_: Any, namespace: dict[str, Any]) -> str:
+    """The source testing that ``v`` still holds what a left-out field decodes to."""
+    if _is_listish(type_):
+        return "v.__class__ is list and not v"
+    if _has_scalar_default(field):
+        namespace[f"d{index}"] = field.default
+        return f"v == d{index}"
+    return "v is None"
+
+
+def _sent_expression(index: int, type_: Any, namespace: dict[str, Any]) -> str:
+    """The source writing ``v``, decoded from ``r`` (what the server sent), as sent where it still can."""
+    item = (get_args(type_) or (Any,))[0] if _is_list(type_) else None
+    if attrs.has(type_):
+        namespace[f"u{index}"] = _model_writer_of(type_)
+        namespace[f"m{index}"] = type_
+        return f"None if v is None else (u{index}(v, every) if v.__class__ is m{index} else plain(v, every))"
+    if item is not None and attrs.has(item):
+        namespace[f"u{index}"] = _model_writer_of(item)
+        namespace[f"m{index}"] = item
+        each = f"[u{index}(x, every) if x.__class__ is m{index} else plain(x, every) for x in v]"
+        empty = "(([] if text else None) if r is None and not v else "
+        return f"{empty}{each}) if v.__class__ is list else plain(v, every)"
+    namespace[f"h{index}"] = _hook(type_)
+    namespace[f"t{index}"] = type_
+    namespace[f"n{index}"] = _text_natural(item if item is not None else type_)
+    if item is not None:
+        namespace[f"e{index}"] = _hook(item)
+        namespace[f"f{index}"] = item
+        return f"sent(v, r, h{index}, t{index}, text, n{index}, every, e{index}, f{index})"
+    sent = f"sent(v, r, h{index}, t{index}, text, n{index}, every)"
+    if type_ in _WRITE_AS_IS:
+        return f"r if v is r else {sent}"
+    if _is_union(type_) and _is_open_enum(get_args(type_)[0]):
+        namespace[f"m{index}"] = get_args(type_)[0]
+        return f"r if v is r or (v.__class__ is m{index} and v._value_ == r) else {sent}"
+    return sent
+
+
+def _model_writer_of(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
+    """The writer of a nested model, resolved on first use (models may refer to themselves)."""
+    resolved: list[Callable[[Any, bool], dict[str, Any]]] = []
+
+    def write(model: Any, every: bool) -> dict[str, Any]:
+        if not resolved:
+            resolved.append(_model_writer(cls))
+        return resolved[0](model, every)
+
+    return write
+
+
+def _text_natural(type_: Any) -> bool:
+    """Whether the XML text of a value of this type may be its JSON value too (strings, enums, dates).
+
+    A union that admits a string keeps the text (``expires_in`` is ``int | str``): XML cannot tell.
+    """
+    members = get_args(type_) if _is_union(type_) else (type_,)
+    return any(member in _TEXT_NATURAL or _is_open_enum(member) for member in members)
+
+
+def _as_sent(
+    v: Any,
+    r: Any,
+    hook: Hook,
+    type_: Any,
+    text: bool,
+    natural: bool,
+    every: bool,
+    item_hook: Hook | None = None,
+    item_type: Any = None,
+) -> Any:
+    """``r``, the server's value, while ``v`` is still what it decodes to; ``v`` written otherwise.
+
+    From XML (``text``), a value whose JSON form is not text (a number, a boolean) is written from
+    the model: the text is only the XML rendering of the server's value.
+    """
+    if v is r:
+        return r if r.__class__ in _JSON_SCALARS else _plain(r)
+    if r.__class__ is str and v.__class__ is not str and v == r:  # a member as its documented value
+        return r
+    if r is None:
+        if v.__class__ is list and not v:
+            return [] if text else None
+        return _plain(v, every)
+    if attrs.has(v.__class__) or (v.__class__ is list and any(attrs.has(x.__class__) for x in v)):
+        return _plain(v, every)  # models write themselves from what they were decoded from
+    if item_hook is not None and v.__class__ is list and r.__class__ is list and len(v) == len(r):
+        return [_as_sent(x, y, item_hook, item_type, text, natural, every) for x, y in zip(v, r, strict=True)]
+    if text and not natural:
+        return _plain(v)
+    _decoding.pending = []  # decoding again what was decoded before: already reported then
+    try:
+        same = bool(hook(r, type_) == v)
+    except DecodeError:
+        same = False
+    finally:
+        _decoding.pending = None
+    if not same:
+        return _plain(v)
+    return r if r.__class__ in _JSON_SCALARS else _plain(r)
 
 
 def _write_expression(index: int, type_: Any, namespace: dict[str, Any]) -> str:
     """The source that writes ``v``, a value of ``type_`` (or None), as JSON-ready data."""
     if type_ in _WRITE_AS_IS:
         namespace[f"k{index}"] = type_
-        return f"v if v is None or v.__class__ is k{index} else plain(v)"
+        return f"v if v is None or v.__class__ is k{index} else plain(v, every)"
     if type_ in _WRITE_METHOD:
         namespace[f"k{index}"] = type_
         return f"None if v is None else ({_WRITE_METHOD[type_]} if v.__class__ is k{index} else plain(v))"
     if _is_list(type_) and (item := (get_args(type_) or (Any,))[0]) in _WRITE_AS_IS:
         namespace[f"k{index}"] = item
-        return f"list(v) if v.__class__ is list and all(x.__class__ is k{index} for x in v) else plain(v)"
+        return (
+            f"list(v) if v.__class__ is list and all(x.__class__ is k{index} for x in v) else plain(v, every)"
+        )
     if (
         _is_union(type_)
         and len(members := get_args(type_)) == 2
@@ -700,26 +990,35 @@ def _write_expression(index: int, type_: Any, namespace: dict[str, Any]) -> str:
             f"v._value_ if v.__class__ is k{index} else (v if v is None or v.__class__ is str else plain(v))"
         )
     if attrs.has(type_):
-        namespace[f"u{index}"] = converter.get_unstructure_hook(type_)
-        namespace[f"k{index}"] = type_
-        return f"None if v is None else (u{index}(v) if v.__class__ is k{index} else plain(v))"
+        namespace[f"w{index}"] = _model_writer_of(type_)
+        namespace[f"c{index}"] = type_
+        return f"None if v is None else (w{index}(v, every) if v.__class__ is c{index} else plain(v, every))"
     if _is_list(type_) and attrs.has(item := (get_args(type_) or (Any,))[0]):
-        namespace[f"u{index}"] = converter.get_unstructure_hook(item)
-        namespace[f"k{index}"] = item
-        each = f"u{index}(x) if x.__class__ is k{index} else plain(x)"
-        return f"[{each} for x in v] if v.__class__ is list else plain(v)"
-    return "plain(v)"
+        namespace[f"w{index}"] = _model_writer_of(item)
+        namespace[f"c{index}"] = item
+        each = f"w{index}(x, every) if x.__class__ is c{index} else plain(x, every)"
+        return f"[{each} for x in v] if v.__class__ is list else plain(v, every)"
+    return "plain(v, every)"
 
 
-converter.register_unstructure_hook_factory(attrs.has, _unstructure_model_factory)
+converter.register_unstructure_hook_factory(
+    attrs.has, lambda cls: lambda model: _model_writer(cls)(model, False)
+)
 
 
 # ---------------------------------------------------------------------------------- public helpers
 
 
 def structure(data: Any, model: Any) -> Any:
-    """Decode JSON-shaped ``data`` (from JSON or XML) into ``model``; ``DecodeError`` if it does not fit."""
-    return _hook(model)(data, model)
+    """Decode JSON-shaped ``data`` (from JSON or XML) into ``model``.
+
+    Values that do not fit their declared type are kept as sent (see ``tolerant``); only a top
+    level that is not the promised shape (a string where an object or an array is due) raises
+    ``DecodeError``.
+    """
+    if getattr(_decoding, "pending", None) is not None:  # called while decoding: report with the caller
+        return _structure_top(data, model)
+    return _structure_reporting(data, model)
 
 
 @typing.overload
@@ -733,8 +1032,11 @@ def from_dict(model: Any, data: Any) -> Any: ...
 def from_dict(model: Any, data: Any) -> Any:
     """Build ``model`` (a model class, or a type such as ``list[Course]``) from JSON-shaped data.
 
-    The inverse of ``to_dict``, with the decoder the client uses; raises ``ResponseDecodeError``
-    naming the field that does not fit.
+    The decoder the client uses, so the same tolerance: a value that does not fit its declared
+    type is kept as sent on the model, with a DEBUG record on the ``enterprise_async`` logger
+    naming the model, the field and the declared type. Raises ``ResponseDecodeError`` only when
+    ``data`` itself is not the promised shape (a string where an object is due). The model keeps
+    ``data`` for ``to_dict``, so ``to_dict(from_dict(M, raw)) == raw``.
     """
     try:
         return structure(data, model)
@@ -742,7 +1044,15 @@ def from_dict(model: Any, data: Any) -> Any:
         raise ResponseDecodeError(f"cannot decode {type_name(model)}: {error}") from None
 
 
-def to_dict(model: Any) -> Any:
-    """JSON-ready data for a model (or a list of models): wire names, ISO dates, decimal strings,
-    enum values, and the unknown fields the server sent."""
-    return _plain(model)
+def to_dict(model: Any, *, every_field: bool = False) -> Any:
+    """JSON-ready data for a model (or a list of models), as the server sent it.
+
+    For a decoded model, a field the server sent is written with the server's own value (an enum
+    as spelled, ``"Intermediate"`` or ``"self_paced"``; a datetime or decimal as its text) unless
+    it was changed since, and a field the server left out stays out unless it was set since;
+    ``every_field=True`` writes every documented field (``None``/``[]`` for those left out).
+    Unknown fields the server sent are written back as received. A model built in code writes
+    every field: wire names, ISO dates, decimal strings, enum values.
+    ``from_dict(M, to_dict(x)) == x`` for every model ``x``.
+    """
+    return _plain(model, every_field)

@@ -18,8 +18,12 @@ class OpenEnum(str, enum.Enum):
     """Base of the generated enums.
 
     Members compare equal to their wire value (``AssignmentState.ALLOCATED == "allocated"``).
-    ``Member("Intermediate")`` finds ``INTERMEDIATE`` whatever the spelling; a value that matches no
-    member raises ``ValueError`` here and is kept as a plain string by the decoder.
+    ``Member("Intermediate")`` finds ``INTERMEDIATE`` whatever the spelling, and so does the
+    decoder: a field sent as ``"Intermediate"`` holds ``LevelType.INTERMEDIATE``, equal to (and
+    hashing like) the member, while ``to_dict`` writes the spelling the server sent. A plain string
+    compares as a string: were ``INTERMEDIATE == "Intermediate"`` true too, the member could not
+    hash like both ``"intermediate"`` and ``"Intermediate"``. A value that matches no member raises
+    ``ValueError`` here and is kept as a plain string by the decoder.
     """
 
     @classmethod

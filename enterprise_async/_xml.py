@@ -19,9 +19,19 @@ from xml.parsers import expat
 
 import xmltodict
 
-__all__ = ["XMLDecodeError", "parse_drf_xml", "render_drf_xml"]
+__all__ = ["TextObject", "XMLDecodeError", "parse_drf_xml", "render_drf_xml"]
 
 LIST_ITEM = "list-item"
+
+
+class TextObject(dict[str, Any]):
+    """An object read from XML, whose leaves are text whatever the server's types were.
+
+    A plain ``dict`` in every other respect; the decoder keeps it on the models it builds, so that
+    ``to_dict`` knows that ``"12"`` was the XML rendering of an integer, not the server's own string.
+    """
+
+    __slots__ = ()
 
 
 class XMLDecodeError(ValueError):
@@ -67,7 +77,7 @@ class _AttributesAsDict:
             setattr(self._parser, name, value)
 
 
-_NESTED: frozenset[type[Any]] = frozenset({dict, list})
+_NESTED: frozenset[type[Any]] = frozenset({dict, TextObject, list})
 
 
 def _lists(root: Any) -> Any:
@@ -86,7 +96,7 @@ def _lists(root: Any) -> Any:
     while pending:
         container, slot = pending.pop()
         value = container[slot]
-        if value.__class__ is dict and LIST_ITEM in value:
+        if value.__class__ is not list and LIST_ITEM in value:
             items = value[LIST_ITEM]
             if items.__class__ is not list:
                 items = value[LIST_ITEM] = [items]
@@ -102,7 +112,13 @@ def _lists(root: Any) -> Any:
 def parse_drf_xml(body: bytes | str) -> Any:
     """The content of the document's root element, as JSON-shaped data with text leaves."""
     try:
-        document = xmltodict.parse(body, expat=_GuardedExpat, xml_attribs=False, disable_entities=True)
+        document = xmltodict.parse(
+            body,
+            expat=_GuardedExpat,
+            xml_attribs=False,
+            disable_entities=True,
+            dict_constructor=TextObject,
+        )
     except XMLDecodeError:
         raise
     except (expat.ExpatError, ValueError, LookupError) as error:  # LookupError: an unknown encoding

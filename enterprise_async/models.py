@@ -2,8 +2,9 @@
 
 Field names are the wire names. A field the server leaves out is ``None`` (``[]`` for an array);
 fields the spec does not know are kept in ``extra``; enum fields hold a member for a documented
-value and the plain string otherwise. ``to_dict`` and ``from_dict`` convert with the same decoder
-the client uses, for JSON and XML alike.
+value and the plain string otherwise; a value its declared type does not allow is kept as sent
+(and logged at DEBUG). ``to_dict`` and ``from_dict`` convert with the same decoder the client
+uses, for JSON and XML alike; ``to_dict`` writes a decoded model back as the server sent it.
 """
 
 from ._decoding import from_dict, to_dict

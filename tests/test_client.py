@@ -332,12 +332,23 @@ async def test_an_empty_body_where_a_result_is_due_raises_decode_error(api: Scri
             await allocate(client)
 
 
-async def test_a_body_that_does_not_fit_the_model_raises_decode_error_naming_the_field(
-    api: ScriptedAPI,
+async def test_a_value_that_does_not_fit_its_type_is_kept_and_logged_with_its_path(
+    api: ScriptedAPI, caplog: pytest.LogCaptureFixture
 ) -> None:
     api.json("POST", ALLOCATE, {"created": [{"actions": [{"created": "yesterday"}]}]}, 202)
     async with api.client() as client:
-        with pytest.raises(ResponseDecodeError, match=r"created\[0\]\.actions\[0\]\.created"):
+        with caplog.at_level(logging.DEBUG, logger="enterprise_async"):
+            result = await allocate(client)
+    assert result.created[0].actions[0].created == "yesterday"
+    assert [record.sdk_path for record in caplog.records if hasattr(record, "sdk_path")] == [
+        "created[0].actions[0].created"
+    ]
+
+
+async def test_a_body_whose_top_level_is_not_the_promised_shape_raises_decode_error(api: ScriptedAPI) -> None:
+    api.json("POST", ALLOCATE, "allocated", 202)
+    async with api.client() as client:
+        with pytest.raises(ResponseDecodeError, match="AllocationResult"):
             await allocate(client)
 
 

@@ -165,21 +165,25 @@ def test_deeply_nested_xml_in_a_free_form_field_decodes_without_recursion_errors
     decode("course", body, "application/xml")
 
 
-@pytest.mark.parametrize("value", ["1e300", "-1e300", "1e999", str(10**30)])
-def test_absurd_timestamps_raise_decode_error(value: str) -> None:
-    body = b'{"modified": ' + value.encode() + b"}"
+def read_course(body: bytes) -> Any:
+    return read_result(
+        operations.CATALOGS_COURSE,
+        RawResponse(200, "OK", {"Content-Type": "application/json"}, body, "GET", "/course"),
+    )
+
+
+@pytest.mark.parametrize("value", ["1e300", "-1e300", str(10**30)])
+def test_absurd_timestamps_are_kept_as_sent(value: str) -> None:
+    course = read_course(b'{"modified": ' + value.encode() + b"}")
+    assert course.modified == float(value)
+
+
+def test_a_json_number_out_of_range_raises_decode_error() -> None:
     with pytest.raises(ResponseDecodeError):
-        read_result(
-            operations.CATALOGS_COURSE,
-            RawResponse(200, "OK", {"Content-Type": "application/json"}, body, "GET", "/course"),
-        )
+        read_course(b'{"modified": 1e999}')
 
 
 @pytest.mark.parametrize("digits", [5000, 100_000])
-def test_absurdly_long_numbers_raise_decode_error(digits: int) -> None:
-    body = b'{"enrollment_count": "' + b"9" * digits + b'"}'
-    with pytest.raises(ResponseDecodeError):
-        read_result(
-            operations.CATALOGS_COURSE,
-            RawResponse(200, "OK", {"Content-Type": "application/json"}, body, "GET", "/course"),
-        )
+def test_absurdly_long_numbers_are_kept_as_sent(digits: int) -> None:
+    course = read_course(b'{"enrollment_count": "' + b"9" * digits + b'"}')
+    assert course.enrollment_count == "9" * digits

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import logging
 from typing import Any
 
 import attrs
@@ -44,7 +45,11 @@ MODEL_CLASSES = sorted(
     (value for value in vars(generated).values() if isinstance(value, type) and attrs.has(value)),
     key=lambda cls: cls.__name__,
 )
-SDK_FIELDS = {"extra", "partial"}  # not sent by the server: kept unknowns, and bulk revoke's status flag
+SDK_FIELDS = {
+    "extra",
+    "partial",
+    "_sdk_wire",
+}  # not sent by the server: unknowns, bulk revoke's flag, the wire record
 REQUEST_MODELS = {"BulkRevokeFilter"}  # sent, never received
 
 
@@ -241,6 +246,35 @@ def test_unknown_enum_values_survive_to_dict() -> None:
     assert data["program_types"] == ["Professional Program", "XSeries"]
 
 
+def test_a_member_equals_the_value_decoded_from_any_spelling_of_it() -> None:
+    assert from_dict(CourseRun, {"level_type": "Intermediate"}).level_type == LevelType.INTERMEDIATE
+
+
+def test_models_decoded_from_two_spellings_of_one_value_are_equal() -> None:
+    assert from_dict(CourseRun, {"pacing_type": "self_paced"}) == from_dict(
+        CourseRun, {"pacing_type": "Self-Paced"}
+    )
+
+
+def test_models_decoded_from_two_spellings_keep_their_own_in_to_dict() -> None:
+    runs = [from_dict(CourseRun, {"level_type": spelling}) for spelling in ("Intermediate", "intermediate")]
+    assert [to_dict(run)["level_type"] for run in runs] == ["Intermediate", "intermediate"]
+
+
+def test_values_decoded_from_two_spellings_hash_alike() -> None:
+    runs = [from_dict(CourseRun, {"level_type": spelling}) for spelling in ("Intermediate", "INTERMEDIATE")]
+    assert len({run.level_type for run in runs}) == 1
+
+
+def test_members_hash_like_the_documented_value_they_equal() -> None:
+    assert hash(LevelType.INTERMEDIATE) == hash("intermediate")
+    assert {LevelType.INTERMEDIATE: "found"}["intermediate"] == "found"
+
+
+def test_a_member_is_found_from_any_spelling() -> None:
+    assert LevelType("Intermediate") is LevelType.INTERMEDIATE
+
+
 def test_enum_members_compare_equal_to_their_wire_values() -> None:
     assert AssignmentState.ALLOCATED == "allocated"
     assert Availability("current") is Availability.CURRENT
@@ -322,14 +356,46 @@ def test_assignment_learner_states_are_enum_members() -> None:
     ]
 
 
-def test_a_value_of_the_wrong_type_raises_decode_error_naming_the_field() -> None:
-    with pytest.raises(ResponseDecodeError, match=r"course_runs\[1\]\.seats\[0\]\.price"):
+def test_a_value_of_the_wrong_type_is_kept_as_sent(caplog: pytest.LogCaptureFixture) -> None:
+    course = from_dict(Course, {"course_runs": [{}, {"seats": [{"price": "ten dollars"}]}]})
+    assert course.course_runs[1].seats[0].price == "ten dollars"
+
+
+def test_a_value_kept_as_sent_is_logged_with_model_path_and_declared_type(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.DEBUG, logger="enterprise_async"):
         from_dict(Course, {"course_runs": [{}, {"seats": [{"price": "ten dollars"}]}]})
+    (record,) = caplog.records
+    assert (record.levelno, record.sdk_model, record.sdk_path, record.sdk_declared) == (
+        logging.DEBUG,
+        "Seat",
+        "course_runs[1].seats[0].price",
+        "Decimal",
+    )
 
 
-def test_an_object_where_a_list_is_due_raises_decode_error() -> None:
-    with pytest.raises(ResponseDecodeError, match="owners"):
-        from_dict(Course, {"owners": {"key": "MITx"}})
+def test_an_object_where_a_list_is_due_is_kept_as_sent() -> None:
+    assert from_dict(Course, {"owners": {"key": "MITx"}}).owners == {"key": "MITx"}
+
+
+def test_one_odd_item_leaves_the_other_items_of_its_list_decoded() -> None:
+    run = from_dict(CourseRun, {"seats": [{"price": "10.00"}, "audit"]})
+    assert run.seats == [models.Seat(price=decimal.Decimal("10.00")), "audit"]
+
+
+def test_a_top_level_that_is_not_an_object_raises_decode_error() -> None:
+    with pytest.raises(ResponseDecodeError, match="Course"):
+        from_dict(Course, "course-v1:edX+DemoX")
+
+
+def test_a_top_level_that_is_not_a_list_raises_decode_error() -> None:
+    with pytest.raises(ResponseDecodeError):
+        from_dict(list[Course], {"key": "a"})
+
+
+def test_odd_items_of_a_top_level_list_are_kept_as_sent() -> None:
+    assert from_dict(list[CourseRun], [{"key": "a"}, 7]) == [CourseRun(key="a"), 7]
 
 
 def test_from_dict_reads_lists_of_models() -> None:

@@ -116,6 +116,9 @@ class AccessToken:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class ErrorBody1:
@@ -126,6 +129,9 @@ class ErrorBody1:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 ErrorBody: TypeAlias = ErrorBody1 | list[Any] | str | None
@@ -159,6 +165,9 @@ class PolicyAggregates:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class AssignmentConfiguration:
@@ -178,6 +187,9 @@ class AssignmentConfiguration:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -248,6 +260,9 @@ class SubsidyAccessPolicy:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class PolicyPage:
@@ -277,6 +292,9 @@ class PolicyPage:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class AssignmentAction:
@@ -303,6 +321,9 @@ class AssignmentAction:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class EarliestPossibleExpiration:
@@ -317,6 +338,9 @@ class EarliestPossibleExpiration:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class RecentAction:
@@ -330,6 +354,9 @@ class RecentAction:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -379,6 +406,9 @@ class Assignment:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class LearnerStateCount:
@@ -392,6 +422,9 @@ class LearnerStateCount:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -425,6 +458,9 @@ class AssignmentPage:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class AllocationResult:
@@ -441,6 +477,9 @@ class AllocationResult:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -468,6 +507,9 @@ class LicenseCounts:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class Revocations:
@@ -488,6 +530,9 @@ class Revocations:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class PriorRenewal:
@@ -507,6 +552,9 @@ class PriorRenewal:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -560,6 +608,9 @@ class SubscriptionPlan:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class SubscriptionPlanPage:
@@ -580,6 +631,9 @@ class SubscriptionPlanPage:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class LicenseAssignment:
@@ -593,6 +647,9 @@ class LicenseAssignment:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -611,6 +668,9 @@ class LicenseAssignmentResult:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class BulkRevokeFilter:
@@ -624,6 +684,9 @@ class BulkRevokeFilter:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -642,6 +705,9 @@ class SuccessfulRevocation:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class UnsuccessfulRevocation:
@@ -658,6 +724,9 @@ class UnsuccessfulRevocation:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -676,6 +745,9 @@ class BulkRevokeResult:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class BulkEnrollmentJob:
@@ -686,6 +758,9 @@ class BulkEnrollmentJob:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -719,6 +794,9 @@ class Catalog:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class CatalogPage:
@@ -739,6 +817,9 @@ class CatalogPage:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class Image:
@@ -758,6 +839,9 @@ class Image:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -781,6 +865,9 @@ class Entitlement:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -838,6 +925,9 @@ class Organization:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class Subject:
@@ -867,6 +957,9 @@ class Subject:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class ProductSource:
@@ -883,6 +976,9 @@ class ProductSource:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -919,6 +1015,9 @@ class Seat:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class Position:
@@ -947,6 +1046,9 @@ class Position:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1003,6 +1105,9 @@ class Staff:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class TypeAttrs:
@@ -1020,6 +1125,9 @@ class TypeAttrs:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class LevelTypeOverride:
@@ -1033,6 +1141,9 @@ class LevelTypeOverride:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1063,6 +1174,9 @@ class Curriculum:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class DegreeAdditionalMetadata:
@@ -1079,6 +1193,9 @@ class DegreeAdditionalMetadata:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1170,6 +1287,9 @@ class Degree:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1381,6 +1501,9 @@ class CourseRun:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 @define(kw_only=True)
@@ -1611,6 +1734,9 @@ class Program:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class LearnerSummary:
@@ -1751,6 +1877,9 @@ class LearnerSummary:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 @define(kw_only=True)
 class LearnerSummaryPage:
@@ -1770,6 +1899,9 @@ class LearnerSummaryPage:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 LearnerSummaryResponse: TypeAlias = LearnerSummaryPage | list[LearnerSummary]
@@ -1957,6 +2089,9 @@ class Course:
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
 
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
+
 
 ContentItem: TypeAlias = Course | CourseRun | Program
 """
@@ -1991,6 +2126,9 @@ class CatalogContentsPage:
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
+
+    _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
+    """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
 
 __all__ = [

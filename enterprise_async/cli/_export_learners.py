@@ -23,8 +23,10 @@ __all__ = ["LEARNER_COLUMNS", "ByteSink", "LearnerFormat", "csv_cell", "export_l
 
 LearnerFormat = Literal["csv", "jsonl"]
 
-LEARNER_COLUMNS: Final = tuple(field.name for field in attrs.fields(LearnerSummary) if field.name != "extra")
-"""The CSV header: the model's fields, in the model's order."""
+LEARNER_COLUMNS: Final = tuple(
+    field.name for field in attrs.fields(LearnerSummary) if field.name != "extra" and field.init
+)
+"""The CSV header: the model's fields, in the model's order (not the private wire record)."""
 
 
 class ByteSink(Protocol):
@@ -60,7 +62,8 @@ class _CsvRows:
         return self.encode(LEARNER_COLUMNS)
 
     def record(self, record: LearnerSummary) -> bytes:
-        return self.encode([csv_cell(getattr(record, name)) for name in LEARNER_COLUMNS])
+        written = to_dict(record, every_field=True)  # the server's own values, as in the JSON lines
+        return self.encode([csv_cell(written.get(name)) for name in LEARNER_COLUMNS])
 
 
 def _json_line(record: LearnerSummary) -> bytes:

@@ -46,7 +46,7 @@ class WatchedSink:
 
 def test_csv_header_is_the_model_fields() -> None:
     assert list(LEARNER_COLUMNS) == [
-        field.name for field in attrs.fields(LearnerSummary) if field.name != "extra"
+        field.name for field in attrs.fields(LearnerSummary) if field.name not in ("extra", "_sdk_wire")
     ]
 
 
@@ -133,3 +133,18 @@ def test_learners_export_failing_leaves_no_file(cli: CommandLine, served: Sandbo
     assert ran.exit_code == 1
     assert len(ran.error_lines) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_csv_rows_carry_the_servers_own_spellings_and_texts() -> None:
+    from enterprise_async.cli._export_learners import _CsvRows
+
+    record = from_dict(
+        LearnerSummary,
+        {"progress_status": "in progress", "course_list_price": "100.0", "created": "2026-01-05T00:00:00Z"},
+    )
+    (row,) = csv.DictReader(io.StringIO((_CsvRows().header() + _CsvRows().record(record)).decode()))
+    assert (row["progress_status"], row["course_list_price"], row["created"]) == (
+        "in progress",
+        "100.0",
+        "2026-01-05T00:00:00Z",
+    )
