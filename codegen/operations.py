@@ -228,6 +228,8 @@ class SpecReader:
         schema = media.get("schema", {})
         if name := self.ref_name(schema):
             return name
+        if _primary_type(schema) == "array" and (name := self.ref_name(schema.get("items", {}))):
+            return f"list[{name}]"
         variants = [
             variant
             for variant in schema.get("oneOf", schema.get("anyOf", ()))
@@ -294,7 +296,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
     if not method_name or not method_name.isidentifier() or keyword.iskeyword(method_name):
         raise SpecError(f"{method.upper()} {path}: x-sdk-method must name a Python method")
     pagination = node.get("x-sdk-pagination")
-    driven = {pagination.get("page_param")} if pagination else set()
+    driven = {pagination.get("page_param", "page"), pagination.get("offset_param")} if pagination else set()
     arguments = [
         _parameter_argument(reader, reader.resolve(parameter))
         for parameter in node.get("parameters", ())
@@ -324,21 +326,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
     constant = node["operationId"].upper()
     page_hint = item_hint = pagination_source = None
     if pagination:
-        page_hint = reader.page_model(result_hint)
-        items_field = pagination.get("items", "results")
-        item_hint = reader.item_model(page_hint, items_field)
-        pagination_source = _call(
-            "Pagination",
-            [page_hint, item_hint],
-            {
-                "items": repr(items_field),
-                "page_param": repr(pagination.get("page_param")),
-                "size_param": repr(pagination.get("size_param")),
-                "count_field": repr(pagination.get("count_field", "count")),
-                "pages_field": repr(pagination.get("pages_field")),
-                "size_field": repr(pagination.get("size_field")),
-            },
-        )
+        page_hint, item_hint, pagination_source = _pagination(reader, result_hint, pagination)
     return OperationSpec(
         constant=constant,
         name=f"{resource}.{method_name}",
@@ -356,6 +344,34 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         item_hint=item_hint,
         page_hint=page_hint,
     )
+
+
+PAGINATION_DEFAULTS: Mapping[str, str | None] = {
+    "items": "results",
+    "next_field": "next",
+    "count_field": "count",
+    "pages_field": None,
+    "size_field": None,
+    "page_param": "page",
+    "offset_param": None,
+    "size_param": None,
+}
+"""The ``x-sdk-pagination`` vocabulary and the value of each key the spec leaves out."""
+
+
+def _pagination(reader: SpecReader, result_hint: str, pagination: Schema) -> tuple[str, str, str]:
+    """The page type, the item type and the ``Pagination(...)`` source of a list operation."""
+    values = {key: pagination.get(key, default) for key, default in PAGINATION_DEFAULTS.items()}
+    items_field = values["items"]
+    if items_field is None:  # a bare list: the page is the list itself
+        page_hint = result_hint
+        item_hint = result_hint.removeprefix("list[").removesuffix("]")
+        page_model = "list"
+    else:
+        page_hint = page_model = reader.page_model(result_hint)
+        item_hint = reader.item_model(page_hint, items_field)
+    source = _call("Pagination", [page_model, item_hint], {key: repr(value) for key, value in values.items()})
+    return page_hint, item_hint, source
 
 
 def _parameter_argument(reader: SpecReader, parameter: Schema) -> Argument:
