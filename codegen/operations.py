@@ -28,7 +28,11 @@ Schema = Mapping[str, Any]
 
 
 class SpecError(Exception):
-    """The spec breaks a convention the generator relies on."""
+    """The spec breaks a convention the generator relies on; ``pointer`` says where (JSON pointer)."""
+
+    def __init__(self, message: str, pointer: str = "") -> None:
+        super().__init__(message)
+        self.pointer = pointer
 
 
 @frozen
@@ -264,7 +268,7 @@ def read_operations(spec_path: Path) -> tuple[ResourceSpec, ...]:
     document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
     reader = SpecReader(document)
     operations = [
-        _operation(reader, path, method, node)
+        _located(reader, path, method, node)
         for path, method, node in _iter_operations(document)
         if not node.get("x-sdk-internal")
     ]
@@ -281,6 +285,17 @@ def read_operations(spec_path: Path) -> tuple[ResourceSpec, ...]:
                 )
             )
     return tuple(resources)
+
+
+def _located(reader: SpecReader, path: str, method: str, node: Schema) -> OperationSpec:
+    """``_operation``, its ``SpecError``s located at the operation."""
+    try:
+        return _operation(reader, path, method, node)
+    except SpecError as error:
+        if error.pointer:
+            raise
+        escaped = path.replace("~", "~0").replace("/", "~1")
+        raise SpecError(str(error), f"/paths/{escaped}/{method}") from None
 
 
 def _iter_operations(document: Mapping[str, Any]) -> Iterator[tuple[str, str, Schema]]:
@@ -361,7 +376,11 @@ PAGINATION_DEFAULTS: Mapping[str, str | None] = {
 
 def _pagination(reader: SpecReader, result_hint: str, pagination: Schema) -> tuple[str, str, str]:
     """The page type, the item type and the ``Pagination(...)`` source of a list operation."""
-    values = {key: pagination.get(key, default) for key, default in PAGINATION_DEFAULTS.items()}
+    bare = "items" in pagination and pagination["items"] is None  # a bare list has no fields
+    values = {
+        key: pagination.get(key, None if bare and key.endswith("_field") else default)
+        for key, default in PAGINATION_DEFAULTS.items()
+    }
     items_field = values["items"]
     if items_field is None:  # a bare list: the page is the list itself
         page_hint = result_hint
