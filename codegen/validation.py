@@ -63,14 +63,28 @@ def _openapi(document: Node, *, quiet: bool) -> Iterator[Problem]:
     reported = False
     try:
         for error in OpenAPIV31SpecValidator(document).iter_errors():
-            reported = True
-            where = pointer(*error.absolute_path) if hasattr(error, "absolute_path") else ""
-            yield Problem(where, f"not valid OpenAPI 3.1: {getattr(error, 'message', error)}")
+            path = list(getattr(error, "absolute_path", ()))
+            message = f"not valid OpenAPI 3.1: {getattr(error, 'message', error)}"
+            if _exists(document, path):
+                reported = True
+                yield Problem(pointer(*path), message)
+            elif not quiet:  # a path inside a schema, relative to it: ours locate such problems
+                reported = True
+                yield Problem("", f"{message} (at {pointer(*path)} of some schema)")
     except Exception as error:
         if not (reported or quiet):
-            yield Problem(
-                "", f"openapi-spec-validator could not check the spec: {type(error).__name__}: {error}"
-            )
+            name = type(error).__name__
+            yield Problem("", f"openapi-spec-validator could not check the spec: {name}: {error}")
+
+
+def _exists(document: Node, path: list[Any]) -> bool:
+    node: Any = document
+    for part in path:
+        found = part in node if isinstance(node, dict) else isinstance(part, int) and part < len(node)
+        if not isinstance(node, (dict, list)) or not found:
+            return False
+        node = node[part]
+    return True
 
 
 # ---------------------------------------------------------------------- whole-document walks

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -133,3 +135,149 @@ def test_every_contract_method_is_generated() -> None:
         "catalogs.program",
         "learner_summary.list",
     }
+
+
+# ---------------------------------------------------------------------- a broken spec is refused
+# Each test breaks a temporary copy of the spec the way a maintainer might, runs `python -m codegen`
+# there, and expects one `spec/openapi.yaml:LINE: <pointer>: problem` line, no traceback, no write.
+
+PROBLEM_LINE = re.compile(r"^spec/openapi\.yaml:(\d+): (/\S*): (.+)$")
+
+
+@pytest.fixture
+def spec_copy(tmp_path: Path) -> Path:
+    """What `python -m codegen` needs: the generator, the spec, ruff's configuration, the output."""
+    for name in ("codegen", "spec"):
+        shutil.copytree(pipeline.ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(pipeline.ROOT / "pyproject.toml", tmp_path)
+    shutil.copytree(pipeline.OUTPUT, tmp_path / "enterprise_async" / "_generated")
+    return tmp_path
+
+
+def break_spec(copy: Path, old: str, new: str, *, occurrence: int = 1) -> int:
+    """Replace the ``occurrence``-th ``old`` by ``new``; return the line where ``new`` starts."""
+    spec = copy / "spec" / "openapi.yaml"
+    text = spec.read_text(encoding="utf-8")
+    at = -1
+    for _ in range(occurrence):
+        at = text.index(old, at + 1)
+    spec.write_text(text[:at] + new + text[at + len(old) :], encoding="utf-8")
+    return text.count("\n", 0, at) + 1
+
+
+def refused(copy: Path) -> list[tuple[int, str, str]]:
+    """Run the generator in ``copy``; it must fail cleanly, write nothing, and explain every line."""
+    before = {path: path.read_bytes() for path in (copy / "enterprise_async" / "_generated").glob("*.py")}
+    result = subprocess.run(
+        [sys.executable, "-m", "codegen"], cwd=copy, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert {path: path.read_bytes() for path in before} == before
+    *lines, summary = result.stderr.strip().splitlines()
+    assert summary.endswith("nothing was written")
+    matches = [PROBLEM_LINE.match(line) for line in lines]
+    assert all(matches), lines
+    return [(int(m[1]), m[2], m[3]) for m in matches if m]
+
+
+def test_invalid_yaml_is_reported_with_file_and_line(spec_copy: Path) -> None:
+    line = break_spec(
+        spec_copy, "      operationId: catalogs_list\n", "        operationId: [catalogs_list\n"
+    )
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported in (line, line + 1)
+    assert pointer == "/"
+    assert "invalid YAML" in message
+
+
+def test_a_dangling_ref_in_a_response_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, '"#/components/schemas/CatalogPage"', '"#/components/schemas/CatalogPages"')
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("/get/responses/200/content/application~1json/schema/$ref")
+    assert "#/components/schemas/CatalogPage?" in message
+
+
+def test_a_dangling_ref_in_a_parameter_is_reported(spec_copy: Path) -> None:
+    line = break_spec(
+        spec_copy, '"#/components/parameters/CatalogId"', '"#/components/parameters/CatalogUuid"'
+    )
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("/get/parameters/0/$ref")
+    assert "points to nothing" in message
+
+
+def test_a_dangling_ref_in_a_schema_property_is_reported(spec_copy: Path) -> None:
+    old = '{$ref: "#/components/schemas/PolicyAggregates"}'
+    line = break_spec(spec_copy, old, '{$ref: "#/components/schemas/PolicyAggregate"}')
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer == "/components/schemas/SubsidyAccessPolicy/properties/aggregates/$ref"
+    assert "did you mean #/components/schemas/PolicyAggregates?" in message
+
+
+def test_an_unknown_type_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "display_name: {type: string", "display_name: {type: strng")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer == "/components/schemas/SubsidyAccessPolicy/properties/display_name/type"
+    assert "unknown type 'strng'; did you mean 'string'?" in message
+
+
+def test_a_tag_missing_from_the_declared_tags_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "tags: [catalogs]", "tags: [catalog]")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("/get/tags/0")
+    assert "not declared in the top-level `tags:`" in message
+
+
+def test_a_duplicate_method_of_a_resource_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "x-sdk-method: program", "x-sdk-method: course")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("~1programs~1{program_id}/get/x-sdk-method")
+    assert "catalogs.course is already the method of GET /enterprise/v2/enterprise-catalogs/" in message
+
+
+def test_a_result_field_the_model_lacks_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "x-sdk-result: {partial: true}", "x-sdk-result: {partal: true}")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("/post/responses/207/x-sdk-result/partal")
+    assert "the result has no field 'partal'" in message
+
+
+def test_a_missing_operation_id_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "      operationId: catalogs_list\n", "")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line - 3  # the operation's `get:`
+    assert pointer == "/paths/~1enterprise~1v2~1enterprise-catalogs/get"
+    assert "no operationId" in message
+
+
+def test_missing_tags_are_reported(spec_copy: Path) -> None:
+    line = break_spec(
+        spec_copy, "      tags: [catalogs]\n      x-sdk-method: list\n", "      x-sdk-method: list\n"
+    )
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line - 1
+    assert pointer == "/paths/~1enterprise~1v2~1enterprise-catalogs/get"
+    assert "no tags" in message
+
+
+def test_a_pagination_field_the_envelope_lacks_is_reported(spec_copy: Path) -> None:
+    old = "x-sdk-pagination: {items: results, page_param: page}"
+    line = break_spec(spec_copy, old, "x-sdk-pagination: {items: data, page_param: page}")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("/get/x-sdk-pagination/items")
+    assert "the envelope has no field 'data'" in message
+
+
+def test_every_problem_is_reported_at_once(spec_copy: Path) -> None:
+    first = break_spec(spec_copy, "display_name: {type: string", "display_name: {type: strng")
+    second = break_spec(spec_copy, "x-sdk-method: program", "x-sdk-method: course")
+    assert [line for line, _, _ in refused(spec_copy)] == sorted([first, second])
