@@ -80,8 +80,9 @@ def _openapi(document: Node, *, quiet: bool) -> Iterator[Problem]:
 def _exists(document: Node, path: list[Any]) -> bool:
     node: Any = document
     for part in path:
-        found = part in node if isinstance(node, dict) else isinstance(part, int) and part < len(node)
-        if not isinstance(node, (dict, list)) or not found:
+        if not isinstance(node, (dict, list)):
+            return False
+        if not (part in node if isinstance(node, dict) else isinstance(part, int) and part < len(node)):
             return False
         node = node[part]
     return True
