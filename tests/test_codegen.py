@@ -8,13 +8,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 from codegen import pipeline
 from codegen.__main__ import main
 from codegen.models import shapes_only
+from enterprise_async._generated import models as generated_models
 from enterprise_async._generated import operations
 from enterprise_async._spec import AtLeastOneOf, MaxCombinedItems, NeverTogether
+from tests.openapi_spec import SpecOperation, object_schemas
+from tests.openapi_spec import operations as spec_operations
 
 
 @pytest.fixture(scope="module")
@@ -116,25 +120,38 @@ def test_bulk_revoke_status_mapping_comes_from_the_spec() -> None:
     assert not outcomes[404].success
 
 
-def test_every_contract_method_is_generated() -> None:
-    names = set(operations.OPERATIONS)
-    assert names == {
-        "policies.list",
-        "policies.allocate",
-        "assignments.list",
-        "assignments.remind",
-        "assignments.cancel",
-        "subscriptions.list",
-        "subscriptions.assign_licenses",
-        "subscriptions.bulk_revoke",
-        "enrollments.bulk_enroll",
-        "catalogs.list",
-        "catalogs.contents",
-        "catalogs.course",
-        "catalogs.course_run",
-        "catalogs.program",
-        "learner_summary.list",
-    }
+def test_every_operation_of_the_spec_is_generated() -> None:
+    assert set(operations.OPERATIONS) == {operation.name for operation in spec_operations()}
+
+
+@pytest.mark.parametrize("expected", list(spec_operations()), ids=lambda operation: operation.name)
+def test_each_operation_has_the_method_path_and_parameters_of_the_spec(expected: SpecOperation) -> None:
+    operation = operations.OPERATIONS[expected.name]
+    assert (operation.method, operation.path) == (expected.http_method, expected.path)
+    assert [param.name for param in operation.params if param.location == "query"] == list(expected.query)
+    body = operation.body.properties if operation.body is not None else {}
+    assert list(body) == list(expected.body)
+
+
+@pytest.mark.parametrize("expected", list(spec_operations()), ids=lambda operation: operation.name)
+def test_each_operation_maps_the_statuses_of_the_spec(expected: SpecOperation) -> None:
+    assert set(operations.OPERATIONS[expected.name].outcomes) <= expected.statuses
+
+
+@pytest.mark.parametrize("expected", list(spec_operations()), ids=lambda operation: operation.name)
+def test_each_list_operation_pages_as_the_spec_says(expected: SpecOperation) -> None:
+    pagination = operations.OPERATIONS[expected.name].pagination
+    assert (pagination is None) is (expected.pagination is None)
+    for key, value in (expected.pagination or {}).items():
+        assert getattr(pagination, key) == value, key
+
+
+@pytest.mark.parametrize("name", [name for name, _ in object_schemas()])
+def test_each_object_schema_is_a_model_with_its_fields(name: str) -> None:
+    schema = dict(object_schemas())[name]
+    model = getattr(generated_models, name)
+    wire_names = {field.metadata.get("wire", field.name) for field in attrs.fields(model)}
+    assert set(schema["properties"]) <= wire_names
 
 
 # ---------------------------------------------------------------------- a broken spec is refused
