@@ -481,7 +481,13 @@ def template_environment() -> jinja2.Environment:
     )
     environment.filters["docline"] = _docline
     environment.filters["docwrap"] = _docwrap
+    environment.filters["builtin"] = _builtin
     return environment
+
+
+def _builtin(hint: str) -> str:
+    """A type hint safe inside a class whose methods may be named ``list``: ``builtins.list[...]``."""
+    return re.sub(r"(?<![\w.])list\[", "builtins.list[", hint)
 
 
 def _docline(text: str) -> str:
