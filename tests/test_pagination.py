@@ -12,6 +12,7 @@ import pytest
 from aiohttp import web
 
 from enterprise_async import AsyncPager, NotFoundError
+from enterprise_async._generated import operations
 from enterprise_async._spec import Operation, Outcome, Pagination, Param, Rule
 from enterprise_async.models import AssignmentPage, Catalog, CatalogPage, LearnerSummary
 from tests.conftest import ScriptedAPI
@@ -133,17 +134,29 @@ async def test_assignment_pages_carry_learner_state_counts(api: ScriptedAPI) -> 
     assert all(page.learner_state_counts == [] for page in pages)
 
 
-async def test_offset_links_are_planned_by_offset(api: ScriptedAPI) -> None:
-    serve_pages(api, CATALOGS, catalogs(31), size=10, style="offset")
+async def test_offset_links_are_planned_by_the_offset_parameter_the_spec_names(api: ScriptedAPI) -> None:
+    catalogs_list = operations.CATALOGS_LIST
+    assert catalogs_list.pagination is not None
+    by_offset = attrs.evolve(
+        catalogs_list, pagination=attrs.evolve(catalogs_list.pagination, offset_param="offset")
+    )
+    serve_pages(api, CATALOGS, catalogs(31), size=10, style="offset", latency=0.02)
+    async with api.client(max_concurrency=4) as client:
+        items = await client.paginate(by_offset, {}).to_list()
+    assert len(items) == 31
+    offsets = sorted(int(call.query.get("offset", "0")) for call in api.calls("GET", CATALOGS))
+    assert offsets == [0, 10, 20, 30]
+    assert api.max_in_flight == 3
+
+
+async def test_offset_links_are_followed_one_by_one_where_the_spec_names_no_offset_parameter(
+    api: ScriptedAPI,
+) -> None:
+    serve_pages(api, CATALOGS, catalogs(31), size=10, style="offset", latency=0.01)
     async with api.client() as client:
         items = await client.catalogs.list().to_list()
     assert len(items) == 31
-    assert sorted(call.query.get("offset", "0") for call in api.calls("GET", CATALOGS)) == [
-        "0",
-        "10",
-        "20",
-        "30",
-    ]
+    assert api.max_in_flight == 1
 
 
 async def test_without_a_count_pages_are_followed_one_by_one(api: ScriptedAPI) -> None:
