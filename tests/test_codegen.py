@@ -298,3 +298,19 @@ def test_every_problem_is_reported_at_once(spec_copy: Path) -> None:
     first = break_spec(spec_copy, "display_name: {type: string", "display_name: {type: strng")
     second = break_spec(spec_copy, "x-sdk-method: program", "x-sdk-method: course")
     assert [line for line, _, _ in refused(spec_copy)] == sorted([first, second])
+
+
+def test_a_misspelt_extension_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "x-sdk-method: course_run", "x-sdk-methd: course_run")
+    unknown = [
+        at for at, _, message in refused(spec_copy) if message.startswith("unknown extension 'x-sdk-methd'")
+    ]
+    assert unknown == [line]
+
+
+def test_a_key_given_twice_is_reported_at_its_second_line(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "      x-sdk-method: course_run\n", "      x-sdk-method: course_run\n" * 2)
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line + 1
+    assert pointer.endswith("/get/x-sdk-method")
+    assert "appears twice" in message
