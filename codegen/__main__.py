@@ -7,13 +7,20 @@ import sys
 from pathlib import Path
 
 from codegen.pipeline import ROOT, check, generate, write
+from codegen.source import InvalidSpecError
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
     parser.add_argument("--check", action="store_true", help="fail if the committed output is not fresh")
     options = parser.parse_args(argv)
-    outputs = generate()
+    try:
+        outputs = generate()
+    except InvalidSpecError as invalid:
+        for line in invalid.lines:
+            print(line, file=sys.stderr)
+        print(f"{len(invalid.lines)} problem(s) in the spec; nothing was written", file=sys.stderr)
+        return 1
     if options.check:
         stale = check(outputs)
         for path in stale:

@@ -28,7 +28,11 @@ Schema = Mapping[str, Any]
 
 
 class SpecError(Exception):
-    """The spec breaks a convention the generator relies on."""
+    """The spec breaks a convention the generator relies on; ``pointer`` says where (JSON pointer)."""
+
+    def __init__(self, message: str, pointer: str = "") -> None:
+        super().__init__(message)
+        self.pointer = pointer
 
 
 @frozen
@@ -239,6 +243,8 @@ class SpecReader:
         schema = media.get("schema", {})
         if name := self.ref_name(schema):
             return name
+        if _primary_type(schema) == "array" and (name := self.ref_name(schema.get("items", {}))):
+            return f"list[{name}]"
         variants = [
             variant
             for variant in schema.get("oneOf", schema.get("anyOf", ()))
@@ -273,7 +279,7 @@ def read_operations(spec_path: Path) -> tuple[ResourceSpec, ...]:
     document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
     reader = SpecReader(document)
     operations = [
-        _operation(reader, path, method, node)
+        _located(reader, path, method, node)
         for path, method, node in _iter_operations(document)
         if not node.get("x-sdk-internal")
     ]
@@ -292,6 +298,17 @@ def read_operations(spec_path: Path) -> tuple[ResourceSpec, ...]:
     return tuple(resources)
 
 
+def _located(reader: SpecReader, path: str, method: str, node: Schema) -> OperationSpec:
+    """``_operation``, its ``SpecError``s located at the operation."""
+    try:
+        return _operation(reader, path, method, node)
+    except SpecError as error:
+        if error.pointer:
+            raise
+        escaped = path.replace("~", "~0").replace("/", "~1")
+        raise SpecError(str(error), f"/paths/{escaped}/{method}") from None
+
+
 def _iter_operations(document: Mapping[str, Any]) -> Iterator[tuple[str, str, Schema]]:
     for path, item in document["paths"].items():
         for method in HTTP_METHODS:
@@ -305,7 +322,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
     if not method_name or not method_name.isidentifier() or keyword.iskeyword(method_name):
         raise SpecError(f"{method.upper()} {path}: x-sdk-method must name a Python method")
     pagination = node.get("x-sdk-pagination")
-    driven = {pagination.get("page_param")} if pagination else set()
+    driven = {pagination.get("page_param", "page"), pagination.get("offset_param")} if pagination else set()
     arguments = [
         _parameter_argument(reader, reader.resolve(parameter))
         for parameter in node.get("parameters", ())
@@ -335,21 +352,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
     constant = node["operationId"].upper()
     page_hint = item_hint = pagination_source = None
     if pagination:
-        page_hint = reader.page_model(result_hint)
-        items_field = pagination.get("items", "results")
-        item_hint = reader.item_model(page_hint, items_field)
-        pagination_source = _call(
-            "Pagination",
-            [page_hint, item_hint],
-            {
-                "items": repr(items_field),
-                "page_param": repr(pagination.get("page_param")),
-                "size_param": repr(pagination.get("size_param")),
-                "count_field": repr(pagination.get("count_field", "count")),
-                "pages_field": repr(pagination.get("pages_field")),
-                "size_field": repr(pagination.get("size_field")),
-            },
-        )
+        page_hint, item_hint, pagination_source = _pagination(reader, result_hint, pagination)
     return OperationSpec(
         constant=constant,
         name=f"{resource}.{method_name}",
@@ -377,6 +380,38 @@ def _retried_statuses(node: Schema) -> set[int]:
         for status, response in node.get("responses", {}).items()
         if str(status).isdigit() and response.get("x-sdk-retry")
     }
+
+
+PAGINATION_DEFAULTS: Mapping[str, str | None] = {
+    "items": "results",
+    "next_field": "next",
+    "count_field": "count",
+    "pages_field": None,
+    "size_field": None,
+    "page_param": "page",
+    "offset_param": None,
+    "size_param": None,
+}
+"""The ``x-sdk-pagination`` vocabulary and the value of each key the spec leaves out."""
+
+
+def _pagination(reader: SpecReader, result_hint: str, pagination: Schema) -> tuple[str, str, str]:
+    """The page type, the item type and the ``Pagination(...)`` source of a list operation."""
+    bare = "items" in pagination and pagination["items"] is None  # a bare list has no fields
+    values = {
+        key: pagination.get(key, None if bare and key.endswith("_field") else default)
+        for key, default in PAGINATION_DEFAULTS.items()
+    }
+    items_field = values["items"]
+    if items_field is None:  # a bare list: the page is the list itself
+        page_hint = result_hint
+        item_hint = result_hint.removeprefix("list[").removesuffix("]")
+        page_model = "list"
+    else:
+        page_hint = page_model = reader.page_model(result_hint)
+        item_hint = reader.item_model(page_hint, items_field)
+    source = _call("Pagination", [page_model, item_hint], {key: repr(value) for key, value in values.items()})
+    return page_hint, item_hint, source
 
 
 def _parameter_argument(reader: SpecReader, parameter: Schema) -> Argument:
@@ -467,7 +502,13 @@ def template_environment() -> jinja2.Environment:
     )
     environment.filters["docline"] = _docline
     environment.filters["docwrap"] = _docwrap
+    environment.filters["builtin"] = _builtin
     return environment
+
+
+def _builtin(hint: str) -> str:
+    """A type hint safe inside a class whose methods may be named ``list``: ``builtins.list[...]``."""
+    return re.sub(r"(?<![\w.])list\[", "builtins.list[", hint)
 
 
 def _docline(text: str) -> str:

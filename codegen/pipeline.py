@@ -9,7 +9,9 @@ import warnings
 from pathlib import Path
 
 from codegen.models import render_models
-from codegen.operations import read_operations, render_operations, render_resources
+from codegen.operations import SpecError, read_operations, render_operations, render_resources
+from codegen.source import InvalidSpecError, Problem, load
+from codegen.validation import problems
 from codegen.variants import read_variants, render_variants
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,8 +29,30 @@ PACKAGE_DOC = '''\
 '''
 
 
+def validate() -> None:
+    """Raise ``InvalidSpecError`` with every problem of the spec, one ``file:LINE: pointer: ...`` each."""
+    shown = SPEC.relative_to(ROOT).as_posix() if SPEC.is_relative_to(ROOT) else str(SPEC)
+    source = load(SPEC, shown)
+    found = problems(source.document)
+    if found:
+        raise InvalidSpecError(source.report(found, shown))
+
+
 def generate() -> dict[Path, str]:
-    """Every generated module by its path, formatted, deterministic for a given spec and toolchain."""
+    """Every generated module by its path, formatted, deterministic for a given spec and toolchain.
+
+    The spec is validated first: a broken spec raises ``InvalidSpecError`` and nothing is rendered.
+    """
+    validate()
+    try:
+        return _render()
+    except SpecError as error:  # a convention the validation does not know yet: still one clear line
+        shown = SPEC.relative_to(ROOT).as_posix() if SPEC.is_relative_to(ROOT) else str(SPEC)
+        source = load(SPEC, shown)
+        raise InvalidSpecError(source.report([Problem(error.pointer, str(error))], shown)) from None
+
+
+def _render() -> dict[Path, str]:
     digest = hashlib.sha256(SPEC.read_bytes()).hexdigest()[:16]
     with warnings.catch_warnings():
         # datamodel-code-generator announces future defaults; the options used here are explicit.

@@ -1,11 +1,17 @@
 """``AsyncPager``: every list call's result, iterating items in server order over concurrent pages.
 
-Page 1 is fetched alone. When it tells how many pages there are (a page count in the envelope, or
-``count`` and the size of a full page) and how its ``next`` link numbers them (``page=2`` or
-``offset=N``), the remaining pages are requested concurrently, at most ``window`` ahead of the
-consumer, so memory holds only the pages in flight. Otherwise pages are followed one by one
-through ``next``. A ``next`` link is only ever read for its query string: requests always go to
-the client's ``base_url`` and the operation's own path.
+The pager knows no envelope: it reads the fields the spec names (``x-sdk-pagination``, carried by
+:class:`~enterprise_async._spec.Pagination`) by name, so ``{count, next, results}``,
+``{page, per_page, total, total_pages, data}`` and bare lists page alike.
+
+Page 1 is fetched alone. When the pages can be numbered (page 2's ``next`` link says ``page=2`` or
+``offset=N``, or the envelope has no links and the spec names the page or offset parameter), the
+remaining pages are requested concurrently, at most ``window`` ahead of the consumer, so memory
+holds only the pages in flight. The count of pages comes from the envelope (a page count, or a total
+and a page size); without one, pages are requested until one comes back short, empty or 404.
+Where pages cannot be numbered they are followed one by one through ``next``. A ``next`` link is
+only ever read for its query string: requests always go to the client's ``base_url`` and the
+operation's own path.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import math
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
 from typing_extensions import TypeVar as DefaultTypeVar
@@ -34,7 +40,11 @@ ItemT = TypeVar("ItemT")
 
 
 class Page(Protocol[ItemT_co]):
-    """What every page envelope has; concrete envelopes carry more (``learner_state_counts``...)."""
+    """The shape of the API's usual envelope (``count/next/previous/results``).
+
+    Only a convenience for annotations: the pager itself reads whichever fields the spec names, so
+    envelopes of other shapes (and bare lists) page just as well.
+    """
 
     @property
     def results(self) -> Sequence[ItemT_co]: ...
@@ -49,16 +59,20 @@ class Page(Protocol[ItemT_co]):
     def previous(self) -> str | None: ...
 
 
-PageT = DefaultTypeVar("PageT", bound=Page[Any], default=Page[Any])
+PageT = DefaultTypeVar("PageT", default=Any)
 
 PageFetcher = Callable[[Query], Awaitable[Any]]
 """Fetches and decodes one page for a query; raises ``NotFoundError`` for a page beyond the end."""
+
+QueryOf = Callable[[int], Query]
+"""The query of page ``n`` (from 1)."""
 
 
 class AsyncPager(Generic[ItemT, PageT]):
     """The result of a list call: ``async for`` gives the items; ``pages()``, ``to_list()`` and
     ``first_page()`` give the rest.
 
+    ``PageT`` is whatever the spec's envelope decodes to (or ``list[ItemT]`` for a bare list).
     Nothing is requested until it is iterated or awaited; every iteration starts from page 1.
     """
 
@@ -77,8 +91,14 @@ class AsyncPager(Generic[ItemT, PageT]):
     async def _items(self) -> AsyncGenerator[ItemT, None]:
         async with aclosing(self.pages()) as pages:
             async for page in pages:
-                for item in page.results:
+                for item in self.items_of(page):
                     yield item
+
+    def items_of(self, page: PageT) -> Sequence[ItemT]:
+        """The items of one page, from the field the spec names (the page itself for a bare list)."""
+        field = self._pagination.items
+        items = page if field is None else getattr(page, field, None)
+        return cast("Sequence[ItemT]", items or ())
 
     async def first_page(self) -> PageT:
         """Page 1 alone."""
@@ -92,14 +112,23 @@ class AsyncPager(Generic[ItemT, PageT]):
         """Every page, in order; later pages fetched concurrently where the listing allows it."""
         page = await self._page(self._query)
         yield page
-        if not page.next or not page.results:
+        if not self.items_of(page):
             return
-        plan = self._plan(page)
-        if plan is not None:
-            async with aclosing(self._concurrent(*plan)) as later:
+        if self._pagination.next_field is None:
+            plan = self._plan_without_links(page)
+            if plan is not None:
+                async with aclosing(self._concurrent(*plan, first=self.items_of(page))) as later:
+                    async for page in later:
+                        yield page
+            return
+        if not self._next(page):
+            return
+        linked = self._plan_from_link(page)
+        if linked is not None:
+            async with aclosing(self._concurrent(*linked)) as later:
                 async for page in later:
                     yield page
-            if not page.next:
+            if not self._next(page):
                 return
         async with aclosing(self._sequential(page)) as rest:
             async for page in rest:
@@ -107,31 +136,66 @@ class AsyncPager(Generic[ItemT, PageT]):
 
     async def _page(self, query: Query) -> PageT:
         data = await self._fetch(query)
-        if isinstance(data, list):  # an endpoint that answered without an envelope
-            data = self._pagination.page_model(**{self._pagination.items: data, "count": len(data)})
-        return data  # type: ignore[no-any-return]
+        pagination = self._pagination
+        if isinstance(data, list) and pagination.items is not None:
+            # an endpoint that answered without the envelope it usually sends
+            fields: dict[str, Any] = {pagination.items: data}
+            if pagination.count_field:
+                fields[pagination.count_field] = len(data)
+            data = pagination.page_model(**fields)
+        return cast("PageT", data)
 
-    def _plan(self, first: PageT) -> tuple[int, Callable[[int], Query]] | None:
-        """How many pages there are and the query of page ``n``, if page 1 tells both."""
-        assert first.next is not None
-        link = tuple(parse_qsl(urlsplit(first.next).query, keep_blank_values=True))
-        numbering = self._numbering(link, len(first.results))
-        total = self._total_pages(first, numbering[1] if numbering else None)
-        if numbering is None or total is None:
+    def _next(self, page: PageT) -> str | None:
+        name = self._pagination.next_field
+        link = getattr(page, name, None) if name else None
+        return link if isinstance(link, str) and link else None
+
+    # ------------------------------------------------------------------ planning
+
+    def _plan_from_link(self, first: PageT) -> tuple[int | None, QueryOf, int] | None:
+        """Page count and numbering from page 2's link, when the link numbers pages by the spec's
+        page or offset parameter and the envelope tells how many pages there are."""
+        link = tuple(parse_qsl(urlsplit(self._next(first) or "").query, keep_blank_values=True))
+        numbering = self._numbering(link, len(self.items_of(first)))
+        if numbering is None:
             return None
-        return total, numbering[0]
+        query_of, size = numbering
+        total = self._total_pages(first, size)
+        return None if total is None else (total, query_of, size)
 
-    def _numbering(self, link: Query, first_size: int) -> tuple[Callable[[int], Query], int] | None:
+    def _numbering(self, link: Query, first_size: int) -> tuple[QueryOf, int] | None:
         """From page 2's link: a function giving page ``n``'s query, and the page size it implies."""
         names = dict(link)
-        page_param = self._pagination.page_param
+        page_param, offset_param = self._pagination.page_param, self._pagination.offset_param
         if page_param and names.get(page_param) == "2":
             return (lambda n: merge_query(link, {page_param: str(n)})), first_size
-        offset = names.get("offset", "")
-        if offset.isdigit() and int(offset) > 0:
+        offset = names.get(offset_param, "") if offset_param else ""
+        if offset_param and offset.isdigit() and int(offset) > 0:
             step = int(offset)
-            return (lambda n: merge_query(link, {"offset": str((n - 1) * step)})), step
+            return (lambda n: merge_query(link, {offset_param: str((n - 1) * step)})), step
         return None
+
+    def _plan_without_links(self, first: PageT) -> tuple[int | None, QueryOf, int] | None:
+        """Numbering by the spec's page or offset parameter, for envelopes that carry no link; the
+        page count when the envelope tells it, else None (request until a short page)."""
+        size = self._envelope_int(first, self._pagination.size_field) or self._requested_size()
+        size = size or len(self.items_of(first))
+        page_param, offset_param = self._pagination.page_param, self._pagination.offset_param
+        query = self._query
+        if page_param:
+            query_of: QueryOf = lambda n: merge_query(query, {page_param: str(n)})  # noqa: E731
+        elif offset_param:
+            query_of = lambda n: merge_query(query, {offset_param: str((n - 1) * size)})  # noqa: E731
+        else:
+            return None
+        if len(self.items_of(first)) < size:
+            return None  # page 1 is short: it is the only page
+        return self._total_pages(first, size), query_of, size
+
+    def _requested_size(self) -> int | None:
+        name = self._pagination.size_param
+        value = dict(self._query).get(name, "") if name else ""
+        return int(value) if value.isdigit() else None
 
     def _total_pages(self, first: PageT, page_size: int | None) -> int | None:
         pages = self._envelope_int(first, self._pagination.pages_field)
@@ -148,21 +212,37 @@ class AsyncPager(Generic[ItemT, PageT]):
         value = getattr(page, name, None) if name else None
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-    async def _concurrent(self, total: int, query_of: Callable[[int], Query]) -> AsyncGenerator[PageT, None]:
-        """Pages 2..total, requested up to ``window`` ahead, yielded in order."""
+    # ------------------------------------------------------------------ fetching
+
+    async def _concurrent(
+        self, total: int | None, query_of: QueryOf, size: int, *, first: Sequence[ItemT] = ()
+    ) -> AsyncGenerator[PageT, None]:
+        """Pages 2..total, requested up to ``window`` ahead, yielded in order.
+
+        With ``total`` unknown, pages are requested until one is short, empty, 404 or a repeat of
+        the page before (a server that ignores the page parameter); the requests made beyond it
+        are cancelled or discarded.
+        """
         pending: deque[asyncio.Task[PageT]] = deque()
+        previous = first
         number = 2
         try:
-            while number <= total or pending:
-                while number <= total and len(pending) < self._window:
+            while (total is None or number <= total) or pending:
+                while (total is None or number <= total) and len(pending) < self._window:
                     pending.append(asyncio.ensure_future(self._page(query_of(number))))
                     number += 1
                 try:
                     page = await pending.popleft()
                 except NotFoundError:
-                    logger.debug("page beyond the end of a listing that shrank; stopping")
+                    logger.debug("page beyond the end of the listing; stopping")
+                    return
+                items = self.items_of(page)
+                if total is None and (not items or items == previous):
                     return
                 yield page
+                if total is None and len(items) < size:
+                    return
+                previous = items if total is None else ()
         finally:
             for task in pending:
                 task.cancel()
@@ -172,8 +252,8 @@ class AsyncPager(Generic[ItemT, PageT]):
     async def _sequential(self, page: PageT) -> AsyncGenerator[PageT, None]:
         """The pages after ``page``, following ``next`` one at a time."""
         seen: set[Query] = set()
-        while page.next:
-            query = tuple(parse_qsl(urlsplit(page.next).query, keep_blank_values=True))
+        while link := self._next(page):
+            query = tuple(parse_qsl(urlsplit(link).query, keep_blank_values=True))
             if query in seen:
                 logger.warning("a next link repeats an earlier page (%s); stopping the listing", query)
                 return

@@ -141,17 +141,24 @@ class Outcome:
 
 @frozen
 class Pagination:
-    """How a list operation pages: the envelope class, which of its fields hold the items and the
-    counts, and which query parameters number the pages and set their size."""
+    """How a list operation pages (``x-sdk-pagination`` in the spec): the envelope class, which of
+    its fields hold the items, the next link and the counts, and which query parameters number the
+    pages (``page_param`` or ``offset_param``, driven by the pager) and set their size.
+
+    ``items`` is None when the body is a bare list (``page_model`` is then ``list``);
+    ``next_field`` is None when the envelope carries no link to the next page.
+    """
 
     page_model: type[Any]
     item_type: Any
-    items: str = "results"
-    page_param: str | None = "page"
-    size_param: str | None = None
+    items: str | None = "results"
+    next_field: str | None = "next"
     count_field: str | None = "count"
     pages_field: str | None = None
     size_field: str | None = None
+    page_param: str | None = "page"
+    offset_param: str | None = None
+    size_param: str | None = None
 
 
 @frozen

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 from codegen import pipeline
 from codegen.__main__ import main
 from codegen.models import shapes_only
+from enterprise_async._generated import models as generated_models
 from enterprise_async._generated import operations
 from enterprise_async._spec import AtLeastOneOf, MaxProductItems, NamedValue, NeverTogether
+from tests.openapi_spec import SpecOperation, object_schemas
+from tests.openapi_spec import operations as spec_operations
 
 
 @pytest.fixture(scope="module")
@@ -125,22 +131,197 @@ def test_bulk_revoke_status_mapping_comes_from_the_spec() -> None:
     assert not outcomes[404].success
 
 
-def test_every_contract_method_is_generated() -> None:
-    names = set(operations.OPERATIONS)
-    assert names == {
-        "policies.list",
-        "policies.allocate",
-        "assignments.list",
-        "assignments.remind",
-        "assignments.cancel",
-        "subscriptions.list",
-        "subscriptions.assign_licenses",
-        "subscriptions.bulk_revoke",
-        "enrollments.bulk_enroll",
-        "catalogs.list",
-        "catalogs.contents",
-        "catalogs.course",
-        "catalogs.course_run",
-        "catalogs.program",
-        "learner_summary.list",
-    }
+def test_every_operation_of_the_spec_is_generated() -> None:
+    assert set(operations.OPERATIONS) == {operation.name for operation in spec_operations()}
+
+
+@pytest.mark.parametrize("expected", list(spec_operations()), ids=lambda operation: operation.name)
+def test_each_operation_has_the_method_path_and_parameters_of_the_spec(expected: SpecOperation) -> None:
+    operation = operations.OPERATIONS[expected.name]
+    assert (operation.method, operation.path) == (expected.http_method, expected.path)
+    assert [param.name for param in operation.params if param.location == "query"] == list(expected.query)
+    body = operation.body.properties if operation.body is not None else {}
+    assert list(body) == list(expected.body)
+
+
+@pytest.mark.parametrize("expected", list(spec_operations()), ids=lambda operation: operation.name)
+def test_each_operation_maps_the_statuses_of_the_spec(expected: SpecOperation) -> None:
+    assert set(operations.OPERATIONS[expected.name].outcomes) <= expected.statuses
+
+
+@pytest.mark.parametrize("expected", list(spec_operations()), ids=lambda operation: operation.name)
+def test_each_list_operation_pages_as_the_spec_says(expected: SpecOperation) -> None:
+    pagination = operations.OPERATIONS[expected.name].pagination
+    assert (pagination is None) is (expected.pagination is None)
+    for key, value in (expected.pagination or {}).items():
+        assert getattr(pagination, key) == value, key
+
+
+@pytest.mark.parametrize("name", [name for name, _ in object_schemas()])
+def test_each_object_schema_is_a_model_with_its_fields(name: str) -> None:
+    schema = dict(object_schemas())[name]
+    model = getattr(generated_models, name)
+    wire_names = {field.metadata.get("wire", field.name) for field in attrs.fields(model)}
+    assert set(schema["properties"]) <= wire_names
+
+
+# ---------------------------------------------------------------------- a broken spec is refused
+# Each test breaks a temporary copy of the spec the way a maintainer might, runs `python -m codegen`
+# there, and expects one `spec/openapi.yaml:LINE: <pointer>: problem` line, no traceback, no write.
+
+PROBLEM_LINE = re.compile(r"^spec/openapi\.yaml:(\d+): (/\S*): (.+)$")
+
+
+@pytest.fixture
+def spec_copy(tmp_path: Path) -> Path:
+    """What `python -m codegen` needs: the generator, the spec, ruff's configuration, the output."""
+    for name in ("codegen", "spec"):
+        shutil.copytree(pipeline.ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(pipeline.ROOT / "pyproject.toml", tmp_path)
+    shutil.copytree(pipeline.OUTPUT, tmp_path / "enterprise_async" / "_generated")
+    return tmp_path
+
+
+def break_spec(copy: Path, old: str, new: str, *, occurrence: int = 1) -> int:
+    """Replace the ``occurrence``-th ``old`` by ``new``; return the line where ``new`` starts."""
+    spec = copy / "spec" / "openapi.yaml"
+    text = spec.read_text(encoding="utf-8")
+    at = -1
+    for _ in range(occurrence):
+        at = text.index(old, at + 1)
+    spec.write_text(text[:at] + new + text[at + len(old) :], encoding="utf-8")
+    return text.count("\n", 0, at) + 1
+
+
+def refused(copy: Path) -> list[tuple[int, str, str]]:
+    """Run the generator in ``copy``; it must fail cleanly, write nothing, and explain every line."""
+    before = {path: path.read_bytes() for path in (copy / "enterprise_async" / "_generated").glob("*.py")}
+    result = subprocess.run(
+        [sys.executable, "-m", "codegen"], cwd=copy, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert {path: path.read_bytes() for path in before} == before
+    *lines, summary = result.stderr.strip().splitlines()
+    assert summary.endswith("nothing was written")
+    matches = [PROBLEM_LINE.match(line) for line in lines]
+    assert all(matches), lines
+    return [(int(m[1]), m[2], m[3]) for m in matches if m]
+
+
+def test_invalid_yaml_is_reported_with_file_and_line(spec_copy: Path) -> None:
+    line = break_spec(
+        spec_copy, "      operationId: catalogs_list\n", "        operationId: [catalogs_list\n"
+    )
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported in (line, line + 1)
+    assert pointer == "/"
+    assert "invalid YAML" in message
+
+
+def test_a_dangling_ref_in_a_response_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, '"#/components/schemas/CatalogPage"', '"#/components/schemas/CatalogPages"')
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("/get/responses/200/content/application~1json/schema/$ref")
+    assert "#/components/schemas/CatalogPage?" in message
+
+
+def test_a_dangling_ref_in_a_parameter_is_reported(spec_copy: Path) -> None:
+    line = break_spec(
+        spec_copy, '"#/components/parameters/CatalogId"', '"#/components/parameters/CatalogUuid"'
+    )
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("/get/parameters/0/$ref")
+    assert "points to nothing" in message
+
+
+def test_a_dangling_ref_in_a_schema_property_is_reported(spec_copy: Path) -> None:
+    old = '{$ref: "#/components/schemas/PolicyAggregates"}'
+    line = break_spec(spec_copy, old, '{$ref: "#/components/schemas/PolicyAggregate"}')
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer == "/components/schemas/SubsidyAccessPolicy/properties/aggregates/$ref"
+    assert "did you mean #/components/schemas/PolicyAggregates?" in message
+
+
+def test_an_unknown_type_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "display_name: {type: string", "display_name: {type: strng")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer == "/components/schemas/SubsidyAccessPolicy/properties/display_name/type"
+    assert "unknown type 'strng'; did you mean 'string'?" in message
+
+
+def test_a_tag_missing_from_the_declared_tags_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "tags: [catalogs]", "tags: [catalog]")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("/get/tags/0")
+    assert "not declared in the top-level `tags:`" in message
+
+
+def test_a_duplicate_method_of_a_resource_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "x-sdk-method: program", "x-sdk-method: course")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("~1programs~1{program_id}/get/x-sdk-method")
+    assert "catalogs.course is already the method of GET /enterprise/v2/enterprise-catalogs/" in message
+
+
+def test_a_result_field_the_model_lacks_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "x-sdk-result: {partial: true}", "x-sdk-result: {partal: true}")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("/post/responses/207/x-sdk-result/partal")
+    assert "the result has no field 'partal'" in message
+
+
+def test_a_missing_operation_id_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "      operationId: catalogs_list\n", "")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line - 3  # the operation's `get:`
+    assert pointer == "/paths/~1enterprise~1v2~1enterprise-catalogs/get"
+    assert "no operationId" in message
+
+
+def test_missing_tags_are_reported(spec_copy: Path) -> None:
+    line = break_spec(
+        spec_copy, "      tags: [catalogs]\n      x-sdk-method: list\n", "      x-sdk-method: list\n"
+    )
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line - 1
+    assert pointer == "/paths/~1enterprise~1v2~1enterprise-catalogs/get"
+    assert "no tags" in message
+
+
+def test_a_pagination_field_the_envelope_lacks_is_reported(spec_copy: Path) -> None:
+    old = "x-sdk-pagination: {items: results, page_param: page}"
+    line = break_spec(spec_copy, old, "x-sdk-pagination: {items: data, page_param: page}")
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer.endswith("/get/x-sdk-pagination/items")
+    assert "the envelope has no field 'data'" in message
+
+
+def test_every_problem_is_reported_at_once(spec_copy: Path) -> None:
+    first = break_spec(spec_copy, "display_name: {type: string", "display_name: {type: strng")
+    second = break_spec(spec_copy, "x-sdk-method: program", "x-sdk-method: course")
+    assert [line for line, _, _ in refused(spec_copy)] == sorted([first, second])
+
+
+def test_a_misspelt_extension_is_reported(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "x-sdk-method: course_run", "x-sdk-methd: course_run")
+    unknown = [
+        at for at, _, message in refused(spec_copy) if message.startswith("unknown extension 'x-sdk-methd'")
+    ]
+    assert unknown == [line]
+
+
+def test_a_key_given_twice_is_reported_at_its_second_line(spec_copy: Path) -> None:
+    line = break_spec(spec_copy, "      x-sdk-method: course_run\n", "      x-sdk-method: course_run\n" * 2)
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line + 1
+    assert pointer.endswith("/get/x-sdk-method")
+    assert "appears twice" in message

@@ -1,4 +1,8 @@
-"""The public surface of CONTRACT.md, pinned: names, signatures, and the error tree."""
+"""The public surface of CONTRACT.md, pinned: names, signatures, and the error tree.
+
+Every method of the spec is checked against the spec itself (`tests/openapi_spec.py`); the
+methods CONTRACT.md names are also pinned here, because the contract fixes their signatures.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,15 @@ import pytest
 import enterprise_async
 from enterprise_async import AsyncPager, EnterpriseClient, errors, models
 from enterprise_async.testing import Sandbox
+from tests.openapi_spec import SpecOperation
+from tests.openapi_spec import operations as spec_operations
 
 POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
 KEYWORD = inspect.Parameter.KEYWORD_ONLY
 
-# method -> (positional parameters, keyword-only parameters, is a list method)
+SPEC_OPERATIONS = {operation.name: operation for operation in spec_operations()}
+
+# The contract's methods: method -> (positional parameters, keyword-only parameters, is a list method)
 METHODS: dict[str, tuple[list[str], list[str], bool]] = {
     "policies.list": (["enterprise_customer_uuid"], ["active", "policy_type", "page_size"], True),
     "policies.allocate": (["policy_uuid"], ["learner_emails", "content_key", "content_price_cents"], False),
@@ -90,12 +98,27 @@ def test_method_signature(client: EnterpriseClient, name: str) -> None:
             assert parameter.default is None, parameter.name
 
 
-@pytest.mark.parametrize("name", sorted(METHODS))
+def test_the_contract_methods_are_operations_of_the_spec() -> None:
+    assert set(METHODS) <= set(SPEC_OPERATIONS)
+
+
+@pytest.mark.parametrize("expected", list(SPEC_OPERATIONS.values()), ids=lambda operation: operation.name)
+def test_every_method_signature_follows_the_spec(client: EnterpriseClient, expected: SpecOperation) -> None:
+    parameters = list(inspect.signature(method(client, expected.name)).parameters.values())
+    assert [p.name for p in parameters if p.kind is POSITIONAL] == list(expected.positional)
+    assert [p.name for p in parameters if p.kind is KEYWORD] == list(expected.keyword)
+    for parameter in parameters:
+        required = parameter.kind is POSITIONAL or parameter.name in expected.required_keywords
+        assert (parameter.default is inspect.Parameter.empty) is required, parameter.name
+
+
+@pytest.mark.parametrize("expected", list(SPEC_OPERATIONS.values()), ids=lambda operation: operation.name)
 def test_list_methods_return_a_pager_at_once_and_others_are_coroutines(
-    client: EnterpriseClient, name: str
+    client: EnterpriseClient, expected: SpecOperation
 ) -> None:
-    is_list = METHODS[name][2]
-    assert inspect.iscoroutinefunction(method(client, name)) is not is_list
+    is_list = expected.pagination is not None
+    assert inspect.iscoroutinefunction(method(client, expected.name)) is not is_list
+    assert METHODS.get(expected.name, ([], [], is_list))[2] is is_list
 
 
 def test_client_constructor_and_from_env() -> None:

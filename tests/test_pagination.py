@@ -7,10 +7,13 @@ import asyncio
 import math
 from typing import Any
 
+import attrs
 import pytest
 from aiohttp import web
 
 from enterprise_async import AsyncPager, NotFoundError
+from enterprise_async._generated import operations
+from enterprise_async._spec import Operation, Outcome, Pagination, Param, Rule
 from enterprise_async.models import AssignmentPage, Catalog, CatalogPage, LearnerSummary
 from tests.conftest import ScriptedAPI
 
@@ -131,17 +134,29 @@ async def test_assignment_pages_carry_learner_state_counts(api: ScriptedAPI) -> 
     assert all(page.learner_state_counts == [] for page in pages)
 
 
-async def test_offset_links_are_planned_by_offset(api: ScriptedAPI) -> None:
-    serve_pages(api, CATALOGS, catalogs(31), size=10, style="offset")
+async def test_offset_links_are_planned_by_the_offset_parameter_the_spec_names(api: ScriptedAPI) -> None:
+    catalogs_list = operations.CATALOGS_LIST
+    assert catalogs_list.pagination is not None
+    by_offset = attrs.evolve(
+        catalogs_list, pagination=attrs.evolve(catalogs_list.pagination, offset_param="offset")
+    )
+    serve_pages(api, CATALOGS, catalogs(31), size=10, style="offset", latency=0.02)
+    async with api.client(max_concurrency=4) as client:
+        items = await client.paginate(by_offset, {}).to_list()
+    assert len(items) == 31
+    offsets = sorted(int(call.query.get("offset", "0")) for call in api.calls("GET", CATALOGS))
+    assert offsets == [0, 10, 20, 30]
+    assert api.max_in_flight == 3
+
+
+async def test_offset_links_are_followed_one_by_one_where_the_spec_names_no_offset_parameter(
+    api: ScriptedAPI,
+) -> None:
+    serve_pages(api, CATALOGS, catalogs(31), size=10, style="offset", latency=0.01)
     async with api.client() as client:
         items = await client.catalogs.list().to_list()
     assert len(items) == 31
-    assert sorted(call.query.get("offset", "0") for call in api.calls("GET", CATALOGS)) == [
-        "0",
-        "10",
-        "20",
-        "30",
-    ]
+    assert api.max_in_flight == 1
 
 
 async def test_without_a_count_pages_are_followed_one_by_one(api: ScriptedAPI) -> None:
@@ -280,3 +295,140 @@ async def test_items_are_models(api: ScriptedAPI) -> None:
     async with api.client() as client:
         items = await client.catalogs.list().to_list()
     assert all(isinstance(item, Catalog) for item in items)
+
+
+# ---------------------------------------------------------------------- envelopes of other shapes
+# An operation of the table's own kind, whose x-sdk-pagination names other fields: the pager must
+# read whatever the spec names (the maintainer test drives the same through a regenerated spec).
+
+TRANSACTIONS = "/enterprise/v1/transactions/"
+
+
+@attrs.define(kw_only=True)
+class TransactionPage:
+    """``{page, per_page, total, total_pages, data}``: page-number numbering, no links."""
+
+    page: int | None = None
+    per_page: int | None = None
+    total: int | None = None
+    total_pages: int | None = None
+    data: list[Catalog] = attrs.field(factory=list)
+    extra: dict[str, Any] = attrs.field(factory=dict)
+
+
+def listing(pagination: Pagination, page_model: Any) -> Operation[Any]:
+    return Operation(
+        name="transactions.list",
+        method="GET",
+        path=TRANSACTIONS,
+        params=(
+            Param("page", "query", Rule("integer")),
+            Param("offset", "query", Rule("integer")),
+            Param("per_page", "query", Rule("integer")),
+        ),
+        outcomes={200: Outcome(200, page_model)},
+        pagination=pagination,
+    )
+
+
+PAGE_NUMBERED = Pagination(
+    TransactionPage,
+    Catalog,
+    items="data",
+    next_field=None,
+    count_field="total",
+    pages_field="total_pages",
+    size_field="per_page",
+    page_param="page",
+    size_param="per_page",
+)
+
+
+def serve_numbered(
+    api: ScriptedAPI, items: list[dict[str, Any]], *, size: int, counts: bool = True, latency: float = 0.0
+) -> None:
+    """``{page, per_page, total, total_pages, data}`` pages numbered by ``page`` or ``offset``;
+    without ``counts`` the envelope says neither the total nor the page count; beyond the end: 404."""
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        await asyncio.sleep(latency)
+        per_page = int(request.query.get("per_page", size))
+        start = int(request.query.get("offset", 0)) or (int(request.query.get("page", 1)) - 1) * per_page
+        if start and start >= len(items):
+            return web.json_response({"detail": "Invalid page."}, status=404)
+        body: dict[str, Any] = {"page": start // per_page + 1, "per_page": per_page}
+        if counts:
+            body |= {"total": len(items), "total_pages": math.ceil(len(items) / per_page)}
+        return web.json_response(body | {"data": items[start : start + per_page]})
+
+    api.routes[("GET", TRANSACTIONS)] = handler
+
+
+def requested_pages(api: ScriptedAPI) -> list[str]:
+    return sorted((call.query.get("page", "1") for call in api.calls("GET", TRANSACTIONS)), key=int)
+
+
+async def test_a_page_number_envelope_without_links_is_planned_from_its_page_count(api: ScriptedAPI) -> None:
+    serve_numbered(api, catalogs(23), size=5, latency=0.02)
+    async with api.client(max_concurrency=3) as client:
+        items = await client.paginate(listing(PAGE_NUMBERED, TransactionPage), {}).to_list()
+    assert [item.uuid for item in items] == [catalog["uuid"] for catalog in catalogs(23)]
+    assert requested_pages(api) == ["1", "2", "3", "4", "5"]
+    assert api.max_in_flight == 3
+
+
+async def test_without_counts_or_links_pages_are_requested_until_a_short_page(api: ScriptedAPI) -> None:
+    serve_numbered(api, catalogs(12), size=5, counts=False)
+    async with api.client(max_concurrency=1) as client:
+        items = await client.paginate(listing(PAGE_NUMBERED, TransactionPage), {}).to_list()
+    assert len(items) == 12
+    assert requested_pages(api) == ["1", "2", "3"]
+
+
+async def test_without_counts_or_links_a_404_ends_the_listing(api: ScriptedAPI) -> None:
+    serve_numbered(api, catalogs(10), size=5, counts=False)
+    async with api.client(max_concurrency=1) as client:
+        items = await client.paginate(listing(PAGE_NUMBERED, TransactionPage), {}).to_list()
+    assert len(items) == 10
+    assert requested_pages(api) == ["1", "2", "3"]
+
+
+async def test_a_user_page_size_sets_the_numbering_of_a_linkless_listing(api: ScriptedAPI) -> None:
+    serve_numbered(api, catalogs(9), size=5, counts=False)
+    async with api.client() as client:
+        items = await client.paginate(listing(PAGE_NUMBERED, TransactionPage), {"per_page": 4}).to_list()
+    assert len(items) == 9
+
+
+async def test_an_offset_envelope_without_links_is_driven_by_the_offset_parameter(api: ScriptedAPI) -> None:
+    by_offset = attrs.evolve(PAGE_NUMBERED, page_param=None, offset_param="offset", pages_field=None)
+    serve_numbered(api, catalogs(31), size=10)
+    async with api.client() as client:
+        items = await client.paginate(listing(by_offset, TransactionPage), {}).to_list()
+    assert len(items) == 31
+    offsets = sorted(int(call.query.get("offset", "0")) for call in api.calls("GET", TRANSACTIONS))
+    assert offsets == [0, 10, 20, 30]
+
+
+async def test_a_bare_list_listing_is_paged_until_an_empty_page(api: ScriptedAPI) -> None:
+    bare = Pagination(list, Catalog, items=None, next_field=None, count_field=None, page_param="page")
+    rows = catalogs(10)
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        number = int(request.query.get("page", 1))
+        return web.json_response(rows[(number - 1) * 5 : number * 5])
+
+    api.routes[("GET", TRANSACTIONS)] = handler
+    async with api.client(max_concurrency=1) as client:
+        pager: AsyncPager[Catalog, list[Catalog]] = client.paginate(listing(bare, list[Catalog]), {})
+        pages = [page async for page in pager.pages()]
+    assert [len(page) for page in pages] == [5, 5]
+    assert requested_pages(api) == ["1", "2", "3"]
+
+
+async def test_a_bare_list_that_ignores_the_page_parameter_is_read_once(api: ScriptedAPI) -> None:
+    bare = Pagination(list, Catalog, items=None, next_field=None, count_field=None, page_param="page")
+    api.json("GET", TRANSACTIONS, catalogs(4))
+    async with api.client(max_concurrency=1) as client:
+        items = await client.paginate(listing(bare, list[Catalog]), {}).to_list()
+    assert len(items) == 4

@@ -1,0 +1,94 @@
+"""The spec as the tests read it: the operations and models `spec/openapi.yaml` promises.
+
+Tests derive what they expect from here instead of keeping copies of the spec, so an endpoint,
+a parameter or a field added to the spec is expected (and checked) the moment it is generated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from attrs import frozen
+
+SPEC = Path(__file__).resolve().parent.parent / "spec" / "openapi.yaml"
+HTTP_METHODS = ("get", "post", "put", "patch", "delete")
+
+
+@frozen
+class SpecOperation:
+    """One operation of the spec, as the client should expose it."""
+
+    name: str  # resource.method
+    http_method: str
+    path: str
+    positional: tuple[str, ...]
+    keyword: tuple[str, ...]
+    required_keywords: frozenset[str]
+    query: tuple[str, ...]
+    body: tuple[str, ...]
+    statuses: frozenset[int]
+    pagination: Mapping[str, Any] | None
+
+
+@cache
+def document(path: Path = SPEC) -> Mapping[str, Any]:
+    """The parsed spec."""
+    loaded: Mapping[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+def resolve(node: Any, path: Path = SPEC) -> Any:
+    """``node`` with its local ``$ref``s followed."""
+    while isinstance(node, dict) and "$ref" in node:
+        target: Any = document(path)
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def operations(path: Path = SPEC) -> Iterator[SpecOperation]:
+    """Every public operation (not ``x-sdk-internal``) of the spec."""
+    for route, item in document(path)["paths"].items():
+        for method in HTTP_METHODS:
+            node = item.get(method)
+            if node is not None and not node.get("x-sdk-internal"):
+                yield _operation(route, method, node, path)
+
+
+def _operation(route: str, method: str, node: Mapping[str, Any], path: Path) -> SpecOperation:
+    pagination = node.get("x-sdk-pagination")
+    driven = {pagination.get("page_param", "page"), pagination.get("offset_param")} if pagination else set()
+    parameters = [resolve(parameter, path) for parameter in node.get("parameters", ())]
+    parameters = [parameter for parameter in parameters if parameter["name"] not in driven]
+    positional = [p["name"] for p in parameters if p["in"] == "path" or p.get("required")]
+    optional = [p["name"] for p in parameters if p["name"] not in positional]
+    body: dict[str, Any] = {}
+    required: set[str] = set()
+    if "requestBody" in node:
+        schema = resolve(resolve(node["requestBody"], path)["content"]["application/json"]["schema"], path)
+        body = schema.get("properties", {})
+        required = set(schema.get("required", ()))
+    return SpecOperation(
+        name=f"{node['tags'][0]}.{node['x-sdk-method']}",
+        http_method=method.upper(),
+        path=route,
+        positional=tuple(positional),
+        keyword=(*optional, *body),
+        required_keywords=frozenset(required),
+        query=tuple(p["name"] for p in parameters if p["in"] == "query"),
+        body=tuple(body),
+        statuses=frozenset(int(status) for status in node.get("responses", {}) if str(status).isdigit()),
+        pagination=pagination,
+    )
+
+
+def object_schemas(path: Path = SPEC) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(name, schema) of every component schema with properties: each is a model class."""
+    for name, schema in document(path)["components"]["schemas"].items():
+        if "properties" in schema:
+            yield name, schema
