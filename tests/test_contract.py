@@ -106,7 +106,7 @@ def test_the_contract_methods_are_operations_of_the_spec() -> None:
 def test_every_method_signature_follows_the_spec(client: EnterpriseClient, expected: SpecOperation) -> None:
     parameters = list(inspect.signature(method(client, expected.name)).parameters.values())
     assert [p.name for p in parameters if p.kind is POSITIONAL] == list(expected.positional)
-    assert [p.name for p in parameters if p.kind is KEYWORD] == list(expected.keyword)
+    assert [p.name for p in parameters if p.kind is KEYWORD] == [*expected.keyword, *PER_CALL_OPTIONS]
     for parameter in parameters:
         required = parameter.kind is POSITIONAL or parameter.name in expected.required_keywords
         assert (parameter.default is inspect.Parameter.empty) is required, parameter.name

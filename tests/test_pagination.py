@@ -314,6 +314,7 @@ class TransactionPage:
     total_pages: int | None = None
     data: list[Catalog] = attrs.field(factory=list)
     extra: dict[str, Any] = attrs.field(factory=dict)
+    _sdk_wire: Any = attrs.field(default=None, init=False, eq=False, repr=False)  # as generated models have
 
 
 def listing(pagination: Pagination, page_model: Any) -> Operation[Any]:
