@@ -10,6 +10,7 @@ from pathlib import Path
 
 from codegen.models import render_models
 from codegen.operations import read_operations, render_operations, render_resources
+from codegen.schemas import read_schemas, render_schemas
 from codegen.variants import read_variants, render_variants
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +42,7 @@ def generate() -> dict[Path, str]:
         OUTPUT / "operations.py": render_operations(resources),
         OUTPUT / "resources.py": render_resources(resources),
         OUTPUT / "variants.py": render_variants(read_variants(SPEC)),
+        OUTPUT / "schemas.py": render_schemas(read_schemas(SPEC)),
     }
     header = HEADER.format(digest=digest)
     return {path: header + _formatted(path, source) for path, source in sources.items()}

@@ -122,7 +122,9 @@ class Pagination:
     page_model: type[Any]
     item_type: Any
     items: str = "results"
+    next_field: str | None = "next"
     page_param: str | None = "page"
+    offset_param: str | None = None
     size_param: str | None = None
     count_field: str | None = "count"
     pages_field: str | None = None
