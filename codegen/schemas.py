@@ -80,4 +80,8 @@ def _plain(schema: Any) -> Any:
 
 
 def render_schemas(table: Mapping[str, Any]) -> str:
-    return template_environment().get_template("schemas.py.jinja2").render(**{k: repr(v) for k, v in table.items()})
+    return (
+        template_environment()
+        .get_template("schemas.py.jinja2")
+        .render(**{k: repr(v) for k, v in table.items()})
+    )

@@ -1,9 +1,10 @@
 """The HTTP side of the sandbox: one aiohttp handler that logs, injects faults, authenticates,
 routes, and renders every answer as JSON (``Accept: application/json``) or DRF XML (anything else).
 
-Routing is a short table of compiled patterns matched on the raw path, so a course run key such as
-``course-v1:MITx+CS.0.7x+1T2026`` reaches its handler as it was sent, and so that unknown paths
-(404), wrong methods (405) and missing tokens (401) answer in the API's own format.
+Routing is one compiled pattern per operation of the spec (``_registry``), matched on the raw
+path, so a course run key such as ``course-v1:MITx+CS.0.7x+1T2026`` reaches its handler as it was
+sent, and so that unknown paths (404), wrong methods (405) and missing tokens (401, for operations
+whose ``security`` asks for one) answer in the API's own format.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import contextlib
 import time
 from collections.abc import Mapping
 from typing import Any, Final
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import parse_qsl
 
 import orjson
 from aiohttp import web
@@ -22,6 +23,7 @@ from .._xml import render_drf_xml
 from ._endpoints import Call, Endpoints, Route
 from ._faults import Fault, FaultInjector
 from ._log import RequestLog
+from ._registry import GENERATED_SPEC, SpecTable
 from ._replies import ApiError, Reply
 from ._tokens import AuthFailure, TokenIssuer
 
@@ -39,7 +41,11 @@ _GATEWAY_PAGE: Final = (
 
 
 class SandboxServer:
-    """The aiohttp application of one sandbox, over its endpoints, tokens, faults and log."""
+    """The aiohttp application of one sandbox, over its endpoints, tokens, faults and log.
+
+    ``spec`` is the operation table it serves (the generated one by default): every operation is
+    routed, to its stateful handler or to an answer synthesized from its response schemas.
+    """
 
     def __init__(
         self,
@@ -48,12 +54,13 @@ class SandboxServer:
         tokens: TokenIssuer,
         faults: FaultInjector,
         log: RequestLog,
+        spec: SpecTable = GENERATED_SPEC,
     ) -> None:
         self.endpoints = endpoints
         self.tokens = tokens
         self.faults = faults
         self.log = log
-        self._routes: list[Route] = endpoints.routes()
+        self._routes: list[Route] = endpoints.routes(spec)
         self._next_host = endpoints.options.next_host.rstrip("/") if endpoints.options.next_host else None
 
     def application(self) -> web.Application:
@@ -122,8 +129,7 @@ class SandboxServer:
                 continue
             if route.authenticated:
                 self._authenticate(request)
-            params = {name: unquote(value) for name, value in match.groupdict().items()}
-            return route.handler(self._call(request, body, path, params))
+            return route.handler(self._call(request, body, path, route.params(match)))
         if allowed:
             detail = f'Method "{request.method}" not allowed.'
             raise ApiError(405, {"detail": detail}, {"Allow": ", ".join([*allowed, "OPTIONS"])})
