@@ -119,21 +119,29 @@ class SandboxServer:
         return render(reply, wants_json)
 
     def _dispatch(self, request: web.Request, body: bytes, path: str) -> Reply:
+        found = self.route(request.method, path)
+        if isinstance(found, Route):
+            if found.authenticated:
+                self._authenticate(request)
+            match = found.pattern.match(path)
+            assert match is not None
+            return found.handler(self._call(request, body, path, found.params(match)))
+        if found:
+            detail = f'Method "{request.method}" not allowed.'
+            raise ApiError(405, {"detail": detail}, {"Allow": ", ".join([*found, "OPTIONS"])})
+        raise ApiError(404, {"detail": "Not found."})
+
+    def route(self, method: str, path: str) -> Route | list[str]:
+        """The route serving ``method`` on the raw ``path``; else the methods the path allows
+        (none: an unknown path)."""
         allowed: list[str] = []
         for route in self._routes:
-            match = route.pattern.match(path)
-            if match is None:
+            if route.pattern.match(path) is None:
                 continue
-            if route.method != request.method:
-                allowed.append(route.method)
-                continue
-            if route.authenticated:
-                self._authenticate(request)
-            return route.handler(self._call(request, body, path, route.params(match)))
-        if allowed:
-            detail = f'Method "{request.method}" not allowed.'
-            raise ApiError(405, {"detail": detail}, {"Allow": ", ".join([*allowed, "OPTIONS"])})
-        raise ApiError(404, {"detail": "Not found."})
+            if route.method == method:
+                return route
+            allowed.append(route.method)
+        return allowed
 
     def _authenticate(self, request: web.Request) -> None:
         failure = self.tokens.check(request.headers.get("Authorization"))

@@ -125,7 +125,7 @@ class Synthesizer:
 
     def _page(self, schema: Any, listing: _Listing, key: tuple[Any, ...]) -> Any:
         pagination = listing.pagination
-        envelope = self.resolve(schema)
+        envelope = self._envelope(schema, pagination.items)
         if _kind(envelope) == "array":
             return self._items(envelope, listing.slice(), key)
         properties = envelope.get("properties", {})
@@ -146,6 +146,13 @@ class Synthesizer:
             {name: value for name, value in counts.items() if name is not None and name in properties}
         )
         return body
+
+    def _envelope(self, schema: Any, items: str) -> Mapping[str, Any]:
+        """The page's schema; of a union (an envelope or a bare list), the envelope holding ``items``."""
+        resolved = self.resolve(schema)
+        options = [self.resolve(option) for option in resolved.get("oneOf", resolved.get("anyOf", ()))]
+        pages = [option for option in options if items in option.get("properties", {})]
+        return pages[0] if pages else options[0] if options else resolved
 
     def _items(self, array: Mapping[str, Any], page: PageSlice, key: tuple[Any, ...]) -> list[Any]:
         item = self.resolve(array).get("items", {})
