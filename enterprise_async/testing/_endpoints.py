@@ -21,7 +21,7 @@ from ._records import AssignmentRecord, CatalogRecord
 from ._registry import GENERATED_SPEC, Route, SpecTable, aliased, build_routes
 from ._replies import ApiError, Reply, not_found
 from ._state import NotEnoughLicensesError, SandboxData
-from ._synthesis import Synthesizer
+from ._synthesis import Synthesizer, check_request
 
 __all__ = ["MAX_ENROLLMENT_ITEMS", "Call", "Endpoints", "Route", "ServerOptions"]
 
@@ -106,6 +106,7 @@ class Endpoints:
             responses = spec.responses.get(operation.name, {})
 
             def answer(call: Call) -> Reply:
+                check_request(operation, call.query, call.body, call.content_type)
                 return synthesizer.answer(
                     operation,
                     responses,

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._spec import Operation, Pagination
+from enterprise_async._spec import Operation, Pagination, Param, Rule
 from enterprise_async.testing import GENERATED_SPEC, Fault, Sandbox, SpecTable
 from enterprise_async.testing._synthesis import SYNTHETIC_LIST_LENGTH, Synthesizer
 
@@ -95,7 +95,23 @@ SPEC = SpecTable(
         "transactions.retrieve": Operation(
             name="transactions.retrieve", method="GET", path="/v9/transactions/{transaction_uuid}"
         ),
-        "transactions.create": Operation(name="transactions.create", method="POST", path=TRANSACTIONS),
+        "transactions.create": Operation(
+            name="transactions.create",
+            method="POST",
+            path=TRANSACTIONS,
+            body=Rule(
+                "object",
+                properties={"amount": Rule("integer", minimum=0), "note": Rule("string")},
+                required=frozenset({"amount"}),
+                closed=True,
+            ),
+        ),
+        "ledger.search": Operation(
+            name="ledger.search",
+            method="GET",
+            path="/v9/search",
+            params=(Param("q", "query", Rule("string"), required=True),),
+        ),
         "ledger.entries": Operation(
             name="ledger.entries",
             method="GET",
@@ -117,6 +133,7 @@ SPEC = SpecTable(
         "ledger.entries": {200: _ref("EntryPage")},
         "ledger.tags": {200: {"type": "array", "items": {"type": "string"}}},
         "ledger.ping": {204: None},
+        "ledger.search": {200: _ref("Line")},
     },
     components=COMPONENTS,
     unauthenticated=frozenset({"ledger.ping"}),
@@ -206,6 +223,26 @@ async def test_a_post_without_a_handler_answers_the_documented_201_with_a_valid_
     answer = await synthetic.post(TRANSACTIONS, json={"amount": 5})
     assert answer.status == 201
     assert _valid(answer.data, _ref("Transaction"))
+
+
+async def test_a_synthesized_post_refuses_a_body_missing_a_required_field(synthetic: RawAPI) -> None:
+    answer = await synthetic.post(TRANSACTIONS, json={"note": "lunch"})
+    assert (answer.status, answer.data) == (400, {"amount": ["This field is required."]})
+
+
+async def test_a_synthesized_post_refuses_a_value_breaking_its_rule(synthetic: RawAPI) -> None:
+    answer = await synthetic.post(TRANSACTIONS, json={"amount": -1})
+    assert (answer.status, list(answer.data)) == (400, ["amount"])
+
+
+async def test_a_synthesized_post_refuses_a_field_its_closed_body_lacks(synthetic: RawAPI) -> None:
+    answer = await synthetic.post(TRANSACTIONS, json={"amount": 1, "tip": 2})
+    assert (answer.status, answer.data) == (400, {"tip": ["This field is not allowed."]})
+
+
+async def test_a_synthesized_get_refuses_a_missing_required_query_parameter(synthetic: RawAPI) -> None:
+    answer = await synthetic.get("/v9/search")
+    assert (answer.status, answer.data) == (400, {"q": ["This field is required."]})
 
 
 async def test_an_offset_list_links_the_next_offset(synthetic: RawAPI) -> None:
