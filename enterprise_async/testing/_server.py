@@ -92,6 +92,7 @@ class SandboxServer:
                 status=status,
                 fault=fault.name if fault else None,
                 started=started,
+                operation=self._operation(request.method, path) if self.log.enabled else None,
             )
 
     async def _respond(
@@ -142,6 +143,10 @@ class SandboxServer:
                 return route
             allowed.append(route.method)
         return allowed
+
+    def _operation(self, method: str, path: str) -> str | None:
+        found = self.route(method, path)
+        return found.operation if isinstance(found, Route) else None
 
     def _authenticate(self, request: web.Request) -> None:
         failure = self.tokens.check(request.headers.get("Authorization"))

@@ -297,6 +297,13 @@ async def test_the_request_log_records_synthesized_operations(synthetic: RawAPI)
     assert [entry.status for entry in logged] == [200]
 
 
+async def test_the_request_log_names_the_operation_a_request_reached(synthetic: RawAPI) -> None:
+    await synthetic.get(ONE)
+    assert [entry.path for entry in synthetic.sandbox.requests.find(operation="transactions.retrieve")] == [
+        ONE
+    ]
+
+
 @pytest.mark.parametrize("name", sorted(OPERATIONS))
 def test_every_operation_of_the_table_synthesizes_a_body_valid_against_its_schema(name: str) -> None:
     responses = GENERATED_SPEC.responses[name]
