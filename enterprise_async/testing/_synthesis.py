@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import math
 import random
 import uuid
 from collections.abc import Mapping
@@ -16,12 +17,12 @@ from typing import Any, Final
 from urllib.parse import urlencode
 
 import orjson
-from attrs import evolve
+from attrs import evolve, frozen
 
 from .._spec import Operation, Pagination
 from .._validation import validate_arguments
 from ..errors import ClientValidationError
-from ._pages import PageSlice, page_links, requested_page
+from ._pages import requested_page
 from ._parsing import json_body
 from ._replies import ApiError, Reply
 
@@ -94,7 +95,7 @@ class Synthesizer:
         key = (operation.name, *sorted(params.items()))
         if operation.pagination is None:
             return Reply(self.value(schema, self._random(*key)), status)
-        listing = _Listing(operation.pagination, query, origin, path, list(query.items()))
+        listing = _Listing(operation.pagination, query, origin, path)
         return Reply(self._page(schema, listing, key), status)
 
     # ------------------------------------------------------------------ values
@@ -164,10 +165,10 @@ class Synthesizer:
     def _page(self, schema: Any, listing: _Listing, key: tuple[Any, ...]) -> Any:
         pagination = listing.pagination
         envelope = self._envelope(schema, pagination.items)
+        page = listing.window()
         if _kind(envelope) == "array":
-            return self._items(envelope, listing.slice(), key)
+            return self._items(envelope, page, key)
         properties = envelope.get("properties", {})
-        page = listing.slice()
         body = self.value(envelope, self._random(*key, "envelope"))
         body[pagination.items] = self._items(properties.get(pagination.items, {}), page, key)
         following, preceding = listing.links(page)
@@ -192,7 +193,7 @@ class Synthesizer:
         pages = [option for option in options if items in option.get("properties", {})]
         return pages[0] if pages else options[0] if options else resolved
 
-    def _items(self, array: Mapping[str, Any], page: PageSlice, key: tuple[Any, ...]) -> list[Any]:
+    def _items(self, array: Mapping[str, Any], page: _Window, key: tuple[Any, ...]) -> list[Any]:
         item = self.resolve(array).get("items", {})
         return [self.value(item, self._random(*key, index)) for index in range(page.start, page.end)]
 
@@ -201,67 +202,74 @@ class Synthesizer:
         return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-class _Listing:
-    """The page a request for a synthesized listing asks for, by page number or by offset."""
+@frozen
+class _Window:
+    """``size`` items from ``start`` out of ``count``: a page, by number or by offset."""
 
-    def __init__(
-        self,
-        pagination: Pagination,
-        query: Mapping[str, str],
-        origin: str,
-        path: str,
-        pairs: list[tuple[str, str]],
-    ) -> None:
+    start: int
+    size: int
+    count: int
+
+    @property
+    def end(self) -> int:
+        return min(self.count, self.start + self.size)
+
+    @property
+    def number(self) -> int:
+        return self.start // self.size + 1
+
+    @property
+    def pages(self) -> int:
+        return max(1, math.ceil(self.count / self.size))
+
+
+class _Listing:
+    """The page a request for a synthesized listing asks for, by page number or by offset, and
+    the links to the pages around it, in the parameters the operation pages by."""
+
+    def __init__(self, pagination: Pagination, query: Mapping[str, str], origin: str, path: str) -> None:
         self.pagination = pagination
         self.query = query
         self.origin = origin
         self.path = path
-        self.pairs = pairs
+        offset = pagination.offset_param
+        self.by_offset = offset is not None and (offset in query or pagination.page_param is None)
 
-    def slice(self) -> PageSlice:
+    def window(self) -> _Window:
         size_param = self.pagination.size_param or "page_size"
-        offset_param = self.pagination.offset_param
-        if offset_param is None or offset_param not in self.query:
-            numbered = {**self.query, "page": self.query.get(self.pagination.page_param or "page", "1")}
-            return requested_page(
+        sized = {size_param: self.query[size_param]} if size_param in self.query else {}
+        page_param = self.pagination.page_param or "page"
+        if not self.by_offset:
+            numbered = {**sized, "page": self.query.get(page_param, "1")}
+            page = requested_page(
                 numbered, SYNTHETIC_LIST_LENGTH, default_size=SYNTHETIC_PAGE_SIZE, size_param=size_param
             )
-        start = self.query[offset_param]
-        if not start.isdigit():
-            raise ApiError(400, {offset_param: ["A valid integer is required."]})
-        size = requested_page({}, 0, default_size=SYNTHETIC_PAGE_SIZE, size_param=size_param).size
-        size = int(self.query[size_param]) if self.query.get(size_param, "").isdigit() else size
-        return PageSlice(
-            number=int(start) // max(size, 1) + 1, size=max(size, 1), count=SYNTHETIC_LIST_LENGTH
-        )
+            return _Window(page.start, page.size, page.count)
+        size = requested_page(sized, 0, default_size=SYNTHETIC_PAGE_SIZE, size_param=size_param).size
+        name = self.pagination.offset_param or "offset"
+        text = self.query.get(name, "0")
+        if not text.isdigit():
+            raise ApiError(400, {name: ["A valid integer is required."]})
+        return _Window(int(text), size, SYNTHETIC_LIST_LENGTH)
 
-    def links(self, page: PageSlice) -> tuple[str | None, str | None]:
-        page_param = self.pagination.page_param
-        if self.pagination.offset_param is not None and self.pagination.offset_param in self.query:
-            return self._offset_links(page)
-        if page_param is None or page_param == "page":
-            return page_links(page, origin=self.origin, path=self.path, query=self.pairs)
-        renamed = [(("page" if name == page_param else name), value) for name, value in self.pairs]
-        following, preceding = page_links(page, origin=self.origin, path=self.path, query=renamed)
-        return _renamed(following, page_param), _renamed(preceding, page_param)
+    def links(self, window: _Window) -> tuple[str | None, str | None]:
+        """The next and previous links (None at either end)."""
+        following = window.start + window.size if window.end < window.count else None
+        preceding = max(0, window.start - window.size) if window.start > 0 else None
+        return self._link(window, following), self._link(window, preceding)
 
-    def _offset_links(self, page: PageSlice) -> tuple[str | None, str | None]:
-        name = self.pagination.offset_param
-        assert name is not None
-        start = int(self.query[name])
-        kept = [(key, value) for key, value in self.pairs if key != name]
-        following = start + page.size if start + page.size < page.count else None
-        preceding = max(0, start - page.size) if start > 0 else None
-        return self._link(kept, name, following), self._link(kept, name, preceding)
-
-    def _link(self, kept: list[tuple[str, str]], name: str, start: int | None) -> str | None:
+    def _link(self, window: _Window, start: int | None) -> str | None:
         if start is None:
             return None
-        return f"{self.origin}{self.path}?{urlencode([*kept, (name, str(start))])}"
-
-
-def _renamed(link: str | None, page_param: str) -> str | None:
-    return None if link is None else link.replace("page=", f"{page_param}=")
+        if self.by_offset:
+            name, value = self.pagination.offset_param or "offset", start
+        else:
+            name, value = self.pagination.page_param or "page", start // window.size + 1
+        pairs = [(key, text) for key, text in self.query.items() if key != name]
+        if self.by_offset or value > 1:  # page 1's link carries no page number, as DRF writes it
+            pairs.append((name, str(value)))
+        text = urlencode(pairs)
+        return f"{self.origin}{self.path}?{text}" if text else f"{self.origin}{self.path}"
 
 
 def _only_required(options: Any) -> bool:

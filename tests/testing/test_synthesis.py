@@ -124,6 +124,12 @@ SPEC = SpecTable(
             path=TAGS,
             pagination=Pagination(dict, str, next_field=None, count_field=None, size_param="page_size"),
         ),
+        "ledger.notes": Operation(
+            name="ledger.notes",
+            method="GET",
+            path="/v9/notes",
+            pagination=Pagination(dict, dict, page_param="p", size_param="per_page"),
+        ),
         "ledger.ping": Operation(name="ledger.ping", method="GET", path="/v9/ping"),
     },
     responses={
@@ -133,6 +139,7 @@ SPEC = SpecTable(
         "ledger.entries": {200: _ref("EntryPage")},
         "ledger.tags": {200: {"type": "array", "items": {"type": "string"}}},
         "ledger.ping": {204: None},
+        "ledger.notes": {200: _ref("EntryPage")},
         "ledger.search": {200: _ref("Line")},
     },
     components=COMPONENTS,
@@ -251,6 +258,17 @@ async def test_an_offset_list_links_the_next_offset(synthetic: RawAPI) -> None:
     assert (body["count"], len(body["results"])) == (SYNTHETIC_LIST_LENGTH, 10)
     assert body["next"].endswith(f"{ENTRIES}?limit=10&offset=20")
     assert body["previous"].endswith(f"{ENTRIES}?limit=10&offset=0")
+
+
+async def test_the_first_offset_page_links_the_next_offset(synthetic: RawAPI) -> None:
+    body = (await synthetic.get(ENTRIES, params={"limit": "5"})).data
+    assert (body["next"].endswith(f"{ENTRIES}?limit=5&offset=5"), body["previous"]) == (True, None)
+
+
+async def test_page_links_number_pages_with_the_operations_page_parameter(synthetic: RawAPI) -> None:
+    body = (await synthetic.get("/v9/notes", params={"per_page": "5", "p": "2"})).data
+    assert body["next"].endswith("/v9/notes?per_page=5&p=3")
+    assert body["previous"].endswith("/v9/notes?per_page=5")
 
 
 async def test_the_last_offset_page_has_no_next_link(synthetic: RawAPI) -> None:
