@@ -164,13 +164,14 @@ class Synthesizer:
 
     def _page(self, schema: Any, listing: _Listing, key: tuple[Any, ...]) -> Any:
         pagination = listing.pagination
-        envelope = self._envelope(schema, pagination.items)
+        items = pagination.items
+        envelope = self._envelope(schema, items or "")
         page = listing.window()
-        if _kind(envelope) == "array":
+        if not items or _kind(envelope) == "array":  # a bare list
             return self._items(envelope, page, key)
         properties = envelope.get("properties", {})
         body = self.value(envelope, self._random(*key, "envelope"))
-        body[pagination.items] = self._items(properties.get(pagination.items, {}), page, key)
+        body[items] = self._items(properties.get(items, {}), page, key)
         following, preceding = listing.links(page)
         counts = {
             pagination.next_field: following,
@@ -187,10 +188,11 @@ class Synthesizer:
         return body
 
     def _envelope(self, schema: Any, items: str) -> Mapping[str, Any]:
-        """The page's schema; of a union (an envelope or a bare list), the envelope holding ``items``."""
+        """The page's schema; of a union (an envelope or a bare list), the envelope holding ``items``
+        (the bare list when ``items`` is empty)."""
         resolved = self.resolve(schema)
         options = [self.resolve(option) for option in resolved.get("oneOf", resolved.get("anyOf", ()))]
-        pages = [option for option in options if items in option.get("properties", {})]
+        pages = [option for option in options if _holds(option, items)]
         return pages[0] if pages else options[0] if options else resolved
 
     def _items(self, array: Mapping[str, Any], page: _Window, key: tuple[Any, ...]) -> list[Any]:
@@ -270,6 +272,11 @@ class _Listing:
             pairs.append((name, str(value)))
         text = urlencode(pairs)
         return f"{self.origin}{self.path}?{text}" if text else f"{self.origin}{self.path}"
+
+
+def _holds(option: Mapping[str, Any], items: str) -> bool:
+    """Whether a page schema holds its items in the field ``items`` (empty: is a bare list)."""
+    return items in option.get("properties", {}) if items else _kind(option) == "array"
 
 
 def _only_required(options: Any) -> bool:

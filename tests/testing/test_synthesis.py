@@ -122,7 +122,9 @@ SPEC = SpecTable(
             name="ledger.tags",
             method="GET",
             path=TAGS,
-            pagination=Pagination(dict, str, next_field=None, count_field=None, size_param="page_size"),
+            pagination=Pagination(
+                dict, str, items=None, next_field=None, count_field=None, size_param="page_size"
+            ),
         ),
         "ledger.notes": Operation(
             name="ledger.notes",
