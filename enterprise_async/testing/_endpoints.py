@@ -106,7 +106,7 @@ class Endpoints:
             responses = spec.responses.get(operation.name, {})
 
             def answer(call: Call) -> Reply:
-                check_request(operation, call.query, call.body, call.content_type)
+                check_request(operation, call.params, call.query, call.body, call.content_type)
                 return synthesizer.answer(
                     operation,
                     responses,

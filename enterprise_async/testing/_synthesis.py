@@ -24,7 +24,7 @@ from .._validation import validate_arguments
 from ..errors import ClientValidationError
 from ._pages import requested_page
 from ._parsing import json_body
-from ._replies import ApiError, Reply
+from ._replies import ApiError, Reply, not_found
 
 __all__ = ["SYNTHETIC_LIST_LENGTH", "SYNTHETIC_PAGE_SIZE", "Synthesizer", "check_request"]
 
@@ -38,9 +38,23 @@ _EPOCH: Final = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 _WORDS: Final = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india")
 
 
-def check_request(operation: Operation[Any], query: Mapping[str, str], raw: bytes, content_type: str) -> None:
-    """Refuse, as DRF would (400, errors by field), a request missing a required query parameter or
-    whose JSON body breaks the operation's body rule (unknown fields only when the body is closed)."""
+def check_request(
+    operation: Operation[Any],
+    params: Mapping[str, str],
+    query: Mapping[str, str],
+    raw: bytes,
+    content_type: str,
+) -> None:
+    """Refuse, as DRF would, a path parameter breaking its rule (404: no such resource), a missing
+    required query parameter, or a JSON body breaking the operation's body rule (400, errors by
+    field; unknown fields only when the body is closed)."""
+    textual = tuple(
+        param for param in operation.params if param.location == "path" and param.rule.kind == "string"
+    )
+    try:
+        validate_arguments(evolve(operation, params=textual, body=None), params)
+    except ClientValidationError:
+        raise not_found() from None
     missing = [param.name for param in operation.params if param.location == "query" and param.required]
     errors = {name: ["This field is required."] for name in missing if not query.get(name)}
     if errors:

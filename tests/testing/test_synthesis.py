@@ -93,7 +93,10 @@ SPEC = SpecTable(
             ),
         ),
         "transactions.retrieve": Operation(
-            name="transactions.retrieve", method="GET", path="/v9/transactions/{transaction_uuid}"
+            name="transactions.retrieve",
+            method="GET",
+            path="/v9/transactions/{transaction_uuid}",
+            params=(Param("transaction_uuid", "path", Rule("string", format="uuid"), required=True),),
         ),
         "transactions.create": Operation(
             name="transactions.create",
@@ -232,6 +235,11 @@ async def test_a_post_without_a_handler_answers_the_documented_201_with_a_valid_
     answer = await synthetic.post(TRANSACTIONS, json={"amount": 5})
     assert answer.status == 201
     assert _valid(answer.data, _ref("Transaction"))
+
+
+async def test_a_path_parameter_breaking_its_rule_is_404(synthetic: RawAPI) -> None:
+    answer = await synthetic.get("/v9/transactions/not-a-uuid")
+    assert (answer.status, answer.data) == (404, {"detail": "Not found."})
 
 
 async def test_a_synthesized_post_refuses_a_body_missing_a_required_field(synthetic: RawAPI) -> None:
