@@ -12,6 +12,7 @@ from codegen.models import render_models
 from codegen.operations import SpecError, read_operations, render_operations, render_resources
 from codegen.source import InvalidSpecError, Problem, load
 from codegen.validation import problems
+from codegen.schemas import read_schemas, render_schemas
 from codegen.variants import read_variants, render_variants
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +66,7 @@ def _render() -> dict[Path, str]:
         OUTPUT / "operations.py": render_operations(resources),
         OUTPUT / "resources.py": render_resources(resources),
         OUTPUT / "variants.py": render_variants(read_variants(SPEC)),
+        OUTPUT / "schemas.py": render_schemas(read_schemas(SPEC)),
     }
     header = HEADER.format(digest=digest)
     return {path: header + _formatted(path, source) for path, source in sources.items()}

@@ -32,6 +32,7 @@ from ._records import (
     PlanRecord,
     PolicyRecord,
 )
+from ._registry import GENERATED_SPEC, SpecTable
 from ._sandbox import DEFAULT_TOKEN_LIFETIME, Sandbox
 from ._serve import serve
 from ._state import SandboxData
@@ -41,6 +42,7 @@ __all__ = [
     "DEFAULT_PAGE_SIZES",
     "DEFAULT_RANDOM_FAULTS",
     "DEFAULT_TOKEN_LIFETIME",
+    "GENERATED_SPEC",
     "MAX_ENROLLMENT_ITEMS",
     "AssignmentRecord",
     "CatalogRecord",
@@ -59,6 +61,7 @@ __all__ = [
     "Sandbox",
     "SandboxData",
     "ServerOptions",
+    "SpecTable",
     "TokenIssuer",
     "serve",
 ]

@@ -8,18 +8,20 @@ knows about sockets, tokens or faults.
 from __future__ import annotations
 
 import decimal
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Literal
 
 from attrs import field, frozen
 from multidict import MultiMapping
 
+from .._spec import Operation
 from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_links, requested_page
 from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
 from ._records import AssignmentRecord, CatalogRecord
+from ._registry import GENERATED_SPEC, Route, SpecTable, aliased, build_routes
 from ._replies import ApiError, Reply, not_found
 from ._state import NotEnoughLicensesError, SandboxData
+from ._synthesis import Synthesizer, check_request
 
 __all__ = ["MAX_ENROLLMENT_ITEMS", "Call", "Endpoints", "Route", "ServerOptions"]
 
@@ -94,21 +96,6 @@ class Call:
 Handler = Callable[[Call], Reply]
 
 
-@frozen
-class Route:
-    """A path pattern, its method and handler; ``authenticated`` routes need a token."""
-
-    method: str
-    pattern: re.Pattern[str]
-    handler: Handler
-    authenticated: bool = True
-
-
-def _route(method: str, template: str, handler: Handler, *, authenticated: bool = True) -> Route:
-    regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
-    return Route(method, re.compile(f"^{regex}$"), handler, authenticated)
-
-
 class Endpoints:
     """The API's endpoints over one ``SandboxData``."""
 
@@ -119,29 +106,49 @@ class Endpoints:
         sizes.update(options.page_sizes)
         self._sizes = sizes
 
-    def routes(self) -> list[Route]:
-        """Every resource route of the reference (the token route is the server's own)."""
-        v1, v2 = "/enterprise/v1", "/enterprise/v2/enterprise-catalogs"
-        assignments = f"{v1}/assignment-configurations/{{configuration}}/admin/assignments/"
-        return [
-            _route("POST", f"{v1}/policy-allocation/{{policy}}/allocate/", self.allocate),
-            _route("GET", f"{v1}/subsidy-access-policies/", self.policies),
-            _route("GET", assignments, self.assignments),
-            _route("POST", f"{assignments}remind/", self.remind),
-            _route("POST", f"{assignments}cancel/", self.cancel),
-            _route("GET", f"{v1}/subscriptions", self.subscriptions),
-            _route("POST", f"{v1}/subscriptions/{{plan}}/licenses/assign", self.assign_licenses),
-            _route("POST", f"{v1}/subscriptions/{{plan}}/licenses/bulk-revoke", self.bulk_revoke),
-            _route("POST", f"{v1}/bulk-license-enrollment", self.bulk_enroll),
-            _route("GET", v2, self.catalogs),
-            _route("GET", f"{v2}/{{catalog}}", self.contents),
-            _route("GET", f"{v2}/{{catalog}}/courses/{{key}}", self.course),
-            _route("GET", f"{v2}/{{catalog}}/course-runs/{{key}}", self.course_run),
-            _route("GET", f"{v2}/{{catalog}}/programs/{{key}}", self.program),
-            _route(
-                "GET", "/enterprise/v3/enterprise-customer/{customer}/learner-summary", self.learner_summary
-            ),
-        ]
+    def routes(self, spec: SpecTable = GENERATED_SPEC) -> list[Route]:
+        """A route for every operation of ``spec`` (the token route is the server's own): the
+        stateful handler registered under its name, else an answer synthesized from its schemas."""
+        synthesizer = Synthesizer(spec.components, self.data.seed)
+
+        def synthesized(operation: Operation[Any]) -> Handler:
+            responses = spec.responses.get(operation.name, {})
+
+            def answer(call: Call) -> Reply:
+                check_request(operation, call.params, call.query, call.body, call.content_type)
+                return synthesizer.answer(
+                    operation,
+                    responses,
+                    params=call.params,
+                    query=call.query,
+                    origin=call.origin,
+                    path=call.path,
+                )
+
+            return answer
+
+        return build_routes(spec, self.handlers(), synthesized)
+
+    def handlers(self) -> dict[str, Handler]:
+        """The stateful handlers, by operation name; each reads its path parameters by the short
+        names it was written with (``policy``), aliases of the spec's (``policy_uuid``)."""
+        return {
+            "policies.allocate": aliased(self.allocate, policy="policy_uuid"),
+            "policies.list": self.policies,
+            "assignments.list": aliased(self.assignments, configuration="assignment_configuration_uuid"),
+            "assignments.remind": aliased(self.remind, configuration="assignment_configuration_uuid"),
+            "assignments.cancel": aliased(self.cancel, configuration="assignment_configuration_uuid"),
+            "subscriptions.list": self.subscriptions,
+            "subscriptions.assign_licenses": aliased(self.assign_licenses, plan="subscription_plan_uuid"),
+            "subscriptions.bulk_revoke": aliased(self.bulk_revoke, plan="subscription_plan_uuid"),
+            "enrollments.bulk_enroll": self.bulk_enroll,
+            "catalogs.list": self.catalogs,
+            "catalogs.contents": aliased(self.contents, catalog="catalog_id"),
+            "catalogs.course": aliased(self.course, catalog="catalog_id", key="course_key"),
+            "catalogs.course_run": aliased(self.course_run, catalog="catalog_id", key="course_run_id"),
+            "catalogs.program": aliased(self.program, catalog="catalog_id", key="program_id"),
+            "learner_summary.list": aliased(self.learner_summary, customer="enterprise_uuid"),
+        }
 
     # ------------------------------------------------------------------ policies
 

@@ -43,6 +43,9 @@ class LoggedRequest:
     token_fingerprint: str | None
     started: float
     """``time.monotonic()`` when the request arrived."""
+    operation: str | None = None
+    """The operation of the spec that the request's method and path name (``"catalogs.list"``);
+    None for the token endpoint and for paths no operation serves."""
 
     def query_value(self, name: str) -> str | None:
         """The first value of a query parameter."""
@@ -77,9 +80,16 @@ class RequestLog:
         """Forget every entry."""
         self._entries.clear()
 
-    def find(self, method: str | None = None, path: str | None = None) -> list[LoggedRequest]:
-        """Entries with this method and/or path (an exact path, or a prefix ending in ``*``)."""
-        return [entry for entry in self._entries if _matches(entry, method, path)]
+    def find(
+        self, method: str | None = None, path: str | None = None, *, operation: str | None = None
+    ) -> list[LoggedRequest]:
+        """Entries with this method and/or path (an exact path, or a prefix ending in ``*``), and/or
+        served by this operation (``"subscriptions.bulk_revoke"``)."""
+        return [
+            entry
+            for entry in self._entries
+            if _matches(entry, method, path) and operation in (None, entry.operation)
+        ]
 
     def record(
         self,
@@ -92,6 +102,7 @@ class RequestLog:
         status: int | None,
         fault: str | None,
         started: float | None = None,
+        operation: str | None = None,
     ) -> None:
         """Keep one request, credentials redacted."""
         if not self.enabled:
@@ -108,6 +119,7 @@ class RequestLog:
                 fault=fault,
                 token_fingerprint=token,
                 started=started if started is not None else time.monotonic(),
+                operation=operation,
             )
         )
 

@@ -16,6 +16,7 @@ from ._endpoints import CatalogShape, Endpoints, LearnerSummaryShape, ServerOpti
 from ._faults import FaultInjector
 from ._log import RequestLog
 from ._pages import DEFAULT_PAGE_SIZES
+from ._registry import GENERATED_SPEC, SpecTable
 from ._server import SandboxServer
 from ._state import SandboxData
 from ._tokens import TokenIssuer
@@ -63,6 +64,8 @@ class Sandbox:
         client_id, client_secret: The credentials the sandbox accepts; derived from the seed by default.
         anchor: The moment the data is laid out around; midnight UTC today by default.
         log_limit: Requests the request log keeps; 0 turns the log off (benchmarks).
+        spec: The operations served (``enterprise_async/_generated/`` by default): each answered by
+            its stateful handler, or else with data synthesized from its response schemas.
     """
 
     def __init__(
@@ -81,6 +84,7 @@ class Sandbox:
         client_secret: str | None = None,
         anchor: datetime.datetime | None = None,
         log_limit: int = DEFAULT_LOG_LIMIT,
+        spec: SpecTable = GENERATED_SPEC,
     ) -> None:
         unknown = set(page_sizes or {}) - set(DEFAULT_PAGE_SIZES)
         if unknown:
@@ -117,7 +121,11 @@ class Sandbox:
             page_sizes={**DEFAULT_PAGE_SIZES, **(page_sizes or {})},
         )
         self.server = SandboxServer(
-            Endpoints(self.data, options), tokens=self.tokens, faults=self.faults, log=self.requests
+            Endpoints(self.data, options),
+            tokens=self.tokens,
+            faults=self.faults,
+            log=self.requests,
+            spec=spec,
         )
         self._runner: web.AppRunner | None = None
         self._port: int | None = None

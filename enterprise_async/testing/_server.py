@@ -1,9 +1,10 @@
 """The HTTP side of the sandbox: one aiohttp handler that logs, injects faults, authenticates,
 routes, and renders every answer as JSON (``Accept: application/json``) or DRF XML (anything else).
 
-Routing is a short table of compiled patterns matched on the raw path, so a course run key such as
-``course-v1:MITx+CS.0.7x+1T2026`` reaches its handler as it was sent, and so that unknown paths
-(404), wrong methods (405) and missing tokens (401) answer in the API's own format.
+Routing is one compiled pattern per operation of the spec (``_registry``), matched on the raw
+path, so a course run key such as ``course-v1:MITx+CS.0.7x+1T2026`` reaches its handler as it was
+sent, and so that unknown paths (404), wrong methods (405) and missing tokens (401, for operations
+whose ``security`` asks for one) answer in the API's own format.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 import uuid
 from collections.abc import Mapping
 from typing import Any, Final
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import parse_qsl
 
 import orjson
 from aiohttp import web
@@ -23,6 +24,7 @@ from .._xml import render_drf_xml
 from ._endpoints import Call, Endpoints, Route
 from ._faults import Fault, FaultInjector
 from ._log import RequestLog
+from ._registry import GENERATED_SPEC, SpecTable
 from ._replies import ApiError, Reply
 from ._tokens import AuthFailure, TokenIssuer
 
@@ -41,7 +43,11 @@ _GATEWAY_PAGE: Final = (
 
 
 class SandboxServer:
-    """The aiohttp application of one sandbox, over its endpoints, tokens, faults and log."""
+    """The aiohttp application of one sandbox, over its endpoints, tokens, faults and log.
+
+    ``spec`` is the operation table it serves (the generated one by default): every operation is
+    routed, to its stateful handler or to an answer synthesized from its response schemas.
+    """
 
     def __init__(
         self,
@@ -50,12 +56,13 @@ class SandboxServer:
         tokens: TokenIssuer,
         faults: FaultInjector,
         log: RequestLog,
+        spec: SpecTable = GENERATED_SPEC,
     ) -> None:
         self.endpoints = endpoints
         self.tokens = tokens
         self.faults = faults
         self.log = log
-        self._routes: list[Route] = endpoints.routes()
+        self._routes: list[Route] = endpoints.routes(spec)
         self._next_host = endpoints.options.next_host.rstrip("/") if endpoints.options.next_host else None
 
     def application(self) -> web.Application:
@@ -89,6 +96,7 @@ class SandboxServer:
                 status=status,
                 fault=fault.name if fault else None,
                 started=started,
+                operation=self._operation(request.method, path) if self.log.enabled else None,
             )
 
     async def _respond(
@@ -116,22 +124,33 @@ class SandboxServer:
         return render(reply, wants_json)
 
     def _dispatch(self, request: web.Request, body: bytes, path: str) -> Reply:
+        found = self.route(request.method, path)
+        if isinstance(found, Route):
+            if found.authenticated:
+                self._authenticate(request)
+            match = found.pattern.match(path)
+            assert match is not None
+            return found.handler(self._call(request, body, path, found.params(match)))
+        if found:
+            detail = f'Method "{request.method}" not allowed.'
+            raise ApiError(405, {"detail": detail}, {"Allow": ", ".join([*found, "OPTIONS"])})
+        raise ApiError(404, {"detail": "Not found."})
+
+    def route(self, method: str, path: str) -> Route | list[str]:
+        """The route serving ``method`` on the raw ``path``; else the methods the path allows
+        (none: an unknown path)."""
         allowed: list[str] = []
         for route in self._routes:
-            match = route.pattern.match(path)
-            if match is None:
+            if route.pattern.match(path) is None:
                 continue
-            if route.method != request.method:
-                allowed.append(route.method)
-                continue
-            if route.authenticated:
-                self._authenticate(request)
-            params = {name: unquote(value) for name, value in match.groupdict().items()}
-            return route.handler(self._call(request, body, path, params))
-        if allowed:
-            detail = f'Method "{request.method}" not allowed.'
-            raise ApiError(405, {"detail": detail}, {"Allow": ", ".join([*allowed, "OPTIONS"])})
-        raise ApiError(404, {"detail": "Not found."})
+            if route.method == method:
+                return route
+            allowed.append(route.method)
+        return allowed
+
+    def _operation(self, method: str, path: str) -> str | None:
+        found = self.route(method, path)
+        return found.operation if isinstance(found, Route) else None
 
     def _authenticate(self, request: web.Request) -> None:
         failure = self.tokens.check(request.headers.get("Authorization"))

@@ -1,0 +1,87 @@
+"""Render the response schema table: what each operation answers, for the sandbox.
+
+The sandbox ships in the wheel and `spec/` does not, so the schemas it answers from (the success
+responses of every operation, the components they name) and which operations need no token
+(``security: []``) are written down here as plain JSON-shaped data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from codegen.operations import HTTP_METHODS, template_environment
+
+DROPPED_KEYS = frozenset({"description", "summary", "example", "examples", "x-sdk-variants"})
+"""Schema keys that only document; left out to keep the table small."""
+
+
+def read_schemas(spec_path: Path) -> dict[str, Any]:
+    """The components, each operation's success response schemas, and its security."""
+    document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+    default_security = document.get("security", [])
+    responses: dict[str, dict[int, Any]] = {}
+    unauthenticated: list[str] = []
+    for item in document["paths"].values():
+        for method in HTTP_METHODS:
+            node = item.get(method)
+            if node is None or node.get("x-sdk-internal"):
+                continue
+            name = f"{node['tags'][0]}.{node['x-sdk-method']}"
+            responses[name] = _success_schemas(document, node)
+            if not node.get("security", default_security):
+                unauthenticated.append(name)
+    components = document.get("components", {}).get("schemas", {})
+    return {
+        "components": {name: _plain(schema) for name, schema in components.items()},
+        "responses": responses,
+        "unauthenticated": sorted(unauthenticated),
+    }
+
+
+def _success_schemas(document: Mapping[str, Any], node: Mapping[str, Any]) -> dict[int, Any]:
+    schemas: dict[int, Any] = {}
+    for status, response in node.get("responses", {}).items():
+        if not str(status).isdigit() or not 200 <= int(status) < 300:
+            continue
+        response = _resolve(document, response)
+        media = response.get("content", {}).get("application/json")
+        schemas[int(status)] = _plain(media["schema"]) if media and "schema" in media else None
+    return schemas
+
+
+def _resolve(document: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
+    while "$ref" in node:
+        target: Any = document
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def _plain(schema: Any) -> Any:
+    """A schema without its documentation keys (``properties`` keep every field name)."""
+    if isinstance(schema, Mapping):
+        return {
+            key: (
+                {name: _plain(value) for name, value in schema[key].items()}
+                if key == "properties"
+                else _plain(value)
+            )
+            for key, value in schema.items()
+            if key not in DROPPED_KEYS or key == "properties"
+        }
+    if isinstance(schema, list):
+        return [_plain(value) for value in schema]
+    return schema
+
+
+def render_schemas(table: Mapping[str, Any]) -> str:
+    return (
+        template_environment()
+        .get_template("schemas.py.jinja2")
+        .render(**{k: repr(v) for k, v in table.items()})
+    )
