@@ -140,6 +140,10 @@ class Operation(Generic[ResultT]):
     body: Rule | None = None
     outcomes: Mapping[int, Outcome] = field(factory=dict)
     pagination: Pagination | None = None
+    summary: str = ""
+    description: str = ""
+    descriptions: Mapping[str, str] = field(factory=dict)
+    """The spec's description of each parameter and body field, by argument name (help texts)."""
 
     @property
     def idempotent(self) -> bool:

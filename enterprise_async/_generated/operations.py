@@ -57,6 +57,14 @@ POLICIES_ALLOCATE: Operation[AllocationResult] = Operation(
     outcomes={
         202: Outcome(202, AllocationResult),
     },
+    summary="Allocate a content assignment in a policy to a list of learners for one content key.",
+    description="A learner without an assignment for the policy and content gets a new one (`created`); an existing assignment that is not allocated is allocated again (`updated`); an assignment that is already allocated is reported under `no_change`.",
+    descriptions={
+        "policy_uuid": "The subsidy access policy.",
+        "learner_emails": "Learners to allocate to.",
+        "content_key": "Course content key.",
+        "content_price_cents": "Price in USD cents at allocation time.",
+    },
 )
 
 POLICIES_LIST: Operation[PolicyPage] = Operation(
@@ -84,6 +92,13 @@ POLICIES_LIST: Operation[PolicyPage] = Operation(
         pages_field="num_pages",
         size_field=None,
     ),
+    summary="List the subsidy access policies of an enterprise customer.",
+    descriptions={
+        "enterprise_customer_uuid": "Owning customer; cannot be blank or null.",
+        "active": "Filter by the active flag (the server\u0027s default is False).",
+        "policy_type": "Policy type filter.",
+        "page_size": "Results per page.",
+    },
 )
 
 ASSIGNMENTS_LIST: Operation[AssignmentPage] = Operation(
@@ -124,6 +139,24 @@ ASSIGNMENTS_LIST: Operation[AssignmentPage] = Operation(
         pages_field="page_count",
         size_field="page_size",
     ),
+    summary="List the learner content assignments of an assignment configuration.",
+    description="Each page also carries `learner_state_counts`.",
+    descriptions={
+        "assignment_configuration_uuid": "The assignment configuration.",
+        "content_key": "Content key filter.",
+        "content_key__in": "Any of these content keys.",
+        "learner_email": "Learner e-mail filter.",
+        "learner_email__in": "Any of these learner e-mails.",
+        "learner_state": "Learner state filter.",
+        "learner_state__in": "Any of these learner states.",
+        "lms_user_id": "Learner user id filter.",
+        "lms_user_id__in": "Any of these learner user ids.",
+        "ordering": "Field used for ordering.",
+        "search": "Free-text search.",
+        "state": "Assignment state filter.",
+        "state__in": "Any of these assignment states.",
+        "page_size": "Results per page.",
+    },
 )
 
 ASSIGNMENTS_REMIND: Operation[Any] = Operation(
@@ -140,6 +173,11 @@ ASSIGNMENTS_REMIND: Operation[Any] = Operation(
     outcomes={
         200: Outcome(200, None),
     },
+    summary="Remind the learners of the given assignments.",
+    descriptions={
+        "assignment_configuration_uuid": "The assignment configuration.",
+        "assignment_uuids": "Assignments belonging to the configuration in the path.",
+    },
 )
 
 ASSIGNMENTS_CANCEL: Operation[Any] = Operation(
@@ -155,6 +193,11 @@ ASSIGNMENTS_CANCEL: Operation[Any] = Operation(
     ),
     outcomes={
         200: Outcome(200, None),
+    },
+    summary="Cancel the given assignments.",
+    descriptions={
+        "assignment_configuration_uuid": "The assignment configuration.",
+        "assignment_uuids": "Assignments belonging to the configuration in the path.",
     },
 )
 
@@ -179,6 +222,11 @@ SUBSCRIPTIONS_LIST: Operation[SubscriptionPlanPage] = Operation(
         pages_field=None,
         size_field=None,
     ),
+    summary="List subscription plans.",
+    descriptions={
+        "enterprise_customer_uuid": "Customer whose plans are listed.",
+        "current": "Return only the active plan.",
+    },
 )
 
 SUBSCRIPTIONS_ASSIGN_LICENSES: Operation[LicenseAssignmentResult] = Operation(
@@ -200,6 +248,16 @@ SUBSCRIPTIONS_ASSIGN_LICENSES: Operation[LicenseAssignmentResult] = Operation(
     ),
     outcomes={
         200: Outcome(200, LicenseAssignmentResult),
+    },
+    summary="Assign licenses of a subscription plan to users.",
+    description="Users already tied to a non-revoked license in the plan are counted in `num_already_associated`.",
+    descriptions={
+        "subscription_plan_uuid": "The subscription plan.",
+        "user_emails": "Users to assign licenses to.",
+        "user_sfids": "External customer-relationship-system user ids.",
+        "greeting": "Opening text added to the notification e-mail.",
+        "closing": "Closing text added to the notification e-mail.",
+        "notify_users": "Whether learners are notified after assignment.",
     },
 )
 
@@ -241,6 +299,12 @@ SUBSCRIPTIONS_BULK_REVOKE: Operation[BulkRevokeResult] = Operation(
         207: Outcome(207, BulkRevokeResult, {"partial": True}),
         404: Outcome(404, BulkRevokeResult),
     },
+    summary="Revoke licenses of a subscription plan in bulk, by e-mail or by filters (never both).",
+    descriptions={
+        "subscription_plan_uuid": "The subscription plan.",
+        "user_emails": "E-mails whose licenses are revoked.",
+        "filters": "Filters selecting the licenses to revoke.",
+    },
 )
 
 ENROLLMENTS_BULK_ENROLL: Operation[BulkEnrollmentJob] = Operation(
@@ -266,6 +330,13 @@ ENROLLMENTS_BULK_ENROLL: Operation[BulkEnrollmentJob] = Operation(
     outcomes={
         201: Outcome(201, BulkEnrollmentJob),
     },
+    summary="Enroll learners in course runs in bulk; returns the id of the enrollment job.",
+    descriptions={
+        "enterprise_customer_uuid": "The customer.",
+        "emails": "Learners to enroll.",
+        "course_run_keys": "Course runs to enroll them in.",
+        "notify": "Notify users about the enrollment.",
+    },
 )
 
 CATALOGS_LIST: Operation[CatalogPage] = Operation(
@@ -286,6 +357,7 @@ CATALOGS_LIST: Operation[CatalogPage] = Operation(
         pages_field=None,
         size_field=None,
     ),
+    summary="List the catalogs available to the organization.",
 )
 
 CATALOGS_CONTENTS: Operation[CatalogContentsPage] = Operation(
@@ -309,6 +381,12 @@ CATALOGS_CONTENTS: Operation[CatalogContentsPage] = Operation(
         pages_field=None,
         size_field=None,
     ),
+    summary="List the active content of a catalog (open for enrollment now or later).",
+    description="Items are courses, course runs and programs, in the nested or the flat shape.",
+    descriptions={
+        "catalog_id": "The catalog (its `uuid` in the catalog list).",
+        "limit": "Items per page (the server\u0027s default is 20).",
+    },
 )
 
 CATALOGS_COURSE: Operation[Course] = Operation(
@@ -321,6 +399,11 @@ CATALOGS_COURSE: Operation[Course] = Operation(
     ),
     outcomes={
         200: Outcome(200, Course),
+    },
+    summary="Read one course of a catalog.",
+    descriptions={
+        "catalog_id": "The catalog (its `uuid` in the catalog list).",
+        "course_key": "The `key` of the course in the catalog contents.",
     },
 )
 
@@ -335,6 +418,11 @@ CATALOGS_COURSE_RUN: Operation[CourseRun] = Operation(
     outcomes={
         200: Outcome(200, CourseRun),
     },
+    summary="Read one course run of a catalog.",
+    descriptions={
+        "catalog_id": "The catalog (its `uuid` in the catalog list).",
+        "course_run_id": "The `key` of the course run in the catalog contents.",
+    },
 )
 
 CATALOGS_PROGRAM: Operation[Program] = Operation(
@@ -347,6 +435,11 @@ CATALOGS_PROGRAM: Operation[Program] = Operation(
     ),
     outcomes={
         200: Outcome(200, Program),
+    },
+    summary="Read one program of a catalog.",
+    descriptions={
+        "catalog_id": "The catalog (its `uuid` in the catalog list).",
+        "program_id": "The `uuid` of the program in the catalog contents.",
     },
 )
 
@@ -371,6 +464,12 @@ LEARNER_SUMMARY_LIST: Operation[LearnerSummaryResponse] = Operation(
         pages_field=None,
         size_field=None,
     ),
+    summary="List the learner summary records of a customer.",
+    description="Sorted by `last_activity_date` unless `ordering` names another field. The server may answer with a plain list or with a paginated envelope; both are read.",
+    descriptions={
+        "enterprise_uuid": "The enterprise customer.",
+        "ordering": "Response field used for sorting.",
+    },
 )
 
 OPERATIONS: dict[str, Operation[Any]] = {
