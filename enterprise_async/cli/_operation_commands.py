@@ -179,4 +179,3 @@ def _spelled(argument: SpecArgument) -> str:
 
 def _outcome_fields(operation: Operation[Any]) -> set[str]:
     return {name for outcome in operation.outcomes.values() for name in outcome.fields}
-

@@ -16,7 +16,7 @@ from attrs import frozen
 
 from .._spec import Operation, Rule
 
-__all__ = ["RESERVED_OPTIONS", "OpenChoice", "SpecArgument", "option_name", "spec_arguments"]
+__all__ = ["RESERVED_OPTIONS", "SpecArgument", "option_name", "spec_arguments"]
 
 RESERVED_OPTIONS: Final = frozenset(
     {
@@ -42,21 +42,12 @@ def option_name(name: str) -> str:
     return name.replace("__", "-").replace("_", "-")
 
 
-class OpenChoice(click.ParamType):
-    """An open enum: the documented values are shown (and completed), any other value is passed on."""
-
-    name = "choice"
-
-    def __init__(self, values: Sequence[str]) -> None:
-        self.values = tuple(values)
-
-    def get_metavar(self, param: click.Parameter, *args: Any) -> str:
-        return "[" + "|".join(self.values) + "|...]"
-
-    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
-        from click.shell_completion import CompletionItem
-
-        return [CompletionItem(value) for value in self.values if value.startswith(incomplete)]
+def _completion(rule: Rule) -> Callable[[click.Context, click.Parameter, str], list[str]] | None:
+    """Shell completion of an open enum's documented values (any other value is accepted too)."""
+    values = _enum_values(rule.items if rule.kind == "array" and rule.items else rule)
+    if not values:
+        return None
+    return lambda _ctx, _param, incomplete: [value for value in values if value.startswith(incomplete)]
 
 
 def _boolean(text: str) -> bool:
@@ -189,7 +180,10 @@ class SpecArgument:
         """The click argument or option; ``taken`` holds option strings already in use (updated)."""
         if self.positional:
             return click.Argument(
-                [self.dest], metavar=self.name.upper(), type=_scalar_type(self.rule), callback=None
+                [self.dest],
+                metavar=self.name.upper(),
+                type=_scalar_type(self.rule),
+                shell_complete=_completion(self.rule),
             )
         names = self._names(taken)
         help_text = _help(self.description, self.rule, required=self.required)
@@ -203,6 +197,7 @@ class SpecArgument:
                 multiple=True,
                 metavar=_metavar(self.rule),
                 callback=_list_callback(self.rule.items or Rule()),
+                shell_complete=_completion(self.rule),
                 help=help_text,
             )
         return click.Option(
@@ -210,6 +205,7 @@ class SpecArgument:
             metavar=_metavar(self.rule),
             type=_scalar_type(self.rule),
             callback=_scalar_callback(self.rule) if self.rule.kind in ("object", "any") else None,
+            shell_complete=_completion(self.rule),
             help=help_text,
         )
 
@@ -227,13 +223,11 @@ class SpecArgument:
         return names
 
 
-def _scalar_type(rule: Rule) -> click.ParamType:
+def _scalar_type(rule: Rule) -> Any:
     if rule.kind == "integer":
         return click.INT
     if rule.kind == "number":
         return click.FLOAT
-    if values := _enum_values(rule):
-        return OpenChoice(values)
     return click.STRING
 
 
