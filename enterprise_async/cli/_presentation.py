@@ -23,6 +23,7 @@ from ..models import (
     ContentItem,
     Course,
     CourseRun,
+    LearnerSummary,
     LicenseAssignmentResult,
     Program,
     SubscriptionPlan,
@@ -40,6 +41,7 @@ from ._views import (
     course_view,
     details,
     enrollment_view,
+    learner_summary_table,
     license_assignment_view,
     plans_table,
     policies_table,
@@ -54,6 +56,9 @@ ResultView = Callable[[Any], RenderableType]
 ListingView = Callable[[Sequence[Any], Any], RenderableType]
 """A listing's rows and its first page (None when it had no page)."""
 
+NAMING_SUFFIXES: Final = ("uuid", "key", "id", "email", "name", "title", "status", "state")
+"""Fields that name a row, shown first by a generic table."""
+
 MAX_GENERIC_COLUMNS: Final = 8
 """Columns of a generic table: enough to recognise a row, few enough to fit a terminal."""
 
@@ -65,12 +70,14 @@ def _is_structured(value: Any) -> bool:
 
 
 def _plain_fields(model_class: type[Any], rows: Sequence[Any]) -> list[str]:
-    """The fields of a model that read as one cell (no nested model) in every row."""
-    return [
+    """The fields of a model that read as one cell (no nested model) in every row, the ones that
+    name a row (identifiers, names, states) first."""
+    plain = [
         attribute.name
         for attribute in attrs.fields(model_class)
         if not any(_is_structured(getattr(row, attribute.name, None)) for row in rows)
     ]
+    return sorted(plain, key=lambda name: not name.endswith(NAMING_SUFFIXES))
 
 
 def generic_result(title: str, result: Any) -> RenderableType:
@@ -150,6 +157,7 @@ DEFAULT_PRESENTATION: Final = Presentation(
         SubscriptionPlan: _rows_only(plans_table),
         Catalog: _rows_only(catalogs_table),
         ContentItem: _rows_only(contents_table),
+        LearnerSummary: _rows_only(learner_summary_table),
     },
     option_names={"policies.list": {"active": (" /--inactive",)}},
 )

@@ -14,6 +14,7 @@ from enterprise_async._spec import Operation, Outcome, Param, Rule
 from enterprise_async.cli import cli as command_line
 from enterprise_async.cli._app import build_cli
 from enterprise_async.cli._operation_options import option_name, spec_arguments
+from enterprise_async.cli._presentation import Presentation
 from enterprise_async.models import LearnerState, LicenseStatus
 from enterprise_async.testing import PolicyRecord, Sandbox
 
@@ -204,10 +205,22 @@ def test_learner_summary_list_streams_every_row(cli: CommandLine, served: Sandbo
 
 
 def test_a_listing_without_a_view_is_a_generic_table(cli: CommandLine, served: Sandbox) -> None:
+    without_views = build_cli(OPERATIONS.values(), presentation=Presentation())
     customer = served.data.customers[0].uuid
-    ran = cli("learner_summary", "list", customer, "--max-items", "2")
+    ran = cli.invoke(without_views, "learner_summary", "list", customer, "--max-items", "2")
     assert ran.exit_code == 0, ran.stderr
+    assert "learner_summary.list" in ran.stdout
     assert "2 items" in ran.stdout
+
+
+def test_a_result_without_a_view_shows_its_fields(cli: CommandLine, served: Sandbox) -> None:
+    without_views = build_cli(OPERATIONS.values(), presentation=Presentation())
+    catalog = served.data.catalogs[0]
+    key = str(served.data.first(catalog, "course")["key"])
+    ran = cli.invoke(without_views, "catalogs", "course", catalog.uuid, key)
+    assert ran.exit_code == 0, ran.stderr
+    assert key in ran.stdout
+    assert "course_runs" not in ran.stdout  # nested models are left to --json
 
 
 def test_a_new_operation_in_a_table_gets_a_command(cli: CommandLine) -> None:
