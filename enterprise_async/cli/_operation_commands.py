@@ -8,7 +8,8 @@ chosen by its model (``_presentation``); a model without a view of its own gets 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -17,7 +18,7 @@ from .._client import EnterpriseClient
 from .._spec import Operation
 from ..errors import ClientValidationError
 from ._context import ApiSettings, run_with_client
-from ._failures import IncompleteError, InputError
+from ._failures import IncompleteError
 from ._operation_options import SpecArgument, option_name, spec_arguments
 from ._options import api_options, json_option, max_items_option
 from ._output import print_document, print_json_line, show, take
@@ -99,9 +100,10 @@ def _run_call(
     as_json: bool,
 ) -> None:
     async def work(client: EnterpriseClient) -> Any:
-        return await client.call(operation, arguments)
+        with _naming_options(operation):
+            return await client.call(operation, arguments)
 
-    result = _validated(operation, lambda: run_with_client(api, work))
+    result = run_with_client(api, work)
     if as_json:
         print_document(result)
     else:
@@ -120,11 +122,12 @@ def _run_listing(
     max_items: int | None,
 ) -> None:
     async def work(client: EnterpriseClient) -> tuple[list[Any], Any]:
-        pager = client.paginate(operation, arguments)
+        with _naming_options(operation):
+            pager = client.paginate(operation, arguments)
         items_field = operation.pagination.items if operation.pagination else "results"
         return await _walk(pager.pages(), items_field, as_json=as_json, max_items=max_items)
 
-    rows, first_page = _validated(operation, lambda: run_with_client(api, work))
+    rows, first_page = run_with_client(api, work)
     if not as_json:
         show(presentation.listing_view(operation, rows, first_page))
 
@@ -153,17 +156,19 @@ async def _walk(
     return rows, first_page
 
 
-def _validated(operation: Operation[Any], run: Callable[[], Any]) -> Any:
-    """Run the command; a refused argument is reported under its option's name as well."""
+@contextmanager
+def _naming_options(operation: Operation[Any]) -> Iterator[None]:
+    """A refused argument is reported as the client reports it, plus the option that gave it."""
     try:
-        return run()
-    except InputError as error:
-        cause = error.__context__
-        if isinstance(cause, ClientValidationError):
-            root = cause.field.split("[", 1)[0].split(".", 1)[0]
-            hint = _spelling(operation, root)
-            raise InputError(f"{error.message} ({hint})" if hint else error.message) from None
-        raise
+        yield
+    except ClientValidationError as error:
+        root = error.field.split("[", 1)[0].split(".", 1)[0]
+        hint = _spelling(operation, root)
+        if hint is None:
+            raise
+        raise ClientValidationError(
+            error.field, f"{error.reason} ({hint})", operation=error.operation
+        ) from None
 
 
 def _spelling(operation: Operation[Any], name: str) -> str | None:
