@@ -10,9 +10,9 @@ from pathlib import Path
 
 from codegen.models import render_models
 from codegen.operations import SpecError, read_operations, render_operations, render_resources
+from codegen.schemas import read_schemas, render_schemas
 from codegen.source import InvalidSpecError, Problem, load
 from codegen.validation import problems
-from codegen.schemas import read_schemas, render_schemas
 from codegen.variants import read_variants, render_variants
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -175,6 +175,10 @@ class Operation(Generic[ResultT]):
     retry_statuses: frozenset[int] = frozenset()
     """Statuses meaning "nothing was done, try later": retried whatever the method
     (``x-sdk-retry-statuses`` of the spec, plus ``x-sdk-retry`` on a response of the operation)."""
+    summary: str = ""
+    description: str = ""
+    descriptions: Mapping[str, str] = field(factory=dict)
+    """The spec's description of each parameter and body field, by argument name (help texts)."""
 
     @property
     def idempotent(self) -> bool:

@@ -68,6 +68,14 @@ POLICIES_ALLOCATE: Operation[AllocationResult] = Operation(
         202: Outcome(202, AllocationResult),
     },
     retry_statuses=frozenset({429}),
+    summary="Allocate a content assignment in a policy to a list of learners for one content key.",
+    description="A learner without an assignment for the policy and content gets a new one (`created`); an existing assignment that is not allocated is allocated again (`updated`); an assignment that is already allocated is reported under `no_change`.",
+    descriptions={
+        "policy_uuid": "The subsidy access policy.",
+        "learner_emails": "Learners to allocate to.",
+        "content_key": "Course content key.",
+        "content_price_cents": "Price in USD cents at allocation time.",
+    },
 )
 
 POLICIES_LIST: Operation[PolicyPage] = Operation(
@@ -98,6 +106,13 @@ POLICIES_LIST: Operation[PolicyPage] = Operation(
         size_param="page_size",
     ),
     retry_statuses=frozenset({429}),
+    summary="List the subsidy access policies of an enterprise customer.",
+    descriptions={
+        "enterprise_customer_uuid": "Owning customer; cannot be blank or null.",
+        "active": "Filter by the active flag (the server\u0027s default is False).",
+        "policy_type": "Policy type filter.",
+        "page_size": "Results per page.",
+    },
 )
 
 ASSIGNMENTS_LIST: Operation[AssignmentPage] = Operation(
@@ -141,6 +156,24 @@ ASSIGNMENTS_LIST: Operation[AssignmentPage] = Operation(
         size_param="page_size",
     ),
     retry_statuses=frozenset({429}),
+    summary="List the learner content assignments of an assignment configuration.",
+    description="Each page also carries `learner_state_counts`.",
+    descriptions={
+        "assignment_configuration_uuid": "The assignment configuration.",
+        "content_key": "Content key filter.",
+        "content_key__in": "Any of these content keys.",
+        "learner_email": "Learner e-mail filter.",
+        "learner_email__in": "Any of these learner e-mails.",
+        "learner_state": "Learner state filter.",
+        "learner_state__in": "Any of these learner states.",
+        "lms_user_id": "Learner user id filter.",
+        "lms_user_id__in": "Any of these learner user ids.",
+        "ordering": "Field used for ordering.",
+        "search": "Free-text search.",
+        "state": "Assignment state filter.",
+        "state__in": "Any of these assignment states.",
+        "page_size": "Results per page.",
+    },
 )
 
 ASSIGNMENTS_REMIND: Operation[Any] = Operation(
@@ -158,6 +191,11 @@ ASSIGNMENTS_REMIND: Operation[Any] = Operation(
         200: Outcome(200, None),
     },
     retry_statuses=frozenset({429}),
+    summary="Remind the learners of the given assignments.",
+    descriptions={
+        "assignment_configuration_uuid": "The assignment configuration.",
+        "assignment_uuids": "Assignments belonging to the configuration in the path.",
+    },
 )
 
 ASSIGNMENTS_CANCEL: Operation[Any] = Operation(
@@ -175,6 +213,11 @@ ASSIGNMENTS_CANCEL: Operation[Any] = Operation(
         200: Outcome(200, None),
     },
     retry_statuses=frozenset({429}),
+    summary="Cancel the given assignments.",
+    descriptions={
+        "assignment_configuration_uuid": "The assignment configuration.",
+        "assignment_uuids": "Assignments belonging to the configuration in the path.",
+    },
 )
 
 SUBSCRIPTIONS_LIST: Operation[SubscriptionPlanPage] = Operation(
@@ -201,6 +244,11 @@ SUBSCRIPTIONS_LIST: Operation[SubscriptionPlanPage] = Operation(
         size_param=None,
     ),
     retry_statuses=frozenset({429}),
+    summary="List subscription plans.",
+    descriptions={
+        "enterprise_customer_uuid": "Customer whose plans are listed.",
+        "current": "Return only the active plan.",
+    },
 )
 
 SUBSCRIPTIONS_ASSIGN_LICENSES: Operation[LicenseAssignmentResult] = Operation(
@@ -224,6 +272,16 @@ SUBSCRIPTIONS_ASSIGN_LICENSES: Operation[LicenseAssignmentResult] = Operation(
         200: Outcome(200, LicenseAssignmentResult),
     },
     retry_statuses=frozenset({423, 429}),
+    summary="Assign licenses of a subscription plan to users.",
+    description="Users already tied to a non-revoked license in the plan are counted in `num_already_associated`.",
+    descriptions={
+        "subscription_plan_uuid": "The subscription plan.",
+        "user_emails": "Users to assign licenses to.",
+        "user_sfids": "External customer-relationship-system user ids.",
+        "greeting": "Opening text added to the notification e-mail.",
+        "closing": "Closing text added to the notification e-mail.",
+        "notify_users": "Whether learners are notified after assignment.",
+    },
 )
 
 SUBSCRIPTIONS_BULK_REVOKE: Operation[BulkRevokeResult] = Operation(
@@ -267,6 +325,12 @@ SUBSCRIPTIONS_BULK_REVOKE: Operation[BulkRevokeResult] = Operation(
         404: Outcome(404, BulkRevokeResult),
     },
     retry_statuses=frozenset({429}),
+    summary="Revoke licenses of a subscription plan in bulk, by e-mail or by filters (never both).",
+    descriptions={
+        "subscription_plan_uuid": "The subscription plan.",
+        "user_emails": "E-mails whose licenses are revoked.",
+        "filters": 'Filters selecting the licenses to revoke (all of them must match). Written `{"user_email": "al"}` or `{"status_in": [...]}`, sent as the service reads them: `{"name": "user_email", "filter_value": "al"}`.',
+    },
 )
 
 ENROLLMENTS_BULK_ENROLL: Operation[BulkEnrollmentJob] = Operation(
@@ -293,6 +357,13 @@ ENROLLMENTS_BULK_ENROLL: Operation[BulkEnrollmentJob] = Operation(
         201: Outcome(201, BulkEnrollmentJob),
     },
     retry_statuses=frozenset({429}),
+    summary="Enroll learners in course runs in bulk; returns the id of the enrollment job.",
+    descriptions={
+        "enterprise_customer_uuid": "The customer.",
+        "emails": "Learners to enroll.",
+        "course_run_keys": "Course runs to enroll them in.",
+        "notify": "Notify users about the enrollment.",
+    },
 )
 
 CATALOGS_LIST: Operation[CatalogPage] = Operation(
@@ -316,6 +387,7 @@ CATALOGS_LIST: Operation[CatalogPage] = Operation(
         size_param=None,
     ),
     retry_statuses=frozenset({429}),
+    summary="List the catalogs available to the organization.",
 )
 
 CATALOGS_CONTENTS: Operation[CatalogContentsPage] = Operation(
@@ -342,6 +414,12 @@ CATALOGS_CONTENTS: Operation[CatalogContentsPage] = Operation(
         size_param="limit",
     ),
     retry_statuses=frozenset({429}),
+    summary="List the active content of a catalog (open for enrollment now or later).",
+    description="Items are courses, course runs and programs, in the nested or the flat shape.",
+    descriptions={
+        "catalog_id": "The catalog (its `uuid` in the catalog list).",
+        "limit": "Items per page (the server\u0027s default is 20).",
+    },
 )
 
 CATALOGS_COURSE: Operation[Course] = Operation(
@@ -356,6 +434,11 @@ CATALOGS_COURSE: Operation[Course] = Operation(
         200: Outcome(200, Course),
     },
     retry_statuses=frozenset({429}),
+    summary="Read one course of a catalog.",
+    descriptions={
+        "catalog_id": "The catalog (its `uuid` in the catalog list).",
+        "course_key": "The `key` of the course in the catalog contents.",
+    },
 )
 
 CATALOGS_COURSE_RUN: Operation[CourseRun] = Operation(
@@ -370,6 +453,11 @@ CATALOGS_COURSE_RUN: Operation[CourseRun] = Operation(
         200: Outcome(200, CourseRun),
     },
     retry_statuses=frozenset({429}),
+    summary="Read one course run of a catalog.",
+    descriptions={
+        "catalog_id": "The catalog (its `uuid` in the catalog list).",
+        "course_run_id": "The `key` of the course run in the catalog contents.",
+    },
 )
 
 CATALOGS_PROGRAM: Operation[Program] = Operation(
@@ -384,6 +472,11 @@ CATALOGS_PROGRAM: Operation[Program] = Operation(
         200: Outcome(200, Program),
     },
     retry_statuses=frozenset({429}),
+    summary="Read one program of a catalog.",
+    descriptions={
+        "catalog_id": "The catalog (its `uuid` in the catalog list).",
+        "program_id": "The `uuid` of the program in the catalog contents.",
+    },
 )
 
 LEARNER_SUMMARY_LIST: Operation[LearnerSummaryResponse] = Operation(
@@ -410,6 +503,12 @@ LEARNER_SUMMARY_LIST: Operation[LearnerSummaryResponse] = Operation(
         size_param=None,
     ),
     retry_statuses=frozenset({429}),
+    summary="List the learner summary records of a customer.",
+    description="Sorted by `last_activity_date` unless `ordering` names another field. The server may answer with a plain list or with a paginated envelope; both are read.",
+    descriptions={
+        "enterprise_uuid": "The enterprise customer.",
+        "ordering": "Response field used for sorting.",
+    },
 )
 
 RETRY_STATUSES: frozenset[int] = frozenset({429})

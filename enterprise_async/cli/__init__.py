@@ -1,8 +1,8 @@
 """``enterprise-async``: the command line of enterprise_async.
 
-Every resource of the API as a command (``policies``, ``assignments``, ``subscriptions``,
-``enroll``, ``catalogs``, ``learners``), bulk exports (``catalogs export``, ``learners export``),
-a guided ``demo`` and a ``sandbox`` server. The exports are also functions
+A command for every operation of the generated operation table (``<resource> <method>``, typed
+from the spec's rules, validated by the client), bulk exports (``catalogs export``,
+``learners export``), a guided ``demo`` and a ``sandbox`` server. The exports are also functions
 (``export_catalogs``, ``export_learners``) for use without the command line.
 """
 

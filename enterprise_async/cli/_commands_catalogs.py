@@ -1,4 +1,5 @@
-"""``catalogs list|contents|course|course-run|program|export``: catalogs and what is in them."""
+"""``catalogs export``: every catalog's contents to JSON Lines (the other ``catalogs`` commands are
+generated from the operation table)."""
 
 from __future__ import annotations
 
@@ -10,17 +11,10 @@ from .._client import EnterpriseClient
 from ._context import ApiSettings, run_with_client
 from ._export_catalogs import ExportSummary, export_catalogs
 from ._failures import IncompleteError
-from ._options import api_options, json_option, max_items_option
-from ._output import error_console, print_document, print_listing, show
+from ._options import api_options, json_option
+from ._output import error_console, print_document, show
 from ._progress import CatalogProgressBars
-from ._views import (
-    catalogs_table,
-    contents_table,
-    course_run_view,
-    course_view,
-    export_summary_view,
-    program_view,
-)
+from ._views import export_summary_view
 
 __all__ = ["catalogs"]
 
@@ -28,91 +22,6 @@ __all__ = ["catalogs"]
 @click.group()
 def catalogs() -> None:
     """Catalogs available to the customer, and the courses, course runs and programs in them."""
-
-
-@catalogs.command("list")
-@max_items_option
-@json_option
-@api_options()
-def list_catalogs(max_items: int | None, as_json: bool, api: ApiSettings) -> None:
-    """List the catalogs available to the organization."""
-
-    async def work(client: EnterpriseClient) -> None:
-        await print_listing(client.catalogs.list(), catalogs_table, as_json=as_json, max_items=max_items)
-
-    run_with_client(api, work)
-
-
-@catalogs.command("contents")
-@click.argument("catalog_id")
-@click.option("--limit", type=click.IntRange(min=1), help="Items per page (server default: 20).")
-@max_items_option
-@json_option
-@api_options()
-def contents(
-    catalog_id: str, limit: int | None, max_items: int | None, as_json: bool, api: ApiSettings
-) -> None:
-    """List the active content of CATALOG_ID: courses, course runs and programs."""
-
-    async def work(client: EnterpriseClient) -> None:
-        pager = client.catalogs.contents(catalog_id, limit=limit)
-        await print_listing(pager, contents_table, as_json=as_json, max_items=max_items)
-
-    run_with_client(api, work)
-
-
-@catalogs.command("course")
-@click.argument("catalog_id")
-@click.argument("course_key")
-@json_option
-@api_options()
-def course(catalog_id: str, course_key: str, as_json: bool, api: ApiSettings) -> None:
-    """Show the course COURSE_KEY of CATALOG_ID, with its runs."""
-
-    async def work(client: EnterpriseClient) -> None:
-        found = await client.catalogs.course(catalog_id, course_key)
-        if as_json:
-            print_document(found)
-        else:
-            show(course_view(found))
-
-    run_with_client(api, work)
-
-
-@catalogs.command("course-run")
-@click.argument("catalog_id")
-@click.argument("course_run_id")
-@json_option
-@api_options()
-def course_run(catalog_id: str, course_run_id: str, as_json: bool, api: ApiSettings) -> None:
-    """Show the course run COURSE_RUN_ID (its key) of CATALOG_ID."""
-
-    async def work(client: EnterpriseClient) -> None:
-        found = await client.catalogs.course_run(catalog_id, course_run_id)
-        if as_json:
-            print_document(found)
-        else:
-            show(course_run_view(found))
-
-    run_with_client(api, work)
-
-
-@catalogs.command("program")
-@click.argument("catalog_id")
-@click.argument("program_id")
-@json_option
-@api_options()
-def program(catalog_id: str, program_id: str, as_json: bool, api: ApiSettings) -> None:
-    """Show the program PROGRAM_ID (its uuid) of CATALOG_ID."""
-
-    async def work(client: EnterpriseClient) -> None:
-        found = await client.catalogs.program(catalog_id, program_id)
-        if as_json:
-            print_document(found)
-        else:
-            show(program_view(found))
-
-    run_with_client(api, work)
 
 
 @catalogs.command("export")

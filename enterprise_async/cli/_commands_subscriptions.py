@@ -1,4 +1,5 @@
-"""``subscriptions list|assign|revoke``: subscription plans and their licenses."""
+"""``subscriptions revoke``: bulk revocation by e-mails, or by filters spelled as options rather than
+JSON (``subscriptions bulk-revoke`` is the operation's generated command)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from .._client import EnterpriseClient
 from ..models import BulkRevokeResult
 from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError
-from ._options import api_options, json_option, list_option, max_items_option
-from ._output import print_document, print_listing, show
-from ._views import license_assignment_view, plans_table, revocation_view
+from ._options import api_options, json_option, list_option
+from ._output import print_document, show
+from ._views import revocation_view
 
 __all__ = ["subscriptions"]
 
@@ -22,54 +23,6 @@ LICENSE_STATUSES = "activated, assigned, unassigned, revoked"
 @click.group()
 def subscriptions() -> None:
     """Subscription plans and their licenses."""
-
-
-@subscriptions.command("list")
-@click.option("--enterprise-customer-uuid", help="Only the plans of this customer.")
-@click.option("--current/--no-current", default=None, help="Only the plan active now.")
-@max_items_option
-@json_option
-@api_options()
-def list_plans(
-    enterprise_customer_uuid: str | None,
-    current: bool | None,
-    max_items: int | None,
-    as_json: bool,
-    api: ApiSettings,
-) -> None:
-    """List subscription plans."""
-
-    async def work(client: EnterpriseClient) -> None:
-        pager = client.subscriptions.list(enterprise_customer_uuid=enterprise_customer_uuid, current=current)
-        await print_listing(pager, plans_table, as_json=as_json, max_items=max_items)
-
-    run_with_client(api, work)
-
-
-@subscriptions.command("assign")
-@click.argument("subscription_plan_uuid")
-@list_option(
-    "--user-email", "user_emails", required=True, help="User to assign a license to", metavar="EMAIL"
-)
-@list_option(
-    "--user-sfid", "user_sfids", help="External CRM user id, in the order of the e-mails", metavar="ID"
-)
-@click.option("--greeting", help="Opening text of the notification e-mail.")
-@click.option("--closing", help="Closing text of the notification e-mail.")
-@click.option("--notify-users/--no-notify-users", default=None, help="Whether users are notified.")
-@json_option
-@api_options()
-def assign(subscription_plan_uuid: str, as_json: bool, api: ApiSettings, **fields: Any) -> None:
-    """Assign licenses of SUBSCRIPTION_PLAN_UUID to users."""
-
-    async def work(client: EnterpriseClient) -> None:
-        result = await client.subscriptions.assign_licenses(subscription_plan_uuid, **fields)
-        if as_json:
-            print_document(result)
-        else:
-            show(license_assignment_view(result))
-
-    run_with_client(api, work)
 
 
 @subscriptions.command("revoke")

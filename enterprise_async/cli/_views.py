@@ -24,6 +24,7 @@ from ..models import (
     Course,
     CourseRun,
     LearnerStateCount,
+    LearnerSummary,
     LicenseAssignmentResult,
     Program,
     SubscriptionPlan,
@@ -45,6 +46,7 @@ __all__ = [
     "enrollment_view",
     "export_summary_view",
     "export_totals",
+    "learner_summary_table",
     "license_assignment_view",
     "plans_table",
     "policies_table",
@@ -81,6 +83,14 @@ PLAN_COLUMNS: Columns = (
     ("Activated", "licenses.activated"),
     ("Unassigned", "licenses.unassigned"),
     ("Revoked", "licenses.revoked"),
+)
+LEARNER_SUMMARY_COLUMNS: Columns = (
+    ("Learner", "user_email"),
+    ("Course run", "courserun_key"),
+    ("Progress", "progress_status"),
+    ("Grade", "current_grade"),
+    ("Passed", "has_passed"),
+    ("Last activity", "last_activity_date"),
 )
 CATALOG_COLUMNS: Columns = (
     ("Catalog", "uuid"),
@@ -238,6 +248,11 @@ def revocation_view(result: BulkRevokeResult) -> Group:
 def enrollment_view(job: BulkEnrollmentJob) -> Text:
     """A bulk enrollment job."""
     return Text.assemble("bulk enrollment job ", (cell(job.job_id), "bold"))
+
+
+def learner_summary_table(rows: Sequence[LearnerSummary]) -> Table:
+    """Learner summary rows: who, which run, how far."""
+    return table("Learner summary", LEARNER_SUMMARY_COLUMNS, rows, caption=_count(rows, "record"))
 
 
 def catalogs_table(catalogs: Sequence[Catalog]) -> Table:

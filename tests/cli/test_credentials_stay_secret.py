@@ -47,6 +47,11 @@ COMMANDS: list[tuple[tuple[str, ...], int]] = [
     (("learners", "export", CUSTOMER), 0),
     (("learners", "export", CUSTOMER, "--format", "jsonl"), 0),
     (("catalogs", "course", CATALOG, "NoSuch+Course"), 1),
+    (("learner-summary", "list", CUSTOMER), 0),
+    (("learner-summary", "list", CUSTOMER, "--json"), 0),
+    (("subscriptions", "assign-licenses", PLAN, "--user-email", "z@example.com", "--json"), 0),
+    (("subscriptions", "bulk-revoke", PLAN, "--filter", '{"status_in": ["unassigned"]}'), 0),
+    (("enrollments", "bulk-enroll", CUSTOMER, "--email", "z@example.com", "--course-run-key", RUN), 0),
 ]  # fmt: skip
 
 
