@@ -151,7 +151,12 @@ def test_json_object_options_reach_the_body(cli: CommandLine, served: Sandbox) -
     )  # fmt: skip
     assert ran.exit_code in (0, 3), ran.stderr
     (request,) = served.requests.find("POST", f"/enterprise/v1/subscriptions/{plan.uuid}/*")
-    assert request.json() == {"filters": [{"user_email": holder}, {"status_in": ["unassigned"]}]}
+    assert request.json() == {  # sent in the form the service reads
+        "filters": [
+            {"name": "user_email", "filter_value": holder},
+            {"name": "status_in", "filter_value": ["unassigned"]},
+        ]
+    }
 
 
 def test_malformed_json_is_a_usage_error_before_any_request(cli: CommandLine, served: Sandbox) -> None:
