@@ -339,4 +339,8 @@ def test_every_operation_of_the_table_synthesizes_a_body_valid_against_its_schem
         OPERATIONS[name], responses, params={}, query={}, origin="http://sandbox", path="/listing"
     )
     assert reply.status in responses
-    assert _valid(reply.data, responses[reply.status], GENERATED_SPEC.components)
+    schema = responses[reply.status]
+    if schema is None:  # a documented empty body
+        assert reply.data is None
+        return
+    assert _valid(reply.data, schema, GENERATED_SPEC.components)
