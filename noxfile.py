@@ -1,5 +1,5 @@
-"""Sessions: `nox` runs lint, typecheck, drift (codegen --check), tests and conformance
-(schemathesis against the sandbox): exactly what CI runs.
+"""Sessions: `nox` runs lint, typecheck, drift (codegen --check), conformance (schemathesis
+against the sandbox) and the tests, last, so that a run ends with pytest's summary: exactly what CI runs.
 
 On demand: `nox -s codegen` regenerates from the spec, `nox -s bench` runs the benchmarks,
 `nox -s soak` the long fault-injection run.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "drift", "tests", "conformance"]
+nox.options.sessions = ["lint", "typecheck", "drift", "conformance", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.default_venv_backend = "venv"
 
