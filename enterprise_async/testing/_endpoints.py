@@ -14,8 +14,8 @@ from typing import Any, Final, Literal
 from attrs import field, frozen
 from multidict import MultiMapping
 
-from .._spec import Operation
-from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_links, requested_page
+from .._spec import Operation, Pagination
+from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_envelope, page_links, requested_page
 from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
 from ._records import AssignmentRecord, CatalogRecord
 from ._registry import GENERATED_SPEC, Route, SpecTable, aliased, build_routes
@@ -105,11 +105,20 @@ class Endpoints:
         sizes = dict(DEFAULT_PAGE_SIZES)
         sizes.update(options.page_sizes)
         self._sizes = sizes
+        self._operations: Mapping[str, Operation[Any]] = GENERATED_SPEC.operations
+        self._envelopes: Mapping[str, tuple[str, ...]] = {}
 
     def routes(self, spec: SpecTable = GENERATED_SPEC) -> list[Route]:
         """A route for every operation of ``spec`` (the token route is the server's own): the
-        stateful handler registered under its name, else an answer synthesized from its schemas."""
+        stateful handler registered under its name, else an answer synthesized from its schemas.
+        The handlers page as ``spec`` says (parameters and envelope of each ``x-sdk-pagination``)."""
         synthesizer = Synthesizer(spec.components, self.data.seed)
+        self._operations = spec.operations
+        self._envelopes = {
+            name: synthesizer.envelope_fields(spec.responses.get(name, {}), operation.pagination)
+            for name, operation in spec.operations.items()
+            if operation.pagination is not None
+        }
 
         def synthesized(operation: Operation[Any]) -> Handler:
             responses = spec.responses.get(operation.name, {})
@@ -184,19 +193,9 @@ class Endpoints:
             if (active is None or policy.active == active)
             and (policy_type is None or policy.policy_type == policy_type)
         ]
-        page = self._page(call, len(rows), "policies", "page_size")
-        following, preceding = self._links(call, page)
-        return Reply(
-            {
-                "next": following,
-                "previous": preceding,
-                "count": page.count,
-                "num_pages": page.pages,
-                "current_page": page.number,
-                "start": page.start,
-                "results": [self.data.policy_wire(policy) for policy in rows[page.start : page.end]],
-            }
-        )
+        page = self._page(call, "policies.list", len(rows), "policies", "page_size")
+        wire = [self.data.policy_wire(policy) for policy in rows[page.start : page.end]]
+        return self._paged(call, "policies.list", page, wire, current_page=page.number, start=page.start)
 
     # ------------------------------------------------------------------ assignments
 
@@ -204,19 +203,14 @@ class Endpoints:
         configuration = self._configuration(call)
         rows = _filter_assignments(self.data.assignments(configuration), call.query)
         rows = _order_assignments(rows, call.query.get("ordering"))
-        page = self._page(call, len(rows), "assignments", "page_size")
-        following, preceding = self._links(call, page)
-        return Reply(
-            {
-                "count": page.count,
-                "page_count": page.pages,
-                "page_size": page.size,
-                "current_page": page.number,
-                "next": following,
-                "previous": preceding,
-                "results": [record.wire() for record in rows[page.start : page.end]],
-                "learner_state_counts": _learner_state_counts(rows),
-            }
+        page = self._page(call, "assignments.list", len(rows), "assignments", "page_size")
+        return self._paged(
+            call,
+            "assignments.list",
+            page,
+            [record.wire() for record in rows[page.start : page.end]],
+            current_page=page.number,
+            learner_state_counts=_learner_state_counts(rows),
         )
 
     def remind(self, call: Call) -> Reply:
@@ -258,10 +252,9 @@ class Endpoints:
             if (customer is None or plan.customer_uuid == customer)
             and (not current or self.data.current_plan(plan))
         ]
-        page = self._page(call, len(plans), "subscriptions", "page_size")
-        return self._plain_page(
-            call, page, [self.data.plan_wire(plan) for plan in plans[page.start : page.end]]
-        )
+        page = self._page(call, "subscriptions.list", len(plans), "subscriptions", "page_size")
+        wire = [self.data.plan_wire(plan) for plan in plans[page.start : page.end]]
+        return self._paged(call, "subscriptions.list", page, wire)
 
     def assign_licenses(self, call: Call) -> Reply:
         plan = self._plan(call)
@@ -333,23 +326,23 @@ class Endpoints:
 
     def catalogs(self, call: Call) -> Reply:
         catalogs = self.data.catalogs
-        page = self._page(call, len(catalogs), "catalogs", "page_size")
-        return self._plain_page(call, page, [catalog.wire() for catalog in catalogs[page.start : page.end]])
+        page = self._page(call, "catalogs.list", len(catalogs), "catalogs", "page_size")
+        wire = [catalog.wire() for catalog in catalogs[page.start : page.end]]
+        return self._paged(call, "catalogs.list", page, wire)
 
     def contents(self, call: Call) -> Reply:
         catalog = self._catalog(call)
-        page = self._page(call, catalog.item_count, "contents", "limit")
+        page = self._page(call, "catalogs.contents", catalog.item_count, "contents", "limit")
         content = self.data.content
         items = (content.item(catalog, index) for index in range(page.start, page.end))
         if self.options.catalog_shape == "nested":
-            return self._plain_page(call, page, list(items))
+            return self._paged(call, "catalogs.contents", page, list(items))
         flat = [
             content.flat(item, content.kind(index))
             for index, item in zip(range(page.start, page.end), items, strict=True)
         ]
-        reply = self._plain_page(call, page, flat)
         head = {"uuid": catalog.uuid, "title": catalog.title, "enterprise_customer": catalog.customer_uuid}
-        return Reply({**head, **reply.data})
+        return self._paged(call, "catalogs.contents", page, flat, head=head)
 
     def course(self, call: Call) -> Reply:
         return self._content(call, self.data.content.course, "course")
@@ -390,20 +383,60 @@ class Endpoints:
         rows = _order_rows(self.data.summaries(customer), call.query.get("ordering") or "last_activity_date")
         if self.options.learner_summary == "list":
             return Reply(rows)
-        page = self._page(call, len(rows), "learner_summary", "page_size")
-        return self._plain_page(call, page, rows[page.start : page.end])
+        page = self._page(call, "learner_summary.list", len(rows), "learner_summary", "page_size")
+        return self._paged(call, "learner_summary.list", page, rows[page.start : page.end])
 
     # ------------------------------------------------------------------ paging
 
-    def _page(self, call: Call, count: int, listing: str, size_param: str) -> PageSlice:
-        return requested_page(call.query, count, default_size=self._sizes[listing], size_param=size_param)
+    def _pagination(self, operation: str) -> Pagination:
+        """How ``operation`` pages, as the spec served says (the items under ``results`` with
+        ``count``/``next`` links, ``?page=N``, if it does not page)."""
+        found = self._operations.get(operation)
+        if found is None or found.pagination is None:
+            return Pagination(page_model=dict, item_type=Any)
+        return found.pagination
 
-    def _links(self, call: Call, page: PageSlice) -> tuple[str | None, str | None]:
-        return page_links(page, origin=call.origin, path=call.path, query=list(call.query.items()))
+    def _page(self, call: Call, operation: str, count: int, listing: str, size_param: str) -> PageSlice:
+        """The page asked for, by the page and size parameters of ``operation``'s pagination
+        (``size_param`` when the spec names none: the service accepts it all the same)."""
+        pagination = self._pagination(operation)
+        return requested_page(
+            call.query,
+            count,
+            default_size=self._sizes[listing],
+            size_param=pagination.size_param or size_param,
+            page_param=pagination.page_param or "page",
+        )
 
-    def _plain_page(self, call: Call, page: PageSlice, results: list[Any]) -> Reply:
-        following, preceding = self._links(call, page)
-        return Reply({"count": page.count, "next": following, "previous": preceding, "results": results})
+    def _paged(
+        self,
+        call: Call,
+        operation: str,
+        page: PageSlice,
+        items: list[Any],
+        *,
+        head: Mapping[str, Any] | None = None,
+        **extra: Any,
+    ) -> Reply:
+        """A page of ``items`` in the envelope ``operation``'s pagination describes, with the
+        operation's own fields ``head`` and ``extra`` (dropped from a bare list), in the order
+        of the envelope's schema."""
+        pagination = self._pagination(operation)
+        links = page_links(
+            page,
+            origin=call.origin,
+            path=call.path,
+            query=list(call.query.items()),
+            page_param=pagination.page_param or "page",
+        )
+        body = page_envelope(
+            pagination, items, count=page.count, pages=page.pages, size=page.size, links=links
+        )
+        if not isinstance(body, dict):
+            return Reply(body)
+        order = {name: rank for rank, name in enumerate(self._envelopes.get(operation, ()))}
+        fields = {**(head or {}), **body, **extra}
+        return Reply(dict(sorted(fields.items(), key=lambda field: order.get(field[0], len(order)))))
 
 
 # ---------------------------------------------------------------------------------- assignment queries

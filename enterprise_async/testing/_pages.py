@@ -1,20 +1,30 @@
 """Pagination as the API's servers do it: ``?page=N`` numbering, a page size from the query or a
-per-endpoint default, 404 for a page beyond the end, and ``next``/``previous`` links that name the
-request's own host, or another one (``next_host``) as back-ends behind a gateway do.
+per-endpoint default, 404 for a page beyond the end, ``next``/``previous`` links that name the
+request's own host, or another one (``next_host``) as back-ends behind a gateway do, and the
+envelope around a page, as the operation's ``x-sdk-pagination`` describes it (``page_envelope``:
+the one place the stateful handlers and the synthesized answers write it).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlencode
 
 from attrs import frozen
 
+from .._spec import Pagination
 from ._replies import ApiError, not_found
 
-__all__ = ["DEFAULT_PAGE_SIZES", "PageSlice", "page_links", "requested_page"]
+__all__ = [
+    "DEFAULT_PAGE_SIZES",
+    "PREVIOUS_FIELD",
+    "PageSlice",
+    "page_envelope",
+    "page_links",
+    "requested_page",
+]
 
 DEFAULT_PAGE_SIZES: Final[Mapping[str, int]] = {
     "policies": 10,
@@ -25,6 +35,10 @@ DEFAULT_PAGE_SIZES: Final[Mapping[str, int]] = {
     "learner_summary": 25,
 }
 """Page size of each listing when the request sets none (contents: the reference's 20)."""
+
+PREVIOUS_FIELD: Final = "previous"
+"""Envelope field of the previous page's link, written beside ``next_field`` (links come in pairs,
+as Django REST framework writes them; an envelope without a next link has no previous one)."""
 
 Query = Sequence[tuple[str, str]]
 
@@ -59,10 +73,12 @@ class PageSlice:
         return self.number > 1
 
 
-def requested_page(query: Mapping[str, str], count: int, *, default_size: int, size_param: str) -> PageSlice:
+def requested_page(
+    query: Mapping[str, str], count: int, *, default_size: int, size_param: str, page_param: str = "page"
+) -> PageSlice:
     """The page a request asks for; 404 ("Invalid page.") beyond the end, 400 for a bad size."""
     size = _size(query.get(size_param), size_param, default_size)
-    text = query.get("page", "1")
+    text = query.get(page_param, "1")
     number = int(text) if text.isdigit() else 0
     page = PageSlice(number=number, size=size, count=count)
     if number < 1 or number > page.pages:
@@ -78,16 +94,45 @@ def _size(text: str | None, name: str, default: int) -> int:
     return int(text)
 
 
-def page_links(page: PageSlice, *, origin: str, path: str, query: Query) -> tuple[str | None, str | None]:
-    """The ``next`` and ``previous`` links of a page (page 1's link carries no ``page``, as DRF writes it)."""
-    following = _link(origin, path, query, page.number + 1) if page.has_next else None
-    preceding = _link(origin, path, query, page.number - 1) if page.has_previous else None
+def page_links(
+    page: PageSlice, *, origin: str, path: str, query: Query, page_param: str = "page"
+) -> tuple[str | None, str | None]:
+    """The ``next`` and ``previous`` links of a page (page 1's link carries no page number, as DRF
+    writes it)."""
+    following = _link(origin, path, query, page_param, page.number + 1) if page.has_next else None
+    preceding = _link(origin, path, query, page_param, page.number - 1) if page.has_previous else None
     return following, preceding
 
 
-def _link(origin: str, path: str, query: Query, number: int) -> str:
-    pairs = [(name, value) for name, value in query if name != "page"]
+def page_envelope(
+    pagination: Pagination,
+    items: list[Any],
+    *,
+    count: int,
+    pages: int,
+    size: int,
+    links: tuple[str | None, str | None],
+) -> Any:
+    """A page of ``items`` as ``pagination`` describes its envelope: the items, the next (and
+    previous) link, the count, the page count and the page size, each under the field the spec
+    names, and no field the spec leaves out; a bare list when the spec says ``items: null``."""
+    if pagination.items is None:
+        return items
+    following, preceding = links
+    fields = {
+        pagination.next_field: following,
+        PREVIOUS_FIELD if pagination.next_field is not None else None: preceding,
+        pagination.count_field: count,
+        pagination.pages_field: pages,
+        pagination.size_field: size,
+        pagination.items: items,
+    }
+    return {name: value for name, value in fields.items() if name is not None}
+
+
+def _link(origin: str, path: str, query: Query, page_param: str, number: int) -> str:
+    pairs = [(name, value) for name, value in query if name != page_param]
     if number > 1:
-        pairs.append(("page", str(number)))
+        pairs.append((page_param, str(number)))
     text = urlencode(pairs)
     return f"{origin}{path}?{text}" if text else f"{origin}{path}"

@@ -22,7 +22,7 @@ from attrs import evolve, frozen
 from .._spec import Operation, Pagination
 from .._validation import validate_arguments
 from ..errors import ClientValidationError
-from ._pages import requested_page
+from ._pages import page_envelope, requested_page
 from ._parsing import json_body
 from ._replies import ApiError, Reply, not_found
 
@@ -185,21 +185,31 @@ class Synthesizer:
             return self._items(envelope, page, key)
         properties = envelope.get("properties", {})
         body = self.value(envelope, self._random(*key, "envelope"))
-        body[items] = self._items(properties.get(items, {}), page, key)
-        following, preceding = listing.links(page)
-        counts = {
-            pagination.next_field: following,
-            "previous": preceding,
-            pagination.count_field: page.count,
-            pagination.pages_field: page.pages,
-            pagination.size_field: page.size,
-            pagination.page_param: page.number,
-            pagination.offset_param: page.start,
-        }
+        fields = page_envelope(
+            pagination,
+            self._items(properties.get(items, {}), page, key),
+            count=page.count,
+            pages=page.pages,
+            size=page.size,
+            links=listing.links(page),
+        )
+        echoed = {pagination.page_param: page.number, pagination.offset_param: page.start}
         body.update(
-            {name: value for name, value in counts.items() if name is not None and name in properties}
+            {
+                name: value
+                for name, value in (echoed | fields).items()
+                if name is not None and name in properties
+            }
         )
         return body
+
+    def envelope_fields(self, responses: Mapping[int, Any], pagination: Pagination) -> tuple[str, ...]:
+        """The fields of a listing's envelope in the order its schema declares them (the order
+        the service writes them in); none for a bare list."""
+        schema = responses.get(min(responses, default=200))
+        if schema is None or pagination.items is None:
+            return ()
+        return tuple(self._envelope(schema, pagination.items).get("properties", {}))
 
     def _envelope(self, schema: Any, items: str) -> Mapping[str, Any]:
         """The page's schema; of a union (an envelope or a bare list), the envelope holding ``items``

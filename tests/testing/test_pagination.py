@@ -5,8 +5,10 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
+from attrs import evolve
 
-from enterprise_async.testing import DataSize, Sandbox
+from enterprise_async._generated.operations import OPERATIONS
+from enterprise_async.testing import GENERATED_SPEC, DataSize, Sandbox, SpecTable
 
 from .conftest import RawAPI
 
@@ -149,3 +151,38 @@ async def test_large_catalog_pages_deep_without_holding_items(session: aiohttp.C
     assert body["next"] is None
     assert body["results"][-1] == sandbox.data.item(catalog, 99_999)
     assert beyond.status == 404
+
+
+def _catalogs_paged(**pagination: object) -> SpecTable:
+    """The generated spec with the catalog listing's ``x-sdk-pagination`` altered as ``pagination`` says."""
+    listing = OPERATIONS["catalogs.list"]
+    assert listing.pagination is not None
+    altered = evolve(listing, pagination=evolve(listing.pagination, **pagination))
+    return evolve(GENERATED_SPEC, operations={**OPERATIONS, "catalogs.list": altered})
+
+
+async def test_a_handler_pages_in_the_envelope_its_operation_describes(
+    session: aiohttp.ClientSession,
+) -> None:
+    spec = _catalogs_paged(
+        items="data",
+        next_field=None,
+        count_field="total",
+        pages_field="total_pages",
+        size_field="per_page",
+        page_param="p",
+        size_param="per_page",
+    )
+    async with Sandbox(spec=spec) as sandbox:
+        body = (await RawAPI(sandbox, session).get(CATALOGS, params={"per_page": "4", "p": "2"})).data
+        catalogs = [catalog.wire() for catalog in sandbox.data.catalogs]
+    assert body == {"total": 6, "total_pages": 2, "per_page": 4, "data": catalogs[4:]}
+
+
+async def test_a_handler_answers_a_bare_list_when_its_operation_says_so(
+    session: aiohttp.ClientSession,
+) -> None:
+    async with Sandbox(spec=_catalogs_paged(items=None, size_param="size")) as sandbox:
+        body = (await RawAPI(sandbox, session).get(CATALOGS, params={"size": "5"})).data
+        catalogs = [catalog.wire() for catalog in sandbox.data.catalogs]
+    assert body == catalogs[:5]
