@@ -650,28 +650,23 @@ class TestAPostWithRules:
 class TestA207Mapping:
     repo = edited(paths=PARTIAL_MAPPING, schemas=PARTIAL_SCHEMAS)
 
-    async def test_the_client_marks_a_207_partial(self, repo: Path, api: ScriptedAPI) -> None:
-        api.json(
-            "POST",
-            f"/enterprise/v1/subsidy-access-policies/{POLICY}/retire/",
-            {"retired": ["a1"], "failed": ["a2"]},
-            status=207,
-        )
+    @pytest.fixture
+    def partly(self, api: ScriptedAPI) -> ScriptedAPI:
+        """``api`` retiring one assignment of two (207)."""
+        path = f"/enterprise/v1/subsidy-access-policies/{POLICY}/retire/"
+        api.json("POST", path, {"retired": ["a1"], "failed": ["a2"]}, status=207)
+        return api
+
+    async def test_the_client_marks_a_207_partial(self, repo: Path, partly: ScriptedAPI) -> None:
         body = f"""
         result = await client.policies.retire("{POLICY}", assignment_uuids=["a1", "a2"])
         return [result.partial, result.retired, result.failed]
         """
-        assert await drive(repo, scripted(api), body) == [True, ["a1"], ["a2"]]
+        assert await drive(repo, scripted(partly), body) == [True, ["a1"], ["a2"]]
 
-    async def test_the_command_line_exits_3_on_a_207(self, repo: Path, api: ScriptedAPI) -> None:
-        api.json(
-            "POST",
-            f"/enterprise/v1/subsidy-access-policies/{POLICY}/retire/",
-            {"retired": ["a1"], "failed": ["a2"]},
-            status=207,
-        )
+    async def test_the_command_line_exits_3_on_a_207(self, repo: Path, partly: ScriptedAPI) -> None:
         ran = await command_line(
-            repo, scripted(api), "policies", "retire", POLICY, "--assignment-uuids", "a1,a2", "--json"
+            repo, scripted(partly), "policies", "retire", POLICY, "--assignment-uuids", "a1,a2", "--json"
         )
         assert ran.exit_code == 3, ran.stderr
         assert json.loads(ran.stdout)["failed"] == ["a2"]
