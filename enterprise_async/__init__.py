@@ -16,6 +16,8 @@ from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
 from ._client import EnterpriseClient
 from ._pagination import AsyncPager, Page
+from ._rate_limit import RateLimiter
+from ._token_cache_redis import RedisTokenCache
 from ._transport import RequestStats
 from ._version import __version__
 from .errors import (
@@ -49,6 +51,8 @@ __all__ = [
     "Page",
     "PermissionDeniedError",
     "RateLimitError",
+    "RateLimiter",
+    "RedisTokenCache",
     "RequestStats",
     "ResponseDecodeError",
     "ServerError",

@@ -41,3 +41,21 @@ ERROR_DETAIL_LIMIT = 300
 """Characters of the server's words kept in an error message."""
 
 RESPONSE_FORMATS = ("json", "xml")
+
+DEFAULT_PAUSE = 1.0
+"""Seconds a "try later" answer without a usable ``Retry-After`` pauses a rate-limited client."""
+
+PAUSE_JITTER = 0.2
+"""Share of a pause added at random before resuming, so a fleet does not resume in one burst."""
+
+MIN_BUDGET_WAIT = 0.005
+"""Shortest wait for the rate budget to refill (the limiter's reset time may already be past)."""
+
+TOKEN_LOCK_TTL = 15.0
+"""Seconds a process may hold a shared token cache's fetch lock; a holder that dies frees it then."""
+
+TOKEN_LOCK_POLL = 0.05
+"""Seconds between two looks at a shared token cache while another process fetches the token."""
+
+REDIS_KEY_PREFIX = "enterprise-async"
+"""Prefix of every Redis key the SDK writes (tokens, locks, rate budgets, pauses)."""

@@ -27,7 +27,8 @@ from attrs import define, field, frozen
 from yarl import URL
 
 from ._auth import TokenProvider
-from ._constants import INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
+from ._constants import DEFAULT_PAUSE, INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
+from ._rate_limit import RateBudget
 from ._responses import RawResponse
 from .errors import APIConnectionError, APITimeoutError
 
@@ -96,6 +97,8 @@ class Transport:
         self._max_retries = max_retries
         self._slots = asyncio.Semaphore(max_concurrency)
         self.stats = RequestStats()
+        self.budget: RateBudget | None = None
+        """The rate budget every attempt draws from, and which a "try later" answer pauses."""
 
     def bind_tokens(self, tokens: TokenProvider) -> None:
         self._tokens = tokens
@@ -107,7 +110,7 @@ class Transport:
         while True:
             token = await self._token(request)
             try:
-                response = await self._exchange(request, token, attempt)
+                response = await self._attempt(request, token, attempt)
             except _NoResponseError as failure:
                 fresh_from_issuer = None
                 self.stats.faults[failure.kind] += 1
@@ -132,6 +135,18 @@ class Transport:
             self.stats.faults[str(response.status)] += 1
             await self._backoff(attempt, parse_retry_after(response.headers.get("Retry-After")))
             attempt += 1
+
+    async def _attempt(self, request: HTTPRequest, token: str | None, attempt: int) -> RawResponse:
+        """One exchange, drawn from the rate budget; a "try later" answer pauses the whole budget."""
+        budget = self.budget
+        if budget is None:
+            return await self._exchange(request, token, attempt)
+        async with budget.attempt():
+            response = await self._exchange(request, token, attempt)
+            if means_pause(request, response):
+                wait = parse_retry_after(response.headers.get("Retry-After"))
+                await budget.pause(min(wait if wait is not None else DEFAULT_PAUSE, MAX_RETRY_AFTER))
+            return response
 
     async def _token(self, request: HTTPRequest) -> str | None:
         if not request.authenticated or self._tokens is None:
@@ -221,6 +236,11 @@ class Transport:
         )
         wrapped.__cause__ = error
         return _NoResponseError(wrapped, sent=sent, kind=kind)
+
+
+def means_pause(request: HTTPRequest, response: RawResponse) -> bool:
+    """Whether an answer says "nothing was done, try later" for every request of the client."""
+    return response.status == 429
 
 
 async def pause(seconds: float) -> None:
