@@ -152,7 +152,9 @@ class RateBudget:
         self.key = key
         self._drawing = asyncio.Lock()
         self._probe: asyncio.Event | None = None
-        self._after_pause = False
+        # A client starts as after a pause: its first attempt goes alone, so a client that starts
+        # into a storm (or a fleet's pause) meets one 429, not one per request in flight.
+        self._after_pause = True
         self.pauses = 0
         """Pauses this client started (for tests and benchmarks)."""
 
@@ -184,7 +186,7 @@ class RateBudget:
             left = await self.limiter.paused_for(self.key)
             if left > 0:
                 self._after_pause = True
-                await asyncio.sleep(left * (1 + random.uniform(0, PAUSE_JITTER)))
+                await asyncio.sleep(left * (1 + random.uniform(0, PAUSE_JITTER)) + MIN_BUDGET_WAIT)
                 continue
             if self._probe is not None:
                 await self._probe.wait()

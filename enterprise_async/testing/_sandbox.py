@@ -18,6 +18,7 @@ from ._log import RequestLog
 from ._pages import DEFAULT_PAGE_SIZES
 from ._server import SandboxServer
 from ._state import SandboxData
+from ._throttle import Throttle
 from ._tokens import TokenIssuer
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_TOKEN_LIFETIME", "Sandbox"]
@@ -63,6 +64,8 @@ class Sandbox:
         client_id, client_secret: The credentials the sandbox accepts; derived from the seed by default.
         anchor: The moment the data is laid out around; midnight UTC today by default.
         log_limit: Requests the request log keeps; 0 turns the log off (benchmarks).
+        rate_limit: The sandbox's own throttle (``"18/second; 360/minute"``): API requests over it
+            are answered 429 with ``Retry-After``, as the real services do. None: no throttle.
     """
 
     def __init__(
@@ -81,6 +84,7 @@ class Sandbox:
         client_secret: str | None = None,
         anchor: datetime.datetime | None = None,
         log_limit: int = DEFAULT_LOG_LIMIT,
+        rate_limit: str | None = None,
     ) -> None:
         unknown = set(page_sizes or {}) - set(DEFAULT_PAGE_SIZES)
         if unknown:
@@ -116,8 +120,14 @@ class Sandbox:
             catalog_shape=catalog_shape,
             page_sizes={**DEFAULT_PAGE_SIZES, **(page_sizes or {})},
         )
+        self.throttle = Throttle(rate_limit) if rate_limit else None
+        """The sandbox's own rate limit, if any (``throttled`` counts its 429s)."""
         self.server = SandboxServer(
-            Endpoints(self.data, options), tokens=self.tokens, faults=self.faults, log=self.requests
+            Endpoints(self.data, options),
+            tokens=self.tokens,
+            faults=self.faults,
+            log=self.requests,
+            throttle=self.throttle,
         )
         self._runner: web.AppRunner | None = None
         self._port: int | None = None

@@ -23,6 +23,7 @@ from ._endpoints import Call, Endpoints, Route
 from ._faults import Fault, FaultInjector
 from ._log import RequestLog
 from ._replies import ApiError, Reply
+from ._throttle import Throttle
 from ._tokens import AuthFailure, TokenIssuer
 
 __all__ = ["TOKEN_PATH", "SandboxServer"]
@@ -48,8 +49,10 @@ class SandboxServer:
         tokens: TokenIssuer,
         faults: FaultInjector,
         log: RequestLog,
+        throttle: Throttle | None = None,
     ) -> None:
         self.endpoints = endpoints
+        self.throttle = throttle
         self.tokens = tokens
         self.faults = faults
         self.log = log
@@ -70,6 +73,8 @@ class SandboxServer:
         body = await request.read() if request.can_read_body else b""
         path = request.rel_url.raw_path
         fault = self.faults.pick(request.method, path)
+        if fault is None and self.throttle is not None:
+            fault = self.throttle.pick(path)
         status: int | None = None
         try:
             response = await self._respond(request, body, path, fault)
