@@ -51,6 +51,10 @@ PAUSE_JITTER = 0.2
 MIN_BUDGET_WAIT = 0.005
 """Shortest wait for the rate budget to refill (the limiter's reset time may already be past)."""
 
+BUDGET_GUARD = 0.1
+"""Seconds added to every wait for the rate budget: a request drawn just as the window moves on
+may travel faster than the one that left the window, and the server counts arrivals."""
+
 TOKEN_LOCK_TTL = 15.0
 """Seconds a process may hold a shared token cache's fetch lock; a holder that dies frees it then."""
 

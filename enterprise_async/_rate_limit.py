@@ -28,7 +28,7 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from ._constants import MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
+from ._constants import BUDGET_GUARD, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
 from .errors import ClientValidationError
 
 __all__ = ["RateBudget", "RateLimiter", "budget_key", "parse_rate_limit"]
@@ -106,7 +106,7 @@ class RateLimiter:
 
     async def _wait_for(self, item: RateLimitItem, key: str) -> float:
         stats = await self._window.get_window_stats(item, key)
-        return max(MIN_BUDGET_WAIT, stats.reset_time - time.time())
+        return max(MIN_BUDGET_WAIT, stats.reset_time - time.time()) + BUDGET_GUARD
 
     async def pause(self, key: str, seconds: float) -> None:
         """Hold every request drawing on ``key`` for ``seconds`` (a longer pause already set stays)."""

@@ -139,7 +139,7 @@ class Transport:
     async def _attempt(self, request: HTTPRequest, token: str | None, attempt: int) -> RawResponse:
         """One exchange, drawn from the rate budget; a "try later" answer pauses the whole budget."""
         budget = self.budget
-        if budget is None:
+        if budget is None or not request.authenticated:  # the token issuer is not the API's budget
             return await self._exchange(request, token, attempt)
         async with budget.attempt():
             response = await self._exchange(request, token, attempt)
