@@ -10,6 +10,7 @@ from . import _fleet
 from ._process import PROCESS_HEADER
 
 TOKEN_PATH = "/oauth2/v1/access_token"
+WAIT_STEPS = 1200
 
 
 async def test_eight_processes_of_a_hundred_calls_make_one_token_request(redis_url: str) -> None:
@@ -25,7 +26,9 @@ async def test_eight_processes_of_a_hundred_calls_make_one_token_request(redis_u
 async def test_a_token_revoked_mid_run_is_refreshed_once_for_the_fleet(redis_url: str) -> None:
     async with Sandbox(seed=0, log_limit=1_000_000) as sandbox:
         started = await _fleet.start(sandbox, 4, "--redis", redis_url, "--calls", "50", "--seconds", "2")
-        while len(sandbox.requests) < 200:
+        for _ in range(WAIT_STEPS):  # mid-run: once the fleet has made 200 requests
+            if len(sandbox.requests) >= 200:
+                break
             await asyncio.sleep(0.05)
         sandbox.expire_tokens()
         revoked_at = len(sandbox.requests)
