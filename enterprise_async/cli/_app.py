@@ -12,6 +12,7 @@ from ._commands_learners import learners
 from ._commands_policies import policies
 from ._commands_sandbox import demo, sandbox
 from ._commands_subscriptions import subscriptions
+from ._commands_worker import worker
 
 __all__ = ["cli", "main"]
 
@@ -30,7 +31,17 @@ def cli() -> None:
     """
 
 
-for _command in (policies, assignments, subscriptions, enroll, catalogs, learners, demo, sandbox):
+for _command in (
+    policies,
+    assignments,
+    subscriptions,
+    enroll,
+    catalogs,
+    learners,
+    demo,
+    sandbox,
+    worker,
+):
     cli.add_command(_command)
 
 
