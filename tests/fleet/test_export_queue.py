@@ -45,11 +45,15 @@ async def start_workers(sandbox: Sandbox, redis_url: str) -> list[asyncio.subpro
     ]
 
 
+def partial_files(directory: Path) -> int:
+    return len(list(directory.glob("*.part")))
+
+
 async def kill_one_mid_catalog(worker: asyncio.subprocess.Process, directory: Path) -> bool:
     """Kill a worker once every worker is writing a catalog (each holds one job at a time);
     whether that moment came before the worker was killed."""
     for _ in range(WAIT_STEPS):
-        if len(list(directory.glob("*.part"))) >= WORKERS:
+        if partial_files(directory) >= WORKERS:
             worker.kill()
             return True
         await asyncio.sleep(0.01)
