@@ -75,13 +75,18 @@ class RateLimiter:
     def __init__(self, redis_url: str | None = None) -> None:
         self._redis_url = redis_url
         self._redis: Any = None
+        self._pool: Any = None
         storage: Storage
         if redis_url is None:
             storage = MemoryStorage()
         else:
             if not redis_url.startswith(("redis://", "rediss://", "unix://")):
                 raise ClientValidationError("redis_url", "must be a redis://, rediss:// or unix:// URL")
-            storage = RedisStorage(f"async+{redis_url}", implementation="redispy")
+            import redis.asyncio  # the [redis] extra
+
+            # One pool for the limits library's windows and our pauses, closed by aclose().
+            self._pool = redis.asyncio.ConnectionPool.from_url(redis_url)
+            storage = RedisStorage(f"async+{redis_url}", implementation="redispy", connection_pool=self._pool)
         self._storage = storage
         self._window = MovingWindowRateLimiter(storage)
         self._pauses: dict[str, float] = {}
@@ -129,14 +134,19 @@ class RateLimiter:
         if self._redis is None:
             import redis.asyncio  # the [redis] extra
 
-            self._redis = redis.asyncio.from_url(self._redis_url)  # type: ignore[no-untyped-call]
+            self._redis = redis.asyncio.Redis(connection_pool=self._pool)
         return self._redis
+
+    async def __aenter__(self) -> RateLimiter:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
 
     async def aclose(self) -> None:
         """Close the connections to Redis, if any."""
-        client, self._redis = self._redis, None
-        if client is not None:
-            await client.aclose()
+        if self._pool is not None:
+            await self._pool.disconnect()
 
 
 def _pause_key(key: str) -> str:

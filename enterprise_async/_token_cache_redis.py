@@ -111,6 +111,12 @@ class RedisTokenCache:
             return token
         return _usable(await self._redis.get(key), stale) or token
 
+    async def __aenter__(self) -> RedisTokenCache:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
     async def aclose(self) -> None:
         """Close the connections to Redis."""
         await self._redis.aclose()
