@@ -1,7 +1,8 @@
 """Access tokens: fetched once, shared by every concurrent call, refreshed before they expire.
 
-``TokenCache`` is the seam for sharing one token among many workers (a Redis or memcached
-implementation is a few lines); ``InMemoryTokenCache`` is the default. ``TokenProvider`` keeps
+``TokenCache`` is the seam for sharing one token among many workers; ``InMemoryTokenCache`` is the
+default, and ``RedisTokenCache`` (a ``SharedTokenCache``) shares the token, and makes its fetch
+single-flight, across the processes of a fleet. ``TokenProvider`` keeps
 the client's current token, makes sure one request serves any number of waiting callers, and
 handles the refresh after a 401 once for every call that saw the same stale token.
 """
