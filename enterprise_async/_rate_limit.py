@@ -80,8 +80,8 @@ class RateLimiter:
         if redis_url is None:
             storage = MemoryStorage()
         else:
-            if not redis_url.startswith(("redis://", "rediss://", "unix://")):
-                raise ClientValidationError("redis_url", "must be a redis://, rediss:// or unix:// URL")
+            if not redis_url.startswith(("redis://", "rediss://")):
+                raise ClientValidationError("redis_url", "must be a redis:// or rediss:// URL")
             import redis.asyncio  # the [redis] extra
 
             # One pool for the limits library's windows and our pauses, closed by aclose().
@@ -165,6 +165,7 @@ class RateBudget:
         # A client starts as after a pause: its first attempt goes alone, so a client that starts
         # into a storm (or a fleet's pause) meets one 429, not one per request in flight.
         self._after_pause = True
+        self._paused_until = 0.0
         self.pauses = 0
         """Pauses this client started (for tests and benchmarks)."""
 
@@ -188,12 +189,16 @@ class RateBudget:
         """Pause every request of the client (of the fleet, on Redis) for ``seconds``."""
         self.pauses += 1
         self._after_pause = True
+        # Known here at once, before Redis is told: an attempt whose look at Redis was on its way
+        # before this pause must not take the pause for over.
+        self._paused_until = max(self._paused_until, time.monotonic() + seconds)
         await self.limiter.pause(self.key, seconds)
 
     async def _turn(self) -> asyncio.Event | None:
         """Wait out a pause; then the first attempt goes alone (it is returned as the probe)."""
         while True:
-            left = await self.limiter.paused_for(self.key)
+            shared = await self.limiter.paused_for(self.key)
+            left = max(shared, self._paused_until - time.monotonic())
             if left > 0:
                 self._after_pause = True
                 await asyncio.sleep(left * (1 + random.uniform(0, PAUSE_JITTER)) + MIN_BUDGET_WAIT)
