@@ -175,10 +175,13 @@ class RateBudget:
 
     @asynccontextmanager
     async def attempt(self) -> AsyncIterator[None]:
-        """Hold one attempt until its turn and its share of the budget; release a probe after it."""
+        """Hold one attempt until its turn (after a pause, a probe goes first); release a probe after it.
+
+        The attempt draws its share of the budget (``draw``) only once it holds a connection slot,
+        right before it is sent, so that requests drawn do not queue and then leave in a burst.
+        """
         probe = await self._turn()
         try:
-            await self._draw()
             yield
         finally:
             if probe is not None:
@@ -212,7 +215,8 @@ class RateBudget:
             self._probe = asyncio.Event()
             return self._probe
 
-    async def _draw(self) -> None:
+    async def draw(self) -> None:
+        """Wait for one request's share of every limit, and take it."""
         if not self.items:
             return
         async with self._drawing:

@@ -174,6 +174,8 @@ class Transport:
             headers["Authorization"] = f"JWT {token}"
         session = await self._session()
         async with self._slots:
+            if self.budget is not None and request.authenticated:
+                await self.budget.draw()  # drawn right before sending: no burst of drawn requests
             started = time.perf_counter()
             self.stats.requests += 1
             try:
