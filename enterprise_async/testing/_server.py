@@ -26,6 +26,7 @@ from ._faults import Fault, FaultInjector
 from ._log import RequestLog
 from ._registry import GENERATED_SPEC, SpecTable
 from ._replies import ApiError, Reply
+from ._throttle import Throttle
 from ._tokens import AuthFailure, TokenIssuer
 
 __all__ = ["TOKEN_PATH", "SandboxServer"]
@@ -57,8 +58,10 @@ class SandboxServer:
         faults: FaultInjector,
         log: RequestLog,
         spec: SpecTable = GENERATED_SPEC,
+        throttle: Throttle | None = None,
     ) -> None:
         self.endpoints = endpoints
+        self.throttle = throttle
         self.tokens = tokens
         self.faults = faults
         self.log = log
@@ -79,6 +82,8 @@ class SandboxServer:
         body = await request.read() if request.can_read_body else b""
         path = request.rel_url.raw_path
         fault = self.faults.pick(request.method, path)
+        if fault is None and self.throttle is not None:
+            fault = self.throttle.pick(path)
         status: int | None = None
         try:
             response = await self._respond(request, body, path, fault)
