@@ -11,7 +11,7 @@ import attrs
 import pytest
 from aiohttp import web
 
-from enterprise_async import AsyncPager, NotFoundError
+from enterprise_async import AsyncPager, NotFoundError, ResponseDecodeError
 from enterprise_async._generated import operations
 from enterprise_async._spec import Operation, Outcome, Pagination, Param, Rule
 from enterprise_async.models import AssignmentPage, Catalog, CatalogPage, LearnerSummary
@@ -172,6 +172,26 @@ async def test_an_empty_or_missing_next_ends_the_listing(api: ScriptedAPI) -> No
     async with api.client() as client:
         assert len(await client.catalogs.list().to_list()) == 2
     assert len(api.calls("GET", CATALOGS)) == 1
+
+
+@pytest.mark.parametrize(
+    ("envelope", "refused"),
+    [
+        ({"count": 2, "next": None, "results": "catalog-0001"}, "results must be a list"),
+        (
+            {"count": 2, "next": {"page": 2}, "results": [{"uuid": "catalog-0001"}]},
+            "next must be a link or null",
+        ),
+    ],
+)
+async def test_an_envelope_the_pager_cannot_follow_is_refused(
+    api: ScriptedAPI, envelope: dict[str, Any], refused: str
+) -> None:
+    # Kept as sent, a string would be iterated as characters and a number would end the listing early.
+    api.json("GET", CATALOGS, envelope)
+    async with api.client() as client:
+        with pytest.raises(ResponseDecodeError, match=f"CatalogPage page \\(first\\): {refused}"):
+            await client.catalogs.list().to_list()
 
 
 async def test_a_next_link_that_loops_ends_the_listing(api: ScriptedAPI) -> None:
