@@ -42,9 +42,6 @@ ERROR_DETAIL_LIMIT = 300
 
 RESPONSE_FORMATS = ("json", "xml")
 
-REQUEST_ID_HEADERS = ("x-amzn-RequestId", "x-amz-apigw-id", "x-request-id")
-"""Response headers naming a request, in order of preference: AWS API Gateway's own, then the
-common one; support finds a failed call by it."""
 
 TOKEN_OPERATION = "auth.token"
 """The operation name the token request carries in traces and logs."""

@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl
 import orjson
 from aiohttp import web
 
+from .._generated.operations import REQUEST_ID_HEADERS
 from .._xml import render_drf_xml
 from ._endpoints import Call, Endpoints, Route
 from ._faults import Fault, FaultInjector
@@ -32,7 +33,6 @@ from ._tokens import AuthFailure, TokenIssuer
 __all__ = ["TOKEN_PATH", "SandboxServer"]
 
 TOKEN_PATH: Final = "/oauth2/v1/access_token"
-REQUEST_ID_HEADER: Final = "x-amzn-RequestId"
 JSON: Final = "application/json"
 XML: Final = "application/xml; charset=utf-8"
 
@@ -87,8 +87,8 @@ class SandboxServer:
         status: int | None = None
         try:
             response = await self._respond(request, body, path, fault)
-            if not response.prepared:  # every answer names itself, as AWS API Gateway's do
-                response.headers.setdefault(REQUEST_ID_HEADER, str(uuid.uuid4()))
+            if not response.prepared and REQUEST_ID_HEADERS:  # answers name themselves, as the gateway's do
+                response.headers.setdefault(REQUEST_ID_HEADERS[0], str(uuid.uuid4()))
             status = None if fault is not None and fault.kind in _UNANSWERED else response.status
             return response
         finally:
