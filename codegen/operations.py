@@ -274,6 +274,12 @@ class SpecReader:
         return name
 
 
+def read_request_id_headers(spec_path: Path) -> tuple[str, ...]:
+    """The response headers that name a request, in order of preference (``x-sdk-request-id-headers``)."""
+    document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+    return tuple(document.get("x-sdk-request-id-headers", ()))
+
+
 def read_operations(spec_path: Path) -> tuple[ResourceSpec, ...]:
     """All resources of the spec, with their operations, in the order of the spec's tags."""
     document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
@@ -522,14 +528,19 @@ def _docwrap(text: str, indent: int) -> str:
     return ("\n" + " " * indent).join(lines)
 
 
-def render_operations(resources: tuple[ResourceSpec, ...]) -> str:
+def render_operations(resources: tuple[ResourceSpec, ...], request_id_headers: tuple[str, ...] = ()) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
     models = sorted(_referenced_models(operations))
     everywhere = set.intersection(*(set(operation.retry_statuses) for operation in operations))
     return (
         template_environment()
         .get_template("operations.py.jinja2")
-        .render(operations=operations, models=models, retry_statuses=sorted(everywhere))
+        .render(
+            operations=operations,
+            models=models,
+            retry_statuses=sorted(everywhere),
+            request_id_headers=request_id_headers,
+        )
     )
 
 

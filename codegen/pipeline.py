@@ -9,7 +9,13 @@ import warnings
 from pathlib import Path
 
 from codegen.models import render_models
-from codegen.operations import SpecError, read_operations, render_operations, render_resources
+from codegen.operations import (
+    SpecError,
+    read_operations,
+    read_request_id_headers,
+    render_operations,
+    render_resources,
+)
 from codegen.schemas import read_schemas, render_schemas
 from codegen.source import InvalidSpecError, Problem, load
 from codegen.validation import problems
@@ -63,7 +69,7 @@ def _render() -> dict[Path, str]:
     sources = {
         OUTPUT / "__init__.py": PACKAGE_DOC,
         OUTPUT / "models.py": models,
-        OUTPUT / "operations.py": render_operations(resources),
+        OUTPUT / "operations.py": render_operations(resources, read_request_id_headers(SPEC)),
         OUTPUT / "resources.py": render_resources(resources),
         OUTPUT / "variants.py": render_variants(read_variants(SPEC)),
         OUTPUT / "schemas.py": render_schemas(read_schemas(SPEC)),

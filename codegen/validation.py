@@ -33,6 +33,7 @@ EXTENSIONS = (
     "x-sdk-wire",
     "x-sdk-retry",
     "x-sdk-retry-statuses",
+    "x-sdk-request-id-headers",
 )
 PAGINATION_KEYS = (
     "items",
@@ -52,7 +53,7 @@ Node = Mapping[str, Any]
 
 def problems(document: Node) -> list[Problem]:
     """Every problem of the spec; empty when the generator can run."""
-    found = [*_references(document), *_types(document), *_extensions(document)]
+    found = [*_references(document), *_types(document), *_extensions(document), *_top_level(document)]
     found.extend(_operations(document))
     found.extend(_openapi(document, quiet=bool(found)))
     return found
@@ -163,6 +164,22 @@ def _extensions(document: Node) -> Iterator[Problem]:
             yield from _combined(node, at)
         if "x-sdk-variants" in node:
             yield from _variants(document, node, at)
+
+
+def _top_level(document: Node) -> Iterator[Problem]:
+    """The document-wide lists: retry statuses are HTTP statuses, request-id headers are names."""
+    statuses = document.get("x-sdk-retry-statuses", [])
+    if not isinstance(statuses, list) or not all(_is_status(status) for status in statuses):
+        yield Problem(pointer("x-sdk-retry-statuses"), "must be a list of HTTP statuses, e.g. [429]")
+    headers = document.get("x-sdk-request-id-headers", [])
+    if not isinstance(headers, list) or not all(isinstance(name, str) and name for name in headers):
+        yield Problem(
+            pointer("x-sdk-request-id-headers"), "must be a list of header names, e.g. [x-amzn-RequestId]"
+        )
+
+
+def _is_status(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599
 
 
 def _combined(schema: Node, at: str) -> Iterator[Problem]:

@@ -1,7 +1,8 @@
 """Access tokens: fetched once, shared by every concurrent call, refreshed before they expire.
 
-``TokenCache`` is the seam for sharing one token among many workers (a Redis or memcached
-implementation is a few lines); ``InMemoryTokenCache`` is the default. ``TokenProvider`` keeps
+``TokenCache`` is the seam for sharing one token among many workers; ``InMemoryTokenCache`` is the
+default, and ``RedisTokenCache`` (a ``SharedTokenCache``) shares the token, and makes its fetch
+single-flight, across the processes of a fleet. ``TokenProvider`` keeps
 the client's current token, makes sure one request serves any number of waiting callers, and
 handles the refresh after a 401 once for every call that saw the same stale token.
 """
@@ -18,7 +19,16 @@ from attrs import frozen
 
 from ._constants import MAX_TOKEN_REFRESH_MARGIN, TOKEN_REFRESH_RATIO
 
-__all__ = ["CachedToken", "InMemoryTokenCache", "Refreshed", "TokenCache", "TokenProvider", "token_cache_key"]
+__all__ = [
+    "CachedToken",
+    "InMemoryTokenCache",
+    "Refreshed",
+    "SharedTokenCache",
+    "TokenCache",
+    "TokenIssue",
+    "TokenProvider",
+    "token_cache_key",
+]
 
 
 @frozen(repr=False)
@@ -57,6 +67,19 @@ class TokenCache(Protocol):
 
     async def set(self, key: str, token: CachedToken) -> None:
         """Store ``token`` under ``key``."""
+        ...
+
+
+TokenIssue = Callable[[], Awaitable[CachedToken]]
+"""Fetches a new token from the issuer (for a shared cache to call while it holds its lock)."""
+
+
+@runtime_checkable
+class SharedTokenCache(TokenCache, Protocol):
+    """A ``TokenCache`` shared by processes, which makes a fetch single-flight among all of them."""
+
+    async def fetch_once(self, key: str, *, stale: str | None, fetch: TokenIssue) -> CachedToken:
+        """A usable token other than ``stale``: stored, or fetched by one process for all."""
         ...
 
 
@@ -139,12 +162,18 @@ class TokenProvider:
             if candidate is not None and candidate.value != stale and candidate.fresh(now):
                 self._current = candidate
                 return candidate
+        if isinstance(self._cache, SharedTokenCache):
+            token = await self._cache.fetch_once(self._key, stale=stale, fetch=self._issue)
+        else:
+            token = await self._issue()
+            await self._cache.set(self._key, token)
+        self._current = token
+        return token
+
+    async def _issue(self) -> CachedToken:
         value, lifetime = await self._fetch()
         self.requests += 1
-        token = CachedToken.issued(value, lifetime, now=self._clock())
-        self._current = token
-        await self._cache.set(self._key, token)
-        return token
+        return CachedToken.issued(value, lifetime, now=self._clock())
 
     def __repr__(self) -> str:
         return f"TokenProvider(requests={self.requests})"

@@ -34,6 +34,7 @@ from ._generated.operations import RETRY_STATUSES
 from ._generated.resources import RawResponseNamespaces, ResourceNamespaces
 from ._options import RequestOptions, check_headers, check_timeout
 from ._pagination import AsyncPager
+from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
 from ._request import PreparedRequest, Query, prepare_request
 from ._responses import RawResponse, decode_body, error_detail, read_result, status_error
@@ -91,7 +92,12 @@ class EnterpriseClient(ResourceNamespaces):
         max_retries: Retries of retryable failures (see the README's *Reliability*).
         timeout: Seconds allowed per request.
         session: An ``aiohttp.ClientSession`` of the caller's; the client then leaves it open.
-        token_cache: Where the access token is kept; share one among workers to share the token.
+        token_cache: Where the access token is kept; share one among workers to share the token
+            (``RedisTokenCache(url)``: one token, and one refresh, for a whole fleet).
+        rate_limit: A budget every request, retries included, draws from, e.g.
+            ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
+        rate_limiter: Where that budget and the pause are kept: ``RateLimiter("redis://...")``
+            shares them with every process using the same client id; in this process by default.
     """
 
     def __init__(
@@ -107,6 +113,8 @@ class EnterpriseClient(ResourceNamespaces):
         timeout: float = DEFAULT_TIMEOUT,
         session: aiohttp.ClientSession | None = None,
         token_cache: TokenCache | None = None,
+        rate_limit: str | None = None,
+        rate_limiter: RateLimiter | None = None,
     ) -> None:
         _require_text("client_id", client_id)
         _require_text("client_secret", client_secret)
@@ -142,6 +150,7 @@ class EnterpriseClient(ResourceNamespaces):
             key=token_cache_key(str(self._auth_url), client_id),
         )
         self._transport.bind_tokens(self._tokens)
+        self._transport.budget = _budget(client_id, rate_limit, rate_limiter)
         self._bind_resources(self)
         self.with_raw_response = RawResponseNamespaces(self)
         """The same resources, whose methods return the raw answer (``APIResponse``) instead of the
@@ -219,6 +228,11 @@ class EnterpriseClient(ResourceNamespaces):
     def stats(self) -> RequestStats:
         """Requests, retries and faults seen by this client so far."""
         return self._transport.stats
+
+    @property
+    def rate_budget(self) -> RateBudget | None:
+        """The rate budget this client draws from (None without ``rate_limit``/``rate_limiter``)."""
+        return self._transport.budget
 
     @property
     def token_requests(self) -> int:
@@ -420,6 +434,16 @@ def _page_number(pagination: Any, query: Query) -> int:
     """The page a listing's query asks for (1 when it names none), as traces and logs show it."""
     value = dict(query).get(pagination.page_param) if pagination.page_param else None
     return int(value) if value is not None and value.isdigit() else 1
+
+
+def _budget(client_id: str, rate_limit: str | None, limiter: RateLimiter | None) -> RateBudget | None:
+    """The client's budget: its limits on the given limiter (or one of its own, in memory)."""
+    if rate_limit is None and limiter is None:
+        return None
+    if limiter is not None and not isinstance(limiter, RateLimiter):
+        raise ClientValidationError("rate_limiter", f"must be a RateLimiter, got {type(limiter).__name__}")
+    items = parse_rate_limit(rate_limit) if rate_limit is not None else ()
+    return RateBudget(limiter or RateLimiter(), items, key=budget_key(client_id))
 
 
 def _lifetime(expires_in: int | str | None) -> float:

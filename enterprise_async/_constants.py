@@ -42,9 +42,27 @@ ERROR_DETAIL_LIMIT = 300
 
 RESPONSE_FORMATS = ("json", "xml")
 
-REQUEST_ID_HEADERS = ("x-amzn-RequestId", "x-amz-apigw-id", "x-request-id")
-"""Response headers naming a request, in order of preference: AWS API Gateway's own, then the
-common one; support finds a failed call by it."""
 
 TOKEN_OPERATION = "auth.token"
 """The operation name the token request carries in traces and logs."""
+DEFAULT_PAUSE = 1.0
+"""Seconds a "try later" answer without a usable ``Retry-After`` pauses a rate-limited client."""
+
+PAUSE_JITTER = 0.2
+"""Share of a pause added at random before resuming, so a fleet does not resume in one burst."""
+
+MIN_BUDGET_WAIT = 0.005
+"""Shortest wait for the rate budget to refill (the limiter's reset time may already be past)."""
+
+BUDGET_GUARD = 0.1
+"""Seconds added to every wait for the rate budget: a request drawn just as the window moves on
+may travel faster than the one that left the window, and the server counts arrivals."""
+
+TOKEN_LOCK_TTL = 15.0
+"""Seconds a process may hold a shared token cache's fetch lock; a holder that dies frees it then."""
+
+TOKEN_LOCK_POLL = 0.05
+"""Seconds between two looks at a shared token cache while another process fetches the token."""
+
+REDIS_KEY_PREFIX = "enterprise-async"
+"""Prefix of every Redis key the SDK writes (tokens, locks, rate budgets, pauses)."""

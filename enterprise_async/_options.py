@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from attrs import frozen
 
-from ._constants import REQUEST_ID_HEADERS
+from ._generated.operations import REQUEST_ID_HEADERS
 from .errors import ClientValidationError
 
 __all__ = ["RequestOptions", "RequestTrace", "current_trace", "request_id_of"]

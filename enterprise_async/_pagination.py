@@ -29,7 +29,7 @@ from typing_extensions import TypeVar as DefaultTypeVar
 
 from ._request import Query, merge_query
 from ._spec import Pagination
-from .errors import NotFoundError
+from .errors import NotFoundError, ResponseDecodeError
 
 __all__ = ["AsyncPager", "Page"]
 
@@ -143,7 +143,29 @@ class AsyncPager(Generic[ItemT, PageT]):
             if pagination.count_field:
                 fields[pagination.count_field] = len(data)
             data = pagination.page_model(**fields)
+        self._check_envelope(data, query)
         return cast("PageT", data)
+
+    def _check_envelope(self, page: Any, query: Query) -> None:
+        """Refuse a page the pager cannot follow, rather than yield the characters of a string as
+        items or stop early at a link that is not one. (Other fields keep what was sent.)"""
+        pagination = self._pagination
+        items = page if pagination.items is None else getattr(page, pagination.items, None)
+        if items is not None and not isinstance(items, (list, tuple)):
+            raise ResponseDecodeError(
+                f"{self._where(query)}: {pagination.items or 'the page'} must be a list, "
+                f"got {type(items).__name__}: {items!r:.80}"
+            )
+        link = getattr(page, pagination.next_field, None) if pagination.next_field else None
+        if link is not None and not isinstance(link, str):
+            raise ResponseDecodeError(
+                f"{self._where(query)}: {pagination.next_field} must be a link or null, "
+                f"got {type(link).__name__}: {link!r:.80}"
+            )
+
+    def _where(self, query: Query) -> str:
+        shown = "&".join(f"{name}={value}" for name, value in query)
+        return f"{self._pagination.page_model.__name__} page ({shown or 'first'})"
 
     def _next(self, page: PageT) -> str | None:
         name = self._pagination.next_field

@@ -11,7 +11,9 @@ Retry policy (the contract's *Reliability*):
   delay doubles from ``INITIAL_RETRY_DELAY`` up to ``MAX_RETRY_DELAY``, with jitter;
 - a 401 makes one token refresh (shared with every call that saw the same token) and one retry,
   which does not count against ``max_retries``; when the token that the refresh fetched from the
-  issuer is refused at once, the credentials are at fault and the 401 is final.
+  issuer is refused at once, the credentials are at fault and the 401 is final;
+- with a rate budget (``Transport.budget``), every attempt draws from it, and a client-wide "try
+  later" (``means_pause``) pauses every attempt that shares the budget.
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ from attrs import define, field, frozen
 from yarl import URL
 
 from ._auth import TokenProvider
-from ._constants import INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
+from ._constants import DEFAULT_PAUSE, INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
+from ._generated.operations import RETRY_STATUSES as PAUSE_STATUSES
 from ._options import RequestTrace, reset_current_trace, set_current_trace
+from ._rate_limit import RateBudget
 from ._responses import RawResponse
 from .errors import APIConnectionError, APITimeoutError
 
@@ -109,6 +113,8 @@ class Transport:
         self._max_retries = max_retries
         self._slots = asyncio.Semaphore(max_concurrency)
         self.stats = RequestStats()
+        self.budget: RateBudget | None = None
+        """The rate budget every attempt draws from, and which a "try later" answer pauses."""
 
     def bind_tokens(self, tokens: TokenProvider) -> None:
         self._tokens = tokens
@@ -147,7 +153,7 @@ class Transport:
         while True:
             token = await self._token(request)
             try:
-                response = await self._exchange(request, token, attempt)
+                response = await self._attempt(request, token, attempt)
             except _NoResponseError as failure:
                 fresh_from_issuer = None
                 self.stats.faults[failure.kind] += 1
@@ -172,6 +178,18 @@ class Transport:
             self.stats.faults[str(response.status)] += 1
             await self._backoff(attempt, parse_retry_after(response.headers.get("Retry-After")))
             attempt += 1
+
+    async def _attempt(self, request: HTTPRequest, token: str | None, attempt: int) -> RawResponse:
+        """One exchange, drawn from the rate budget; a "try later" answer pauses the whole budget."""
+        budget = self.budget
+        if budget is None or not request.authenticated:  # the token issuer is not the API's budget
+            return await self._exchange(request, token, attempt)
+        async with budget.attempt():
+            response = await self._exchange(request, token, attempt)
+            if means_pause(request, response):
+                wait = parse_retry_after(response.headers.get("Retry-After"))
+                await budget.pause(min(wait if wait is not None else DEFAULT_PAUSE, MAX_RETRY_AFTER))
+            return response
 
     async def _token(self, request: HTTPRequest) -> str | None:
         if not request.authenticated or self._tokens is None:
@@ -201,6 +219,8 @@ class Transport:
         trace = RequestTrace(request.operation or request.path, request.page, attempt + 1)
         timeout = self._timeout if request.timeout is None else aiohttp.ClientTimeout(total=request.timeout)
         async with self._slots:
+            if self.budget is not None and request.authenticated:
+                await self.budget.draw()  # drawn right before sending: no burst of drawn requests
             started = time.perf_counter()
             self.stats.requests += 1
             current = set_current_trace(trace)
@@ -278,6 +298,17 @@ def _log_answer(request: HTTPRequest, raw: RawResponse, trace: RequestTrace, ela
             "request_id": request_id,
         },
     )
+
+
+def means_pause(request: HTTPRequest, response: RawResponse) -> bool:
+    """Whether an answer says "try later" to every request of the client, not just this one.
+
+    Those are the spec's client-wide retry statuses (``x-sdk-retry-statuses``: 429, the throttle
+    counts per user). A status only one operation retries (``x-sdk-retry``: license assignment's
+    423, a lock on one subscription plan) is retried by that request alone: pausing the client
+    would stall calls the lock does not concern.
+    """
+    return response.status in PAUSE_STATUSES and request.authenticated
 
 
 async def pause(seconds: float) -> None:

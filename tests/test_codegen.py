@@ -18,6 +18,7 @@ from enterprise_async._generated import models as generated_models
 from enterprise_async._generated import operations
 from enterprise_async._spec import AtLeastOneOf, MaxProductItems, NamedValue, NeverTogether
 from tests.openapi_spec import SpecOperation, object_schemas
+from tests.openapi_spec import document as spec_document
 from tests.openapi_spec import operations as spec_operations
 
 
@@ -325,3 +326,28 @@ def test_a_key_given_twice_is_reported_at_its_second_line(spec_copy: Path) -> No
     assert reported == line + 1
     assert pointer.endswith("/get/x-sdk-method")
     assert "appears twice" in message
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("x-sdk-retry-statuses: [429]", "x-sdk-retry-statuses: [too-many]", "list of HTTP statuses"),
+        (
+            "x-sdk-request-id-headers: [x-amzn-RequestId,",
+            "x-sdk-request-id-headers: [7,",
+            "list of header names",
+        ),
+    ],
+)
+def test_a_document_wide_list_of_the_wrong_kind_is_reported(
+    spec_copy: Path, old: str, new: str, problem: str
+) -> None:
+    line = break_spec(spec_copy, old, new)
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert pointer == "/" + old.split(":")[0]
+    assert problem in message
+
+
+def test_the_request_id_headers_come_from_the_spec() -> None:
+    assert list(operations.REQUEST_ID_HEADERS) == spec_document()["x-sdk-request-id-headers"]

@@ -11,7 +11,7 @@ import attrs
 import pytest
 from aiohttp import web
 
-from enterprise_async import AsyncPager, NotFoundError
+from enterprise_async import AsyncPager, NotFoundError, ResponseDecodeError
 from enterprise_async._generated import operations
 from enterprise_async._spec import Operation, Outcome, Pagination, Param, Rule
 from enterprise_async.models import AssignmentPage, Catalog, CatalogPage, LearnerSummary
@@ -172,6 +172,26 @@ async def test_an_empty_or_missing_next_ends_the_listing(api: ScriptedAPI) -> No
     async with api.client() as client:
         assert len(await client.catalogs.list().to_list()) == 2
     assert len(api.calls("GET", CATALOGS)) == 1
+
+
+@pytest.mark.parametrize(
+    ("envelope", "refused"),
+    [
+        ({"count": 2, "next": None, "results": "catalog-0001"}, "results must be a list"),
+        (
+            {"count": 2, "next": {"page": 2}, "results": [{"uuid": "catalog-0001"}]},
+            "next must be a link or null",
+        ),
+    ],
+)
+async def test_an_envelope_the_pager_cannot_follow_is_refused(
+    api: ScriptedAPI, envelope: dict[str, Any], refused: str
+) -> None:
+    # Kept as sent, a string would be iterated as characters and a number would end the listing early.
+    api.json("GET", CATALOGS, envelope)
+    async with api.client() as client:
+        with pytest.raises(ResponseDecodeError, match=f"CatalogPage page \\(first\\): {refused}"):
+            await client.catalogs.list().to_list()
 
 
 async def test_a_next_link_that_loops_ends_the_listing(api: ScriptedAPI) -> None:
@@ -365,14 +385,19 @@ def serve_numbered(
     api.routes[("GET", TRANSACTIONS)] = handler
 
 
+async def numbered_items(api: ScriptedAPI, *, max_concurrency: int = 8, **query: Any) -> list[Any]:
+    """Every item of the page-numbered listing at ``TRANSACTIONS``, through a client of ``api``."""
+    async with api.client(max_concurrency=max_concurrency) as client:
+        return await client.paginate(listing(PAGE_NUMBERED, TransactionPage), query).to_list()
+
+
 def requested_pages(api: ScriptedAPI) -> list[str]:
     return sorted((call.query.get("page", "1") for call in api.calls("GET", TRANSACTIONS)), key=int)
 
 
 async def test_a_page_number_envelope_without_links_is_planned_from_its_page_count(api: ScriptedAPI) -> None:
     serve_numbered(api, catalogs(23), size=5, latency=0.02)
-    async with api.client(max_concurrency=3) as client:
-        items = await client.paginate(listing(PAGE_NUMBERED, TransactionPage), {}).to_list()
+    items = await numbered_items(api, max_concurrency=3)
     assert [item.uuid for item in items] == [catalog["uuid"] for catalog in catalogs(23)]
     assert requested_pages(api) == ["1", "2", "3", "4", "5"]
     assert api.max_in_flight == 3
@@ -380,24 +405,21 @@ async def test_a_page_number_envelope_without_links_is_planned_from_its_page_cou
 
 async def test_without_counts_or_links_pages_are_requested_until_a_short_page(api: ScriptedAPI) -> None:
     serve_numbered(api, catalogs(12), size=5, counts=False)
-    async with api.client(max_concurrency=1) as client:
-        items = await client.paginate(listing(PAGE_NUMBERED, TransactionPage), {}).to_list()
+    items = await numbered_items(api, max_concurrency=1)
     assert len(items) == 12
     assert requested_pages(api) == ["1", "2", "3"]
 
 
 async def test_without_counts_or_links_a_404_ends_the_listing(api: ScriptedAPI) -> None:
     serve_numbered(api, catalogs(10), size=5, counts=False)
-    async with api.client(max_concurrency=1) as client:
-        items = await client.paginate(listing(PAGE_NUMBERED, TransactionPage), {}).to_list()
+    items = await numbered_items(api, max_concurrency=1)
     assert len(items) == 10
     assert requested_pages(api) == ["1", "2", "3"]
 
 
 async def test_a_user_page_size_sets_the_numbering_of_a_linkless_listing(api: ScriptedAPI) -> None:
     serve_numbered(api, catalogs(9), size=5, counts=False)
-    async with api.client() as client:
-        items = await client.paginate(listing(PAGE_NUMBERED, TransactionPage), {"per_page": 4}).to_list()
+    items = await numbered_items(api, per_page=4)
     assert len(items) == 9
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
 
-from enterprise_async import RequestTrace, current_trace
+from enterprise_async import EnterpriseClient, RequestTrace, current_trace
 from enterprise_async.testing import Fault, Sandbox
 
 
@@ -22,6 +24,17 @@ def recording_trace_config(seen: list[Any]) -> aiohttp.TraceConfig:
 
     config.on_request_start.append(on_request_start)
     return config
+
+
+@asynccontextmanager
+async def traced_client(seen: list[Any]) -> AsyncIterator[tuple[Sandbox, EnterpriseClient]]:
+    """A sandbox, and a client whose session records every request's trace in ``seen``."""
+    async with (
+        Sandbox() as sandbox,
+        aiohttp.ClientSession(trace_configs=[recording_trace_config(seen)]) as session,
+        sandbox.client(session=session) as client,
+    ):
+        yield sandbox, client
 
 
 async def test_each_request_names_its_operation_page_and_attempt(no_sleep: list[float]) -> None:
@@ -48,11 +61,7 @@ async def test_each_request_names_its_operation_page_and_attempt(no_sleep: list[
 
 async def test_the_trace_context_is_a_typed_object_also_current_in_the_task() -> None:
     seen: list[Any] = []
-    async with (
-        Sandbox() as sandbox,
-        aiohttp.ClientSession(trace_configs=[recording_trace_config(seen)]) as session,
-        sandbox.client(session=session) as client,
-    ):
+    async with traced_client(seen) as (_, client):
         await client.catalogs.list().first_page()
     assert all(isinstance(trace, RequestTrace) for trace, _ in seen)
     assert [trace for trace, _ in seen] == [current for _, current in seen]
@@ -61,11 +70,7 @@ async def test_the_trace_context_is_a_typed_object_also_current_in_the_task() ->
 
 async def test_a_token_refresh_is_traced_as_auth_token() -> None:
     seen: list[Any] = []
-    async with (
-        Sandbox() as sandbox,
-        aiohttp.ClientSession(trace_configs=[recording_trace_config(seen)]) as session,
-        sandbox.client(session=session) as client,
-    ):
+    async with traced_client(seen) as (sandbox, client):
         await client.catalogs.list().first_page()
         sandbox.tokens.expire_all()
         await client.catalogs.list().first_page()

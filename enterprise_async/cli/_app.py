@@ -18,6 +18,7 @@ from ._commands_catalogs import catalogs
 from ._commands_learners import learners
 from ._commands_sandbox import demo, sandbox
 from ._commands_subscriptions import subscriptions
+from ._commands_worker import worker
 from ._operation_commands import AliasGroup, build_groups
 from ._presentation import DEFAULT_PRESENTATION, Presentation
 
@@ -96,7 +97,7 @@ Exit codes: 0 done, 1 the API or the system refused, 2 bad input or missing cred
 cli = build_cli(OPERATIONS.values(), descriptions=_resource_descriptions(), hand_written=HAND_WRITTEN)
 """The ``enterprise-async`` command group."""
 click.version_option(__version__, prog_name="enterprise-async")(cli)
-for _command in (demo, sandbox):
+for _command in (demo, sandbox, worker):
     cli.add_command(_command)
 _add_short_names(cli)
 

@@ -14,6 +14,7 @@ from ._failures import IncompleteError
 from ._options import api_options, json_option
 from ._output import error_console, print_document, show
 from ._progress import CatalogProgressBars
+from ._queue import export_via_queue
 from ._views import export_summary_view
 
 __all__ = ["catalogs"]
@@ -34,9 +35,17 @@ def catalogs() -> None:
 )
 @click.option("--resume", is_flag=True, help="Skip the catalogs already complete in the directory.")
 @click.option("--limit", type=click.IntRange(min=1), help="Items per page (server default: 20).")
+@click.option(
+    "--queue",
+    "queue_url",
+    metavar="REDIS_URL",
+    help="Enqueue one job per catalog on this Redis for `enterprise-async worker`s, and wait for them.",
+)
 @json_option
 @api_options()
-def export(directory: Path, resume: bool, limit: int | None, as_json: bool, api: ApiSettings) -> None:
+def export(
+    directory: Path, resume: bool, limit: int | None, queue_url: str | None, as_json: bool, api: ApiSettings
+) -> None:
     """Export every catalog's contents as JSON Lines, all catalogs and pages concurrently.
 
     Progress goes to standard error, the summary to standard output. Exits with 3 when some
@@ -44,6 +53,8 @@ def export(directory: Path, resume: bool, limit: int | None, as_json: bool, api:
     """
 
     async def work(client: EnterpriseClient) -> ExportSummary:
+        if queue_url is not None:
+            return await export_via_queue(client, directory, queue_url, resume=resume, page_size=limit)
         with CatalogProgressBars(error_console()) as bars:
             return await export_catalogs(client, directory, resume=resume, page_size=limit, progress=bars)
 

@@ -29,6 +29,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--next-host", default=None, help="origin that next/previous links name instead of the sandbox's"
     )
+    parser.add_argument(
+        "--rate-limit", default=None, help='throttle API requests with 429s, e.g. "18/second; 360/minute"'
+    )
     arguments = parser.parse_args(argv)
     serve(
         arguments.host,
@@ -37,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         size=DataSize(catalog_items=arguments.catalog_items),
         token_lifetime=arguments.token_lifetime,
         next_host=arguments.next_host,
+        rate_limit=arguments.rate_limit,
     )
 
 

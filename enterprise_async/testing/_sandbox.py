@@ -19,6 +19,7 @@ from ._pages import DEFAULT_PAGE_SIZES
 from ._registry import GENERATED_SPEC, SpecTable
 from ._server import SandboxServer
 from ._state import SandboxData
+from ._throttle import Throttle
 from ._tokens import TokenIssuer
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_TOKEN_LIFETIME", "Sandbox"]
@@ -66,6 +67,8 @@ class Sandbox:
         log_limit: Requests the request log keeps; 0 turns the log off (benchmarks).
         spec: The operations served (``enterprise_async/_generated/`` by default): each answered by
             its stateful handler, or else with data synthesized from its response schemas.
+        rate_limit: The sandbox's own throttle (``"18/second; 360/minute"``): API requests over it
+            are answered 429 with ``Retry-After``, as the real services do. None: no throttle.
     """
 
     def __init__(
@@ -85,6 +88,7 @@ class Sandbox:
         anchor: datetime.datetime | None = None,
         log_limit: int = DEFAULT_LOG_LIMIT,
         spec: SpecTable = GENERATED_SPEC,
+        rate_limit: str | None = None,
     ) -> None:
         unknown = set(page_sizes or {}) - set(DEFAULT_PAGE_SIZES)
         if unknown:
@@ -120,12 +124,15 @@ class Sandbox:
             catalog_shape=catalog_shape,
             page_sizes={**DEFAULT_PAGE_SIZES, **(page_sizes or {})},
         )
+        self.throttle = Throttle(rate_limit) if rate_limit else None
+        """The sandbox's own rate limit, if any (``throttled`` counts its 429s)."""
         self.server = SandboxServer(
             Endpoints(self.data, options),
             tokens=self.tokens,
             faults=self.faults,
             log=self.requests,
             spec=spec,
+            throttle=self.throttle,
         )
         self._runner: web.AppRunner | None = None
         self._port: int | None = None

@@ -20,18 +20,19 @@ from urllib.parse import parse_qsl
 import orjson
 from aiohttp import web
 
+from .._generated.operations import REQUEST_ID_HEADERS
 from .._xml import render_drf_xml
 from ._endpoints import Call, Endpoints, Route
 from ._faults import Fault, FaultInjector
 from ._log import RequestLog
 from ._registry import GENERATED_SPEC, SpecTable
 from ._replies import ApiError, Reply
+from ._throttle import Throttle
 from ._tokens import AuthFailure, TokenIssuer
 
 __all__ = ["TOKEN_PATH", "SandboxServer"]
 
 TOKEN_PATH: Final = "/oauth2/v1/access_token"
-REQUEST_ID_HEADER: Final = "x-amzn-RequestId"
 JSON: Final = "application/json"
 XML: Final = "application/xml; charset=utf-8"
 
@@ -57,8 +58,10 @@ class SandboxServer:
         faults: FaultInjector,
         log: RequestLog,
         spec: SpecTable = GENERATED_SPEC,
+        throttle: Throttle | None = None,
     ) -> None:
         self.endpoints = endpoints
+        self.throttle = throttle
         self.tokens = tokens
         self.faults = faults
         self.log = log
@@ -79,11 +82,13 @@ class SandboxServer:
         body = await request.read() if request.can_read_body else b""
         path = request.rel_url.raw_path
         fault = self.faults.pick(request.method, path)
+        if fault is None and self.throttle is not None:
+            fault = self.throttle.pick(path)
         status: int | None = None
         try:
             response = await self._respond(request, body, path, fault)
-            if not response.prepared:  # every answer names itself, as AWS API Gateway's do
-                response.headers.setdefault(REQUEST_ID_HEADER, str(uuid.uuid4()))
+            if not response.prepared and REQUEST_ID_HEADERS:  # answers name themselves, as the gateway's do
+                response.headers.setdefault(REQUEST_ID_HEADERS[0], str(uuid.uuid4()))
             status = None if fault is not None and fault.kind in _UNANSWERED else response.status
             return response
         finally:

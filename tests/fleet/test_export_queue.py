@@ -1,0 +1,96 @@
+"""An export spread over arq workers writes what a local export writes, even when a worker dies."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import orjson
+
+from enterprise_async.cli._export_catalogs import export_catalogs
+from enterprise_async.cli._queue import export_via_queue
+from enterprise_async.testing import DataSize, Sandbox
+
+from ._fleet import ROOT, sandbox_environment
+
+WORKERS = 3
+JOB_TIMEOUT = "5"
+"""Seconds a catalog may take; the killed worker's catalog is taken up 10 seconds after that."""
+WAIT_STEPS = 2000
+
+
+async def start_workers(sandbox: Sandbox, redis_url: str) -> list[asyncio.subprocess.Process]:
+    return [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "enterprise_async",
+            "worker",
+            "--queue",
+            redis_url,
+            "--max-jobs",
+            "1",
+            "--job-timeout",
+            JOB_TIMEOUT,
+            "--burst",
+            "--rate-limit",
+            "60/second",
+            cwd=ROOT,
+            env=sandbox_environment(sandbox),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        for _ in range(WORKERS)
+    ]
+
+
+def partial_files(directory: Path) -> int:
+    return len(list(directory.glob("*.part")))
+
+
+async def kill_one_mid_catalog(worker: asyncio.subprocess.Process, directory: Path) -> bool:
+    """Kill a worker once every worker is writing a catalog (each holds one job at a time);
+    whether that moment came before the worker was killed."""
+    for _ in range(WAIT_STEPS):
+        if partial_files(directory) >= WORKERS:
+            worker.kill()
+            return True
+        await asyncio.sleep(0.01)
+    worker.kill()
+    return False
+
+
+def manifest_without_times(directory: Path) -> dict[str, object]:
+    document = orjson.loads((directory / "manifest.json").read_bytes())
+    for entry in document["catalogs"].values():
+        del entry["completed_at"]
+    return document
+
+
+def files(directory: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in directory.iterdir() if path.name != "manifest.json"}
+
+
+async def test_three_workers_one_killed_mid_run_export_every_item_exactly_once(
+    redis_url: str, tmp_path: Path
+) -> None:
+    queued, local = tmp_path / "queued", tmp_path / "local"
+    queued.mkdir()
+    async with Sandbox(seed=0, size=DataSize(catalog_items=400)) as sandbox, sandbox.client() as client:
+        workers = await start_workers(sandbox, redis_url)
+        export = asyncio.ensure_future(export_via_queue(client, queued, redis_url, page_size=20))
+        killed_mid_catalog = await kill_one_mid_catalog(workers[0], queued)
+        summary = await export
+        for worker in workers[1:]:
+            assert await worker.wait() == 0
+        await export_catalogs(client, local, page_size=20)
+    assert killed_mid_catalog
+    assert summary.ok
+    assert not list(queued.glob("*.part"))
+    assert files(queued) == files(local)
+    assert manifest_without_times(queued) == manifest_without_times(local)
+    for outcome in summary.outcomes:
+        assert outcome.path is not None
+        lines = outcome.path.read_bytes().splitlines()
+        assert len(lines) == len(set(lines)) == outcome.items == 400
