@@ -111,7 +111,8 @@ class Endpoints:
     def routes(self, spec: SpecTable = GENERATED_SPEC) -> list[Route]:
         """A route for every operation of ``spec`` (the token route is the server's own): the
         stateful handler registered under its name, else an answer synthesized from its schemas.
-        The handlers page as ``spec`` says (parameters and envelope of each ``x-sdk-pagination``)."""
+        The handlers page as ``spec`` says (parameters and envelope of each ``x-sdk-pagination``),
+        and a required field their records lack is filled in from the schema (``Synthesizer.complete``)."""
         synthesizer = Synthesizer(spec.components, self.data.seed)
         self._operations = spec.operations
         self._envelopes = {
@@ -136,7 +137,16 @@ class Endpoints:
 
             return answer
 
-        return build_routes(spec, self.handlers(), synthesized)
+        def completing(name: str, handler: Handler) -> Handler:
+            complete = synthesizer.completer(name, spec.responses.get(name, {}))
+
+            def answer(call: Call) -> Reply:
+                return complete(handler(call), call.params)
+
+            return answer
+
+        handlers = {name: completing(name, handler) for name, handler in self.handlers().items()}
+        return build_routes(spec, handlers, synthesized)
 
     def handlers(self) -> dict[str, Handler]:
         """The stateful handlers, by operation name; each reads its path parameters by the short

@@ -12,7 +12,7 @@ import hashlib
 import math
 import random
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 from urllib.parse import urlencode
 
@@ -90,6 +90,7 @@ class Synthesizer:
     def __init__(self, components: Mapping[str, Any], seed: int) -> None:
         self.components = components
         self.seed = seed
+        self._requires: dict[int, bool] = {}
 
     def answer(
         self,
@@ -130,6 +131,52 @@ class Synthesizer:
         if kind == "array":
             return self._array(schema, rng, depth)
         return _scalar(kind, schema, rng)
+
+    def complete(self, value: Any, schema: Any, rng: random.Random, depth: int = 0) -> Any:
+        """``value`` (a stateful handler's answer) with every required property it lacks filled in
+        from ``schema``, so that a field a spec edit makes required appears at once. Optional
+        properties a handler leaves out stay out, as the services leave them out. ``value`` itself
+        is never changed: what lacks nothing is returned as it is, the rest as copies."""
+        if depth > MAX_DEPTH or not self._requires_anything(schema):
+            return value
+        resolved = self.resolve(schema)
+        if isinstance(value, list) and _kind(resolved) == "array":
+            items = resolved.get("items", {})
+            done = [self.complete(item, items, rng, depth + 1) for item in value]
+            return value if all(new is old for new, old in zip(done, value, strict=True)) else done
+        if not isinstance(value, dict) or _kind(resolved) != "object":
+            return value
+        properties: Mapping[str, Any] = resolved.get("properties", {})
+        result = value
+        for name, field_schema in properties.items():
+            if name in value:
+                new = self.complete(value[name], field_schema, rng, depth + 1)
+            elif name in resolved.get("required", ()):
+                new = self.value(field_schema, rng, depth + 1)
+            else:
+                continue
+            if name not in value or new is not value[name]:
+                result = dict(result) if result is value else result
+                result[name] = new
+        return result
+
+    def _requires_anything(self, schema: Any, seen: frozenset[int] = frozenset()) -> bool:
+        """Whether ``schema`` or a schema below it names a required property (cached per schema)."""
+        key = id(schema)
+        cached = self._requires.get(key)
+        if cached is not None:
+            return cached
+        if key in seen:
+            return False
+        resolved = self.resolve(schema)
+        below = [*resolved.get("properties", {}).values()]
+        if _kind(resolved) == "array":
+            below.append(resolved.get("items", {}))
+        found = bool(resolved.get("required")) or any(
+            self._requires_anything(part, seen | {key}) for part in below
+        )
+        self._requires[key] = found
+        return found
 
     def resolve(self, schema: Any) -> Mapping[str, Any]:
         """``schema`` with its ``$ref`` (and ``allOf`` parts) followed."""
@@ -222,6 +269,21 @@ class Synthesizer:
     def _items(self, array: Mapping[str, Any], page: _Window, key: tuple[Any, ...]) -> list[Any]:
         item = self.resolve(array).get("items", {})
         return [self.value(item, self._random(*key, index)) for index in range(page.start, page.end)]
+
+    def completer(
+        self, name: str, responses: Mapping[int, Any]
+    ) -> Callable[[Reply, Mapping[str, str]], Reply]:
+        """What completes the answers of operation ``name`` (``complete`` on the schema of each
+        answer's status), drawing from the seed, the operation and its path parameters."""
+
+        def completed(reply: Reply, params: Mapping[str, str]) -> Reply:
+            schema = responses.get(reply.status)
+            if schema is None or reply.data is None:
+                return reply
+            data = self.complete(reply.data, schema, self._random(name, *sorted(params.items())))
+            return reply if data is reply.data else evolve(reply, data=data)
+
+        return completed
 
     def _random(self, *key: Any) -> random.Random:
         digest = hashlib.sha256(repr((self.seed, *key)).encode()).digest()

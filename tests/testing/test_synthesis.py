@@ -3,12 +3,14 @@ stable per seed and per path parameters, paginated as their ``x-sdk-pagination``
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import aiohttp
 import jsonschema
 import pytest
+from attrs import evolve
 
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._spec import Operation, Pagination, Param, Rule
@@ -344,3 +346,47 @@ def test_every_operation_of_the_table_synthesizes_a_body_valid_against_its_schem
         assert reply.data is None
         return
     assert _valid(reply.data, schema, GENERATED_SPEC.components)
+
+
+def _catalogs_requiring_region() -> SpecTable:
+    """The generated table, with a field ``region`` that the spec makes required in ``Catalog``."""
+    catalog = GENERATED_SPEC.components["Catalog"]
+    edited = {
+        **catalog,
+        "required": [*catalog.get("required", ()), "region"],
+        "properties": {**catalog["properties"], "region": {"type": "string", "enum": ["emea", "apac"]}},
+    }
+    return evolve(GENERATED_SPEC, components={**GENERATED_SPEC.components, "Catalog": edited})
+
+
+async def test_a_field_the_spec_makes_required_appears_in_a_stateful_handlers_answers() -> None:
+    async with Sandbox(spec=_catalogs_requiring_region()) as sandbox, sandbox.client() as client:
+        catalogs = await client.catalogs.list().to_list()
+    assert catalogs
+    assert {catalog.extra["region"] for catalog in catalogs} <= {"emea", "apac"}
+
+
+async def test_the_same_catalog_gets_the_same_filled_in_value_on_every_request() -> None:
+    async with Sandbox(spec=_catalogs_requiring_region()) as sandbox, sandbox.client() as client:
+        first = await client.catalogs.list().to_list()
+        again = await client.catalogs.list().to_list()
+    assert [catalog.extra["region"] for catalog in first] == [catalog.extra["region"] for catalog in again]
+
+
+def test_completing_copies_what_lacks_a_required_field_and_leaves_optional_ones_out() -> None:
+    synthesizer = Synthesizer(COMPONENTS, seed=0)
+    line = {"sku": "a-1"}
+    stored = {"uuid": "6f1c1f0e-8a4e-4b2a-9d59-0c7c1b1f2a10", "amount": 5, "lines": [line]}
+    completed = synthesizer.complete(stored, {"$ref": "#/components/schemas/Transaction"}, random.Random(0))
+    assert stored == {"uuid": "6f1c1f0e-8a4e-4b2a-9d59-0c7c1b1f2a10", "amount": 5, "lines": [line]}
+    assert set(completed) == {"uuid", "amount", "lines", "state", "created"}
+    assert "note" not in completed
+    assert completed["amount"] == 5
+
+
+def test_an_answer_that_lacks_nothing_is_returned_as_it_is() -> None:
+    synthesizer = Synthesizer(COMPONENTS, seed=0)
+    whole = {"uuid": "u", "amount": 1, "state": "pending", "created": "2026-01-01T00:00:00Z", "lines": []}
+    assert (
+        synthesizer.complete(whole, {"$ref": "#/components/schemas/Transaction"}, random.Random(0)) is whole
+    )
