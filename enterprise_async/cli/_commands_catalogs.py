@@ -9,13 +9,15 @@ import click
 
 from .._client import EnterpriseClient
 from ._context import ApiSettings, run_with_client
+from ._customers import read_customers
 from ._export_catalogs import ExportSummary, export_catalogs
-from ._failures import IncompleteError
+from ._failures import IncompleteError, InputError, run
 from ._options import api_options, json_option
 from ._output import error_console, print_document, show
 from ._progress import CatalogProgressBars
 from ._queue import export_via_queue
-from ._views import export_summary_view
+from ._queue_customers import export_customers_via_queue
+from ._views import customers_summary_view, export_summary_view
 
 __all__ = ["catalogs"]
 
@@ -41,16 +43,32 @@ def catalogs() -> None:
     metavar="REDIS_URL",
     help="Enqueue one job per catalog on this Redis for `enterprise-async worker`s, and wait for them.",
 )
+@click.option(
+    "--customers",
+    "customers_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --queue: one job per customer of this JSON file, each into <out>/<customer>/ with its "
+    "own credentials (which stay with the workers).",
+)
 @json_option
 @api_options()
 def export(
-    directory: Path, resume: bool, limit: int | None, queue_url: str | None, as_json: bool, api: ApiSettings
+    directory: Path,
+    resume: bool,
+    limit: int | None,
+    queue_url: str | None,
+    customers_file: Path | None,
+    as_json: bool,
+    api: ApiSettings,
 ) -> None:
     """Export every catalog's contents as JSON Lines, all catalogs and pages concurrently.
 
     Progress goes to standard error, the summary to standard output. Exits with 3 when some
     catalogs failed (the others are complete); run again with --resume to finish them.
     """
+    if customers_file is not None:
+        export_by_customer(directory, resume, limit, queue_url, customers_file, as_json, api)
+        return
 
     async def work(client: EnterpriseClient) -> ExportSummary:
         if queue_url is not None:
@@ -68,4 +86,38 @@ def export(
         raise IncompleteError(
             f"{len(summary.failed)} of {len(summary.outcomes)} catalogs failed ({names}); "
             "rerun with --resume to export them"
+        )
+
+
+def export_by_customer(
+    directory: Path,
+    resume: bool,
+    limit: int | None,
+    queue_url: str | None,
+    customers_file: Path,
+    as_json: bool,
+    api: ApiSettings,
+) -> None:
+    """``catalogs export --customers``: one queued job per customer; no credentials needed here."""
+    if queue_url is None:
+        raise InputError(
+            "--customers needs --queue: customers are exported by workers, with their credentials"
+        )
+    if api.sandbox:
+        raise InputError(
+            "--customers and --sandbox exclude each other: the customers file names the services"
+        )
+    customers = read_customers(customers_file)
+    summary = run(
+        export_customers_via_queue(directory, queue_url, list(customers), resume=resume, page_size=limit)
+    )
+    if as_json:
+        print_document(summary.to_dict())
+    else:
+        show(customers_summary_view(summary))
+    if summary.failed:
+        names = ", ".join(outcome.name for outcome in summary.failed)
+        raise IncompleteError(
+            f"{len(summary.failed)} of {len(summary.outcomes)} customers are incomplete ({names}); "
+            "rerun with --resume to finish them"
         )

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import click
 
 from ._context import REQUIRED_ENVIRONMENT
+from ._customers import read_customers
 from ._failures import InputError
-from ._queue import DEFAULT_JOB_TIMEOUT, run_worker
+from ._queue import DEFAULT_JOB_TIMEOUT
+from ._worker import has_environment_credentials, run_worker
 
 __all__ = ["worker"]
 
@@ -26,8 +29,18 @@ __all__ = ["worker"]
     show_default=True,
     help="Seconds one catalog may take; a dead worker's catalog is taken up 10 seconds after that.",
 )
-@click.option("--burst", is_flag=True, help="Stop once the queue is empty instead of waiting for more.")
+@click.option(
+    "--burst",
+    is_flag=True,
+    help="Stop once the queue is empty instead of waiting for more (start it after the jobs are enqueued).",
+)
 @click.option("--max-concurrency", type=click.IntRange(min=1), help="Requests in flight (SDK default: 8).")
+@click.option(
+    "--customers",
+    "customers_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A JSON file of customers' credentials, for the jobs of `catalogs export --customers`.",
+)
 def worker(
     queue_url: str,
     rate_limit: str | None,
@@ -35,20 +48,27 @@ def worker(
     job_timeout: float,
     burst: bool,
     max_concurrency: int | None,
+    customers_file: Path | None,
 ) -> None:
-    """Run a worker of catalog exports: credentials from ENTERPRISE_* as for every command; the
-    token and the rate budget are shared through the queue's Redis with every other worker."""
-    import os
-
-    missing = [name for name in REQUIRED_ENVIRONMENT if not os.environ.get(name)]
-    if missing:
-        raise InputError(f"{', '.join(missing)} not set: a worker takes its credentials from the environment")
+    """Run a worker of catalog exports. Catalog jobs use the credentials in ENTERPRISE_* as every
+    command does; customer jobs use the customer's credentials from --customers. Tokens and rate
+    budgets are shared, per client id, through the queue's Redis with every other worker."""
+    customers = read_customers(customers_file) if customers_file is not None else {}
+    unavailable = [problem for customer in customers.values() if (problem := customer.missing_secret())]
+    if unavailable:
+        raise InputError(f"{customers_file}: the secret of a customer is missing: {'; '.join(unavailable)}")
+    if not customers and not has_environment_credentials():
+        raise InputError(
+            f"{', '.join(REQUIRED_ENVIRONMENT)} not set: a worker takes its credentials from the environment "
+            "(or its customers' from --customers)"
+        )
     options = {"max_concurrency": max_concurrency} if max_concurrency else {}
     asyncio.run(
         run_worker(
             queue_url,
             rate_limit=rate_limit,
             client_options=options,
+            customers=customers,
             max_jobs=max_jobs,
             job_timeout=job_timeout,
             burst=burst,

@@ -70,6 +70,20 @@ class CatalogOutcome:
             "error": self.error,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CatalogOutcome:
+        """The outcome ``to_dict`` described (as a worker of the export queue sends it back)."""
+        path = data["path"]
+        return cls(
+            data["uuid"],
+            data["title"],
+            data["status"],
+            data["items"],
+            Path(path) if path is not None else None,
+            data["seconds"],
+            data["error"],
+        )
+
 
 @frozen
 class ExportSummary:
@@ -119,6 +133,12 @@ class ExportSummary:
             "failed": len(self.failed),
             "catalogs": [outcome.to_dict() for outcome in self.outcomes],
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ExportSummary:
+        """The summary ``to_dict`` described (as a worker of the export queue sends it back)."""
+        outcomes = tuple(CatalogOutcome.from_dict(outcome) for outcome in data["catalogs"])
+        return cls(Path(data["directory"]), outcomes, data["seconds"])
 
 
 class ExportProgress(Protocol):

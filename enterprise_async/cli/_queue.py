@@ -1,10 +1,11 @@
-"""Exports spread over machines: one arq job per catalog on Redis, run by ``enterprise-async worker``.
+"""Exports spread over machines: one arq job per catalog on Redis, run by ``enterprise-async worker``
+(``_queue_customers`` enqueues one per customer instead, and ``_worker`` runs both kinds).
 
 ``export_via_queue`` lists the catalogs, enqueues one job per catalog that is not already complete,
 waits for the jobs, and records each finished file in the directory's manifest, so the directory
-ends up exactly as a local export leaves it. Workers (``run_worker``) export one catalog per job
-with a client that shares its token (``RedisTokenCache``) and its rate budget (``RateLimiter``)
-through the same Redis. The directory must be shared by the workers and the command (same path).
+ends up exactly as a local export leaves it. Workers export one catalog per job with a client that
+shares its token (``RedisTokenCache``) and its rate budget (``RateLimiter``) through the same Redis.
+The directory must be shared by the workers and the command (same path).
 
 A worker killed mid-catalog leaves only ``<uuid>.jsonl.part``; arq runs the job again once the
 dead worker's hold on it expires (``job_timeout`` + 10 seconds), and the new run rewrites the
@@ -24,15 +25,22 @@ from typing import Any, Final
 import attrs
 
 from .._client import EnterpriseClient
-from .._rate_limit import RateLimiter
-from .._token_cache_redis import RedisTokenCache
 from ..errors import EnterpriseError
 from ..models import Catalog, from_dict, to_dict
 from ._export_catalogs import CatalogOutcome, ExportSummary, SilentProgress, _distinct, _Job, _reason, _Tally
 from ._export_catalogs import _write_contents as write_contents
 from ._manifest import CompletedCatalog, Manifest
 
-__all__ = ["DEFAULT_JOB_TIMEOUT", "EXPORT_FUNCTION", "QUEUE_NAME", "export_via_queue", "run_worker"]
+__all__ = [
+    "DEFAULT_JOB_TIMEOUT",
+    "EXPORT_FUNCTION",
+    "MAX_TRIES",
+    "QUEUE_NAME",
+    "RESULT_POLL",
+    "export_catalog",
+    "export_via_queue",
+    "redis_settings",
+]
 
 QUEUE_NAME: Final = "enterprise-async:exports"
 """The arq queue of catalog exports."""
@@ -46,7 +54,8 @@ RESULT_POLL: Final = 0.2
 """Seconds between two looks at a job's result."""
 
 
-def _redis_settings(url: str) -> Any:
+def redis_settings(url: str) -> Any:
+    """arq's settings for the Redis at ``url`` (a password and TLS as the URL gives them)."""
     from arq.connections import RedisSettings  # the [redis] extra
 
     return RedisSettings.from_dsn(url)
@@ -69,7 +78,7 @@ async def export_via_queue(
     manifest = await asyncio.to_thread(Manifest.open, directory)
     catalogs = _distinct(await client.catalogs.list().to_list())
     run = uuid.uuid4().hex
-    pool = await create_pool(_redis_settings(queue_url), default_queue_name=QUEUE_NAME)
+    pool = await create_pool(redis_settings(queue_url), default_queue_name=QUEUE_NAME)
     try:
         waits = [_one(pool, manifest, directory, catalog, run, resume, page_size) for catalog in catalogs]
         outcomes = await asyncio.gather(*waits)
@@ -107,61 +116,12 @@ async def export_catalog(
     context: dict[str, Any], directory: str, catalog: dict[str, Any], page_size: int | None
 ) -> dict[str, Any]:
     """The job: one catalog to ``<directory>/<uuid>.jsonl``; its manifest entry, or why it failed."""
-    client: EnterpriseClient = context["client"]
+    client: EnterpriseClient | None = context["client"]
+    if client is None:
+        return {"error": "this worker has no ENTERPRISE_* credentials: start it with them to export catalogs"}
     job = _Job(client, Path(directory), Manifest(Path(directory)), False, page_size, SilentProgress())
     try:
         entry = await write_contents(job, from_dict(Catalog, catalog), _Tally())
     except (EnterpriseError, OSError) as error:
         return {"error": _reason(error)}
     return {"entry": attrs.asdict(entry)}
-
-
-async def _startup(ctx: dict[Any, Any]) -> None:
-    settings = ctx["enterprise_settings"]
-    ctx["token_cache"] = RedisTokenCache(settings["queue_url"])
-    ctx["rate_limiter"] = RateLimiter(settings["queue_url"]) if settings["rate_limit"] else None
-    ctx["client"] = EnterpriseClient.from_env(
-        token_cache=ctx["token_cache"],
-        rate_limit=settings["rate_limit"],
-        rate_limiter=ctx["rate_limiter"],
-        **settings["client_options"],
-    )
-
-
-async def _shutdown(ctx: dict[Any, Any]) -> None:
-    await ctx["client"].aclose()
-    await ctx["token_cache"].aclose()
-    if ctx["rate_limiter"] is not None:
-        await ctx["rate_limiter"].aclose()
-
-
-async def run_worker(
-    queue_url: str,
-    *,
-    rate_limit: str | None,
-    client_options: dict[str, Any],
-    max_jobs: int,
-    job_timeout: float,
-    burst: bool,
-) -> None:
-    """Run a worker until stopped (or, with ``burst``, until the queue is empty)."""
-    from arq import Worker, func
-
-    settings = {"queue_url": queue_url, "rate_limit": rate_limit, "client_options": client_options}
-    worker = Worker(
-        # arq's protocol types a job as (ctx, *args, **kwargs); ours names its arguments.
-        functions=[func(export_catalog, name=EXPORT_FUNCTION, max_tries=MAX_TRIES)],  # type: ignore[arg-type]
-        queue_name=QUEUE_NAME,
-        redis_settings=_redis_settings(queue_url),
-        on_startup=_startup,
-        on_shutdown=_shutdown,
-        ctx={"enterprise_settings": settings},
-        max_jobs=max_jobs,
-        job_timeout=job_timeout,
-        burst=burst,
-        handle_signals=not burst,
-    )
-    try:
-        await worker.async_run()
-    finally:
-        await worker.close()

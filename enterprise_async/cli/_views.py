@@ -31,6 +31,7 @@ from ..models import (
     SubsidyAccessPolicy,
 )
 from ._export_catalogs import ExportSummary
+from ._queue_customers import CustomersSummary
 
 __all__ = [
     "Columns",
@@ -42,6 +43,7 @@ __all__ = [
     "contents_table",
     "course_run_view",
     "course_view",
+    "customers_summary_view",
     "details",
     "enrollment_view",
     "export_summary_view",
@@ -370,3 +372,42 @@ def export_totals(summary: ExportSummary) -> str:
     if summary.failed:
         text += f"; {len(summary.failed)} failed"
     return text
+
+
+def customers_summary_view(summary: CustomersSummary) -> Group:
+    """An export by customer: each customer's catalogs and items, then the totals."""
+    view = Table(
+        title=f"Export to {summary.directory}",
+        caption="one <customer>/ per customer, laid out as a catalog export",
+        title_justify="left",
+        header_style="bold",
+    )
+    view.add_column("Customer", no_wrap=True)
+    view.add_column("Status")
+    view.add_column("Catalogs", justify="right")
+    view.add_column("Items", justify="right")
+    view.add_column("Seconds", justify="right")
+    if summary.failed:
+        view.add_column("Error", overflow="fold")
+    for outcome in summary.outcomes:
+        export = outcome.summary
+        status = "complete" if outcome.ok else "failed"
+        catalogs = f"{len(export.completed) + len(export.skipped)}/{len(export.outcomes)}" if export else "-"
+        errors = [outcome.error] if outcome.error else []
+        errors += [f"{failed.uuid}: {failed.error}" for failed in export.failed] if export else []
+        row: list[RenderableType] = [
+            outcome.name,
+            Text(status, style=_STATUS_STYLE[status]),
+            catalogs,
+            f"{export.items:,}" if export else "-",
+            f"{outcome.seconds:.2f}",
+        ]
+        view.add_row(*row, *([cell("; ".join(errors) or None)] if summary.failed else []))
+    rate = summary.items / summary.seconds if summary.seconds > 0 else 0.0
+    totals = (
+        f"exported {summary.items:,} items for {len(summary.outcomes)} customers "
+        f"in {summary.seconds:.2f} s ({rate:,.0f} items/s)"
+    )
+    if summary.failed:
+        totals += f"; {len(summary.failed)} incomplete"
+    return Group(view, Text(totals, style="bold"))

@@ -19,7 +19,7 @@ from enterprise_async import RateLimiter, RedisTokenCache
 from enterprise_async.cli._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
-from ..fleet._fleet import ROOT, sandbox_environment
+from ..fleet._fleet import ROOT, enqueued, sandbox_environment
 from ..fleet._redis_server import redis_server
 from ._harness import Row
 
@@ -60,9 +60,12 @@ async def _one_run(url: str, count: int, directory: Path) -> dict[str, float]:
     async with Sandbox(size=SIZE, rate_limit=BUDGET, log_limit=100_000) as sandbox:
         client = sandbox.client(token_cache=cache, rate_limit=BUDGET, rate_limiter=limiter)
         async with client:
-            workers = await _workers(sandbox, url, count)
             started = time.perf_counter()
-            summary = await export_via_queue(client, directory, url, page_size=PAGE_SIZE)
+            export = asyncio.ensure_future(export_via_queue(client, directory, url, page_size=PAGE_SIZE))
+            # Workers in --burst start once the jobs are queued: before them, they would find none.
+            await enqueued(url, len(sandbox.data.catalogs))
+            workers = await _workers(sandbox, url, count)
+            summary = await export
             seconds = time.perf_counter() - started
             for worker in workers:
                 await worker.wait()

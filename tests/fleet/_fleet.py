@@ -5,14 +5,34 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import orjson
+import redis
 
+from enterprise_async.cli._queue import QUEUE_NAME
 from enterprise_async.testing import Sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
+ENQUEUE_DEADLINE = 60.0
+"""Seconds an export may take to enqueue its jobs."""
+
+
+def wait_until_enqueued(redis_url: str, jobs: int) -> None:
+    """Block until ``jobs`` export jobs wait in the queue: a ``worker --burst`` started before them
+    would find the queue empty and stop at once."""
+    deadline = time.monotonic() + ENQUEUE_DEADLINE
+    with redis.Redis.from_url(redis_url) as client:
+        while client.zcard(QUEUE_NAME) < jobs:
+            assert time.monotonic() < deadline, f"{jobs} jobs were never enqueued"
+            time.sleep(0.01)
+
+
+async def enqueued(redis_url: str, jobs: int) -> None:
+    """``wait_until_enqueued`` without blocking the event loop."""
+    await asyncio.to_thread(wait_until_enqueued, redis_url, jobs)
 
 
 def sandbox_environment(sandbox: Sandbox) -> dict[str, str]:

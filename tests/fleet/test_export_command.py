@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import orjson
@@ -13,7 +14,21 @@ import pytest
 from enterprise_async.testing import Sandbox
 from tests.cli.conftest import CommandLine, cli, issued_tokens, served  # noqa: F401 (fixtures)
 
-from ._fleet import ROOT
+from ._fleet import ROOT, wait_until_enqueued
+
+
+def start_workers_once_enqueued(redis_url: str, jobs: int, count: int) -> list[subprocess.Popen[bytes]]:
+    wait_until_enqueued(redis_url, jobs)
+    return [
+        subprocess.Popen(
+            [sys.executable, "-m", "enterprise_async", "worker", "--queue", redis_url, "--burst"],
+            cwd=ROOT,
+            env=dict(os.environ),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(count)
+    ]
 
 
 def test_export_through_the_queue_writes_every_catalog_and_the_manifest(
@@ -22,17 +37,12 @@ def test_export_through_the_queue_writes_every_catalog_and_the_manifest(
     redis_url: str,
     tmp_path: Path,
 ) -> None:
-    workers = [
-        subprocess.Popen(
-            [sys.executable, "-m", "enterprise_async", "worker", "--queue", redis_url, "--burst"],
-            cwd=ROOT,
-            env=dict(os.environ),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(2)
-    ]
-    ran = cli("catalogs", "export", "--queue", redis_url, "--out", str(tmp_path), "--json")
+    catalogs = len(served.data.catalogs)
+    with ThreadPoolExecutor(1) as background:
+        # Workers in --burst start once the jobs are queued: before them, they would find none and stop.
+        starting = background.submit(start_workers_once_enqueued, redis_url, catalogs, 2)
+        ran = cli("catalogs", "export", "--queue", redis_url, "--out", str(tmp_path), "--json")
+        workers = starting.result()
     assert [worker.wait(timeout=60) for worker in workers] == [0, 0]
     assert ran.exit_code == 0
     summary = orjson.loads(ran.stdout)

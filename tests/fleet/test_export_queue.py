@@ -12,7 +12,7 @@ from enterprise_async.cli._export_catalogs import export_catalogs
 from enterprise_async.cli._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
-from ._fleet import ROOT, sandbox_environment
+from ._fleet import ROOT, enqueued, sandbox_environment
 
 WORKERS = 3
 JOB_TIMEOUT = "5"
@@ -78,8 +78,9 @@ async def test_three_workers_one_killed_mid_run_export_every_item_exactly_once(
     queued, local = tmp_path / "queued", tmp_path / "local"
     queued.mkdir()
     async with Sandbox(seed=0, size=DataSize(catalog_items=400)) as sandbox, sandbox.client() as client:
-        workers = await start_workers(sandbox, redis_url)
         export = asyncio.ensure_future(export_via_queue(client, queued, redis_url, page_size=20))
+        await enqueued(redis_url, len(sandbox.data.catalogs))
+        workers = await start_workers(sandbox, redis_url)
         killed_mid_catalog = await kill_one_mid_catalog(workers[0], queued)
         summary = await export
         for worker in workers[1:]:

@@ -1,0 +1,172 @@
+"""Exports spread over machines by customer: one arq job per customer, each with its own credentials.
+
+``export_customers_via_queue`` enqueues one job per customer name of the customers file (see
+``_customers``) and waits for them; it needs no credentials itself, and a job carries only the
+name, so no secret goes to Redis. A worker started with the same file (``worker --customers``)
+takes the customer's credentials from it, opens a client that shares the customer's token and rate
+budget with every other worker (both are kept per client id), and exports every catalog of the
+customer exactly as a local ``catalogs export`` would, into ``<directory>/<customer name>/``.
+
+A worker killed mid-customer leaves that customer's complete catalogs in its manifest and the one
+it was writing as a ``.part`` file; arq runs the job again once the dead worker's hold expires, and
+the new run resumes: the complete catalogs are skipped, the others are written from the start and
+renamed into place, so every file appears whole, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from attrs import frozen
+
+from .._client import EnterpriseClient
+from ..errors import EnterpriseError
+from ._customers import Customer
+from ._export_catalogs import ExportSummary, _reason, export_catalogs
+from ._failures import CommandError
+from ._queue import QUEUE_NAME, RESULT_POLL, redis_settings
+
+__all__ = [
+    "CUSTOMER_FUNCTION",
+    "CustomerOutcome",
+    "CustomersSummary",
+    "export_customer",
+    "export_customers_via_queue",
+]
+
+CUSTOMER_FUNCTION: Final = "export_customer"
+"""The name the workers run a customer's export under."""
+
+
+@frozen
+class CustomerOutcome:
+    """One customer's export: its summary, or why it could not start (credentials, the catalog list)."""
+
+    name: str
+    summary: ExportSummary | None
+    seconds: float
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether every catalog of the customer is complete (now or before)."""
+        return self.summary is not None and self.summary.ok
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "customer": self.name,
+            "ok": self.ok,
+            "seconds": round(self.seconds, 3),
+            "error": self.error,
+            "export": self.summary.to_dict() if self.summary is not None else None,
+        }
+
+
+@frozen
+class CustomersSummary:
+    """An export by customer: one outcome per customer, in the order of the customers file."""
+
+    directory: Path
+    outcomes: tuple[CustomerOutcome, ...]
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        """Whether every catalog of every customer is complete."""
+        return all(outcome.ok for outcome in self.outcomes)
+
+    @property
+    def failed(self) -> tuple[CustomerOutcome, ...]:
+        """Customers with a failed catalog, or that could not be exported at all."""
+        return tuple(outcome for outcome in self.outcomes if not outcome.ok)
+
+    @property
+    def items(self) -> int:
+        """Items exported by this run, all customers together."""
+        return sum(outcome.summary.items for outcome in self.outcomes if outcome.summary is not None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "directory": str(self.directory),
+            "ok": self.ok,
+            "seconds": round(self.seconds, 3),
+            "items": self.items,
+            "customers": [outcome.to_dict() for outcome in self.outcomes],
+        }
+
+
+async def export_customers_via_queue(
+    directory: Path,
+    queue_url: str,
+    customers: Sequence[str],
+    *,
+    resume: bool = False,
+    page_size: int | None = None,
+) -> CustomersSummary:
+    """Export every catalog of every customer through the queue at ``queue_url``, one job per
+    customer, into ``directory/<customer>/``; returns once every job is done."""
+    from arq import create_pool
+
+    started = time.perf_counter()
+    directory = await asyncio.to_thread(directory.resolve)
+    await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
+    run = uuid.uuid4().hex
+    pool = await create_pool(redis_settings(queue_url), default_queue_name=QUEUE_NAME)
+    try:
+        waits = [_one(pool, directory, name, run, resume, page_size) for name in customers]
+        outcomes = await asyncio.gather(*waits)
+    finally:
+        await pool.aclose()
+    return CustomersSummary(directory, tuple(outcomes), time.perf_counter() - started)
+
+
+async def _one(
+    pool: Any, directory: Path, name: str, run: str, resume: bool, page_size: int | None
+) -> CustomerOutcome:
+    started = time.perf_counter()
+    job = await pool.enqueue_job(
+        CUSTOMER_FUNCTION, str(directory), name, page_size, resume, _job_id=f"export:{run}:customer:{name}"
+    )
+    result = await job.result(timeout=None, poll_delay=RESULT_POLL)
+    seconds = time.perf_counter() - started
+    if result.get("error"):
+        return CustomerOutcome(name, None, seconds, result["error"])
+    return CustomerOutcome(name, ExportSummary.from_dict(result["export"]), seconds)
+
+
+async def export_customer(
+    context: dict[str, Any], directory: str, name: str, page_size: int | None, resume: bool
+) -> dict[str, Any]:
+    """The job: every catalog of one customer to ``<directory>/<name>/``; the summary, or why it
+    could not be exported. A run after a dead worker's resumes where that one stopped."""
+    customers: dict[str, Customer] = context["customers"]
+    customer = customers.get(name)
+    if customer is None:
+        return {"error": f"this worker has no credentials for {name!r}: not in its --customers file"}
+    settings = context["enterprise_settings"]
+    rate_limit = customer.rate_limit or settings["rate_limit"]
+    try:
+        client = EnterpriseClient(
+            **customer.client_options(),
+            **settings["client_options"],
+            token_cache=context["token_cache"],
+            rate_limit=rate_limit,
+            rate_limiter=context["rate_limiter"] if rate_limit else None,
+        )
+        async with client:
+            summary = await export_catalogs(
+                client,
+                Path(directory) / name,
+                resume=resume or context.get("job_try", 1) > 1,
+                page_size=page_size,
+            )
+    except (EnterpriseError, OSError, CommandError) as error:
+        return {"error": _reason(error)}
+    return {"export": summary.to_dict()}
