@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +176,15 @@ def test_a_worker_refuses_a_customer_whose_secret_it_lacks(
     ran = cli("worker", "--queue", "redis://127.0.0.1:1/0", "--burst", "--customers", str(path))
     assert ran.exit_code == 2
     assert "acme: ACME_SECRET is not set" in ran.stderr
+
+
+def test_the_readme_customers_file_is_read_as_written(tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Running a fleet", 1)[1]
+    example = re.search(r"```json\n(.*?)```", section, re.DOTALL)
+    assert example is not None
+    path = tmp_path / "customers.json"
+    path.write_text(example.group(1), encoding="utf-8")
+    customers = read_customers(path)
+    assert list(customers) == ["acme", "globex"]
+    assert customers["acme"].secret_variable == "ACME_CLIENT_SECRET"
