@@ -72,7 +72,14 @@ def export(
 
     async def work(client: EnterpriseClient) -> ExportSummary:
         if queue_url is not None:
-            return await export_via_queue(client, directory, queue_url, resume=resume, page_size=limit)
+            return await export_via_queue(
+                client,
+                directory,
+                queue_url,
+                resume=resume,
+                page_size=limit,
+                client_options=api.client_options(),
+            )
         with CatalogProgressBars(error_console()) as bars:
             return await export_catalogs(client, directory, resume=resume, page_size=limit, progress=bars)
 
@@ -109,7 +116,14 @@ def export_by_customer(
         )
     customers = read_customers(customers_file)
     summary = run(
-        export_customers_via_queue(directory, queue_url, list(customers), resume=resume, page_size=limit)
+        export_customers_via_queue(
+            directory,
+            queue_url,
+            list(customers),
+            resume=resume,
+            page_size=limit,
+            client_options=api.client_options(),
+        )
     )
     if as_json:
         print_document(summary.to_dict())

@@ -11,7 +11,8 @@ from ._context import REQUIRED_ENVIRONMENT
 from ._customers import read_customers
 from ._failures import InputError
 from ._queue import DEFAULT_JOB_TIMEOUT
-from ._worker import has_environment_credentials, run_worker
+from ._worker import run_worker
+from ._worker_clients import has_environment_credentials
 
 __all__ = ["worker"]
 

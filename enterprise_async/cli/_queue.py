@@ -30,6 +30,7 @@ from ..models import Catalog, from_dict, to_dict
 from ._export_catalogs import CatalogOutcome, ExportSummary, SilentProgress, _distinct, _Job, _reason, _Tally
 from ._export_catalogs import _write_contents as write_contents
 from ._manifest import CompletedCatalog, Manifest
+from ._worker_clients import WorkerClients
 
 __all__ = [
     "DEFAULT_JOB_TIMEOUT",
@@ -68,9 +69,13 @@ async def export_via_queue(
     *,
     resume: bool = False,
     page_size: int | None = None,
+    client_options: dict[str, Any] | None = None,
 ) -> ExportSummary:
     """Export every catalog through the queue at ``queue_url``; returns the same summary as a
-    local export once every job is done (the manifest is written here, as jobs finish)."""
+    local export once every job is done (the manifest is written here, as jobs finish).
+
+    ``client_options`` (``response_format``, ``max_concurrency``, ``max_retries``, ``timeout``)
+    go with each job and replace the worker's own for it."""
     from arq import create_pool
 
     started = time.perf_counter()
@@ -80,7 +85,10 @@ async def export_via_queue(
     run = uuid.uuid4().hex
     pool = await create_pool(redis_settings(queue_url), default_queue_name=QUEUE_NAME)
     try:
-        waits = [_one(pool, manifest, directory, catalog, run, resume, page_size) for catalog in catalogs]
+        waits = [
+            _one(pool, manifest, directory, catalog, run, resume, (page_size, client_options or {}))
+            for catalog in catalogs
+        ]
         outcomes = await asyncio.gather(*waits)
     finally:
         await pool.aclose()
@@ -94,14 +102,14 @@ async def _one(
     catalog: Catalog,
     run: str,
     resume: bool,
-    page_size: int | None,
+    arguments: tuple[int | None, dict[str, Any]],
 ) -> CatalogOutcome:
     done = manifest.completed(catalog) if resume else None
     if done is not None:
         return CatalogOutcome(done.uuid, catalog.title, "skipped", done.items, directory / done.file, 0.0)
     started = time.perf_counter()
     job = await pool.enqueue_job(
-        EXPORT_FUNCTION, str(directory), to_dict(catalog), page_size, _job_id=f"export:{run}:{catalog.uuid}"
+        EXPORT_FUNCTION, str(directory), to_dict(catalog), *arguments, _job_id=f"export:{run}:{catalog.uuid}"
     )
     result = await job.result(timeout=None, poll_delay=RESULT_POLL)
     seconds = time.perf_counter() - started
@@ -113,10 +121,15 @@ async def _one(
 
 
 async def export_catalog(
-    context: dict[str, Any], directory: str, catalog: dict[str, Any], page_size: int | None
+    context: dict[str, Any],
+    directory: str,
+    catalog: dict[str, Any],
+    page_size: int | None,
+    client_options: dict[str, Any],
 ) -> dict[str, Any]:
     """The job: one catalog to ``<directory>/<uuid>.jsonl``; its manifest entry, or why it failed."""
-    client: EnterpriseClient | None = context["client"]
+    clients: WorkerClients = context["clients"]
+    client = await clients.environment(client_options)
     if client is None:
         return {"error": "this worker has no ENTERPRISE_* credentials: start it with them to export catalogs"}
     job = _Job(client, Path(directory), Manifest(Path(directory)), False, page_size, SilentProgress())

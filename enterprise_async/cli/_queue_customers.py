@@ -24,12 +24,12 @@ from typing import Any, Final
 
 from attrs import frozen
 
-from .._client import EnterpriseClient
 from ..errors import EnterpriseError
 from ._customers import Customer
 from ._export_catalogs import ExportSummary, _reason, export_catalogs
 from ._failures import CommandError
 from ._queue import QUEUE_NAME, RESULT_POLL, redis_settings
+from ._worker_clients import WorkerClients
 
 __all__ = [
     "CUSTOMER_FUNCTION",
@@ -109,9 +109,13 @@ async def export_customers_via_queue(
     *,
     resume: bool = False,
     page_size: int | None = None,
+    client_options: dict[str, Any] | None = None,
 ) -> CustomersSummary:
     """Export every catalog of every customer through the queue at ``queue_url``, one job per
-    customer, into ``directory/<customer>/``; returns once every job is done."""
+    customer, into ``directory/<customer>/``; returns once every job is done.
+
+    ``client_options`` (``response_format``, ``max_concurrency``, ``max_retries``, ``timeout``)
+    go with each job and replace the worker's own for it."""
     from arq import create_pool
 
     started = time.perf_counter()
@@ -120,7 +124,9 @@ async def export_customers_via_queue(
     run = uuid.uuid4().hex
     pool = await create_pool(redis_settings(queue_url), default_queue_name=QUEUE_NAME)
     try:
-        waits = [_one(pool, directory, name, run, resume, page_size) for name in customers]
+        waits = [
+            _one(pool, directory, name, run, (page_size, resume, client_options or {})) for name in customers
+        ]
         outcomes = await asyncio.gather(*waits)
     finally:
         await pool.aclose()
@@ -128,11 +134,11 @@ async def export_customers_via_queue(
 
 
 async def _one(
-    pool: Any, directory: Path, name: str, run: str, resume: bool, page_size: int | None
+    pool: Any, directory: Path, name: str, run: str, arguments: tuple[int | None, bool, dict[str, Any]]
 ) -> CustomerOutcome:
     started = time.perf_counter()
     job = await pool.enqueue_job(
-        CUSTOMER_FUNCTION, str(directory), name, page_size, resume, _job_id=f"export:{run}:customer:{name}"
+        CUSTOMER_FUNCTION, str(directory), name, *arguments, _job_id=f"export:{run}:customer:{name}"
     )
     result = await job.result(timeout=None, poll_delay=RESULT_POLL)
     seconds = time.perf_counter() - started
@@ -142,7 +148,12 @@ async def _one(
 
 
 async def export_customer(
-    context: dict[str, Any], directory: str, name: str, page_size: int | None, resume: bool
+    context: dict[str, Any],
+    directory: str,
+    name: str,
+    page_size: int | None,
+    resume: bool,
+    client_options: dict[str, Any],
 ) -> dict[str, Any]:
     """The job: every catalog of one customer to ``<directory>/<name>/``; the summary, or why it
     could not be exported. A run after a dead worker's resumes where that one stopped."""
@@ -150,17 +161,9 @@ async def export_customer(
     customer = customers.get(name)
     if customer is None:
         return {"error": f"this worker has no credentials for {name!r}: not in its --customers file"}
-    settings = context["enterprise_settings"]
-    rate_limit = customer.rate_limit or settings["rate_limit"]
+    clients: WorkerClients = context["clients"]
     try:
-        client = EnterpriseClient(
-            **customer.client_options(),
-            **settings["client_options"],
-            token_cache=context["token_cache"],
-            rate_limit=rate_limit,
-            rate_limiter=context["rate_limiter"] if rate_limit else None,
-        )
-        async with client:
+        async with clients.customer(customer, client_options) as client:
             summary = await export_catalogs(
                 client,
                 Path(directory) / name,

@@ -9,12 +9,8 @@ from typing import Any
 import orjson
 import pytest
 
-from enterprise_async._auth import InMemoryTokenCache
-from enterprise_async._rate_limit import RateLimiter
 from enterprise_async.cli._customers import Customer, read_customers
 from enterprise_async.cli._failures import InputError
-from enterprise_async.cli._queue_customers import export_customer
-from enterprise_async.testing import Sandbox
 
 from .conftest import CommandLine
 
@@ -111,42 +107,6 @@ def test_the_secret_comes_from_the_named_variable_and_its_absence_is_said(
         "client_secret": "from-the-environment",
         "base_url": "https://api.example.com",
     }
-
-
-def job_context(customers: dict[str, Customer], tmp_path: Path) -> dict[str, Any]:
-    return {
-        "customers": customers,
-        "enterprise_settings": {"queue_url": None, "rate_limit": None, "client_options": {}},
-        "token_cache": InMemoryTokenCache(),
-        "rate_limiter": RateLimiter(),
-        "job_try": 1,
-    }
-
-
-async def test_a_customer_job_exports_into_the_customers_directory(tmp_path: Path) -> None:
-    async with Sandbox(seed=3) as sandbox:
-        customer = Customer(
-            "acme", sandbox.client_id, sandbox.base_url, sandbox.auth_url, secret=sandbox.client_secret
-        )
-        result = await export_customer(
-            job_context({"acme": customer}, tmp_path), str(tmp_path), "acme", 20, False
-        )
-    export = result["export"]
-    assert export["ok"]
-    assert export["completed"] == len(sandbox.data.catalogs)
-    assert export["directory"] == str(tmp_path / "acme")
-    assert (tmp_path / "acme" / "manifest.json").is_file()
-
-
-async def test_a_customer_job_reports_refused_credentials_and_unknown_customers(tmp_path: Path) -> None:
-    async with Sandbox(seed=3) as sandbox:
-        customer = Customer("acme", sandbox.client_id, sandbox.base_url, secret="not-the-secret")
-        context = job_context({"acme": customer}, tmp_path)
-        refused = await export_customer(context, str(tmp_path), "acme", None, False)
-        unknown = await export_customer(context, str(tmp_path), "globex", None, False)
-    assert refused["error"].startswith("AuthenticationError")
-    assert "not-the-secret" not in refused["error"]
-    assert unknown == {"error": "this worker has no credentials for 'globex': not in its --customers file"}
 
 
 def test_export_by_customer_needs_a_queue_and_no_sandbox(cli: CommandLine, tmp_path: Path) -> None:

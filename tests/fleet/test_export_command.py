@@ -31,7 +31,7 @@ def start_workers_once_enqueued(redis_url: str, jobs: int, count: int) -> list[s
     ]
 
 
-def test_export_through_the_queue_writes_every_catalog_and_the_manifest(
+def test_export_through_the_queue_writes_every_catalog_and_the_manifest_in_the_commands_format(
     cli: CommandLine,  # noqa: F811
     served: Sandbox,  # noqa: F811
     redis_url: str,
@@ -41,13 +41,17 @@ def test_export_through_the_queue_writes_every_catalog_and_the_manifest(
     with ThreadPoolExecutor(1) as background:
         # Workers in --burst start once the jobs are queued: before them, they would find none and stop.
         starting = background.submit(start_workers_once_enqueued, redis_url, catalogs, 2)
-        ran = cli("catalogs", "export", "--queue", redis_url, "--out", str(tmp_path), "--json")
+        ran = cli(
+            "catalogs", "export", "--queue", redis_url, "--out", str(tmp_path), "--json", "--format", "xml"
+        )
         workers = starting.result()
     assert [worker.wait(timeout=60) for worker in workers] == [0, 0]
     assert ran.exit_code == 0
     summary = orjson.loads(ran.stdout)
     manifest = orjson.loads((tmp_path / "manifest.json").read_bytes())
     assert summary["completed"] == len(served.data.catalogs) == len(manifest["catalogs"])
+    contents = served.requests.find(operation="catalogs.contents")
+    assert {entry.headers["Accept"] for entry in contents} == {"application/xml"}  # the command's --format
 
 
 def test_a_worker_without_credentials_exits_with_a_usage_error(

@@ -235,6 +235,8 @@ def test_export_by_customer_from_the_command_line_reports_each_customer(
                 str(tmp_path / "customers.json"),
                 "--out",
                 str(tmp_path / "out"),
+                "--format",
+                "xml",
                 cwd=ROOT,
                 env={name: value for name, value in os.environ.items() if name not in ENVIRONMENT},
                 stdout=asyncio.subprocess.PIPE,
@@ -246,6 +248,8 @@ def test_export_by_customer_from_the_command_line_reports_each_customer(
                 async with stopped_on_exit(workers):
                     out, err = await asyncio.wait_for(command.communicate(), COMMAND_DEADLINE)
                     assert [await worker.wait() for worker in workers] == [0]
+            contents = acme.requests.find(operation="catalogs.contents")
+            assert {entry.headers["Accept"] for entry in contents} == {"application/xml"}
         return subprocess.CompletedProcess([], command.returncode or 0, out, err)
 
     ran = asyncio.run(scenario())
