@@ -19,6 +19,8 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
 
@@ -36,6 +38,7 @@ __all__ = [
     "DEFAULT_JOB_TIMEOUT",
     "EXPORT_FUNCTION",
     "MAX_TRIES",
+    "JobQueue",
     "QUEUE_NAME",
     "RESULT_POLL",
     "export_catalog",
@@ -62,6 +65,36 @@ def redis_settings(url: str) -> Any:
     return RedisSettings.from_dsn(url)
 
 
+class JobQueue:
+    """The export queue as the enqueuing command uses it: a job enqueued, its result awaited.
+
+    Job ids carry the run's id, so that a job of an earlier run with the same key is not taken
+    for this run's.
+    """
+
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+        self._run = uuid.uuid4().hex
+
+    @classmethod
+    @asynccontextmanager
+    async def open(cls, queue_url: str) -> AsyncIterator[JobQueue]:
+        """The queue on the Redis at ``queue_url``, its connections closed on leaving."""
+        from arq import create_pool
+
+        pool = await create_pool(redis_settings(queue_url), default_queue_name=QUEUE_NAME)
+        try:
+            yield cls(pool)
+        finally:
+            await pool.aclose()
+
+    async def run(self, function: str, key: str, *arguments: Any) -> dict[str, Any]:
+        """Enqueue ``function(*arguments)`` and wait for a worker's result, however long it takes."""
+        job = await self._pool.enqueue_job(function, *arguments, _job_id=f"export:{self._run}:{key}")
+        result: dict[str, Any] = await job.result(timeout=None, poll_delay=RESULT_POLL)
+        return result
+
+
 async def export_via_queue(
     client: EnterpriseClient,
     directory: Path,
@@ -76,42 +109,33 @@ async def export_via_queue(
 
     ``client_options`` (``response_format``, ``max_concurrency``, ``max_retries``, ``timeout``)
     go with each job and replace the worker's own for it."""
-    from arq import create_pool
-
     started = time.perf_counter()
     directory = await asyncio.to_thread(directory.resolve)
     manifest = await asyncio.to_thread(Manifest.open, directory)
     catalogs = _distinct(await client.catalogs.list().to_list())
-    run = uuid.uuid4().hex
-    pool = await create_pool(redis_settings(queue_url), default_queue_name=QUEUE_NAME)
-    try:
-        waits = [
-            _one(pool, manifest, directory, catalog, run, resume, (page_size, client_options or {}))
-            for catalog in catalogs
-        ]
+    options = client_options or {}
+    async with JobQueue.open(queue_url) as queue:
+        waits = [_one(queue, manifest, catalog, resume, page_size, options) for catalog in catalogs]
         outcomes = await asyncio.gather(*waits)
-    finally:
-        await pool.aclose()
     return ExportSummary(directory, tuple(outcomes), time.perf_counter() - started)
 
 
 async def _one(
-    pool: Any,
+    queue: JobQueue,
     manifest: Manifest,
-    directory: Path,
     catalog: Catalog,
-    run: str,
     resume: bool,
-    arguments: tuple[int | None, dict[str, Any]],
+    page_size: int | None,
+    client_options: dict[str, Any],
 ) -> CatalogOutcome:
+    directory = manifest.directory
     done = manifest.completed(catalog) if resume else None
     if done is not None:
         return CatalogOutcome(done.uuid, catalog.title, "skipped", done.items, directory / done.file, 0.0)
     started = time.perf_counter()
-    job = await pool.enqueue_job(
-        EXPORT_FUNCTION, str(directory), to_dict(catalog), *arguments, _job_id=f"export:{run}:{catalog.uuid}"
+    result = await queue.run(
+        EXPORT_FUNCTION, catalog.uuid or "", str(directory), to_dict(catalog), page_size, client_options
     )
-    result = await job.result(timeout=None, poll_delay=RESULT_POLL)
     seconds = time.perf_counter() - started
     if result.get("error"):
         return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", 0, None, seconds, result["error"])

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -28,7 +27,7 @@ from ..errors import EnterpriseError
 from ._customers import Customer
 from ._export_catalogs import ExportSummary, _reason, export_catalogs
 from ._failures import CommandError
-from ._queue import QUEUE_NAME, RESULT_POLL, redis_settings
+from ._queue import JobQueue
 from ._worker_clients import WorkerClients
 
 __all__ = [
@@ -116,31 +115,28 @@ async def export_customers_via_queue(
 
     ``client_options`` (``response_format``, ``max_concurrency``, ``max_retries``, ``timeout``)
     go with each job and replace the worker's own for it."""
-    from arq import create_pool
-
     started = time.perf_counter()
     directory = await asyncio.to_thread(directory.resolve)
     await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
-    run = uuid.uuid4().hex
-    pool = await create_pool(redis_settings(queue_url), default_queue_name=QUEUE_NAME)
-    try:
-        waits = [
-            _one(pool, directory, name, run, (page_size, resume, client_options or {})) for name in customers
-        ]
+    options = client_options or {}
+    async with JobQueue.open(queue_url) as queue:
+        waits = [_one(queue, directory, name, page_size, resume, options) for name in customers]
         outcomes = await asyncio.gather(*waits)
-    finally:
-        await pool.aclose()
     return CustomersSummary(directory, tuple(outcomes), time.perf_counter() - started)
 
 
 async def _one(
-    pool: Any, directory: Path, name: str, run: str, arguments: tuple[int | None, bool, dict[str, Any]]
+    queue: JobQueue,
+    directory: Path,
+    name: str,
+    page_size: int | None,
+    resume: bool,
+    client_options: dict[str, Any],
 ) -> CustomerOutcome:
     started = time.perf_counter()
-    job = await pool.enqueue_job(
-        CUSTOMER_FUNCTION, str(directory), name, *arguments, _job_id=f"export:{run}:customer:{name}"
+    result = await queue.run(
+        CUSTOMER_FUNCTION, f"customer:{name}", str(directory), name, page_size, resume, client_options
     )
-    result = await job.result(timeout=None, poll_delay=RESULT_POLL)
     seconds = time.perf_counter() - started
     if result.get("error"):
         return CustomerOutcome(name, None, seconds, result["error"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ from enterprise_async import RateLimiter, RedisTokenCache
 from enterprise_async.cli._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
-from ..fleet._fleet import ROOT, enqueued, sandbox_environment
+from ..fleet._fleet import enqueued, sandbox_environment, start_workers
 from ..fleet._redis_server import redis_server
 from ._harness import Row
 
@@ -33,26 +32,8 @@ PAGE_SIZE = 50
 
 
 async def _workers(sandbox: Sandbox, url: str, count: int) -> list[asyncio.subprocess.Process]:
-    return [
-        await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "enterprise_async",
-            "worker",
-            "--queue",
-            url,
-            "--burst",
-            "--max-jobs",
-            "2",
-            "--rate-limit",
-            BUDGET,
-            cwd=ROOT,
-            env=sandbox_environment(sandbox),
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        for _ in range(count)
-    ]
+    options = ("--max-jobs", "2", "--rate-limit", BUDGET)
+    return await start_workers(count, url, sandbox_environment(sandbox), *options)
 
 
 async def _one_run(url: str, count: int, directory: Path) -> dict[str, float]:

@@ -35,6 +35,27 @@ async def enqueued(redis_url: str, jobs: int) -> None:
     await asyncio.to_thread(wait_until_enqueued, redis_url, jobs)
 
 
+def worker_command(redis_url: str, *options: str) -> list[str]:
+    """``enterprise-async worker --burst`` on the queue at ``redis_url``, with ``options``."""
+    return [sys.executable, "-m", "enterprise_async", "worker", "--queue", redis_url, "--burst", *options]
+
+
+async def start_workers(
+    count: int, redis_url: str, environment: dict[str, str], *options: str
+) -> list[asyncio.subprocess.Process]:
+    """``count`` worker processes (``worker_command``), their output discarded."""
+    return [
+        await asyncio.create_subprocess_exec(
+            *worker_command(redis_url, *options),
+            cwd=ROOT,
+            env=environment,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        for _ in range(count)
+    ]
+
+
 def sandbox_environment(sandbox: Sandbox) -> dict[str, str]:
     """The environment of a fleet process: the sandbox's credentials, as a deployment would give them."""
     return {

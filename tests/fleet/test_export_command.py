@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -14,14 +13,14 @@ import pytest
 from enterprise_async.testing import Sandbox
 from tests.cli.conftest import CommandLine, cli, issued_tokens, served  # noqa: F401 (fixtures)
 
-from ._fleet import ROOT, wait_until_enqueued
+from ._fleet import ROOT, wait_until_enqueued, worker_command
 
 
 def start_workers_once_enqueued(redis_url: str, jobs: int, count: int) -> list[subprocess.Popen[bytes]]:
     wait_until_enqueued(redis_url, jobs)
     return [
         subprocess.Popen(
-            [sys.executable, "-m", "enterprise_async", "worker", "--queue", redis_url, "--burst"],
+            worker_command(redis_url),
             cwd=ROOT,
             env=dict(os.environ),
             stdout=subprocess.DEVNULL,

@@ -25,6 +25,7 @@ from enterprise_async.testing import DataSize, Sandbox
 from tests.cli.conftest import ENVIRONMENT
 
 from ._fleet import ROOT, enqueued
+from ._fleet import start_workers as fleet_workers
 from .test_export_queue import files, manifest_without_times
 
 ACME_VARIABLE = "ACME_CLIENT_SECRET"
@@ -66,27 +67,8 @@ def worker_environment(acme: Sandbox) -> dict[str, str]:
 async def start_workers(
     count: int, redis_url: str, customers: Path, acme: Sandbox, *options: str
 ) -> list[asyncio.subprocess.Process]:
-    return [
-        await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "enterprise_async",
-            "worker",
-            "--queue",
-            redis_url,
-            "--customers",
-            str(customers),
-            "--job-timeout",
-            JOB_TIMEOUT,
-            "--burst",
-            *options,
-            cwd=ROOT,
-            env=worker_environment(acme),
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        for _ in range(count)
-    ]
+    arguments = ("--customers", str(customers), "--job-timeout", JOB_TIMEOUT, *options)
+    return await fleet_workers(count, redis_url, worker_environment(acme), *arguments)
 
 
 @asynccontextmanager

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import orjson
@@ -12,7 +11,8 @@ from enterprise_async.cli._export_catalogs import export_catalogs
 from enterprise_async.cli._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
-from ._fleet import ROOT, enqueued, sandbox_environment
+from ._fleet import enqueued, sandbox_environment
+from ._fleet import start_workers as fleet_workers
 
 WORKERS = 3
 JOB_TIMEOUT = "5"
@@ -21,28 +21,8 @@ WAIT_STEPS = 2000
 
 
 async def start_workers(sandbox: Sandbox, redis_url: str) -> list[asyncio.subprocess.Process]:
-    return [
-        await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "enterprise_async",
-            "worker",
-            "--queue",
-            redis_url,
-            "--max-jobs",
-            "1",
-            "--job-timeout",
-            JOB_TIMEOUT,
-            "--burst",
-            "--rate-limit",
-            "60/second",
-            cwd=ROOT,
-            env=sandbox_environment(sandbox),
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        for _ in range(WORKERS)
-    ]
+    options = ("--max-jobs", "1", "--job-timeout", JOB_TIMEOUT, "--rate-limit", "60/second")
+    return await fleet_workers(WORKERS, redis_url, sandbox_environment(sandbox), *options)
 
 
 def partial_files(directory: Path) -> int:
