@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,8 @@ import redis
 
 from enterprise_async.cli._queue import QUEUE_NAME
 from enterprise_async.testing import Sandbox
+
+from ._process import READY
 
 ROOT = Path(__file__).resolve().parents[2]
 ENQUEUE_DEADLINE = 60.0
@@ -68,8 +73,9 @@ def sandbox_environment(sandbox: Sandbox) -> dict[str, str]:
 
 
 async def start(sandbox: Sandbox, processes: int, *arguments: str) -> list[asyncio.subprocess.Process]:
-    """Start ``processes`` fleet processes named 0..n-1 with the same ``arguments``."""
-    return [
+    """Start ``processes`` fleet processes named 0..n-1 with the same ``arguments``, and let them
+    make their calls once every one of them is ready (see ``_process``)."""
+    started = [
         await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -79,10 +85,19 @@ async def start(sandbox: Sandbox, processes: int, *arguments: str) -> list[async
             *arguments,
             cwd=ROOT,
             env=sandbox_environment(sandbox),
+            stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )
         for number in range(processes)
     ]
+    for process in started:
+        assert process.stdout is not None
+        assert await process.stdout.readline() == READY, "a fleet process failed to start"
+    for process in started:
+        assert process.stdin is not None
+        process.stdin.write(b"go\n")
+        await process.stdin.drain()
+    return started
 
 
 async def finish(started: list[asyncio.subprocess.Process]) -> list[dict[str, Any]]:
@@ -96,6 +111,20 @@ async def finish(started: list[asyncio.subprocess.Process]) -> list[dict[str, An
     return reports
 
 
+@contextmanager
+def no_long_collections() -> Iterator[None]:
+    """Keep this process's garbage collector from walking everything the test session holds while
+    the sandbox in it stamps arrivals: a long collection would hold requests back and then stamp
+    them together, as if they had arrived in a burst."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 async def run(sandbox: Sandbox, processes: int, *arguments: str) -> list[dict[str, Any]]:
     """Start a fleet and wait for it."""
-    return await finish(await start(sandbox, processes, *arguments))
+    with no_long_collections():
+        return await finish(await start(sandbox, processes, *arguments))

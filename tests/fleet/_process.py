@@ -4,6 +4,11 @@ It reads the credentials from the environment (``ENTERPRISE_*``, never the comma
 ``--calls`` concurrent calls (repeatedly for ``--seconds`` when given) with a client that shares
 its token (and with ``--rate-limit``, its budget) through Redis, and prints what it did as JSON.
 Every request carries ``X-Fleet-Process: <name>`` so the sandbox's log tells the processes apart.
+
+The processes start together: each prints ``ready`` once imported and set up, then waits for a
+line on its standard input (``_fleet.start`` sends it to all at once). Otherwise the first ones
+would make their calls while the others still start up, on a CPU that the sandbox measuring them
+shares, and its arrival times would bunch.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ import orjson
 from enterprise_async import EnterpriseClient, RateLimiter, RedisTokenCache
 
 PROCESS_HEADER = "X-Fleet-Process"
+READY = b"ready\n"
+"""What a process prints before it waits for the line that starts every process at once."""
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:
@@ -48,6 +55,12 @@ async def _calls(client: EnterpriseClient, count: int, seconds: float) -> int:
     return made
 
 
+async def _ready_and_wait() -> None:
+    sys.stdout.buffer.write(READY)
+    sys.stdout.buffer.flush()
+    await asyncio.to_thread(sys.stdin.buffer.readline)
+
+
 async def main(argv: list[str]) -> dict[str, Any]:
     arguments = _arguments(argv)
     cache = RedisTokenCache(arguments.redis)
@@ -61,6 +74,7 @@ async def main(argv: list[str]) -> dict[str, Any]:
             max_retries=arguments.max_retries,
         )
         async with client:
+            await _ready_and_wait()
             made = await _calls(client, arguments.calls, arguments.seconds)
     await cache.aclose()
     if limiter is not None:
