@@ -17,9 +17,7 @@ from ._auth import CachedToken, InMemoryTokenCache, TokenCache
 from ._client import EnterpriseClient
 from ._options import RequestTrace, current_trace
 from ._pagination import AsyncPager, Page
-from ._rate_limit import RateLimiter
 from ._raw_response import APIResponse, RawPager
-from ._token_cache_redis import RedisTokenCache
 from ._transport import RequestStats
 from ._version import __version__
 from .errors import (
@@ -37,6 +35,7 @@ from .errors import (
     ServerError,
     UnprocessableEntityError,
 )
+from .fleet import RateLimiter, RedisTokenCache
 
 __all__ = [
     "APIResponse",

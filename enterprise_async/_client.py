@@ -34,13 +34,13 @@ from ._generated.operations import RETRY_STATUSES
 from ._generated.resources import RawResponseNamespaces, ResourceNamespaces
 from ._options import RequestOptions, check_headers, check_timeout
 from ._pagination import AsyncPager
-from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
 from ._request import PreparedRequest, Query, prepare_request
 from ._responses import RawResponse, decode_body, error_detail, read_result, status_error
 from ._spec import Operation
 from ._transport import HTTPRequest, RequestStats, Transport, parse_retry_after
 from .errors import AuthenticationError, ClientValidationError, EnterpriseError, ResponseDecodeError
+from .fleet._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 
 __all__ = ["EnterpriseClient"]
 

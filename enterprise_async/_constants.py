@@ -66,3 +66,11 @@ TOKEN_LOCK_POLL = 0.05
 
 REDIS_KEY_PREFIX = "enterprise-async"
 """Prefix of every Redis key the SDK writes (tokens, locks, rate budgets, pauses)."""
+
+
+REQUIRED_ENVIRONMENT: tuple[str, ...] = (
+    "ENTERPRISE_CLIENT_ID",
+    "ENTERPRISE_CLIENT_SECRET",
+    "ENTERPRISE_BASE_URL",
+)
+"""What a client made from the environment cannot do without (``ENTERPRISE_AUTH_URL`` is optional)."""

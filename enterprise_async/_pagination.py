@@ -20,7 +20,7 @@ import asyncio
 import logging
 import math
 from collections import deque
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 from typing import Any, Generic, Protocol, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
@@ -31,7 +31,7 @@ from ._request import Query, merge_query
 from ._spec import Pagination
 from .errors import NotFoundError, ResponseDecodeError
 
-__all__ = ["AsyncPager", "Page"]
+__all__ = ["AsyncPager", "Page", "take"]
 
 logger = logging.getLogger("enterprise_async")
 
@@ -285,3 +285,20 @@ class AsyncPager(Generic[ItemT, PageT]):
             except NotFoundError:
                 return
             yield page
+
+
+async def take(items: AsyncIterable[ItemT], limit: int | None) -> AsyncGenerator[ItemT, None]:
+    """At most ``limit`` items (all when None). Stopping early closes the listing at once, so the
+    pages it was fetching ahead are cancelled rather than left to the garbage collector."""
+    iterator = items.__aiter__()
+    try:
+        seen = 0
+        async for item in iterator:
+            yield item
+            seen += 1
+            if limit is not None and seen >= limit:
+                return
+    finally:
+        close = getattr(iterator, "aclose", None)
+        if close is not None:
+            await close()

@@ -36,9 +36,9 @@ from ._auth import TokenProvider
 from ._constants import DEFAULT_PAUSE, INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
 from ._generated.operations import RETRY_STATUSES as PAUSE_STATUSES
 from ._options import RequestTrace, reset_current_trace, set_current_trace
-from ._rate_limit import RateBudget
 from ._responses import RawResponse
 from .errors import APIConnectionError, APITimeoutError
+from .fleet._rate_limit import RateBudget
 
 __all__ = ["HTTPRequest", "RequestStats", "Transport", "parse_retry_after"]
 

@@ -6,9 +6,15 @@ from the spec's rules, validated by the client), bulk exports (``catalogs export
 (``export_catalogs``, ``export_learners``) for use without the command line.
 """
 
+from ..exports import (
+    LEARNER_COLUMNS,
+    CatalogOutcome,
+    ExportProgress,
+    ExportSummary,
+    export_catalogs,
+    export_learners,
+)
 from ._app import cli, main
-from ._export_catalogs import CatalogOutcome, ExportProgress, ExportSummary, export_catalogs
-from ._export_learners import LEARNER_COLUMNS, export_learners
 
 __all__ = [
     "LEARNER_COLUMNS",

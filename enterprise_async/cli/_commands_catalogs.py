@@ -8,15 +8,14 @@ from pathlib import Path
 import click
 
 from .._client import EnterpriseClient
+from ..exports import ExportSummary, export_catalogs
+from ..fleet._customer_queue import export_customers_via_queue
+from ..fleet._queue import export_via_queue
 from ._context import ApiSettings, run_with_client
-from ._customers import read_customers
-from ._export_catalogs import ExportSummary, export_catalogs
-from ._failures import IncompleteError, InputError, run
+from ._failures import IncompleteError, InputError, read_customers_file, run
 from ._options import api_options, json_option
 from ._output import error_console, print_document, show
 from ._progress import CatalogProgressBars
-from ._queue import export_via_queue
-from ._queue_customers import export_customers_via_queue
 from ._views import customers_summary_view, export_summary_view
 
 __all__ = ["catalogs"]
@@ -114,7 +113,7 @@ def export_by_customer(
         raise InputError(
             "--customers and --sandbox exclude each other: the customers file names the services"
         )
-    customers = read_customers(customers_file)
+    customers = read_customers_file(customers_file)
     summary = run(
         export_customers_via_queue(
             directory,

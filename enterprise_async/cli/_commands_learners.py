@@ -8,9 +8,8 @@ from pathlib import Path
 import click
 
 from .._client import EnterpriseClient
-from ._atomic_file import AtomicFile
+from ..exports import AtomicFile, LearnerFormat, export_learners
 from ._context import ApiSettings, run_with_client
-from ._export_learners import LearnerFormat, export_learners
 from ._options import api_options
 from ._output import error_console
 

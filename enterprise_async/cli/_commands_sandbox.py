@@ -79,7 +79,21 @@ def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) 
     show_default=True,
     help="Seconds a token lives.",
 )
-def sandbox(host: str, port: int, seed: int, catalog_items: int, token_lifetime: float) -> None:
+@click.option(
+    "--next-host", default=None, help="Origin that next/previous links name instead of the sandbox's."
+)
+@click.option(
+    "--rate-limit", default=None, help='Throttle API requests with 429s, e.g. "18/second; 360/minute".'
+)
+def sandbox(
+    host: str,
+    port: int,
+    seed: int,
+    catalog_items: int,
+    token_lifetime: float,
+    next_host: str | None,
+    rate_limit: str | None,
+) -> None:
     """Serve the sandbox API in the foreground until Ctrl-C.
 
     Prints its base URL and the credentials it accepts, as the environment variables the other
@@ -92,6 +106,8 @@ def sandbox(host: str, port: int, seed: int, catalog_items: int, token_lifetime:
             seed,
             size=DataSize(catalog_items=catalog_items),
             token_lifetime=token_lifetime,
+            next_host=next_host,
+            rate_limit=rate_limit,
             ready=_print_ids,
         )
     except OSError as error:

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import click
 
-from ._context import REQUIRED_ENVIRONMENT
-from ._customers import read_customers
-from ._failures import InputError
-from ._queue import DEFAULT_JOB_TIMEOUT
-from ._worker import run_worker
-from ._worker_clients import has_environment_credentials
+from .._constants import REQUIRED_ENVIRONMENT
+from ..fleet._queue import DEFAULT_JOB_TIMEOUT
+from ..fleet._worker import run_worker
+from ..fleet._worker_clients import has_environment_credentials
+from ._failures import InputError, read_customers_file
 
 __all__ = ["worker"]
 
@@ -54,7 +53,7 @@ def worker(
     """Run a worker of catalog exports. Catalog jobs use the credentials in ENTERPRISE_* as every
     command does; customer jobs use the customer's credentials from --customers. Tokens and rate
     budgets are shared, per client id, through the queue's Redis with every other worker."""
-    customers = read_customers(customers_file) if customers_file is not None else {}
+    customers = read_customers_file(customers_file) if customers_file is not None else {}
     unavailable = [problem for customer in customers.values() if (problem := customer.missing_secret())]
     if unavailable:
         raise InputError(f"{customers_file}: the secret of a customer is missing: {'; '.join(unavailable)}")

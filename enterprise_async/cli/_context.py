@@ -10,6 +10,7 @@ from typing import Any, Final, Literal, TypeVar
 from attrs import frozen
 
 from .._client import EnterpriseClient
+from .._constants import REQUIRED_ENVIRONMENT
 from ..testing import Sandbox
 from ._failures import InputError, run
 
@@ -17,7 +18,6 @@ __all__ = ["REQUIRED_ENVIRONMENT", "SANDBOX_SEED", "ApiSettings", "open_client",
 
 T = TypeVar("T")
 
-REQUIRED_ENVIRONMENT: Final = ("ENTERPRISE_CLIENT_ID", "ENTERPRISE_CLIENT_SECRET", "ENTERPRISE_BASE_URL")
 """What ``EnterpriseClient.from_env()`` cannot do without (``ENTERPRISE_AUTH_URL`` is optional)."""
 
 SANDBOX_SEED: Final = 0

@@ -18,9 +18,9 @@ from rich.panel import Panel
 from rich.text import Text
 
 from .._client import EnterpriseClient
+from ..exports import ExportSummary, export_catalogs
 from ..models import Assignment, Course, CourseRun, Program, SubscriptionPlan, SubsidyAccessPolicy
 from ..testing import DataSize, Sandbox
-from ._export_catalogs import ExportSummary, export_catalogs
 from ._progress import CatalogProgressBars
 from ._views import (
     action_view,

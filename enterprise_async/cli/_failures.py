@@ -9,11 +9,13 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import click
 
 from ..errors import ClientValidationError, EnterpriseError
+from ..fleet import Customer, CustomersFileError, read_customers
 
 __all__ = [
     "EXIT_FAILURE",
@@ -23,6 +25,7 @@ __all__ = [
     "IncompleteError",
     "InputError",
     "failure",
+    "read_customers_file",
     "run",
 ]
 
@@ -67,6 +70,14 @@ def failure(error: EnterpriseError | OSError) -> CommandError:
         return CommandError(f"{type(error).__name__}: {error}")
     where = f": {error.filename}" if error.filename else ""
     return CommandError(f"{error.strerror or type(error).__name__}{where}")
+
+
+def read_customers_file(path: Path) -> dict[str, Customer]:
+    """The customers file's customers; its problems, all of them, as one ``InputError``."""
+    try:
+        return read_customers(path)
+    except CustomersFileError as error:
+        raise InputError(str(error)) from None
 
 
 def run(work: Coroutine[Any, Any, T]) -> T:

@@ -15,13 +15,14 @@ from typing import Any
 import click
 
 from .._client import EnterpriseClient
+from .._pagination import take
 from .._spec import Operation
 from ..errors import ClientValidationError
 from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError
 from ._operation_options import SpecArgument, option_name, spec_arguments
 from ._options import api_options, json_option, max_items_option
-from ._output import print_document, print_json_line, show, take
+from ._output import print_document, print_json_line, show
 from ._presentation import Presentation
 
 __all__ = ["AliasGroup", "build_groups", "operation_command"]

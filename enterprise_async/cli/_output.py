@@ -7,13 +7,14 @@ is at the time (a pipe, a file, click's test runner).
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, AsyncIterable, Callable
+from collections.abc import AsyncIterable, Callable
 from typing import Any, Final, TypeVar
 
 import click
 import orjson
 from rich.console import Console, RenderableType
 
+from .._pagination import take
 from ..models import to_dict
 
 __all__ = [
@@ -23,7 +24,6 @@ __all__ = [
     "print_listing",
     "show",
     "stdout_console",
-    "take",
 ]
 
 T = TypeVar("T")
@@ -64,23 +64,6 @@ def print_document(value: Any) -> None:
 def print_json_line(value: Any) -> None:
     """One line of JSON Lines."""
     click.echo(orjson.dumps(to_dict(value)).decode())
-
-
-async def take(items: AsyncIterable[T], limit: int | None) -> AsyncGenerator[T, None]:
-    """At most ``limit`` items (all when None). Stopping early closes the listing at once, so the
-    pages it was fetching ahead are cancelled rather than left to the garbage collector."""
-    iterator = items.__aiter__()
-    try:
-        seen = 0
-        async for item in iterator:
-            yield item
-            seen += 1
-            if limit is not None and seen >= limit:
-                return
-    finally:
-        close = getattr(iterator, "aclose", None)
-        if close is not None:
-            await close()
 
 
 async def print_listing(

@@ -18,8 +18,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from ..exports import CatalogOutcome
 from ..models import Catalog
-from ._export_catalogs import CatalogOutcome
 
 __all__ = ["CatalogProgressBars", "ItemsPerSecondColumn"]
 

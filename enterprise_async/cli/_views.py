@@ -15,6 +15,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..exports import ExportSummary
+from ..fleet._customer_queue import CustomersSummary
 from ..models import (
     AllocationResult,
     Assignment,
@@ -30,8 +32,6 @@ from ..models import (
     SubscriptionPlan,
     SubsidyAccessPolicy,
 )
-from ._export_catalogs import ExportSummary
-from ._queue_customers import CustomersSummary
 
 __all__ = [
     "Columns",

@@ -17,26 +17,32 @@ request log with credentials redacted (``sandbox.requests``). The pytest plugin
 (``python -m enterprise_async.testing --port 8000``).
 """
 
-from ._data import DataSize
-from ._endpoints import MAX_ENROLLMENT_ITEMS, ServerOptions
-from ._faults import DEFAULT_RANDOM_FAULTS, Fault, FaultInjector, FaultRule
-from ._log import LoggedRequest, RequestLog
-from ._pages import DEFAULT_PAGE_SIZES
-from ._records import (
-    AssignmentRecord,
-    CatalogRecord,
-    Customer,
-    EnrollmentJob,
-    Learner,
-    LicenseRecord,
-    PlanRecord,
-    PolicyRecord,
-)
-from ._registry import GENERATED_SPEC, SpecTable
-from ._sandbox import DEFAULT_TOKEN_LIFETIME, Sandbox
-from ._serve import serve
-from ._state import SandboxData
-from ._tokens import TokenIssuer
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._data import DataSize
+    from ._endpoints import MAX_ENROLLMENT_ITEMS, ServerOptions
+    from ._faults import DEFAULT_RANDOM_FAULTS, Fault, FaultInjector, FaultRule
+    from ._log import LoggedRequest, RequestLog
+    from ._pages import DEFAULT_PAGE_SIZES
+    from ._records import (
+        AssignmentRecord,
+        CatalogRecord,
+        Customer,
+        EnrollmentJob,
+        Learner,
+        LicenseRecord,
+        PlanRecord,
+        PolicyRecord,
+    )
+    from ._registry import GENERATED_SPEC, SpecTable
+    from ._sandbox import DEFAULT_TOKEN_LIFETIME, Sandbox
+    from ._serve import serve
+    from ._state import SandboxData
+    from ._tokens import TokenIssuer
 
 __all__ = [
     "DEFAULT_PAGE_SIZES",
@@ -65,3 +71,43 @@ __all__ = [
     "TokenIssuer",
     "serve",
 ]
+
+# Imported on first use: the pytest plugin (loaded into every pytest run of every project that
+# installs the SDK) and ``enterprise_async.testing.pytest_plugin`` cost nothing until a test asks
+# for the sandbox.
+_LAZY = {
+    "DataSize": "._data",
+    "MAX_ENROLLMENT_ITEMS": "._endpoints",
+    "ServerOptions": "._endpoints",
+    "DEFAULT_RANDOM_FAULTS": "._faults",
+    "Fault": "._faults",
+    "FaultInjector": "._faults",
+    "FaultRule": "._faults",
+    "LoggedRequest": "._log",
+    "RequestLog": "._log",
+    "DEFAULT_PAGE_SIZES": "._pages",
+    "AssignmentRecord": "._records",
+    "CatalogRecord": "._records",
+    "Customer": "._records",
+    "EnrollmentJob": "._records",
+    "Learner": "._records",
+    "LicenseRecord": "._records",
+    "PlanRecord": "._records",
+    "PolicyRecord": "._records",
+    "GENERATED_SPEC": "._registry",
+    "SpecTable": "._registry",
+    "DEFAULT_TOKEN_LIFETIME": "._sandbox",
+    "Sandbox": "._sandbox",
+    "serve": "._serve",
+    "SandboxData": "._state",
+    "TokenIssuer": "._tokens",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value

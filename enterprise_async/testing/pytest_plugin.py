@@ -17,11 +17,12 @@ The fixture is a ``pytest_asyncio`` fixture, so it works with pytest-asyncio in 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ._sandbox import Sandbox
+if TYPE_CHECKING:
+    from ._sandbox import Sandbox
 
 try:
     import pytest_asyncio
@@ -54,6 +55,8 @@ def _options(request: pytest.FixtureRequest) -> dict[str, Any]:
 async def _running_sandbox(request: pytest.FixtureRequest) -> AsyncIterator[Sandbox]:
     """A running ``Sandbox`` (seed 0 unless the ``enterprise_sandbox`` marker says otherwise),
     stopped when the test ends."""
+    from ._sandbox import Sandbox  # imported here: a run that uses no sandbox does not load it
+
     async with Sandbox(**_options(request)) as sandbox:
         yield sandbox
 

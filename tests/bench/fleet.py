@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from enterprise_async import RateLimiter, RedisTokenCache
-from enterprise_async.cli._queue import export_via_queue
+from enterprise_async.fleet._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
 from ..fleet._fleet import enqueued, sandbox_environment, start_workers

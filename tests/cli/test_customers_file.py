@@ -9,8 +9,7 @@ from typing import Any
 import orjson
 import pytest
 
-from enterprise_async.cli._customers import Customer, read_customers
-from enterprise_async.cli._failures import InputError
+from enterprise_async.fleet._customers import Customer, CustomersFileError, read_customers
 
 from .conftest import CommandLine
 
@@ -24,7 +23,7 @@ def written(tmp_path: Path, document: Any) -> Path:
 
 
 def refusal(tmp_path: Path, document: Any) -> str:
-    with pytest.raises(InputError) as refused:
+    with pytest.raises(CustomersFileError) as refused:
         read_customers(written(tmp_path, document))
     return refused.value.message
 
@@ -83,12 +82,12 @@ def test_a_file_that_is_not_an_object_of_customers_is_refused(
 ) -> None:
     path = tmp_path / "customers.json"
     path.write_bytes(content)
-    with pytest.raises(InputError, match=expected):
+    with pytest.raises(CustomersFileError, match=expected):
         read_customers(path)
 
 
 def test_a_missing_file_is_refused_with_its_name(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match=r"cannot read the customers file .*absent\.json"):
+    with pytest.raises(CustomersFileError, match=r"cannot read the customers file .*absent\.json"):
         read_customers(tmp_path / "absent.json")
 
 
@@ -98,7 +97,7 @@ def test_the_secret_comes_from_the_named_variable_and_its_absence_is_said(
     customer = Customer("acme", "acme-sync", "https://api.example.com", None, "ACME_SECRET")
     monkeypatch.delenv("ACME_SECRET", raising=False)
     assert customer.missing_secret() == "acme: ACME_SECRET is not set"
-    with pytest.raises(InputError, match="ACME_SECRET is not set"):
+    with pytest.raises(CustomersFileError, match="ACME_SECRET is not set"):
         customer.client_options()
     monkeypatch.setenv("ACME_SECRET", "from-the-environment")
     assert customer.missing_secret() is None

@@ -13,8 +13,8 @@ import orjson
 import pytest
 
 from enterprise_async.cli import CatalogOutcome, export_catalogs
-from enterprise_async.cli._export_catalogs import catalog_file_name
-from enterprise_async.cli._manifest import MANIFEST_NAME
+from enterprise_async.exports._catalogs import catalog_file_name
+from enterprise_async.exports._manifest import MANIFEST_NAME
 from enterprise_async.models import Catalog, ContentItem, from_dict
 from enterprise_async.testing import Fault, Sandbox
 

@@ -136,7 +136,7 @@ def test_learners_export_failing_leaves_no_file(cli: CommandLine, served: Sandbo
 
 
 def test_csv_rows_carry_the_servers_own_spellings_and_texts() -> None:
-    from enterprise_async.cli._export_learners import _CsvRows
+    from enterprise_async.exports._learners import _CsvRows
 
     record = from_dict(
         LearnerSummary,

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 import redis
 
-from enterprise_async.cli._queue import QUEUE_NAME
+from enterprise_async.fleet._queue import QUEUE_NAME
 from enterprise_async.testing import Sandbox
 
 from ._process import READY

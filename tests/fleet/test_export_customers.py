@@ -19,8 +19,8 @@ from pathlib import Path
 import orjson
 import redis
 
-from enterprise_async.cli._export_catalogs import export_catalogs
-from enterprise_async.cli._queue_customers import export_customers_via_queue
+from enterprise_async.exports._catalogs import export_catalogs
+from enterprise_async.fleet._customer_queue import export_customers_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 from tests.cli.conftest import ENVIRONMENT
 

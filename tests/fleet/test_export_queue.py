@@ -7,8 +7,8 @@ from pathlib import Path
 
 import orjson
 
-from enterprise_async.cli._export_catalogs import export_catalogs
-from enterprise_async.cli._queue import export_via_queue
+from enterprise_async.exports._catalogs import export_catalogs
+from enterprise_async.fleet._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
 from ._fleet import enqueued, sandbox_environment

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from enterprise_async.cli._customers import Customer
-from enterprise_async.cli._queue import export_catalog
-from enterprise_async.cli._queue_customers import export_customer
-from enterprise_async.cli._worker_clients import WorkerClients
+from enterprise_async.fleet._customer_queue import export_customer
+from enterprise_async.fleet._customers import Customer
+from enterprise_async.fleet._queue import export_catalog
+from enterprise_async.fleet._worker_clients import WorkerClients
 from enterprise_async.models import to_dict
 from enterprise_async.testing import Sandbox
 from tests.cli.conftest import ENVIRONMENT

@@ -28,10 +28,15 @@ import attrs
 
 from .._client import EnterpriseClient
 from ..errors import EnterpriseError
+from ..exports import CatalogOutcome, CompletedCatalog, ExportSummary, Manifest, SilentProgress
+from ..exports._catalogs import (
+    ExportJob,
+    ItemTally,
+    distinct_catalogs,
+    failure_reason,
+    write_catalog_contents,
+)
 from ..models import Catalog, from_dict, to_dict
-from ._export_catalogs import CatalogOutcome, ExportSummary, SilentProgress, _distinct, _Job, _reason, _Tally
-from ._export_catalogs import _write_contents as write_contents
-from ._manifest import CompletedCatalog, Manifest
 from ._worker_clients import WorkerClients
 
 __all__ = [
@@ -112,7 +117,7 @@ async def export_via_queue(
     started = time.perf_counter()
     directory = await asyncio.to_thread(directory.resolve)
     manifest = await asyncio.to_thread(Manifest.open, directory)
-    catalogs = _distinct(await client.catalogs.list().to_list())
+    catalogs = distinct_catalogs(await client.catalogs.list().to_list())
     options = client_options or {}
     async with JobQueue.open(queue_url) as queue:
         waits = [_one(queue, manifest, catalog, resume, page_size, options) for catalog in catalogs]
@@ -156,9 +161,9 @@ async def export_catalog(
     client = await clients.environment(client_options)
     if client is None:
         return {"error": "this worker has no ENTERPRISE_* credentials: start it with them to export catalogs"}
-    job = _Job(client, Path(directory), Manifest(Path(directory)), False, page_size, SilentProgress())
+    job = ExportJob(client, Path(directory), Manifest(Path(directory)), False, page_size, SilentProgress())
     try:
-        entry = await write_contents(job, from_dict(Catalog, catalog), _Tally())
+        entry = await write_catalog_contents(job, from_dict(Catalog, catalog), ItemTally())
     except (EnterpriseError, OSError) as error:
-        return {"error": _reason(error)}
+        return {"error": failure_reason(error)}
     return {"entry": attrs.asdict(entry)}

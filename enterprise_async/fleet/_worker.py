@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._customer_queue import CUSTOMER_FUNCTION, export_customer
 from ._customers import Customer
 from ._queue import EXPORT_FUNCTION, MAX_TRIES, QUEUE_NAME, export_catalog, redis_settings
-from ._queue_customers import CUSTOMER_FUNCTION, export_customer
 from ._worker_clients import WorkerClients
 
 __all__ = ["run_worker"]

@@ -33,15 +33,18 @@ import orjson
 from attrs import field, frozen
 
 from .._client import _base as absolute_url
-from .._rate_limit import parse_rate_limit
-from ..errors import ClientValidationError
-from ._failures import InputError
+from ..errors import ClientValidationError, EnterpriseError
+from ._rate_limit import parse_rate_limit
 
-__all__ = ["Customer", "read_customers"]
+__all__ = ["Customer", "CustomersFileError", "read_customers"]
 
 NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 REQUIRED: Final = ("client_id", "base_url")
 OPTIONAL: Final = ("auth_url", "client_secret", "client_secret_env", "rate_limit")
+
+
+class CustomersFileError(EnterpriseError, ValueError):
+    """A customers file that cannot be used: every problem found, in one message."""
 
 
 @frozen
@@ -68,7 +71,7 @@ class Customer:
         """Keyword arguments for ``EnterpriseClient``: credentials, URLs and the customer's budget."""
         problem = self.missing_secret()
         if problem is not None:
-            raise InputError(problem)
+            raise CustomersFileError(problem)
         options: dict[str, Any] = {
             "client_id": self.client_id,
             "client_secret": self.secret
@@ -82,15 +85,20 @@ class Customer:
 
 
 def read_customers(path: Path) -> dict[str, Customer]:
-    """The customers of ``path`` by name, in the file's order; every problem at once as an ``InputError``."""
+    """The customers of ``path`` by name, in the file's order; every problem at once, as a
+    ``CustomersFileError``."""
     try:
         document = orjson.loads(path.read_bytes())
     except OSError as error:
-        raise InputError(f"cannot read the customers file {path}: {error.strerror or error}") from None
+        raise CustomersFileError(
+            f"cannot read the customers file {path}: {error.strerror or error}"
+        ) from None
     except orjson.JSONDecodeError as error:
-        raise InputError(f"{path}: not JSON ({error})") from None
+        raise CustomersFileError(f"{path}: not JSON ({error})") from None
     if not isinstance(document, dict) or not document:
-        raise InputError(f"{path}: must be a JSON object of customers by name, with at least one customer")
+        raise CustomersFileError(
+            f"{path}: must be a JSON object of customers by name, with at least one customer"
+        )
     customers, problems = {}, []
     for name, settings in document.items():
         try:
@@ -98,7 +106,7 @@ def read_customers(path: Path) -> dict[str, Customer]:
         except ValueError as error:
             problems.append(str(error))
     if problems:
-        raise InputError(f"{path}: " + "; ".join(problems))
+        raise CustomersFileError(f"{path}: " + "; ".join(problems))
     return customers
 
 

@@ -24,9 +24,9 @@ from typing import Any, Final
 from attrs import frozen
 
 from ..errors import EnterpriseError
+from ..exports import ExportSummary, export_catalogs
+from ..exports._catalogs import failure_reason
 from ._customers import Customer
-from ._export_catalogs import ExportSummary, _reason, export_catalogs
-from ._failures import CommandError
 from ._queue import JobQueue
 from ._worker_clients import WorkerClients
 
@@ -166,6 +166,6 @@ async def export_customer(
                 resume=resume or context.get("job_try", 1) > 1,
                 page_size=page_size,
             )
-    except (EnterpriseError, OSError, CommandError) as error:
-        return {"error": _reason(error)}
+    except (EnterpriseError, OSError) as error:
+        return {"error": failure_reason(error)}
     return {"export": summary.to_dict()}

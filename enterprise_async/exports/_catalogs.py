@@ -23,11 +23,11 @@ import orjson
 from attrs import define, frozen
 
 from .._client import EnterpriseClient
+from .._pagination import take
 from ..errors import EnterpriseError, ResponseDecodeError
 from ..models import Catalog, to_dict
 from ._atomic_file import AtomicFile
 from ._manifest import CompletedCatalog, Manifest, modified_stamp
-from ._output import take
 
 __all__ = [
     "CatalogOutcome",
@@ -200,14 +200,14 @@ async def export_catalogs(
     """
     started = time.perf_counter()
     manifest = await asyncio.to_thread(Manifest.open, directory)
-    job = _Job(client, directory, manifest, resume, page_size, progress or SilentProgress())
-    catalogs = _distinct(await client.catalogs.list().to_list())
+    job = ExportJob(client, directory, manifest, resume, page_size, progress or SilentProgress())
+    catalogs = distinct_catalogs(await client.catalogs.list().to_list())
     job.progress.catalogs_listed(catalogs)
     outcomes = await _all(job, catalogs)
     return ExportSummary(directory, tuple(outcomes), time.perf_counter() - started)
 
 
-def _distinct(catalogs: list[Catalog]) -> list[Catalog]:
+def distinct_catalogs(catalogs: list[Catalog]) -> list[Catalog]:
     """Each catalog once: a listing that shifts while it is paged may repeat one, and two writers
     of the same file would ruin it."""
     seen: set[str | None] = set()
@@ -220,7 +220,7 @@ def _distinct(catalogs: list[Catalog]) -> list[Catalog]:
 
 
 @frozen
-class _Job:
+class ExportJob:
     client: EnterpriseClient
     directory: Path
     manifest: Manifest
@@ -230,14 +230,14 @@ class _Job:
 
 
 @define
-class _Tally:
+class ItemTally:
     """Pages and items of one catalog written so far."""
 
     pages: int = 0
     items: int = 0
 
 
-async def _all(job: _Job, catalogs: Sequence[Catalog]) -> list[CatalogOutcome]:
+async def _all(job: ExportJob, catalogs: Sequence[Catalog]) -> list[CatalogOutcome]:
     """Every catalog at once; if one raises (a bug, or cancellation), the others are cancelled too,
     so that their partial files are removed before this returns."""
     tasks = [asyncio.ensure_future(_export_catalog(job, catalog)) for catalog in catalogs]
@@ -249,14 +249,14 @@ async def _all(job: _Job, catalogs: Sequence[Catalog]) -> list[CatalogOutcome]:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def _export_catalog(job: _Job, catalog: Catalog) -> CatalogOutcome:
+async def _export_catalog(job: ExportJob, catalog: Catalog) -> CatalogOutcome:
     started = time.perf_counter()
     outcome = _skip(job, catalog) or await _write_catalog(job, catalog, started)
     job.progress.catalog_finished(outcome)
     return outcome
 
 
-def _skip(job: _Job, catalog: Catalog) -> CatalogOutcome | None:
+def _skip(job: ExportJob, catalog: Catalog) -> CatalogOutcome | None:
     done = job.manifest.completed(catalog) if job.resume else None
     if done is None:
         return None
@@ -264,16 +264,16 @@ def _skip(job: _Job, catalog: Catalog) -> CatalogOutcome | None:
     return CatalogOutcome(done.uuid, catalog.title, "skipped", done.items, path, 0.0)
 
 
-async def _write_catalog(job: _Job, catalog: Catalog, started: float) -> CatalogOutcome:
+async def _write_catalog(job: ExportJob, catalog: Catalog, started: float) -> CatalogOutcome:
     """Export one catalog and record it in the manifest; any failure is its outcome, not raised."""
-    tally = _Tally()
+    tally = ItemTally()
     try:
-        entry = await _write_contents(job, catalog, tally)
+        entry = await write_catalog_contents(job, catalog, tally)
         job.manifest.record(entry)
     except (EnterpriseError, OSError) as error:
         seconds = time.perf_counter() - started
         return CatalogOutcome(
-            catalog.uuid or "", catalog.title, "failed", tally.items, None, seconds, _reason(error)
+            catalog.uuid or "", catalog.title, "failed", tally.items, None, seconds, failure_reason(error)
         )
     seconds = time.perf_counter() - started
     return CatalogOutcome(
@@ -281,7 +281,7 @@ async def _write_catalog(job: _Job, catalog: Catalog, started: float) -> Catalog
     )
 
 
-async def _write_contents(job: _Job, catalog: Catalog, tally: _Tally) -> CompletedCatalog:
+async def write_catalog_contents(job: ExportJob, catalog: Catalog, tally: ItemTally) -> CompletedCatalog:
     """Stream a catalog's pages into its file, counting pages and items as they land."""
     if not catalog.uuid:
         raise ResponseDecodeError("the catalog list gave a catalog without a uuid")
@@ -310,6 +310,6 @@ async def _write_contents(job: _Job, catalog: Catalog, tally: _Tally) -> Complet
     )
 
 
-def _reason(error: BaseException) -> str:
+def failure_reason(error: BaseException) -> str:
     text = " ".join(str(error).split()) or type(error).__name__
     return f"{type(error).__name__}: {text}"

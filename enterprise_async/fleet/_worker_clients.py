@@ -14,10 +14,10 @@ import os
 from typing import Any, Final
 
 from .._client import EnterpriseClient
-from .._rate_limit import RateLimiter
-from .._token_cache_redis import RedisTokenCache
-from ._context import REQUIRED_ENVIRONMENT
+from .._constants import REQUIRED_ENVIRONMENT
 from ._customers import Customer
+from ._rate_limit import RateLimiter
+from ._token_cache import RedisTokenCache
 
 __all__ = ["JOB_OPTIONS", "WorkerClients", "has_environment_credentials"]
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import orjson
 
-from ._auth import CachedToken, TokenIssue
-from ._constants import TOKEN_LOCK_POLL, TOKEN_LOCK_TTL
-from .errors import ClientValidationError
+from .._auth import CachedToken, TokenIssue
+from .._constants import TOKEN_LOCK_POLL, TOKEN_LOCK_TTL
+from ..errors import ClientValidationError
 
 __all__ = ["RedisTokenCache"]
 
