@@ -24,13 +24,13 @@ from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
 from ._constants import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, USER_AGENT
 from ._options import ClientOptions, RequestOptions, ResponseFormat
 from ._pagination import AsyncPager
+from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
 from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
 from ._responses import RawResponse, read_result, status_error
 from ._spec import ApiSpec, Operation
 from ._transport import RequestStats, Transport, parse_retry_after
 from .errors import ClientValidationError, EnterpriseError
-from .fleet._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 
 __all__ = ["BaseClient", "check_base_url"]
 

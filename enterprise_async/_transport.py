@@ -35,11 +35,11 @@ from attrs import define, field
 from ._auth import ClientCredentials, TokenCache, TokenProvider
 from ._constants import DEFAULT_PAUSE, INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
 from ._options import ClientOptions, RequestTrace, reset_current_trace, set_current_trace
+from ._rate_limit import RateBudget
 from ._request import HTTPRequest
 from ._responses import RawResponse
 from ._spec import ApiSpec
 from .errors import APIConnectionError, APITimeoutError
-from .fleet._rate_limit import RateBudget
 
 __all__ = ["HTTPRequest", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
 
