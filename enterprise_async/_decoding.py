@@ -760,6 +760,9 @@ converter.register_structure_hook_factory(_is_mapping, _mapping_hook)
 converter.register_structure_hook_factory(_is_open_enum, _enum_hook)
 converter.register_structure_hook_factory(attrs.has, _model_hook)
 for _type, _scalar_hook in SCALAR_HOOKS.items():
+    if _type is Any:  # not a class before Python 3.11, so single dispatch refuses it: match it exactly
+        converter.register_structure_hook_func(lambda type_: type_ is Any, _scalar_hook)
+        continue
     converter.register_structure_hook(_type, _scalar_hook)
 
 
