@@ -29,7 +29,7 @@ from typing_extensions import TypeVar as DefaultTypeVar
 
 from ._request import Query, merge_query
 from ._spec import Pagination
-from .errors import NotFoundError, ResponseDecodeError
+from .errors import ClientValidationError, NotFoundError, ResponseDecodeError
 
 __all__ = ["AsyncPager", "Page", "take"]
 
@@ -104,9 +104,31 @@ class AsyncPager(Generic[ItemT, PageT]):
         """Page 1 alone."""
         return await self._page(self._query)
 
-    async def to_list(self) -> list[ItemT]:
-        """Every item of the listing, in server order."""
-        return [item async for item in self]
+    async def to_list(self, *, page_size: int | None = None) -> list[ItemT]:
+        """Every item of the listing, in server order, read in the largest pages the service
+        allows unless the call or ``page_size`` sets another size (see :meth:`bulk`)."""
+        return [item async for item in self.bulk(page_size)]
+
+    def bulk(self, page_size: int | None = None) -> AsyncPager[ItemT, PageT]:
+        """This listing in pages of ``page_size``; when None, in the pages the call asked for, or
+        else the largest the service allows (``bulk_size`` of the spec's pagination): a whole
+        listing in as few requests as the service permits. Exports read catalogs this way.
+
+        Raises ``ClientValidationError`` for a size the service would not apply.
+        """
+        pagination = self._pagination
+        size_param = pagination.size_param
+        if size_param is None:
+            if page_size is not None:
+                raise ClientValidationError("page_size", "this listing takes no page size")
+            return self
+        if page_size is None:
+            if self._requested_size() is not None or pagination.bulk_size is None:
+                return self
+            page_size = pagination.bulk_size
+        _check_page_size(pagination, page_size)
+        query = merge_query(self._query, {size_param: str(page_size)})
+        return AsyncPager(self._fetch, pagination, query, window=self._window)
 
     async def pages(self) -> AsyncGenerator[PageT, None]:
         """Every page, in order; later pages fetched concurrently where the listing allows it."""
@@ -210,8 +232,12 @@ class AsyncPager(Generic[ItemT, PageT]):
             query_of = lambda n: merge_query(query, {offset_param: str((n - 1) * size)})  # noqa: E731
         else:
             return None
-        if len(self.items_of(first)) < size:
-            return None  # page 1 is short: it is the only page
+        first_size = len(self.items_of(first))
+        if first_size < size:
+            count = self._envelope_int(first, self._pagination.count_field)
+            if count is None or count <= first_size:
+                return None  # page 1 is short: it is the only page
+            size = first_size  # the server gave fewer than asked for: its own maximum
         return self._total_pages(first, size), query_of, size
 
     def _requested_size(self) -> int | None:
@@ -285,6 +311,14 @@ class AsyncPager(Generic[ItemT, PageT]):
             except NotFoundError:
                 return
             yield page
+
+
+def _check_page_size(pagination: Pagination, page_size: int) -> None:
+    name = pagination.size_param or "page_size"
+    if isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1:
+        raise ClientValidationError(name, f"must be a positive integer, got {page_size!r}")
+    if pagination.max_size is not None and page_size > pagination.max_size:
+        raise ClientValidationError(name, f"must be <= {pagination.max_size}, got {page_size}")
 
 
 async def take(items: AsyncIterable[ItemT], limit: int | None) -> AsyncGenerator[ItemT, None]:
