@@ -222,8 +222,9 @@ class AsyncPager(Generic[ItemT, PageT]):
     def _plan_without_links(self, first: PageT) -> tuple[int | None, QueryOf, int] | None:
         """Numbering by the spec's page or offset parameter, for envelopes that carry no link; the
         page count when the envelope tells it, else None (request until a short page)."""
-        size = self._envelope_int(first, self._pagination.size_field) or self._requested_size()
-        size = size or len(self.items_of(first))
+        size = self._linkless_page_size(first)
+        if size is None:
+            return None  # page 1 is short: it is the only page
         page_param, offset_param = self._pagination.page_param, self._pagination.offset_param
         query = self._query
         if page_param:
@@ -232,13 +233,18 @@ class AsyncPager(Generic[ItemT, PageT]):
             query_of = lambda n: merge_query(query, {offset_param: str((n - 1) * size)})  # noqa: E731
         else:
             return None
-        first_size = len(self.items_of(first))
-        if first_size < size:
-            count = self._envelope_int(first, self._pagination.count_field)
-            if count is None or count <= first_size:
-                return None  # page 1 is short: it is the only page
-            size = first_size  # the server gave fewer than asked for: its own maximum
         return self._total_pages(first, size), query_of, size
+
+    def _linkless_page_size(self, first: PageT) -> int | None:
+        """The size of a full page, None when page 1 is the only one. A page 1 shorter than asked
+        for, whose count says more follow, gave the server's own maximum."""
+        first_size = len(self.items_of(first))
+        size = self._envelope_int(first, self._pagination.size_field) or self._requested_size()
+        size = size or first_size
+        if first_size >= size:
+            return size
+        count = self._envelope_int(first, self._pagination.count_field)
+        return None if count is None or count <= first_size else first_size
 
     def _requested_size(self) -> int | None:
         name = self._pagination.size_param
