@@ -66,6 +66,9 @@ def _install() -> None:
     converter.register_structure_hook_factory(is_open_enum, enum_hook)
     converter.register_structure_hook_factory(attrs.has, model_hook)
     for type_, scalar_hook in SCALAR_HOOKS.items():
+        if type_ is Any:  # not a class before Python 3.11, so single dispatch refuses it: match it exactly
+            converter.register_structure_hook_func(lambda candidate: candidate is Any, scalar_hook)
+            continue
         converter.register_structure_hook(type_, scalar_hook)
     converter.register_unstructure_hook_factory(
         attrs.has, lambda cls: lambda model: model_writer(cls)(model, False)
