@@ -111,7 +111,7 @@ def _structure_reporting(data: Any, model: Any) -> Any:
         result = _structure_top(data, model)
     finally:
         under_way.pending = None
-    if pending:
+    if pending and logger.isEnabledFor(logging.DEBUG):
         _report_found(result, type_name(model), pending)
     return result
 
