@@ -99,6 +99,7 @@ class BaseClient:
             timeout=timeout,
         )
         self._base_url = check_base_url("base_url", base_url)
+        self._base_text = str(self._base_url).rstrip("/")
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
         self._client_id = client_id
         self._session = session
@@ -296,7 +297,7 @@ class BaseClient:
             headers["Content-Type"] = "application/json"
         return HTTPRequest(
             method=prepared.method,
-            url=_url(self._base_url, prepared.path, prepared.query),
+            url=_url(self._base_text, prepared.path, prepared.query),
             path=prepared.path,
             headers=headers,
             body=prepared.body,
@@ -353,8 +354,8 @@ def _budget(client_id: str, rate_limit: str | None, limiter: RateLimiter | None)
     return RateBudget(limiter or RateLimiter(), items, key=budget_key(client_id))
 
 
-def _url(base: URL, path: str, query: Query) -> URL:
-    text = str(base).rstrip("/") + path
+def _url(base: str, path: str, query: Query) -> URL:
+    text = base + path
     if query:
         text += "?" + urlencode(query, quote_via=quote, safe=",")
     return URL(text, encoded=True)

@@ -29,7 +29,6 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 
 import aiohttp
-import attrs
 from attrs import define, field
 
 from ._auth import ClientCredentials, TokenCache, TokenProvider
@@ -124,7 +123,7 @@ class Transport:
         """
         started = time.perf_counter()
         response, retries = await self._send(request)
-        return attrs.evolve(response, elapsed=time.perf_counter() - started, retries=retries)
+        return response.timed(time.perf_counter() - started, retries)
 
     async def _send(self, request: HTTPRequest) -> tuple[RawResponse, int]:
         attempt = 0

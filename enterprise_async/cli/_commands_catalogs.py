@@ -35,7 +35,13 @@ def catalogs() -> None:
     help="Directory for the files: <catalog uuid>.jsonl each, and manifest.json.",
 )
 @click.option("--resume", is_flag=True, help="Skip the catalogs already complete in the directory.")
-@click.option("--limit", type=click.IntRange(min=1), help="Items per page (server default: 20).")
+@click.option(
+    "--page-size",
+    "--limit",
+    "limit",
+    type=click.IntRange(min=1, max=100),
+    help="Items per page (default: 100, the most the service allows).",
+)
 @click.option(
     "--queue",
     "queue_url",

@@ -74,6 +74,8 @@ class ServerOptions:
     page_sizes: Mapping[str, int] = field(factory=lambda: dict(DEFAULT_PAGE_SIZES))
     """Default page size of each listing (``policies``, ``assignments``, ``subscriptions``,
     ``catalogs``, ``contents``, ``learner_summary``)."""
+    largest_pages: Mapping[str, int] = field(factory=dict)
+    """Largest page of a listing, below the spec's maximum (a sandbox paging small on purpose)."""
 
 
 @frozen
@@ -345,7 +347,7 @@ class Endpoints:
 
     def contents(self, call: Call) -> Reply:
         catalog = self._catalog(call)
-        page = self._page(call, "catalogs.contents", catalog.item_count, "contents", "limit")
+        page = self._page(call, "catalogs.contents", catalog.item_count, "contents", "page_size")
         content = self.data.content
         items = (content.item(catalog, index) for index in range(page.start, page.end))
         if self.options.catalog_shape == "nested":
@@ -419,6 +421,7 @@ class Endpoints:
             default_size=self._sizes[listing],
             size_param=pagination.size_param or size_param,
             page_param=pagination.page_param or "page",
+            max_size=_smallest(pagination.max_size, self.options.largest_pages.get(listing)),
         )
 
     def _paged(
@@ -450,6 +453,11 @@ class Endpoints:
         order = {name: rank for rank, name in enumerate(self._envelopes.get(operation, ()))}
         fields = {**(head or {}), **body, **extra}
         return Reply(dict(sorted(fields.items(), key=lambda field: order.get(field[0], len(order)))))
+
+
+def _smallest(*sizes: int | None) -> int | None:
+    given = [size for size in sizes if size is not None]
+    return min(given) if given else None
 
 
 # ---------------------------------------------------------------------------------- assignment queries

@@ -110,7 +110,7 @@ async def test_a_catalog_failing_after_its_first_page_leaves_no_file(
     broken = sandbox.data.catalogs[0]
     sandbox.faults.inject(CONTENTS.format(broken.uuid), Fault.server_error(500), times=None, skip=1)
     async with sandbox.client(max_retries=0) as client:
-        summary = await export_catalogs(client, tmp_path)
+        summary = await export_catalogs(client, tmp_path, page_size=20)  # several pages, not one of 100
     (failed,) = summary.failed
     assert failed.items == 20  # page 1 was written, then discarded
     assert files_of(tmp_path, broken.uuid) == []
@@ -192,7 +192,7 @@ async def test_an_interrupted_export_leaves_no_file_that_looks_complete(
     sandbox.faults.inject(CONTENTS.format(slow.uuid), Fault.latency(30), times=None, skip=1)
     recorder = Recorder(tmp_path)
     async with sandbox.client() as client:
-        export = asyncio.ensure_future(export_catalogs(client, tmp_path, progress=recorder))
+        export = asyncio.ensure_future(export_catalogs(client, tmp_path, page_size=20, progress=recorder))
         await asyncio.wait_for(recorder.writing[slow.uuid].wait(), 30)  # page 1 is on disk
         export.cancel()
         with pytest.raises(asyncio.CancelledError):
