@@ -18,6 +18,7 @@ from typing import Protocol, runtime_checkable
 from attrs import frozen
 
 from ._constants import MAX_TOKEN_REFRESH_MARGIN, TOKEN_REFRESH_RATIO
+from ._redaction import Redactor
 
 __all__ = [
     "CachedToken",
@@ -127,11 +128,14 @@ class TokenProvider:
         cache: TokenCache,
         key: str,
         clock: Callable[[], float] = time.time,
+        redactor: Redactor | None = None,
     ) -> None:
         self._fetch = fetch
         self._cache = cache
         self._key = key
         self._clock = clock
+        self._redactor = redactor if redactor is not None else Redactor()
+        """Learns every token this provider holds, so that no echo of one shows it."""
         self._current: CachedToken | None = None
         self._lock = asyncio.Lock()
         self.requests = 0
@@ -159,6 +163,8 @@ class TokenProvider:
     async def _usable(self, *, stale: str | None) -> CachedToken:
         now = self._clock()
         for candidate in (self._current, await self._cache.get(self._key)):
+            if candidate is not None:
+                self._redactor.add_token(candidate.value)  # a stale one may still be echoed
             if candidate is not None and candidate.value != stale and candidate.fresh(now):
                 self._current = candidate
                 return candidate
@@ -167,11 +173,13 @@ class TokenProvider:
         else:
             token = await self._issue()
             await self._cache.set(self._key, token)
+        self._redactor.add_token(token.value)
         self._current = token
         return token
 
     async def _issue(self) -> CachedToken:
         value, lifetime = await self._fetch()
+        self._redactor.add_token(value)
         self.requests += 1
         return CachedToken.issued(value, lifetime, now=self._clock())
 

@@ -15,16 +15,28 @@ from typing import Any
 
 import attrs
 import orjson
-from attrs import frozen
+from attrs import field, frozen
 
 from ._constants import ERROR_DETAIL_LIMIT
 from ._decoding import DecodeError, known_fields, structure, type_name
 from ._options import request_id_of
+from ._redaction import Redactor
 from ._spec import Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
 from .errors import APIStatusError, RateLimitError, ResponseDecodeError, status_error_class
 
-__all__ = ["RawResponse", "decode_body", "error_detail", "read_result", "status_error"]
+__all__ = ["RawResponse", "decode_body", "error_detail", "read_result", "real_request_id", "status_error"]
+
+_REQUEST_ID_PLACEHOLDERS = frozenset({"", "-", "none", "null"})
+"""What a server sends in a request-id header when it has no id: django-log-request-id's default
+``None``, a log format's ``-``, an empty value. None of them names a request."""
+
+
+def real_request_id(value: str | None) -> str | None:
+    """``value`` when it names a request; None for a placeholder (``None``, ``-``, empty)."""
+    if value is None or value.strip().lower() in _REQUEST_ID_PLACEHOLDERS:
+        return None
+    return value.strip()
 
 
 @frozen
@@ -41,18 +53,36 @@ class RawResponse:
     """Seconds from the first attempt's start to this answer, backoffs included."""
     retries: int = 0
     """Attempts before the one that got this answer (a 401's token refresh not counted)."""
+    redactor: Redactor = field(factory=Redactor, eq=False, repr=False)
+    """The client's secrets, hidden from everything this answer makes the SDK say."""
 
     @property
     def request_id(self) -> str | None:
-        """The gateway's id of the request, when the answer names one."""
-        return request_id_of(self.headers)
+        """The gateway's id of the request, when the answer names one (secrets hidden, should a
+        server echo one there)."""
+        value = real_request_id(request_id_of(self.headers))
+        return self.redactor.text(value) if value is not None else None
 
     @property
     def content_type(self) -> str:
         return self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
 
     def preview(self) -> str:
-        return self.body[:ERROR_DETAIL_LIMIT].decode("utf-8", "replace")
+        """The start of the body, for an error to show (secrets hidden)."""
+        return self.redactor.text(self.body[:ERROR_DETAIL_LIMIT].decode("utf-8", "replace"))
+
+    def shown_body(self) -> Any:
+        """The whole body decoded as well as it can be (JSON, XML, else text), secrets hidden: what
+        an error carries as ``.body``."""
+        try:
+            body = decode_body(self)
+        except ResponseDecodeError:
+            body = self.body.decode("utf-8", "replace")
+        return self.redactor.data(body)
+
+    def shown_headers(self) -> Mapping[str, str]:
+        """The headers, secrets hidden from their values: what an error carries as ``.headers``."""
+        return self.redactor.headers(self.headers)
 
 
 def _format_of(response: RawResponse) -> str:
@@ -80,9 +110,10 @@ def decode_body(response: RawResponse) -> Any:
         if kind == "xml":
             return parse_drf_xml(response.body)
     except (orjson.JSONDecodeError, XMLDecodeError) as error:
+        reason = response.redactor.text(str(error))
         raise ResponseDecodeError(
             f"{response.method} {response.path} returned {response.status} with a body that is not "
-            f"valid {kind.upper()}: {error}",
+            f"valid {kind.upper()}: {reason}",
             status=response.status,
             body=response.preview(),
         ) from None
@@ -140,8 +171,9 @@ def _structure(operation: Operation[Any], response: RawResponse, data: Any, mode
     try:
         return structure(data, model)
     except DecodeError as error:
+        reason = response.redactor.text(str(error))
         raise ResponseDecodeError(
-            f"{operation.name}: the {response.status} body does not fit {type_name(model)}: {error}",
+            f"{operation.name}: the {response.status} body does not fit {type_name(model)}: {reason}",
             status=response.status,
             body=response.preview(),
         ) from None
@@ -150,22 +182,21 @@ def _structure(operation: Operation[Any], response: RawResponse, data: Any, mode
 def status_error(
     operation: Operation[Any], response: RawResponse, *, retry_after: float | None
 ) -> APIStatusError:
-    """The typed error for a response whose status is not a success of the operation."""
-    try:
-        body = decode_body(response)
-    except ResponseDecodeError:
-        body = response.body.decode("utf-8", "replace")
-    detail = error_detail(body)
-    message = (
+    """The typed error for a response whose status is not a success of the operation.
+
+    Its message, ``body`` and ``headers`` hide the client's secrets, whatever the server echoed.
+    """
+    body = response.shown_body()
+    message = response.redactor.text(
         f"{operation.name}: {response.method} {response.path} returned {response.status} {response.reason}"
     )
-    if detail:
-        message = f"{message}: {detail}"
+    if detail := error_detail(body):
+        message = f"{message}: {response.redactor.text(detail)}"
     error_class = status_error_class(response.status)
     kwargs: dict[str, Any] = {
         "status": response.status,
         "body": body,
-        "headers": response.headers,
+        "headers": response.shown_headers(),
         "result": _error_result(operation.outcomes.get(response.status), body),
         "method": response.method,
         "path": response.path,
