@@ -14,7 +14,7 @@ here), the sandbox server in ``enterprise_async.testing``.
 
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
-from ._client import EnterpriseClient
+from ._generated.client import EnterpriseClient
 from ._options import RequestTrace, current_trace
 from ._pagination import AsyncPager, Page
 from ._raw_response import APIResponse, RawPager

@@ -53,6 +53,8 @@ class RawResponse:
     """Seconds from the first attempt's start to this answer, backoffs included."""
     retries: int = 0
     """Attempts before the one that got this answer (a 401's token refresh not counted)."""
+    request_id_headers: tuple[str, ...] = ()
+    """The headers that may name the request (the spec's ``x-sdk-request-id-headers``)."""
     redactor: Redactor = field(factory=Redactor, eq=False, repr=False)
     """The client's secrets, hidden from everything this answer makes the SDK say."""
 
@@ -60,7 +62,7 @@ class RawResponse:
     def request_id(self) -> str | None:
         """The gateway's id of the request, when the answer names one (secrets hidden, should a
         server echo one there)."""
-        value = real_request_id(request_id_of(self.headers))
+        value = real_request_id(request_id_of(self.headers, self.request_id_headers))
         return self.redactor.text(value) if value is not None else None
 
     @property

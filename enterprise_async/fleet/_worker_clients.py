@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 from typing import Any, Final
 
-from .._client import EnterpriseClient
 from .._constants import REQUIRED_ENVIRONMENT
+from .._generated.client import EnterpriseClient
 from ._customers import Customer
 from ._rate_limit import RateLimiter
 from ._token_cache import RedisTokenCache
