@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import aiohttp
 import attrs
 import orjson
 from attrs import field, frozen
@@ -20,12 +21,28 @@ from attrs import field, frozen
 from ._constants import ERROR_DETAIL_LIMIT
 from ._decoding import DecodeError, known_fields, structure, type_name
 from ._options import request_id_of
-from ._redaction import Redactor
+from ._redaction import REDACTED, Redactor
 from ._spec import Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
-from .errors import APIStatusError, RateLimitError, ResponseDecodeError, status_error_class
+from .errors import (
+    APIStatusError,
+    RateLimitError,
+    ResponseDecodeError,
+    ResponseTooLargeError,
+    status_error_class,
+)
 
-__all__ = ["RawResponse", "decode_body", "error_detail", "read_result", "real_request_id", "status_error"]
+__all__ = [
+    "RawResponse",
+    "decode_body",
+    "error_detail",
+    "read_bounded",
+    "read_result",
+    "real_request_id",
+    "status_error",
+]
+
+_READ_CHUNK = 1 << 16
 
 _REQUEST_ID_PLACEHOLDERS = frozenset({"", "-", "none", "null"})
 """What a server sends in a request-id header when it has no id: django-log-request-id's default
@@ -85,6 +102,37 @@ class RawResponse:
     def shown_headers(self) -> Mapping[str, str]:
         """The headers, secrets hidden from their values: what an error carries as ``.headers``."""
         return self.redactor.headers(self.headers)
+
+
+async def read_bounded(response: aiohttp.ClientResponse, *, limit: int, method: str, path: str) -> bytes:
+    """The body of ``response`` as it inflates (gzip, deflate...), at most ``limit`` bytes.
+
+    A body announced longer, or that grows longer while it is read (a gzip bomb, an endless
+    stream), raises ``ResponseTooLargeError``; what was read of it is dropped at once.
+    """
+    announced = response.content_length
+    if announced is not None and announced > limit and not response.headers.get("Content-Encoding"):
+        raise _too_large(response, limit, method, path, f"announces Content-Length {announced}")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.content.iter_chunked(_READ_CHUNK):
+        size += len(chunk)
+        if size > limit:
+            chunks.clear()
+            raise _too_large(response, limit, method, path, "has a body")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(
+    response: aiohttp.ClientResponse, limit: int, method: str, path: str, what: str
+) -> ResponseTooLargeError:
+    return ResponseTooLargeError(
+        f"{method} {path} returned {response.status} and {what} larger than {limit} bytes "
+        "(max_response_bytes); nothing of it was kept",
+        status=response.status,
+        limit=limit,
+    )
 
 
 def _format_of(response: RawResponse) -> str:
@@ -221,7 +269,8 @@ def _error_result(outcome: Outcome | None, body: Any) -> Any:
         return None
 
 
-_TAG = re.compile(r"<[^>]+>")
+_TAG = re.compile(rf"(?!{re.escape(REDACTED)})<[^>]+>")
+"""Markup to drop from an error's words (an HTML page's tags), never the mark of a hidden secret."""
 _DETAIL_KEYS = (
     "user_message",
     "detail",
