@@ -142,6 +142,22 @@ def _encodings(value: str) -> Iterator[str]:
     yield json.dumps(value)[1:-1].replace("/", "\\/")
 
 
+# ---------------------------------------------------------------------------- echoes
+
+
+async def echo_form(request: web.Request) -> web.StreamResponse:
+    """A token endpoint refusing with its form echoed in the body and a header."""
+    form = (await request.read()).decode()
+    return web.Response(status=400, text=f"invalid_client: {form}", headers={"X-Echo": form})
+
+
+async def echo_authorization(request: web.Request) -> web.StreamResponse:
+    """An API refusing with the Authorization header echoed in its body, a header and its request id."""
+    sent = request.headers["Authorization"]
+    echoed = {"detail": f"you sent {sent}", "headers": dict(request.headers), "raw": [sent.encode().hex()]}
+    return web.json_response(echoed, status=403, headers={"X-Echo": sent, "X-Request-ID": sent})
+
+
 # ---------------------------------------------------------------------------- bad bodies
 
 

@@ -20,7 +20,14 @@ from enterprise_async import (
     PermissionDeniedError,
     ResponseDecodeError,
 )
-from tests.hostile.leak_server import CLIENT_ID, TOKEN_PATH, HostileServer, serving
+from tests.hostile.leak_server import (
+    CLIENT_ID,
+    TOKEN_PATH,
+    HostileServer,
+    echo_authorization,
+    echo_form,
+    serving,
+)
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 
@@ -41,17 +48,6 @@ def shown(error: BaseException) -> str:
 def assert_nothing_shown(server: HostileServer, text: str) -> None:
     for form in server.shown_forms():
         assert form not in text, f"{form!r} was shown"
-
-
-async def echo_form(request: web.Request) -> web.StreamResponse:
-    form = (await request.read()).decode()
-    return web.Response(status=400, text=f"invalid_client: {form}", headers={"X-Echo": form})
-
-
-async def echo_authorization(request: web.Request) -> web.StreamResponse:
-    sent = request.headers["Authorization"]
-    echoed = {"detail": f"you sent {sent}", "headers": dict(request.headers), "raw": [sent.encode().hex()]}
-    return web.json_response(echoed, status=403, headers={"X-Echo": sent, "X-Request-ID": sent})
 
 
 async def test_a_token_endpoint_echoing_its_form_shows_no_form_of_the_secret(server: HostileServer) -> None:
