@@ -79,8 +79,11 @@ class RawResponse:
     def request_id(self) -> str | None:
         """The gateway's id of the request, when the answer names one (secrets hidden, should a
         server echo one there)."""
-        value = real_request_id(request_id_of(self.headers, self.request_id_headers))
-        return self.redactor.text(value) if value is not None else None
+        for name in self.request_id_headers:  # a placeholder in one header leaves the next its turn
+            value = real_request_id(request_id_of(self.headers, (name,)))
+            if value is not None:
+                return self.redactor.text(value)
+        return None
 
     @property
     def content_type(self) -> str:

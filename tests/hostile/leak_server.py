@@ -41,6 +41,10 @@ class HostileServer:
     tokens: list[str] = field(factory=list)
     forms: list[bytes] = field(factory=list)
     """Bodies the token issuer received."""
+    received: list[tuple[str, str, bytes]] = field(factory=list)
+    """Every request but the token's: method, path and body."""
+    fallback: Handler | None = None
+    """Answers the requests no route is scripted for (a 404 otherwise)."""
     _loop: asyncio.AbstractEventLoop | None = None
     _thread: threading.Thread | None = None
     _runner: web.AppRunner | None = None
@@ -75,6 +79,8 @@ class HostileServer:
     # ------------------------------------------------------------------ serving
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
+        if request.path != TOKEN_PATH:
+            self.received.append((request.method, request.path, await request.read()))
         handler = self.routes.get((request.method, request.path))
         if handler is not None:
             return await handler(request)
@@ -82,6 +88,8 @@ class HostileServer:
             return await self._issue(request)
         if (request.method, request.path) == ("GET", CATALOGS):
             return web.json_response(EMPTY_PAGE)  # an honest answer, for the tests that need one
+        if self.fallback is not None:
+            return await self.fallback(request)
         return web.json_response({"detail": "Not found."}, status=404)
 
     async def _issue(self, request: web.Request) -> web.StreamResponse:
