@@ -17,6 +17,7 @@ from ._auth import CachedToken, InMemoryTokenCache, TokenCache
 from ._generated.client import EnterpriseClient
 from ._options import RequestTrace, current_trace
 from ._pagination import AsyncPager, Page
+from ._rate_limit import RateLimiter
 from ._raw_response import APIResponse, RawPager
 from ._transport import RequestStats
 from ._version import __version__
@@ -37,7 +38,7 @@ from .errors import (
     ServerError,
     UnprocessableEntityError,
 )
-from .fleet import RateLimiter, RedisTokenCache
+from .fleet import RedisTokenCache
 
 __all__ = [
     "APIResponse",

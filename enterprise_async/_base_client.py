@@ -31,6 +31,7 @@ from ._constants import (
 )
 from ._options import ClientOptions, RequestOptions, ResponseFormat
 from ._pagination import AsyncPager
+from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
 from ._redaction import Redactor, redact_url
 from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
@@ -38,7 +39,6 @@ from ._responses import RawResponse, read_result, status_error
 from ._spec import ApiSpec, Operation
 from ._transport import RequestStats, Transport, parse_retry_after
 from .errors import ClientStateError, ClientValidationError
-from .fleet._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 
 __all__ = ["BaseClient", "check_base_url"]
 
@@ -115,6 +115,7 @@ class BaseClient:
             max_response_bytes=max_response_bytes,
         )
         self._base_url = check_base_url("base_url", base_url)
+        self._base_text = str(self._base_url).rstrip("/")
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
         _require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
         _require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
@@ -339,7 +340,7 @@ class BaseClient:
             headers["Content-Type"] = "application/json"
         return HTTPRequest(
             method=prepared.method,
-            url=_url(self._base_url, prepared.path, prepared.query),
+            url=_url(self._base_text, prepared.path, prepared.query),
             path=prepared.path,
             headers=headers,
             body=prepared.body,
@@ -396,8 +397,8 @@ def _budget(client_id: str, rate_limit: str | None, limiter: RateLimiter | None)
     return RateBudget(limiter or RateLimiter(), items, key=budget_key(client_id))
 
 
-def _url(base: URL, path: str, query: Query) -> URL:
-    text = str(base).rstrip("/") + path
+def _url(base: str, path: str, query: Query) -> URL:
+    text = base + path
     if query:
         text += "?" + urlencode(query, quote_via=quote, safe=",")
     return URL(text, encoded=True)

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import attrs
 from attrs import field, frozen
+from multidict import CIMultiDict, CIMultiDictProxy
 
 from ._constants import (
     DEFAULT_MAX_CONCURRENCY,
@@ -183,6 +184,8 @@ def reset_current_trace(token: contextvars.Token[RequestTrace | None]) -> None:
 
 def request_id_of(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
     """The gateway's request id from response headers (``names``, case-insensitive), or None."""
+    if isinstance(headers, CIMultiDictProxy | CIMultiDict):  # aiohttp's headers: no copy needed
+        return next((value for name in names if (value := headers.get(name))), None)
     lowered = {name.lower(): value for name, value in headers.items()}
     for name in names:
         value = lowered.get(name.lower())

@@ -85,6 +85,22 @@ class RawResponse:
                 return self.redactor.text(value)
         return None
 
+    def timed(self, elapsed: float, retries: int) -> RawResponse:
+        """This answer with the time it took and the retries made (a plain copy: ``attrs.evolve``
+        costs more than the rest of a small request's handling)."""
+        return RawResponse(
+            self.status,
+            self.reason,
+            self.headers,
+            self.body,
+            self.method,
+            self.path,
+            elapsed,
+            retries,
+            self.request_id_headers,
+            self.redactor,
+        )
+
     @property
     def content_type(self) -> str:
         return self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()

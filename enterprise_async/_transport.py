@@ -29,18 +29,17 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 
 import aiohttp
-import attrs
 from attrs import define, field
 
 from ._auth import ClientCredentials, TokenCache, TokenProvider
 from ._constants import DEFAULT_PAUSE, INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
 from ._options import ClientOptions, RequestTrace, reset_current_trace, set_current_trace
+from ._rate_limit import RateBudget
 from ._redaction import Redactor
 from ._request import HTTPRequest
 from ._responses import RawResponse, read_bounded
 from ._spec import ApiSpec
 from .errors import APIConnectionError, APITimeoutError
-from .fleet._rate_limit import RateBudget
 
 __all__ = ["HTTPRequest", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
 
@@ -135,7 +134,7 @@ class Transport:
         """
         started = time.perf_counter()
         response, retries = await self._send(request)
-        return attrs.evolve(response, elapsed=time.perf_counter() - started, retries=retries)
+        return response.timed(time.perf_counter() - started, retries)
 
     async def _send(self, request: HTTPRequest) -> tuple[RawResponse, int]:
         attempt = 0
