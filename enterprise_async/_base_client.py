@@ -77,7 +77,7 @@ class BaseClient:
             ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
         rate_limiter: Where that budget and the pause are kept: ``RateLimiter("redis://...")``
             shares them with every process using the same client id; in this process by default.
-        max_response_bytes: The most one answer may inflate to (256 MiB by default); a larger one
+        max_response_bytes: The most one answer may inflate to (64 MiB by default); a larger one
             (a gzip bomb, an endless body) raises ``ResponseTooLargeError`` and nothing is kept.
 
     Every setting is checked here, with a ``ClientValidationError`` naming it. A client belongs to
