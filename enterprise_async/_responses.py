@@ -42,7 +42,6 @@ __all__ = [
     "status_error",
 ]
 
-_READ_CHUNK = 1 << 16
 
 _REQUEST_ID_PLACEHOLDERS = frozenset({"", "-", "none", "null"})
 """What a server sends in a request-id header when it has no id: django-log-request-id's default
@@ -130,11 +129,13 @@ async def read_bounded(response: aiohttp.ClientResponse, *, limit: int, method: 
     stream), raises ``ResponseTooLargeError``; what was read of it is dropped at once.
     """
     announced = response.content_length
-    if announced is not None and announced > limit and not response.headers.get("Content-Encoding"):
-        raise _too_large(response, limit, method, path, f"announces Content-Length {announced}")
+    if announced is not None and not response.headers.get("Content-Encoding"):
+        if announced > limit:
+            raise _too_large(response, limit, method, path, f"announces Content-Length {announced}")
+        return await response.read()  # a plain body of a known length: it cannot grow past it
     chunks: list[bytes] = []
     size = 0
-    async for chunk in response.content.iter_chunked(_READ_CHUNK):
+    while chunk := await response.content.readany():
         size += len(chunk)
         if size > limit:
             chunks.clear()
