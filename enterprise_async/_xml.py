@@ -23,6 +23,8 @@ import xmltodict
 __all__ = ["TextObject", "XMLDecodeError", "parse_drf_xml", "render_drf_xml"]
 
 LIST_ITEM = "list-item"
+TEXT = "#text"
+"""Where xmltodict puts the text of an element that has children too."""
 
 
 class TextObject(dict[str, Any]):
@@ -97,6 +99,8 @@ def _lists(root: Any) -> Any:
     while pending:
         container, slot = pending.pop()
         value = container[slot]
+        if value.__class__ is not list and TEXT in value and not value[TEXT].strip():
+            del value[TEXT]  # indentation between elements, should a document be pretty-printed
         if value.__class__ is not list and LIST_ITEM in value:
             items = value[LIST_ITEM]
             if items.__class__ is not list:
@@ -188,6 +192,7 @@ def _parse(body: bytes | str) -> Any:
             xml_attribs=False,
             disable_entities=True,
             dict_constructor=TextObject,
+            strip_whitespace=False,  # "edX: " and "  Intro to X\n" are texts as sent
         )
     except XMLDecodeError:
         raise

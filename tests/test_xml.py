@@ -112,3 +112,15 @@ def test_a_listing_whose_items_are_keyed_by_run_decodes_every_item() -> None:
 def test_a_document_malformed_otherwise_still_raises() -> None:
     with pytest.raises(XMLDecodeError):
         parse_drf_xml(b"<root><course-v1:a+b>unclosed</root>")
+
+
+def test_whitespace_in_texts_is_kept_as_sent() -> None:
+    data = {"partner": "edX: ", "title": "  Intro to X\n", "tags": [" a ", "\tb"], "blank": "   "}
+    assert parse_drf_xml(render_drf_xml(data)) == data
+
+
+def test_indentation_between_elements_is_not_text() -> None:
+    assert parse_drf_xml(b"<root>\n  <a>x</a>\n  <b>\n    <list-item> y</list-item>\n  </b>\n</root>") == {
+        "a": "x",
+        "b": [" y"],
+    }
