@@ -79,6 +79,9 @@ class BaseClient:
             shares them with every process using the same client id; in this process by default.
         max_response_bytes: The most one answer may inflate to (64 MiB by default); a larger one
             (a gzip bomb, an endless body) raises ``ResponseTooLargeError`` and nothing is kept.
+        options: A whole ``ClientOptions`` (a queued job's, a command line's) in place of
+            ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
+            ``max_response_bytes``, which are then left out.
 
     Every setting is checked here, with a ``ClientValidationError`` naming it. A client belongs to
     the event loop of its first call; a call from another loop, or after ``aclose()``, raises
@@ -104,16 +107,18 @@ class BaseClient:
         rate_limit: str | None = None,
         rate_limiter: RateLimiter | None = None,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        options: ClientOptions | None = None,
     ) -> None:
         _require_text("client_id", client_id)
         _require_text("client_secret", client_secret)
-        self._options = ClientOptions(
+        separate = ClientOptions(
             response_format=response_format,
             max_concurrency=max_concurrency,
             max_retries=max_retries,
             timeout=timeout,
             max_response_bytes=max_response_bytes,
         )
+        self._options = _one_of(options, separate)
         self._base_url = check_base_url("base_url", base_url)
         self._base_text = str(self._base_url).rstrip("/")
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
@@ -379,6 +384,20 @@ class BaseClient:
         view._transport = self._transport.derive(options, session=view._get_session)
         view._bind_resources()
         return view
+
+
+def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOptions:
+    """``options`` when given (the separate settings then left at their defaults), else ``separate``."""
+    if options is None:
+        return separate
+    if not isinstance(options, ClientOptions):
+        raise ClientValidationError("options", f"must be a ClientOptions, got {type(options).__name__}")
+    if separate != ClientOptions():
+        raise ClientValidationError(
+            "options",
+            "give either options= or response_format/max_concurrency/max_retries/timeout/max_response_bytes",
+        )
+    return options
 
 
 def _page_number(pagination: Any, query: Query) -> int:
