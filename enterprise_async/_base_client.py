@@ -77,11 +77,11 @@ class BaseClient:
             ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
         rate_limiter: Where that budget and the pause are kept: ``RateLimiter("redis://...")``
             shares them with every process using the same client id; in this process by default.
+        max_response_bytes: The most one answer may inflate to (64 MiB by default); a larger one
+            (a gzip bomb, an endless body) raises ``ResponseTooLargeError`` and nothing is kept.
         options: A whole ``ClientOptions`` (a queued job's, a command line's) in place of
             ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
             ``max_response_bytes``, which are then left out.
-        max_response_bytes: The most one answer may inflate to (64 MiB by default); a larger one
-            (a gzip bomb, an endless body) raises ``ResponseTooLargeError`` and nothing is kept.
 
     Every setting is checked here, with a ``ClientValidationError`` naming it. A client belongs to
     the event loop of its first call; a call from another loop, or after ``aclose()``, raises
@@ -394,7 +394,8 @@ def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOpt
         raise ClientValidationError("options", f"must be a ClientOptions, got {type(options).__name__}")
     if separate != ClientOptions():
         raise ClientValidationError(
-            "options", "give either options= or the separate settings (response_format, max_concurrency...)"
+            "options",
+            "give either options= or response_format/max_concurrency/max_retries/timeout/max_response_bytes",
         )
     return options
 
