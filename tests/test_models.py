@@ -266,9 +266,37 @@ def test_values_decoded_from_two_spellings_hash_alike() -> None:
     assert len({run.level_type for run in runs}) == 1
 
 
-def test_members_hash_like_the_documented_value_they_equal() -> None:
-    assert hash(LevelType.INTERMEDIATE) == hash("intermediate")
-    assert {LevelType.INTERMEDIATE: "found"}["intermediate"] == "found"
+def test_members_hash_like_the_services_spelling_they_equal() -> None:
+    assert hash(LevelType.INTERMEDIATE) == hash("Intermediate")
+    assert {LevelType.INTERMEDIATE: "found"}["Intermediate"] == "found"
+    assert {"Intermediate": "found"}[LevelType.INTERMEDIATE] == "found"
+
+
+def test_a_decoded_level_equals_the_spelling_the_services_send() -> None:
+    course = from_dict(Course, {"level_type": "Intermediate"})
+    assert course.level_type == "Intermediate"
+    assert course.level_type is LevelType.INTERMEDIATE
+
+
+def test_a_decoded_pacing_equals_the_spelling_the_services_send() -> None:
+    run = from_dict(CourseRun, {"pacing_type": "instructor_paced"})
+    assert run.pacing_type == "instructor_paced"
+    assert run.pacing_type is PacingType.INSTRUCTOR_PACED
+
+
+def test_a_members_equality_and_hash_agree_for_every_documented_value() -> None:
+    for enum in (LevelType, PacingType, AssignmentState, Availability, ProgramType):
+        for member in enum:
+            assert member == member.value
+            assert hash(member) == hash(member.value)
+            assert member in {member.value}
+            assert member.value in {member}
+
+
+def test_the_references_spelling_finds_the_member_without_equalling_it() -> None:
+    assert LevelType("intermediate") is LevelType.INTERMEDIATE
+    assert from_dict(CourseRun, {"pacing_type": "self-paced"}).pacing_type is PacingType.SELF_PACED
+    assert LevelType.INTERMEDIATE != "intermediate"
 
 
 def test_a_member_is_found_from_any_spelling() -> None:
