@@ -13,6 +13,7 @@ from typing import Any, Generic, Literal, TypeVar
 from attrs import field, frozen
 
 __all__ = [
+    "ApiSpec",
     "AtLeastOneOf",
     "Check",
     "MaxCombinedItems",
@@ -147,6 +148,12 @@ class Pagination:
 
     ``items`` is None when the body is a bare list (``page_model`` is then ``list``);
     ``next_field`` is None when the envelope carries no link to the next page.
+
+    ``default_size`` and ``max_size`` are what the service applies to ``size_param`` (the
+    parameter's ``default`` and ``maximum``); ``bulk_size`` is the page size ``to_list()`` and
+    exports ask for when the call sets none (``bulk_size`` of ``x-sdk-pagination``, else
+    ``max_size``). ``size_aliases`` are other names a caller may give the page size by (the
+    reference's ``limit``), sent as ``size_param``.
     """
 
     page_model: type[Any]
@@ -159,6 +166,10 @@ class Pagination:
     page_param: str | None = "page"
     offset_param: str | None = None
     size_param: str | None = None
+    default_size: int | None = None
+    max_size: int | None = None
+    bulk_size: int | None = None
+    size_aliases: tuple[str, ...] = ()
 
 
 @frozen
@@ -195,3 +206,18 @@ class VariantRule:
     discriminator: str | None
     mapping: Mapping[str, type[Any]]
     markers: tuple[tuple[type[Any], frozenset[str]], ...]
+
+
+@frozen
+class ApiSpec:
+    """The whole spec as the runtime reads it: the generator writes one (``SPEC``), and the client
+    is given it. The runtime knows no operation, status list or header name of its own.
+    """
+
+    operations: Mapping[str, Operation[Any]]
+    """Every operation by its name in the client (``policies.allocate``)."""
+    retry_statuses: frozenset[int] = frozenset()
+    """Statuses every request retries, whatever its method, and that pause a rate-limited client
+    (``x-sdk-retry-statuses``: 429, "nothing was done, try later")."""
+    request_id_headers: tuple[str, ...] = ()
+    """Response headers naming a request, in order of preference (``x-sdk-request-id-headers``)."""

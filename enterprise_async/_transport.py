@@ -21,49 +21,29 @@ from __future__ import annotations
 import asyncio
 import copy
 import email.utils
+import functools
 import logging
 import random
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 
 import aiohttp
-import attrs
-from attrs import define, field, frozen
-from yarl import URL
+from attrs import define, field
 
-from ._auth import TokenProvider
+from ._auth import ClientCredentials, TokenCache, TokenProvider
 from ._constants import DEFAULT_PAUSE, INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
-from ._generated.operations import RETRY_STATUSES as PAUSE_STATUSES
-from ._options import RequestTrace, reset_current_trace, set_current_trace
-from ._responses import RawResponse
+from ._options import ClientOptions, RequestTrace, reset_current_trace, set_current_trace
+from ._rate_limit import RateBudget
+from ._redaction import Redactor
+from ._request import HTTPRequest
+from ._responses import RawResponse, read_bounded
+from ._spec import ApiSpec
 from .errors import APIConnectionError, APITimeoutError
-from .fleet._rate_limit import RateBudget
 
-__all__ = ["HTTPRequest", "RequestStats", "Transport", "parse_retry_after"]
+__all__ = ["HTTPRequest", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
 
 logger = logging.getLogger("enterprise_async")
-
-
-@frozen
-class HTTPRequest:
-    """One request as it goes on the wire. ``path`` (without host or query) is what logs and errors show."""
-
-    method: str
-    url: URL
-    path: str
-    headers: Mapping[str, str]
-    body: bytes | None = None
-    idempotent: bool = False
-    authenticated: bool = True
-    retry_statuses: frozenset[int] = frozenset()
-    """Statuses after which nothing was done, so a retry is safe whatever the method."""
-    timeout: float | None = None
-    """Seconds for this request alone (a call's ``timeout=``); None keeps the transport's."""
-    operation: str = ""
-    """The operation's name, for traces and log records."""
-    page: int | None = None
-    """The page number of a listing's page, for traces and log records."""
 
 
 @define
@@ -102,40 +82,49 @@ class Transport:
         self,
         session: SessionGetter,
         *,
-        tokens: TokenProvider | None,
-        timeout: float,
-        max_retries: int,
-        max_concurrency: int,
+        options: ClientOptions,
+        spec: ApiSpec,
+        credentials: ClientCredentials,
+        token_cache: TokenCache,
+        budget: RateBudget | None = None,
+        redactor: Redactor | None = None,
     ) -> None:
         self._session = session
-        self._tokens = tokens
-        self._timeout = aiohttp.ClientTimeout(total=timeout)
-        self._max_retries = max_retries
-        self._slots = asyncio.Semaphore(max_concurrency)
+        self._redactor = redactor if redactor is not None else Redactor()
+        self._max_response_bytes = options.max_response_bytes
+        self._timeout = aiohttp.ClientTimeout(total=options.timeout)
+        self._max_retries = options.max_retries
+        self._concurrency = options.max_concurrency
+        self._slots = asyncio.Semaphore(options.max_concurrency)
+        self._pause_statuses = spec.retry_statuses
+        self._request_id_headers = spec.request_id_headers
+        self.tokens = TokenProvider(
+            functools.partial(credentials.fetch, self.send),
+            cache=token_cache,
+            key=credentials.cache_key,
+            redactor=self._redactor,
+        )
         self.stats = RequestStats()
-        self.budget: RateBudget | None = None
+        self.budget = budget
         """The rate budget every attempt draws from, and which a "try later" answer pauses."""
 
-    def bind_tokens(self, tokens: TokenProvider) -> None:
-        self._tokens = tokens
+    def derive(self, options: ClientOptions, session: SessionGetter | None = None) -> Transport:
+        """A transport sending with ``options``: the same session, tokens, statistics and budget.
 
-    def derive(
-        self, *, timeout: float | None, max_retries: int | None, max_concurrency: int | None
-    ) -> Transport:
-        """A transport differing only in these options (None keeps the parent's).
-
-        Everything else (the session, the token provider, the statistics and whatever else the
-        parent holds, such as a rate budget) is shared by reference, not copied, so a client view
-        adds no pool, no token and no budget of its own. A new ``max_concurrency`` bounds the
-        view's own requests; the pool's limit still applies to them all.
+        Everything but the options is shared by reference, not copied, so a client view adds no
+        pool, no token and no budget of its own. A view's ``max_concurrency`` bounds its own
+        requests in flight. ``session`` is how the view gets the pool (so that a closed view
+        refuses to send); the parent's way by default.
         """
         view = copy.copy(self)
-        if timeout is not None:
-            view._timeout = aiohttp.ClientTimeout(total=timeout)
-        if max_retries is not None:
-            view._max_retries = max_retries
-        if max_concurrency is not None:
-            view._slots = asyncio.Semaphore(max_concurrency)
+        if session is not None:
+            view._session = session
+        view._max_response_bytes = options.max_response_bytes
+        view._timeout = aiohttp.ClientTimeout(total=options.timeout)
+        view._max_retries = options.max_retries
+        if options.max_concurrency != self._concurrency:
+            view._concurrency = options.max_concurrency
+            view._slots = asyncio.Semaphore(options.max_concurrency)
         return view
 
     async def send(self, request: HTTPRequest) -> RawResponse:
@@ -145,7 +134,7 @@ class Transport:
         """
         started = time.perf_counter()
         response, retries = await self._send(request)
-        return attrs.evolve(response, elapsed=time.perf_counter() - started, retries=retries)
+        return response.timed(time.perf_counter() - started, retries)
 
     async def _send(self, request: HTTPRequest) -> tuple[RawResponse, int]:
         attempt = 0
@@ -162,14 +151,14 @@ class Transport:
                 await self._backoff(attempt, None)
                 attempt += 1
                 continue
-            if response.status == 401 and token is not None and self._tokens is not None:
+            if response.status == 401 and token is not None:
                 # A token fresh from the issuer refused at once: the credentials are at fault, not
                 # the token's age. Any other 401 (an expired or revoked token) earns a refresh.
                 if token == fresh_from_issuer:
                     return response, attempt
                 self.stats.faults["401"] += 1
                 self.stats.token_refreshes += 1
-                refreshed = await self._tokens.refresh(stale=token)
+                refreshed = await self.tokens.refresh(stale=token)
                 fresh_from_issuer = refreshed.value if refreshed.fetched else None
                 continue
             fresh_from_issuer = None
@@ -186,15 +175,15 @@ class Transport:
             return await self._exchange(request, token, attempt)
         async with budget.attempt():
             response = await self._exchange(request, token, attempt)
-            if means_pause(request, response):
+            if means_pause(request, response, self._pause_statuses):
                 wait = parse_retry_after(response.headers.get("Retry-After"))
                 await budget.pause(min(wait if wait is not None else DEFAULT_PAUSE, MAX_RETRY_AFTER))
             return response
 
     async def _token(self, request: HTTPRequest) -> str | None:
-        if not request.authenticated or self._tokens is None:
+        if not request.authenticated:
             return None
-        return await self._tokens.token()
+        return await self.tokens.token()
 
     @staticmethod
     def _retryable(request: HTTPRequest, response: RawResponse) -> bool:
@@ -220,7 +209,7 @@ class Transport:
         timeout = self._timeout if request.timeout is None else aiohttp.ClientTimeout(total=request.timeout)
         async with self._slots:
             if self.budget is not None and request.authenticated:
-                await self.budget.draw()  # drawn right before sending: no burst of drawn requests
+                await _draw(self.budget, request, timeout)  # right before sending: no burst of draws
             started = time.perf_counter()
             self.stats.requests += 1
             current = set_current_trace(trace)
@@ -234,7 +223,9 @@ class Transport:
                     allow_redirects=False,  # a redirect must not carry the token to another host
                     trace_request_ctx=trace,
                 ) as response:
-                    body = await response.read()
+                    body = await read_bounded(
+                        response, limit=self._max_response_bytes, method=request.method, path=request.path
+                    )
                     raw = RawResponse(
                         status=response.status,
                         reason=response.reason or "",
@@ -242,6 +233,8 @@ class Transport:
                         body=body,
                         method=request.method,
                         path=request.path,
+                        request_id_headers=self._request_id_headers,
+                        redactor=self._redactor,
                     )
             except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
                 raise self._failure(request, error, APITimeoutError, sent=True, kind="timeout") from error
@@ -257,8 +250,8 @@ class Transport:
         _log_answer(request, raw, trace, (time.perf_counter() - started) * 1000)
         return raw
 
-    @staticmethod
     def _failure(
+        self,
         request: HTTPRequest,
         error: BaseException,
         error_class: type[APIConnectionError],
@@ -266,13 +259,34 @@ class Transport:
         sent: bool,
         kind: str,
     ) -> _NoResponseError:
-        reason = "timed out" if error_class is APITimeoutError else f"failed: {type(error).__name__}: {error}"
+        reason = (
+            "timed out"
+            if error_class is APITimeoutError
+            else self._redactor.text(f"failed: {type(error).__name__}: {error}")
+        )
         logger.debug("%s %s %s", request.method, request.path, reason)
         wrapped = error_class(
             f"{request.method} {request.path} {reason}", method=request.method, path=request.path
         )
         wrapped.__cause__ = error
         return _NoResponseError(wrapped, sent=sent, kind=kind)
+
+
+async def _draw(budget: RateBudget, request: HTTPRequest, timeout: aiohttp.ClientTimeout) -> None:
+    """Draw from the rate budget, waiting no longer than the request's timeout.
+
+    A budget of "1/hour" would otherwise hold the second call for an hour, whatever its
+    timeout; the wait is not retried (another wait would end the same way).
+    """
+    try:
+        await asyncio.wait_for(budget.draw(), timeout.total)
+    except asyncio.TimeoutError:
+        raise APITimeoutError(
+            f"{request.method} {request.path} waited longer than its timeout ({timeout.total:g} s) for "
+            "the rate budget (rate_limit); nothing was sent",
+            method=request.method,
+            path=request.path,
+        ) from None
 
 
 def _log_answer(request: HTTPRequest, raw: RawResponse, trace: RequestTrace, elapsed_ms: float) -> None:
@@ -300,7 +314,7 @@ def _log_answer(request: HTTPRequest, raw: RawResponse, trace: RequestTrace, ela
     )
 
 
-def means_pause(request: HTTPRequest, response: RawResponse) -> bool:
+def means_pause(request: HTTPRequest, response: RawResponse, pause_statuses: frozenset[int]) -> bool:
     """Whether an answer says "try later" to every request of the client, not just this one.
 
     Those are the spec's client-wide retry statuses (``x-sdk-retry-statuses``: 429, the throttle
@@ -308,7 +322,7 @@ def means_pause(request: HTTPRequest, response: RawResponse) -> bool:
     423, a lock on one subscription plan) is retried by that request alone: pausing the client
     would stall calls the lock does not concern.
     """
-    return response.status in PAUSE_STATUSES and request.authenticated
+    return response.status in pause_statuses and request.authenticated
 
 
 async def pause(seconds: float) -> None:
