@@ -19,6 +19,7 @@ from ._logs import configure_logging_from_env
 from ._middleware import Middleware, OutgoingRequest, Send
 from ._options import RequestTrace, current_trace
 from ._pagination import AsyncPager, Page
+from ._rate_limit import RateLimiter
 from ._raw_response import APIResponse, RawPager
 from ._responses import RawResponse
 from ._retry import RetryPolicy
@@ -31,16 +32,18 @@ from .errors import (
     APITimeoutError,
     AuthenticationError,
     BadRequestError,
+    ClientStateError,
     ClientValidationError,
     EnterpriseError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
     ResponseDecodeError,
+    ResponseTooLargeError,
     ServerError,
     UnprocessableEntityError,
 )
-from .fleet import RateLimiter, RedisTokenCache
+from .fleet import RedisTokenCache
 
 __all__ = [
     "APIResponse",
@@ -60,6 +63,7 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "CachedToken",
+    "ClientStateError",
     "ClientValidationError",
     "EnterpriseClient",
     "EnterpriseError",
@@ -72,6 +76,7 @@ __all__ = [
     "RedisTokenCache",
     "RequestStats",
     "ResponseDecodeError",
+    "ResponseTooLargeError",
     "ServerError",
     "TokenCache",
     "UnprocessableEntityError",

@@ -3,9 +3,8 @@
 ``ClientOptions`` is what a client (or a ``with_options`` view of it) sends with: its format,
 concurrency, retries and their policy, timeouts and headers. It is declared once, validated once,
 and travels whole: the command line builds one, a queued job carries it as JSON, a worker's client
-is made from it.
-``RequestOptions`` is what a call may change for itself (``timeout=``, ``retry=``, ``extra_headers=``,
-``extra_query=``, ``extra_body=``);
+is made from it. ``RequestOptions`` is what a call may change for itself (``timeout=``, ``retry=``,
+``extra_headers=``, ``extra_query=``, ``extra_body=``);
 ``RequestTrace`` is what a request tells an ``aiohttp.TraceConfig`` (as ``trace_request_ctx``) and
 OpenTelemetry (through ``current_trace()``): which operation, which page, which attempt.
 """
@@ -13,13 +12,21 @@ OpenTelemetry (through ``current_trace()``): which operation, which page, which 
 from __future__ import annotations
 
 import contextvars
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
 import attrs
 from attrs import field, frozen
+from multidict import CIMultiDict, CIMultiDictProxy
 
-from ._constants import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, RESPONSE_FORMATS
+from ._constants import (
+    DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    RESPONSE_FORMATS,
+)
 from ._extras import check_extra_body, check_extra_query
 from ._retry import RetryPolicy, check_retry_policy
 from ._timeouts import Timeout, check_timeout
@@ -30,6 +37,10 @@ __all__ = ["ClientOptions", "RequestOptions", "RequestTrace", "current_trace", "
 ResponseFormat = Literal["json", "xml"]
 
 _FORBIDDEN_HEADERS = frozenset({"authorization", "host", "content-length"})
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""RFC 9110's token: what a header name may be made of."""
+_HEADER_VALUE = re.compile(r"[^\r\n\x00]*")
+"""A header value holds no line break (which would start another header) and no NUL."""
 
 
 def _response_format(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -77,6 +88,8 @@ class ClientOptions:
     timeout: Timeout = field(default=Timeout(total=DEFAULT_TIMEOUT), converter=_timeout)
     retry: RetryPolicy = field(factory=RetryPolicy, converter=_retry)
     headers: Mapping[str, str] = field(factory=dict, converter=_header_map)
+    max_response_bytes: int = field(default=DEFAULT_MAX_RESPONSE_BYTES, validator=_count(1))
+    """The most one answer may inflate to; past it, ``ResponseTooLargeError`` and nothing kept."""
 
     def evolve(self, **changes: Any) -> ClientOptions:
         """These options with ``changes`` (None keeps the current value), validated again."""
@@ -147,6 +160,10 @@ def check_headers(value: object, name: str = "extra_headers") -> Mapping[str, st
     for key, text in value.items():
         if not isinstance(key, str) or not key.strip() or not isinstance(text, str):
             raise ClientValidationError(name, f"names and values must be strings, got {key!r}: {text!r}")
+        if not _HEADER_NAME.fullmatch(key):
+            raise ClientValidationError(name, f"{key!r} is not a header name (letters, digits, -, no blanks)")
+        if not _HEADER_VALUE.fullmatch(text):
+            raise ClientValidationError(name, f"the value of {key!r} holds a line break or NUL")
         if key.lower() in _FORBIDDEN_HEADERS:
             raise ClientValidationError(name, f"{key!r} is set by the client and cannot be overridden")
     return dict(value)
@@ -193,6 +210,8 @@ def reset_current_trace(token: contextvars.Token[RequestTrace | None]) -> None:
 
 def request_id_of(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
     """The gateway's request id from response headers (``names``, case-insensitive), or None."""
+    if isinstance(headers, CIMultiDictProxy | CIMultiDict):  # aiohttp's headers: no copy needed
+        return next((value for name in names if (value := headers.get(name))), None)
     lowered = {name.lower(): value for name, value in headers.items()}
     for name in names:
         value = lowered.get(name.lower())

@@ -1,20 +1,51 @@
-"""The base of the generated resource classes: a namespace that holds its client."""
+"""The base of the generated resource classes, and what they need of the client."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from ._base_client import BaseClient
+from ._options import RequestOptions
+from ._pagination import AsyncPager
+from ._raw_response import APIResponse, RawPager
+from ._spec import Operation
 
-__all__ = ["Resource"]
+__all__ = ["OperationCaller", "Resource"]
+
+ResultT = TypeVar("ResultT")
+
+
+class OperationCaller(Protocol):
+    """What a resource hands its calls to: the client (``BaseClient`` implements it)."""
+
+    async def call(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> ResultT: ...
+
+    async def call_raw(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> APIResponse[ResultT]: ...
+
+    def paginate(
+        self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
+    ) -> AsyncPager[Any, Any]: ...
+
+    def paginate_raw(
+        self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
+    ) -> RawPager[Any]: ...
 
 
 class Resource:
     """A namespace of the client (``client.policies``...); its methods are generated from the spec
-    and hand each call to the client's ``call``, ``call_raw``, ``paginate`` or ``paginate_raw``."""
+    and hand each call, with its options, to the client."""
 
-    def __init__(self, client: BaseClient) -> None:
+    def __init__(self, client: OperationCaller) -> None:
         self._client = client
 
     def __repr__(self) -> str:

@@ -148,6 +148,12 @@ class Pagination:
 
     ``items`` is None when the body is a bare list (``page_model`` is then ``list``);
     ``next_field`` is None when the envelope carries no link to the next page.
+
+    ``default_size`` and ``max_size`` are what the service applies to ``size_param`` (the
+    parameter's ``default`` and ``maximum``); ``bulk_size`` is the page size ``to_list()`` and
+    exports ask for when the call sets none (``bulk_size`` of ``x-sdk-pagination``, else
+    ``max_size``). ``size_aliases`` are other names a caller may give the page size by (the
+    reference's ``limit``), sent as ``size_param``.
     """
 
     page_model: type[Any]
@@ -160,6 +166,10 @@ class Pagination:
     page_param: str | None = "page"
     offset_param: str | None = None
     size_param: str | None = None
+    default_size: int | None = None
+    max_size: int | None = None
+    bulk_size: int | None = None
+    size_aliases: tuple[str, ...] = ()
 
 
 @frozen

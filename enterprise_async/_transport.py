@@ -32,19 +32,19 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 
 import aiohttp
-import attrs
 from attrs import define, field
 
 from ._auth import ClientCredentials, TokenCache, TokenProvider
 from ._constants import DEFAULT_PAUSE, MAX_RETRY_AFTER
 from ._middleware import Middleware, OutgoingRequest, chain
 from ._options import ClientOptions, RequestTrace, reset_current_trace, set_current_trace
+from ._rate_limit import RateBudget
+from ._redaction import Redactor
 from ._request import HTTPRequest
-from ._responses import RawResponse
+from ._responses import RawResponse, read_bounded
 from ._retry import RetryPolicy
 from ._spec import ApiSpec
 from .errors import APIConnectionError, APITimeoutError, ClientValidationError
-from .fleet._rate_limit import RateBudget
 
 __all__ = ["HTTPRequest", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
 
@@ -92,10 +92,13 @@ class Transport:
         credentials: ClientCredentials,
         token_cache: TokenCache,
         budget: RateBudget | None = None,
+        redactor: Redactor | None = None,
         proxy: str | None = None,
         middleware: Sequence[Middleware] = (),
     ) -> None:
         self._session = session
+        self._redactor = redactor if redactor is not None else Redactor()
+        self._max_response_bytes = options.max_response_bytes
         self._timeout = options.timeout.to_aiohttp()
         self._max_retries = options.max_retries
         self._retry = options.retry
@@ -106,21 +109,33 @@ class Transport:
         self._pause_statuses = spec.retry_statuses
         self._request_id_headers = spec.request_id_headers
         self.tokens = TokenProvider(
-            functools.partial(credentials.fetch, self.send), cache=token_cache, key=credentials.cache_key
+            functools.partial(credentials.fetch, self.send),
+            cache=token_cache,
+            key=credentials.cache_key,
+            redactor=self._redactor,
         )
         self.stats = RequestStats()
         self.budget = budget
         """The rate budget every attempt draws from, and which a "try later" answer pauses."""
 
-    def derive(self, options: ClientOptions, middleware: Sequence[Middleware] | None = None) -> Transport:
+    def derive(
+        self,
+        options: ClientOptions,
+        session: SessionGetter | None = None,
+        middleware: Sequence[Middleware] | None = None,
+    ) -> Transport:
         """A transport sending with ``options`` (and ``middleware``, None keeping this one's): the
         same session, tokens, statistics, budget and proxy.
 
         Everything but the options is shared by reference, not copied, so a client view adds no
         pool, no token and no budget of its own. A view's ``max_concurrency`` bounds its own
-        requests in flight.
+        requests in flight. ``session`` is how the view gets the pool (so that a closed view
+        refuses to send); the parent's way by default.
         """
         view = copy.copy(self)
+        if session is not None:
+            view._session = session
+        view._max_response_bytes = options.max_response_bytes
         view._timeout = options.timeout.to_aiohttp()
         view._max_retries = options.max_retries
         view._retry = options.retry
@@ -138,7 +153,7 @@ class Transport:
         """
         started = time.perf_counter()
         response, retries = await self._send(request)
-        return attrs.evolve(response, elapsed=time.perf_counter() - started, retries=retries)
+        return response.timed(time.perf_counter() - started, retries)
 
     async def _send(self, request: HTTPRequest) -> tuple[RawResponse, int]:
         policy = request.retry or self._retry
@@ -223,7 +238,7 @@ class Transport:
         send = chain(self._middleware, wire) if request.authenticated else wire
         async with self._slots:
             if self.budget is not None and request.authenticated:
-                await self.budget.draw()  # drawn right before sending: no burst of drawn requests
+                await _draw(self.budget, request, timeout)  # right before sending: no burst of draws
             started = time.perf_counter()
             current = set_current_trace(trace)
             try:
@@ -263,7 +278,9 @@ class Transport:
                 allow_redirects=False,  # a redirect must not carry the token to another host
                 trace_request_ctx=sent.trace,
             ) as response:
-                body = await response.read()
+                body = await read_bounded(
+                    response, limit=self._max_response_bytes, method=request.method, path=request.path
+                )
                 return RawResponse(
                     status=response.status,
                     reason=response.reason or "",
@@ -272,20 +289,20 @@ class Transport:
                     method=request.method,
                     path=request.path,
                     request_id_headers=self._request_id_headers,
+                    redactor=self._redactor,
                 )
         except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
             raise self._failure(request, error, APITimeoutError) from error
         except aiohttp.ClientError as error:
             raise self._failure(request, error, APIConnectionError) from error
 
-    @staticmethod
     def _failure(
-        request: HTTPRequest, error: BaseException, error_class: type[APIConnectionError]
+        self, request: HTTPRequest, error: BaseException, error_class: type[APIConnectionError]
     ) -> APIConnectionError:
         if error_class is APITimeoutError:
             reason = f"timed out ({_timeout_kind(error)})"
         else:
-            reason = f"failed: {type(error).__name__}: {error}"
+            reason = self._redactor.text(f"failed: {type(error).__name__}: {error}")
         logger.debug("%s %s %s", request.method, request.path, reason)
         return error_class(
             f"{request.method} {request.path} {reason}", method=request.method, path=request.path
@@ -314,6 +331,23 @@ def _unanswered(error: APIConnectionError) -> _NoResponseError:
     if isinstance(cause, aiohttp.ClientConnectorError):
         return _NoResponseError(error, sent=False, kind="refused")
     return _NoResponseError(error, sent=True, kind="connection")
+
+
+async def _draw(budget: RateBudget, request: HTTPRequest, timeout: aiohttp.ClientTimeout) -> None:
+    """Draw from the rate budget, waiting no longer than the request's timeout.
+
+    A budget of "1/hour" would otherwise hold the second call for an hour, whatever its
+    timeout; the wait is not retried (another wait would end the same way).
+    """
+    try:
+        await asyncio.wait_for(budget.draw(), timeout.total)
+    except asyncio.TimeoutError:
+        raise APITimeoutError(
+            f"{request.method} {request.path} waited longer than its timeout ({timeout.total:g} s) for "
+            "the rate budget (rate_limit); nothing was sent",
+            method=request.method,
+            path=request.path,
+        ) from None
 
 
 def _log_answer(request: HTTPRequest, raw: RawResponse, trace: RequestTrace, elapsed_ms: float) -> None:
