@@ -1240,13 +1240,21 @@ REQUESTS: dict[str, dict[str, Any]] = {
     "catalogs.list": {
         "parameters": [
             {
+                "name": "page_size",
+                "in": "query",
+                "required": False,
+                "style": "form",
+                "explode": True,
+                "schema": {"type": "integer", "minimum": 1, "default": 10},
+            },
+            {
                 "name": "page",
                 "in": "query",
                 "required": False,
                 "style": "form",
                 "explode": True,
                 "schema": {"type": "integer", "minimum": 1},
-            }
+            },
         ],
         "body": None,
     },
@@ -1261,12 +1269,20 @@ REQUESTS: dict[str, dict[str, Any]] = {
                 "schema": {"type": "string", "minLength": 1},
             },
             {
+                "name": "page_size",
+                "in": "query",
+                "required": False,
+                "style": "form",
+                "explode": True,
+                "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
+            },
+            {
                 "name": "limit",
                 "in": "query",
                 "required": False,
                 "style": "form",
                 "explode": True,
-                "schema": {"type": "integer", "minimum": 1, "default": 20},
+                "schema": {"type": "integer", "minimum": 1, "maximum": 100},
             },
             {
                 "name": "page",
