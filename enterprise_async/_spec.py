@@ -201,11 +201,17 @@ class Operation(Generic[ResultT]):
 class VariantRule:
     """How to choose among the classes of a union: the ``discriminator`` property and its
     ``mapping`` when the server sends it, else the first variant owning one of its ``markers``
-    fields (``x-sdk-variants``)."""
+    fields (``x-sdk-variants``).
+
+    ``fallback`` (``x-sdk-fallback-variant``) is the class of a value whose discriminator names no
+    variant, or that has none and no marker field: a generic class that keeps every field, so a
+    value never decodes into a class it does not belong to.
+    """
 
     discriminator: str | None
     mapping: Mapping[str, type[Any]]
     markers: tuple[tuple[type[Any], frozenset[str]], ...]
+    fallback: type[Any] | None = None
 
 
 @frozen

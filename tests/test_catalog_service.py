@@ -9,8 +9,23 @@ from pathlib import Path
 import pytest
 
 from enterprise_async import ClientValidationError
+from enterprise_async._xml import parse_drf_xml
 from enterprise_async.cli import export_catalogs
+from enterprise_async.models import (
+    Catalog,
+    CatalogContentsPage,
+    ContentItem,
+    ContentMetadata,
+    Course,
+    CourseRun,
+    LearnerPathway,
+    Program,
+    Video,
+    from_dict,
+    to_dict,
+)
 from enterprise_async.testing import DataSize, Sandbox
+from tests.fixtures import json_fixture, xml_fixture
 
 CONTENTS = "catalogs.contents"
 
@@ -109,3 +124,120 @@ async def test_a_whole_catalog_takes_a_tenth_of_the_requests_it_took() -> None:
         after = len(sandbox.requests.find(operation=CONTENTS)) - before
     assert len(one_by_one) == len(in_bulk) == 1000
     assert (before, after) == (100, 10)
+
+
+# ---------------------------------------------------------------------------------- content types
+# Records as enterprise-catalog's ContentMetadataSerializer writes them (its factories' json_metadata,
+# plus parent_content_key and content_last_modified); a video's factory record names no content_type.
+
+PATHWAY = {
+    "key": "pathway+0001",
+    "aggregation_key": "learnerpathway:pathway+0001",
+    "uuid": "8c0b4a2e-3f7d-4a51-9e0a-2b1f5c9d7e31",
+    "title": "Data Engineer",
+    "normalized_metadata": {"enroll_by_date": "2026-01-26T23:59:59Z"},
+    "content_type": "learnerpathway",
+    "name": "Data Engineer",
+    "status": "active",
+    "overview": "Pathway for a data engineer.",
+    "published": True,
+    "visible_via_association": True,
+    "created": "2026-11-23T22:02:40Z",
+    "card_image": {"card": {"url": "https://media.example.org/p.jpg", "width": 378, "height": 225}},
+    "steps": [{"uuid": "0d8b", "min_requirement": 1, "courses": [{"key": "edX+DemoX"}], "programs": []}],
+    "parent_content_key": None,
+    "content_last_modified": "2026-11-23T22:02:40.957663Z",
+}
+VIDEO = {
+    "key": "video+0042",
+    "aggregation_key": "video:video+0042",
+    "uuid": "5a1d3c4e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+    "title": "Welcome",
+    "normalized_metadata": {"enroll_by_date": "2026-01-26T23:59:59Z"},
+    "parent_content_key": "course-v1:edX+DemoX+2T2024",
+    "content_last_modified": "2026-11-23T22:02:40.957663Z",
+}
+
+
+def test_a_learner_pathway_decodes_as_a_pathway() -> None:
+    item = from_dict(ContentItem, PATHWAY)
+    assert isinstance(item, LearnerPathway)
+    assert not isinstance(item, CourseRun)
+    assert item.steps[0].courses == [{"key": "edX+DemoX"}]
+    assert to_dict(item.card_image) == PATHWAY["card_image"]
+    assert to_dict(item) == PATHWAY
+
+
+def test_a_video_record_without_content_type_is_generic_content_that_keeps_every_field() -> None:
+    item = from_dict(ContentItem, VIDEO)
+    assert type(item) is ContentMetadata
+    assert not isinstance(item, (CourseRun, Course, Program))
+    assert item.aggregation_key == "video:video+0042"
+    assert item.parent_content_key == "course-v1:edX+DemoX+2T2024"
+    assert to_dict(item) == VIDEO
+
+
+def test_a_video_as_the_video_serializer_writes_it_decodes_as_a_video() -> None:
+    video = {
+        "edx_video_id": "a1b2",
+        "client_video_id": "welcome.mp4",
+        "video_usage_key": "block-v1:edX+DemoX+2T2024+type@video+block@a1b2",
+        "title": "Welcome",
+        "json_metadata": {"status": "Ready", "transcripts": ["en"]},
+        "summary_transcripts": ["An introduction."],
+        "parent_content_metadata": {"key": "course-v1:edX+DemoX+2T2024", "content_type": "courserun"},
+        "skills": [{"skill_id": "s1", "name": "Data"}],
+    }
+    item = from_dict(ContentItem, video)
+    assert isinstance(item, Video)
+    assert item.skills[0].name == "Data"
+    assert to_dict(item) == video
+
+
+def test_a_video_naming_its_type_decodes_as_a_video() -> None:
+    assert isinstance(from_dict(ContentItem, {**VIDEO, "content_type": "video"}), Video)
+
+
+def test_an_unknown_content_type_is_never_taken_for_a_known_one() -> None:
+    podcast = {"content_type": "podcast", "key": "pod+1", "title": "Talks", "seats": [], "course": "x"}
+    item = from_dict(ContentItem, podcast)
+    assert type(item) is ContentMetadata
+    assert item.extra == {"seats": [], "course": "x"}
+    assert to_dict(item) == podcast
+
+
+# ---------------------------------------------------------------------------------- XML datetimes
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        # enterprise-catalog's XMLRenderer writes the datetimes it computes with str()...
+        ("2026-11-23 22:02:40.957663+00:00", "2026-11-23T22:02:40.957663Z"),
+        # ...and those of its records as the text they hold
+        ("2026-11-23T22:02:40.957663+00:00", "2026-11-23T22:02:40.957663+00:00"),
+        ("2026-11-23T22:02:40.957663Z", "2026-11-23T22:02:40.957663Z"),
+    ],
+)
+def test_an_xml_datetime_in_any_form_the_renderers_write_decodes_to_the_same_value(
+    text: str, written: str
+) -> None:
+    xml = f"<root><content_last_modified>{text}</content_last_modified></root>"
+    from_xml = from_dict(Catalog, parse_drf_xml(xml.encode()))
+    from_json = from_dict(Catalog, {"content_last_modified": "2026-11-23T22:02:40.957663Z"})
+    assert from_xml == from_json
+    assert to_dict(from_xml) == {"content_last_modified": written}
+
+
+def test_an_xml_page_of_enterprise_catalog_writes_the_json_of_the_same_answer() -> None:
+    from_xml = from_dict(
+        CatalogContentsPage, parse_drf_xml(xml_fixture("catalog_contents_enterprise_catalog"))
+    )
+    from_json = from_dict(CatalogContentsPage, json_fixture("catalog_contents_enterprise_catalog"))
+    assert from_xml == from_json
+    assert to_dict(from_xml) == json_fixture("catalog_contents_enterprise_catalog")
+    assert [type(item).__name__ for item in from_xml.results] == [
+        "LearnerPathway",
+        "Video",
+        "ContentMetadata",
+    ]
