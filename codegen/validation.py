@@ -33,6 +33,8 @@ EXTENSIONS = (
     "x-sdk-max-product-items",
     "x-sdk-wire",
     "x-sdk-retry",
+    "x-sdk-identity",
+    "x-sdk-json-fallback",
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
 )

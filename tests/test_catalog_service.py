@@ -4,11 +4,13 @@ through the public client against the sandbox."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from enterprise_async import ClientValidationError
+from enterprise_async import APIStatusError, ClientValidationError, ContentMismatchError
 from enterprise_async._xml import parse_drf_xml
 from enterprise_async.cli import export_catalogs
 from enterprise_async.models import (
@@ -25,6 +27,7 @@ from enterprise_async.models import (
     to_dict,
 )
 from enterprise_async.testing import DataSize, Sandbox
+from tests.conftest import ScriptedAPI
 from tests.fixtures import json_fixture, xml_fixture
 
 CONTENTS = "catalogs.contents"
@@ -237,7 +240,107 @@ def test_an_xml_page_of_enterprise_catalog_writes_the_json_of_the_same_answer() 
     assert from_xml == from_json
     assert to_dict(from_xml) == json_fixture("catalog_contents_enterprise_catalog")
     assert [type(item).__name__ for item in from_xml.results] == [
+        "Course",
         "LearnerPathway",
         "Video",
         "ContentMetadata",
     ]
+
+
+# ---------------------------------------------------------------------------------- lookups by key
+
+
+@pytest.fixture
+async def catalog_service() -> AsyncIterator[Sandbox]:
+    """A sandbox serving catalogs as openedx/enterprise-catalog does."""
+    async with Sandbox(catalog_service="enterprise-catalog") as sandbox:
+        yield sandbox
+
+
+def _nested_run(sandbox: Sandbox) -> tuple[str, str, str]:
+    """A catalog, a course of it and the key of one of that course's runs."""
+    catalog = sandbox.data.catalogs[0]
+    course = sandbox.data.item(catalog, 0)
+    return catalog.uuid, course["key"], course["course_runs"][0]["key"]
+
+
+async def test_a_run_key_answered_with_its_course_raises_with_the_course(catalog_service: Sandbox) -> None:
+    catalog, course_key, run_key = _nested_run(catalog_service)
+    async with catalog_service.client() as client:
+        with pytest.raises(ContentMismatchError) as raised:
+            await client.catalogs.course_run(catalog, run_key)
+    error = raised.value
+    assert isinstance(error.received, Course)
+    assert error.received.key == course_key
+    assert error.expected == {"key": run_key, "content_type": "courserun"}
+    assert f"asked for courserun {run_key!r} and the service answered course {course_key!r}" in str(error)
+
+
+async def test_a_lookup_answering_the_item_asked_for_returns_it(catalog_service: Sandbox) -> None:
+    catalog, course_key, _ = _nested_run(catalog_service)
+    async with catalog_service.client() as client:
+        course = await client.catalogs.course(catalog, course_key)
+    assert (course.key, course.content_type) == (course_key, "course")
+    assert isinstance(course, Course)
+
+
+async def test_a_lookup_by_key_refused_in_xml_is_asked_once_more_in_json(
+    catalog_service: Sandbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    catalog, course_key, _ = _nested_run(catalog_service)
+    caplog.set_level(logging.DEBUG, logger="enterprise_async")
+    async with catalog_service.client(response_format="xml") as client:
+        course = await client.catalogs.course(catalog, course_key)
+        page = await client.catalogs.contents(catalog).first_page()
+        assert client.response_format == "xml"
+    accepted = [
+        entry.headers.get("Accept") for entry in catalog_service.requests.find(operation="catalogs.course")
+    ]
+    assert accepted == ["application/xml", "application/json"]
+    assert [entry.status for entry in catalog_service.requests.find(operation="catalogs.course")] == [
+        406,
+        200,
+    ]
+    (contents,) = catalog_service.requests.find(operation=CONTENTS)
+    assert contents.headers.get("Accept") == "application/xml"
+    assert course.key == course_key
+    assert page.results
+    (record,) = [record for record in caplog.records if "once more in JSON" in record.getMessage()]
+    assert "catalogs.course" in record.getMessage()
+    assert "406" in record.getMessage()
+
+
+async def test_a_406_to_json_is_raised_without_asking_again(api: ScriptedAPI) -> None:
+    path = "/enterprise/v2/enterprise-catalogs/c1/courses/edX+DemoX"
+    api.json("GET", path, {"detail": "Could not satisfy the request Accept header."}, status=406)
+    async with api.client() as client:
+        with pytest.raises(APIStatusError, match="Could not satisfy the request Accept header") as raised:
+            await client.catalogs.course("c1", "edX+DemoX")
+    assert raised.value.status == 406
+    assert len(api.calls("GET", path)) == 1
+
+
+async def test_a_406_still_refused_in_json_is_raised(api: ScriptedAPI) -> None:
+    path = "/enterprise/v2/enterprise-catalogs/c1/courses/edX+DemoX"
+    api.json("GET", path, {"detail": "Could not satisfy the request Accept header."}, status=406)
+    async with api.client(response_format="xml") as client:
+        with pytest.raises(APIStatusError) as raised:
+            await client.catalogs.course("c1", "edX+DemoX")
+    assert raised.value.status == 406
+    assert [call.headers.get("Accept") for call in api.calls("GET", path)] == [
+        "application/xml",
+        "application/json",
+    ]
+
+
+async def test_the_service_serves_pathways_and_videos_among_the_contents(catalog_service: Sandbox) -> None:
+    catalog = catalog_service.data.catalogs[0]
+    async with catalog_service.client(response_format="xml") as xml, catalog_service.client() as json:
+        from_xml = await xml.catalogs.contents(catalog.uuid).to_list()
+        from_json = await json.catalogs.contents(catalog.uuid).to_list()
+    kinds = {type(item).__name__ for item in from_json}
+    assert kinds == {"Course", "CourseRun", "Program", "LearnerPathway", "ContentMetadata"}
+    videos = [item for item in from_json if isinstance(item, ContentMetadata)]
+    assert all(item.aggregation_key and item.aggregation_key.startswith("video:") for item in videos)
+    assert not any(isinstance(item, CourseRun) for item in videos)
+    assert from_xml == from_json
