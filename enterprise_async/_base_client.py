@@ -10,6 +10,7 @@ it, gives it ``SPEC`` and holds the resource namespaces (``client.policies``...)
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
 import os
@@ -22,16 +23,23 @@ from typing_extensions import Self
 from yarl import URL
 
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
-from ._constants import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, USER_AGENT
+from ._constants import (
+    DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    USER_AGENT,
+)
 from ._options import ClientOptions, RequestOptions, ResponseFormat
 from ._pagination import AsyncPager
 from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
+from ._redaction import Redactor, redact_url
 from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
 from ._responses import RawResponse, check_identity, read_result, status_error
 from ._spec import ApiSpec, Operation
 from ._transport import RequestStats, Transport, parse_retry_after
-from .errors import ClientValidationError, EnterpriseError
+from .errors import ClientStateError, ClientValidationError
 
 __all__ = ["BaseClient", "check_base_url"]
 
@@ -72,6 +80,15 @@ class BaseClient:
             ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
         rate_limiter: Where that budget and the pause are kept: ``RateLimiter("redis://...")``
             shares them with every process using the same client id; in this process by default.
+        options: A whole ``ClientOptions`` (a queued job's, a command line's) in place of
+            ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
+            ``max_response_bytes``, which are then left out.
+        max_response_bytes: The most one answer may inflate to (64 MiB by default); a larger one
+            (a gzip bomb, an endless body) raises ``ResponseTooLargeError`` and nothing is kept.
+
+    Every setting is checked here, with a ``ClientValidationError`` naming it. A client belongs to
+    the event loop of its first call; a call from another loop, or after ``aclose()``, raises
+    ``ClientStateError``.
     """
 
     spec: ClassVar[ApiSpec]
@@ -92,21 +109,29 @@ class BaseClient:
         token_cache: TokenCache | None = None,
         rate_limit: str | None = None,
         rate_limiter: RateLimiter | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        options: ClientOptions | None = None,
     ) -> None:
         _require_text("client_id", client_id)
         _require_text("client_secret", client_secret)
-        self._options = ClientOptions(
+        separate = ClientOptions(
             response_format=response_format,
             max_concurrency=max_concurrency,
             max_retries=max_retries,
             timeout=timeout,
+            max_response_bytes=max_response_bytes,
         )
+        self._options = _one_of(options, separate)
         self._base_url = check_base_url("base_url", base_url)
         self._base_text = str(self._base_url).rstrip("/")
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
+        _require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
+        _require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
+        self._redactor = Redactor([client_secret, self._base_url.password or "", auth.password or ""])
         self._client_id = client_id
         self._session = session
         self._owns_session = session is None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop of the first call
         self._parent: BaseClient | None = None  # set on a view made by with_options
         self._closed = False
         self._credentials = ClientCredentials(
@@ -119,6 +144,7 @@ class BaseClient:
             credentials=self._credentials,
             token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
             budget=_budget(client_id, rate_limit, rate_limiter),
+            redactor=self._redactor,
         )
         self._bind_resources()
 
@@ -160,22 +186,39 @@ class BaseClient:
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        """Whether this client, or for a view the client it belongs to, is closed."""
+        return self._closed or (self._parent is not None and self._parent.closed)
 
     async def _get_session(self) -> aiohttp.ClientSession:
         if self._closed:
-            raise EnterpriseError("the client is closed")
+            raise ClientStateError(f"the {'view' if self._parent else 'client'} is closed: make a new one")
         if self._parent is not None:
             return await self._parent._get_session()
+        self._check_loop()
         if self._session is None:
             # No pool limit: max_concurrency is enforced once, by the transport, for every view.
             connector = aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True)
             self._session = aiohttp.ClientSession(connector=connector)
         return self._session
 
+    def _check_loop(self) -> None:
+        """Bind the client to the running loop at its first call; refuse any other loop after.
+
+        Its connections belong to that loop: used from another one (a second ``asyncio.run``)
+        they fail with aiohttp's bare ``RuntimeError``, or hang.
+        """
+        running = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = running
+        elif self._loop is not running:
+            raise ClientStateError(
+                "the client is used from another event loop than the one it started on; make one "
+                "client per event loop (each asyncio.run), inside it"
+            )
+
     def __repr__(self) -> str:
         return (
-            f"{type(self).__name__}(base_url={str(self._base_url)!r}, client_id={self._client_id!r}, "
+            f"{type(self).__name__}(base_url={redact_url(self._base_url)!r}, client_id={self._client_id!r}, "
             f"response_format={self._options.response_format!r}, "
             f"max_concurrency={self._options.max_concurrency})"
         )
@@ -199,6 +242,11 @@ class BaseClient:
     def max_concurrency(self) -> int:
         """Requests this client keeps in flight at most, pages of every listing included."""
         return self._options.max_concurrency
+
+    @property
+    def max_response_bytes(self) -> int:
+        """The most one answer may inflate to before ``ResponseTooLargeError``."""
+        return self._options.max_response_bytes
 
     @property
     def stats(self) -> RequestStats:
@@ -371,9 +419,22 @@ class BaseClient:
         view._owns_session = False
         view._closed = False
         view._options = options
-        view._transport = self._transport.derive(options)
+        view._transport = self._transport.derive(options, session=view._get_session)
         view._bind_resources()
         return view
+
+
+def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOptions:
+    """``options`` when given (the separate settings then left at their defaults), else ``separate``."""
+    if options is None:
+        return separate
+    if not isinstance(options, ClientOptions):
+        raise ClientValidationError("options", f"must be a ClientOptions, got {type(options).__name__}")
+    if separate != ClientOptions():
+        raise ClientValidationError(
+            "options", "give either options= or the separate settings (response_format, max_concurrency...)"
+        )
+    return options
 
 
 def _page_number(pagination: Any, query: Query) -> int:
@@ -403,12 +464,29 @@ def check_base_url(name: str, value: Any) -> URL:
     """An absolute http(s) URL without query or fragment; a typed error names anything else."""
     if not isinstance(value, str) or not value.strip():
         raise ClientValidationError(name, "must be an absolute http(s) URL")
-    url = URL(value.strip())
+    try:
+        url = URL(value.strip())
+    except ValueError:
+        raise ClientValidationError(
+            name, f"must be an absolute http(s) URL, got {redact_url(value)!r}"
+        ) from None
     if url.scheme not in ("http", "https") or not url.host:
-        raise ClientValidationError(name, f"must be an absolute http(s) URL, got {value!r}")
+        raise ClientValidationError(name, f"must be an absolute http(s) URL, got {redact_url(value)!r}")
     if url.query_string or url.fragment:
         raise ClientValidationError(name, "may not carry a query or fragment")
     return url
+
+
+def _not_a_url(name: str, value: str) -> ClientValidationError:
+    """The error for a URL refused; a password in it is not shown."""
+    return ClientValidationError(name, f"must be an absolute http(s) URL, got {redact_url(value)!r}")
+
+
+def _require_instance(name: str, value: object, kind: type[Any], described: str) -> None:
+    """None (the default) or an instance of ``kind``; a typed error names anything else now, not
+    at the first call."""
+    if value is not None and not isinstance(value, kind):
+        raise ClientValidationError(name, f"must be {described}, got {type(value).__name__}")
 
 
 def _require_text(name: str, value: Any) -> None:

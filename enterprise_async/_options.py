@@ -11,6 +11,7 @@ OpenTelemetry (through ``current_trace()``): which operation, which page, which 
 from __future__ import annotations
 
 import contextvars
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -18,7 +19,13 @@ import attrs
 from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
 
-from ._constants import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, RESPONSE_FORMATS
+from ._constants import (
+    DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    RESPONSE_FORMATS,
+)
 from .errors import ClientValidationError
 
 __all__ = ["ClientOptions", "RequestOptions", "RequestTrace", "current_trace", "request_id_of"]
@@ -26,6 +33,10 @@ __all__ = ["ClientOptions", "RequestOptions", "RequestTrace", "current_trace", "
 ResponseFormat = Literal["json", "xml"]
 
 _FORBIDDEN_HEADERS = frozenset({"authorization", "host", "content-length"})
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""RFC 9110's token: what a header name may be made of."""
+_HEADER_VALUE = re.compile(r"[^\r\n\x00]*")
+"""A header value holds no line break (which would start another header) and no NUL."""
 
 
 def _response_format(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -65,6 +76,8 @@ class ClientOptions:
     max_retries: int = field(default=DEFAULT_MAX_RETRIES, validator=_count(0))
     timeout: float = field(default=DEFAULT_TIMEOUT, converter=_seconds)
     headers: Mapping[str, str] = field(factory=dict, converter=_header_map)
+    max_response_bytes: int = field(default=DEFAULT_MAX_RESPONSE_BYTES, validator=_count(1))
+    """The most one answer may inflate to; past it, ``ResponseTooLargeError`` and nothing kept."""
 
     def evolve(self, **changes: Any) -> ClientOptions:
         """These options with ``changes`` (None keeps the current value), validated again."""
@@ -103,11 +116,12 @@ class RequestOptions:
 
 
 def check_timeout(name: str, value: object) -> float | None:
-    """A positive number of seconds, or None; a typed error names anything else before it is sent."""
+    """A finite, positive number of seconds, or None; a typed error names anything else (``nan``
+    and ``inf`` included, which would wait forever) before anything is sent."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
-        raise ClientValidationError(name, f"must be a positive number of seconds, got {value!r}")
+        raise ClientValidationError(name, f"must be a finite, positive number of seconds, got {value!r}")
     return float(value)
 
 
@@ -120,6 +134,10 @@ def check_headers(value: object, name: str = "extra_headers") -> Mapping[str, st
     for key, text in value.items():
         if not isinstance(key, str) or not key.strip() or not isinstance(text, str):
             raise ClientValidationError(name, f"names and values must be strings, got {key!r}: {text!r}")
+        if not _HEADER_NAME.fullmatch(key):
+            raise ClientValidationError(name, f"{key!r} is not a header name (letters, digits, -, no blanks)")
+        if not _HEADER_VALUE.fullmatch(text):
+            raise ClientValidationError(name, f"the value of {key!r} holds a line break or NUL")
         if key.lower() in _FORBIDDEN_HEADERS:
             raise ClientValidationError(name, f"{key!r} is set by the client and cannot be overridden")
     return dict(value)

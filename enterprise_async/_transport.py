@@ -35,8 +35,9 @@ from ._auth import ClientCredentials, TokenCache, TokenProvider
 from ._constants import DEFAULT_PAUSE, INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
 from ._options import ClientOptions, RequestTrace, reset_current_trace, set_current_trace
 from ._rate_limit import RateBudget
+from ._redaction import Redactor
 from ._request import HTTPRequest
-from ._responses import RawResponse
+from ._responses import RawResponse, read_bounded
 from ._spec import ApiSpec
 from .errors import APIConnectionError, APITimeoutError
 
@@ -86,8 +87,11 @@ class Transport:
         credentials: ClientCredentials,
         token_cache: TokenCache,
         budget: RateBudget | None = None,
+        redactor: Redactor | None = None,
     ) -> None:
         self._session = session
+        self._redactor = redactor if redactor is not None else Redactor()
+        self._max_response_bytes = options.max_response_bytes
         self._timeout = aiohttp.ClientTimeout(total=options.timeout)
         self._max_retries = options.max_retries
         self._concurrency = options.max_concurrency
@@ -95,20 +99,27 @@ class Transport:
         self._pause_statuses = spec.retry_statuses
         self._request_id_headers = spec.request_id_headers
         self.tokens = TokenProvider(
-            functools.partial(credentials.fetch, self.send), cache=token_cache, key=credentials.cache_key
+            functools.partial(credentials.fetch, self.send),
+            cache=token_cache,
+            key=credentials.cache_key,
+            redactor=self._redactor,
         )
         self.stats = RequestStats()
         self.budget = budget
         """The rate budget every attempt draws from, and which a "try later" answer pauses."""
 
-    def derive(self, options: ClientOptions) -> Transport:
+    def derive(self, options: ClientOptions, session: SessionGetter | None = None) -> Transport:
         """A transport sending with ``options``: the same session, tokens, statistics and budget.
 
         Everything but the options is shared by reference, not copied, so a client view adds no
         pool, no token and no budget of its own. A view's ``max_concurrency`` bounds its own
-        requests in flight.
+        requests in flight. ``session`` is how the view gets the pool (so that a closed view
+        refuses to send); the parent's way by default.
         """
         view = copy.copy(self)
+        if session is not None:
+            view._session = session
+        view._max_response_bytes = options.max_response_bytes
         view._timeout = aiohttp.ClientTimeout(total=options.timeout)
         view._max_retries = options.max_retries
         if options.max_concurrency != self._concurrency:
@@ -198,7 +209,7 @@ class Transport:
         timeout = self._timeout if request.timeout is None else aiohttp.ClientTimeout(total=request.timeout)
         async with self._slots:
             if self.budget is not None and request.authenticated:
-                await self.budget.draw()  # drawn right before sending: no burst of drawn requests
+                await _draw(self.budget, request, timeout)  # right before sending: no burst of draws
             started = time.perf_counter()
             self.stats.requests += 1
             current = set_current_trace(trace)
@@ -212,7 +223,9 @@ class Transport:
                     allow_redirects=False,  # a redirect must not carry the token to another host
                     trace_request_ctx=trace,
                 ) as response:
-                    body = await response.read()
+                    body = await read_bounded(
+                        response, limit=self._max_response_bytes, method=request.method, path=request.path
+                    )
                     raw = RawResponse(
                         status=response.status,
                         reason=response.reason or "",
@@ -221,6 +234,7 @@ class Transport:
                         method=request.method,
                         path=request.path,
                         request_id_headers=self._request_id_headers,
+                        redactor=self._redactor,
                     )
             except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
                 raise self._failure(request, error, APITimeoutError, sent=True, kind="timeout") from error
@@ -236,8 +250,8 @@ class Transport:
         _log_answer(request, raw, trace, (time.perf_counter() - started) * 1000)
         return raw
 
-    @staticmethod
     def _failure(
+        self,
         request: HTTPRequest,
         error: BaseException,
         error_class: type[APIConnectionError],
@@ -245,13 +259,34 @@ class Transport:
         sent: bool,
         kind: str,
     ) -> _NoResponseError:
-        reason = "timed out" if error_class is APITimeoutError else f"failed: {type(error).__name__}: {error}"
+        reason = (
+            "timed out"
+            if error_class is APITimeoutError
+            else self._redactor.text(f"failed: {type(error).__name__}: {error}")
+        )
         logger.debug("%s %s %s", request.method, request.path, reason)
         wrapped = error_class(
             f"{request.method} {request.path} {reason}", method=request.method, path=request.path
         )
         wrapped.__cause__ = error
         return _NoResponseError(wrapped, sent=sent, kind=kind)
+
+
+async def _draw(budget: RateBudget, request: HTTPRequest, timeout: aiohttp.ClientTimeout) -> None:
+    """Draw from the rate budget, waiting no longer than the request's timeout.
+
+    A budget of "1/hour" would otherwise hold the second call for an hour, whatever its
+    timeout; the wait is not retried (another wait would end the same way).
+    """
+    try:
+        await asyncio.wait_for(budget.draw(), timeout.total)
+    except asyncio.TimeoutError:
+        raise APITimeoutError(
+            f"{request.method} {request.path} waited longer than its timeout ({timeout.total:g} s) for "
+            "the rate budget (rate_limit); nothing was sent",
+            method=request.method,
+            path=request.path,
+        ) from None
 
 
 def _log_answer(request: HTTPRequest, raw: RawResponse, trace: RequestTrace, elapsed_ms: float) -> None:

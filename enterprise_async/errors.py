@@ -4,10 +4,12 @@
 
     EnterpriseError
     ├── ClientValidationError (also a ValueError): bad input, raised before any request is sent
+    ├── ClientStateError (also a RuntimeError): a closed client, or one used from another event loop
     ├── APIConnectionError
     │   └── APITimeoutError
     ├── ResponseDecodeError: a body that cannot be read as the promised type
-    │   └── ContentMismatchError: a lookup by key answered another item (.received, .expected)
+    │   ├── ContentMismatchError: a lookup by key answered another item (.received, .expected)
+    │   └── ResponseTooLargeError: a body larger than ``max_response_bytes`` once inflated
     └── APIStatusError (.status, .body, .headers)
         ├── BadRequestError 400
         ├── AuthenticationError 401   (after one token refresh and retry)
@@ -19,8 +21,9 @@
 
 Messages name the operation, the path, the status and the server's own words (``user_message``,
 ``detail``, ``non_field_errors``, field errors, a bare string or list); they never carry the client
-secret or a token. A status that means "nothing was done, try later" (429, and 423 on license
-assignment) is raised only once the retries are spent.
+secret, a token or a URL's password, in any encoding (``enterprise_async._redaction``), and neither
+do an error's ``body``, ``headers`` and ``request_id``. A status that means "nothing was done, try
+later" (429, and 423 on license assignment) is raised only once the retries are spent.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ __all__ = [
     "APITimeoutError",
     "AuthenticationError",
     "BadRequestError",
+    "ClientStateError",
     "ClientValidationError",
     "ContentMismatchError",
     "EnterpriseError",
@@ -41,6 +45,7 @@ __all__ = [
     "PermissionDeniedError",
     "RateLimitError",
     "ResponseDecodeError",
+    "ResponseTooLargeError",
     "UnprocessableEntityError",
     "ServerError",
     "status_error_class",
@@ -63,6 +68,11 @@ class ClientValidationError(EnterpriseError, ValueError):
         self.reason = message
         prefix = f"{operation}: " if operation else ""
         super().__init__(f"{prefix}{field}: {message}")
+
+
+class ClientStateError(EnterpriseError, RuntimeError):
+    """The client cannot make calls in its state: it (or the client a view belongs to) is closed, or
+    it is used from an event loop other than the one it started on (its connections belong there)."""
 
 
 class APIConnectionError(EnterpriseError):
@@ -110,6 +120,15 @@ class ContentMismatchError(ResponseDecodeError):
         self.received = received
         self.expected = dict(expected)
         super().__init__(message, status=status, body=body)
+
+
+class ResponseTooLargeError(ResponseDecodeError):
+    """An answer grew past the client's ``max_response_bytes`` (counted after decompression, so a
+    gzip bomb stops there); nothing of it is kept (``body`` is None). ``limit`` is that bound."""
+
+    def __init__(self, message: str, *, status: int | None = None, limit: int) -> None:
+        self.limit = limit
+        super().__init__(message, status=status, body=None)
 
 
 class APIStatusError(EnterpriseError):

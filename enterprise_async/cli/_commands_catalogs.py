@@ -83,7 +83,7 @@ def export(
                 queue_url,
                 resume=resume,
                 page_size=limit,
-                client_options=api.client_options(),
+                client_options=api.options.to_json(),
             )
         with CatalogProgressBars(error_console()) as bars:
             return await export_catalogs(client, directory, resume=resume, page_size=limit, progress=bars)
@@ -127,7 +127,7 @@ def export_by_customer(
             list(customers),
             resume=resume,
             page_size=limit,
-            client_options=api.client_options(),
+            client_options=api.options.to_json(),
         )
     )
     if as_json:

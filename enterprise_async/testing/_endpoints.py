@@ -20,8 +20,9 @@ from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_u
 from ._records import AssignmentRecord, CatalogRecord
 from ._registry import GENERATED_SPEC, Route, SpecTable, aliased, build_routes
 from ._replies import ApiError, Reply, not_found
+from ._request_validation import RequestCheck, described
 from ._state import NotEnoughLicensesError, SandboxData
-from ._synthesis import Synthesizer, check_request
+from ._synthesis import Synthesizer
 
 __all__ = ["MAX_ENROLLMENT_ITEMS", "Call", "Endpoints", "Route", "ServerOptions"]
 
@@ -132,9 +133,11 @@ class Endpoints:
 
         def synthesized(operation: Operation[Any]) -> Handler:
             responses = spec.responses.get(operation.name, {})
+            description = spec.requests.get(operation.name) or described(operation)
+            request = RequestCheck(operation, description, spec.components)
 
             def answer(call: Call) -> Reply:
-                check_request(operation, call.params, call.query, call.body, call.content_type)
+                request.check(call.params, call.query, call.body, call.content_type)
                 return synthesizer.answer(
                     operation,
                     responses,
