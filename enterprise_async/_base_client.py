@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar, overload
@@ -38,7 +39,7 @@ from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
 from ._redaction import Redactor, redact_url
 from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
-from ._responses import RawResponse, read_result, status_error
+from ._responses import RawResponse, check_identity, read_result, status_error
 from ._retry import RetryPolicy
 from ._spec import ApiSpec, Operation
 from ._timeouts import Timeout
@@ -49,6 +50,8 @@ from .errors import ClientStateError, ClientValidationError
 __all__ = ["BaseClient", "BaseClientWithRawResponse", "check_base_url"]
 
 ResultT = TypeVar("ResultT")
+
+logger = logging.getLogger("enterprise_async")
 
 _ACCEPT = {"json": "application/json", "xml": "application/xml"}
 _ENVIRONMENT = {
@@ -307,8 +310,8 @@ class BaseClient:
     ) -> APIResponse[ResultT]:
         """Like ``call``, but the answer with its HTTP details; an error status still raises."""
         prepared = prepare_request(operation, arguments)
-        response = await self._transport.send(self._http_request(prepared, options))
-        return self._answer(operation, response)
+        response = await self._send(prepared, options)
+        return self._answer(operation, response, arguments)
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
@@ -336,10 +339,8 @@ class BaseClient:
         prepared = prepare_request(operation, arguments)
 
         async def fetch(query: Query) -> Any:
-            request = self._http_request(
-                prepared.with_query(query), options, page=_page_number(pagination, query)
-            )
-            answer = self._answer(operation, await self._transport.send(request))
+            page = _page_number(pagination, query)
+            answer = self._answer(operation, await self._send(prepared.with_query(query), options, page=page))
             page = answer.parse()
             if answers is not None:
                 answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
@@ -425,19 +426,56 @@ class BaseClient:
         response = await self._transport.send(self._http_request(prepared, options))
         return self._answer(prepared.operation, response)
 
-    def _answer(self, operation: Operation[ResultT], response: RawResponse) -> APIResponse[ResultT]:
+    async def _send(
+        self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int | None = None
+    ) -> RawResponse:
+        """Send one request; a status the operation marks "not in this format"
+        (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
+        JSON, which decodes to the same models. The client's ``response_format`` stays as it is."""
+        response = await self._transport.send(self._http_request(prepared, options, page=page))
+        operation = prepared.operation
+        if response.status not in operation.json_fallback_statuses or self._options.response_format == "json":
+            return response
+        logger.debug(
+            "%s: %s %s answered %d in %s; asking once more in JSON",
+            operation.name,
+            prepared.method,
+            prepared.path,
+            response.status,
+            self._options.response_format.upper(),
+            extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
+        )
+        request = self._http_request(prepared, options, page=page, response_format="json")
+        return await self._transport.send(request)
+
+    def _answer(
+        self, operation: Operation[ResultT], response: RawResponse, arguments: Mapping[str, Any] | None = None
+    ) -> APIResponse[ResultT]:
         outcome = operation.outcomes.get(response.status)
         success = outcome.success if outcome is not None else 200 <= response.status < 300
         if not success:
             retry_after = parse_retry_after(response.headers.get("Retry-After"))
             raise status_error(operation, response, retry_after=retry_after)
-        return APIResponse(response, lambda raw: read_result(operation, raw))
+        if operation.identity is None or arguments is None:
+            return APIResponse(response, lambda raw: read_result(operation, raw))
+
+        def checked(raw: RawResponse) -> ResultT:
+            result: ResultT = read_result(operation, raw)
+            check_identity(operation, raw, result, arguments)
+            return result
+
+        return APIResponse(response, checked)
 
     def _http_request(
-        self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int | None = None
+        self,
+        prepared: PreparedRequest,
+        options: RequestOptions | None,
+        *,
+        page: int | None = None,
+        response_format: ResponseFormat | None = None,
     ) -> HTTPRequest:
         headers = {
-            "Accept": _ACCEPT[self._options.response_format],
+            "Accept": _ACCEPT[response_format or self._options.response_format],
             "User-Agent": USER_AGENT,
             **self._options.headers,
         }

@@ -8,6 +8,7 @@
     ├── APIConnectionError
     │   └── APITimeoutError
     ├── ResponseDecodeError: a body that cannot be read as the promised type
+    │   ├── ContentMismatchError: a lookup by key answered another item (.received, .expected)
     │   └── ResponseTooLargeError: a body larger than ``max_response_bytes`` once inflated
     └── APIStatusError (.status, .body, .headers)
         ├── BadRequestError 400
@@ -38,6 +39,7 @@ __all__ = [
     "BadRequestError",
     "ClientStateError",
     "ClientValidationError",
+    "ContentMismatchError",
     "EnterpriseError",
     "NotFoundError",
     "PermissionDeniedError",
@@ -96,6 +98,28 @@ class ResponseDecodeError(EnterpriseError):
         self.status = status
         self.body = body
         super().__init__(message)
+
+
+class ContentMismatchError(ResponseDecodeError):
+    """A lookup by key answered another item than the one asked for: enterprise-catalog answers a
+    course run's key with the run's course. Nothing is returned as what it is not.
+
+    ``received`` is the answer decoded as what it is (a ``Course``), ``expected`` the key and the
+    content types asked for (``{"key": "course-v1:...", "content_type": "courserun"}``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        received: Any,
+        expected: Mapping[str, str],
+        status: int | None = None,
+        body: str | None = None,
+    ) -> None:
+        self.received = received
+        self.expected = dict(expected)
+        super().__init__(message, status=status, body=body)
 
 
 class ResponseTooLargeError(ResponseDecodeError):

@@ -153,6 +153,61 @@ class CatalogContent:
         item = self.item(catalog, index)
         return item if item["uuid"] == program_uuid.lower() else None
 
+    def course_of_run(self, catalog: CatalogRecord, key: str) -> dict[str, Any] | None:
+        """The course of this catalog holding the course run ``key``: what enterprise-catalog's
+        lookup by key answers for a run key (``get_matching_content`` matches parents too)."""
+        index = _index_in(_RUN_KEY, key, catalog)
+        if index is None or self.kind(index) != "course":
+            return None
+        item = self.item(catalog, index)
+        return item if any(run["key"] == key for run in item["course_runs"]) else None
+
+    def served(self, catalog: CatalogRecord, index: int) -> dict[str, Any]:
+        """Item ``index`` as enterprise-catalog's ContentMetadataSerializer writes it: the flat
+        shape, and, in place of two programs out of three, a learner pathway or a video (whose
+        record names no ``content_type``, as its factory's does)."""
+        kind = self.kind(index)
+        item = self.item(catalog, index)
+        if kind != "program" or (index // len(KIND_CYCLE)) % 3 == 0:
+            return self.flat(item, kind)
+        if (index // len(KIND_CYCLE)) % 3 == 1:
+            return self._pathway(item, catalog, index)
+        return self._video(item, catalog, index)
+
+    def _pathway(self, program: dict[str, Any], catalog: CatalogRecord, index: int) -> dict[str, Any]:
+        key = f"pathway+{catalog.ordinal}.{index}"
+        courses = [{"key": course["key"], "title": course["title"]} for course in program["courses"]]
+        return {
+            "key": key,
+            "aggregation_key": f"learnerpathway:{key}",
+            "uuid": program["uuid"],
+            "title": program["title"],
+            "normalized_metadata": {"enroll_by_date": _stamp(self._anchor + datetime.timedelta(days=60))},
+            "content_type": "learnerpathway",
+            "name": program["title"],
+            "status": "active",
+            "overview": program["subtitle"],
+            "published": True,
+            "visible_via_association": True,
+            "created": _stamp(self._anchor - datetime.timedelta(days=90)),
+            "card_image": {"card": {"url": program["card_image_url"], "width": 378, "height": 225}},
+            "steps": [{"uuid": program["type_attrs"]["uuid"], "min_requirement": 1, "courses": courses}],
+            "parent_content_key": None,
+            "content_last_modified": program["data_modified_timestamp"],
+        }
+
+    def _video(self, program: dict[str, Any], catalog: CatalogRecord, index: int) -> dict[str, Any]:
+        key = f"video+{catalog.ordinal}.{index}"
+        return {
+            "key": key,
+            "aggregation_key": f"video:{key}",
+            "uuid": program["uuid"],
+            "title": f"Welcome to {program['title']}",
+            "normalized_metadata": {"enroll_by_date": _stamp(self._anchor + datetime.timedelta(days=60))},
+            "parent_content_key": program["courses"][0]["key"],
+            "content_last_modified": program["data_modified_timestamp"],
+        }
+
     def title_of(self, catalog: CatalogRecord, content_key: str) -> str | None:
         """The title of a course or course run of the catalog, for assignments of that content."""
         found = self.course(catalog, content_key) or self.course_run(catalog, content_key)
