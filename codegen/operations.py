@@ -102,6 +102,8 @@ class SpecReader:
         self.retry_statuses: frozenset[int] = frozenset(
             int(status) for status in document.get("x-sdk-retry-statuses", ())
         )
+        self.past_last_page: Mapping[str, Any] = document.get("x-sdk-past-last-page", {})
+        """The answer to a page past the last one (``status``, ``detail``); none when unsaid."""
 
     # ------------------------------------------------------------------ references
     def resolve(self, node: Schema) -> Schema:
@@ -416,7 +418,10 @@ def _pagination(reader: SpecReader, result_hint: str, pagination: Schema) -> tup
     else:
         page_hint = page_model = reader.page_model(result_hint)
         item_hint = reader.item_model(page_hint, items_field)
-    source = _call("Pagination", [page_model, item_hint], {key: repr(value) for key, value in values.items()})
+    options = {key: repr(value) for key, value in values.items()}
+    options["past_last_status"] = repr(reader.past_last_page.get("status"))
+    options["past_last_detail"] = repr(reader.past_last_page.get("detail"))
+    source = _call("Pagination", [page_model, item_hint], options)
     return page_hint, item_hint, source
 
 

@@ -34,6 +34,7 @@ EXTENSIONS = (
     "x-sdk-retry",
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
+    "x-sdk-past-last-page",
 )
 PAGINATION_KEYS = (
     "items",
@@ -175,6 +176,27 @@ def _top_level(document: Node) -> Iterator[Problem]:
     if not isinstance(headers, list) or not all(isinstance(name, str) and name for name in headers):
         yield Problem(
             pointer("x-sdk-request-id-headers"), "must be a list of header names, e.g. [x-amzn-RequestId]"
+        )
+    yield from _past_last_page(document)
+
+
+def _past_last_page(document: Node) -> Iterator[Problem]:
+    """``x-sdk-past-last-page``: the 4xx status, and the detail, of the answer to a page past the last."""
+    if "x-sdk-past-last-page" not in document:
+        return
+    answer = document["x-sdk-past-last-page"]
+    status = answer.get("status") if isinstance(answer, dict) else None
+    detail = answer.get("detail") if isinstance(answer, dict) else None
+    a_4xx = _is_status(status) and 400 <= status < 500
+    if not isinstance(answer, dict) or set(answer) - {"status", "detail"} or not a_4xx:
+        yield Problem(
+            pointer("x-sdk-past-last-page"),
+            'must be a mapping of a 4xx `status` and a `detail`, e.g. {status: 404, detail: "Invalid page."}',
+        )
+    elif detail is not None and (not isinstance(detail, str) or not detail):
+        yield Problem(
+            pointer("x-sdk-past-last-page", "detail"),
+            "the answer's error detail is a non-empty string (or null: any body of that status)",
         )
 
 

@@ -147,6 +147,10 @@ class Pagination:
 
     ``items`` is None when the body is a bare list (``page_model`` is then ``list``);
     ``next_field`` is None when the envelope carries no link to the next page.
+    ``past_last_status`` and ``past_last_detail`` are the answer the service gives to a page number
+    past the last page (``x-sdk-past-last-page``; Django REST framework's 404 "Invalid page."): only
+    that answer ends a listing early; any other failure of a page makes it incomplete
+    (``past_last_detail`` None: any body of that status; ``past_last_status`` None: no answer).
     """
 
     page_model: type[Any]
@@ -159,6 +163,8 @@ class Pagination:
     page_param: str | None = "page"
     offset_param: str | None = None
     size_param: str | None = None
+    past_last_status: int | None = 404
+    past_last_detail: str | None = "Invalid page."
 
 
 @frozen
