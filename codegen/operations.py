@@ -549,6 +549,10 @@ def render_operations(resources: tuple[ResourceSpec, ...], request_id_headers: t
     )
 
 
+def render_client(resources: tuple[ResourceSpec, ...]) -> str:
+    return template_environment().get_template("client.py.jinja2").render(resources=resources)
+
+
 def render_resources(resources: tuple[ResourceSpec, ...]) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
     models = sorted(_hinted_models(operations))

@@ -14,9 +14,10 @@ here), the sandbox server in ``enterprise_async.testing``.
 
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
-from ._client import EnterpriseClient
+from ._generated.client import EnterpriseClient
 from ._options import RequestTrace, current_trace
 from ._pagination import AsyncPager, Page
+from ._rate_limit import RateLimiter
 from ._raw_response import APIResponse, RawPager
 from ._transport import RequestStats
 from ._version import __version__
@@ -36,7 +37,7 @@ from .errors import (
     ServerError,
     UnprocessableEntityError,
 )
-from .fleet import RateLimiter, RedisTokenCache
+from .fleet import RedisTokenCache
 
 __all__ = [
     "APIResponse",

@@ -1,5 +1,7 @@
 """Access tokens: fetched once, shared by every concurrent call, refreshed before they expire.
 
+``ClientCredentials`` is how a token is asked for: the client-credentials grant, posted as a form
+to the issuer, and how its answer (or refusal) is read.
 ``TokenCache`` is the seam for sharing one token among many workers; ``InMemoryTokenCache`` is the
 default, and ``RedisTokenCache`` (a ``SharedTokenCache``) shares the token, and makes its fetch
 single-flight, across the processes of a fleet. ``TokenProvider`` keeps
@@ -13,14 +15,28 @@ import asyncio
 import hashlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+from urllib.parse import urlencode
 
 from attrs import frozen
+from yarl import URL
 
-from ._constants import MAX_TOKEN_REFRESH_MARGIN, TOKEN_REFRESH_RATIO
+from ._constants import (
+    DEFAULT_TOKEN_LIFETIME,
+    MAX_TOKEN_REFRESH_MARGIN,
+    TOKEN_OPERATION,
+    TOKEN_PATH,
+    TOKEN_REFRESH_RATIO,
+    USER_AGENT,
+)
+from ._request import HTTPRequest
+from ._responses import RawResponse, decode_body, error_detail
+from .errors import AuthenticationError, ResponseDecodeError
 
 __all__ = [
     "CachedToken",
+    "ClientCredentials",
+    "Secret",
     "InMemoryTokenCache",
     "Refreshed",
     "SharedTokenCache",
@@ -177,3 +193,121 @@ class TokenProvider:
 
     def __repr__(self) -> str:
         return f"TokenProvider(requests={self.requests})"
+
+
+class Secret:
+    """Holds the client secret so that no repr, vars() dump or traceback local shows it."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def scrub(self, text: str) -> str:
+        return text.replace(self._value, "<redacted>") if self._value else text
+
+    def __repr__(self) -> str:
+        return "<redacted>"
+
+
+Send = Callable[[HTTPRequest], Awaitable[RawResponse]]
+"""Sends a request with the transport's retries (for the token request)."""
+
+
+class ClientCredentials:
+    """The client-credentials grant: who asks for a token, where, and how its answer is read.
+
+    The secret only ever goes to ``auth_url``'s token path, and never into a message.
+    """
+
+    def __init__(
+        self, client_id: str, secret: Secret, auth_url: URL, *, retry_statuses: frozenset[int]
+    ) -> None:
+        self.client_id = client_id
+        self.secret = secret
+        self.auth_url = auth_url
+        self._retry_statuses = retry_statuses
+
+    @property
+    def cache_key(self) -> str:
+        """The key of this client's token in a ``TokenCache``."""
+        return token_cache_key(str(self.auth_url), self.client_id)
+
+    async def fetch(self, send: Send) -> tuple[str, float]:
+        """A new token and its lifetime in seconds, asked of the issuer through ``send``."""
+        response = await send(self._request())
+        if response.status != 200:
+            raise self._refusal(response)
+        return self._token_from(response)
+
+    def _request(self) -> HTTPRequest:
+        form = {
+            "grant_type": "client_credentials",
+            "client_id": self.client_id,
+            "client_secret": self.secret.reveal(),
+            "token_type": "jwt",
+        }
+        return HTTPRequest(
+            method="POST",
+            url=URL(str(self.auth_url).rstrip("/") + TOKEN_PATH, encoded=True),
+            path=TOKEN_PATH,
+            headers={
+                "Accept": "application/json",
+                "Content-Type": "application/x-www-form-urlencoded",
+                "User-Agent": USER_AGENT,
+            },
+            body=urlencode(form).encode(),
+            idempotent=True,  # issuing a token has no side effect worth protecting
+            authenticated=False,
+            retry_statuses=self._retry_statuses,
+            operation=TOKEN_OPERATION,
+        )
+
+    def _token_from(self, response: RawResponse) -> tuple[str, float]:
+        try:
+            body = decode_body(response)
+        except ResponseDecodeError as error:
+            raise AuthenticationError(
+                f"the token response of POST {TOKEN_PATH} cannot be read: {self.secret.scrub(str(error))}",
+                status=response.status,
+            ) from None
+        token = body.get("access_token") if isinstance(body, dict) else None
+        if not isinstance(token, str) or not token:
+            raise AuthenticationError(
+                f"the token response of POST {TOKEN_PATH} has no access_token", status=200
+            )
+        return token, token_lifetime(body.get("expires_in"))
+
+    def _refusal(self, response: RawResponse) -> AuthenticationError:
+        try:
+            body: Any = decode_body(response)
+        except ResponseDecodeError:
+            body = response.body.decode("utf-8", "replace")
+        detail = self.secret.scrub(error_detail(body))
+        message = (
+            f"the token request (POST {TOKEN_PATH}) was refused with {response.status} {response.reason}"
+        )
+        return AuthenticationError(
+            f"{message}: {detail}" if detail else message,
+            status=response.status,
+            body=self.secret.scrub(body) if isinstance(body, str) else body,
+            headers=response.headers,
+            method="POST",
+            path=TOKEN_PATH,
+            request_id=response.request_id,
+        )
+
+
+def token_lifetime(expires_in: object) -> float:
+    """Seconds a token lives: ``expires_in`` as sent (an integer, or a string such as "3600" or
+    "2.5"); the default when it is missing or unreadable."""
+    if isinstance(expires_in, bool) or not isinstance(expires_in, (int, float, str)):
+        return DEFAULT_TOKEN_LIFETIME
+    try:
+        lifetime = float(expires_in)
+    except ValueError:
+        return DEFAULT_TOKEN_LIFETIME
+    return lifetime if 0 < lifetime < float("inf") else DEFAULT_TOKEN_LIFETIME

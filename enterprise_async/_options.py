@@ -1,5 +1,8 @@
-"""Per-call options and the trace context every request carries.
+"""The options of a client and of a call, and the trace context every request carries.
 
+``ClientOptions`` is what a client (or a ``with_options`` view of it) sends with: its format,
+concurrency, retries, timeout and headers. It is declared once, validated once, and travels whole:
+the command line builds one, a queued job carries it as JSON, a worker's client is made from it.
 ``RequestOptions`` is what a call may change for itself (``timeout=``, ``extra_headers=``);
 ``RequestTrace`` is what a request tells an ``aiohttp.TraceConfig`` (as ``trace_request_ctx``) and
 OpenTelemetry (through ``current_trace()``): which operation, which page, which attempt.
@@ -9,15 +12,79 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Mapping
+from typing import Any, Literal
 
-from attrs import frozen
+import attrs
+from attrs import field, frozen
+from multidict import CIMultiDict, CIMultiDictProxy
 
-from ._generated.operations import REQUEST_ID_HEADERS
+from ._constants import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, RESPONSE_FORMATS
 from .errors import ClientValidationError
 
-__all__ = ["RequestOptions", "RequestTrace", "current_trace", "request_id_of"]
+__all__ = ["ClientOptions", "RequestOptions", "RequestTrace", "current_trace", "request_id_of"]
+
+ResponseFormat = Literal["json", "xml"]
 
 _FORBIDDEN_HEADERS = frozenset({"authorization", "host", "content-length"})
+
+
+def _response_format(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value not in RESPONSE_FORMATS:
+        raise ClientValidationError(attribute.name, f"must be 'json' or 'xml', got {value!r}")
+
+
+def _count(minimum: int) -> Any:
+    def check(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise ClientValidationError(attribute.name, f"must be an integer >= {minimum}, got {value!r}")
+
+    return check
+
+
+def _seconds(value: object) -> float:
+    seconds = check_timeout("timeout", value)
+    if seconds is None:
+        raise ClientValidationError("timeout", "must be a positive number of seconds, got None")
+    return seconds
+
+
+def _header_map(value: object) -> Mapping[str, str]:
+    return check_headers(value, "headers") or {}
+
+
+@frozen(kw_only=True)
+class ClientOptions:
+    """How a client sends: one typed, validated object, the same from the command line to a worker.
+
+    ``max_concurrency`` is the one bound on this client's requests in flight, pages of every
+    listing included; a listing fetches ahead at most that many pages.
+    """
+
+    response_format: ResponseFormat = field(default="json", validator=_response_format)
+    max_concurrency: int = field(default=DEFAULT_MAX_CONCURRENCY, validator=_count(1))
+    max_retries: int = field(default=DEFAULT_MAX_RETRIES, validator=_count(0))
+    timeout: float = field(default=DEFAULT_TIMEOUT, converter=_seconds)
+    headers: Mapping[str, str] = field(factory=dict, converter=_header_map)
+
+    def evolve(self, **changes: Any) -> ClientOptions:
+        """These options with ``changes`` (None keeps the current value), validated again."""
+        given = {name: value for name, value in changes.items() if value is not None}
+        if "headers" in given:
+            given["headers"] = {**self.headers, **_header_map(given["headers"])}
+        return attrs.evolve(self, **given)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data (for a queued job); ``from_json`` reads it back."""
+        return {**attrs.asdict(self), "headers": dict(self.headers)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ClientOptions:
+        """Options from ``to_json``'s data; a typed error names a bad or unknown field."""
+        known = {attribute.name for attribute in attrs.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ClientValidationError("options", f"unknown {', '.join(unknown)}")
+        return cls(**data)
 
 
 @frozen
@@ -97,10 +164,12 @@ def reset_current_trace(token: contextvars.Token[RequestTrace | None]) -> None:
     _CURRENT.reset(token)
 
 
-def request_id_of(headers: Mapping[str, str]) -> str | None:
-    """The gateway's request id from response headers (case-insensitive), or None."""
+def request_id_of(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
+    """The gateway's request id from response headers (``names``, case-insensitive), or None."""
+    if isinstance(headers, CIMultiDictProxy | CIMultiDict):  # aiohttp's headers: no copy needed
+        return next((value for name in names if (value := headers.get(name))), None)
     lowered = {name.lower(): value for name, value in headers.items()}
-    for name in REQUEST_ID_HEADERS:
+    for name in names:
         value = lowered.get(name.lower())
         if value:
             return value

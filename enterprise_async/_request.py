@@ -13,12 +13,13 @@ from urllib.parse import quote
 
 import orjson
 from attrs import frozen
+from yarl import URL
 
 from ._enum import OpenEnum
 from ._spec import Operation, Param
 from ._validation import validate_arguments
 
-__all__ = ["Query", "PreparedRequest", "prepare_request", "query_value"]
+__all__ = ["HTTPRequest", "PreparedRequest", "Query", "prepare_request", "query_value"]
 
 Query = tuple[tuple[str, str], ...]
 
@@ -42,6 +43,27 @@ class PreparedRequest:
     def with_query(self, query: Query) -> PreparedRequest:
         """The same request with another query (used by the pager for later pages)."""
         return PreparedRequest(self.operation, self.path, query, self.body)
+
+
+@frozen
+class HTTPRequest:
+    """One request as it goes on the wire. ``path`` (without host or query) is what logs and errors show."""
+
+    method: str
+    url: URL
+    path: str
+    headers: Mapping[str, str]
+    body: bytes | None = None
+    idempotent: bool = False
+    authenticated: bool = True
+    retry_statuses: frozenset[int] = frozenset()
+    """Statuses after which nothing was done, so a retry is safe whatever the method."""
+    timeout: float | None = None
+    """Seconds for this request alone (a call's ``timeout=``); None keeps the transport's."""
+    operation: str = ""
+    """The operation's name, for traces and log records."""
+    page: int | None = None
+    """The page number of a listing's page, for traces and log records."""
 
 
 def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> PreparedRequest:

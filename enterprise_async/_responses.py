@@ -41,11 +41,28 @@ class RawResponse:
     """Seconds from the first attempt's start to this answer, backoffs included."""
     retries: int = 0
     """Attempts before the one that got this answer (a 401's token refresh not counted)."""
+    request_id_headers: tuple[str, ...] = ()
+    """The headers that may name the request (the spec's ``x-sdk-request-id-headers``)."""
 
     @property
     def request_id(self) -> str | None:
         """The gateway's id of the request, when the answer names one."""
-        return request_id_of(self.headers)
+        return request_id_of(self.headers, self.request_id_headers)
+
+    def timed(self, elapsed: float, retries: int) -> RawResponse:
+        """This answer with the time it took and the retries made (a plain copy: ``attrs.evolve``
+        costs more than the rest of a small request's handling)."""
+        return RawResponse(
+            self.status,
+            self.reason,
+            self.headers,
+            self.body,
+            self.method,
+            self.path,
+            elapsed,
+            retries,
+            self.request_id_headers,
+        )
 
     @property
     def content_type(self) -> str:

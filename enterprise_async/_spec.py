@@ -13,6 +13,7 @@ from typing import Any, Generic, Literal, TypeVar
 from attrs import field, frozen
 
 __all__ = [
+    "ApiSpec",
     "AtLeastOneOf",
     "Check",
     "MaxCombinedItems",
@@ -201,3 +202,18 @@ class VariantRule:
     discriminator: str | None
     mapping: Mapping[str, type[Any]]
     markers: tuple[tuple[type[Any], frozenset[str]], ...]
+
+
+@frozen
+class ApiSpec:
+    """The whole spec as the runtime reads it: the generator writes one (``SPEC``), and the client
+    is given it. The runtime knows no operation, status list or header name of its own.
+    """
+
+    operations: Mapping[str, Operation[Any]]
+    """Every operation by its name in the client (``policies.allocate``)."""
+    retry_statuses: frozenset[int] = frozenset()
+    """Statuses every request retries, whatever its method, and that pause a rate-limited client
+    (``x-sdk-retry-statuses``: 429, "nothing was done, try later")."""
+    request_id_headers: tuple[str, ...] = ()
+    """Response headers naming a request, in order of preference (``x-sdk-request-id-headers``)."""

@@ -21,49 +21,28 @@ from __future__ import annotations
 import asyncio
 import copy
 import email.utils
+import functools
 import logging
 import random
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 
 import aiohttp
-import attrs
-from attrs import define, field, frozen
-from yarl import URL
+from attrs import define, field
 
-from ._auth import TokenProvider
+from ._auth import ClientCredentials, TokenCache, TokenProvider
 from ._constants import DEFAULT_PAUSE, INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
-from ._generated.operations import RETRY_STATUSES as PAUSE_STATUSES
-from ._options import RequestTrace, reset_current_trace, set_current_trace
+from ._options import ClientOptions, RequestTrace, reset_current_trace, set_current_trace
+from ._rate_limit import RateBudget
+from ._request import HTTPRequest
 from ._responses import RawResponse
+from ._spec import ApiSpec
 from .errors import APIConnectionError, APITimeoutError
-from .fleet._rate_limit import RateBudget
 
-__all__ = ["HTTPRequest", "RequestStats", "Transport", "parse_retry_after"]
+__all__ = ["HTTPRequest", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
 
 logger = logging.getLogger("enterprise_async")
-
-
-@frozen
-class HTTPRequest:
-    """One request as it goes on the wire. ``path`` (without host or query) is what logs and errors show."""
-
-    method: str
-    url: URL
-    path: str
-    headers: Mapping[str, str]
-    body: bytes | None = None
-    idempotent: bool = False
-    authenticated: bool = True
-    retry_statuses: frozenset[int] = frozenset()
-    """Statuses after which nothing was done, so a retry is safe whatever the method."""
-    timeout: float | None = None
-    """Seconds for this request alone (a call's ``timeout=``); None keeps the transport's."""
-    operation: str = ""
-    """The operation's name, for traces and log records."""
-    page: int | None = None
-    """The page number of a listing's page, for traces and log records."""
 
 
 @define
@@ -102,40 +81,39 @@ class Transport:
         self,
         session: SessionGetter,
         *,
-        tokens: TokenProvider | None,
-        timeout: float,
-        max_retries: int,
-        max_concurrency: int,
+        options: ClientOptions,
+        spec: ApiSpec,
+        credentials: ClientCredentials,
+        token_cache: TokenCache,
+        budget: RateBudget | None = None,
     ) -> None:
         self._session = session
-        self._tokens = tokens
-        self._timeout = aiohttp.ClientTimeout(total=timeout)
-        self._max_retries = max_retries
-        self._slots = asyncio.Semaphore(max_concurrency)
+        self._timeout = aiohttp.ClientTimeout(total=options.timeout)
+        self._max_retries = options.max_retries
+        self._concurrency = options.max_concurrency
+        self._slots = asyncio.Semaphore(options.max_concurrency)
+        self._pause_statuses = spec.retry_statuses
+        self._request_id_headers = spec.request_id_headers
+        self.tokens = TokenProvider(
+            functools.partial(credentials.fetch, self.send), cache=token_cache, key=credentials.cache_key
+        )
         self.stats = RequestStats()
-        self.budget: RateBudget | None = None
+        self.budget = budget
         """The rate budget every attempt draws from, and which a "try later" answer pauses."""
 
-    def bind_tokens(self, tokens: TokenProvider) -> None:
-        self._tokens = tokens
+    def derive(self, options: ClientOptions) -> Transport:
+        """A transport sending with ``options``: the same session, tokens, statistics and budget.
 
-    def derive(
-        self, *, timeout: float | None, max_retries: int | None, max_concurrency: int | None
-    ) -> Transport:
-        """A transport differing only in these options (None keeps the parent's).
-
-        Everything else (the session, the token provider, the statistics and whatever else the
-        parent holds, such as a rate budget) is shared by reference, not copied, so a client view
-        adds no pool, no token and no budget of its own. A new ``max_concurrency`` bounds the
-        view's own requests; the pool's limit still applies to them all.
+        Everything but the options is shared by reference, not copied, so a client view adds no
+        pool, no token and no budget of its own. A view's ``max_concurrency`` bounds its own
+        requests in flight.
         """
         view = copy.copy(self)
-        if timeout is not None:
-            view._timeout = aiohttp.ClientTimeout(total=timeout)
-        if max_retries is not None:
-            view._max_retries = max_retries
-        if max_concurrency is not None:
-            view._slots = asyncio.Semaphore(max_concurrency)
+        view._timeout = aiohttp.ClientTimeout(total=options.timeout)
+        view._max_retries = options.max_retries
+        if options.max_concurrency != self._concurrency:
+            view._concurrency = options.max_concurrency
+            view._slots = asyncio.Semaphore(options.max_concurrency)
         return view
 
     async def send(self, request: HTTPRequest) -> RawResponse:
@@ -145,7 +123,7 @@ class Transport:
         """
         started = time.perf_counter()
         response, retries = await self._send(request)
-        return attrs.evolve(response, elapsed=time.perf_counter() - started, retries=retries)
+        return response.timed(time.perf_counter() - started, retries)
 
     async def _send(self, request: HTTPRequest) -> tuple[RawResponse, int]:
         attempt = 0
@@ -162,14 +140,14 @@ class Transport:
                 await self._backoff(attempt, None)
                 attempt += 1
                 continue
-            if response.status == 401 and token is not None and self._tokens is not None:
+            if response.status == 401 and token is not None:
                 # A token fresh from the issuer refused at once: the credentials are at fault, not
                 # the token's age. Any other 401 (an expired or revoked token) earns a refresh.
                 if token == fresh_from_issuer:
                     return response, attempt
                 self.stats.faults["401"] += 1
                 self.stats.token_refreshes += 1
-                refreshed = await self._tokens.refresh(stale=token)
+                refreshed = await self.tokens.refresh(stale=token)
                 fresh_from_issuer = refreshed.value if refreshed.fetched else None
                 continue
             fresh_from_issuer = None
@@ -186,15 +164,15 @@ class Transport:
             return await self._exchange(request, token, attempt)
         async with budget.attempt():
             response = await self._exchange(request, token, attempt)
-            if means_pause(request, response):
+            if means_pause(request, response, self._pause_statuses):
                 wait = parse_retry_after(response.headers.get("Retry-After"))
                 await budget.pause(min(wait if wait is not None else DEFAULT_PAUSE, MAX_RETRY_AFTER))
             return response
 
     async def _token(self, request: HTTPRequest) -> str | None:
-        if not request.authenticated or self._tokens is None:
+        if not request.authenticated:
             return None
-        return await self._tokens.token()
+        return await self.tokens.token()
 
     @staticmethod
     def _retryable(request: HTTPRequest, response: RawResponse) -> bool:
@@ -242,6 +220,7 @@ class Transport:
                         body=body,
                         method=request.method,
                         path=request.path,
+                        request_id_headers=self._request_id_headers,
                     )
             except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
                 raise self._failure(request, error, APITimeoutError, sent=True, kind="timeout") from error
@@ -300,7 +279,7 @@ def _log_answer(request: HTTPRequest, raw: RawResponse, trace: RequestTrace, ela
     )
 
 
-def means_pause(request: HTTPRequest, response: RawResponse) -> bool:
+def means_pause(request: HTTPRequest, response: RawResponse, pause_statuses: frozenset[int]) -> bool:
     """Whether an answer says "try later" to every request of the client, not just this one.
 
     Those are the spec's client-wide retry statuses (``x-sdk-retry-statuses``: 429, the throttle
@@ -308,7 +287,7 @@ def means_pause(request: HTTPRequest, response: RawResponse) -> bool:
     423, a lock on one subscription plan) is retried by that request alone: pausing the client
     would stall calls the lock does not concern.
     """
-    return response.status in PAUSE_STATUSES and request.authenticated
+    return response.status in pause_statuses and request.authenticated
 
 
 async def pause(seconds: float) -> None:

@@ -24,7 +24,8 @@ import attrs
 import orjson
 import pytest
 
-from enterprise_async import EnterpriseClient, NotFoundError, _client
+from enterprise_async import EnterpriseClient, NotFoundError
+from enterprise_async import _base_client as _client
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._spec import Operation
 from enterprise_async._xml import parse_drf_xml, render_drf_xml

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._spec import (
+    ApiSpec,
     AtLeastOneOf,
     MaxProductItems,
     NamedValue,
@@ -553,3 +554,10 @@ OPERATIONS: dict[str, Operation[Any]] = {
     "learner_summary.list": LEARNER_SUMMARY_LIST,
 }
 """Every operation by its name in the client (``policies.allocate``)."""
+
+SPEC = ApiSpec(
+    operations=OPERATIONS,
+    retry_statuses=RETRY_STATUSES,
+    request_id_headers=REQUEST_ID_HEADERS,
+)
+"""The spec as the runtime reads it; ``EnterpriseClient`` is given it."""

@@ -3,8 +3,8 @@
 # (or `python -m codegen`). CI fails when this file differs from a fresh generation.
 """The client's resource namespaces, one class per tag of the spec, one method per operation.
 
-Each method only names its operation and hands over its arguments; validation, transport,
-decoding and pagination live once in the runtime.
+Each method only names its operation and hands its arguments and options to the client;
+validation, transport, decoding and pagination live once in the runtime (``BaseClient``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._options import RequestOptions
 from .._pagination import AsyncPager
 from .._raw_response import APIResponse, RawPager
-from .._resource import OperationRunner, RawResource, Resource
+from .._resource import Resource
 from . import operations
 from .models import (
     AllocationResult,
@@ -71,7 +72,7 @@ class PoliciesResource(Resource):
 
         `POST /enterprise/v1/policy-allocation/{policy_uuid}/allocate/`
         """
-        return await self._request(
+        return await self._client.call(
             operations.POLICIES_ALLOCATE,
             {
                 "policy_uuid": policy_uuid,
@@ -79,8 +80,7 @@ class PoliciesResource(Resource):
                 "content_key": content_key,
                 "content_price_cents": content_price_cents,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     def list(
@@ -105,7 +105,7 @@ class PoliciesResource(Resource):
 
         `GET /enterprise/v1/subsidy-access-policies/`
         """
-        return self._paginate(
+        return self._client.paginate(
             operations.POLICIES_LIST,
             {
                 "enterprise_customer_uuid": enterprise_customer_uuid,
@@ -113,12 +113,11 @@ class PoliciesResource(Resource):
                 "policy_type": policy_type,
                 "page_size": page_size,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
-class PoliciesResourceWithRawResponse(RawResource):
+class PoliciesResourceWithRawResponse(Resource):
     """Subsidy access policies and the allocation of content assignments. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
     async def allocate(
@@ -147,7 +146,7 @@ class PoliciesResourceWithRawResponse(RawResource):
 
         `POST /enterprise/v1/policy-allocation/{policy_uuid}/allocate/`
         """
-        return await self._request_raw(
+        return await self._client.call_raw(
             operations.POLICIES_ALLOCATE,
             {
                 "policy_uuid": policy_uuid,
@@ -155,8 +154,7 @@ class PoliciesResourceWithRawResponse(RawResource):
                 "content_key": content_key,
                 "content_price_cents": content_price_cents,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     def list(
@@ -181,7 +179,7 @@ class PoliciesResourceWithRawResponse(RawResource):
 
         `GET /enterprise/v1/subsidy-access-policies/`
         """
-        return self._paginate_raw(
+        return self._client.paginate_raw(
             operations.POLICIES_LIST,
             {
                 "enterprise_customer_uuid": enterprise_customer_uuid,
@@ -189,8 +187,7 @@ class PoliciesResourceWithRawResponse(RawResource):
                 "policy_type": policy_type,
                 "page_size": page_size,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
@@ -241,7 +238,7 @@ class AssignmentsResource(Resource):
 
         `GET /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/`
         """
-        return self._paginate(
+        return self._client.paginate(
             operations.ASSIGNMENTS_LIST,
             {
                 "assignment_configuration_uuid": assignment_configuration_uuid,
@@ -259,8 +256,7 @@ class AssignmentsResource(Resource):
                 "state__in": state__in,
                 "page_size": page_size,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def remind(
@@ -281,14 +277,13 @@ class AssignmentsResource(Resource):
 
         `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/remind/`
         """
-        return await self._request(
+        return await self._client.call(
             operations.ASSIGNMENTS_REMIND,
             {
                 "assignment_configuration_uuid": assignment_configuration_uuid,
                 "assignment_uuids": assignment_uuids,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def cancel(
@@ -309,18 +304,17 @@ class AssignmentsResource(Resource):
 
         `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/cancel/`
         """
-        return await self._request(
+        return await self._client.call(
             operations.ASSIGNMENTS_CANCEL,
             {
                 "assignment_configuration_uuid": assignment_configuration_uuid,
                 "assignment_uuids": assignment_uuids,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
-class AssignmentsResourceWithRawResponse(RawResource):
+class AssignmentsResourceWithRawResponse(Resource):
     """Learner content assignments of an assignment configuration. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
     def list(
@@ -367,7 +361,7 @@ class AssignmentsResourceWithRawResponse(RawResource):
 
         `GET /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/`
         """
-        return self._paginate_raw(
+        return self._client.paginate_raw(
             operations.ASSIGNMENTS_LIST,
             {
                 "assignment_configuration_uuid": assignment_configuration_uuid,
@@ -385,8 +379,7 @@ class AssignmentsResourceWithRawResponse(RawResource):
                 "state__in": state__in,
                 "page_size": page_size,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def remind(
@@ -407,14 +400,13 @@ class AssignmentsResourceWithRawResponse(RawResource):
 
         `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/remind/`
         """
-        return await self._request_raw(
+        return await self._client.call_raw(
             operations.ASSIGNMENTS_REMIND,
             {
                 "assignment_configuration_uuid": assignment_configuration_uuid,
                 "assignment_uuids": assignment_uuids,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def cancel(
@@ -435,14 +427,13 @@ class AssignmentsResourceWithRawResponse(RawResource):
 
         `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/cancel/`
         """
-        return await self._request_raw(
+        return await self._client.call_raw(
             operations.ASSIGNMENTS_CANCEL,
             {
                 "assignment_configuration_uuid": assignment_configuration_uuid,
                 "assignment_uuids": assignment_uuids,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
@@ -467,14 +458,13 @@ class SubscriptionsResource(Resource):
 
         `GET /enterprise/v1/subscriptions`
         """
-        return self._paginate(
+        return self._client.paginate(
             operations.SUBSCRIPTIONS_LIST,
             {
                 "enterprise_customer_uuid": enterprise_customer_uuid,
                 "current": current,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def assign_licenses(
@@ -506,7 +496,7 @@ class SubscriptionsResource(Resource):
 
         `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/assign`
         """
-        return await self._request(
+        return await self._client.call(
             operations.SUBSCRIPTIONS_ASSIGN_LICENSES,
             {
                 "subscription_plan_uuid": subscription_plan_uuid,
@@ -516,8 +506,7 @@ class SubscriptionsResource(Resource):
                 "closing": closing,
                 "notify_users": notify_users,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def bulk_revoke(
@@ -542,19 +531,18 @@ class SubscriptionsResource(Resource):
 
         `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/bulk-revoke`
         """
-        return await self._request(
+        return await self._client.call(
             operations.SUBSCRIPTIONS_BULK_REVOKE,
             {
                 "subscription_plan_uuid": subscription_plan_uuid,
                 "user_emails": user_emails,
                 "filters": filters,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
-class SubscriptionsResourceWithRawResponse(RawResource):
+class SubscriptionsResourceWithRawResponse(Resource):
     """Subscription plans and their licenses. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
     def list(
@@ -575,14 +563,13 @@ class SubscriptionsResourceWithRawResponse(RawResource):
 
         `GET /enterprise/v1/subscriptions`
         """
-        return self._paginate_raw(
+        return self._client.paginate_raw(
             operations.SUBSCRIPTIONS_LIST,
             {
                 "enterprise_customer_uuid": enterprise_customer_uuid,
                 "current": current,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def assign_licenses(
@@ -614,7 +601,7 @@ class SubscriptionsResourceWithRawResponse(RawResource):
 
         `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/assign`
         """
-        return await self._request_raw(
+        return await self._client.call_raw(
             operations.SUBSCRIPTIONS_ASSIGN_LICENSES,
             {
                 "subscription_plan_uuid": subscription_plan_uuid,
@@ -624,8 +611,7 @@ class SubscriptionsResourceWithRawResponse(RawResource):
                 "closing": closing,
                 "notify_users": notify_users,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def bulk_revoke(
@@ -650,15 +636,14 @@ class SubscriptionsResourceWithRawResponse(RawResource):
 
         `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/bulk-revoke`
         """
-        return await self._request_raw(
+        return await self._client.call_raw(
             operations.SUBSCRIPTIONS_BULK_REVOKE,
             {
                 "subscription_plan_uuid": subscription_plan_uuid,
                 "user_emails": user_emails,
                 "filters": filters,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
@@ -687,7 +672,7 @@ class EnrollmentsResource(Resource):
 
         `POST /enterprise/v1/bulk-license-enrollment`
         """
-        return await self._request(
+        return await self._client.call(
             operations.ENROLLMENTS_BULK_ENROLL,
             {
                 "enterprise_customer_uuid": enterprise_customer_uuid,
@@ -695,12 +680,11 @@ class EnrollmentsResource(Resource):
                 "course_run_keys": course_run_keys,
                 "notify": notify,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
-class EnrollmentsResourceWithRawResponse(RawResource):
+class EnrollmentsResourceWithRawResponse(Resource):
     """Bulk enrollment of learners in course runs. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
     async def bulk_enroll(
@@ -725,7 +709,7 @@ class EnrollmentsResourceWithRawResponse(RawResource):
 
         `POST /enterprise/v1/bulk-license-enrollment`
         """
-        return await self._request_raw(
+        return await self._client.call_raw(
             operations.ENROLLMENTS_BULK_ENROLL,
             {
                 "enterprise_customer_uuid": enterprise_customer_uuid,
@@ -733,8 +717,7 @@ class EnrollmentsResourceWithRawResponse(RawResource):
                 "course_run_keys": course_run_keys,
                 "notify": notify,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
@@ -755,11 +738,10 @@ class CatalogsResource(Resource):
 
         `GET /enterprise/v2/enterprise-catalogs`
         """
-        return self._paginate(
+        return self._client.paginate(
             operations.CATALOGS_LIST,
             {},
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     def contents(
@@ -782,14 +764,13 @@ class CatalogsResource(Resource):
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}`
         """
-        return self._paginate(
+        return self._client.paginate(
             operations.CATALOGS_CONTENTS,
             {
                 "catalog_id": catalog_id,
                 "limit": limit,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def course(
@@ -810,14 +791,13 @@ class CatalogsResource(Resource):
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/courses/{course_key}`
         """
-        return await self._request(
+        return await self._client.call(
             operations.CATALOGS_COURSE,
             {
                 "catalog_id": catalog_id,
                 "course_key": course_key,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def course_run(
@@ -838,14 +818,13 @@ class CatalogsResource(Resource):
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/course-runs/{course_run_id}`
         """
-        return await self._request(
+        return await self._client.call(
             operations.CATALOGS_COURSE_RUN,
             {
                 "catalog_id": catalog_id,
                 "course_run_id": course_run_id,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def program(
@@ -866,18 +845,17 @@ class CatalogsResource(Resource):
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/programs/{program_id}`
         """
-        return await self._request(
+        return await self._client.call(
             operations.CATALOGS_PROGRAM,
             {
                 "catalog_id": catalog_id,
                 "program_id": program_id,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
-class CatalogsResourceWithRawResponse(RawResource):
+class CatalogsResourceWithRawResponse(Resource):
     """Catalogs available to the customer, and the courses, course runs and programs in them. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
     def list(
@@ -894,11 +872,10 @@ class CatalogsResourceWithRawResponse(RawResource):
 
         `GET /enterprise/v2/enterprise-catalogs`
         """
-        return self._paginate_raw(
+        return self._client.paginate_raw(
             operations.CATALOGS_LIST,
             {},
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     def contents(
@@ -921,14 +898,13 @@ class CatalogsResourceWithRawResponse(RawResource):
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}`
         """
-        return self._paginate_raw(
+        return self._client.paginate_raw(
             operations.CATALOGS_CONTENTS,
             {
                 "catalog_id": catalog_id,
                 "limit": limit,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def course(
@@ -949,14 +925,13 @@ class CatalogsResourceWithRawResponse(RawResource):
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/courses/{course_key}`
         """
-        return await self._request_raw(
+        return await self._client.call_raw(
             operations.CATALOGS_COURSE,
             {
                 "catalog_id": catalog_id,
                 "course_key": course_key,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def course_run(
@@ -977,14 +952,13 @@ class CatalogsResourceWithRawResponse(RawResource):
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/course-runs/{course_run_id}`
         """
-        return await self._request_raw(
+        return await self._client.call_raw(
             operations.CATALOGS_COURSE_RUN,
             {
                 "catalog_id": catalog_id,
                 "course_run_id": course_run_id,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
     async def program(
@@ -1005,14 +979,13 @@ class CatalogsResourceWithRawResponse(RawResource):
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/programs/{program_id}`
         """
-        return await self._request_raw(
+        return await self._client.call_raw(
             operations.CATALOGS_PROGRAM,
             {
                 "catalog_id": catalog_id,
                 "program_id": program_id,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
@@ -1040,18 +1013,17 @@ class LearnerSummaryResource(Resource):
 
         `GET /enterprise/v3/enterprise-customer/{enterprise_uuid}/learner-summary`
         """
-        return self._paginate(
+        return self._client.paginate(
             operations.LEARNER_SUMMARY_LIST,
             {
                 "enterprise_uuid": enterprise_uuid,
                 "ordering": ordering,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
 
 
-class LearnerSummaryResourceWithRawResponse(RawResource):
+class LearnerSummaryResourceWithRawResponse(Resource):
     """Per-learner enrollment and progress report of an enterprise customer. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
     def list(
@@ -1075,72 +1047,11 @@ class LearnerSummaryResourceWithRawResponse(RawResource):
 
         `GET /enterprise/v3/enterprise-customer/{enterprise_uuid}/learner-summary`
         """
-        return self._paginate_raw(
+        return self._client.paginate_raw(
             operations.LEARNER_SUMMARY_LIST,
             {
                 "enterprise_uuid": enterprise_uuid,
                 "ordering": ordering,
             },
-            timeout,
-            extra_headers,
+            RequestOptions.of(timeout, extra_headers),
         )
-
-
-class ResourceNamespaces:
-    """The client's resource namespaces (``client.policies``, ``client.catalogs``, ...)."""
-
-    policies: PoliciesResource
-    """Subsidy access policies and the allocation of content assignments."""
-
-    assignments: AssignmentsResource
-    """Learner content assignments of an assignment configuration."""
-
-    subscriptions: SubscriptionsResource
-    """Subscription plans and their licenses."""
-
-    enrollments: EnrollmentsResource
-    """Bulk enrollment of learners in course runs."""
-
-    catalogs: CatalogsResource
-    """Catalogs available to the customer, and the courses, course runs and programs in them."""
-
-    learner_summary: LearnerSummaryResource
-    """Per-learner enrollment and progress report of an enterprise customer."""
-
-    def _bind_resources(self, runner: OperationRunner) -> None:
-        self.policies = PoliciesResource(runner)
-        self.assignments = AssignmentsResource(runner)
-        self.subscriptions = SubscriptionsResource(runner)
-        self.enrollments = EnrollmentsResource(runner)
-        self.catalogs = CatalogsResource(runner)
-        self.learner_summary = LearnerSummaryResource(runner)
-
-
-class RawResponseNamespaces:
-    """``client.with_raw_response``: every resource, its methods answering with HTTP details."""
-
-    policies: PoliciesResourceWithRawResponse
-    """Subsidy access policies and the allocation of content assignments."""
-
-    assignments: AssignmentsResourceWithRawResponse
-    """Learner content assignments of an assignment configuration."""
-
-    subscriptions: SubscriptionsResourceWithRawResponse
-    """Subscription plans and their licenses."""
-
-    enrollments: EnrollmentsResourceWithRawResponse
-    """Bulk enrollment of learners in course runs."""
-
-    catalogs: CatalogsResourceWithRawResponse
-    """Catalogs available to the customer, and the courses, course runs and programs in them."""
-
-    learner_summary: LearnerSummaryResourceWithRawResponse
-    """Per-learner enrollment and progress report of an enterprise customer."""
-
-    def __init__(self, runner: OperationRunner) -> None:
-        self.policies = PoliciesResourceWithRawResponse(runner)
-        self.assignments = AssignmentsResourceWithRawResponse(runner)
-        self.subscriptions = SubscriptionsResourceWithRawResponse(runner)
-        self.enrollments = EnrollmentsResourceWithRawResponse(runner)
-        self.catalogs = CatalogsResourceWithRawResponse(runner)
-        self.learner_summary = LearnerSummaryResourceWithRawResponse(runner)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
 from ..exports import ExportSummary, export_catalogs
 from ..fleet._customer_queue import export_customers_via_queue
 from ..fleet._queue import export_via_queue

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
 from ..exports import AtomicFile, LearnerFormat, export_learners
 from ._context import ApiSettings, run_with_client
 from ._options import api_options

@@ -9,8 +9,8 @@ from typing import Any, Final, Literal, TypeVar
 
 from attrs import frozen
 
-from .._client import EnterpriseClient
 from .._constants import REQUIRED_ENVIRONMENT
+from .._generated.client import EnterpriseClient
 from ..testing import Sandbox
 from ._failures import InputError, run
 

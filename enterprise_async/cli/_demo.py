@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
 from ..exports import ExportSummary, export_catalogs
 from ..models import Assignment, Course, CourseRun, Program, SubscriptionPlan, SubsidyAccessPolicy
 from ..testing import DataSize, Sandbox

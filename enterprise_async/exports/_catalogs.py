@@ -22,7 +22,7 @@ from typing import Any, Final, Literal, Protocol
 import orjson
 from attrs import define, frozen
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
 from .._pagination import take
 from ..errors import EnterpriseError, ResponseDecodeError
 from ..models import Catalog, to_dict

@@ -16,7 +16,7 @@ from typing import Any, Final, Literal, Protocol
 import attrs
 import orjson
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
 from ..models import LearnerSummary, to_dict
 
 __all__ = ["LEARNER_COLUMNS", "ByteSink", "LearnerFormat", "csv_cell", "export_learners"]

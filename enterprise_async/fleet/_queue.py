@@ -26,7 +26,7 @@ from typing import Any, Final
 
 import attrs
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
 from ..errors import EnterpriseError
 from ..exports import CatalogOutcome, CompletedCatalog, ExportSummary, Manifest, SilentProgress
 from ..exports._catalogs import (

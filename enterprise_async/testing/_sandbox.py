@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from aiohttp import web
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
 from ._data import DataSize
 from ._endpoints import CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
 from ._faults import FaultInjector

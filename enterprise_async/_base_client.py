@@ -1,9 +1,11 @@
-"""``EnterpriseClient``: the SDK's entry point.
+"""``BaseClient``: the hand-written runtime every generated client stands on.
 
-It owns the connection pool (or borrows the caller's session), the token provider and the
-transport, and runs the operations of the generated table: validate and build the request, send
-it, map the status to a result or a typed error. The resource namespaces (``client.policies``...)
-are generated from the spec and call back into ``call`` and ``paginate``.
+It is given the spec (an ``ApiSpec``: the operation table, the client-wide retry statuses, the
+request-id headers) and does everything once: it validates a call's arguments and builds the
+request, sends it through its transport, maps the status to a result or a typed error, and pages.
+It knows no endpoint, model or resource of its own: the generated ``EnterpriseClient`` subclasses
+it, gives it ``SPEC`` and holds the resource namespaces (``client.policies``...), whose methods call
+``call`` and ``paginate`` here.
 """
 
 from __future__ import annotations
@@ -11,41 +13,28 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar
+from typing import Any, ClassVar, TypeVar
 from urllib.parse import quote, urlencode
 
 import aiohttp
+from typing_extensions import Self
 from yarl import URL
 
-from ._auth import InMemoryTokenCache, TokenCache, TokenProvider, token_cache_key
-from ._constants import (
-    DEFAULT_MAX_CONCURRENCY,
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT,
-    DEFAULT_TOKEN_LIFETIME,
-    RESPONSE_FORMATS,
-    TOKEN_OPERATION,
-    TOKEN_PATH,
-    USER_AGENT,
-)
-from ._decoding import DecodeError, structure
-from ._generated.models import AccessToken
-from ._generated.operations import RETRY_STATUSES
-from ._generated.resources import RawResponseNamespaces, ResourceNamespaces
-from ._options import RequestOptions, check_headers, check_timeout
+from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
+from ._constants import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, USER_AGENT
+from ._options import ClientOptions, RequestOptions, ResponseFormat
 from ._pagination import AsyncPager
+from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
-from ._request import PreparedRequest, Query, prepare_request
-from ._responses import RawResponse, decode_body, error_detail, read_result, status_error
-from ._spec import Operation
-from ._transport import HTTPRequest, RequestStats, Transport, parse_retry_after
-from .errors import AuthenticationError, ClientValidationError, EnterpriseError, ResponseDecodeError
-from .fleet._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
+from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
+from ._responses import RawResponse, read_result, status_error
+from ._spec import ApiSpec, Operation
+from ._transport import RequestStats, Transport, parse_retry_after
+from .errors import ClientValidationError, EnterpriseError
 
-__all__ = ["EnterpriseClient"]
+__all__ = ["BaseClient", "check_base_url"]
 
 ResultT = TypeVar("ResultT")
-ResponseFormat = Literal["json", "xml"]
 
 _ACCEPT = {"json": "application/json", "xml": "application/xml"}
 _ENVIRONMENT = {
@@ -56,25 +45,7 @@ _ENVIRONMENT = {
 }
 
 
-class _Secret:
-    """Holds the client secret so that no repr, vars() dump or traceback local shows it."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        return self._value
-
-    def scrub(self, text: str) -> str:
-        return text.replace(self._value, "<redacted>") if self._value else text
-
-    def __repr__(self) -> str:
-        return "<redacted>"
-
-
-class EnterpriseClient(ResourceNamespaces):
+class BaseClient:
     """Asynchronous client of the enterprise learning platform's API.
 
     Use it as ``async with EnterpriseClient(...) as client:``; the resource namespaces
@@ -100,6 +71,9 @@ class EnterpriseClient(ResourceNamespaces):
             shares them with every process using the same client id; in this process by default.
     """
 
+    spec: ClassVar[ApiSpec]
+    """The spec this client runs (the generated ``SPEC``, given by the generated subclass)."""
+
     def __init__(
         self,
         *,
@@ -118,46 +92,38 @@ class EnterpriseClient(ResourceNamespaces):
     ) -> None:
         _require_text("client_id", client_id)
         _require_text("client_secret", client_secret)
-        if response_format not in RESPONSE_FORMATS:
-            raise ClientValidationError(
-                "response_format", f"must be 'json' or 'xml', got {response_format!r}"
-            )
-        _require_count("max_concurrency", max_concurrency, minimum=1)
-        _require_count("max_retries", max_retries, minimum=0)
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-            raise ClientValidationError("timeout", f"must be a positive number of seconds, got {timeout!r}")
-        self._base_url = _base("base_url", base_url)
-        self._auth_url = _base("auth_url", auth_url) if auth_url is not None else self._base_url
+        self._options = ClientOptions(
+            response_format=response_format,
+            max_concurrency=max_concurrency,
+            max_retries=max_retries,
+            timeout=timeout,
+        )
+        self._base_url = check_base_url("base_url", base_url)
+        self._base_text = str(self._base_url).rstrip("/")
+        auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
         self._client_id = client_id
-        self._secret = _Secret(client_secret)
-        self._format: ResponseFormat = response_format
-        self._max_concurrency = max_concurrency
         self._session = session
         self._owns_session = session is None
-        self._parent: EnterpriseClient | None = None  # set on a view made by with_options
-        self._headers: dict[str, str] = {}
+        self._parent: BaseClient | None = None  # set on a view made by with_options
         self._closed = False
+        self._credentials = ClientCredentials(
+            client_id, Secret(client_secret), auth, retry_statuses=self.spec.retry_statuses
+        )
         self._transport = Transport(
             self._get_session,
-            tokens=None,
-            timeout=float(timeout),
-            max_retries=max_retries,
-            max_concurrency=max_concurrency,
+            options=self._options,
+            spec=self.spec,
+            credentials=self._credentials,
+            token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
+            budget=_budget(client_id, rate_limit, rate_limiter),
         )
-        self._tokens = TokenProvider(
-            self._fetch_token,
-            cache=token_cache if token_cache is not None else InMemoryTokenCache(),
-            key=token_cache_key(str(self._auth_url), client_id),
-        )
-        self._transport.bind_tokens(self._tokens)
-        self._transport.budget = _budget(client_id, rate_limit, rate_limiter)
-        self._bind_resources(self)
-        self.with_raw_response = RawResponseNamespaces(self)
-        """The same resources, whose methods return the raw answer (``APIResponse``) instead of the
-        model, and whose list methods return a ``RawPager`` of each page's answer."""
+        self._bind_resources()
+
+    def _bind_resources(self) -> None:
+        """Make the resource namespaces of this client (or view); the generated subclass does."""
 
     @classmethod
-    def from_env(cls, **overrides: Any) -> EnterpriseClient:
+    def from_env(cls, **overrides: Any) -> Self:
         """A client configured from ``ENTERPRISE_CLIENT_ID``, ``ENTERPRISE_CLIENT_SECRET``,
         ``ENTERPRISE_BASE_URL`` and ``ENTERPRISE_AUTH_URL`` (optional); keyword arguments override them."""
         settings: dict[str, Any] = {
@@ -171,7 +137,7 @@ class EnterpriseClient(ResourceNamespaces):
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def __aenter__(self) -> EnterpriseClient:
+    async def __aenter__(self) -> Self:
         await self._get_session()
         return self
 
@@ -199,17 +165,24 @@ class EnterpriseClient(ResourceNamespaces):
         if self._parent is not None:
             return await self._parent._get_session()
         if self._session is None:
-            connector = aiohttp.TCPConnector(limit=self._max_concurrency + 1, enable_cleanup_closed=True)
+            # No pool limit: max_concurrency is enforced once, by the transport, for every view.
+            connector = aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True)
             self._session = aiohttp.ClientSession(connector=connector)
         return self._session
 
     def __repr__(self) -> str:
         return (
-            f"EnterpriseClient(base_url={str(self._base_url)!r}, client_id={self._client_id!r}, "
-            f"response_format={self._format!r}, max_concurrency={self._max_concurrency})"
+            f"{type(self).__name__}(base_url={str(self._base_url)!r}, client_id={self._client_id!r}, "
+            f"response_format={self._options.response_format!r}, "
+            f"max_concurrency={self._options.max_concurrency})"
         )
 
     # ------------------------------------------------------------------ observability
+
+    @property
+    def options(self) -> ClientOptions:
+        """How this client sends: format, concurrency, retries, timeout and headers."""
+        return self._options
 
     @property
     def base_url(self) -> str:
@@ -217,12 +190,12 @@ class EnterpriseClient(ResourceNamespaces):
 
     @property
     def response_format(self) -> ResponseFormat:
-        return self._format
+        return self._options.response_format
 
     @property
     def max_concurrency(self) -> int:
         """Requests this client keeps in flight at most, pages of every listing included."""
-        return self._max_concurrency
+        return self._options.max_concurrency
 
     @property
     def stats(self) -> RequestStats:
@@ -237,7 +210,11 @@ class EnterpriseClient(ResourceNamespaces):
     @property
     def token_requests(self) -> int:
         """Tokens this client has requested from the issuer."""
-        return self._tokens.requests
+        return self._transport.tokens.requests
+
+    async def _fetch_token(self) -> tuple[str, float]:
+        """A new token from the issuer and its lifetime (what the token provider calls)."""
+        return await self._credentials.fetch(self._transport.send)
 
     # ------------------------------------------------------------------ running operations
 
@@ -247,10 +224,7 @@ class EnterpriseClient(ResourceNamespaces):
         arguments: Mapping[str, Any],
         options: RequestOptions | None = None,
     ) -> ResultT:
-        """Run one operation of the generated table with a call's arguments.
-
-        The resource methods are built on this; it validates, sends, and maps the status.
-        """
+        """Run one operation with a call's arguments: validate, send, map the status."""
         return (await self.call_raw(operation, arguments, options)).parse()
 
     async def call_raw(
@@ -299,7 +273,7 @@ class EnterpriseClient(ResourceNamespaces):
                 answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
             return page
 
-        return AsyncPager(fetch, pagination, prepared.query, window=self._max_concurrency)
+        return AsyncPager(fetch, pagination, prepared.query, window=self._options.max_concurrency)
 
     def _answer(self, operation: Operation[ResultT], response: RawResponse) -> APIResponse[ResultT]:
         outcome = operation.outcomes.get(response.status)
@@ -309,53 +283,21 @@ class EnterpriseClient(ResourceNamespaces):
             raise status_error(operation, response, retry_after=retry_after)
         return APIResponse(response, lambda raw: read_result(operation, raw))
 
-    # ------------------------------------------------------------------ views
-
-    def with_options(
-        self,
-        *,
-        timeout: float | None = None,
-        max_retries: int | None = None,
-        max_concurrency: int | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> EnterpriseClient:
-        """A view of this client differing only in these options (None keeps this client's).
-
-        A fail-fast route and a patient background job can share one client: the view shares the
-        connection pool, the token provider, the statistics and everything else this client holds
-        (a rate budget included) by reference. Closing a view leaves this client open; closing
-        this client closes the pool under its views too.
-        """
-        timeout = check_timeout("timeout", timeout)
-        if max_retries is not None:
-            _require_count("max_retries", max_retries, minimum=0)
-        if max_concurrency is not None:
-            _require_count("max_concurrency", max_concurrency, minimum=1)
-        extra = check_headers(headers, "headers")
-        view = copy.copy(self)
-        view._parent = self._parent or self
-        view._owns_session = False
-        view._closed = False
-        view._headers = {**self._headers, **(extra or {})}
-        view._max_concurrency = max_concurrency or self._max_concurrency
-        view._transport = self._transport.derive(
-            timeout=timeout, max_retries=max_retries, max_concurrency=max_concurrency
-        )
-        view._bind_resources(view)
-        view.with_raw_response = RawResponseNamespaces(view)
-        return view
-
     def _http_request(
         self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int | None = None
     ) -> HTTPRequest:
-        headers = {"Accept": _ACCEPT[self._format], "User-Agent": USER_AGENT, **self._headers}
+        headers = {
+            "Accept": _ACCEPT[self._options.response_format],
+            "User-Agent": USER_AGENT,
+            **self._options.headers,
+        }
         if options is not None and options.extra_headers:
             headers.update(options.extra_headers)
         if prepared.body is not None:
             headers["Content-Type"] = "application/json"
         return HTTPRequest(
             method=prepared.method,
-            url=_url(self._base_url, prepared.path, prepared.query),
+            url=_url(self._base_text, prepared.path, prepared.query),
             path=prepared.path,
             headers=headers,
             body=prepared.body,
@@ -366,68 +308,34 @@ class EnterpriseClient(ResourceNamespaces):
             page=page,
         )
 
-    # ------------------------------------------------------------------ tokens
+    # ------------------------------------------------------------------ views
 
-    async def _fetch_token(self) -> tuple[str, float]:
-        form = {
-            "grant_type": "client_credentials",
-            "client_id": self._client_id,
-            "client_secret": self._secret.reveal(),
-            "token_type": "jwt",
-        }
-        request = HTTPRequest(
-            method="POST",
-            url=_url(self._auth_url, TOKEN_PATH, ()),
-            path=TOKEN_PATH,
-            headers={
-                "Accept": "application/json",
-                "Content-Type": "application/x-www-form-urlencoded",
-                "User-Agent": USER_AGENT,
-            },
-            body=urlencode(form).encode(),
-            idempotent=True,  # issuing a token has no side effect worth protecting
-            authenticated=False,
-            retry_statuses=RETRY_STATUSES,
-            operation=TOKEN_OPERATION,
-        )
-        response = await self._transport.send(request)
-        if response.status != 200:
-            raise self._token_error(response)
-        token = self._token_from(response)
-        return str(token.access_token), _lifetime(token.expires_in)
+    def with_options(
+        self,
+        *,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        max_concurrency: int | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Self:
+        """A view of this client differing only in these options (None keeps this client's).
 
-    def _token_from(self, response: RawResponse) -> AccessToken:
-        try:
-            token = structure(decode_body(response), AccessToken)
-        except (DecodeError, ResponseDecodeError) as error:
-            raise AuthenticationError(
-                f"the token response of POST {TOKEN_PATH} cannot be read: {self._secret.scrub(str(error))}",
-                status=response.status,
-            ) from None
-        if not isinstance(token, AccessToken) or not token.access_token:
-            raise AuthenticationError(
-                f"the token response of POST {TOKEN_PATH} has no access_token", status=200
-            )
-        return token
-
-    def _token_error(self, response: RawResponse) -> AuthenticationError:
-        try:
-            body = decode_body(response)
-        except ResponseDecodeError:
-            body = response.body.decode("utf-8", "replace")
-        detail = self._secret.scrub(error_detail(body))
-        message = (
-            f"the token request (POST {TOKEN_PATH}) was refused with {response.status} {response.reason}"
+        A fail-fast route and a patient background job can share one client: the view shares the
+        connection pool, the token provider, the statistics and everything else this client holds
+        (a rate budget included) by reference. Closing a view leaves this client open; closing
+        this client closes the pool under its views too.
+        """
+        options = self._options.evolve(
+            timeout=timeout, max_retries=max_retries, max_concurrency=max_concurrency, headers=headers
         )
-        return AuthenticationError(
-            f"{message}: {detail}" if detail else message,
-            status=response.status,
-            body=self._secret.scrub(body) if isinstance(body, str) else body,
-            headers=response.headers,
-            method="POST",
-            path=TOKEN_PATH,
-            request_id=response.request_id,
-        )
+        view = copy.copy(self)
+        view._parent = self._parent or self
+        view._owns_session = False
+        view._closed = False
+        view._options = options
+        view._transport = self._transport.derive(options)
+        view._bind_resources()
+        return view
 
 
 def _page_number(pagination: Any, query: Query) -> int:
@@ -446,24 +354,15 @@ def _budget(client_id: str, rate_limit: str | None, limiter: RateLimiter | None)
     return RateBudget(limiter or RateLimiter(), items, key=budget_key(client_id))
 
 
-def _lifetime(expires_in: int | str | None) -> float:
-    """Seconds a token lives: ``expires_in`` as sent (an integer, or a string such as "3600" or
-    "2.5"); the default when it is missing or unreadable."""
-    try:
-        lifetime = float(expires_in) if expires_in is not None else DEFAULT_TOKEN_LIFETIME
-    except ValueError:
-        return DEFAULT_TOKEN_LIFETIME
-    return lifetime if lifetime > 0 and lifetime != float("inf") else DEFAULT_TOKEN_LIFETIME
-
-
-def _url(base: URL, path: str, query: Query) -> URL:
-    text = str(base).rstrip("/") + path
+def _url(base: str, path: str, query: Query) -> URL:
+    text = base + path
     if query:
         text += "?" + urlencode(query, quote_via=quote, safe=",")
     return URL(text, encoded=True)
 
 
-def _base(name: str, value: Any) -> URL:
+def check_base_url(name: str, value: Any) -> URL:
+    """An absolute http(s) URL without query or fragment; a typed error names anything else."""
     if not isinstance(value, str) or not value.strip():
         raise ClientValidationError(name, "must be an absolute http(s) URL")
     url = URL(value.strip())
@@ -477,8 +376,3 @@ def _base(name: str, value: Any) -> URL:
 def _require_text(name: str, value: Any) -> None:
     if not isinstance(value, str) or not value.strip():
         raise ClientValidationError(name, "must be a non-empty string")
-
-
-def _require_count(name: str, value: Any, *, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ClientValidationError(name, f"must be an integer >= {minimum}, got {value!r}")

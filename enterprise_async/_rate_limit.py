@@ -28,8 +28,8 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from .._constants import BUDGET_GUARD, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
-from ..errors import ClientValidationError
+from ._constants import BUDGET_GUARD, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
+from .errors import ClientValidationError
 
 __all__ = ["RateBudget", "RateLimiter", "budget_key", "parse_rate_limit"]
 
