@@ -360,7 +360,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
     constant = node["operationId"].upper()
     page_hint = item_hint = pagination_source = None
     if pagination:
-        page_hint, item_hint, pagination_source = _pagination(reader, result_hint, pagination)
+        page_hint, item_hint, pagination_source = _pagination(reader, result_hint, pagination, node)
     return OperationSpec(
         constant=constant,
         name=f"{resource}.{method_name}",
@@ -403,13 +403,16 @@ PAGINATION_DEFAULTS: Mapping[str, str | None] = {
 """The ``x-sdk-pagination`` vocabulary and the value of each key the spec leaves out."""
 
 
-def _pagination(reader: SpecReader, result_hint: str, pagination: Schema) -> tuple[str, str, str]:
+def _pagination(
+    reader: SpecReader, result_hint: str, pagination: Schema, node: Schema
+) -> tuple[str, str, str]:
     """The page type, the item type and the ``Pagination(...)`` source of a list operation."""
     bare = "items" in pagination and pagination["items"] is None  # a bare list has no fields
-    values = {
+    values: dict[str, Any] = {
         key: pagination.get(key, None if bare and key.endswith("_field") else default)
         for key, default in PAGINATION_DEFAULTS.items()
     }
+    values.update(_page_sizes(reader, node, pagination, values["size_param"]))
     items_field = values["items"]
     if items_field is None:  # a bare list: the page is the list itself
         page_hint = result_hint
@@ -423,6 +426,25 @@ def _pagination(reader: SpecReader, result_hint: str, pagination: Schema) -> tup
     options["past_last_detail"] = repr(reader.past_last_page.get("detail"))
     source = _call("Pagination", [page_model, item_hint], options)
     return page_hint, item_hint, source
+
+
+def _page_sizes(
+    reader: SpecReader, node: Schema, pagination: Schema, size_param: str | None
+) -> dict[str, Any]:
+    """What the service applies to the page size: the size parameter's ``default`` and
+    ``maximum``, the size bulk reads ask for, and the other names the size goes by."""
+    schema: Schema = {}
+    for parameter in node.get("parameters", ()):
+        resolved = reader.resolve(parameter)
+        if size_param is not None and resolved["name"] == size_param:
+            schema = resolved.get("schema", {})
+    maximum = schema.get("maximum")
+    return {
+        "default_size": schema.get("default"),
+        "max_size": maximum,
+        "bulk_size": pagination.get("bulk_size", maximum),
+        "size_aliases": tuple(pagination.get("size_aliases", ())),
+    }
 
 
 def _parameter_argument(reader: SpecReader, parameter: Schema) -> Argument:

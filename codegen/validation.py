@@ -45,6 +45,8 @@ PAGINATION_KEYS = (
     "page_param",
     "offset_param",
     "size_param",
+    "bulk_size",
+    "size_aliases",
 )
 DATA_KEYS = ("example", "examples", "default", "enum", "const")
 """Keys whose values are data, not spec: nothing inside them is checked."""
@@ -421,6 +423,39 @@ def _pagination(document: Node, node: Node, at: str) -> Iterator[Problem]:
     else:
         yield from _envelope_fields(document, rule, body, where)
     yield from _driven_parameters(document, node, rule, where)
+    yield from _page_size_keys(document, node, rule, where)
+
+
+def _page_size_keys(document: Node, node: Node, rule: Node, where: str) -> Iterator[Problem]:
+    """``bulk_size`` is a page size the size parameter allows; ``size_aliases`` are other query
+    parameters of the operation, sent under ``size_param``."""
+    parameters = {
+        _resolved(document, parameter).get("name"): _resolved(document, parameter)
+        for parameter in node.get("parameters") or ()
+        if _resolved(document, parameter).get("in") == "query"
+    }
+    size_param = rule.get("size_param")
+    if ("bulk_size" in rule or "size_aliases" in rule) and size_param is None:
+        yield Problem(where, "bulk_size and size_aliases need a size_param")
+        return
+    maximum = (parameters.get(size_param) or {}).get("schema", {}).get("maximum")
+    bulk = rule.get("bulk_size")
+    if "bulk_size" in rule and (
+        not isinstance(bulk, int) or bulk < 1 or (maximum is not None and bulk > maximum)
+    ):
+        yield Problem(
+            where + "/bulk_size", f"bulk_size must be a page size {size_param!r} allows, got {bulk!r}"
+        )
+    aliases = rule.get("size_aliases", [])
+    if not isinstance(aliases, list):
+        yield Problem(where + "/size_aliases", "size_aliases is a list of query parameter names")
+        return
+    for alias in aliases:
+        if alias not in parameters or alias == size_param:
+            yield Problem(
+                where + "/size_aliases",
+                f"size alias {alias!r} must be another query parameter of this operation",
+            )
 
 
 def _bare_list(document: Node, rule: Node, body: Node, where: str) -> Iterator[Problem]:

@@ -69,6 +69,9 @@ class BaseClient:
             ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
         rate_limiter: Where that budget and the pause are kept: ``RateLimiter("redis://...")``
             shares them with every process using the same client id; in this process by default.
+        options: A whole ``ClientOptions`` (a queued job's, a command line's) in place of
+            ``response_format``, ``max_concurrency``, ``max_retries`` and ``timeout``, which are
+            then left out.
     """
 
     spec: ClassVar[ApiSpec]
@@ -89,15 +92,17 @@ class BaseClient:
         token_cache: TokenCache | None = None,
         rate_limit: str | None = None,
         rate_limiter: RateLimiter | None = None,
+        options: ClientOptions | None = None,
     ) -> None:
         _require_text("client_id", client_id)
         _require_text("client_secret", client_secret)
-        self._options = ClientOptions(
+        separate = ClientOptions(
             response_format=response_format,
             max_concurrency=max_concurrency,
             max_retries=max_retries,
             timeout=timeout,
         )
+        self._options = _one_of(options, separate)
         self._base_url = check_base_url("base_url", base_url)
         self._base_text = str(self._base_url).rstrip("/")
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
@@ -336,6 +341,19 @@ class BaseClient:
         view._transport = self._transport.derive(options)
         view._bind_resources()
         return view
+
+
+def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOptions:
+    """``options`` when given (the separate settings then left at their defaults), else ``separate``."""
+    if options is None:
+        return separate
+    if not isinstance(options, ClientOptions):
+        raise ClientValidationError("options", f"must be a ClientOptions, got {type(options).__name__}")
+    if separate != ClientOptions():
+        raise ClientValidationError(
+            "options", "give either options= or response_format/max_concurrency/max_retries/timeout"
+        )
+    return options
 
 
 def _page_number(pagination: Any, query: Query) -> int:

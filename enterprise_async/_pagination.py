@@ -37,7 +37,13 @@ from typing_extensions import TypeVar as DefaultTypeVar
 from ._request import Query, merge_query
 from ._responses import error_detail
 from ._spec import Pagination
-from .errors import APIStatusError, EnterpriseError, IncompleteListingError, ResponseDecodeError
+from .errors import (
+    APIStatusError,
+    ClientValidationError,
+    EnterpriseError,
+    IncompleteListingError,
+    ResponseDecodeError,
+)
 
 __all__ = ["AsyncPager", "Page", "take"]
 
@@ -141,15 +147,16 @@ class AsyncPager(Generic[ItemT, PageT]):
         """Page 1 alone."""
         return await self._page(self._query)
 
-    async def to_list(self) -> list[ItemT]:
-        """Every item of the listing, in server order.
+    async def to_list(self, *, page_size: int | None = None) -> list[ItemT]:
+        """Every item of the listing, in server order, read in the largest pages the service
+        allows unless the call or ``page_size`` sets another size (see :meth:`bulk`).
 
         Raises ``IncompleteListingError`` (whose ``items`` are then every item received) when the
         listing could not be read to its end.
         """
         received: list[ItemT] = []
         try:
-            async for item in self:
+            async for item in self.bulk(page_size):
                 received.append(item)
         except IncompleteListingError as error:
             given = tuple(range(1, error.page))
@@ -157,6 +164,27 @@ class AsyncPager(Generic[ItemT, PageT]):
             error.item_pages = given + error.item_pages
             raise
         return received
+
+    def bulk(self, page_size: int | None = None) -> AsyncPager[ItemT, PageT]:
+        """This listing in pages of ``page_size``; when None, in the pages the call asked for, or
+        else the largest the service allows (``bulk_size`` of the spec's pagination): a whole
+        listing in as few requests as the service permits. Exports read catalogs this way.
+
+        Raises ``ClientValidationError`` for a size the service would not apply.
+        """
+        pagination = self._pagination
+        size_param = pagination.size_param
+        if size_param is None:
+            if page_size is not None:
+                raise ClientValidationError("page_size", "this listing takes no page size")
+            return self
+        if page_size is None:
+            if self._requested_size() is not None or pagination.bulk_size is None:
+                return self
+            page_size = pagination.bulk_size
+        _check_page_size(pagination, page_size)
+        query = merge_query(self._query, {size_param: str(page_size)})
+        return AsyncPager(self._fetch, pagination, query, window=self._window)
 
     async def pages(self) -> AsyncGenerator[PageT, None]:
         """Every page, in order; later pages fetched concurrently where the listing allows it.
@@ -275,8 +303,9 @@ class AsyncPager(Generic[ItemT, PageT]):
     def _plan_without_links(self, first: PageT) -> tuple[int | None, QueryOf, int] | None:
         """Numbering by the spec's page or offset parameter, for envelopes that carry no link; the
         page count when the envelope tells it, else None (request until a short page)."""
-        size = self._envelope_int(first, self._pagination.size_field) or self._requested_size()
-        size = size or len(self.items_of(first))
+        size = self._linkless_page_size(first)
+        if size is None:
+            return None  # page 1 is short: it is the only page
         page_param, offset_param = self._pagination.page_param, self._pagination.offset_param
         query = self._query
         if page_param:
@@ -285,9 +314,18 @@ class AsyncPager(Generic[ItemT, PageT]):
             query_of = lambda n: merge_query(query, {offset_param: str((n - 1) * size)})  # noqa: E731
         else:
             return None
-        if len(self.items_of(first)) < size:
-            return None  # page 1 is short: it is the only page
         return self._total_pages(first, size), query_of, size
+
+    def _linkless_page_size(self, first: PageT) -> int | None:
+        """The size of a full page, None when page 1 is the only one. A page 1 shorter than asked
+        for, whose count says more follow, gave the server's own maximum."""
+        first_size = len(self.items_of(first))
+        size = self._envelope_int(first, self._pagination.size_field) or self._requested_size()
+        size = size or first_size
+        if first_size >= size:
+            return size
+        count = self._envelope_int(first, self._pagination.count_field)
+        return None if count is None or count <= first_size else first_size
 
     def _requested_size(self) -> int | None:
         name = self._pagination.size_param
@@ -434,6 +472,14 @@ class AsyncPager(Generic[ItemT, PageT]):
             expected_items=tally.expected_items,
             expected_pages=tally.expected_pages,
         )
+
+
+def _check_page_size(pagination: Pagination, page_size: int) -> None:
+    name = pagination.size_param or "page_size"
+    if isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1:
+        raise ClientValidationError(name, f"must be a positive integer, got {page_size!r}")
+    if pagination.max_size is not None and page_size > pagination.max_size:
+        raise ClientValidationError(name, f"must be <= {pagination.max_size}, got {page_size}")
 
 
 async def take(items: AsyncIterable[ItemT], limit: int | None) -> AsyncGenerator[ItemT, None]:

@@ -79,6 +79,10 @@ def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> 
         value = arguments.get(param.name)
         if param.location == "query" and value is not None:
             query.extend(_query_pairs(param, value))
+    pagination = operation.pagination
+    if pagination is not None and pagination.size_param is not None:
+        aliases, size_param = pagination.size_aliases, pagination.size_param
+        query = [(size_param if name in aliases else name, value) for name, value in query]
     return PreparedRequest(
         operation=operation,
         path=operation.path.format_map(path_values),

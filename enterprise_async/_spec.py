@@ -152,6 +152,12 @@ class Pagination:
     past the last page (``x-sdk-past-last-page``; Django REST framework's 404 "Invalid page."): only
     that answer ends a listing early; any other failure of a page makes it incomplete
     (``past_last_detail`` None: any body of that status; ``past_last_status`` None: no answer).
+
+    ``default_size`` and ``max_size`` are what the service applies to ``size_param`` (the
+    parameter's ``default`` and ``maximum``); ``bulk_size`` is the page size ``to_list()`` and
+    exports ask for when the call sets none (``bulk_size`` of ``x-sdk-pagination``, else
+    ``max_size``). ``size_aliases`` are other names a caller may give the page size by (the
+    reference's ``limit``), sent as ``size_param``.
     """
 
     page_model: type[Any]
@@ -166,6 +172,10 @@ class Pagination:
     size_param: str | None = None
     past_last_status: int | None = 404
     past_last_detail: str | None = "Invalid page."
+    default_size: int | None = None
+    max_size: int | None = None
+    bulk_size: int | None = None
+    size_aliases: tuple[str, ...] = ()
 
 
 @frozen

@@ -51,6 +51,7 @@ def validate_arguments(operation: Operation[Any], arguments: Mapping[str, Any]) 
                     raise _InvalidArgumentError(param.name, "is required")
                 continue
             _check(param.rule, value, param.name)
+        _check_page_size_aliases(operation, arguments)
         if operation.body is None:
             return {}
         body = {
@@ -62,6 +63,17 @@ def validate_arguments(operation: Operation[Any], arguments: Mapping[str, Any]) 
         raise ClientValidationError(
             invalid.path or "body", invalid.message, operation=operation.name
         ) from None
+
+
+def _check_page_size_aliases(operation: Operation[Any], arguments: Mapping[str, Any]) -> None:
+    """The page size and its aliases (``limit`` for ``page_size``) travel as one parameter: one of them."""
+    pagination = operation.pagination
+    if pagination is None or pagination.size_param is None:
+        return
+    names = (pagination.size_param, *pagination.size_aliases)
+    given = [name for name in names if arguments.get(name) is not None]
+    if len(given) > 1:
+        raise _InvalidArgumentError(given[1], f"gives the page size again; give one of {', '.join(names)}")
 
 
 def as_wire_object(value: Any) -> dict[str, Any]:

@@ -55,8 +55,9 @@ METHODS: dict[str, tuple[list[str], list[str], bool]] = {
     ),
     "subscriptions.bulk_revoke": (["subscription_plan_uuid"], ["user_emails", "filters"], False),
     "enrollments.bulk_enroll": (["enterprise_customer_uuid"], ["emails", "course_run_keys", "notify"], False),
-    "catalogs.list": ([], [], True),
-    "catalogs.contents": (["catalog_id"], ["limit"], True),
+    # page_size: what the gateway forwards and enterprise-catalog reads (issue 22); limit stays its alias
+    "catalogs.list": ([], ["page_size"], True),
+    "catalogs.contents": (["catalog_id"], ["page_size", "limit"], True),
     "catalogs.course": (["catalog_id", "course_key"], [], False),
     "catalogs.course_run": (["catalog_id", "course_run_id"], [], False),
     "catalogs.program": (["catalog_id", "program_id"], [], False),

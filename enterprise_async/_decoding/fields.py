@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typing
 from types import NoneType
-from typing import Any, get_args
+from typing import Any, NamedTuple, get_args
 
 import attrs
 
@@ -12,6 +12,8 @@ from .registry import is_list, is_union
 
 __all__ = [
     "WIRE",
+    "FieldPlan",
+    "field_plans",
     "has_scalar_default",
     "is_listish",
     "known_fields",
@@ -65,6 +67,39 @@ def without_none(type_: Any) -> Any:
     if len(members) == 1:
         return members[0]
     return typing.Union[members]  # noqa: UP007 - built from a runtime tuple
+
+
+class FieldPlan(NamedTuple):
+    """One field as the decoder reads it, worked out once per class (``typing.get_type_hints`` is slow)."""
+
+    name: str
+    wire: str
+    type: Any
+    """The declared type without ``None``."""
+    left_out: Any
+    """What the field holds when the server leaves it out: its scalar default, else None."""
+    listish: bool
+
+
+_PLANS: dict[type[Any], tuple[FieldPlan, ...]] = {}
+
+
+def field_plans(cls: type[Any]) -> tuple[FieldPlan, ...]:
+    """The wire fields of a model class, with their resolved types, cached per class."""
+    plans = _PLANS.get(cls)
+    if plans is None:
+        hints = typing.get_type_hints(cls)
+        plans = _PLANS[cls] = tuple(
+            FieldPlan(
+                name=field.name,
+                wire=wire_name(field),
+                type=(type_ := without_none(hints[field.name])),
+                left_out=field.default if has_scalar_default(field) else None,
+                listish=is_listish(type_),
+            )
+            for field in model_fields(cls)
+        )
+    return plans
 
 
 def has_scalar_default(field: attrs.Attribute[Any]) -> bool:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
 from typing import Any, get_args, get_origin
 
 import cattrs
@@ -18,7 +17,7 @@ from .failure import DecodeError, describe
 from .scalars import SCALAR_HOOKS, Hook, to_mapping, to_str
 
 __all__ = [
-    "PASS_THROUGH",
+    "PASS_THROUGH_CLASSES",
     "converter",
     "enum_hook",
     "hook",
@@ -74,7 +73,7 @@ def list_hook(type_: Any) -> Hook:
     (item_type,) = get_args(type_) or (Any,)
     if item_type in (Any, object):
         return _structure_plain_list
-    if item_type in PASS_THROUGH:
+    if item_type in PASS_THROUGH_CLASSES:
         return _scalar_list_hook(item_type)
     resolved: list[Hook] = []
 
@@ -134,12 +133,5 @@ def mapping_hook(type_: Any) -> Hook:
     return to_mapping
 
 
-# How a field's value is checked inline in the compiled function: the exact class that needs no
-# conversion, per type. Anything else goes through the type's hook.
-PASS_THROUGH: Mapping[Any, str] = {
-    str: "str",
-    int: "int",
-    float: "float",
-    bool: "bool",
-    dict: "dict",
-}
+PASS_THROUGH_CLASSES: frozenset[type[Any]] = frozenset({str, int, float, bool, dict})
+"""Classes whose values a field of the same type takes as they are, with no conversion."""

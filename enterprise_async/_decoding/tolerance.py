@@ -10,50 +10,62 @@ from __future__ import annotations
 
 import logging
 import threading
-import typing
 from typing import Any, get_args
 
 import attrs
 
 from .failure import DecodeError, type_name
-from .fields import has_scalar_default, is_listish, known_fields, model_fields, wire_name, without_none
+from .fields import model_fields, wire_name
 from .registry import hook, is_list, is_union
 
-__all__ = ["Problem", "structure", "tolerant", "tolerant_model", "under_way"]
+__all__ = ["Note", "Problem", "keep", "report_problems", "structure", "tolerant", "under_way"]
 
 logger = logging.getLogger("enterprise_async")
 
 
-Problem = tuple[str, Any, Any, DecodeError]
-"""A value kept as sent: where it is (relative to its model), its declared type, the value, why."""
+Note = tuple[str, Any, Any, "DecodeError | None"]
+"""What a field's reader noticed: where the value is (relative to its model: ``seats``,
+``logo_image_urls[0]``), its declared type, the value as sent, and why it was kept as sent; or
+None there for a value whose written form is not what was sent (for the model's ``WireRecord``).
+A plain tuple: readers make one for every ``Z`` datetime, a named tuple costs twice as much."""
 
-under_way = threading.local()  # the problems met by the structure() call under way in this thread
+Problem = Note
+"""A note with an error: a value kept as sent."""
 
 
-def tolerant_model(cls: type[Any], data: dict[str, Any]) -> Any:
-    """Build ``cls`` field by field, keeping as sent each value that does not fit its type.
+class _UnderWay(threading.local):
+    """The problems met by the ``structure()`` call under way in this thread."""
 
-    The slow path, taken only when the compiled function met such a value. Values that fit are
-    decoded exactly as the compiled function decodes them.
-    """
-    hints = typing.get_type_hints(cls)
-    values: dict[str, Any] = {}
+    def __init__(self) -> None:
+        self.pending: list[tuple[Any, list[Problem]]] | None = None
+
+
+under_way = _UnderWay()
+
+
+def keep(value: Any, type_: Any, where: str, error: DecodeError, notes: list[Note]) -> Any:
+    """``value`` kept as sent, noted for its model; an array is read item by item instead, so one odd
+    item leaves the others decoded."""
+    list_type = _list_member(type_)
+    if list_type is None or value.__class__ is not list:
+        notes.append((where, type_, value, error))
+        return value
+    (item_type,) = get_args(list_type) or (Any,)
     problems: list[Problem] = []
-    for field in model_fields(cls):
-        type_ = without_none(hints[field.name])
-        value = data.get(wire_name(field), field.default if has_scalar_default(field) else None)
-        if value is None and not is_listish(type_):
-            values[field.name] = None
-            continue
-        values[field.name] = tolerant(value, type_, wire_name(field), problems)
-    known = known_fields(cls)
-    model = cls(**values, extra={key: data[key] for key in data.keys() - known})
-    pending = getattr(under_way, "pending", None)
+    items = [tolerant(item, item_type, f"{where}[{index}]", problems) for index, item in enumerate(value)]
+    notes.extend(problems)
+    notes.append((where, type_, value, None))  # the array as sent, for to_dict
+    return items
+
+
+def report_problems(model: Any, problems: list[Problem]) -> None:
+    """Log the values ``model`` keeps as sent, now or, under ``structure()``, with their path from the top."""
+    pending = under_way.pending
     if pending is None:
-        _report(cls.__name__, "", cls.__name__, problems)
+        name = model.__class__.__name__
+        _report(name, "", name, problems)
     else:
         pending.append((model, problems))
-    return model
 
 
 def tolerant(value: Any, type_: Any, where: str, problems: list[Problem]) -> Any:
@@ -144,7 +156,7 @@ def _report(top: str, path: str, model: str, problems: list[Problem]) -> None:
             model,
             f".{where}" if where and not where.startswith("[") else where,
             declared,
-            problem.message,
+            problem.message if problem is not None else "",
             extra={"sdk_model": model, "sdk_path": full, "sdk_declared": declared, "sdk_value": value},
         )
 
@@ -156,6 +168,6 @@ def structure(data: Any, model: Any) -> Any:
     level that is not the promised shape (a string where an object or an array is due) raises
     ``DecodeError``.
     """
-    if getattr(under_way, "pending", None) is not None:  # called while decoding: report with the caller
+    if under_way.pending is not None:  # called while decoding: report with the caller
         return _structure_top(data, model)
     return _structure_reporting(data, model)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import linecache
 import typing
 from collections.abc import Callable, Mapping
 from types import NoneType
@@ -12,14 +13,13 @@ from typing import Any, get_args
 import attrs
 
 from .._enum import OpenEnum
-from .._xml import TextObject
 from .failure import DecodeError
 from .fields import WIRE, has_scalar_default, is_listish, model_fields, wire_name, without_none
 from .registry import hook, is_list, is_open_enum, is_union
 from .scalars import Hook
 from .tolerance import under_way
 
-__all__ = ["model_writer", "to_dict"]
+__all__ = ["model_writer", "text_natural", "to_dict", "written_as_sent"]
 
 
 def _plain(value: Any, every: bool = False) -> Any:
@@ -87,7 +87,6 @@ def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
         "plain": _plain,
         "sent": _as_sent,
         "absent": _ABSENT,
-        "text_object": TextObject,
     }
     built = [
         f"def built_{cls.__name__}(model, every=False):",
@@ -95,11 +94,12 @@ def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
     ]
     decoded = [
         f"def unstructure_{cls.__name__}(model, every=False):",
-        f"    wire = model.{WIRE}",
-        "    if wire is None:",
+        f"    record = model.{WIRE}",
+        "    if record is None:",
         f"        return built_{cls.__name__}(model, every)",
-        "    text = wire.__class__ is text_object",
-        "    get = wire.get",
+        "    text = record.text",
+        "    left_out = record.left_out",
+        "    get = record.differs.get",
         "    data = plain(model.extra, every) if model.extra else {}",
     ]
     for index, field in enumerate(model_fields(cls)):
@@ -109,14 +109,18 @@ def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
         built += [f"    v = model.{field.name}", f"    data[{wire!r}] = {written}"]
         decoded += [
             f"    v = model.{field.name}",
-            f"    if (r := get({wire!r}, absent)) is absent:",
+            f"    if {wire!r} in left_out:",
             f"        if every or not ({_left_out_test(index, field, type_, namespace)}):",
             f"            data[{wire!r}] = {written}",
+            f"    elif (r := get({wire!r}, absent)) is absent:",
+            f"        data[{wire!r}] = {written}",
             "    else:",
             f"        data[{wire!r}] = {_sent_expression(index, type_, namespace)}",
         ]
     source = "\n".join([*built, "    return data", "", *decoded, "    return data"])
-    exec(compile(source, f"<unstructure {cls.__qualname__}>", "exec"), namespace)
+    filename = f"<enterprise_async unstructure {cls.__module__}.{cls.__qualname__}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    exec(compile(source, filename, "exec"), namespace)
     return typing.cast(Callable[[Any, bool], dict[str, Any]], namespace[f"unstructure_{cls.__name__}"])
 
 
@@ -145,7 +149,7 @@ def _sent_expression(index: int, type_: Any, namespace: dict[str, Any]) -> str:
         return f"{empty}{each}) if v.__class__ is list else plain(v, every)"
     namespace[f"h{index}"] = hook(type_)
     namespace[f"t{index}"] = type_
-    namespace[f"n{index}"] = _text_natural(item if item is not None else type_)
+    namespace[f"n{index}"] = text_natural(item if item is not None else type_)
     if item is not None:
         namespace[f"e{index}"] = hook(item)
         namespace[f"f{index}"] = item
@@ -171,7 +175,7 @@ def _model_writer_of(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
     return write
 
 
-def _text_natural(type_: Any) -> bool:
+def text_natural(type_: Any) -> bool:
     """Whether the XML text of a value of this type may be its JSON value too (strings, enums, dates).
 
     A union that admits a string keeps the text (``expires_in`` is ``int | str``): XML cannot tell.
@@ -220,6 +224,12 @@ def _as_sent(
     if not same:
         return _plain(v)
     return r if r.__class__ in _JSON_SCALARS else _plain(r)
+
+
+def written_as_sent(decoded: Any, sent: Any) -> bool:
+    """Whether ``to_dict`` writes ``decoded`` back as ``sent`` (``"Z"`` and ``"+00:00"`` differ)."""
+    written = _plain(decoded)
+    return written.__class__ is sent.__class__ and bool(written == sent)
 
 
 def _write_expression(index: int, type_: Any, namespace: dict[str, Any]) -> str:

@@ -35,7 +35,13 @@ def catalogs() -> None:
     help="Directory for the files: <catalog uuid>.jsonl each, and manifest.json.",
 )
 @click.option("--resume", is_flag=True, help="Skip the catalogs already complete in the directory.")
-@click.option("--limit", type=click.IntRange(min=1), help="Items per page (server default: 20).")
+@click.option(
+    "--page-size",
+    "--limit",
+    "limit",
+    type=click.IntRange(min=1, max=100),
+    help="Items per page (default: 100, the most the service allows).",
+)
 @click.option(
     "--queue",
     "queue_url",
@@ -77,7 +83,7 @@ def export(
                 queue_url,
                 resume=resume,
                 page_size=limit,
-                client_options=api.client_options(),
+                client_options=api.options.to_json(),
             )
         with CatalogProgressBars(error_console()) as bars:
             return await export_catalogs(client, directory, resume=resume, page_size=limit, progress=bars)
@@ -121,7 +127,7 @@ def export_by_customer(
             list(customers),
             resume=resume,
             page_size=limit,
-            client_options=api.client_options(),
+            client_options=api.options.to_json(),
         )
     )
     if as_json:

@@ -192,7 +192,8 @@ async def export_catalogs(
         client: An open client; its ``max_concurrency`` bounds the requests in flight.
         directory: Created if needed; holds the files and ``manifest.json``.
         resume: Skip the catalogs the manifest records as complete and unchanged.
-        page_size: Items per page (the API's ``limit``; the server's default is 20).
+        page_size: Items per page; by default the largest the service allows (100: ``bulk_size``
+            of the catalog listings in the spec), where it would apply 10.
         progress: Told about every step, for progress bars.
 
     Returns the summary; a failing catalog is in it, not raised. An error listing the catalogs
@@ -286,7 +287,7 @@ async def write_catalog_contents(job: ExportJob, catalog: Catalog, tally: ItemTa
     if not catalog.uuid:
         raise ResponseDecodeError("the catalog list gave a catalog without a uuid")
     path = job.directory / catalog_file_name(catalog.uuid)
-    pages = job.client.catalogs.contents(catalog.uuid, limit=job.page_size).pages()
+    pages = job.client.catalogs.contents(catalog.uuid).bulk(job.page_size).pages()
     with AtomicFile(path) as out:
         async for page in take(pages, None):
             if tally.pages == 0:

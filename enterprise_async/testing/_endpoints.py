@@ -20,8 +20,9 @@ from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_u
 from ._records import AssignmentRecord, CatalogRecord
 from ._registry import GENERATED_SPEC, Route, SpecTable, aliased, build_routes
 from ._replies import ApiError, Reply, not_found
+from ._request_validation import RequestCheck, described
 from ._state import NotEnoughLicensesError, SandboxData
-from ._synthesis import Synthesizer, check_request
+from ._synthesis import Synthesizer
 
 __all__ = ["MAX_ENROLLMENT_ITEMS", "Call", "Endpoints", "Route", "ServerOptions"]
 
@@ -73,6 +74,8 @@ class ServerOptions:
     page_sizes: Mapping[str, int] = field(factory=lambda: dict(DEFAULT_PAGE_SIZES))
     """Default page size of each listing (``policies``, ``assignments``, ``subscriptions``,
     ``catalogs``, ``contents``, ``learner_summary``)."""
+    largest_pages: Mapping[str, int] = field(factory=dict)
+    """Largest page of a listing, below the spec's maximum (a sandbox paging small on purpose)."""
 
 
 @frozen
@@ -123,9 +126,11 @@ class Endpoints:
 
         def synthesized(operation: Operation[Any]) -> Handler:
             responses = spec.responses.get(operation.name, {})
+            description = spec.requests.get(operation.name) or described(operation)
+            request = RequestCheck(operation, description, spec.components)
 
             def answer(call: Call) -> Reply:
-                check_request(operation, call.params, call.query, call.body, call.content_type)
+                request.check(call.params, call.query, call.body, call.content_type)
                 return synthesizer.answer(
                     operation,
                     responses,
@@ -342,7 +347,7 @@ class Endpoints:
 
     def contents(self, call: Call) -> Reply:
         catalog = self._catalog(call)
-        page = self._page(call, "catalogs.contents", catalog.item_count, "contents", "limit")
+        page = self._page(call, "catalogs.contents", catalog.item_count, "contents", "page_size")
         content = self.data.content
         items = (content.item(catalog, index) for index in range(page.start, page.end))
         if self.options.catalog_shape == "nested":
@@ -416,6 +421,7 @@ class Endpoints:
             default_size=self._sizes[listing],
             size_param=pagination.size_param or size_param,
             page_param=pagination.page_param or "page",
+            max_size=_smallest(pagination.max_size, self.options.largest_pages.get(listing)),
         )
 
     def _paged(
@@ -447,6 +453,11 @@ class Endpoints:
         order = {name: rank for rank, name in enumerate(self._envelopes.get(operation, ()))}
         fields = {**(head or {}), **body, **extra}
         return Reply(dict(sorted(fields.items(), key=lambda field: order.get(field[0], len(order)))))
+
+
+def _smallest(*sizes: int | None) -> int | None:
+    given = [size for size in sizes if size is not None]
+    return min(given) if given else None
 
 
 # ---------------------------------------------------------------------------------- assignment queries

@@ -61,7 +61,9 @@ class Sandbox:
         learner_summary: ``"paginated"`` (an envelope with ``count``/``next``/``results``) or
             ``"list"`` (a plain list), the two shapes real servers send.
         catalog_shape: ``"nested"`` catalog contents, or the ``"flat"`` (search index) shape.
-        page_sizes: Default page sizes per listing, over ``DEFAULT_PAGE_SIZES``.
+        page_sizes: Page sizes per listing, over ``DEFAULT_PAGE_SIZES``: a listing named here
+            pages that many items at a time, whatever a request asks for (small pages exercise
+            paging); the others take a request's size up to the service's maximum.
         client_id, client_secret: The credentials the sandbox accepts; derived from the seed by default.
         anchor: The moment the data is laid out around; midnight UTC today by default.
         log_limit: Requests the request log keeps; 0 turns the log off (benchmarks).
@@ -123,6 +125,7 @@ class Sandbox:
             learner_summary=learner_summary,
             catalog_shape=catalog_shape,
             page_sizes={**DEFAULT_PAGE_SIZES, **(page_sizes or {})},
+            largest_pages=dict(page_sizes or {}),
         )
         self.throttle = Throttle(rate_limit) if rate_limit else None
         """The sandbox's own rate limit, if any (``throttled`` counts its 429s)."""
