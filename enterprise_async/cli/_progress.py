@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Final
 
@@ -62,14 +63,17 @@ class CatalogProgressBars:
         self._running: set[str] = set()
         self._expected = 0
         self._failed = 0
+        self._started = False
 
     def __enter__(self) -> CatalogProgressBars:
-        self._progress.start()
-        return self
+        return self  # the bars are drawn once the catalogs are listed: a run refused before shows none
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if not self._started:
+            return
         if kind is not None:
-            self._stop_short("interrupted")
+            interrupted = issubclass(kind, (asyncio.CancelledError, KeyboardInterrupt))
+            self._stop_short("interrupted" if interrupted else f"stopped by {kind.__name__}")
         elif self._failed:
             self._stop_short(f"{self._failed} failed")
         else:
@@ -87,6 +91,8 @@ class CatalogProgressBars:
 
     def catalogs_listed(self, catalogs: Sequence[Catalog]) -> None:
         """One bar per catalog, waiting for its first page."""
+        self._progress.start()
+        self._started = True
         for catalog in catalogs:
             key = catalog.uuid or ""
             self._titles[key] = escape(catalog.title or key)
