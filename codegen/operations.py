@@ -69,6 +69,8 @@ class OperationSpec:
     item_hint: str | None
     page_hint: str | None
     retry_statuses: tuple[int, ...] = ()
+    empty_statuses: tuple[int, ...] = ()
+    """Statuses answered without a body whose result is a model built empty (``x-sdk-empty-result``)."""
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -378,6 +380,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         item_hint=item_hint,
         page_hint=page_hint,
         retry_statuses=tuple(sorted(reader.retry_statuses | _retried_statuses(node))),
+        empty_statuses=_empty_statuses(reader, node),
     )
 
 
@@ -482,13 +485,25 @@ def _outcomes(reader: SpecReader, node: Schema) -> list[tuple[int, str, str]]:
         if not str(status).isdigit():
             continue
         resolved = reader.resolve(response)
-        model = reader.response_model(resolved)
+        model = reader.response_model(resolved) or reader.ref_name(resolved.get("x-sdk-empty-result", {}))
         if model == ERROR_SCHEMA.removeprefix(SCHEMA_PREFIX):
             continue  # the generic error body: the status's error class says all there is
         fields = resolved.get("x-sdk-result", {})
         fields_source = "{" + ", ".join(f"{key!r}: {value!r}" for key, value in fields.items()) + "}"
         outcomes.append((int(status), model or "None", fields_source))
     return sorted(outcomes)
+
+
+def _empty_statuses(reader: SpecReader, node: Schema) -> tuple[int, ...]:
+    """Statuses answered with no body whose result is still a model (``x-sdk-empty-result``): a
+    204 that confirms a bulk revocation without listing it."""
+    return tuple(
+        sorted(
+            int(status)
+            for status, response in node.get("responses", {}).items()
+            if str(status).isdigit() and "x-sdk-empty-result" in reader.resolve(response)
+        )
+    )
 
 
 def _check_names(path: str, arguments: list[Argument]) -> None:

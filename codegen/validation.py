@@ -35,6 +35,7 @@ EXTENSIONS = (
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
     "x-sdk-past-last-page",
+    "x-sdk-empty-result",
 )
 PAGINATION_KEYS = (
     "items",
@@ -368,11 +369,14 @@ def _body_schema(document: Node, response: Node) -> Node:
 def _results(document: Node, node: Node, at: str) -> Iterator[Problem]:
     for status, response in (node.get("responses") or {}).items():
         response = _resolved(document, response)
+        if "x-sdk-empty-result" in response:
+            yield from _empty_result(document, status, response, at + pointer("responses", status))
         fields = response.get("x-sdk-result")
         if fields is None:
             continue
         where = at + pointer("responses", status, "x-sdk-result")
-        schema = _envelope(document, _body_schema(document, response))
+        body = response.get("x-sdk-empty-result") or _body_schema(document, response)
+        schema = _envelope(document, body if isinstance(body, dict) else {})
         if not isinstance(fields, dict) or schema is None:
             yield Problem(
                 where,
@@ -387,6 +391,16 @@ def _results(document: Node, node: Node, at: str) -> Iterator[Problem]:
                     f"the result has no field {name!r}; add it to the response schema (with "
                     "`x-sdk-computed: true`) or fix the name",
                 )
+
+
+def _empty_result(document: Node, status: Any, response: Node, at: str) -> Iterator[Problem]:
+    """``x-sdk-empty-result``: a 2xx answered without a body, whose result is a named object model."""
+    model = response["x-sdk-empty-result"]
+    where = at + "/x-sdk-empty-result"
+    if not str(status).startswith("2") or response.get("content"):
+        yield Problem(where, "x-sdk-empty-result belongs on a 2xx response without `content` (a 204)")
+    if not isinstance(model, dict) or set(model) != {"$ref"} or _envelope(document, model) is None:
+        yield Problem(where, "x-sdk-empty-result is a $ref to the object schema the result is built as")
 
 
 def _envelope(document: Node, schema: Node) -> Node | None:

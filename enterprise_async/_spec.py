@@ -128,12 +128,15 @@ class Outcome:
 
     A 2xx outcome returns ``model`` (None when the body is undocumented), with ``fields`` set on the
     result (``partial`` for bulk revoke). A non-2xx outcome raises the status's error, carrying the
-    body decoded as ``model`` in ``.result`` when it fits.
+    body decoded as ``model`` in ``.result`` when it fits. ``empty`` marks a status answered with
+    no body whose result is ``model`` built with nothing but ``fields`` (``x-sdk-empty-result``: a
+    bulk revoke's 204).
     """
 
     status: int
     model: Any = None
     fields: Mapping[str, Any] = field(factory=dict)
+    empty: bool = False
 
     @property
     def success(self) -> bool:
