@@ -223,6 +223,8 @@ def _read_result(operation: Operation[Any], response: RawResponse) -> Any:
     data = decode_body(response)
     if outcome is None or outcome.model is None:
         return data
+    if data is None and outcome.empty:
+        data = {}  # a status documented without a body: the model with only the outcome's fields
     result = _structure(operation, response, data, outcome.model)
     if result is None:
         raise ResponseDecodeError(
