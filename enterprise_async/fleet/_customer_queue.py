@@ -29,7 +29,7 @@ from ..exports import PART_SUFFIX, ExportSummary, export_catalogs
 from ..exports._catalogs import failure_reason
 from ..exports._lock import file_lock_path
 from ._customers import Customer
-from ._queue import JobQueue, QueueOptions, gather_or_cancel
+from ._queue import JobQueue, QueueOptions, gather_or_cancel, twin_result
 from ._runs import RunTicket, guarded
 from ._worker_clients import WorkerClients
 
@@ -184,6 +184,9 @@ async def export_customer(
     clients: WorkerClients = context["clients"]
 
     async def export() -> dict[str, Any]:
+        twin = await twin_result(context)
+        if twin is not None:
+            return twin
         try:
             async with clients.customer(customer, client_options) as client:
                 summary = await export_catalogs(

@@ -389,6 +389,9 @@ async def export_catalog(
     job = ExportJob(client, path.parent, Manifest(path.parent), False, page_size, SilentProgress())
 
     async def write() -> dict[str, Any]:
+        twin = await twin_result(context)
+        if twin is not None:
+            return twin
         try:
             entry = await write_catalog_contents(job, wanted, ItemTally())
         except (EnterpriseError, OSError) as error:
@@ -400,6 +403,23 @@ async def export_catalog(
     except OSError as error:  # the folder is not there, or not writable, on this worker
         return {"error": failure_reason(error)}
     return result if result is not None else {"dropped": f"run {ticket.run_id} is over"}
+
+
+async def twin_result(context: dict[str, Any]) -> dict[str, Any] | None:
+    """The result a twin of this job stored (the same job, enqueued again after Redis lost it while
+    the first ran); this job then ends with the same result instead of writing the files again."""
+    job_id = context.get("job_id")
+    if not job_id:
+        return None
+    stored = await context["redis"].get(f"arq:result:{job_id}")
+    if stored is None:
+        return None
+    try:
+        data = _job_format.load(stored)
+    except JobPayloadError:
+        return None
+    result = data["r"]
+    return result if data["s"] and isinstance(result, dict) and "dropped" not in result else None
 
 
 def _catalog_argument(catalog: Any) -> Catalog:

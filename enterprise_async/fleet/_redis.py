@@ -12,6 +12,7 @@ answer, never its password.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import time
@@ -126,12 +127,12 @@ def _window_retry(policy: RedisPolicy) -> Any:
                     await _sleep(min(random.uniform(0, delay), max(0.0, deadline - time.monotonic())))
                     delay = min(delay * 2, LONGEST_RETRY_DELAY)
 
-    return WindowRetry(NoBackoff(), -1, (ConnectionError, TimeoutError))
+    # redis-py retries its own ConnectionError and TimeoutError; a refused or timed-out connect
+    # reaches the retry as the OS's error (OSError, asyncio's TimeoutError), so those are retried too.
+    return WindowRetry(NoBackoff(), -1, (ConnectionError, TimeoutError, OSError, asyncio.TimeoutError))
 
 
 async def _sleep(seconds: float) -> None:
-    import asyncio
-
     await asyncio.sleep(seconds)
 
 

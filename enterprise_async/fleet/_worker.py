@@ -65,13 +65,13 @@ def _fleet_worker_class() -> type[Any]:
         async def _poll_iteration(self) -> None:
             try:
                 await super()._poll_iteration()
-            except WatchError as error:  # the connection dropped while watching: not retried by redis-py
+            except Exception as error:
+                # Not every call of arq's poll is retried by redis-py (a transaction that lost its
+                # connection, a job's task): the poll itself is tried again until the window ends.
+                if not isinstance(error, WatchError) and not is_redis_failure(error):
+                    raise
                 self._away(error)
                 return
-            except Exception as error:
-                if is_redis_failure(error):  # already retried for the whole window
-                    raise redis_error(self.queue_url, error) from None
-                raise
             if self.away_since is not None:
                 self.away_since = None
                 logger.warning("Redis at %s is back", redis_location(self.queue_url))
