@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import re
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,12 +21,14 @@ from attrs import field, frozen
 
 from ._constants import ERROR_DETAIL_LIMIT
 from ._decoding import DecodeError, known_fields, structure, type_name
+from ._enum import OpenEnum
 from ._options import request_id_of
 from ._redaction import REDACTED, Redactor
-from ._spec import Operation, Outcome
+from ._spec import Identity, Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
 from .errors import (
     APIStatusError,
+    ContentMismatchError,
     RateLimitError,
     ResponseDecodeError,
     ResponseTooLargeError,
@@ -34,6 +37,7 @@ from .errors import (
 
 __all__ = [
     "RawResponse",
+    "check_identity",
     "decode_body",
     "error_detail",
     "read_bounded",
@@ -219,6 +223,8 @@ def _read_result(operation: Operation[Any], response: RawResponse) -> Any:
     data = decode_body(response)
     if outcome is None or outcome.model is None:
         return data
+    if data is None and outcome.empty:
+        data = {}  # a status documented without a body: the model with only the outcome's fields
     result = _structure(operation, response, data, outcome.model)
     if result is None:
         raise ResponseDecodeError(
@@ -230,6 +236,53 @@ def _read_result(operation: Operation[Any], response: RawResponse) -> Any:
     for name, value in outcome.fields.items():
         setattr(result, name, value)
     return result
+
+
+def check_identity(
+    operation: Operation[Any], response: RawResponse, result: Any, arguments: Mapping[str, Any]
+) -> None:
+    """Refuse an answer that is not the item asked for (``x-sdk-identity``): a key other than the
+    one asked for, or a content type other than the operation's. A key or type the answer leaves
+    out cannot be checked and is not held against it."""
+    identity = operation.identity
+    if identity is None:
+        return
+    asked = str(arguments.get(identity.param, ""))
+    key = getattr(result, identity.field, None)
+    kind = getattr(result, identity.type_field, None) if identity.type_field else None
+    kind = kind.value if isinstance(kind, OpenEnum) else kind
+    same_key = key is None or _same_key(str(key), asked)
+    same_type = kind is None or kind in identity.types
+    if same_key and same_type:
+        return
+    received = _received(operation, identity, response) if identity.received else result
+    expected = {identity.field: asked}
+    if identity.type_field and identity.types:
+        expected[identity.type_field] = "|".join(identity.types)
+    answered = f"{kind or type(received).__name__} {key!r}"
+    raise ContentMismatchError(
+        f"{operation.name}: {response.method} {response.path} asked for "
+        f"{expected.get(identity.type_field or '', 'the item')} {asked!r} and the service answered "
+        f"{answered}",
+        received=received,
+        expected=expected,
+        status=response.status,
+        body=response.preview(),
+    )
+
+
+def _received(operation: Operation[Any], identity: Identity, response: RawResponse) -> Any:
+    """The answer decoded as what it is (the union ``received`` names), for the error."""
+    return _structure(operation, response, decode_body(response), identity.received)
+
+
+def _same_key(key: str, asked: str) -> bool:
+    if key == asked:
+        return True
+    try:
+        return uuid.UUID(key) == uuid.UUID(asked)
+    except ValueError:
+        return False
 
 
 def _default_success(operation: Operation[Any]) -> Outcome | None:
