@@ -252,8 +252,9 @@ def _never_same(decoded: Any, sent: Any) -> bool:
 
 
 def _same_datetime(moment: datetime.datetime, sent: Any) -> bool:
-    """Whether ``datetime_text(moment)`` is ``sent``, without writing it: the text is in that canonical
-    form (``T``, seconds, microseconds only when not zero, ``Z`` for UTC, else ``+HH:MM``) or not."""
+    """Whether ``json_datetime(moment)`` is ``sent``, without writing it: the text is in that canonical
+    form (``T``, seconds, microseconds only when not zero, ``Z`` for UTC, else ``+HH:MM`` or no offset
+    for a naive datetime) or not."""
     if sent.__class__ is not str or moment.__class__ is not datetime.datetime or sent[10:11] != "T":
         return written_as_sent(moment, sent)
     size = len(sent)
@@ -263,6 +264,8 @@ def _same_datetime(moment: datetime.datetime, sent: Any) -> bool:
         )
     if sent.endswith("+00:00"):
         return False
+    if moment.tzinfo is None:
+        return (size == 19 and moment.microsecond == 0) or (size == 26 and moment.microsecond != 0)
     if size == 25:
         return moment.microsecond == 0 and sent[19] in "+-"
     if size == 32:
