@@ -123,6 +123,11 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
     if inline is not None:
         namespace[f"c{index}"] = inline
         return f"v if (v := {fetch}) is None or v.__class__ is c{index} else r{index}(v, notes)"
+    if is_union(type_) and is_open_enum(enum := get_args(type_)[0]):
+        # A documented value spelled as documented: its member, with nothing to note.
+        namespace[f"x{index}"] = {member.value: member for member in enum}.get
+        member = f"m if (m := x{index}(v)) is not None else r{index}(v, notes)"
+        return f"None if (v := {fetch}) is None else ({member})"
     return f"None if (v := {fetch}) is None else r{index}(v, notes)"
 
 
