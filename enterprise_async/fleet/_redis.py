@@ -129,7 +129,8 @@ def _window_retry(policy: RedisPolicy) -> Any:
 
     # redis-py retries its own ConnectionError and TimeoutError; a refused or timed-out connect
     # reaches the retry as the OS's error (OSError, asyncio's TimeoutError), so those are retried too.
-    return WindowRetry(NoBackoff(), -1, (ConnectionError, TimeoutError, OSError, asyncio.TimeoutError))
+    errors: Any = (ConnectionError, TimeoutError, OSError, asyncio.TimeoutError)
+    return WindowRetry(NoBackoff(), -1, errors)
 
 
 async def _sleep(seconds: float) -> None:
