@@ -69,6 +69,10 @@ class OperationSpec:
     item_hint: str | None
     page_hint: str | None
     retry_statuses: tuple[int, ...] = ()
+    identity: str | None = None
+    json_fallback_statuses: tuple[int, ...] = ()
+    empty_statuses: tuple[int, ...] = ()
+    """Statuses answered without a body whose result is a model built empty (``x-sdk-empty-result``)."""
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -102,6 +106,8 @@ class SpecReader:
         self.retry_statuses: frozenset[int] = frozenset(
             int(status) for status in document.get("x-sdk-retry-statuses", ())
         )
+        self.past_last_page: Mapping[str, Any] = document.get("x-sdk-past-last-page", {})
+        """The answer to a page past the last one (``status``, ``detail``); none when unsaid."""
 
     # ------------------------------------------------------------------ references
     def resolve(self, node: Schema) -> Schema:
@@ -358,7 +364,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
     constant = node["operationId"].upper()
     page_hint = item_hint = pagination_source = None
     if pagination:
-        page_hint, item_hint, pagination_source = _pagination(reader, result_hint, pagination)
+        page_hint, item_hint, pagination_source = _pagination(reader, result_hint, pagination, node)
     return OperationSpec(
         constant=constant,
         name=f"{resource}.{method_name}",
@@ -376,7 +382,32 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         item_hint=item_hint,
         page_hint=page_hint,
         retry_statuses=tuple(sorted(reader.retry_statuses | _retried_statuses(node))),
+        identity=_identity(node.get("x-sdk-identity")),
+        json_fallback_statuses=tuple(sorted(_marked_statuses(node, "x-sdk-json-fallback"))),
+        empty_statuses=_empty_statuses(reader, node),
     )
+
+
+def _identity(identity: Schema | None) -> str | None:
+    """The ``Identity(...)`` source of ``x-sdk-identity``."""
+    if identity is None:
+        return None
+    received = identity.get("received")
+    options = {
+        "type_field": repr(identity.get("type_field")),
+        "types": repr(tuple(identity.get("types", ()))),
+        "received": received if received else "None",
+    }
+    return _call("Identity", [repr(identity["param"]), repr(identity["field"])], options)
+
+
+def _marked_statuses(node: Schema, extension: str) -> set[int]:
+    """Statuses of an operation whose response is marked ``<extension>: true``."""
+    return {
+        int(status)
+        for status, response in node.get("responses", {}).items()
+        if str(status).isdigit() and response.get(extension)
+    }
 
 
 def _retried_statuses(node: Schema) -> set[int]:
@@ -401,13 +432,16 @@ PAGINATION_DEFAULTS: Mapping[str, str | None] = {
 """The ``x-sdk-pagination`` vocabulary and the value of each key the spec leaves out."""
 
 
-def _pagination(reader: SpecReader, result_hint: str, pagination: Schema) -> tuple[str, str, str]:
+def _pagination(
+    reader: SpecReader, result_hint: str, pagination: Schema, node: Schema
+) -> tuple[str, str, str]:
     """The page type, the item type and the ``Pagination(...)`` source of a list operation."""
     bare = "items" in pagination and pagination["items"] is None  # a bare list has no fields
-    values = {
+    values: dict[str, Any] = {
         key: pagination.get(key, None if bare and key.endswith("_field") else default)
         for key, default in PAGINATION_DEFAULTS.items()
     }
+    values.update(_page_sizes(reader, node, pagination, values["size_param"]))
     items_field = values["items"]
     if items_field is None:  # a bare list: the page is the list itself
         page_hint = result_hint
@@ -416,8 +450,30 @@ def _pagination(reader: SpecReader, result_hint: str, pagination: Schema) -> tup
     else:
         page_hint = page_model = reader.page_model(result_hint)
         item_hint = reader.item_model(page_hint, items_field)
-    source = _call("Pagination", [page_model, item_hint], {key: repr(value) for key, value in values.items()})
+    options = {key: repr(value) for key, value in values.items()}
+    options["past_last_status"] = repr(reader.past_last_page.get("status"))
+    options["past_last_detail"] = repr(reader.past_last_page.get("detail"))
+    source = _call("Pagination", [page_model, item_hint], options)
     return page_hint, item_hint, source
+
+
+def _page_sizes(
+    reader: SpecReader, node: Schema, pagination: Schema, size_param: str | None
+) -> dict[str, Any]:
+    """What the service applies to the page size: the size parameter's ``default`` and
+    ``maximum``, the size bulk reads ask for, and the other names the size goes by."""
+    schema: Schema = {}
+    for parameter in node.get("parameters", ()):
+        resolved = reader.resolve(parameter)
+        if size_param is not None and resolved["name"] == size_param:
+            schema = resolved.get("schema", {})
+    maximum = schema.get("maximum")
+    return {
+        "default_size": schema.get("default"),
+        "max_size": maximum,
+        "bulk_size": pagination.get("bulk_size", maximum),
+        "size_aliases": tuple(pagination.get("size_aliases", ())),
+    }
 
 
 def _parameter_argument(reader: SpecReader, parameter: Schema) -> Argument:
@@ -455,13 +511,25 @@ def _outcomes(reader: SpecReader, node: Schema) -> list[tuple[int, str, str]]:
         if not str(status).isdigit():
             continue
         resolved = reader.resolve(response)
-        model = reader.response_model(resolved)
+        model = reader.response_model(resolved) or reader.ref_name(resolved.get("x-sdk-empty-result", {}))
         if model == ERROR_SCHEMA.removeprefix(SCHEMA_PREFIX):
             continue  # the generic error body: the status's error class says all there is
         fields = resolved.get("x-sdk-result", {})
         fields_source = "{" + ", ".join(f"{key!r}: {value!r}" for key, value in fields.items()) + "}"
         outcomes.append((int(status), model or "None", fields_source))
     return sorted(outcomes)
+
+
+def _empty_statuses(reader: SpecReader, node: Schema) -> tuple[int, ...]:
+    """Statuses answered with no body whose result is still a model (``x-sdk-empty-result``): a
+    204 that confirms a bulk revocation without listing it."""
+    return tuple(
+        sorted(
+            int(status)
+            for status, response in node.get("responses", {}).items()
+            if str(status).isdigit() and "x-sdk-empty-result" in reader.resolve(response)
+        )
+    )
 
 
 def _check_names(path: str, arguments: list[Argument]) -> None:
@@ -544,6 +612,10 @@ def render_operations(resources: tuple[ResourceSpec, ...], request_id_headers: t
     )
 
 
+def render_client(resources: tuple[ResourceSpec, ...]) -> str:
+    return template_environment().get_template("client.py.jinja2").render(resources=resources)
+
+
 def render_resources(resources: tuple[ResourceSpec, ...]) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
     models = sorted(_hinted_models(operations))
@@ -565,7 +637,7 @@ _NOT_MODELS = {
     "True",
     "False",
 }
-_CHECKS = {"NeverTogether", "AtLeastOneOf", "MaxCombinedItems", "MaxProductItems", "NamedValue"}
+_CHECKS = {"NeverTogether", "AtLeastOneOf", "MaxCombinedItems", "MaxProductItems", "NamedValue", "Identity"}
 
 
 def _referenced_models(operations: list[OperationSpec]) -> set[str]:
@@ -574,7 +646,7 @@ def _referenced_models(operations: list[OperationSpec]) -> set[str]:
         sources.extend(argument.rule for argument in operation.arguments)
         sources.append(operation.body_rule or "")
         sources.extend(model for _, model, _ in operation.outcomes)
-        sources.extend([operation.pagination or "", operation.result_hint])
+        sources.extend([operation.pagination or "", operation.result_hint, operation.identity or ""])
     return _names(sources) - _CHECKS
 
 

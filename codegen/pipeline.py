@@ -13,6 +13,7 @@ from codegen.operations import (
     SpecError,
     read_operations,
     read_request_id_headers,
+    render_client,
     render_operations,
     render_resources,
 )
@@ -32,7 +33,8 @@ HEADER = """\
 """
 
 PACKAGE_DOC = '''\
-"""Modules generated from `spec/openapi.yaml`: models, union variants, the operation table, resources."""
+"""Modules generated from `spec/openapi.yaml`: models, union variants, the operation table and
+the spec object, the resources, and the client that holds them."""
 '''
 
 
@@ -71,6 +73,7 @@ def _render() -> dict[Path, str]:
         OUTPUT / "models.py": models,
         OUTPUT / "operations.py": render_operations(resources, read_request_id_headers(SPEC)),
         OUTPUT / "resources.py": render_resources(resources),
+        OUTPUT / "client.py": render_client(resources),
         OUTPUT / "variants.py": render_variants(read_variants(SPEC)),
         OUTPUT / "schemas.py": render_schemas(read_schemas(SPEC)),
     }

@@ -26,14 +26,19 @@ EXTENSIONS = (
     "x-sdk-pagination",
     "x-sdk-result",
     "x-sdk-variants",
+    "x-sdk-fallback-variant",
     "x-sdk-max-combined-items",
     "x-sdk-internal",
     "x-sdk-computed",
     "x-sdk-max-product-items",
     "x-sdk-wire",
     "x-sdk-retry",
+    "x-sdk-identity",
+    "x-sdk-json-fallback",
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
+    "x-sdk-past-last-page",
+    "x-sdk-empty-result",
 )
 PAGINATION_KEYS = (
     "items",
@@ -44,6 +49,8 @@ PAGINATION_KEYS = (
     "page_param",
     "offset_param",
     "size_param",
+    "bulk_size",
+    "size_aliases",
 )
 DATA_KEYS = ("example", "examples", "default", "enum", "const")
 """Keys whose values are data, not spec: nothing inside them is checked."""
@@ -164,6 +171,8 @@ def _extensions(document: Node) -> Iterator[Problem]:
             yield from _combined(node, at)
         if "x-sdk-variants" in node:
             yield from _variants(document, node, at)
+        if "x-sdk-fallback-variant" in node:
+            yield from _fallback_variant(node, at)
 
 
 def _top_level(document: Node) -> Iterator[Problem]:
@@ -175,6 +184,27 @@ def _top_level(document: Node) -> Iterator[Problem]:
     if not isinstance(headers, list) or not all(isinstance(name, str) and name for name in headers):
         yield Problem(
             pointer("x-sdk-request-id-headers"), "must be a list of header names, e.g. [x-amzn-RequestId]"
+        )
+    yield from _past_last_page(document)
+
+
+def _past_last_page(document: Node) -> Iterator[Problem]:
+    """``x-sdk-past-last-page``: the 4xx status, and the detail, of the answer to a page past the last."""
+    if "x-sdk-past-last-page" not in document:
+        return
+    answer = document["x-sdk-past-last-page"]
+    status = answer.get("status") if isinstance(answer, dict) else None
+    detail = answer.get("detail") if isinstance(answer, dict) else None
+    a_4xx = _is_status(status) and 400 <= status < 500
+    if not isinstance(answer, dict) or set(answer) - {"status", "detail"} or not a_4xx:
+        yield Problem(
+            pointer("x-sdk-past-last-page"),
+            'must be a mapping of a 4xx `status` and a `detail`, e.g. {status: 404, detail: "Invalid page."}',
+        )
+    elif detail is not None and (not isinstance(detail, str) or not detail):
+        yield Problem(
+            pointer("x-sdk-past-last-page", "detail"),
+            "the answer's error detail is a non-empty string (or null: any body of that status)",
         )
 
 
@@ -216,6 +246,17 @@ def _variants(document: Node, schema: Node, at: str) -> Iterator[Problem]:
                 yield Problem(
                     where + pointer(name), f"{name} has no field {field_name!r}; name one of its properties"
                 )
+
+
+def _fallback_variant(schema: Node, at: str) -> Iterator[Problem]:
+    options = [option.get("$ref", "") for option in schema.get("oneOf") or schema.get("anyOf") or ()]
+    names = [ref.rpartition("/")[2] for ref in options]
+    fallback = schema["x-sdk-fallback-variant"]
+    if fallback not in names:
+        yield Problem(
+            at + pointer("x-sdk-fallback-variant"),
+            f"{fallback!r} is not a $ref variant of this union ({', '.join(names)})",
+        )
 
 
 # ---------------------------------------------------------------------- operations
@@ -344,11 +385,14 @@ def _body_schema(document: Node, response: Node) -> Node:
 def _results(document: Node, node: Node, at: str) -> Iterator[Problem]:
     for status, response in (node.get("responses") or {}).items():
         response = _resolved(document, response)
+        if "x-sdk-empty-result" in response:
+            yield from _empty_result(document, status, response, at + pointer("responses", status))
         fields = response.get("x-sdk-result")
         if fields is None:
             continue
         where = at + pointer("responses", status, "x-sdk-result")
-        schema = _envelope(document, _body_schema(document, response))
+        body = response.get("x-sdk-empty-result") or _body_schema(document, response)
+        schema = _envelope(document, body if isinstance(body, dict) else {})
         if not isinstance(fields, dict) or schema is None:
             yield Problem(
                 where,
@@ -363,6 +407,16 @@ def _results(document: Node, node: Node, at: str) -> Iterator[Problem]:
                     f"the result has no field {name!r}; add it to the response schema (with "
                     "`x-sdk-computed: true`) or fix the name",
                 )
+
+
+def _empty_result(document: Node, status: Any, response: Node, at: str) -> Iterator[Problem]:
+    """``x-sdk-empty-result``: a 2xx answered without a body, whose result is a named object model."""
+    model = response["x-sdk-empty-result"]
+    where = at + "/x-sdk-empty-result"
+    if not str(status).startswith("2") or response.get("content"):
+        yield Problem(where, "x-sdk-empty-result belongs on a 2xx response without `content` (a 204)")
+    if not isinstance(model, dict) or set(model) != {"$ref"} or _envelope(document, model) is None:
+        yield Problem(where, "x-sdk-empty-result is a $ref to the object schema the result is built as")
 
 
 def _envelope(document: Node, schema: Node) -> Node | None:
@@ -399,6 +453,39 @@ def _pagination(document: Node, node: Node, at: str) -> Iterator[Problem]:
     else:
         yield from _envelope_fields(document, rule, body, where)
     yield from _driven_parameters(document, node, rule, where)
+    yield from _page_size_keys(document, node, rule, where)
+
+
+def _page_size_keys(document: Node, node: Node, rule: Node, where: str) -> Iterator[Problem]:
+    """``bulk_size`` is a page size the size parameter allows; ``size_aliases`` are other query
+    parameters of the operation, sent under ``size_param``."""
+    parameters = {
+        _resolved(document, parameter).get("name"): _resolved(document, parameter)
+        for parameter in node.get("parameters") or ()
+        if _resolved(document, parameter).get("in") == "query"
+    }
+    size_param = rule.get("size_param")
+    if ("bulk_size" in rule or "size_aliases" in rule) and size_param is None:
+        yield Problem(where, "bulk_size and size_aliases need a size_param")
+        return
+    maximum = (parameters.get(size_param) or {}).get("schema", {}).get("maximum")
+    bulk = rule.get("bulk_size")
+    if "bulk_size" in rule and (
+        not isinstance(bulk, int) or bulk < 1 or (maximum is not None and bulk > maximum)
+    ):
+        yield Problem(
+            where + "/bulk_size", f"bulk_size must be a page size {size_param!r} allows, got {bulk!r}"
+        )
+    aliases = rule.get("size_aliases", [])
+    if not isinstance(aliases, list):
+        yield Problem(where + "/size_aliases", "size_aliases is a list of query parameter names")
+        return
+    for alias in aliases:
+        if alias not in parameters or alias == size_param:
+            yield Problem(
+                where + "/size_aliases",
+                f"size alias {alias!r} must be another query parameter of this operation",
+            )
 
 
 def _bare_list(document: Node, rule: Node, body: Node, where: str) -> Iterator[Problem]:

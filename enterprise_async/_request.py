@@ -13,12 +13,15 @@ from urllib.parse import quote
 
 import orjson
 from attrs import frozen
+from yarl import URL
 
 from ._enum import OpenEnum
+from ._retry import RetryPolicy
 from ._spec import Operation, Param
+from ._timeouts import Timeout
 from ._validation import validate_arguments
 
-__all__ = ["Query", "PreparedRequest", "prepare_request", "query_value"]
+__all__ = ["HTTPRequest", "PreparedRequest", "Query", "prepare_request", "query_value"]
 
 Query = tuple[tuple[str, str], ...]
 
@@ -44,6 +47,29 @@ class PreparedRequest:
         return PreparedRequest(self.operation, self.path, query, self.body)
 
 
+@frozen
+class HTTPRequest:
+    """One request as it goes on the wire. ``path`` (without host or query) is what logs and errors show."""
+
+    method: str
+    url: URL
+    path: str
+    headers: Mapping[str, str]
+    body: bytes | None = None
+    idempotent: bool = False
+    authenticated: bool = True
+    retry_statuses: frozenset[int] = frozenset()
+    """Statuses after which nothing was done, so a retry is safe whatever the method."""
+    timeout: Timeout | None = None
+    """Limits for this request alone (a call's ``timeout=``); None keeps the transport's."""
+    retry: RetryPolicy | None = None
+    """The retry policy of this request alone (a call's ``retry=``); None keeps the transport's."""
+    operation: str = ""
+    """The operation's name, for traces and log records."""
+    page: int | None = None
+    """The page number of a listing's page, for traces and log records."""
+
+
 def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> PreparedRequest:
     """Validate ``arguments`` and build the request; raises ``ClientValidationError`` before sending."""
     body = validate_arguments(operation, arguments)
@@ -57,6 +83,10 @@ def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> 
         value = arguments.get(param.name)
         if param.location == "query" and value is not None:
             query.extend(_query_pairs(param, value))
+    pagination = operation.pagination
+    if pagination is not None and pagination.size_param is not None:
+        aliases, size_param = pagination.size_aliases, pagination.size_param
+        query = [(size_param if name in aliases else name, value) for name, value in query]
     return PreparedRequest(
         operation=operation,
         path=operation.path.format_map(path_values),

@@ -13,8 +13,10 @@ from typing import Any, Generic, Literal, TypeVar
 from attrs import field, frozen
 
 __all__ = [
+    "ApiSpec",
     "AtLeastOneOf",
     "Check",
+    "Identity",
     "MaxCombinedItems",
     "MaxProductItems",
     "NamedValue",
@@ -127,12 +129,15 @@ class Outcome:
 
     A 2xx outcome returns ``model`` (None when the body is undocumented), with ``fields`` set on the
     result (``partial`` for bulk revoke). A non-2xx outcome raises the status's error, carrying the
-    body decoded as ``model`` in ``.result`` when it fits.
+    body decoded as ``model`` in ``.result`` when it fits. ``empty`` marks a status answered with
+    no body whose result is ``model`` built with nothing but ``fields`` (``x-sdk-empty-result``: a
+    bulk revoke's 204).
     """
 
     status: int
     model: Any = None
     fields: Mapping[str, Any] = field(factory=dict)
+    empty: bool = False
 
     @property
     def success(self) -> bool:
@@ -147,6 +152,16 @@ class Pagination:
 
     ``items`` is None when the body is a bare list (``page_model`` is then ``list``);
     ``next_field`` is None when the envelope carries no link to the next page.
+    ``past_last_status`` and ``past_last_detail`` are the answer the service gives to a page number
+    past the last page (``x-sdk-past-last-page``; Django REST framework's 404 "Invalid page."): only
+    that answer ends a listing early; any other failure of a page makes it incomplete
+    (``past_last_detail`` None: any body of that status; ``past_last_status`` None: no answer).
+
+    ``default_size`` and ``max_size`` are what the service applies to ``size_param`` (the
+    parameter's ``default`` and ``maximum``); ``bulk_size`` is the page size ``to_list()`` and
+    exports ask for when the call sets none (``bulk_size`` of ``x-sdk-pagination``, else
+    ``max_size``). ``size_aliases`` are other names a caller may give the page size by (the
+    reference's ``limit``), sent as ``size_param``.
     """
 
     page_model: type[Any]
@@ -159,6 +174,26 @@ class Pagination:
     page_param: str | None = "page"
     offset_param: str | None = None
     size_param: str | None = None
+    past_last_status: int | None = 404
+    past_last_detail: str | None = "Invalid page."
+    default_size: int | None = None
+    max_size: int | None = None
+    bulk_size: int | None = None
+    size_aliases: tuple[str, ...] = ()
+
+
+@frozen
+class Identity:
+    """What the answer of a lookup by key must be (``x-sdk-identity``): its ``field`` equals the
+    path parameter ``param``, and its ``type_field``, when the answer has one, is one of ``types``.
+    A service that answers another item (enterprise-catalog answers a run key with the run's
+    course) fails the check; the answer is then decoded as ``received`` for the error."""
+
+    param: str
+    field: str
+    type_field: str | None = None
+    types: tuple[str, ...] = ()
+    received: Any = None
 
 
 @frozen
@@ -175,6 +210,10 @@ class Operation(Generic[ResultT]):
     retry_statuses: frozenset[int] = frozenset()
     """Statuses meaning "nothing was done, try later": retried whatever the method
     (``x-sdk-retry-statuses`` of the spec, plus ``x-sdk-retry`` on a response of the operation)."""
+    identity: Identity | None = None
+    json_fallback_statuses: frozenset[int] = frozenset()
+    """Statuses meaning "not in this format": the request is made once more asking for JSON
+    (``x-sdk-json-fallback`` on a response: a view that renders JSON only answers XML with 406)."""
     summary: str = ""
     description: str = ""
     descriptions: Mapping[str, str] = field(factory=dict)
@@ -190,8 +229,29 @@ class Operation(Generic[ResultT]):
 class VariantRule:
     """How to choose among the classes of a union: the ``discriminator`` property and its
     ``mapping`` when the server sends it, else the first variant owning one of its ``markers``
-    fields (``x-sdk-variants``)."""
+    fields (``x-sdk-variants``).
+
+    ``fallback`` (``x-sdk-fallback-variant``) is the class of a value whose discriminator names no
+    variant, or that has none and no marker field: a generic class that keeps every field, so a
+    value never decodes into a class it does not belong to.
+    """
 
     discriminator: str | None
     mapping: Mapping[str, type[Any]]
     markers: tuple[tuple[type[Any], frozenset[str]], ...]
+    fallback: type[Any] | None = None
+
+
+@frozen
+class ApiSpec:
+    """The whole spec as the runtime reads it: the generator writes one (``SPEC``), and the client
+    is given it. The runtime knows no operation, status list or header name of its own.
+    """
+
+    operations: Mapping[str, Operation[Any]]
+    """Every operation by its name in the client (``policies.allocate``)."""
+    retry_statuses: frozenset[int] = frozenset()
+    """Statuses every request retries, whatever its method, and that pause a rate-limited client
+    (``x-sdk-retry-statuses``: 429, "nothing was done, try later")."""
+    request_id_headers: tuple[str, ...] = ()
+    """Response headers naming a request, in order of preference (``x-sdk-request-id-headers``)."""

@@ -7,8 +7,11 @@ value and the plain string otherwise; a value its declared type does not allow i
 uses, for JSON and XML alike; ``to_dict`` writes a decoded model back as the server sent it.
 """
 
-from ._decoding import from_dict, to_dict
+from ._decoding import from_dict, register_variants, to_dict
 from ._generated.models import *  # noqa: F403 - the generated module defines __all__
 from ._generated.models import __all__ as _generated_names
+from ._generated.variants import VARIANT_RULES
+
+register_variants(VARIANT_RULES)
 
 __all__ = [*_generated_names, "from_dict", "to_dict"]

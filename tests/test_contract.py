@@ -55,8 +55,9 @@ METHODS: dict[str, tuple[list[str], list[str], bool]] = {
     ),
     "subscriptions.bulk_revoke": (["subscription_plan_uuid"], ["user_emails", "filters"], False),
     "enrollments.bulk_enroll": (["enterprise_customer_uuid"], ["emails", "course_run_keys", "notify"], False),
-    "catalogs.list": ([], [], True),
-    "catalogs.contents": (["catalog_id"], ["limit"], True),
+    # page_size: what the gateway forwards and enterprise-catalog reads (issue 22); limit stays its alias
+    "catalogs.list": ([], ["page_size"], True),
+    "catalogs.contents": (["catalog_id"], ["page_size", "limit"], True),
     "catalogs.course": (["catalog_id", "course_key"], [], False),
     "catalogs.course_run": (["catalog_id", "course_run_id"], [], False),
     "catalogs.program": (["catalog_id", "program_id"], [], False),
@@ -70,8 +71,8 @@ REQUIRED_KEYWORDS = {
     "enrollments.bulk_enroll": {"emails", "course_run_keys"},
 }
 """Keyword-only parameters without a default; every other keyword-only parameter defaults to None."""
-PER_CALL_OPTIONS = ["timeout", "extra_headers"]
-"""The keyword-only options every method takes after the contract's own parameters (issue 13)."""
+PER_CALL_OPTIONS = ["timeout", "retry", "extra_headers", "extra_query", "extra_body"]
+"""The keyword-only options every method takes after the contract's own parameters (issues 13, 25)."""
 
 
 def method(client: EnterpriseClient, name: str) -> Any:

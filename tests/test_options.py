@@ -102,3 +102,39 @@ async def test_a_view_keeps_its_own_concurrency_bound() -> None:
         view = client.with_options(max_concurrency=2)
         assert (view.max_concurrency, client.max_concurrency) == (2, 8)
         assert await view.catalogs.list().to_list()
+
+
+async def test_client_options_travel_whole_and_are_validated_once() -> None:
+    from enterprise_async._options import ClientOptions
+
+    options = ClientOptions(response_format="xml", max_concurrency=3, max_retries=0, timeout=5.0)
+    assert ClientOptions.from_json(options.to_json()) == options
+    async with Sandbox() as sandbox, sandbox.client(options=options) as client:
+        assert client.options == options
+        assert client.with_options(max_retries=1).options == options.evolve(max_retries=1)
+        assert (await client.catalogs.list().first_page()).results
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"max_concurrency": 0},
+        {"timeout": float("nan")},
+        {"response_format": "yaml"},
+        {"colour": "blue"},
+    ],
+)
+def test_bad_client_options_are_refused_by_name(data: dict[str, object]) -> None:
+    from enterprise_async._options import ClientOptions
+
+    with pytest.raises(ClientValidationError) as refused:
+        ClientOptions.from_json(data)
+    assert refused.value.field in (*data, "options")
+
+
+async def test_options_and_separate_settings_are_not_mixed() -> None:
+    from enterprise_async._options import ClientOptions
+
+    async with Sandbox() as sandbox:
+        with pytest.raises(ClientValidationError, match="either options="):
+            sandbox.client(options=ClientOptions(), max_retries=5)

@@ -71,11 +71,13 @@ async def test_a_status_error_carries_and_ends_with_the_request_id() -> None:
 
 
 def test_the_apigw_id_names_a_request_when_the_request_id_is_missing() -> None:
+    from enterprise_async._generated.operations import SPEC
     from enterprise_async._options import request_id_of
 
-    assert request_id_of({"x-amz-apigw-id": "Abc="}) == "Abc="
-    assert request_id_of({"X-Request-Id": "r-1"}) == "r-1"
-    assert request_id_of({}) is None
+    names = SPEC.request_id_headers
+    assert request_id_of({"x-amz-apigw-id": "Abc="}, names) == "Abc="
+    assert request_id_of({"X-Request-Id": "r-1"}, names) == "r-1"
+    assert request_id_of({}, names) is None
 
 
 async def test_every_debug_record_of_an_answer_carries_its_request_id(
@@ -132,7 +134,8 @@ def test_mypy_types_raw_calls_precisely(tmp_path: Path) -> None:
         '"enterprise_async._generated.models.AllocationResult"',
         '"enterprise_async._raw_response.RawPager[enterprise_async._generated.models.CatalogContentsPage]"',
         '"list[enterprise_async._generated.models.Course | enterprise_async._generated.models.CourseRun | '
-        'enterprise_async._generated.models.Program]"',
+        "enterprise_async._generated.models.Program | enterprise_async._generated.models.LearnerPathway | "
+        'enterprise_async._generated.models.Video | enterprise_async._generated.models.ContentMetadata]"',
     ], result.stdout
 
 

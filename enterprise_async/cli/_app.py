@@ -10,8 +10,9 @@ from typing import Any, Final
 
 import click
 
+from .._generated.client import EnterpriseClient
 from .._generated.operations import OPERATIONS
-from .._generated.resources import ResourceNamespaces
+from .._resource import Resource
 from .._spec import Operation
 from .._version import __version__
 from ._commands_catalogs import catalogs
@@ -37,8 +38,12 @@ HAND_WRITTEN: Final = (catalogs, subscriptions, learners)
 
 def _resource_descriptions() -> dict[str, str]:
     """Each resource's description in the spec, as its generated class documents it."""
-    hints = typing.get_type_hints(ResourceNamespaces)
-    return {name: inspect.getdoc(kind) or "" for name, kind in hints.items() if inspect.isclass(kind)}
+    hints = typing.get_type_hints(EnterpriseClient)
+    return {
+        name: inspect.getdoc(kind) or ""
+        for name, kind in hints.items()
+        if inspect.isclass(kind) and issubclass(kind, Resource)
+    }
 
 
 def build_cli(

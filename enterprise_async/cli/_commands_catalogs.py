@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
+from .._redis import RedisPolicy
 from ..exports import ExportSummary, export_catalogs
 from ..fleet._customer_queue import export_customers_via_queue
 from ..fleet._queue import QueueOptions, export_via_queue
-from ..fleet._redis import RedisPolicy
 from ._commands_worker import checked_queue_url, fleet_logging, require_fleet_extra, retry_window_option
 from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError, InputError, read_customers_file, run
@@ -37,7 +37,13 @@ def catalogs() -> None:
     help="Directory for the files: <catalog uuid>.jsonl each, and manifest.json.",
 )
 @click.option("--resume", is_flag=True, help="Skip the catalogs already complete in the directory.")
-@click.option("--limit", type=click.IntRange(min=1), help="Items per page (server default: 20).")
+@click.option(
+    "--page-size",
+    "--limit",
+    "limit",
+    type=click.IntRange(min=1, max=100),
+    help="Items per page (default: 100, the most the service allows).",
+)
 @click.option(
     "--queue",
     "queue_url",

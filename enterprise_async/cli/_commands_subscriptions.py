@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
 from ..models import BulkRevokeResult
 from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError

@@ -7,10 +7,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Final, Literal, TypeVar
 
-from attrs import frozen
+from attrs import field, frozen
 
-from .._client import EnterpriseClient
 from .._constants import REQUIRED_ENVIRONMENT
+from .._generated.client import EnterpriseClient
+from .._options import ClientOptions
 from ..testing import Sandbox
 from ._failures import InputError, run
 
@@ -26,22 +27,19 @@ SANDBOX_SEED: Final = 0
 
 @frozen
 class ApiSettings:
-    """The options every command that talks to the API shares."""
+    """What every command that talks to the API shares: where the API is, and the client's
+    options (one ``ClientOptions``, which a queued job carries on to its worker)."""
 
     sandbox: bool = False
-    response_format: Literal["json", "xml"] = "json"
-    max_concurrency: int | None = None
-    max_retries: int | None = None
-    timeout: float | None = None
+    options: ClientOptions = field(factory=ClientOptions)
+
+    @property
+    def response_format(self) -> Literal["json", "xml"]:
+        return self.options.response_format
 
     def client_options(self) -> dict[str, Any]:
-        """Keyword arguments for the client: only what was given, so the SDK's defaults apply otherwise."""
-        options: dict[str, Any] = {"response_format": self.response_format}
-        for name in ("max_concurrency", "max_retries", "timeout"):
-            value = getattr(self, name)
-            if value is not None:
-                options[name] = value
-        return options
+        """Keyword arguments for the client (and the sandbox's ``client()``)."""
+        return {"options": self.options}
 
 
 @asynccontextmanager

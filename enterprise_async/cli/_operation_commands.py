@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
 from .._pagination import take
 from .._spec import Operation
 from ..errors import ClientValidationError

@@ -9,13 +9,23 @@ from typing import Any, TypeVar
 
 import click
 
+from .._options import ClientOptions
+from ..errors import ClientValidationError
 from ._context import ApiSettings
+from ._failures import InputError
 
 __all__ = ["api_options", "json_option", "list_option", "max_items_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_API_OPTION_NAMES = ("sandbox", "response_format", "max_concurrency", "max_retries", "timeout")
+_CLIENT_OPTION_NAMES = ("response_format", "max_concurrency", "max_retries", "timeout")
+
+
+def _finite_seconds(_: click.Context, __: click.Parameter, value: float | None) -> float | None:
+    """Refuse ``nan`` and ``inf``, which a float range lets through."""
+    if value is not None and not 0 < value < float("inf"):
+        raise click.BadParameter(f"{value!r} is not a finite, positive number of seconds")
+    return value
 
 
 def _split(kind: Callable[[str], Any]) -> Callable[[click.Context, click.Parameter, Sequence[str]], Any]:
@@ -97,6 +107,7 @@ def api_options(*, format_names: Sequence[str] = ("--response-format", "--format
         click.option(
             "--timeout",
             type=click.FloatRange(min=0, min_open=True),
+            callback=_finite_seconds,
             help="Seconds allowed per request (SDK default: 30).",
         ),
     ]
@@ -104,8 +115,12 @@ def api_options(*, format_names: Sequence[str] = ("--response-format", "--format
     def decorate(command: F) -> F:
         @functools.wraps(command)
         def with_settings(*args: Any, **kwargs: Any) -> Any:
-            settings = ApiSettings(**{name: kwargs.pop(name) for name in _API_OPTION_NAMES})
-            return command(*args, api=settings, **kwargs)
+            given = {name: kwargs.pop(name) for name in _CLIENT_OPTION_NAMES}
+            try:  # given options replace the SDK's defaults; the rest keep them
+                options = ClientOptions().evolve(**given)
+            except ClientValidationError as error:
+                raise InputError(f"invalid input: {error}") from None
+            return command(*args, api=ApiSettings(kwargs.pop("sandbox"), options), **kwargs)
 
         wrapped: Any = with_settings
         for option in reversed(options):

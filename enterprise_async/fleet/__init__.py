@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
+from .._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from ._token_cache import RedisTokenCache
 
 if TYPE_CHECKING:

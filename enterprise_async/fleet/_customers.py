@@ -33,9 +33,9 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
-from .._client import _base as absolute_url
+from .._base_client import check_base_url as absolute_url
+from .._rate_limit import parse_rate_limit
 from ..errors import ClientValidationError, EnterpriseError
-from ._rate_limit import parse_rate_limit
 
 __all__ = ["Customer", "CustomersFileError", "read_customers"]
 

@@ -28,8 +28,7 @@ import orjson
 
 from .._auth import CachedToken, TokenIssue
 from .._constants import TOKEN_LOCK_POLL, TOKEN_LOCK_TTL
-from ..errors import ClientValidationError
-from ._redis import (
+from .._redis import (
     DEFAULT_FALLBACK_WINDOW,
     DEFAULT_RECHECK,
     DEFAULT_REDIS_CONNECT_TIMEOUT,
@@ -40,6 +39,7 @@ from ._redis import (
     is_redis_failure,
     redis_client,
 )
+from ..errors import ClientValidationError
 
 __all__ = ["RedisTokenCache"]
 

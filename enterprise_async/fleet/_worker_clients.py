@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 from typing import Any, Final
 
-from .._client import EnterpriseClient
 from .._constants import REQUIRED_ENVIRONMENT
+from .._generated.client import EnterpriseClient
+from .._rate_limit import RateLimiter
 from ._customers import Customer
-from ._rate_limit import RateLimiter
 from ._token_cache import RedisTokenCache
 
 __all__ = ["JOB_OPTIONS", "WorkerClients", "has_environment_credentials"]

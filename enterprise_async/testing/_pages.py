@@ -31,10 +31,12 @@ DEFAULT_PAGE_SIZES: Final[Mapping[str, int]] = {
     "assignments": 10,
     "subscriptions": 5,
     "catalogs": 10,
-    "contents": 20,
+    "contents": 10,
     "learner_summary": 25,
 }
-"""Page size of each listing when the request sets none (contents: the reference's 20)."""
+"""Page size of each listing when the request sets none (catalogs and their contents: the 10 of
+enterprise-catalog's Django REST framework settings, the ``default`` of their ``page_size`` in the
+spec)."""
 
 PREVIOUS_FIELD: Final = "previous"
 """Envelope field of the previous page's link, written beside ``next_field`` (links come in pairs,
@@ -74,10 +76,20 @@ class PageSlice:
 
 
 def requested_page(
-    query: Mapping[str, str], count: int, *, default_size: int, size_param: str, page_param: str = "page"
+    query: Mapping[str, str],
+    count: int,
+    *,
+    default_size: int,
+    size_param: str,
+    page_param: str = "page",
+    max_size: int | None = None,
 ) -> PageSlice:
-    """The page a request asks for; 404 ("Invalid page.") beyond the end, 400 for a bad size."""
+    """The page a request asks for; 404 ("Invalid page.") beyond the end, 400 for a bad size. A
+    size beyond ``max_size`` is brought down to it, as Django REST framework's
+    ``max_page_size`` does."""
     size = _size(query.get(size_param), size_param, default_size)
+    if max_size is not None:
+        size = min(size, max_size)
     text = query.get(page_param, "1")
     number = int(text) if text.isdigit() else 0
     page = PageSlice(number=number, size=size, count=count)

@@ -22,6 +22,7 @@ __all__ = [
     "Body",
     "is_email",
     "json_body",
+    "json_object",
     "query_bool",
     "query_csv",
     "query_int",
@@ -42,6 +43,15 @@ def _invalid(name: str, message: str) -> ApiError:
 
 def json_body(raw: bytes, content_type: str, *, allowed: frozenset[str]) -> Body:
     """The request's JSON object; 415 for another media type, 400 for bad JSON or unknown fields."""
+    data = json_object(raw, content_type)
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise ApiError(400, {name: ["This field is not allowed."] for name in unknown})
+    return Body(data)
+
+
+def json_object(raw: bytes, content_type: str) -> dict[str, Any]:
+    """The request's JSON object; 415 for another media type, 400 for bad JSON or another value."""
     media = content_type.split(";", 1)[0].strip().lower()
     if media != "application/json":
         raise ApiError(415, {"detail": f'Unsupported media type "{media}" in request.'})
@@ -51,10 +61,7 @@ def json_body(raw: bytes, content_type: str, *, allowed: frozenset[str]) -> Body
         raise ApiError(400, {"detail": f"JSON parse error - {error}"}) from None
     if not isinstance(data, dict):
         raise ApiError(400, {"non_field_errors": ["Invalid data. Expected a dictionary."]})
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise ApiError(400, {name: ["This field is not allowed."] for name in unknown})
-    return Body(data)
+    return data
 
 
 class Body:

@@ -31,12 +31,15 @@ _PARAMETER = re.compile(r"\{([^{}/]+)\}")
 @frozen
 class SpecTable:
     """What the sandbox serves: the operation table, each operation's success response schemas,
-    the components those name, and the operations that need no token."""
+    the components those name, the operations that need no token, and each operation's request
+    description (parameters and body as JSON Schema; an operation without one is described from
+    its own parameters and body rule)."""
 
     operations: Mapping[str, Operation[Any]]
     responses: Mapping[str, Mapping[int, Any]] = field(factory=dict)
     components: Mapping[str, Any] = field(factory=dict)
     unauthenticated: frozenset[str] = frozenset()
+    requests: Mapping[str, Mapping[str, Any]] = field(factory=dict)
 
 
 GENERATED_SPEC = SpecTable(
@@ -44,6 +47,7 @@ GENERATED_SPEC = SpecTable(
     responses=schemas.RESPONSES,
     components=schemas.COMPONENTS,
     unauthenticated=schemas.UNAUTHENTICATED,
+    requests=schemas.REQUESTS,
 )
 """The spec as generated into ``enterprise_async/_generated/``."""
 

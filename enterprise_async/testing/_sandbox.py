@@ -10,9 +10,9 @@ from typing import Any, Final
 
 from aiohttp import web
 
-from .._client import EnterpriseClient
+from .._generated.client import EnterpriseClient
 from ._data import DataSize
-from ._endpoints import CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
+from ._endpoints import CatalogService, CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
 from ._faults import FaultInjector
 from ._log import RequestLog
 from ._pages import DEFAULT_PAGE_SIZES
@@ -61,7 +61,12 @@ class Sandbox:
         learner_summary: ``"paginated"`` (an envelope with ``count``/``next``/``results``) or
             ``"list"`` (a plain list), the two shapes real servers send.
         catalog_shape: ``"nested"`` catalog contents, or the ``"flat"`` (search index) shape.
-        page_sizes: Default page sizes per listing, over ``DEFAULT_PAGE_SIZES``.
+        catalog_service: ``"reference"``, or ``"enterprise-catalog"``: catalogs as that service
+            serves them (learner pathways and videos among the contents; lookups by key in JSON
+            only, 406 to XML, a course run's key answered with its course).
+        page_sizes: Page sizes per listing, over ``DEFAULT_PAGE_SIZES``: a listing named here
+            pages that many items at a time, whatever a request asks for (small pages exercise
+            paging); the others take a request's size up to the service's maximum.
         client_id, client_secret: The credentials the sandbox accepts; derived from the seed by default.
         anchor: The moment the data is laid out around; midnight UTC today by default.
         log_limit: Requests the request log keeps; 0 turns the log off (benchmarks).
@@ -82,6 +87,7 @@ class Sandbox:
         next_host: str | None = None,
         learner_summary: LearnerSummaryShape = "paginated",
         catalog_shape: CatalogShape = "nested",
+        catalog_service: CatalogService = "reference",
         page_sizes: Mapping[str, int] | None = None,
         client_id: str | None = None,
         client_secret: str | None = None,
@@ -122,7 +128,9 @@ class Sandbox:
             next_host=next_host,
             learner_summary=learner_summary,
             catalog_shape=catalog_shape,
+            catalog_service=catalog_service,
             page_sizes={**DEFAULT_PAGE_SIZES, **(page_sizes or {})},
+            largest_pages=dict(page_sizes or {}),
         )
         self.throttle = Throttle(rate_limit) if rate_limit else None
         """The sandbox's own rate limit, if any (``throttled`` counts its 429s)."""

@@ -16,17 +16,13 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 from urllib.parse import urlencode
 
-import orjson
 from attrs import evolve, frozen
 
 from .._spec import Operation, Pagination
-from .._validation import validate_arguments
-from ..errors import ClientValidationError
 from ._pages import page_envelope, requested_page
-from ._parsing import json_body
-from ._replies import ApiError, Reply, not_found
+from ._replies import ApiError, Reply
 
-__all__ = ["SYNTHETIC_LIST_LENGTH", "SYNTHETIC_PAGE_SIZE", "Synthesizer", "check_request"]
+__all__ = ["SYNTHETIC_LIST_LENGTH", "SYNTHETIC_PAGE_SIZE", "Synthesizer"]
 
 SYNTHETIC_LIST_LENGTH: Final = 23
 """Items a synthesized listing holds: more than one page at the default size, not a round number."""
@@ -36,52 +32,6 @@ MAX_DEPTH: Final = 6
 """Nesting beyond which optional fields are left out (recursive schemas end)."""
 _EPOCH: Final = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 _WORDS: Final = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india")
-
-
-def check_request(
-    operation: Operation[Any],
-    params: Mapping[str, str],
-    query: Mapping[str, str],
-    raw: bytes,
-    content_type: str,
-) -> None:
-    """Refuse, as DRF would, a path parameter breaking its rule (404: no such resource), a missing
-    required query parameter, or a JSON body breaking the operation's body rule (400, errors by
-    field; unknown fields only when the body is closed)."""
-    textual = tuple(
-        param for param in operation.params if param.location == "path" and param.rule.kind == "string"
-    )
-    try:
-        validate_arguments(evolve(operation, params=textual, body=None), params)
-    except ClientValidationError:
-        raise not_found() from None
-    missing = [param.name for param in operation.params if param.location == "query" and param.required]
-    errors = {name: ["This field is required."] for name in missing if not query.get(name)}
-    if errors:
-        raise ApiError(400, errors)
-    rule = operation.body
-    if rule is None:
-        return
-    allowed = frozenset(rule.properties) if rule.closed else _fields_of(raw)
-    body = json_body(raw, content_type, allowed=allowed)
-    try:
-        validate_arguments(evolve(operation, params=()), body.data)
-    except ClientValidationError as error:
-        raise ApiError(400, {error.field: [_sentence(error.reason)]}) from None
-
-
-def _fields_of(raw: bytes) -> frozenset[str]:
-    try:
-        data = orjson.loads(raw or b"null")
-    except orjson.JSONDecodeError:
-        return frozenset()
-    return frozenset(data) if isinstance(data, dict) else frozenset()
-
-
-def _sentence(reason: str) -> str:
-    if reason == "is required":
-        return "This field is required."
-    return reason[:1].upper() + reason[1:].rstrip(".") + "."
 
 
 class Synthesizer:

@@ -25,7 +25,7 @@ def written(tmp_path: Path, document: Any) -> Path:
 def refusal(tmp_path: Path, document: Any) -> str:
     with pytest.raises(CustomersFileError) as refused:
         read_customers(written(tmp_path, document))
-    return refused.value.message
+    return str(refused.value)
 
 
 def test_customers_are_read_in_the_files_order_with_either_kind_of_secret(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import logging
 import pytest
 
 from enterprise_async import RateLimiter, RedisTokenCache
-from enterprise_async.fleet._rate_limit import budget_key, parse_rate_limit
+from enterprise_async._rate_limit import budget_key, parse_rate_limit
 from enterprise_async.testing import Sandbox
 
 from ._redis_server import RedisProcess

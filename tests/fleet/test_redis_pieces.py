@@ -12,7 +12,7 @@ from yarl import URL
 
 from enterprise_async import ClientValidationError, EnterpriseClient, RateLimiter, RedisTokenCache
 from enterprise_async._auth import token_cache_key
-from enterprise_async._generated.operations import OPERATIONS
+from enterprise_async._generated.operations import OPERATIONS, SPEC
 from enterprise_async._responses import RawResponse
 from enterprise_async._transport import HTTPRequest, means_pause
 from enterprise_async.testing import Fault, Sandbox
@@ -96,4 +96,4 @@ def test_only_the_specs_client_wide_statuses_pause_the_client(status: int, pause
     )
     answer = RawResponse(status, "", {"Retry-After": "1"}, b"", "POST", "/assign")
     assert 423 in assign.retry_statuses
-    assert means_pause(request, answer) is pauses
+    assert means_pause(request, answer, SPEC.retry_statuses) is pauses

@@ -74,7 +74,7 @@ async def test_next_link_numbers_the_page_and_keeps_the_query(api: RawAPI, sandb
 
 async def test_following_next_links_visits_every_item_once(api: RawAPI, sandbox: Sandbox) -> None:
     catalog = sandbox.data.catalogs[0].uuid
-    link: str | None = f"{sandbox.base_url}{CATALOGS}/{catalog}?limit=10"
+    link: str | None = f"{sandbox.base_url}{CATALOGS}/{catalog}?page_size=10"
     seen: list[str] = []
     while link:
         body = (await api.get(link)).data
@@ -83,21 +83,45 @@ async def test_following_next_links_visits_every_item_once(api: RawAPI, sandbox:
     assert len(seen) == len(set(seen)) == 45
 
 
-async def test_contents_default_to_twenty_items_a_page(api: RawAPI, sandbox: Sandbox) -> None:
+async def test_contents_default_to_ten_items_a_page_as_enterprise_catalog_does(
+    api: RawAPI, sandbox: Sandbox
+) -> None:
     body = (await api.get(f"{CATALOGS}/{sandbox.data.catalogs[0].uuid}")).data
     assert body["count"] == 45
-    assert len(body["results"]) == 20
+    assert len(body["results"]) == 10
     assert _query(body["next"])["page"] == ["2"]
 
 
-async def test_contents_honour_limit(api: RawAPI, sandbox: Sandbox) -> None:
-    body = (await api.get(f"{CATALOGS}/{sandbox.data.catalogs[0].uuid}", params={"limit": "7"})).data
+async def test_contents_honour_page_size(api: RawAPI, sandbox: Sandbox) -> None:
+    body = (await api.get(f"{CATALOGS}/{sandbox.data.catalogs[0].uuid}", params={"page_size": "7"})).data
     assert len(body["results"]) == 7
-    assert _query(body["next"]) == {"limit": ["7"], "page": ["2"]}
+    assert _query(body["next"]) == {"page_size": ["7"], "page": ["2"]}
+
+
+async def test_contents_pages_hold_at_most_a_hundred_items(session: aiohttp.ClientSession) -> None:
+    # edx-drf-extensions' DefaultPagination: max_page_size 100; a larger page_size is brought down to it
+    async with Sandbox(size=DataSize(catalog_items=250)) as sandbox:
+        catalog = sandbox.data.catalogs[0].uuid
+        body = (await RawAPI(sandbox, session).get(f"{CATALOGS}/{catalog}", params={"page_size": "500"})).data
+    assert (body["count"], len(body["results"])) == (250, 100)
+    assert _query(body["next"]) == {"page_size": ["500"], "page": ["2"]}
+
+
+async def test_the_references_limit_never_reaches_the_contents(api: RawAPI, sandbox: Sandbox) -> None:
+    # the gateway forwards page and page_size only (api-compact.yaml): limit leaves the default page
+    body = (await api.get(f"{CATALOGS}/{sandbox.data.catalogs[0].uuid}", params={"limit": "40"})).data
+    assert len(body["results"]) == 10
+
+
+async def test_the_catalog_list_takes_any_page_size(session: aiohttp.ClientSession) -> None:
+    # PageNumberWithSizePagination sets no max_page_size
+    async with Sandbox(size=DataSize(catalogs_per_customer=50)) as sandbox:
+        body = (await RawAPI(sandbox, session).get(CATALOGS, params={"page_size": "150"})).data
+    assert (body["count"], len(body["results"]), body["next"]) == (150, 150, None)
 
 
 async def test_last_page_holds_the_remainder(api: RawAPI, sandbox: Sandbox) -> None:
-    params = {"limit": "20", "page": "3"}
+    params = {"page_size": "20", "page": "3"}
     body = (await api.get(f"{CATALOGS}/{sandbox.data.catalogs[0].uuid}", params=params)).data
     assert len(body["results"]) == 5
     assert body["next"] is None
@@ -105,7 +129,7 @@ async def test_last_page_holds_the_remainder(api: RawAPI, sandbox: Sandbox) -> N
 
 
 async def test_page_beyond_the_end_answers_404(api: RawAPI, sandbox: Sandbox) -> None:
-    answer = await api.get(f"{CATALOGS}/{sandbox.data.catalogs[0].uuid}", params={"page": "4"})
+    answer = await api.get(f"{CATALOGS}/{sandbox.data.catalogs[0].uuid}", params={"page": "6"})
     assert answer.status == 404
     assert answer.data == {"detail": "Invalid page."}
 
@@ -144,8 +168,8 @@ async def test_large_catalog_pages_deep_without_holding_items(session: aiohttp.C
     async with Sandbox(size=DataSize(catalog_items=100_000)) as sandbox:
         catalog = sandbox.data.catalogs[1]
         api = RawAPI(sandbox, session)
-        body = (await api.get(f"{CATALOGS}/{catalog.uuid}", params={"limit": "50", "page": "2000"})).data
-        beyond = await api.get(f"{CATALOGS}/{catalog.uuid}", params={"limit": "50", "page": "2001"})
+        body = (await api.get(f"{CATALOGS}/{catalog.uuid}", params={"page_size": "50", "page": "2000"})).data
+        beyond = await api.get(f"{CATALOGS}/{catalog.uuid}", params={"page_size": "50", "page": "2001"})
     assert body["count"] == 100_000
     assert len(body["results"]) == 50
     assert body["next"] is None

@@ -36,8 +36,7 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from .._constants import BUDGET_GUARD, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
-from ..errors import ClientValidationError
+from ._constants import BUDGET_GUARD, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
 from ._redis import (
     DEFAULT_FALLBACK_WINDOW,
     DEFAULT_RECHECK,
@@ -49,6 +48,7 @@ from ._redis import (
     connection_options,
     is_redis_failure,
 )
+from .errors import ClientValidationError
 
 __all__ = ["RateBudget", "RateLimiter", "budget_key", "parse_rate_limit"]
 
@@ -79,6 +79,10 @@ def parse_rate_limit(text: str) -> tuple[RateLimitItem, ...]:
         ) from None
     if not items:
         raise ClientValidationError("rate_limit", f"names no limit: {text!r}")
+    if empty := [str(item) for item in items if item.amount < 1]:
+        raise ClientValidationError(
+            "rate_limit", f"{text!r} allows no request ({', '.join(empty)}): every call would wait forever"
+        )
     return tuple(items)
 
 

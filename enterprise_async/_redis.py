@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from attrs import frozen
 
-from ..errors import APIConnectionError, ClientValidationError
+from .errors import APIConnectionError, ClientValidationError
 
 __all__ = [
     "DEFAULT_REDIS_CONNECT_TIMEOUT",
@@ -129,7 +129,12 @@ def _window_retry(policy: RedisPolicy) -> Any:
 
     # redis-py retries its own ConnectionError and TimeoutError; a refused or timed-out connect
     # reaches the retry as the OS's error (OSError, asyncio's TimeoutError), so those are retried too.
-    errors: Any = (ConnectionError, TimeoutError, OSError, asyncio.TimeoutError)
+    errors: Any = (
+        ConnectionError,
+        TimeoutError,
+        OSError,
+        asyncio.TimeoutError,
+    )  # redis-py types only its own
     return WindowRetry(NoBackoff(), -1, errors)
 
 

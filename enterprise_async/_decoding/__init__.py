@@ -1,0 +1,101 @@
+"""One cattrs converter, configured once, that reads JSON and XML bodies into the same models.
+
+XML arrives with text leaves (see ``_xml``), JSON with typed ones; the hooks registered here make
+both land on the same values, guided only by the models' types:
+
+- scalars are lenient (``scalars``);
+- a field the server leaves out, or sends as null, is ``None``; an array is ``[]`` (``registry``);
+- open enums give the member for a documented value (spelling-insensitive) and keep any other
+  value as a plain string (``registry``);
+- unions pick their variant by the shape of the value, or by the variant rules of the spec, which
+  the public ``models`` module hands over with ``register_variants`` (``unions``);
+- every model keeps unknown fields in ``extra``, and ``to_dict`` writes them back (``structuring``,
+  ``writers``);
+- a value its declared type does not allow is kept as sent, with a DEBUG record naming the model,
+  the path from the top and the declared type; only a top level of the wrong shape is an error
+  (``tolerance``);
+- every decoded model keeps the object it was decoded from (a private attribute), from which
+  ``to_dict`` writes the server's own values back (``writers``).
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Any, TypeVar
+
+import attrs
+
+from ..errors import ResponseDecodeError
+from .failure import DecodeError, type_name
+from .fields import known_fields
+from .registry import (
+    converter,
+    enum_hook,
+    is_list,
+    is_mapping,
+    is_open_enum,
+    is_union,
+    list_hook,
+    mapping_hook,
+)
+from .scalars import SCALAR_HOOKS
+from .structuring import model_hook
+from .tolerance import structure
+from .unions import register_variants, union_hook
+from .writers import model_writer, to_dict
+
+__all__ = [
+    "DecodeError",
+    "converter",
+    "from_dict",
+    "known_fields",
+    "register_variants",
+    "structure",
+    "to_dict",
+    "type_name",
+]
+
+T = TypeVar("T")
+
+
+def _install() -> None:
+    """Register every hook on the converter, once, when the package is first imported."""
+    converter.register_structure_hook_factory(is_union, union_hook)
+    converter.register_structure_hook_factory(is_list, list_hook)
+    converter.register_structure_hook_factory(is_mapping, mapping_hook)
+    converter.register_structure_hook_factory(is_open_enum, enum_hook)
+    converter.register_structure_hook_factory(attrs.has, model_hook)
+    for type_, scalar_hook in SCALAR_HOOKS.items():
+        if type_ is Any:  # not a class before Python 3.11, so single dispatch refuses it: match it exactly
+            converter.register_structure_hook_func(lambda candidate: candidate is Any, scalar_hook)
+            continue
+        converter.register_structure_hook(type_, scalar_hook)
+    converter.register_unstructure_hook_factory(
+        attrs.has, lambda cls: lambda model: model_writer(cls)(model, False)
+    )
+
+
+_install()
+
+
+@typing.overload
+def from_dict(model: type[T], data: Any) -> T: ...
+
+
+@typing.overload
+def from_dict(model: Any, data: Any) -> Any: ...
+
+
+def from_dict(model: Any, data: Any) -> Any:
+    """Build ``model`` (a model class, or a type such as ``list[Course]``) from JSON-shaped data.
+
+    The decoder the client uses, so the same tolerance: a value that does not fit its declared
+    type is kept as sent on the model, with a DEBUG record on the ``enterprise_async`` logger
+    naming the model, the field and the declared type. Raises ``ResponseDecodeError`` only when
+    ``data`` itself is not the promised shape (a string where an object is due). The model keeps
+    ``data`` for ``to_dict``, so ``to_dict(from_dict(M, raw)) == raw``.
+    """
+    try:
+        return structure(data, model)
+    except DecodeError as error:
+        raise ResponseDecodeError(f"cannot decode {type_name(model)}: {error}") from None
