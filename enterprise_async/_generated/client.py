@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from .._base_client import BaseClient
+from .._base_client import BaseClient, BaseClientWithRawResponse
 from .operations import SPEC
 from .resources import (
     AssignmentsResource,
@@ -70,7 +70,7 @@ class EnterpriseClient(BaseClient):
         self.with_raw_response = EnterpriseClientWithRawResponse(self)
 
 
-class EnterpriseClientWithRawResponse:
+class EnterpriseClientWithRawResponse(BaseClientWithRawResponse):
     """``client.with_raw_response``: every resource, its methods answering with HTTP details."""
 
     policies: PoliciesResourceWithRawResponse
@@ -92,6 +92,7 @@ class EnterpriseClientWithRawResponse:
     """Per-learner enrollment and progress report of an enterprise customer."""
 
     def __init__(self, client: BaseClient) -> None:
+        super().__init__(client)
         self.policies = PoliciesResourceWithRawResponse(client)
         self.assignments = AssignmentsResourceWithRawResponse(client)
         self.subscriptions = SubscriptionsResourceWithRawResponse(client)

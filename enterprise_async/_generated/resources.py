@@ -16,6 +16,8 @@ from .._options import RequestOptions
 from .._pagination import AsyncPager
 from .._raw_response import APIResponse, RawPager
 from .._resource import Resource
+from .._retry import RetryPolicy
+from .._timeouts import Timeout
 from . import operations
 from .models import (
     AllocationResult,
@@ -53,8 +55,11 @@ class PoliciesResource(Resource):
         learner_emails: Sequence[str],
         content_key: str,
         content_price_cents: int,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> AllocationResult:
         """Allocate a content assignment in a policy to a list of learners for one content key.
 
@@ -67,8 +72,11 @@ class PoliciesResource(Resource):
             learner_emails: Learners to allocate to.
             content_key: Course content key.
             content_price_cents: Price in USD cents at allocation time.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/policy-allocation/{policy_uuid}/allocate/`
         """
@@ -80,7 +88,7 @@ class PoliciesResource(Resource):
                 "content_key": content_key,
                 "content_price_cents": content_price_cents,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     def list(
@@ -90,8 +98,11 @@ class PoliciesResource(Resource):
         active: bool | None = None,
         policy_type: str | None = None,
         page_size: int | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> AsyncPager[SubsidyAccessPolicy, PolicyPage]:
         """List the subsidy access policies of an enterprise customer.
 
@@ -100,8 +111,11 @@ class PoliciesResource(Resource):
             active: Filter by the active flag (the server's default is False).
             policy_type: Policy type filter.
             page_size: Results per page.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v1/subsidy-access-policies/`
         """
@@ -113,7 +127,7 @@ class PoliciesResource(Resource):
                 "policy_type": policy_type,
                 "page_size": page_size,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -127,8 +141,11 @@ class PoliciesResourceWithRawResponse(Resource):
         learner_emails: Sequence[str],
         content_key: str,
         content_price_cents: int,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> APIResponse[AllocationResult]:
         """Allocate a content assignment in a policy to a list of learners for one content key.
 
@@ -141,8 +158,11 @@ class PoliciesResourceWithRawResponse(Resource):
             learner_emails: Learners to allocate to.
             content_key: Course content key.
             content_price_cents: Price in USD cents at allocation time.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/policy-allocation/{policy_uuid}/allocate/`
         """
@@ -154,7 +174,7 @@ class PoliciesResourceWithRawResponse(Resource):
                 "content_key": content_key,
                 "content_price_cents": content_price_cents,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     def list(
@@ -164,8 +184,11 @@ class PoliciesResourceWithRawResponse(Resource):
         active: bool | None = None,
         policy_type: str | None = None,
         page_size: int | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> RawPager[PolicyPage]:
         """List the subsidy access policies of an enterprise customer.
 
@@ -174,8 +197,11 @@ class PoliciesResourceWithRawResponse(Resource):
             active: Filter by the active flag (the server's default is False).
             policy_type: Policy type filter.
             page_size: Results per page.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v1/subsidy-access-policies/`
         """
@@ -187,7 +213,7 @@ class PoliciesResourceWithRawResponse(Resource):
                 "policy_type": policy_type,
                 "page_size": page_size,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -211,8 +237,11 @@ class AssignmentsResource(Resource):
         state: AssignmentState | str | None = None,
         state__in: Sequence[AssignmentState | str] | None = None,
         page_size: int | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> AsyncPager[Assignment, AssignmentPage]:
         """List the learner content assignments of an assignment configuration.
 
@@ -233,8 +262,11 @@ class AssignmentsResource(Resource):
             state: Assignment state filter.
             state__in: Any of these assignment states.
             page_size: Results per page.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/`
         """
@@ -256,7 +288,7 @@ class AssignmentsResource(Resource):
                 "state__in": state__in,
                 "page_size": page_size,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def remind(
@@ -264,16 +296,22 @@ class AssignmentsResource(Resource):
         assignment_configuration_uuid: str,
         *,
         assignment_uuids: Sequence[str],
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> Any:
         """Remind the learners of the given assignments.
 
         Args:
             assignment_configuration_uuid: The assignment configuration.
             assignment_uuids: Assignments belonging to the configuration in the path.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/remind/`
         """
@@ -283,7 +321,7 @@ class AssignmentsResource(Resource):
                 "assignment_configuration_uuid": assignment_configuration_uuid,
                 "assignment_uuids": assignment_uuids,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def cancel(
@@ -291,16 +329,22 @@ class AssignmentsResource(Resource):
         assignment_configuration_uuid: str,
         *,
         assignment_uuids: Sequence[str],
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> Any:
         """Cancel the given assignments.
 
         Args:
             assignment_configuration_uuid: The assignment configuration.
             assignment_uuids: Assignments belonging to the configuration in the path.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/cancel/`
         """
@@ -310,7 +354,7 @@ class AssignmentsResource(Resource):
                 "assignment_configuration_uuid": assignment_configuration_uuid,
                 "assignment_uuids": assignment_uuids,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -334,8 +378,11 @@ class AssignmentsResourceWithRawResponse(Resource):
         state: AssignmentState | str | None = None,
         state__in: Sequence[AssignmentState | str] | None = None,
         page_size: int | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> RawPager[AssignmentPage]:
         """List the learner content assignments of an assignment configuration.
 
@@ -356,8 +403,11 @@ class AssignmentsResourceWithRawResponse(Resource):
             state: Assignment state filter.
             state__in: Any of these assignment states.
             page_size: Results per page.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/`
         """
@@ -379,7 +429,7 @@ class AssignmentsResourceWithRawResponse(Resource):
                 "state__in": state__in,
                 "page_size": page_size,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def remind(
@@ -387,16 +437,22 @@ class AssignmentsResourceWithRawResponse(Resource):
         assignment_configuration_uuid: str,
         *,
         assignment_uuids: Sequence[str],
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> APIResponse[Any]:
         """Remind the learners of the given assignments.
 
         Args:
             assignment_configuration_uuid: The assignment configuration.
             assignment_uuids: Assignments belonging to the configuration in the path.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/remind/`
         """
@@ -406,7 +462,7 @@ class AssignmentsResourceWithRawResponse(Resource):
                 "assignment_configuration_uuid": assignment_configuration_uuid,
                 "assignment_uuids": assignment_uuids,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def cancel(
@@ -414,16 +470,22 @@ class AssignmentsResourceWithRawResponse(Resource):
         assignment_configuration_uuid: str,
         *,
         assignment_uuids: Sequence[str],
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> APIResponse[Any]:
         """Cancel the given assignments.
 
         Args:
             assignment_configuration_uuid: The assignment configuration.
             assignment_uuids: Assignments belonging to the configuration in the path.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/cancel/`
         """
@@ -433,7 +495,7 @@ class AssignmentsResourceWithRawResponse(Resource):
                 "assignment_configuration_uuid": assignment_configuration_uuid,
                 "assignment_uuids": assignment_uuids,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -445,16 +507,22 @@ class SubscriptionsResource(Resource):
         *,
         enterprise_customer_uuid: str | None = None,
         current: bool | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> AsyncPager[SubscriptionPlan, SubscriptionPlanPage]:
         """List subscription plans.
 
         Args:
             enterprise_customer_uuid: Customer whose plans are listed.
             current: Return only the active plan.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v1/subscriptions`
         """
@@ -464,7 +532,7 @@ class SubscriptionsResource(Resource):
                 "enterprise_customer_uuid": enterprise_customer_uuid,
                 "current": current,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def assign_licenses(
@@ -476,8 +544,11 @@ class SubscriptionsResource(Resource):
         greeting: str | None = None,
         closing: str | None = None,
         notify_users: bool | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> LicenseAssignmentResult:
         """Assign licenses of a subscription plan to users.
 
@@ -491,8 +562,11 @@ class SubscriptionsResource(Resource):
             greeting: Opening text added to the notification e-mail.
             closing: Closing text added to the notification e-mail.
             notify_users: Whether learners are notified after assignment.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/assign`
         """
@@ -506,7 +580,7 @@ class SubscriptionsResource(Resource):
                 "closing": closing,
                 "notify_users": notify_users,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def bulk_revoke(
@@ -515,8 +589,11 @@ class SubscriptionsResource(Resource):
         *,
         user_emails: Sequence[str] | None = None,
         filters: Sequence[BulkRevokeFilter | Mapping[str, Any]] | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> BulkRevokeResult:
         """Revoke licenses of a subscription plan in bulk, by e-mail or by filters (never both).
 
@@ -526,8 +603,11 @@ class SubscriptionsResource(Resource):
             filters: Filters selecting the licenses to revoke (all of them must match). Written
                 `{"user_email": "al"}` or `{"status_in": [...]}`, sent as the service reads them:
                 `{"name": "user_email", "filter_value": "al"}`.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/bulk-revoke`
         """
@@ -538,7 +618,7 @@ class SubscriptionsResource(Resource):
                 "user_emails": user_emails,
                 "filters": filters,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -550,16 +630,22 @@ class SubscriptionsResourceWithRawResponse(Resource):
         *,
         enterprise_customer_uuid: str | None = None,
         current: bool | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> RawPager[SubscriptionPlanPage]:
         """List subscription plans.
 
         Args:
             enterprise_customer_uuid: Customer whose plans are listed.
             current: Return only the active plan.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v1/subscriptions`
         """
@@ -569,7 +655,7 @@ class SubscriptionsResourceWithRawResponse(Resource):
                 "enterprise_customer_uuid": enterprise_customer_uuid,
                 "current": current,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def assign_licenses(
@@ -581,8 +667,11 @@ class SubscriptionsResourceWithRawResponse(Resource):
         greeting: str | None = None,
         closing: str | None = None,
         notify_users: bool | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> APIResponse[LicenseAssignmentResult]:
         """Assign licenses of a subscription plan to users.
 
@@ -596,8 +685,11 @@ class SubscriptionsResourceWithRawResponse(Resource):
             greeting: Opening text added to the notification e-mail.
             closing: Closing text added to the notification e-mail.
             notify_users: Whether learners are notified after assignment.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/assign`
         """
@@ -611,7 +703,7 @@ class SubscriptionsResourceWithRawResponse(Resource):
                 "closing": closing,
                 "notify_users": notify_users,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def bulk_revoke(
@@ -620,8 +712,11 @@ class SubscriptionsResourceWithRawResponse(Resource):
         *,
         user_emails: Sequence[str] | None = None,
         filters: Sequence[BulkRevokeFilter | Mapping[str, Any]] | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> APIResponse[BulkRevokeResult]:
         """Revoke licenses of a subscription plan in bulk, by e-mail or by filters (never both).
 
@@ -631,8 +726,11 @@ class SubscriptionsResourceWithRawResponse(Resource):
             filters: Filters selecting the licenses to revoke (all of them must match). Written
                 `{"user_email": "al"}` or `{"status_in": [...]}`, sent as the service reads them:
                 `{"name": "user_email", "filter_value": "al"}`.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/bulk-revoke`
         """
@@ -643,7 +741,7 @@ class SubscriptionsResourceWithRawResponse(Resource):
                 "user_emails": user_emails,
                 "filters": filters,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -657,8 +755,11 @@ class EnrollmentsResource(Resource):
         emails: Sequence[str],
         course_run_keys: Sequence[str],
         notify: bool | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> BulkEnrollmentJob:
         """Enroll learners in course runs in bulk; returns the id of the enrollment job.
 
@@ -667,8 +768,11 @@ class EnrollmentsResource(Resource):
             emails: Learners to enroll.
             course_run_keys: Course runs to enroll them in.
             notify: Notify users about the enrollment.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/bulk-license-enrollment`
         """
@@ -680,7 +784,7 @@ class EnrollmentsResource(Resource):
                 "course_run_keys": course_run_keys,
                 "notify": notify,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -694,8 +798,11 @@ class EnrollmentsResourceWithRawResponse(Resource):
         emails: Sequence[str],
         course_run_keys: Sequence[str],
         notify: bool | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> APIResponse[BulkEnrollmentJob]:
         """Enroll learners in course runs in bulk; returns the id of the enrollment job.
 
@@ -704,8 +811,11 @@ class EnrollmentsResourceWithRawResponse(Resource):
             emails: Learners to enroll.
             course_run_keys: Course runs to enroll them in.
             notify: Notify users about the enrollment.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `POST /enterprise/v1/bulk-license-enrollment`
         """
@@ -717,7 +827,7 @@ class EnrollmentsResourceWithRawResponse(Resource):
                 "course_run_keys": course_run_keys,
                 "notify": notify,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -728,8 +838,11 @@ class CatalogsResource(Resource):
         self,
         *,
         page_size: int | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> AsyncPager[Catalog, CatalogPage]:
         """List the catalogs available to the organization.
 
@@ -741,8 +854,11 @@ class CatalogsResource(Resource):
 
         Args:
             page_size: Catalogs per page (the service's default is 10; it sets no maximum).
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v2/enterprise-catalogs`
         """
@@ -751,7 +867,7 @@ class CatalogsResource(Resource):
             {
                 "page_size": page_size,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     def contents(
@@ -760,8 +876,11 @@ class CatalogsResource(Resource):
         *,
         page_size: int | None = None,
         limit: int | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> AsyncPager[ContentItem, CatalogContentsPage]:
         """List the active content of a catalog (open for enrollment now or later).
 
@@ -776,8 +895,11 @@ class CatalogsResource(Resource):
             catalog_id: The catalog (its `uuid` in the catalog list).
             page_size: Items per page (the service's default is 10, its maximum 100).
             limit: The reference's name for `page_size`, sent as `page_size` (give one of them).
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}`
         """
@@ -788,7 +910,7 @@ class CatalogsResource(Resource):
                 "page_size": page_size,
                 "limit": limit,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def course(
@@ -796,16 +918,22 @@ class CatalogsResource(Resource):
         catalog_id: str,
         course_key: str,
         *,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> Course:
         """Read one course of a catalog.
 
         Args:
             catalog_id: The catalog (its `uuid` in the catalog list).
             course_key: The `key` of the course in the catalog contents.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/courses/{course_key}`
         """
@@ -815,7 +943,7 @@ class CatalogsResource(Resource):
                 "catalog_id": catalog_id,
                 "course_key": course_key,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def course_run(
@@ -823,16 +951,22 @@ class CatalogsResource(Resource):
         catalog_id: str,
         course_run_id: str,
         *,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> CourseRun:
         """Read one course run of a catalog.
 
         Args:
             catalog_id: The catalog (its `uuid` in the catalog list).
             course_run_id: The `key` of the course run in the catalog contents.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/course-runs/{course_run_id}`
         """
@@ -842,7 +976,7 @@ class CatalogsResource(Resource):
                 "catalog_id": catalog_id,
                 "course_run_id": course_run_id,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def program(
@@ -850,16 +984,22 @@ class CatalogsResource(Resource):
         catalog_id: str,
         program_id: str,
         *,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> Program:
         """Read one program of a catalog.
 
         Args:
             catalog_id: The catalog (its `uuid` in the catalog list).
             program_id: The `uuid` of the program in the catalog contents.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/programs/{program_id}`
         """
@@ -869,7 +1009,7 @@ class CatalogsResource(Resource):
                 "catalog_id": catalog_id,
                 "program_id": program_id,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -880,8 +1020,11 @@ class CatalogsResourceWithRawResponse(Resource):
         self,
         *,
         page_size: int | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> RawPager[CatalogPage]:
         """List the catalogs available to the organization.
 
@@ -893,8 +1036,11 @@ class CatalogsResourceWithRawResponse(Resource):
 
         Args:
             page_size: Catalogs per page (the service's default is 10; it sets no maximum).
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v2/enterprise-catalogs`
         """
@@ -903,7 +1049,7 @@ class CatalogsResourceWithRawResponse(Resource):
             {
                 "page_size": page_size,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     def contents(
@@ -912,8 +1058,11 @@ class CatalogsResourceWithRawResponse(Resource):
         *,
         page_size: int | None = None,
         limit: int | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> RawPager[CatalogContentsPage]:
         """List the active content of a catalog (open for enrollment now or later).
 
@@ -928,8 +1077,11 @@ class CatalogsResourceWithRawResponse(Resource):
             catalog_id: The catalog (its `uuid` in the catalog list).
             page_size: Items per page (the service's default is 10, its maximum 100).
             limit: The reference's name for `page_size`, sent as `page_size` (give one of them).
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}`
         """
@@ -940,7 +1092,7 @@ class CatalogsResourceWithRawResponse(Resource):
                 "page_size": page_size,
                 "limit": limit,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def course(
@@ -948,16 +1100,22 @@ class CatalogsResourceWithRawResponse(Resource):
         catalog_id: str,
         course_key: str,
         *,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> APIResponse[Course]:
         """Read one course of a catalog.
 
         Args:
             catalog_id: The catalog (its `uuid` in the catalog list).
             course_key: The `key` of the course in the catalog contents.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/courses/{course_key}`
         """
@@ -967,7 +1125,7 @@ class CatalogsResourceWithRawResponse(Resource):
                 "catalog_id": catalog_id,
                 "course_key": course_key,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def course_run(
@@ -975,16 +1133,22 @@ class CatalogsResourceWithRawResponse(Resource):
         catalog_id: str,
         course_run_id: str,
         *,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> APIResponse[CourseRun]:
         """Read one course run of a catalog.
 
         Args:
             catalog_id: The catalog (its `uuid` in the catalog list).
             course_run_id: The `key` of the course run in the catalog contents.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/course-runs/{course_run_id}`
         """
@@ -994,7 +1158,7 @@ class CatalogsResourceWithRawResponse(Resource):
                 "catalog_id": catalog_id,
                 "course_run_id": course_run_id,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
     async def program(
@@ -1002,16 +1166,22 @@ class CatalogsResourceWithRawResponse(Resource):
         catalog_id: str,
         program_id: str,
         *,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> APIResponse[Program]:
         """Read one program of a catalog.
 
         Args:
             catalog_id: The catalog (its `uuid` in the catalog list).
             program_id: The `uuid` of the program in the catalog contents.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/programs/{program_id}`
         """
@@ -1021,7 +1191,7 @@ class CatalogsResourceWithRawResponse(Resource):
                 "catalog_id": catalog_id,
                 "program_id": program_id,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -1033,8 +1203,11 @@ class LearnerSummaryResource(Resource):
         enterprise_uuid: str,
         *,
         ordering: str | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> AsyncPager[LearnerSummary, LearnerSummaryPage]:
         """List the learner summary records of a customer.
 
@@ -1044,8 +1217,11 @@ class LearnerSummaryResource(Resource):
         Args:
             enterprise_uuid: The enterprise customer.
             ordering: Response field used for sorting.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v3/enterprise-customer/{enterprise_uuid}/learner-summary`
         """
@@ -1055,7 +1231,7 @@ class LearnerSummaryResource(Resource):
                 "enterprise_uuid": enterprise_uuid,
                 "ordering": ordering,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
 
 
@@ -1067,8 +1243,11 @@ class LearnerSummaryResourceWithRawResponse(Resource):
         enterprise_uuid: str,
         *,
         ordering: str | None = None,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
+        extra_query: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> RawPager[LearnerSummaryPage]:
         """List the learner summary records of a customer.
 
@@ -1078,8 +1257,11 @@ class LearnerSummaryResourceWithRawResponse(Resource):
         Args:
             enterprise_uuid: The enterprise customer.
             ordering: Response field used for sorting.
-            timeout: Seconds allowed for this call's requests, over the client's.
+            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
+            retry: A ``RetryPolicy`` for this call, over the client's.
             extra_headers: Headers added to this call's requests.
+            extra_query: Query parameters added to (or, by name, replacing) this call's.
+            extra_body: Body fields added to (or, by name, replacing) this call's.
 
         `GET /enterprise/v3/enterprise-customer/{enterprise_uuid}/learner-summary`
         """
@@ -1089,5 +1271,5 @@ class LearnerSummaryResourceWithRawResponse(Resource):
                 "enterprise_uuid": enterprise_uuid,
                 "ordering": ordering,
             },
-            RequestOptions.of(timeout, extra_headers),
+            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
         )
