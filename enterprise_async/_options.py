@@ -18,7 +18,6 @@ from typing import Any, Literal
 
 import attrs
 from attrs import field, frozen
-from multidict import CIMultiDict, CIMultiDictProxy
 
 from ._constants import (
     DEFAULT_MAX_CONCURRENCY,
@@ -32,7 +31,7 @@ from ._retry import RetryPolicy, check_retry_policy
 from ._timeouts import Timeout, check_timeout
 from .errors import ClientValidationError
 
-__all__ = ["ClientOptions", "RequestOptions", "RequestTrace", "current_trace", "request_id_of"]
+__all__ = ["ClientOptions", "RequestOptions", "RequestTrace", "current_trace"]
 
 ResponseFormat = Literal["json", "xml"]
 
@@ -206,15 +205,3 @@ def set_current_trace(trace: RequestTrace | None) -> contextvars.Token[RequestTr
 def reset_current_trace(token: contextvars.Token[RequestTrace | None]) -> None:
     """Restore the trace before ``set_current_trace``."""
     _CURRENT.reset(token)
-
-
-def request_id_of(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
-    """The gateway's request id from response headers (``names``, case-insensitive), or None."""
-    if isinstance(headers, CIMultiDictProxy | CIMultiDict):  # aiohttp's headers: no copy needed
-        return next((value for name in names if (value := headers.get(name))), None)
-    lowered = {name.lower(): value for name, value in headers.items()}
-    for name in names:
-        value = lowered.get(name.lower())
-        if value:
-            return value
-    return None

@@ -368,11 +368,16 @@ class AsyncPager(Generic[ItemT, PageT]):
         pending: deque[tuple[int, asyncio.Task[PageT]]] = deque()
         previous = first
         number = 2
+
+        def fill() -> None:
+            nonlocal number
+            while (total is None or number <= total) and len(pending) < self._window:
+                pending.append((number, asyncio.ensure_future(self._page(query_of(number)))))
+                number += 1
+
         try:
             while (total is None or number <= total) or pending:
-                while (total is None or number <= total) and len(pending) < self._window:
-                    pending.append((number, asyncio.ensure_future(self._page(query_of(number)))))
-                    number += 1
+                fill()
                 current, task = pending.popleft()
                 try:
                     page = await task
@@ -383,6 +388,8 @@ class AsyncPager(Generic[ItemT, PageT]):
                 items = self.items_of(page)
                 if total is None and (not items or items == previous):
                     return
+                if total is not None:
+                    fill()  # the window stays full while the consumer holds this page
                 yield page
                 if total is None and len(items) < size:
                     return
