@@ -108,6 +108,19 @@ class ClientOptions:
             "headers": dict(self.headers),
         }
 
+    def overrides(self) -> dict[str, Any]:
+        """``to_json``'s data of the options that differ from the SDK's defaults: what a command
+        gave, which a queued job carries so that a worker's own options apply to the rest."""
+        defaults = ClientOptions().to_json()
+        return {name: value for name, value in self.to_json().items() if defaults[name] != value}
+
+    def merged(self, data: Mapping[str, Any]) -> ClientOptions:
+        """These options with ``data`` (``to_json``'s, or part of it) over them, validated: a bad or
+        unknown field is a ``ClientValidationError`` naming it."""
+        if not isinstance(data, Mapping):
+            raise ClientValidationError("options", f"must be an object, got {type(data).__name__}")
+        return ClientOptions.from_json({**self.to_json(), **data})
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ClientOptions:
         """Options from ``to_json``'s data; a typed error names a bad or unknown field."""

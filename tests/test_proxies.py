@@ -12,6 +12,15 @@ from enterprise_async.testing import Sandbox
 
 from .loopback_proxy import LoopbackProxy
 
+
+def client_of(sandbox: Sandbox) -> EnterpriseClient:
+    """A client of the sandbox made as a user makes one, with the default ``trust_env``
+    (``sandbox.client()`` reads no proxy from the environment: the sandbox is on loopback)."""
+    return EnterpriseClient(
+        client_id=sandbox.client_id, client_secret=sandbox.client_secret, base_url=sandbox.base_url
+    )
+
+
 TOKEN_PATH = "/oauth2/v1/access_token"
 PROXY_PASSWORD = "proxy-pa55word-never-shown"
 
@@ -40,7 +49,7 @@ async def test_http_proxy_in_the_environment_carries_every_request(
     sandbox: Sandbox, proxy: LoopbackProxy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
-    async with sandbox.client() as client:
+    async with client_of(sandbox) as client:
         catalogs = await client.catalogs.list().to_list()
     assert catalogs
     assert proxy.paths() == [logged.path for logged in sandbox.requests]
@@ -52,7 +61,7 @@ async def test_the_token_travels_to_the_api_through_the_proxy_untouched(
     sandbox: Sandbox, proxy: LoopbackProxy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
-    async with sandbox.client() as client:
+    async with client_of(sandbox) as client:
         await client.catalogs.list().first_page()
     api_calls = [request for request in proxy.relayed if request.url.path != TOKEN_PATH]
     assert api_calls
@@ -64,7 +73,7 @@ async def test_no_proxy_sends_its_hosts_straight_to_the_server(
 ) -> None:
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
-    async with sandbox.client() as client:
+    async with client_of(sandbox) as client:
         assert await client.catalogs.list().to_list()
     assert proxy.relayed == []
 
@@ -132,3 +141,12 @@ def test_a_proxy_that_is_not_an_http_url_is_refused_before_sending(bad: object) 
 
     with pytest.raises(ClientValidationError, match="proxy"):
         EnterpriseClient(client_id="id", client_secret="secret", base_url="http://127.0.0.1:1", proxy=bad)  # type: ignore[arg-type]
+
+
+async def test_the_sandboxs_own_client_reads_no_proxy_from_the_environment(
+    sandbox: Sandbox, proxy: LoopbackProxy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    async with sandbox.client() as client:
+        assert await client.catalogs.list().to_list()
+    assert proxy.relayed == []

@@ -18,6 +18,7 @@ from typing import Any, Final, NoReturn
 import click
 
 from .._constants import REQUIRED_ENVIRONMENT
+from .._options import ClientOptions
 from .._rate_limit import parse_rate_limit
 from .._redis import DEFAULT_RETRY_WINDOW, RedisPolicy, check_redis_url, redis_location
 from ..errors import ClientValidationError
@@ -163,13 +164,13 @@ def worker(
     from ..fleet._worker import run_worker
 
     fleet_logging()
-    options = {"max_concurrency": max_concurrency} if max_concurrency else {}
+    options = ClientOptions(max_concurrency=max_concurrency) if max_concurrency else ClientOptions()
     summary = _serves(queue_url, customers, rate_limit, max_jobs, job_timeout)
     stopped_by = run(
         run_worker(
             queue_url,
             rate_limit=rate_limit,
-            client_options=options,
+            options=options,
             customers=customers,
             max_jobs=max_jobs,
             job_timeout=job_timeout,

@@ -384,7 +384,10 @@ async def export_catalog(
     except (ValueError, TypeError, EnterpriseError) as error:
         return {"error": f"refused a job with bad arguments: {' '.join(str(error).split())}"}
     clients: WorkerClients = context["clients"]
-    client = await clients.environment(client_options)
+    try:
+        client = await clients.environment(client_options)
+    except EnterpriseError as error:  # options that are not ClientOptions: a tampered job
+        return {"error": f"refused a job with bad arguments: {' '.join(str(error).split())}"}
     if client is None:
         return {"error": "this worker has no ENTERPRISE_* credentials: start it with them to export catalogs"}
     job = ExportJob(client, path.parent, Manifest(path.parent), False, page_size, SilentProgress())

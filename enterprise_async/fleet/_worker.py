@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .._options import ClientOptions
 from .._redis import RedisPolicy, RedisUnavailableError, is_redis_failure, redis_error, redis_location
 from . import _job_format
 from ._customer_queue import CUSTOMER_FUNCTION, export_customer
@@ -38,7 +39,7 @@ CANCEL_AGAIN = 0.5
 async def _startup(ctx: dict[Any, Any]) -> None:
     settings = ctx["enterprise_settings"]
     ctx["clients"] = WorkerClients(
-        settings["queue_url"], rate_limit=settings["rate_limit"], client_options=settings["client_options"]
+        settings["queue_url"], rate_limit=settings["rate_limit"], options=settings["options"]
     )
     settings["announce"]()
 
@@ -96,7 +97,7 @@ async def run_worker(
     queue_url: str,
     *,
     rate_limit: str | None,
-    client_options: dict[str, Any],
+    options: ClientOptions,
     customers: dict[str, Customer],
     max_jobs: int,
     job_timeout: float,
@@ -113,7 +114,7 @@ async def run_worker(
     settings = {
         "queue_url": queue_url,
         "rate_limit": rate_limit,
-        "client_options": client_options,
+        "options": options,
         "announce": announce,
     }
     worker = _fleet_worker_class()(

@@ -11,21 +11,17 @@ kept per client id, so every worker shares them with every other for the same cr
 from __future__ import annotations
 
 import os
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import Any
 
 from .._constants import REQUIRED_ENVIRONMENT
 from .._generated.client import EnterpriseClient
+from .._options import ClientOptions
 from .._rate_limit import RateLimiter
-from .._timeouts import Timeout
 from ._customers import Customer
 from ._token_cache import RedisTokenCache
 
-__all__ = ["JOB_OPTIONS", "WorkerClients", "has_environment_credentials"]
-
-JOB_OPTIONS: Final = ("response_format", "max_concurrency", "max_retries", "timeout")
-"""The client options a job may bring (those of the command that enqueued it)."""
-VIEW_OPTIONS: Final = ("max_concurrency", "max_retries", "timeout")
-"""Those a view of a shared client can take."""
+__all__ = ["WorkerClients", "has_environment_credentials"]
 
 
 def has_environment_credentials() -> bool:
@@ -39,42 +35,53 @@ class WorkerClients:
     Args:
         queue_url: The queue's Redis, which keeps the tokens, the budgets and the pauses.
         rate_limit: The worker's budget (a customer's own ``rate_limit`` replaces it).
-        client_options: The worker's options (``max_concurrency``); a job's replace them.
+        options: The worker's ``ClientOptions`` (its ``--max-concurrency``); those a job brings
+            (``ClientOptions.overrides()`` of the command that enqueued it) replace them.
     """
 
-    def __init__(self, queue_url: str, *, rate_limit: str | None, client_options: dict[str, Any]) -> None:
+    def __init__(
+        self, queue_url: str, *, rate_limit: str | None, options: ClientOptions | None = None
+    ) -> None:
         self.token_cache = RedisTokenCache(queue_url)
         self.rate_limiter = RateLimiter(queue_url)
         self.rate_limit = rate_limit
-        self.client_options = client_options
+        self.options = options or ClientOptions()
         self._environment: dict[str, EnterpriseClient] = {}
 
     def __repr__(self) -> str:  # the URL may carry a password
         return f"WorkerClients(rate_limit={self.rate_limit!r}, environment clients={len(self._environment)})"
 
-    async def environment(self, job_options: dict[str, Any]) -> EnterpriseClient | None:
-        """The client of a catalog job, from ``ENTERPRISE_*``; None when they are not set."""
+    async def environment(self, job_options: Mapping[str, Any]) -> EnterpriseClient | None:
+        """The client of a catalog job, from ``ENTERPRISE_*``; None when they are not set.
+
+        One client per response format is shared by every job; a job whose options differ in
+        anything else gets a view of it (``with_options``). Bad options raise
+        ``ClientValidationError``."""
+        options = self.options.merged(job_options)
         if not has_environment_credentials():
             return None
-        options = {**self.client_options, **_known(job_options)}
-        response_format = options.pop("response_format", "json")
-        client = self._environment.get(response_format)
+        shared = self.options.merged({"response_format": options.response_format})
+        client = self._environment.get(options.response_format)
         if client is None:
             client = EnterpriseClient.from_env(
-                response_format=response_format,
-                token_cache=self.token_cache,
-                **self._budget(self.rate_limit),
-                **self.client_options,
+                options=shared, token_cache=self.token_cache, **self._budget(self.rate_limit)
             )
-            self._environment[response_format] = client
-        view = {name: options[name] for name in VIEW_OPTIONS if name in job_options}
-        return client.with_options(**view) if view else client
+            self._environment[options.response_format] = client
+        if options == client.options:
+            return client
+        return client.with_options(
+            timeout=options.timeout,
+            max_retries=options.max_retries,
+            max_concurrency=options.max_concurrency,
+            retry=options.retry,
+            headers=options.headers,
+        )
 
-    def customer(self, customer: Customer, job_options: dict[str, Any]) -> EnterpriseClient:
+    def customer(self, customer: Customer, job_options: Mapping[str, Any]) -> EnterpriseClient:
         """A new client with ``customer``'s credentials, for one job, which closes it."""
         return EnterpriseClient(
             **customer.client_options(),
-            **{**self.client_options, **_known(job_options)},
+            options=self.options.merged(job_options),
             token_cache=self.token_cache,
             **self._budget(customer.rate_limit or self.rate_limit),
         )
@@ -88,12 +95,3 @@ class WorkerClients:
             await client.aclose()
         await self.token_cache.aclose()
         await self.rate_limiter.aclose()
-
-
-def _known(job_options: dict[str, Any]) -> dict[str, Any]:
-    """The options of a job this worker applies (a newer enqueuer's others are left out); a
-    timeout given in parts (``ClientOptions.to_json``) becomes a ``Timeout`` again."""
-    known = {name: value for name, value in job_options.items() if name in JOB_OPTIONS}
-    if isinstance(known.get("timeout"), dict):
-        known["timeout"] = Timeout(**known["timeout"])
-    return known

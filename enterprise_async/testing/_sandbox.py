@@ -224,13 +224,18 @@ class Sandbox:
 
     def client(self, **kwargs: Any) -> EnterpriseClient:
         """An ``EnterpriseClient`` wired to this sandbox; keyword arguments (``response_format``,
-        ``max_retries``, ``timeout``...) pass through and may override the wiring."""
+        ``max_retries``, ``timeout``...) pass through and may override the wiring.
+
+        The sandbox is on loopback, so the client reads no proxy from the environment
+        (``trust_env=False``) unless told to or given a session of its own."""
         settings: dict[str, Any] = {
             "client_id": self.client_id,
             "client_secret": self.client_secret,
             "base_url": self.base_url,
             "auth_url": self.auth_url,
         }
+        if "session" not in kwargs:
+            settings["trust_env"] = False
         settings.update(kwargs)
         return EnterpriseClient(**settings)
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import redis.asyncio
 
+from enterprise_async._options import ClientOptions
 from enterprise_async.fleet._customer_queue import export_customer
 from enterprise_async.fleet._customers import Customer
 from enterprise_async.fleet._queue import export_catalog
@@ -27,7 +28,7 @@ RUN = {"id": "a-live-run", "lease": 30.0}
 
 @pytest.fixture
 async def clients(redis_url: str) -> AsyncIterator[WorkerClients]:
-    worker = WorkerClients(redis_url, rate_limit=None, client_options={"max_concurrency": 4})
+    worker = WorkerClients(redis_url, rate_limit=None, options=ClientOptions(max_concurrency=4))
     yield worker
     await worker.aclose()
 
