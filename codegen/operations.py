@@ -71,6 +71,8 @@ class OperationSpec:
     retry_statuses: tuple[int, ...] = ()
     identity: str | None = None
     json_fallback_statuses: tuple[int, ...] = ()
+    empty_statuses: tuple[int, ...] = ()
+    """Statuses answered without a body whose result is a model built empty (``x-sdk-empty-result``)."""
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -104,6 +106,8 @@ class SpecReader:
         self.retry_statuses: frozenset[int] = frozenset(
             int(status) for status in document.get("x-sdk-retry-statuses", ())
         )
+        self.past_last_page: Mapping[str, Any] = document.get("x-sdk-past-last-page", {})
+        """The answer to a page past the last one (``status``, ``detail``); none when unsaid."""
 
     # ------------------------------------------------------------------ references
     def resolve(self, node: Schema) -> Schema:
@@ -380,6 +384,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         retry_statuses=tuple(sorted(reader.retry_statuses | _retried_statuses(node))),
         identity=_identity(node.get("x-sdk-identity")),
         json_fallback_statuses=tuple(sorted(_marked_statuses(node, "x-sdk-json-fallback"))),
+        empty_statuses=_empty_statuses(reader, node),
     )
 
 
@@ -445,7 +450,10 @@ def _pagination(
     else:
         page_hint = page_model = reader.page_model(result_hint)
         item_hint = reader.item_model(page_hint, items_field)
-    source = _call("Pagination", [page_model, item_hint], {key: repr(value) for key, value in values.items()})
+    options = {key: repr(value) for key, value in values.items()}
+    options["past_last_status"] = repr(reader.past_last_page.get("status"))
+    options["past_last_detail"] = repr(reader.past_last_page.get("detail"))
+    source = _call("Pagination", [page_model, item_hint], options)
     return page_hint, item_hint, source
 
 
@@ -503,13 +511,25 @@ def _outcomes(reader: SpecReader, node: Schema) -> list[tuple[int, str, str]]:
         if not str(status).isdigit():
             continue
         resolved = reader.resolve(response)
-        model = reader.response_model(resolved)
+        model = reader.response_model(resolved) or reader.ref_name(resolved.get("x-sdk-empty-result", {}))
         if model == ERROR_SCHEMA.removeprefix(SCHEMA_PREFIX):
             continue  # the generic error body: the status's error class says all there is
         fields = resolved.get("x-sdk-result", {})
         fields_source = "{" + ", ".join(f"{key!r}: {value!r}" for key, value in fields.items()) + "}"
         outcomes.append((int(status), model or "None", fields_source))
     return sorted(outcomes)
+
+
+def _empty_statuses(reader: SpecReader, node: Schema) -> tuple[int, ...]:
+    """Statuses answered with no body whose result is still a model (``x-sdk-empty-result``): a
+    204 that confirms a bulk revocation without listing it."""
+    return tuple(
+        sorted(
+            int(status)
+            for status, response in node.get("responses", {}).items()
+            if str(status).isdigit() and "x-sdk-empty-result" in reader.resolve(response)
+        )
+    )
 
 
 def _check_names(path: str, arguments: list[Argument]) -> None:

@@ -37,6 +37,8 @@ EXTENSIONS = (
     "x-sdk-json-fallback",
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
+    "x-sdk-past-last-page",
+    "x-sdk-empty-result",
 )
 PAGINATION_KEYS = (
     "items",
@@ -182,6 +184,27 @@ def _top_level(document: Node) -> Iterator[Problem]:
     if not isinstance(headers, list) or not all(isinstance(name, str) and name for name in headers):
         yield Problem(
             pointer("x-sdk-request-id-headers"), "must be a list of header names, e.g. [x-amzn-RequestId]"
+        )
+    yield from _past_last_page(document)
+
+
+def _past_last_page(document: Node) -> Iterator[Problem]:
+    """``x-sdk-past-last-page``: the 4xx status, and the detail, of the answer to a page past the last."""
+    if "x-sdk-past-last-page" not in document:
+        return
+    answer = document["x-sdk-past-last-page"]
+    status = answer.get("status") if isinstance(answer, dict) else None
+    detail = answer.get("detail") if isinstance(answer, dict) else None
+    a_4xx = _is_status(status) and 400 <= status < 500
+    if not isinstance(answer, dict) or set(answer) - {"status", "detail"} or not a_4xx:
+        yield Problem(
+            pointer("x-sdk-past-last-page"),
+            'must be a mapping of a 4xx `status` and a `detail`, e.g. {status: 404, detail: "Invalid page."}',
+        )
+    elif detail is not None and (not isinstance(detail, str) or not detail):
+        yield Problem(
+            pointer("x-sdk-past-last-page", "detail"),
+            "the answer's error detail is a non-empty string (or null: any body of that status)",
         )
 
 
@@ -362,11 +385,14 @@ def _body_schema(document: Node, response: Node) -> Node:
 def _results(document: Node, node: Node, at: str) -> Iterator[Problem]:
     for status, response in (node.get("responses") or {}).items():
         response = _resolved(document, response)
+        if "x-sdk-empty-result" in response:
+            yield from _empty_result(document, status, response, at + pointer("responses", status))
         fields = response.get("x-sdk-result")
         if fields is None:
             continue
         where = at + pointer("responses", status, "x-sdk-result")
-        schema = _envelope(document, _body_schema(document, response))
+        body = response.get("x-sdk-empty-result") or _body_schema(document, response)
+        schema = _envelope(document, body if isinstance(body, dict) else {})
         if not isinstance(fields, dict) or schema is None:
             yield Problem(
                 where,
@@ -381,6 +407,16 @@ def _results(document: Node, node: Node, at: str) -> Iterator[Problem]:
                     f"the result has no field {name!r}; add it to the response schema (with "
                     "`x-sdk-computed: true`) or fix the name",
                 )
+
+
+def _empty_result(document: Node, status: Any, response: Node, at: str) -> Iterator[Problem]:
+    """``x-sdk-empty-result``: a 2xx answered without a body, whose result is a named object model."""
+    model = response["x-sdk-empty-result"]
+    where = at + "/x-sdk-empty-result"
+    if not str(status).startswith("2") or response.get("content"):
+        yield Problem(where, "x-sdk-empty-result belongs on a 2xx response without `content` (a 204)")
+    if not isinstance(model, dict) or set(model) != {"$ref"} or _envelope(document, model) is None:
+        yield Problem(where, "x-sdk-empty-result is a $ref to the object schema the result is built as")
 
 
 def _envelope(document: Node, schema: Node) -> Node | None:

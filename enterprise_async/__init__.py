@@ -15,10 +15,15 @@ here), the sandbox server in ``enterprise_async.testing``.
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
 from ._generated.client import EnterpriseClient
+from ._logs import configure_logging_from_env
+from ._middleware import Middleware, OutgoingRequest, Send
 from ._options import RequestTrace, current_trace
 from ._pagination import AsyncPager, Page
 from ._rate_limit import RateLimiter
 from ._raw_response import APIResponse, RawPager
+from ._responses import RawResponse
+from ._retry import RetryPolicy
+from ._timeouts import Timeout
 from ._transport import RequestStats
 from ._version import __version__
 from .errors import (
@@ -31,6 +36,7 @@ from .errors import (
     ClientValidationError,
     ContentMismatchError,
     EnterpriseError,
+    IncompleteListingError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
@@ -43,6 +49,12 @@ from .fleet import RedisTokenCache
 
 __all__ = [
     "APIResponse",
+    "Middleware",
+    "OutgoingRequest",
+    "RawResponse",
+    "RetryPolicy",
+    "Send",
+    "Timeout",
     "RawPager",
     "RequestTrace",
     "current_trace",
@@ -59,6 +71,7 @@ __all__ = [
     "EnterpriseClient",
     "EnterpriseError",
     "InMemoryTokenCache",
+    "IncompleteListingError",
     "NotFoundError",
     "Page",
     "PermissionDeniedError",
@@ -74,3 +87,5 @@ __all__ = [
     "__version__",
     "models",
 ]
+
+configure_logging_from_env()  # ENTERPRISE_LOG=info|debug

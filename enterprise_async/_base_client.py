@@ -14,8 +14,8 @@ import asyncio
 import copy
 import logging
 import os
-from collections.abc import Mapping
-from typing import Any, ClassVar, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, TypeVar, overload
 from urllib.parse import quote, urlencode
 
 import aiohttp
@@ -30,18 +30,24 @@ from ._constants import (
     DEFAULT_TIMEOUT,
     USER_AGENT,
 )
+from ._extras import with_extra_body, with_extra_query
+from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, RequestOptions, ResponseFormat
 from ._pagination import AsyncPager
+from ._proxy import check_proxy
 from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
 from ._redaction import Redactor, redact_url
 from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
 from ._responses import RawResponse, check_identity, read_result, status_error
+from ._retry import RetryPolicy
 from ._spec import ApiSpec, Operation
+from ._timeouts import Timeout
 from ._transport import RequestStats, Transport, parse_retry_after
+from ._undocumented import prepare_undocumented
 from .errors import ClientStateError, ClientValidationError
 
-__all__ = ["BaseClient", "check_base_url"]
+__all__ = ["BaseClient", "BaseClientWithRawResponse", "check_base_url"]
 
 ResultT = TypeVar("ResultT")
 
@@ -72,19 +78,26 @@ class BaseClient:
         response_format: ``"json"`` or ``"xml"``; both decode to equal models.
         max_concurrency: Requests in flight at once for this client, pages of listings included.
         max_retries: Retries of retryable failures (see the README's *Reliability*).
-        timeout: Seconds allowed per request.
+        timeout: Seconds allowed per request, or a ``Timeout(connect=, read=, total=)``.
+        retry: A ``RetryPolicy``: the delays between retries, their jitter, the statuses retried.
         session: An ``aiohttp.ClientSession`` of the caller's; the client then leaves it open.
+        proxy: A proxy for every request (``http://[user:password@]host:port``), over the
+            environment's ``HTTP_PROXY``/``HTTPS_PROXY``.
+        trust_env: Whether the client's own session reads ``HTTP_PROXY``, ``HTTPS_PROXY``,
+            ``NO_PROXY`` (and ``~/.netrc``); on by default. A session of yours keeps its own setting.
+        middleware: Async functions every attempt of an API request passes through, which may
+            change it (``async def middleware(request, send)``; see ``OutgoingRequest``).
         token_cache: Where the access token is kept; share one among workers to share the token
             (``RedisTokenCache(url)``: one token, and one refresh, for a whole fleet).
         rate_limit: A budget every request, retries included, draws from, e.g.
             ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
         rate_limiter: Where that budget and the pause are kept: ``RateLimiter("redis://...")``
             shares them with every process using the same client id; in this process by default.
+        max_response_bytes: The most one answer may inflate to (64 MiB by default); a larger one
+            (a gzip bomb, an endless body) raises ``ResponseTooLargeError`` and nothing is kept.
         options: A whole ``ClientOptions`` (a queued job's, a command line's) in place of
             ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
             ``max_response_bytes``, which are then left out.
-        max_response_bytes: The most one answer may inflate to (64 MiB by default); a larger one
-            (a gzip bomb, an endless body) raises ``ResponseTooLargeError`` and nothing is kept.
 
     Every setting is checked here, with a ``ClientValidationError`` naming it. A client belongs to
     the event loop of its first call; a call from another loop, or after ``aclose()``, raises
@@ -104,13 +117,17 @@ class BaseClient:
         response_format: ResponseFormat = "json",
         max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
         max_retries: int = DEFAULT_MAX_RETRIES,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float | Timeout = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
         session: aiohttp.ClientSession | None = None,
         token_cache: TokenCache | None = None,
         rate_limit: str | None = None,
         rate_limiter: RateLimiter | None = None,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         options: ClientOptions | None = None,
+        proxy: str | None = None,
+        trust_env: bool | None = None,
+        middleware: Sequence[Middleware] | None = None,
     ) -> None:
         _require_text("client_id", client_id)
         _require_text("client_secret", client_secret)
@@ -119,15 +136,20 @@ class BaseClient:
             max_concurrency=max_concurrency,
             max_retries=max_retries,
             timeout=timeout,
+            retry=retry,
             max_response_bytes=max_response_bytes,
         )
         self._options = _one_of(options, separate)
+        self._trust_env = _trust_env(trust_env, session)
+        self._proxy = check_proxy(proxy)
         self._base_url = check_base_url("base_url", base_url)
         self._base_text = str(self._base_url).rstrip("/")
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
         _require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
         _require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
-        self._redactor = Redactor([client_secret, self._base_url.password or "", auth.password or ""])
+        self._redactor = Redactor(
+            [client_secret, self._base_url.password or "", auth.password or "", _password(self._proxy)]
+        )
         self._client_id = client_id
         self._session = session
         self._owns_session = session is None
@@ -145,6 +167,8 @@ class BaseClient:
             token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
             budget=_budget(client_id, rate_limit, rate_limiter),
             redactor=self._redactor,
+            proxy=self._proxy,
+            middleware=check_middleware(middleware) or (),
         )
         self._bind_resources()
 
@@ -198,7 +222,7 @@ class BaseClient:
         if self._session is None:
             # No pool limit: max_concurrency is enforced once, by the transport, for every view.
             connector = aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True)
-            self._session = aiohttp.ClientSession(connector=connector)
+            self._session = aiohttp.ClientSession(connector=connector, trust_env=self._trust_env)
         return self._session
 
     def _check_loop(self) -> None:
@@ -324,6 +348,84 @@ class BaseClient:
 
         return AsyncPager(fetch, pagination, prepared.query, window=self._options.max_concurrency)
 
+    @overload
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        cast_to: type[ResultT],
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> ResultT: ...
+
+    @overload
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        cast_to: Any = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Any: ...
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        cast_to: Any = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Any:
+        """Call an endpoint the spec does not describe, with everything a generated method has: the
+        token, retries, middleware, error mapping, request ids, tracing and redaction.
+
+        Args:
+            method: ``GET``, ``POST``, ``PUT``, ``PATCH`` or ``DELETE``.
+            path: The path under ``base_url`` (``/enterprise/v1/...``); never another host.
+            params: Query parameters (a list is sent as one comma-separated value; None is left out).
+            json: The JSON body (not for a GET).
+            cast_to: The model (or type, such as ``list[Course]``) to decode a 2xx body into; by
+                default the body is returned as decoded JSON (or XML) data, None when empty.
+            timeout: Seconds, or a ``Timeout``, for this call's requests.
+            retry: A ``RetryPolicy`` for this call.
+            extra_headers: Headers added to this call's requests.
+
+        An error status raises its typed error (``NotFoundError``...), with the request id.
+        ``client.with_raw_response.request(...)`` returns the ``APIResponse`` instead.
+        """
+        answer = await self._request_raw(method, path, params, json, cast_to, timeout, retry, extra_headers)
+        return answer.parse()
+
+    async def _request_raw(
+        self,
+        method: object,
+        path: object,
+        params: object,
+        json: object,
+        cast_to: object,
+        timeout: object,
+        retry: object,
+        extra_headers: object,
+    ) -> APIResponse[Any]:
+        prepared = prepare_undocumented(
+            method, path, params=params, json=json, cast_to=cast_to, retry_statuses=self.spec.retry_statuses
+        )
+        options = RequestOptions.of(timeout=timeout, extra_headers=extra_headers, retry=retry)
+        response = await self._transport.send(self._http_request(prepared, options))
+        return self._answer(prepared.operation, response)
+
     async def _send(
         self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int | None = None
     ) -> RawResponse:
@@ -377,19 +479,22 @@ class BaseClient:
             "User-Agent": USER_AGENT,
             **self._options.headers,
         }
-        if options is not None and options.extra_headers:
+        options = options or _NO_OPTIONS
+        if options.extra_headers:
             headers.update(options.extra_headers)
-        if prepared.body is not None:
+        body = with_extra_body(prepared.method, prepared.body, options.extra_body)
+        if body is not None:
             headers["Content-Type"] = "application/json"
         return HTTPRequest(
             method=prepared.method,
-            url=_url(self._base_text, prepared.path, prepared.query),
+            url=_url(self._base_text, prepared.path, with_extra_query(prepared.query, options.extra_query)),
             path=prepared.path,
             headers=headers,
-            body=prepared.body,
+            body=body,
             idempotent=prepared.operation.idempotent,
             retry_statuses=prepared.operation.retry_statuses,
-            timeout=options.timeout if options is not None else None,
+            timeout=options.timeout,
+            retry=options.retry,
             operation=prepared.operation.name,
             page=page,
         )
@@ -399,12 +504,15 @@ class BaseClient:
     def with_options(
         self,
         *,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
         max_retries: int | None = None,
         max_concurrency: int | None = None,
         headers: Mapping[str, str] | None = None,
+        retry: RetryPolicy | None = None,
+        middleware: Sequence[Middleware] | None = None,
     ) -> Self:
-        """A view of this client differing only in these options (None keeps this client's).
+        """A view of this client differing only in these options (None keeps this client's;
+        ``middleware`` replaces the client's list).
 
         A fail-fast route and a patient background job can share one client: the view shares the
         connection pool, the token provider, the statistics and everything else this client holds
@@ -412,16 +520,44 @@ class BaseClient:
         this client closes the pool under its views too.
         """
         options = self._options.evolve(
-            timeout=timeout, max_retries=max_retries, max_concurrency=max_concurrency, headers=headers
+            timeout=timeout,
+            max_retries=max_retries,
+            max_concurrency=max_concurrency,
+            headers=headers,
+            retry=retry,
         )
+        chain = check_middleware(middleware)
         view = copy.copy(self)
         view._parent = self._parent or self
         view._owns_session = False
         view._closed = False
         view._options = options
-        view._transport = self._transport.derive(options, session=view._get_session)
+        view._transport = self._transport.derive(options, session=view._get_session, middleware=chain)
         view._bind_resources()
         return view
+
+
+_NO_OPTIONS = RequestOptions()
+
+
+def _password(url: str | None) -> str:
+    """The password in a URL (a proxy's), for the redactor; empty when there is none."""
+    return (URL(url).password or "") if url else ""
+
+
+def _trust_env(value: object, session: aiohttp.ClientSession | None) -> bool:
+    """Whether the client's own session reads the proxy variables: yes unless told otherwise; a
+    caller's session has its own setting, which this one cannot change."""
+    if value is None:
+        return True
+    if not isinstance(value, bool):
+        raise ClientValidationError("trust_env", f"must be True or False, got {value!r}")
+    if session is not None:
+        raise ClientValidationError(
+            "trust_env",
+            "applies to the client's own session; give your aiohttp.ClientSession trust_env= instead",
+        )
+    return value
 
 
 def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOptions:
@@ -432,7 +568,8 @@ def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOpt
         raise ClientValidationError("options", f"must be a ClientOptions, got {type(options).__name__}")
     if separate != ClientOptions():
         raise ClientValidationError(
-            "options", "give either options= or the separate settings (response_format, max_concurrency...)"
+            "options",
+            "give either options= or response_format/max_concurrency/max_retries/timeout/max_response_bytes",
         )
     return options
 
@@ -492,3 +629,29 @@ def _require_instance(name: str, value: object, kind: type[Any], described: str)
 def _require_text(name: str, value: Any) -> None:
     if not isinstance(value, str) or not value.strip():
         raise ClientValidationError(name, "must be a non-empty string")
+
+
+class BaseClientWithRawResponse:
+    """``client.with_raw_response``: what the client calls, answering with HTTP details
+    (``APIResponse``) instead of the model; the generated subclass adds every resource."""
+
+    def __init__(self, client: BaseClient) -> None:
+        self._client = client
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        cast_to: Any = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[Any]:
+        """``client.request``'s answer with its status, headers, request id, time and retries;
+        ``parse()`` decodes it as ``client.request`` would. An error status still raises."""
+        return await self._client._request_raw(
+            method, path, params, json, cast_to, timeout, retry, extra_headers
+        )

@@ -8,10 +8,16 @@ Page 1 is fetched alone. When the pages can be numbered (page 2's ``next`` link 
 ``offset=N``, or the envelope has no links and the spec names the page or offset parameter), the
 remaining pages are requested concurrently, at most ``window`` ahead of the consumer, so memory
 holds only the pages in flight. The count of pages comes from the envelope (a page count, or a total
-and a page size); without one, pages are requested until one comes back short, empty or 404.
-Where pages cannot be numbered they are followed one by one through ``next``. A ``next`` link is
-only ever read for its query string: requests always go to the client's ``base_url`` and the
-operation's own path.
+and a page size); without one, pages are requested until one comes back short, empty or past the
+last page. Where pages cannot be numbered they are followed one by one through ``next``. A ``next``
+link is only ever read for its query string: requests always go to the client's ``base_url`` and
+the operation's own path.
+
+Completeness is checked, never assumed (``ListingTally``). Only the service's own answer to a page
+past the last one (``past_last_status``/``past_last_detail`` of the spec: Django REST framework's
+404 "Invalid page.") ends a listing early; any other failure of a later page, and a listing that
+ends short of the item or page count its latest envelope promised, raises
+``IncompleteListingError`` with the items received that the caller was not given.
 """
 
 from __future__ import annotations
@@ -25,11 +31,19 @@ from contextlib import aclosing
 from typing import Any, Generic, Protocol, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
+from attrs import define, field
 from typing_extensions import TypeVar as DefaultTypeVar
 
 from ._request import Query, merge_query
+from ._responses import error_detail
 from ._spec import Pagination
-from .errors import ClientValidationError, NotFoundError, ResponseDecodeError
+from .errors import (
+    APIStatusError,
+    ClientValidationError,
+    EnterpriseError,
+    IncompleteListingError,
+    ResponseDecodeError,
+)
 
 __all__ = ["AsyncPager", "Page", "take"]
 
@@ -62,10 +76,39 @@ class Page(Protocol[ItemT_co]):
 PageT = DefaultTypeVar("PageT", default=Any)
 
 PageFetcher = Callable[[Query], Awaitable[Any]]
-"""Fetches and decodes one page for a query; raises ``NotFoundError`` for a page beyond the end."""
+"""Fetches and decodes one page for a query, retrying as the client does; raises the client's
+typed errors (a page past the last one: the status error the spec's ``past_last_status`` names)."""
 
 QueryOf = Callable[[int], Query]
 """The query of page ``n`` (from 1)."""
+
+
+@define
+class ListingTally:
+    """What one walk through a listing received, and what its envelopes promised.
+
+    Pages are counted in listing order from 1; the promise is the latest envelope's (a listing that
+    shrinks while it is paged promises less on its later pages).
+    """
+
+    pages: int = 0
+    items: int = 0
+    expected_items: int | None = None
+    expected_pages: int | None = None
+    ended_by: APIStatusError | None = field(default=None)
+    """The past-the-last-page answer that ended the listing, if one did."""
+
+    def short(self) -> bool:
+        """Whether fewer items or pages arrived than the latest envelope promised."""
+        few_items = self.expected_items is not None and self.items < self.expected_items
+        few_pages = self.expected_pages is not None and self.pages < self.expected_pages
+        return few_items or few_pages
+
+    def promised(self) -> str:
+        """The promise, in words: ``20 of 100 items``."""
+        if self.expected_items is not None:
+            return f"{self.items} of {self.expected_items} items"
+        return f"{self.pages} of {self.expected_pages} pages ({self.items} items)"
 
 
 class AsyncPager(Generic[ItemT, PageT]):
@@ -106,8 +149,21 @@ class AsyncPager(Generic[ItemT, PageT]):
 
     async def to_list(self, *, page_size: int | None = None) -> list[ItemT]:
         """Every item of the listing, in server order, read in the largest pages the service
-        allows unless the call or ``page_size`` sets another size (see :meth:`bulk`)."""
-        return [item async for item in self.bulk(page_size)]
+        allows unless the call or ``page_size`` sets another size (see :meth:`bulk`).
+
+        Raises ``IncompleteListingError`` (whose ``items`` are then every item received) when the
+        listing could not be read to its end.
+        """
+        received: list[ItemT] = []
+        try:
+            async for item in self.bulk(page_size):
+                received.append(item)
+        except IncompleteListingError as error:
+            given = tuple(range(1, error.page))
+            error.items[:0] = received
+            error.item_pages = given + error.item_pages
+            raise
+        return received
 
     def bulk(self, page_size: int | None = None) -> AsyncPager[ItemT, PageT]:
         """This listing in pages of ``page_size``; when None, in the pages the call asked for, or
@@ -131,7 +187,21 @@ class AsyncPager(Generic[ItemT, PageT]):
         return AsyncPager(self._fetch, pagination, query, window=self._window)
 
     async def pages(self) -> AsyncGenerator[PageT, None]:
-        """Every page, in order; later pages fetched concurrently where the listing allows it."""
+        """Every page, in order; later pages fetched concurrently where the listing allows it.
+
+        Raises ``IncompleteListingError`` when a page after the first fails or the listing ends
+        short of what its envelopes promised; a failure of page 1 raises as it is.
+        """
+        tally = ListingTally()
+        async with aclosing(self._walk(tally)) as walk:
+            async for page in walk:
+                self._count(tally, page)
+                yield page
+        if tally.short():
+            raise self._incomplete(tally, tally.pages + 1, "ended early")
+
+    async def _walk(self, tally: ListingTally) -> AsyncGenerator[PageT, None]:
+        """The pages, in order, by whichever plan the first page allows."""
         page = await self._page(self._query)
         yield page
         if not self.items_of(page):
@@ -139,7 +209,7 @@ class AsyncPager(Generic[ItemT, PageT]):
         if self._pagination.next_field is None:
             plan = self._plan_without_links(page)
             if plan is not None:
-                async with aclosing(self._concurrent(*plan, first=self.items_of(page))) as later:
+                async with aclosing(self._concurrent(tally, *plan, first=self.items_of(page))) as later:
                     async for page in later:
                         yield page
             return
@@ -147,14 +217,25 @@ class AsyncPager(Generic[ItemT, PageT]):
             return
         linked = self._plan_from_link(page)
         if linked is not None:
-            async with aclosing(self._concurrent(*linked)) as later:
+            async with aclosing(self._concurrent(tally, *linked)) as later:
                 async for page in later:
                     yield page
-            if not self._next(page):
+            if not self._next(page) or tally.ended_by is not None:
                 return
-        async with aclosing(self._sequential(page)) as rest:
+        async with aclosing(self._sequential(tally, page)) as rest:
             async for page in rest:
                 yield page
+
+    def _count(self, tally: ListingTally, page: PageT) -> None:
+        """Add a page to the tally, and take its envelope's promise as the latest."""
+        tally.pages += 1
+        tally.items += len(self.items_of(page))
+        expected_items = self._envelope_int(page, self._pagination.count_field)
+        expected_pages = self._envelope_int(page, self._pagination.pages_field)
+        if expected_items is not None:
+            tally.expected_items = expected_items
+        if expected_pages is not None:
+            tally.expected_pages = expected_pages
 
     async def _page(self, query: Query) -> PageT:
         data = await self._fetch(query)
@@ -269,41 +350,57 @@ class AsyncPager(Generic[ItemT, PageT]):
     # ------------------------------------------------------------------ fetching
 
     async def _concurrent(
-        self, total: int | None, query_of: QueryOf, size: int, *, first: Sequence[ItemT] = ()
+        self,
+        tally: ListingTally,
+        total: int | None,
+        query_of: QueryOf,
+        size: int,
+        *,
+        first: Sequence[ItemT] = (),
     ) -> AsyncGenerator[PageT, None]:
         """Pages 2..total, requested up to ``window`` ahead, yielded in order.
 
-        With ``total`` unknown, pages are requested until one is short, empty, 404 or a repeat of
-        the page before (a server that ignores the page parameter); the requests made beyond it
-        are cancelled or discarded.
+        With ``total`` unknown, pages are requested until one is short, empty, past the last page
+        or a repeat of the page before (a server that ignores the page parameter); the requests
+        made beyond it are cancelled or discarded. A page that fails otherwise ends the walk with
+        ``IncompleteListingError``, holding the items of the pages already requested after it.
         """
-        pending: deque[asyncio.Task[PageT]] = deque()
+        pending: deque[tuple[int, asyncio.Task[PageT]]] = deque()
         previous = first
         number = 2
+
+        def fill() -> None:
+            nonlocal number
+            while (total is None or number <= total) and len(pending) < self._window:
+                pending.append((number, asyncio.ensure_future(self._page(query_of(number)))))
+                number += 1
+
         try:
             while (total is None or number <= total) or pending:
-                while (total is None or number <= total) and len(pending) < self._window:
-                    pending.append(asyncio.ensure_future(self._page(query_of(number))))
-                    number += 1
+                fill()
+                current, task = pending.popleft()
                 try:
-                    page = await pending.popleft()
-                except NotFoundError:
-                    logger.debug("page beyond the end of the listing; stopping")
-                    return
+                    page = await task
+                except EnterpriseError as error:
+                    if self._past_last(error, tally):
+                        return
+                    raise await self._failed(tally, current, error, pending) from error
                 items = self.items_of(page)
                 if total is None and (not items or items == previous):
                     return
+                if total is not None:
+                    fill()  # the window stays full while the consumer holds this page
                 yield page
                 if total is None and len(items) < size:
                     return
                 previous = items if total is None else ()
         finally:
-            for task in pending:
+            for _, task in pending:
                 task.cancel()
             if pending:
-                await asyncio.gather(*pending, return_exceptions=True)
+                await asyncio.gather(*(task for _, task in pending), return_exceptions=True)
 
-    async def _sequential(self, page: PageT) -> AsyncGenerator[PageT, None]:
+    async def _sequential(self, tally: ListingTally, page: PageT) -> AsyncGenerator[PageT, None]:
         """The pages after ``page``, following ``next`` one at a time."""
         seen: set[Query] = set()
         while link := self._next(page):
@@ -314,9 +411,74 @@ class AsyncPager(Generic[ItemT, PageT]):
             seen.add(query)
             try:
                 page = await self._page(query)
-            except NotFoundError:
-                return
+            except EnterpriseError as error:
+                if self._past_last(error, tally):
+                    return
+                raise self._incomplete(tally, tally.pages + 1, "failed", error) from error
             yield page
+
+    # ------------------------------------------------------------------ completeness
+
+    def _past_last(self, error: EnterpriseError, tally: ListingTally) -> bool:
+        """Whether a page's failure ends the listing: the service's answer to a page past the last
+        one, once every item and page the latest envelope promised has arrived (the pages before
+        it are all counted by then). The same answer inside the promise is a failure."""
+        pagination = self._pagination
+        if not isinstance(error, APIStatusError) or error.status != pagination.past_last_status:
+            return False
+        expected = pagination.past_last_detail
+        if expected is not None and error_detail(error.body) != expected:
+            return False
+        if tally.short():
+            return False
+        logger.debug("a page past the last one (%s): the listing ends", error_detail(error.body))
+        tally.ended_by = error
+        return True
+
+    async def _failed(
+        self,
+        tally: ListingTally,
+        number: int,
+        error: EnterpriseError,
+        pending: deque[tuple[int, asyncio.Task[PageT]]],
+    ) -> IncompleteListingError:
+        """The error of a failed page, holding the items of the pages requested after it that
+        arrive (they are awaited, not cancelled: nothing received is dropped)."""
+        later: list[ItemT] = []
+        later_pages: list[int] = []
+        while pending:
+            after, task = pending.popleft()
+            try:
+                page = await task
+            except EnterpriseError:
+                continue
+            later.extend(self.items_of(page))
+            later_pages.append(after)
+        incomplete = self._incomplete(tally, number, "failed", error)
+        incomplete.items[:] = later
+        incomplete.item_pages = tuple(later_pages)
+        incomplete.received += len(later)
+        return incomplete
+
+    def _incomplete(
+        self, tally: ListingTally, page: int, what: str, cause: BaseException | None = None
+    ) -> IncompleteListingError:
+        model = self._pagination.page_model.__name__
+        if what == "failed":
+            message = f"{model} listing: page {page} failed after {tally.items} items"
+            if tally.expected_items is not None:
+                message += f" of {tally.expected_items}"
+        else:
+            message = f"{model} listing ended early, at page {page}: {tally.promised()} arrived"
+        if cause is not None:
+            message += f": {type(cause).__name__}: {cause}"
+        return IncompleteListingError(
+            message,
+            page=page,
+            received=tally.items,
+            expected_items=tally.expected_items,
+            expected_pages=tally.expected_pages,
+        )
 
 
 def _check_page_size(pagination: Pagination, page_size: int) -> None:

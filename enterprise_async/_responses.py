@@ -18,11 +18,11 @@ import aiohttp
 import attrs
 import orjson
 from attrs import field, frozen
+from multidict import CIMultiDict, CIMultiDictProxy
 
 from ._constants import ERROR_DETAIL_LIMIT
 from ._decoding import DecodeError, known_fields, structure, type_name
 from ._enum import OpenEnum
-from ._options import request_id_of
 from ._redaction import REDACTED, Redactor
 from ._spec import Identity, Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
@@ -223,6 +223,8 @@ def _read_result(operation: Operation[Any], response: RawResponse) -> Any:
     data = decode_body(response)
     if outcome is None or outcome.model is None:
         return data
+    if data is None and outcome.empty:
+        data = {}  # a status documented without a body: the model with only the outcome's fields
     result = _structure(operation, response, data, outcome.model)
     if result is None:
         raise ResponseDecodeError(
@@ -387,3 +389,15 @@ def _field_errors(body: Mapping[str, Any]) -> list[str]:
             continue
         found.append(f"{key}: {text}")
     return found
+
+
+def request_id_of(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
+    """The gateway's request id from response headers (``names``, case-insensitive), or None."""
+    if isinstance(headers, CIMultiDictProxy | CIMultiDict):  # aiohttp's headers: no copy needed
+        return next((value for name in names if (value := headers.get(name))), None)
+    lowered = {name.lower(): value for name, value in headers.items()}
+    for name in names:
+        value = lowered.get(name.lower())
+        if value:
+            return value
+    return None

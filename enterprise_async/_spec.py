@@ -129,12 +129,15 @@ class Outcome:
 
     A 2xx outcome returns ``model`` (None when the body is undocumented), with ``fields`` set on the
     result (``partial`` for bulk revoke). A non-2xx outcome raises the status's error, carrying the
-    body decoded as ``model`` in ``.result`` when it fits.
+    body decoded as ``model`` in ``.result`` when it fits. ``empty`` marks a status answered with
+    no body whose result is ``model`` built with nothing but ``fields`` (``x-sdk-empty-result``: a
+    bulk revoke's 204).
     """
 
     status: int
     model: Any = None
     fields: Mapping[str, Any] = field(factory=dict)
+    empty: bool = False
 
     @property
     def success(self) -> bool:
@@ -149,6 +152,10 @@ class Pagination:
 
     ``items`` is None when the body is a bare list (``page_model`` is then ``list``);
     ``next_field`` is None when the envelope carries no link to the next page.
+    ``past_last_status`` and ``past_last_detail`` are the answer the service gives to a page number
+    past the last page (``x-sdk-past-last-page``; Django REST framework's 404 "Invalid page."): only
+    that answer ends a listing early; any other failure of a page makes it incomplete
+    (``past_last_detail`` None: any body of that status; ``past_last_status`` None: no answer).
 
     ``default_size`` and ``max_size`` are what the service applies to ``size_param`` (the
     parameter's ``default`` and ``maximum``); ``bulk_size`` is the page size ``to_list()`` and
@@ -167,6 +174,8 @@ class Pagination:
     page_param: str | None = "page"
     offset_param: str | None = None
     size_param: str | None = None
+    past_last_status: int | None = 404
+    past_last_detail: str | None = "Invalid page."
     default_size: int | None = None
     max_size: int | None = None
     bulk_size: int | None = None

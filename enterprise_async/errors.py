@@ -10,6 +10,7 @@
     ├── ResponseDecodeError: a body that cannot be read as the promised type
     │   ├── ContentMismatchError: a lookup by key answered another item (.received, .expected)
     │   └── ResponseTooLargeError: a body larger than ``max_response_bytes`` once inflated
+    ├── IncompleteListingError: a listing that ended short of what it promised (.page, .items)
     └── APIStatusError (.status, .body, .headers)
         ├── BadRequestError 400
         ├── AuthenticationError 401   (after one token refresh and retry)
@@ -41,6 +42,7 @@ __all__ = [
     "ClientValidationError",
     "ContentMismatchError",
     "EnterpriseError",
+    "IncompleteListingError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
@@ -129,6 +131,39 @@ class ResponseTooLargeError(ResponseDecodeError):
     def __init__(self, message: str, *, status: int | None = None, limit: int) -> None:
         self.limit = limit
         super().__init__(message, status=status, body=None)
+
+
+class IncompleteListingError(EnterpriseError):
+    """A listing stopped before it had everything: a page after the first failed (past its retries),
+    or the listing ended short of the count or page count its envelopes promised.
+
+    Nothing received is dropped. ``page`` is the page that failed, or the page that should have
+    followed the last one when the listing ended early (pages are numbered from 1 in listing order).
+    ``items`` holds the items received that the caller was not given: from ``to_list()``, every item
+    received; while iterating, the items of the pages fetched ahead of the failed one.
+    ``item_pages`` numbers the pages whose items are in ``items``. ``received`` counts every item
+    received (given and held), ``expected_items`` and ``expected_pages`` are what the latest envelope
+    promised (None when it did not say). The failure itself, if one, is the ``__cause__``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        page: int,
+        items: list[Any] | None = None,
+        item_pages: tuple[int, ...] = (),
+        received: int = 0,
+        expected_items: int | None = None,
+        expected_pages: int | None = None,
+    ) -> None:
+        self.page = page
+        self.items: list[Any] = list(items or ())
+        self.item_pages = item_pages
+        self.received = received
+        self.expected_items = expected_items
+        self.expected_pages = expected_pages
+        super().__init__(message)
 
 
 class APIStatusError(EnterpriseError):

@@ -11,7 +11,13 @@ import attrs
 import pytest
 from aiohttp import web
 
-from enterprise_async import AsyncPager, NotFoundError, ResponseDecodeError
+from enterprise_async import (
+    AsyncPager,
+    IncompleteListingError,
+    NotFoundError,
+    ResponseDecodeError,
+    ServerError,
+)
 from enterprise_async._generated import operations
 from enterprise_async._spec import Operation, Outcome, Pagination, Param, Rule
 from enterprise_async.models import AssignmentPage, Catalog, CatalogPage, LearnerSummary
@@ -169,10 +175,19 @@ async def test_without_a_count_pages_are_followed_one_by_one(api: ScriptedAPI) -
 
 
 async def test_an_empty_or_missing_next_ends_the_listing(api: ScriptedAPI) -> None:
-    api.json("GET", CATALOGS, {"count": 100, "next": "", "previous": None, "results": catalogs(2)})
+    api.json("GET", CATALOGS, {"count": 2, "next": "", "previous": None, "results": catalogs(2)})
     async with api.client() as client:
         assert len(await client.catalogs.list().to_list()) == 2
     assert len(api.calls("GET", CATALOGS)) == 1
+
+
+async def test_a_next_link_that_ends_short_of_the_count_raises_with_the_items(api: ScriptedAPI) -> None:
+    api.json("GET", CATALOGS, {"count": 100, "next": "", "previous": None, "results": catalogs(2)})
+    async with api.client() as client:
+        with pytest.raises(IncompleteListingError) as raised:
+            await client.catalogs.list().to_list()
+    assert (raised.value.page, raised.value.received, raised.value.expected_items) == (2, 2, 100)
+    assert [catalog.uuid for catalog in raised.value.items] == ["catalog-0000", "catalog-0001"]
 
 
 @pytest.mark.parametrize(
@@ -456,3 +471,168 @@ async def test_a_bare_list_that_ignores_the_page_parameter_is_read_once(api: Scr
     async with api.client(max_concurrency=1) as client:
         items = await client.paginate(listing(bare, list[Catalog]), {}).to_list()
     assert len(items) == 4
+
+
+# ---------------------------------------------------------------------- completeness
+# Only the service's answer to a page past the last one (404 "Invalid page.", the spec's
+# past_last_status and past_last_detail) ends a listing early; every other shortfall raises
+# IncompleteListingError holding what arrived.
+
+
+def serve_failing_page(
+    api: ScriptedAPI, *, total: int, size: int, failing: int, status: int, body: Any, count: int | None = None
+) -> None:
+    """Catalog pages with count/next links, of which page ``failing`` always answers ``status``."""
+    items = catalogs(total)
+    pages = math.ceil(total / size)
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        number = int(request.query.get("page", 1))
+        if number == failing:
+            return web.json_response(body, status=status)
+        following = f"{api.base_url}{CATALOGS}?page={number + 1}" if number < pages else None
+        start = (number - 1) * size
+        page = {"count": total if count is None else count, "next": following, "previous": None}
+        return web.json_response(page | {"results": items[start : start + size]})
+
+    api.routes[("GET", CATALOGS)] = handler
+
+
+def uuids(items: list[Any]) -> list[str]:
+    return [item.uuid for item in items]
+
+
+async def test_a_middle_page_that_fails_raises_with_every_item_received_and_the_page(
+    api: ScriptedAPI,
+) -> None:
+    serve_failing_page(api, total=50, size=10, failing=3, status=404, body={"detail": "Not found."})
+    async with api.client() as client:
+        with pytest.raises(IncompleteListingError) as raised:
+            await client.catalogs.list().to_list()
+    error = raised.value
+    assert error.page == 3
+    assert isinstance(error.__cause__, NotFoundError)
+    assert error.item_pages == (1, 2, 4, 5)
+    assert uuids(error.items) == [c["uuid"] for c in catalogs(50)[:20] + catalogs(50)[30:]]
+    assert (error.received, error.expected_items) == (40, 50)
+    assert "page 3 failed after 20 items of 50: NotFoundError" in str(error)
+
+
+async def test_iterating_hands_over_the_pages_fetched_after_a_failed_one(api: ScriptedAPI) -> None:
+    serve_failing_page(api, total=50, size=10, failing=3, status=404, body={"detail": "Not found."})
+    given: list[Any] = []
+
+    async def consume(pager: AsyncPager[Any, Any]) -> None:
+        async for catalog in pager:
+            given.append(catalog)
+
+    async with api.client() as client:
+        with pytest.raises(IncompleteListingError) as raised:
+            await consume(client.catalogs.list())
+    assert len(given) == 20
+    assert raised.value.item_pages == (4, 5)
+    assert uuids(raised.value.items) == [c["uuid"] for c in catalogs(50)[30:]]
+
+
+async def test_an_invalid_page_answer_inside_the_count_is_a_failure_not_the_end(api: ScriptedAPI) -> None:
+    serve_failing_page(api, total=50, size=10, failing=3, status=404, body={"detail": "Invalid page."})
+    async with api.client() as client:
+        with pytest.raises(IncompleteListingError) as raised:
+            await client.catalogs.list().to_list()
+    assert raised.value.page == 3
+    assert isinstance(raised.value.__cause__, NotFoundError)
+    assert raised.value.item_pages == (1, 2, 4, 5)
+
+
+async def test_a_middle_page_failing_past_its_retries_raises(api: ScriptedAPI) -> None:
+    serve_failing_page(api, total=30, size=10, failing=2, status=503, body={"detail": "down"})
+    async with api.client(max_retries=1) as client:
+        with pytest.raises(IncompleteListingError) as raised:
+            await client.catalogs.list().to_list()
+    assert raised.value.page == 2
+    assert isinstance(raised.value.__cause__, ServerError)
+    assert len([call for call in api.calls("GET", CATALOGS) if call.query.get("page") == "2"]) == 2
+
+
+async def test_a_first_page_that_fails_raises_its_own_error(api: ScriptedAPI) -> None:
+    serve_failing_page(api, total=30, size=10, failing=1, status=503, body={"detail": "down"})
+    async with api.client(max_retries=0) as client:
+        with pytest.raises(ServerError):
+            await client.catalogs.list().to_list()
+
+
+async def test_an_empty_first_page_under_a_count_raises(api: ScriptedAPI) -> None:
+    api.json("GET", CATALOGS, {"count": 7, "next": None, "previous": None, "results": []})
+    async with api.client() as client:
+        with pytest.raises(IncompleteListingError, match="0 of 7 items"):
+            await client.catalogs.list().to_list()
+
+
+async def test_a_page_count_the_links_do_not_reach_raises(api: ScriptedAPI) -> None:
+    policies = [{"uuid": f"p{number}"} for number in range(10)]
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        second = request.query.get("cursor") == "b"
+        following = (
+            None if second else f"{api.base_url}{POLICIES}?cursor=b&enterprise_customer_uuid={CUSTOMER}"
+        )
+        results = policies[5:] if second else policies[:5]
+        return web.json_response({"num_pages": 4, "next": following, "previous": None, "results": results})
+
+    api.routes[("GET", POLICIES)] = handler
+    async with api.client() as client:
+        with pytest.raises(IncompleteListingError, match="2 of 4 pages") as raised:
+            await client.policies.list(CUSTOMER).to_list()
+    assert (raised.value.page, raised.value.expected_pages, len(raised.value.items)) == (3, 4, 10)
+
+
+async def test_an_invalid_page_answer_inside_the_page_count_is_a_failure(api: ScriptedAPI) -> None:
+    policies = [{"uuid": f"p{number}"} for number in range(10)]
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        number = int(request.query.get("page", 1))
+        if number > 2:
+            return web.json_response({"detail": "Invalid page."}, status=404)
+        following = f"{api.base_url}{POLICIES}?page={number + 1}&enterprise_customer_uuid={CUSTOMER}"
+        start = (number - 1) * 5
+        return web.json_response(
+            {"num_pages": 4, "next": following, "previous": None, "results": policies[start : start + 5]}
+        )
+
+    api.routes[("GET", POLICIES)] = handler
+    async with api.client() as client:
+        with pytest.raises(IncompleteListingError, match="page 3 failed after 10 items") as raised:
+            await client.policies.list(CUSTOMER).to_list()
+    assert (raised.value.page, raised.value.expected_pages, len(raised.value.items)) == (3, 4, 10)
+
+
+async def test_without_counts_or_links_a_404_of_another_kind_is_a_failure(api: ScriptedAPI) -> None:
+    serve_numbered(api, catalogs(20), size=5, counts=False)
+    numbered = api.routes[("GET", TRANSACTIONS)]
+
+    async def gone_at_page_3(request: web.Request) -> web.StreamResponse:
+        if request.query.get("page") == "3":
+            return web.json_response({"detail": "Not found."}, status=404)
+        return await numbered(request)
+
+    api.routes[("GET", TRANSACTIONS)] = gone_at_page_3
+    with pytest.raises(IncompleteListingError) as raised:
+        await numbered_items(api, max_concurrency=1)
+    assert raised.value.page == 3
+    assert len(raised.value.items) == 10
+
+
+async def test_the_answer_past_the_last_page_is_read_from_the_spec(api: ScriptedAPI) -> None:
+    uncounted = attrs.evolve(PAGE_NUMBERED, count_field=None, pages_field=None, past_last_detail="No page.")
+    items = catalogs(10)
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        number = int(request.query.get("page", 1))
+        if number > 2:
+            return web.json_response({"detail": "No page."}, status=404)
+        return web.json_response({"per_page": 5, "data": items[(number - 1) * 5 : number * 5]})
+
+    api.routes[("GET", TRANSACTIONS)] = handler
+    async with api.client(max_concurrency=1) as client:
+        listed = await client.paginate(listing(uncounted, TransactionPage), {}).to_list()
+    assert len(listed) == 10

@@ -72,7 +72,7 @@ async def test_a_status_error_carries_and_ends_with_the_request_id() -> None:
 
 def test_the_apigw_id_names_a_request_when_the_request_id_is_missing() -> None:
     from enterprise_async._generated.operations import SPEC
-    from enterprise_async._options import request_id_of
+    from enterprise_async._responses import request_id_of
 
     names = SPEC.request_id_headers
     assert request_id_of({"x-amz-apigw-id": "Abc="}, names) == "Abc="

@@ -74,3 +74,15 @@ async def test_the_patient_route_retries_through_a_fault(
     response = await http.get(f"/catalogs/{uuid}/size")
     assert (await response.json())["items"] == catalog.item_count
     assert len(no_sleep) == 2
+
+
+async def test_a_page_size_the_sdk_refuses_is_a_400_and_nothing_is_sent(
+    service: tuple[Sandbox, TestClient[Any, Any]],
+) -> None:
+    sandbox, http = service
+    uuid, path = contents_path(sandbox)
+    response = await http.get(f"/catalogs/{uuid}", params={"size": "500"})
+    body = await response.json()
+    assert response.status == 400
+    assert body["field"] == "page_size"
+    assert sandbox.requests.find(path=path) == []

@@ -47,7 +47,9 @@ def export(
 ) -> None:
     """Export the learner summary of ENTERPRISE_UUID, one row per record, streamed as it arrives.
 
-    A file given with --out appears only once complete.
+    A file given with --out appears only once complete (a failed run leaves none); nothing is
+    written before the input is checked and the first page has arrived. CSV cells a spreadsheet
+    would run as formulas (starting with =, +, -, @, tab or CR) get a leading ' (OWASP).
     """
 
     async def work(client: EnterpriseClient) -> int:

@@ -1,31 +1,39 @@
 """How a command fails: one line on standard error and an exit code.
 
 An error the user can act on (an API error, bad input, missing credentials, a file that cannot be
-written) never shows a traceback; a bug still does, so it can be reported.
+written) never shows a traceback; a bug still does, so it can be reported. A command stopped by
+Ctrl-C or SIGTERM is cancelled (so partial files are removed and progress says it was
+interrupted), then exits as shells expect of a signal: 128 + its number (130, 143).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-from collections.abc import Coroutine
+import signal
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import click
 
 from .._redaction import Redactor
-from ..errors import ClientValidationError, EnterpriseError
+from ..errors import ClientValidationError, EnterpriseError, IncompleteListingError
 from ..fleet import Customer, CustomersFileError, read_customers
 
 __all__ = [
     "EXIT_FAILURE",
     "EXIT_INCOMPLETE",
     "EXIT_USAGE",
+    "STOP_SIGNALS",
     "CommandError",
     "IncompleteError",
     "InputError",
+    "InterruptionError",
+    "TerminationError",
     "failure",
+    "interruption",
     "read_customers_file",
     "run",
 ]
@@ -40,6 +48,9 @@ EXIT_INCOMPLETE: Final = 3
 """The command ran to the end but part of it failed: a catalog of an export, a revocation of a bulk revoke."""
 
 SECRET_VARIABLE: Final = "ENTERPRISE_CLIENT_SECRET"
+
+STOP_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
+"""Signals that stop a command cleanly: its work is cancelled, then it exits with 128 + the signal."""
 
 
 class CommandError(click.ClickException):
@@ -63,10 +74,31 @@ class IncompleteError(CommandError):
     exit_code = EXIT_INCOMPLETE
 
 
+class InterruptionError(CommandError):
+    """The command was stopped by Ctrl-C (SIGINT); exits with 130 (128 + the signal), as shells do."""
+
+    exit_code = 128 + signal.SIGINT
+
+
+class TerminationError(InterruptionError):
+    """The command was stopped by SIGTERM; exits with 143."""
+
+    exit_code = 128 + signal.SIGTERM
+
+
+def interruption(signum: int) -> InterruptionError:
+    """The report of a stop signal, once the work it stopped has been cancelled."""
+    kind = TerminationError if signum == signal.SIGTERM else InterruptionError
+    name = signal.Signals(signum).name
+    return kind(f"interrupted by {name}; what was not finished was not written")
+
+
 def failure(error: EnterpriseError | OSError) -> CommandError:
     """The one-line report of an error the user can act on."""
     if isinstance(error, ClientValidationError):
         return InputError(f"invalid input: {error}")
+    if isinstance(error, IncompleteListingError):
+        return IncompleteError(f"{type(error).__name__}: {error}")
     if isinstance(error, EnterpriseError):
         return CommandError(f"{type(error).__name__}: {error}")
     where = f": {error.filename}" if error.filename else ""
@@ -82,13 +114,53 @@ def read_customers_file(path: Path) -> dict[str, Customer]:
 
 
 def run(work: Coroutine[Any, Any, T]) -> T:
-    """Run a command's coroutine to the end, turning the errors a user can act on into one line."""
+    """Run a command's coroutine to the end, turning the errors a user can act on into one line,
+    and Ctrl-C or SIGTERM into ``InterruptionError`` once the work has been cancelled and cleaned up."""
     try:
-        return asyncio.run(work)
+        return asyncio.run(_until_stopped(work))
     except BrokenPipeError:
         raise  # the reader went away (``| head``): click exits quietly
+    except KeyboardInterrupt:
+        raise interruption(signal.SIGINT) from None  # Ctrl-C outside the event loop's handler
     except (EnterpriseError, OSError) as error:
         raise failure(error) from None
+
+
+async def _until_stopped(work: Coroutine[Any, Any, T]) -> T:
+    """``work``, cancelled by the first stop signal; the signal is then raised as ``InterruptionError``."""
+    task = asyncio.ensure_future(work)
+    received: list[int] = []
+
+    def stop(signum: int) -> None:
+        received.append(signum)
+        task.cancel()
+
+    with _signal_handlers(stop):
+        try:
+            return await task
+        except asyncio.CancelledError:
+            if received:
+                raise interruption(received[0]) from None
+            raise
+
+
+@contextlib.contextmanager
+def _signal_handlers(stop: Any) -> Iterator[None]:
+    """``stop(signum)`` on each of ``STOP_SIGNALS`` while inside; nothing where the loop cannot
+    handle signals (another thread than the main one, Windows)."""
+    loop = asyncio.get_running_loop()
+    installed = []
+    for signum in STOP_SIGNALS:
+        try:
+            loop.add_signal_handler(signum, stop, signum)
+        except (NotImplementedError, RuntimeError, ValueError):
+            continue
+        installed.append(signum)
+    try:
+        yield
+    finally:
+        for signum in installed:
+            loop.remove_signal_handler(signum)
 
 
 def _one_line(message: str) -> str:

@@ -14,7 +14,7 @@ from ._catalogs import (
     catalog_file_name,
     export_catalogs,
 )
-from ._learners import LEARNER_COLUMNS, LearnerFormat, csv_cell, export_learners
+from ._learners import LEARNER_COLUMNS, LearnerFormat, csv_cell, export_learners, spreadsheet_safe
 from ._manifest import MANIFEST_NAME, CompletedCatalog, Manifest
 
 __all__ = [
@@ -33,4 +33,5 @@ __all__ = [
     "csv_cell",
     "export_catalogs",
     "export_learners",
+    "spreadsheet_safe",
 ]

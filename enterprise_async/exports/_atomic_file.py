@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 __all__ = ["PART_SUFFIX", "AtomicFile"]
 
@@ -18,8 +18,9 @@ class AtomicFile:
 
     The data is flushed to disk before the rename, so a crash, an error or Ctrl-C never leaves a
     file under the final name that looks complete and is not. Leaving the ``with`` block without
-    ``commit()`` removes the partial file. It also counts the bytes and hashes them, for the record
-    of what was written.
+    ``commit()`` removes the partial file. The partial file is created by the first write (or by
+    ``commit()``), so a run that fails before writing anything leaves no trace at all. It also
+    counts the bytes and hashes them, for the record of what was written.
     """
 
     def __init__(self, path: Path) -> None:
@@ -27,7 +28,7 @@ class AtomicFile:
         self.part = path.with_name(path.name + PART_SUFFIX)
         self.size = 0
         self._digest = hashlib.sha256()
-        self._file = self.part.open("wb")
+        self._file: BinaryIO | None = None
         self._committed = False
 
     def __repr__(self) -> str:
@@ -45,25 +46,34 @@ class AtomicFile:
         """Hex digest of everything written so far."""
         return self._digest.hexdigest()
 
+    def _opened(self) -> BinaryIO:
+        if self._file is None:
+            self._file = self.part.open("wb")
+        return self._file
+
     def write(self, data: bytes) -> None:
         """Append bytes."""
-        self._file.write(data)
+        self._opened().write(data)
         self._digest.update(data)
         self.size += len(data)
 
     def flush(self) -> None:
         """Hand what was written to the operating system, so that progress is visible on disk."""
-        self._file.flush()
+        if self._file is not None:
+            self._file.flush()
 
     def commit(self) -> None:
         """Make the file durable and give it its final name (replacing an older one)."""
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
+        file = self._opened()
+        file.flush()
+        os.fsync(file.fileno())
+        file.close()
         os.replace(self.part, self.path)
         self._committed = True
 
     def discard(self) -> None:
-        """Drop the partial file."""
+        """Drop the partial file, if one was begun."""
+        if self._file is None:
+            return
         self._file.close()
         self.part.unlink(missing_ok=True)

@@ -5,8 +5,10 @@ client's ``max_concurrency`` is the one bound on requests in flight across all o
 is written as it arrives (one ``to_dict`` item per line), so memory holds the pages in flight,
 never a whole catalog. A catalog's file becomes ``<catalog uuid>.jsonl`` only once complete (see
 ``AtomicFile``) and is then recorded in the directory's manifest (see ``Manifest``), which is what
-``resume=True`` reads to skip it. A catalog that fails is reported in the summary; the others
-still complete.
+``resume=True`` reads to skip it (once the file's SHA-256 matches). A catalog that fails is
+reported in the summary (a listing that ended short of its count is a failure:
+``IncompleteListingError``); the others still complete. The directory is locked for the run
+(``DirectoryLock``): a second export into it fails at once, naming the run that holds it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .._pagination import take
 from ..errors import EnterpriseError, ResponseDecodeError
 from ..models import Catalog, to_dict
 from ._atomic_file import AtomicFile
+from ._lock import DirectoryLock
 from ._manifest import CompletedCatalog, Manifest, modified_stamp
 
 __all__ = [
@@ -185,26 +188,34 @@ async def export_catalogs(
     resume: bool = False,
     page_size: int | None = None,
     progress: ExportProgress | None = None,
+    run_id: str | None = None,
 ) -> ExportSummary:
     """Export every catalog's contents to ``directory/<catalog uuid>.jsonl``, one item per line.
 
     Args:
         client: An open client; its ``max_concurrency`` bounds the requests in flight.
         directory: Created if needed; holds the files and ``manifest.json``.
-        resume: Skip the catalogs the manifest records as complete and unchanged.
+        resume: Skip the catalogs the manifest records as complete and unchanged (same SHA-256).
         page_size: Items per page; by default the largest the service allows (100: ``bulk_size``
             of the catalog listings in the spec), where it would apply 10.
         progress: Told about every step, for progress bars.
+        run_id: This run's name in the directory's lock file (a new one when not given).
 
     Returns the summary; a failing catalog is in it, not raised. An error listing the catalogs
-    themselves is raised (``EnterpriseError``), since nothing can be exported then.
+    themselves is raised (``EnterpriseError``), since nothing can be exported then, and so is
+    ``DirectoryLockedError`` when another run is exporting into ``directory``.
     """
     started = time.perf_counter()
-    manifest = await asyncio.to_thread(Manifest.open, directory)
-    job = ExportJob(client, directory, manifest, resume, page_size, progress or SilentProgress())
-    catalogs = distinct_catalogs(await client.catalogs.list().to_list())
-    job.progress.catalogs_listed(catalogs)
-    outcomes = await _all(job, catalogs)
+    lock = DirectoryLock(directory, run_id=run_id)
+    await asyncio.to_thread(lock.acquire)
+    try:
+        manifest = await asyncio.to_thread(Manifest.open, directory)
+        job = ExportJob(client, directory, manifest, resume, page_size, progress or SilentProgress())
+        catalogs = distinct_catalogs(await client.catalogs.list().to_list())
+        job.progress.catalogs_listed(catalogs)
+        outcomes = await _all(job, catalogs)
+    finally:
+        lock.release()
     return ExportSummary(directory, tuple(outcomes), time.perf_counter() - started)
 
 
@@ -252,13 +263,16 @@ async def _all(job: ExportJob, catalogs: Sequence[Catalog]) -> list[CatalogOutco
 
 async def _export_catalog(job: ExportJob, catalog: Catalog) -> CatalogOutcome:
     started = time.perf_counter()
-    outcome = _skip(job, catalog) or await _write_catalog(job, catalog, started)
+    outcome = await _skip(job, catalog) or await _write_catalog(job, catalog, started)
     job.progress.catalog_finished(outcome)
     return outcome
 
 
-def _skip(job: ExportJob, catalog: Catalog) -> CatalogOutcome | None:
-    done = job.manifest.completed(catalog) if job.resume else None
+async def _skip(job: ExportJob, catalog: Catalog) -> CatalogOutcome | None:
+    """The catalog's outcome when the manifest vouches for its file (hashed off the event loop)."""
+    if not job.resume:
+        return None
+    done = await asyncio.to_thread(job.manifest.completed, catalog)
     if done is None:
         return None
     path = job.directory / done.file

@@ -4,13 +4,16 @@
 catalog's ``content_last_modified`` and when it completed. An entry is written only after its file
 has been renamed into place, and the manifest itself is replaced atomically, so it never names a
 file that is incomplete. A catalog counts as done when its entry is there, its file still has the
-recorded size, and the catalog has not changed since (same ``content_last_modified``); anything
-else (no entry, a missing or edited file, an unreadable manifest) means exporting it again.
+recorded size and SHA-256 (content, not just size: a line edited in place is caught), and the
+catalog has not changed since (same ``content_last_modified``); anything else (no entry, a missing
+or edited file, an unreadable manifest) means exporting it again.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
+import logging
 from pathlib import Path
 from typing import Any, Final
 
@@ -21,10 +24,14 @@ from attrs import frozen
 from ..models import Catalog
 from ._atomic_file import AtomicFile
 
-__all__ = ["MANIFEST_NAME", "MANIFEST_VERSION", "CompletedCatalog", "Manifest", "modified_stamp"]
+__all__ = ["MANIFEST_NAME", "MANIFEST_VERSION", "CompletedCatalog", "Manifest", "modified_stamp", "sha256_of"]
 
 MANIFEST_NAME: Final = "manifest.json"
 MANIFEST_VERSION: Final = 1
+HASH_CHUNK: Final = 1 << 20
+"""Bytes read at a time when a file is hashed: memory stays flat whatever the file's size."""
+
+logger = logging.getLogger("enterprise_async")
 
 
 @frozen
@@ -70,12 +77,16 @@ class Manifest:
         return len(self._entries)
 
     def completed(self, catalog: Catalog) -> CompletedCatalog | None:
-        """The entry of a catalog whose file is complete and current, if there is one."""
+        """The entry of a catalog whose file is complete and current, if there is one.
+
+        The file is read and hashed (blocking: call it from a thread in async code).
+        """
         entry = self._entries.get(catalog.uuid or "")
         if entry is None or entry.content_last_modified != modified_stamp(catalog):
             return None
         file = self.directory / entry.file
-        if not file.is_file() or file.stat().st_size != entry.bytes:
+        if not file.is_file() or file.stat().st_size != entry.bytes or sha256_of(file) != entry.sha256:
+            logger.warning("%s is not the file its manifest entry records; exporting it again", file)
             return None
         return entry
 
@@ -102,6 +113,15 @@ class Manifest:
         if not isinstance(catalogs, dict):
             return {}
         return {uuid: entry for uuid, data in catalogs.items() if (entry := _entry(data)) is not None}
+
+
+def sha256_of(path: Path) -> str:
+    """Hex SHA-256 of a file's content, read a chunk at a time."""
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        while chunk := file.read(HASH_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _entry(data: Any) -> CompletedCatalog | None:

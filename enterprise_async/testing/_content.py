@@ -237,6 +237,8 @@ class CatalogContent:
             "aggregation_key": f"courserun:{item['course']}",
             "authoring_organization_uuids": [organization["uuid"]],
             "content_type": "courserun",
+            "enrollment_mode": item["seats"][-1]["type"],
+            "first_enrollable_paid_seat_sku": item["seats"][-1]["sku"],
             "has_enrollable_seats": True,
             "image_url": item["image"]["src"],
             "language": item["content_language"],
@@ -368,6 +370,41 @@ class CatalogContent:
             "course_run_keys": [run["key"] for run in runs],
             "editable": False,
             "advertised_course_run_uuid": runs[0]["uuid"],
+            **self._served_course(key, runs, modified),
+        }
+
+    def _served_course(
+        self, key: str, runs: list[dict[str, Any]], modified: datetime.datetime
+    ) -> dict[str, Any]:
+        """What enterprise-catalog adds to a course when it serves it: its type, the last change,
+        the normalized dates and price of the advertised run and of each run."""
+        by_run = {run["key"]: self._normalized(run) for run in runs}
+        return {
+            "content_type": "course",
+            "aggregation_key": f"course:{key}",
+            "content_last_modified": _stamp(max(modified, self._anchor)),
+            "parent_content_key": None,
+            "xapi_activity_id": f"{ENTERPRISE_SITE}/xapi/activities/course/{key}",
+            "active": any(run["is_enrollable"] for run in runs),
+            "normalized_metadata": by_run[runs[0]["key"]],
+            # Keyed by run key, which DRF's XML renderer writes as element names that are not XML
+            # names: sent as null until the XML reader reads such names back (issue 20, point 5).
+            "normalized_metadata_by_run": None,
+            "reviews_count": None,
+            "avg_course_rating": None,
+            "first_enrollable_paid_seat_price": runs[0]["first_enrollable_paid_seat_price"],
+            "languages": [runs[0]["content_language_search_facet_name"]],
+            "organizations": [f"{key.partition('+')[0]}: {key.partition('+')[0]}"],
+        }
+
+    @staticmethod
+    def _normalized(run: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "start_date": run["start"],
+            "end_date": run["end"],
+            "enroll_start_date": run["enrollment_start"],
+            "enroll_by_date": run["enrollment_end"],
+            "content_price": float(run["first_enrollable_paid_seat_price"]),
         }
 
     def _standalone_run(self, rng: random.Random, ordinal: int, index: int) -> dict[str, Any]:
@@ -446,6 +483,9 @@ class CatalogContent:
             "enterprise_subscription_inclusion": True,
             "programs": [],
             "enrollment_url": f"{ENTERPRISE_SITE}/course/{course_key}/enroll/?course_run_key={key}",
+            "content_last_modified": _stamp(self._anchor),
+            "parent_content_key": course_key,
+            "xapi_activity_id": f"{ENTERPRISE_SITE}/xapi/activities/courserun/{key}",
         }
 
     def _seats(
@@ -598,6 +638,8 @@ class CatalogContent:
             "subscription_eligible": rng.random() < 0.5,
             "subscription_prices": [_pick(rng, (39, 49, 79))],
             "enrollment_url": f"{ENTERPRISE_SITE}/program/{program_uuid}/enroll/",
+            "content_last_modified": _stamp(self._anchor),
+            "parent_content_key": None,
         }
 
     def _program_uuid(self, rng: random.Random, ordinal: int, index: int) -> str:

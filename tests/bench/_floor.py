@@ -22,6 +22,7 @@ from enterprise_async.models import (
     Entitlement,
     Image,
     LevelType,
+    NormalizedContentMetadata,
     Organization,
     PacingType,
     Position,
@@ -235,6 +236,11 @@ def _course_run(data: Data) -> CourseRun:
         enterprise_subscription_inclusion=data.get("enterprise_subscription_inclusion"),
         programs=data.get("programs") or [],
         enrollment_url=data.get("enrollment_url"),
+        content_last_modified=_datetime(data.get("content_last_modified")),
+        parent_content_key=data.get("parent_content_key"),
+        xapi_activity_id=data.get("xapi_activity_id"),
+        enrollment_mode=data.get("enrollment_mode"),
+        first_enrollable_paid_seat_sku=data.get("first_enrollable_paid_seat_sku"),
         aggregation_key=data.get("aggregation_key"),
         authoring_organization_uuids=data.get("authoring_organization_uuids") or [],
         content_type=_member(ContentType, data.get("content_type")),
@@ -315,4 +321,29 @@ def _course(data: Data) -> Course:
         course_run_keys=data.get("course_run_keys") or [],
         editable=data.get("editable"),
         advertised_course_run_uuid=data.get("advertised_course_run_uuid"),
+        content_type=_member(ContentType, data.get("content_type")),
+        aggregation_key=data.get("aggregation_key"),
+        content_last_modified=_datetime(data.get("content_last_modified")),
+        parent_content_key=data.get("parent_content_key"),
+        xapi_activity_id=data.get("xapi_activity_id"),
+        active=data.get("active"),
+        normalized_metadata=_normalized(data.get("normalized_metadata")),
+        normalized_metadata_by_run=data.get("normalized_metadata_by_run"),
+        reviews_count=data.get("reviews_count"),
+        avg_course_rating=data.get("avg_course_rating"),
+        first_enrollable_paid_seat_price=data.get("first_enrollable_paid_seat_price"),
+        languages=data.get("languages") or [],
+        organizations=data.get("organizations") or [],
+    )
+
+
+def _normalized(data: Data | None) -> NormalizedContentMetadata | None:
+    if data is None:
+        return None
+    return NormalizedContentMetadata(
+        start_date=_datetime(data.get("start_date")),
+        end_date=_datetime(data.get("end_date")),
+        enroll_start_date=_datetime(data.get("enroll_start_date")),
+        enroll_by_date=_datetime(data.get("enroll_by_date")),
+        content_price=data.get("content_price"),
     )

@@ -94,7 +94,7 @@ async def test_rows_are_written_as_pages_arrive(sandbox: Sandbox) -> None:
     async with sandbox.client() as client:
         await export_learners(client, customer, sink)
     header, first_row, *_ = sink.pages_served_at_write
-    assert (header, first_row) == (0, 1)  # the header before any request, page 1 before page 2
+    assert (header, first_row) == (1, 1)  # the header with page 1 (nothing before it), before page 2
     assert sink.pages_served_at_write[-1] == len(sandbox.requests.find("GET", SUMMARY.format(customer))) > 1
 
 

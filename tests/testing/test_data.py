@@ -23,6 +23,8 @@ FLAT_ONLY = frozenset(
         "aggregation_key",
         "authoring_organization_uuids",
         "content_type",
+        "enrollment_mode",
+        "first_enrollable_paid_seat_sku",
         "has_enrollable_seats",
         "image_url",
         "language",
