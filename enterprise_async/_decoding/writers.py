@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 import decimal
 import linecache
-import re
 import typing
 from collections.abc import Callable, Mapping
 from types import NoneType
@@ -186,8 +185,18 @@ def text_natural(type_: Any) -> bool:
     return any(member in _TEXT_NATURAL or is_open_enum(member) for member in members)
 
 
-_PYTHON_STR = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{6})?[+-]\d\d:\d\d\Z")
-"""``str()`` of an aware datetime, the form Django REST framework's XML renderer writes."""
+def _python_str(text: str) -> bool:
+    """Whether a datetime's text is Python's ``str()`` of it (a space before the time, an offset
+    as ``+00:00`` or none), which only the XML renderer writes. Text with a space and a ``Z`` is a
+    service's own spelling, sent the same way in JSON, and stays as it is."""
+    return text[10:11] == " " and not text.endswith(("Z", "z"))
+
+
+def json_datetime(moment: datetime.datetime) -> str:
+    """A datetime as Django REST framework's JSON encoder writes it (ISO 8601, UTC as ``Z``),
+    where its XML renderer writes Python's ``str()`` (``2026-11-23 22:02:40.957663+00:00``)."""
+    written = moment.isoformat()
+    return written[:-6] + "Z" if written.endswith("+00:00") else written
 
 
 def _as_sent(
@@ -220,8 +229,8 @@ def _as_sent(
         return [_as_sent(x, y, item_hook, item_type, text, natural, every) for x, y in zip(v, r, strict=True)]
     if text and not natural:
         return _plain(v)
-    if text and v.__class__ is datetime.datetime and r.__class__ is str and _PYTHON_STR.match(r):
-        return datetime_text(v)  # XML's str() of an aware datetime: the JSON renderer writes ISO
+    if text and v.__class__ is datetime.datetime and r.__class__ is str and _python_str(r):
+        return json_datetime(v)  # XML's str() of a datetime: the JSON renderer writes it as ISO
     under_way.pending = []  # decoding again what was decoded before: already reported then
     try:
         same = bool(hook(r, type_) == v)
