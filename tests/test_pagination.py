@@ -119,7 +119,8 @@ async def test_next_links_naming_another_host_are_requested_against_base_url(api
     async with api.client() as client:
         items = await client.catalogs.list().to_list()
     assert len(items) == 25
-    assert [call.query.get("page") for call in api.calls("GET", CATALOGS)] == [None, "2", "3"]
+    pages = [call.query.get("page") for call in api.calls("GET", CATALOGS)]
+    assert pages[0] is None and sorted(pages[1:]) == ["2", "3"]  # pages 2 and 3 go out together
     assert all(call.headers["Authorization"].startswith("JWT ") for call in api.calls("GET", CATALOGS))
 
 
