@@ -71,6 +71,8 @@ class OperationSpec:
     retry_statuses: tuple[int, ...] = ()
     empty_statuses: tuple[int, ...] = ()
     """Statuses answered without a body whose result is a model built empty (``x-sdk-empty-result``)."""
+    identity: str | None = None
+    json_fallback_statuses: tuple[int, ...] = ()
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -381,7 +383,31 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         page_hint=page_hint,
         retry_statuses=tuple(sorted(reader.retry_statuses | _retried_statuses(node))),
         empty_statuses=_empty_statuses(reader, node),
+        identity=_identity(node.get("x-sdk-identity")),
+        json_fallback_statuses=tuple(sorted(_marked_statuses(node, "x-sdk-json-fallback"))),
     )
+
+
+def _identity(identity: Schema | None) -> str | None:
+    """The ``Identity(...)`` source of ``x-sdk-identity``."""
+    if identity is None:
+        return None
+    received = identity.get("received")
+    options = {
+        "type_field": repr(identity.get("type_field")),
+        "types": repr(tuple(identity.get("types", ()))),
+        "received": received if received else "None",
+    }
+    return _call("Identity", [repr(identity["param"]), repr(identity["field"])], options)
+
+
+def _marked_statuses(node: Schema, extension: str) -> set[int]:
+    """Statuses of an operation whose response is marked ``<extension>: true``."""
+    return {
+        int(status)
+        for status, response in node.get("responses", {}).items()
+        if str(status).isdigit() and response.get(extension)
+    }
 
 
 def _retried_statuses(node: Schema) -> set[int]:
@@ -611,7 +637,7 @@ _NOT_MODELS = {
     "True",
     "False",
 }
-_CHECKS = {"NeverTogether", "AtLeastOneOf", "MaxCombinedItems", "MaxProductItems", "NamedValue"}
+_CHECKS = {"NeverTogether", "AtLeastOneOf", "MaxCombinedItems", "MaxProductItems", "NamedValue", "Identity"}
 
 
 def _referenced_models(operations: list[OperationSpec]) -> set[str]:
@@ -620,7 +646,7 @@ def _referenced_models(operations: list[OperationSpec]) -> set[str]:
         sources.extend(argument.rule for argument in operation.arguments)
         sources.append(operation.body_rule or "")
         sources.extend(model for _, model, _ in operation.outcomes)
-        sources.extend([operation.pagination or "", operation.result_hint])
+        sources.extend([operation.pagination or "", operation.result_hint, operation.identity or ""])
     return _names(sources) - _CHECKS
 
 

@@ -17,7 +17,9 @@ import yaml
 
 from codegen.operations import HTTP_METHODS, template_environment
 
-DROPPED_KEYS = frozenset({"description", "summary", "example", "examples", "x-sdk-variants"})
+DROPPED_KEYS = frozenset(
+    {"description", "summary", "example", "examples", "x-sdk-variants", "x-sdk-fallback-variant"}
+)
 """Schema keys that only document; left out to keep the table small."""
 
 

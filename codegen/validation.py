@@ -26,12 +26,15 @@ EXTENSIONS = (
     "x-sdk-pagination",
     "x-sdk-result",
     "x-sdk-variants",
+    "x-sdk-fallback-variant",
     "x-sdk-max-combined-items",
     "x-sdk-internal",
     "x-sdk-computed",
     "x-sdk-max-product-items",
     "x-sdk-wire",
     "x-sdk-retry",
+    "x-sdk-identity",
+    "x-sdk-json-fallback",
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
     "x-sdk-past-last-page",
@@ -168,6 +171,8 @@ def _extensions(document: Node) -> Iterator[Problem]:
             yield from _combined(node, at)
         if "x-sdk-variants" in node:
             yield from _variants(document, node, at)
+        if "x-sdk-fallback-variant" in node:
+            yield from _fallback_variant(node, at)
 
 
 def _top_level(document: Node) -> Iterator[Problem]:
@@ -241,6 +246,17 @@ def _variants(document: Node, schema: Node, at: str) -> Iterator[Problem]:
                 yield Problem(
                     where + pointer(name), f"{name} has no field {field_name!r}; name one of its properties"
                 )
+
+
+def _fallback_variant(schema: Node, at: str) -> Iterator[Problem]:
+    options = [option.get("$ref", "") for option in schema.get("oneOf") or schema.get("anyOf") or ()]
+    names = [ref.rpartition("/")[2] for ref in options]
+    fallback = schema["x-sdk-fallback-variant"]
+    if fallback not in names:
+        yield Problem(
+            at + pointer("x-sdk-fallback-variant"),
+            f"{fallback!r} is not a $ref variant of this union ({', '.join(names)})",
+        )
 
 
 # ---------------------------------------------------------------------- operations

@@ -31,6 +31,9 @@ def read_variants(spec_path: Path) -> list[dict[str, Any]]:
         for variant in markers:
             if variant not in variants:
                 raise SpecError(f"{name}: x-sdk-variants names {variant}, which is not one of its variants")
+        fallback = schema.get("x-sdk-fallback-variant")
+        if fallback is not None and fallback not in variants:
+            raise SpecError(f"{name}: x-sdk-fallback-variant names {fallback}, not one of its variants")
         unions.append(
             {
                 "name": name,
@@ -38,6 +41,7 @@ def read_variants(spec_path: Path) -> list[dict[str, Any]]:
                 "discriminator": discriminator.get("propertyName"),
                 "mapping": mapping,
                 "markers": [(variant, sorted(fields)) for variant, fields in markers.items()],
+                "fallback": fallback,
             }
         )
     return unions

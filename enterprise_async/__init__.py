@@ -15,10 +15,15 @@ here), the sandbox server in ``enterprise_async.testing``.
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
 from ._generated.client import EnterpriseClient
+from ._logs import configure_logging_from_env
+from ._middleware import Middleware, OutgoingRequest, Send
 from ._options import RequestTrace, current_trace
 from ._pagination import AsyncPager, Page
 from ._rate_limit import RateLimiter
 from ._raw_response import APIResponse, RawPager
+from ._responses import RawResponse
+from ._retry import RetryPolicy
+from ._timeouts import Timeout
 from ._transport import RequestStats
 from ._version import __version__
 from .errors import (
@@ -27,13 +32,16 @@ from .errors import (
     APITimeoutError,
     AuthenticationError,
     BadRequestError,
+    ClientStateError,
     ClientValidationError,
+    ContentMismatchError,
     EnterpriseError,
     IncompleteListingError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
     ResponseDecodeError,
+    ResponseTooLargeError,
     ServerError,
     UnprocessableEntityError,
 )
@@ -41,6 +49,12 @@ from .fleet import RedisTokenCache
 
 __all__ = [
     "APIResponse",
+    "Middleware",
+    "OutgoingRequest",
+    "RawResponse",
+    "RetryPolicy",
+    "Send",
+    "Timeout",
     "RawPager",
     "RequestTrace",
     "current_trace",
@@ -51,7 +65,9 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "CachedToken",
+    "ClientStateError",
     "ClientValidationError",
+    "ContentMismatchError",
     "EnterpriseClient",
     "EnterpriseError",
     "InMemoryTokenCache",
@@ -64,9 +80,12 @@ __all__ = [
     "RedisTokenCache",
     "RequestStats",
     "ResponseDecodeError",
+    "ResponseTooLargeError",
     "ServerError",
     "TokenCache",
     "UnprocessableEntityError",
     "__version__",
     "models",
 ]
+
+configure_logging_from_env()  # ENTERPRISE_LOG=info|debug

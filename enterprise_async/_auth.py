@@ -15,7 +15,7 @@ import asyncio
 import hashlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 from urllib.parse import urlencode
 
 from attrs import frozen
@@ -29,9 +29,10 @@ from ._constants import (
     TOKEN_REFRESH_RATIO,
     USER_AGENT,
 )
+from ._redaction import Redactor
 from ._request import HTTPRequest
 from ._responses import RawResponse, decode_body, error_detail
-from .errors import AuthenticationError, ResponseDecodeError
+from .errors import APIStatusError, AuthenticationError, ResponseDecodeError, ServerError, status_error_class
 
 __all__ = [
     "CachedToken",
@@ -143,11 +144,14 @@ class TokenProvider:
         cache: TokenCache,
         key: str,
         clock: Callable[[], float] = time.time,
+        redactor: Redactor | None = None,
     ) -> None:
         self._fetch = fetch
         self._cache = cache
         self._key = key
         self._clock = clock
+        self._redactor = redactor if redactor is not None else Redactor()
+        """Learns every token this provider holds, so that no echo of one shows it."""
         self._current: CachedToken | None = None
         self._lock = asyncio.Lock()
         self.requests = 0
@@ -175,6 +179,8 @@ class TokenProvider:
     async def _usable(self, *, stale: str | None) -> CachedToken:
         now = self._clock()
         for candidate in (self._current, await self._cache.get(self._key)):
+            if candidate is not None:
+                self._redactor.add_token(candidate.value)  # a stale one may still be echoed
             if candidate is not None and candidate.value != stale and candidate.fresh(now):
                 self._current = candidate
                 return candidate
@@ -183,11 +189,13 @@ class TokenProvider:
         else:
             token = await self._issue()
             await self._cache.set(self._key, token)
+        self._redactor.add_token(token.value)
         self._current = token
         return token
 
     async def _issue(self) -> CachedToken:
         value, lifetime = await self._fetch()
+        self._redactor.add_token(value)
         self.requests += 1
         return CachedToken.issued(value, lifetime, now=self._clock())
 
@@ -206,12 +214,12 @@ class Secret:
     def reveal(self) -> str:
         return self._value
 
-    def scrub(self, text: str) -> str:
-        return text.replace(self._value, "<redacted>") if self._value else text
-
     def __repr__(self) -> str:
         return "<redacted>"
 
+
+_REFUSALS = frozenset({400, 401})
+"""Statuses with which the issuer refuses the credentials (OAuth2: ``invalid_client``...)."""
 
 Send = Callable[[HTTPRequest], Awaitable[RawResponse]]
 """Sends a request with the transport's retries (for the token request)."""
@@ -240,7 +248,7 @@ class ClientCredentials:
         """A new token and its lifetime in seconds, asked of the issuer through ``send``."""
         response = await send(self._request())
         if response.status != 200:
-            raise self._refusal(response)
+            raise self._failure(response)
         return self._token_from(response)
 
     def _request(self) -> HTTPRequest:
@@ -267,34 +275,48 @@ class ClientCredentials:
         )
 
     def _token_from(self, response: RawResponse) -> tuple[str, float]:
+        if response.content_type == "text/html":
+            raise self._outage(response)  # a gateway's or a proxy's page, not the issuer's answer
         try:
             body = decode_body(response)
         except ResponseDecodeError as error:
-            raise AuthenticationError(
-                f"the token response of POST {TOKEN_PATH} cannot be read: {self.secret.scrub(str(error))}",
+            raise ResponseDecodeError(
+                f"the token response of POST {TOKEN_PATH} cannot be read: {error}",
                 status=response.status,
+                body=error.body,
             ) from None
         token = body.get("access_token") if isinstance(body, dict) else None
         if not isinstance(token, str) or not token:
-            raise AuthenticationError(
-                f"the token response of POST {TOKEN_PATH} has no access_token", status=200
+            raise ResponseDecodeError(
+                f"the token response of POST {TOKEN_PATH} has no access_token", status=response.status
             )
         return token, token_lifetime(body.get("expires_in"))
 
-    def _refusal(self, response: RawResponse) -> AuthenticationError:
-        try:
-            body: Any = decode_body(response)
-        except ResponseDecodeError:
-            body = response.body.decode("utf-8", "replace")
-        detail = self.secret.scrub(error_detail(body))
-        message = (
-            f"the token request (POST {TOKEN_PATH}) was refused with {response.status} {response.reason}"
-        )
-        return AuthenticationError(
+    def _failure(self, response: RawResponse) -> APIStatusError:
+        """A refusal (400, 401: the credentials) is an ``AuthenticationError``; anything else is
+        classed by its status, a 5xx as a ``ServerError`` (an outage, retried before it gets here)."""
+        if response.status in _REFUSALS:
+            return self._status_error(response, AuthenticationError, "was refused with")
+        return self._outage(response)
+
+    def _outage(self, response: RawResponse) -> APIStatusError:
+        error_class = status_error_class(response.status)
+        if error_class is APIStatusError or response.status < 300:
+            error_class = ServerError  # an HTML page on a success or an odd status: not the issuer
+        return self._status_error(response, error_class, "failed with")
+
+    def _status_error(
+        self, response: RawResponse, error_class: type[APIStatusError], verb: str
+    ) -> APIStatusError:
+        body = response.shown_body()
+        detail = response.redactor.text(error_detail(body))
+        kind = f" ({response.content_type})" if response.content_type else ""
+        message = f"the token request (POST {TOKEN_PATH}) {verb} {response.status} {response.reason}{kind}"
+        return error_class(
             f"{message}: {detail}" if detail else message,
             status=response.status,
-            body=self.secret.scrub(body) if isinstance(body, str) else body,
-            headers=response.headers,
+            body=body,
+            headers=response.shown_headers(),
             method="POST",
             path=TOKEN_PATH,
             request_id=response.request_id,

@@ -10,10 +10,12 @@ it, gives it ``SPEC`` and holds the resource namespaces (``client.policies``...)
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import logging
 import os
-from collections.abc import Mapping
-from typing import Any, ClassVar, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, TypeVar, overload
 from urllib.parse import quote, urlencode
 
 import aiohttp
@@ -21,20 +23,35 @@ from typing_extensions import Self
 from yarl import URL
 
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
-from ._constants import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, USER_AGENT
+from ._constants import (
+    DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    USER_AGENT,
+)
+from ._extras import with_extra_body, with_extra_query
+from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, RequestOptions, ResponseFormat
 from ._pagination import AsyncPager
+from ._proxy import check_proxy
 from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
+from ._redaction import Redactor, redact_url
 from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
-from ._responses import RawResponse, read_result, status_error
+from ._responses import RawResponse, check_identity, read_result, status_error
+from ._retry import RetryPolicy
 from ._spec import ApiSpec, Operation
+from ._timeouts import Timeout
 from ._transport import RequestStats, Transport, parse_retry_after
-from .errors import ClientValidationError, EnterpriseError
+from ._undocumented import prepare_undocumented
+from .errors import ClientStateError, ClientValidationError
 
-__all__ = ["BaseClient", "check_base_url"]
+__all__ = ["BaseClient", "BaseClientWithRawResponse", "check_base_url"]
 
 ResultT = TypeVar("ResultT")
+
+logger = logging.getLogger("enterprise_async")
 
 _ACCEPT = {"json": "application/json", "xml": "application/xml"}
 _ENVIRONMENT = {
@@ -61,17 +78,30 @@ class BaseClient:
         response_format: ``"json"`` or ``"xml"``; both decode to equal models.
         max_concurrency: Requests in flight at once for this client, pages of listings included.
         max_retries: Retries of retryable failures (see the README's *Reliability*).
-        timeout: Seconds allowed per request.
+        timeout: Seconds allowed per request, or a ``Timeout(connect=, read=, total=)``.
+        retry: A ``RetryPolicy``: the delays between retries, their jitter, the statuses retried.
         session: An ``aiohttp.ClientSession`` of the caller's; the client then leaves it open.
+        proxy: A proxy for every request (``http://[user:password@]host:port``), over the
+            environment's ``HTTP_PROXY``/``HTTPS_PROXY``.
+        trust_env: Whether the client's own session reads ``HTTP_PROXY``, ``HTTPS_PROXY``,
+            ``NO_PROXY`` (and ``~/.netrc``); on by default. A session of yours keeps its own setting.
+        middleware: Async functions every attempt of an API request passes through, which may
+            change it (``async def middleware(request, send)``; see ``OutgoingRequest``).
         token_cache: Where the access token is kept; share one among workers to share the token
             (``RedisTokenCache(url)``: one token, and one refresh, for a whole fleet).
         rate_limit: A budget every request, retries included, draws from, e.g.
             ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
         rate_limiter: Where that budget and the pause are kept: ``RateLimiter("redis://...")``
             shares them with every process using the same client id; in this process by default.
+        max_response_bytes: The most one answer may inflate to (64 MiB by default); a larger one
+            (a gzip bomb, an endless body) raises ``ResponseTooLargeError`` and nothing is kept.
         options: A whole ``ClientOptions`` (a queued job's, a command line's) in place of
-            ``response_format``, ``max_concurrency``, ``max_retries`` and ``timeout``, which are
-            then left out.
+            ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
+            ``max_response_bytes``, which are then left out.
+
+    Every setting is checked here, with a ``ClientValidationError`` naming it. A client belongs to
+    the event loop of its first call; a call from another loop, or after ``aclose()``, raises
+    ``ClientStateError``.
     """
 
     spec: ClassVar[ApiSpec]
@@ -87,12 +117,17 @@ class BaseClient:
         response_format: ResponseFormat = "json",
         max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
         max_retries: int = DEFAULT_MAX_RETRIES,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float | Timeout = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
         session: aiohttp.ClientSession | None = None,
         token_cache: TokenCache | None = None,
         rate_limit: str | None = None,
         rate_limiter: RateLimiter | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         options: ClientOptions | None = None,
+        proxy: str | None = None,
+        trust_env: bool | None = None,
+        middleware: Sequence[Middleware] | None = None,
     ) -> None:
         _require_text("client_id", client_id)
         _require_text("client_secret", client_secret)
@@ -101,14 +136,24 @@ class BaseClient:
             max_concurrency=max_concurrency,
             max_retries=max_retries,
             timeout=timeout,
+            retry=retry,
+            max_response_bytes=max_response_bytes,
         )
         self._options = _one_of(options, separate)
+        self._trust_env = _trust_env(trust_env, session)
+        self._proxy = check_proxy(proxy)
         self._base_url = check_base_url("base_url", base_url)
         self._base_text = str(self._base_url).rstrip("/")
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
+        _require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
+        _require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
+        self._redactor = Redactor(
+            [client_secret, self._base_url.password or "", auth.password or "", _password(self._proxy)]
+        )
         self._client_id = client_id
         self._session = session
         self._owns_session = session is None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop of the first call
         self._parent: BaseClient | None = None  # set on a view made by with_options
         self._closed = False
         self._credentials = ClientCredentials(
@@ -121,6 +166,9 @@ class BaseClient:
             credentials=self._credentials,
             token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
             budget=_budget(client_id, rate_limit, rate_limiter),
+            redactor=self._redactor,
+            proxy=self._proxy,
+            middleware=check_middleware(middleware) or (),
         )
         self._bind_resources()
 
@@ -162,22 +210,39 @@ class BaseClient:
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        """Whether this client, or for a view the client it belongs to, is closed."""
+        return self._closed or (self._parent is not None and self._parent.closed)
 
     async def _get_session(self) -> aiohttp.ClientSession:
         if self._closed:
-            raise EnterpriseError("the client is closed")
+            raise ClientStateError(f"the {'view' if self._parent else 'client'} is closed: make a new one")
         if self._parent is not None:
             return await self._parent._get_session()
+        self._check_loop()
         if self._session is None:
             # No pool limit: max_concurrency is enforced once, by the transport, for every view.
             connector = aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True)
-            self._session = aiohttp.ClientSession(connector=connector)
+            self._session = aiohttp.ClientSession(connector=connector, trust_env=self._trust_env)
         return self._session
+
+    def _check_loop(self) -> None:
+        """Bind the client to the running loop at its first call; refuse any other loop after.
+
+        Its connections belong to that loop: used from another one (a second ``asyncio.run``)
+        they fail with aiohttp's bare ``RuntimeError``, or hang.
+        """
+        running = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = running
+        elif self._loop is not running:
+            raise ClientStateError(
+                "the client is used from another event loop than the one it started on; make one "
+                "client per event loop (each asyncio.run), inside it"
+            )
 
     def __repr__(self) -> str:
         return (
-            f"{type(self).__name__}(base_url={str(self._base_url)!r}, client_id={self._client_id!r}, "
+            f"{type(self).__name__}(base_url={redact_url(self._base_url)!r}, client_id={self._client_id!r}, "
             f"response_format={self._options.response_format!r}, "
             f"max_concurrency={self._options.max_concurrency})"
         )
@@ -201,6 +266,11 @@ class BaseClient:
     def max_concurrency(self) -> int:
         """Requests this client keeps in flight at most, pages of every listing included."""
         return self._options.max_concurrency
+
+    @property
+    def max_response_bytes(self) -> int:
+        """The most one answer may inflate to before ``ResponseTooLargeError``."""
+        return self._options.max_response_bytes
 
     @property
     def stats(self) -> RequestStats:
@@ -240,8 +310,8 @@ class BaseClient:
     ) -> APIResponse[ResultT]:
         """Like ``call``, but the answer with its HTTP details; an error status still raises."""
         prepared = prepare_request(operation, arguments)
-        response = await self._transport.send(self._http_request(prepared, options))
-        return self._answer(operation, response)
+        response = await self._send(prepared, options)
+        return self._answer(operation, response, arguments)
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
@@ -269,10 +339,8 @@ class BaseClient:
         prepared = prepare_request(operation, arguments)
 
         async def fetch(query: Query) -> Any:
-            request = self._http_request(
-                prepared.with_query(query), options, page=_page_number(pagination, query)
-            )
-            answer = self._answer(operation, await self._transport.send(request))
+            page = _page_number(pagination, query)
+            answer = self._answer(operation, await self._send(prepared.with_query(query), options, page=page))
             page = answer.parse()
             if answers is not None:
                 answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
@@ -280,35 +348,153 @@ class BaseClient:
 
         return AsyncPager(fetch, pagination, prepared.query, window=self._options.max_concurrency)
 
-    def _answer(self, operation: Operation[ResultT], response: RawResponse) -> APIResponse[ResultT]:
+    @overload
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        cast_to: type[ResultT],
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> ResultT: ...
+
+    @overload
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        cast_to: Any = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Any: ...
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        cast_to: Any = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Any:
+        """Call an endpoint the spec does not describe, with everything a generated method has: the
+        token, retries, middleware, error mapping, request ids, tracing and redaction.
+
+        Args:
+            method: ``GET``, ``POST``, ``PUT``, ``PATCH`` or ``DELETE``.
+            path: The path under ``base_url`` (``/enterprise/v1/...``); never another host.
+            params: Query parameters (a list is sent as one comma-separated value; None is left out).
+            json: The JSON body (not for a GET).
+            cast_to: The model (or type, such as ``list[Course]``) to decode a 2xx body into; by
+                default the body is returned as decoded JSON (or XML) data, None when empty.
+            timeout: Seconds, or a ``Timeout``, for this call's requests.
+            retry: A ``RetryPolicy`` for this call.
+            extra_headers: Headers added to this call's requests.
+
+        An error status raises its typed error (``NotFoundError``...), with the request id.
+        ``client.with_raw_response.request(...)`` returns the ``APIResponse`` instead.
+        """
+        answer = await self._request_raw(method, path, params, json, cast_to, timeout, retry, extra_headers)
+        return answer.parse()
+
+    async def _request_raw(
+        self,
+        method: object,
+        path: object,
+        params: object,
+        json: object,
+        cast_to: object,
+        timeout: object,
+        retry: object,
+        extra_headers: object,
+    ) -> APIResponse[Any]:
+        prepared = prepare_undocumented(
+            method, path, params=params, json=json, cast_to=cast_to, retry_statuses=self.spec.retry_statuses
+        )
+        options = RequestOptions.of(timeout=timeout, extra_headers=extra_headers, retry=retry)
+        response = await self._transport.send(self._http_request(prepared, options))
+        return self._answer(prepared.operation, response)
+
+    async def _send(
+        self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int | None = None
+    ) -> RawResponse:
+        """Send one request; a status the operation marks "not in this format"
+        (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
+        JSON, which decodes to the same models. The client's ``response_format`` stays as it is."""
+        response = await self._transport.send(self._http_request(prepared, options, page=page))
+        operation = prepared.operation
+        if response.status not in operation.json_fallback_statuses or self._options.response_format == "json":
+            return response
+        logger.debug(
+            "%s: %s %s answered %d in %s; asking once more in JSON",
+            operation.name,
+            prepared.method,
+            prepared.path,
+            response.status,
+            self._options.response_format.upper(),
+            extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
+        )
+        request = self._http_request(prepared, options, page=page, response_format="json")
+        return await self._transport.send(request)
+
+    def _answer(
+        self, operation: Operation[ResultT], response: RawResponse, arguments: Mapping[str, Any] | None = None
+    ) -> APIResponse[ResultT]:
         outcome = operation.outcomes.get(response.status)
         success = outcome.success if outcome is not None else 200 <= response.status < 300
         if not success:
             retry_after = parse_retry_after(response.headers.get("Retry-After"))
             raise status_error(operation, response, retry_after=retry_after)
-        return APIResponse(response, lambda raw: read_result(operation, raw))
+        if operation.identity is None or arguments is None:
+            return APIResponse(response, lambda raw: read_result(operation, raw))
+
+        def checked(raw: RawResponse) -> ResultT:
+            result: ResultT = read_result(operation, raw)
+            check_identity(operation, raw, result, arguments)
+            return result
+
+        return APIResponse(response, checked)
 
     def _http_request(
-        self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int | None = None
+        self,
+        prepared: PreparedRequest,
+        options: RequestOptions | None,
+        *,
+        page: int | None = None,
+        response_format: ResponseFormat | None = None,
     ) -> HTTPRequest:
         headers = {
-            "Accept": _ACCEPT[self._options.response_format],
+            "Accept": _ACCEPT[response_format or self._options.response_format],
             "User-Agent": USER_AGENT,
             **self._options.headers,
         }
-        if options is not None and options.extra_headers:
+        options = options or _NO_OPTIONS
+        if options.extra_headers:
             headers.update(options.extra_headers)
-        if prepared.body is not None:
+        body = with_extra_body(prepared.method, prepared.body, options.extra_body)
+        if body is not None:
             headers["Content-Type"] = "application/json"
         return HTTPRequest(
             method=prepared.method,
-            url=_url(self._base_text, prepared.path, prepared.query),
+            url=_url(self._base_text, prepared.path, with_extra_query(prepared.query, options.extra_query)),
             path=prepared.path,
             headers=headers,
-            body=prepared.body,
+            body=body,
             idempotent=prepared.operation.idempotent,
             retry_statuses=prepared.operation.retry_statuses,
-            timeout=options.timeout if options is not None else None,
+            timeout=options.timeout,
+            retry=options.retry,
             operation=prepared.operation.name,
             page=page,
         )
@@ -318,12 +504,15 @@ class BaseClient:
     def with_options(
         self,
         *,
-        timeout: float | None = None,
+        timeout: float | Timeout | None = None,
         max_retries: int | None = None,
         max_concurrency: int | None = None,
         headers: Mapping[str, str] | None = None,
+        retry: RetryPolicy | None = None,
+        middleware: Sequence[Middleware] | None = None,
     ) -> Self:
-        """A view of this client differing only in these options (None keeps this client's).
+        """A view of this client differing only in these options (None keeps this client's;
+        ``middleware`` replaces the client's list).
 
         A fail-fast route and a patient background job can share one client: the view shares the
         connection pool, the token provider, the statistics and everything else this client holds
@@ -331,16 +520,44 @@ class BaseClient:
         this client closes the pool under its views too.
         """
         options = self._options.evolve(
-            timeout=timeout, max_retries=max_retries, max_concurrency=max_concurrency, headers=headers
+            timeout=timeout,
+            max_retries=max_retries,
+            max_concurrency=max_concurrency,
+            headers=headers,
+            retry=retry,
         )
+        chain = check_middleware(middleware)
         view = copy.copy(self)
         view._parent = self._parent or self
         view._owns_session = False
         view._closed = False
         view._options = options
-        view._transport = self._transport.derive(options)
+        view._transport = self._transport.derive(options, session=view._get_session, middleware=chain)
         view._bind_resources()
         return view
+
+
+_NO_OPTIONS = RequestOptions()
+
+
+def _password(url: str | None) -> str:
+    """The password in a URL (a proxy's), for the redactor; empty when there is none."""
+    return (URL(url).password or "") if url else ""
+
+
+def _trust_env(value: object, session: aiohttp.ClientSession | None) -> bool:
+    """Whether the client's own session reads the proxy variables: yes unless told otherwise; a
+    caller's session has its own setting, which this one cannot change."""
+    if value is None:
+        return True
+    if not isinstance(value, bool):
+        raise ClientValidationError("trust_env", f"must be True or False, got {value!r}")
+    if session is not None:
+        raise ClientValidationError(
+            "trust_env",
+            "applies to the client's own session; give your aiohttp.ClientSession trust_env= instead",
+        )
+    return value
 
 
 def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOptions:
@@ -351,7 +568,8 @@ def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOpt
         raise ClientValidationError("options", f"must be a ClientOptions, got {type(options).__name__}")
     if separate != ClientOptions():
         raise ClientValidationError(
-            "options", "give either options= or response_format/max_concurrency/max_retries/timeout"
+            "options",
+            "give either options= or response_format/max_concurrency/max_retries/timeout/max_response_bytes",
         )
     return options
 
@@ -383,14 +601,57 @@ def check_base_url(name: str, value: Any) -> URL:
     """An absolute http(s) URL without query or fragment; a typed error names anything else."""
     if not isinstance(value, str) or not value.strip():
         raise ClientValidationError(name, "must be an absolute http(s) URL")
-    url = URL(value.strip())
+    try:
+        url = URL(value.strip())
+    except ValueError:
+        raise ClientValidationError(
+            name, f"must be an absolute http(s) URL, got {redact_url(value)!r}"
+        ) from None
     if url.scheme not in ("http", "https") or not url.host:
-        raise ClientValidationError(name, f"must be an absolute http(s) URL, got {value!r}")
+        raise ClientValidationError(name, f"must be an absolute http(s) URL, got {redact_url(value)!r}")
     if url.query_string or url.fragment:
         raise ClientValidationError(name, "may not carry a query or fragment")
     return url
 
 
+def _not_a_url(name: str, value: str) -> ClientValidationError:
+    """The error for a URL refused; a password in it is not shown."""
+    return ClientValidationError(name, f"must be an absolute http(s) URL, got {redact_url(value)!r}")
+
+
+def _require_instance(name: str, value: object, kind: type[Any], described: str) -> None:
+    """None (the default) or an instance of ``kind``; a typed error names anything else now, not
+    at the first call."""
+    if value is not None and not isinstance(value, kind):
+        raise ClientValidationError(name, f"must be {described}, got {type(value).__name__}")
+
+
 def _require_text(name: str, value: Any) -> None:
     if not isinstance(value, str) or not value.strip():
         raise ClientValidationError(name, "must be a non-empty string")
+
+
+class BaseClientWithRawResponse:
+    """``client.with_raw_response``: what the client calls, answering with HTTP details
+    (``APIResponse``) instead of the model; the generated subclass adds every resource."""
+
+    def __init__(self, client: BaseClient) -> None:
+        self._client = client
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        cast_to: Any = None,
+        timeout: float | Timeout | None = None,
+        retry: RetryPolicy | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> APIResponse[Any]:
+        """``client.request``'s answer with its status, headers, request id, time and retries;
+        ``parse()`` decodes it as ``client.request`` would. An error status still raises."""
+        return await self._client._request_raw(
+            method, path, params, json, cast_to, timeout, retry, extra_headers
+        )

@@ -37,6 +37,10 @@ TOKEN_PATH = "/oauth2/v1/access_token"
 USER_AGENT = f"enterprise-async/{__version__}"
 """Sent on every request, so the operators can tell this SDK's traffic."""
 
+DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+"""Bytes one answer may inflate to (``max_response_bytes``): far above any page of the API, far
+below what a gzip bomb would take."""
+
 ERROR_DETAIL_LIMIT = 300
 """Characters of the server's words kept in an error message."""
 

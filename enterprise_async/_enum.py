@@ -9,7 +9,8 @@ from typing import Any
 def normalized(value: str) -> str:
     """Spelling-insensitive form of an enum value: case, ``_``, ``-`` and blanks do not matter.
 
-    The reference shows ``Intermediate`` for ``intermediate`` and ``self_paced`` for ``self-paced``.
+    The services send ``Intermediate`` and ``self_paced`` where the reference writes ``intermediate``
+    and ``self-paced``.
     """
     return value.casefold().replace("_", "-").replace(" ", "-")
 
@@ -17,13 +18,14 @@ def normalized(value: str) -> str:
 class OpenEnum(str, enum.Enum):
     """Base of the generated enums.
 
-    Members compare equal to their wire value (``AssignmentState.ALLOCATED == "allocated"``).
-    ``Member("Intermediate")`` finds ``INTERMEDIATE`` whatever the spelling, and so does the
-    decoder: a field sent as ``"Intermediate"`` holds ``LevelType.INTERMEDIATE``, equal to (and
-    hashing like) the member, while ``to_dict`` writes the spelling the server sent. A plain string
-    compares as a string: were ``INTERMEDIATE == "Intermediate"`` true too, the member could not
-    hash like both ``"intermediate"`` and ``"Intermediate"``. A value that matches no member raises
-    ``ValueError`` here and is kept as a plain string by the decoder.
+    A member's value is the spelling the services send (``LevelType.INTERMEDIATE == "Intermediate"``,
+    ``PacingType.SELF_PACED == "self_paced"``), and a member is a plain ``str`` of that value: it
+    compares and hashes like it, so it finds and is found in sets and dict keys. Other spellings of
+    a documented value (the reference's ``"intermediate"``, ``"self-paced"``) still give the member:
+    ``Member("intermediate")`` and the decoder both find it, and ``to_dict`` writes the spelling the
+    server sent. Such a spelling does not compare equal to the member: one object cannot hash like
+    two different strings, so members equal the services' spelling alone. A value that matches no
+    member raises ``ValueError`` here and is kept as a plain string by the decoder.
     """
 
     @classmethod

@@ -1,9 +1,10 @@
 """The options of a client and of a call, and the trace context every request carries.
 
 ``ClientOptions`` is what a client (or a ``with_options`` view of it) sends with: its format,
-concurrency, retries, timeout and headers. It is declared once, validated once, and travels whole:
-the command line builds one, a queued job carries it as JSON, a worker's client is made from it.
-``RequestOptions`` is what a call may change for itself (``timeout=``, ``extra_headers=``);
+concurrency, retries and their policy, timeouts and headers. It is declared once, validated once,
+and travels whole: the command line builds one, a queued job carries it as JSON, a worker's client
+is made from it. ``RequestOptions`` is what a call may change for itself (``timeout=``, ``retry=``,
+``extra_headers=``, ``extra_query=``, ``extra_body=``);
 ``RequestTrace`` is what a request tells an ``aiohttp.TraceConfig`` (as ``trace_request_ctx``) and
 OpenTelemetry (through ``current_trace()``): which operation, which page, which attempt.
 """
@@ -11,6 +12,7 @@ OpenTelemetry (through ``current_trace()``): which operation, which page, which 
 from __future__ import annotations
 
 import contextvars
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -18,7 +20,16 @@ import attrs
 from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
 
-from ._constants import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, RESPONSE_FORMATS
+from ._constants import (
+    DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    RESPONSE_FORMATS,
+)
+from ._extras import check_extra_body, check_extra_query
+from ._retry import RetryPolicy, check_retry_policy
+from ._timeouts import Timeout, check_timeout
 from .errors import ClientValidationError
 
 __all__ = ["ClientOptions", "RequestOptions", "RequestTrace", "current_trace", "request_id_of"]
@@ -26,6 +37,10 @@ __all__ = ["ClientOptions", "RequestOptions", "RequestTrace", "current_trace", "
 ResponseFormat = Literal["json", "xml"]
 
 _FORBIDDEN_HEADERS = frozenset({"authorization", "host", "content-length"})
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""RFC 9110's token: what a header name may be made of."""
+_HEADER_VALUE = re.compile(r"[^\r\n\x00]*")
+"""A header value holds no line break (which would start another header) and no NUL."""
 
 
 def _response_format(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -41,11 +56,16 @@ def _count(minimum: int) -> Any:
     return check
 
 
-def _seconds(value: object) -> float:
-    seconds = check_timeout("timeout", value)
-    if seconds is None:
-        raise ClientValidationError("timeout", "must be a positive number of seconds, got None")
-    return seconds
+def _timeout(value: object) -> Timeout:
+    timeout = check_timeout(value)
+    if timeout is None:
+        raise ClientValidationError("timeout", "must be a positive number of seconds or a Timeout, got None")
+    return timeout
+
+
+def _retry(value: object) -> RetryPolicy:
+    policy = check_retry_policy(value)
+    return policy if policy is not None else RetryPolicy()
 
 
 def _header_map(value: object) -> Mapping[str, str]:
@@ -57,14 +77,19 @@ class ClientOptions:
     """How a client sends: one typed, validated object, the same from the command line to a worker.
 
     ``max_concurrency`` is the one bound on this client's requests in flight, pages of every
-    listing included; a listing fetches ahead at most that many pages.
+    listing included; a listing fetches ahead at most that many pages. ``timeout`` is a
+    ``Timeout`` (a plain number given here is its ``total``); ``retry`` the ``RetryPolicy`` saying
+    how long to wait between the ``max_retries`` retries and after which statuses.
     """
 
     response_format: ResponseFormat = field(default="json", validator=_response_format)
     max_concurrency: int = field(default=DEFAULT_MAX_CONCURRENCY, validator=_count(1))
     max_retries: int = field(default=DEFAULT_MAX_RETRIES, validator=_count(0))
-    timeout: float = field(default=DEFAULT_TIMEOUT, converter=_seconds)
+    timeout: Timeout = field(default=Timeout(total=DEFAULT_TIMEOUT), converter=_timeout)
+    retry: RetryPolicy = field(factory=RetryPolicy, converter=_retry)
     headers: Mapping[str, str] = field(factory=dict, converter=_header_map)
+    max_response_bytes: int = field(default=DEFAULT_MAX_RESPONSE_BYTES, validator=_count(1))
+    """The most one answer may inflate to; past it, ``ResponseTooLargeError`` and nothing kept."""
 
     def evolve(self, **changes: Any) -> ClientOptions:
         """These options with ``changes`` (None keeps the current value), validated again."""
@@ -75,7 +100,14 @@ class ClientOptions:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data (for a queued job); ``from_json`` reads it back."""
-        return {**attrs.asdict(self), "headers": dict(self.headers)}
+        timeout = self.timeout
+        plain = timeout.total is not None and timeout.connect is None and timeout.read is None
+        return {
+            **attrs.asdict(self, recurse=False),
+            "timeout": timeout.total if plain else attrs.asdict(timeout),
+            "retry": self.retry.to_json(),
+            "headers": dict(self.headers),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ClientOptions:
@@ -87,28 +119,36 @@ class ClientOptions:
         return cls(**data)
 
 
-@frozen
+@frozen(kw_only=True)
 class RequestOptions:
-    """What one call overrides: its timeout in seconds and headers added to its requests."""
+    """What one call overrides: its timeouts and retry policy, and what it adds to its requests
+    (headers, query parameters, body fields the spec does not know)."""
 
-    timeout: float | None = None
+    timeout: Timeout | None = None
+    retry: RetryPolicy | None = None
     extra_headers: Mapping[str, str] | None = None
+    extra_query: Mapping[str, str | None] | None = None
+    extra_body: Mapping[str, Any] | None = None
 
     @classmethod
-    def of(cls, timeout: object = None, extra_headers: object = None) -> RequestOptions | None:
+    def of(
+        cls,
+        timeout: object = None,
+        extra_headers: object = None,
+        extra_query: object = None,
+        extra_body: object = None,
+        retry: object = None,
+    ) -> RequestOptions | None:
         """Validated options, or None when the call overrides nothing (the common case costs nothing)."""
-        if timeout is None and extra_headers is None:
+        if all(given is None for given in (timeout, extra_headers, extra_query, extra_body, retry)):
             return None
-        return cls(timeout=check_timeout("timeout", timeout), extra_headers=check_headers(extra_headers))
-
-
-def check_timeout(name: str, value: object) -> float | None:
-    """A positive number of seconds, or None; a typed error names anything else before it is sent."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
-        raise ClientValidationError(name, f"must be a positive number of seconds, got {value!r}")
-    return float(value)
+        return cls(
+            timeout=check_timeout(timeout),
+            retry=check_retry_policy(retry),
+            extra_headers=check_headers(extra_headers),
+            extra_query=check_extra_query(extra_query),
+            extra_body=check_extra_body(extra_body),
+        )
 
 
 def check_headers(value: object, name: str = "extra_headers") -> Mapping[str, str] | None:
@@ -120,6 +160,10 @@ def check_headers(value: object, name: str = "extra_headers") -> Mapping[str, st
     for key, text in value.items():
         if not isinstance(key, str) or not key.strip() or not isinstance(text, str):
             raise ClientValidationError(name, f"names and values must be strings, got {key!r}: {text!r}")
+        if not _HEADER_NAME.fullmatch(key):
+            raise ClientValidationError(name, f"{key!r} is not a header name (letters, digits, -, no blanks)")
+        if not _HEADER_VALUE.fullmatch(text):
+            raise ClientValidationError(name, f"the value of {key!r} holds a line break or NUL")
         if key.lower() in _FORBIDDEN_HEADERS:
             raise ClientValidationError(name, f"{key!r} is set by the client and cannot be overridden")
     return dict(value)

@@ -55,6 +55,10 @@ def parse_rate_limit(text: str) -> tuple[RateLimitItem, ...]:
         ) from None
     if not items:
         raise ClientValidationError("rate_limit", f"names no limit: {text!r}")
+    if empty := [str(item) for item in items if item.amount < 1]:
+        raise ClientValidationError(
+            "rate_limit", f"{text!r} allows no request ({', '.join(empty)}): every call would wait forever"
+        )
     return tuple(items)
 
 

@@ -16,7 +16,9 @@ from attrs import frozen
 from yarl import URL
 
 from ._enum import OpenEnum
+from ._retry import RetryPolicy
 from ._spec import Operation, Param
+from ._timeouts import Timeout
 from ._validation import validate_arguments
 
 __all__ = ["HTTPRequest", "PreparedRequest", "Query", "prepare_request", "query_value"]
@@ -58,8 +60,10 @@ class HTTPRequest:
     authenticated: bool = True
     retry_statuses: frozenset[int] = frozenset()
     """Statuses after which nothing was done, so a retry is safe whatever the method."""
-    timeout: float | None = None
-    """Seconds for this request alone (a call's ``timeout=``); None keeps the transport's."""
+    timeout: Timeout | None = None
+    """Limits for this request alone (a call's ``timeout=``); None keeps the transport's."""
+    retry: RetryPolicy | None = None
+    """The retry policy of this request alone (a call's ``retry=``); None keeps the transport's."""
     operation: str = ""
     """The operation's name, for traces and log records."""
     page: int | None = None

@@ -10,21 +10,53 @@ from __future__ import annotations
 
 import gc
 import re
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
+import aiohttp
 import attrs
 import orjson
-from attrs import frozen
+from attrs import field, frozen
 
 from ._constants import ERROR_DETAIL_LIMIT
 from ._decoding import DecodeError, known_fields, structure, type_name
+from ._enum import OpenEnum
 from ._options import request_id_of
-from ._spec import Operation, Outcome
+from ._redaction import REDACTED, Redactor
+from ._spec import Identity, Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
-from .errors import APIStatusError, RateLimitError, ResponseDecodeError, status_error_class
+from .errors import (
+    APIStatusError,
+    ContentMismatchError,
+    RateLimitError,
+    ResponseDecodeError,
+    ResponseTooLargeError,
+    status_error_class,
+)
 
-__all__ = ["RawResponse", "decode_body", "error_detail", "read_result", "status_error"]
+__all__ = [
+    "RawResponse",
+    "check_identity",
+    "decode_body",
+    "error_detail",
+    "read_bounded",
+    "read_result",
+    "real_request_id",
+    "status_error",
+]
+
+
+_REQUEST_ID_PLACEHOLDERS = frozenset({"", "-", "none", "null"})
+"""What a server sends in a request-id header when it has no id: django-log-request-id's default
+``None``, a log format's ``-``, an empty value. None of them names a request."""
+
+
+def real_request_id(value: str | None) -> str | None:
+    """``value`` when it names a request; None for a placeholder (``None``, ``-``, empty)."""
+    if value is None or value.strip().lower() in _REQUEST_ID_PLACEHOLDERS:
+        return None
+    return value.strip()
 
 
 @frozen
@@ -43,11 +75,18 @@ class RawResponse:
     """Attempts before the one that got this answer (a 401's token refresh not counted)."""
     request_id_headers: tuple[str, ...] = ()
     """The headers that may name the request (the spec's ``x-sdk-request-id-headers``)."""
+    redactor: Redactor = field(factory=Redactor, eq=False, repr=False)
+    """The client's secrets, hidden from everything this answer makes the SDK say."""
 
     @property
     def request_id(self) -> str | None:
-        """The gateway's id of the request, when the answer names one."""
-        return request_id_of(self.headers, self.request_id_headers)
+        """The gateway's id of the request, when the answer names one (secrets hidden, should a
+        server echo one there)."""
+        for name in self.request_id_headers:  # a placeholder in one header leaves the next its turn
+            value = real_request_id(request_id_of(self.headers, (name,)))
+            if value is not None:
+                return self.redactor.text(value)
+        return None
 
     def timed(self, elapsed: float, retries: int) -> RawResponse:
         """This answer with the time it took and the retries made (a plain copy: ``attrs.evolve``
@@ -62,6 +101,7 @@ class RawResponse:
             elapsed,
             retries,
             self.request_id_headers,
+            self.redactor,
         )
 
     @property
@@ -69,7 +109,54 @@ class RawResponse:
         return self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
 
     def preview(self) -> str:
-        return self.body[:ERROR_DETAIL_LIMIT].decode("utf-8", "replace")
+        """The start of the body, for an error to show (secrets hidden)."""
+        return self.redactor.text(self.body[:ERROR_DETAIL_LIMIT].decode("utf-8", "replace"))
+
+    def shown_body(self) -> Any:
+        """The whole body decoded as well as it can be (JSON, XML, else text), secrets hidden: what
+        an error carries as ``.body``."""
+        try:
+            body = decode_body(self)
+        except ResponseDecodeError:
+            body = self.body.decode("utf-8", "replace")
+        return self.redactor.data(body)
+
+    def shown_headers(self) -> Mapping[str, str]:
+        """The headers, secrets hidden from their values: what an error carries as ``.headers``."""
+        return self.redactor.headers(self.headers)
+
+
+async def read_bounded(response: aiohttp.ClientResponse, *, limit: int, method: str, path: str) -> bytes:
+    """The body of ``response`` as it inflates (gzip, deflate...), at most ``limit`` bytes.
+
+    A body announced longer, or that grows longer while it is read (a gzip bomb, an endless
+    stream), raises ``ResponseTooLargeError``; what was read of it is dropped at once.
+    """
+    announced = response.content_length
+    if announced is not None and not response.headers.get("Content-Encoding"):
+        if announced > limit:
+            raise _too_large(response, limit, method, path, f"announces Content-Length {announced}")
+        return await response.read()  # a plain body of a known length: it cannot grow past it
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := await response.content.readany():
+        size += len(chunk)
+        if size > limit:
+            chunks.clear()
+            raise _too_large(response, limit, method, path, "has a body")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(
+    response: aiohttp.ClientResponse, limit: int, method: str, path: str, what: str
+) -> ResponseTooLargeError:
+    return ResponseTooLargeError(
+        f"{method} {path} returned {response.status} and {what} larger than {limit} bytes "
+        "(max_response_bytes); nothing of it was kept",
+        status=response.status,
+        limit=limit,
+    )
 
 
 def _format_of(response: RawResponse) -> str:
@@ -97,9 +184,10 @@ def decode_body(response: RawResponse) -> Any:
         if kind == "xml":
             return parse_drf_xml(response.body)
     except (orjson.JSONDecodeError, XMLDecodeError) as error:
+        reason = response.redactor.text(str(error))
         raise ResponseDecodeError(
             f"{response.method} {response.path} returned {response.status} with a body that is not "
-            f"valid {kind.upper()}: {error}",
+            f"valid {kind.upper()}: {reason}",
             status=response.status,
             body=response.preview(),
         ) from None
@@ -150,6 +238,53 @@ def _read_result(operation: Operation[Any], response: RawResponse) -> Any:
     return result
 
 
+def check_identity(
+    operation: Operation[Any], response: RawResponse, result: Any, arguments: Mapping[str, Any]
+) -> None:
+    """Refuse an answer that is not the item asked for (``x-sdk-identity``): a key other than the
+    one asked for, or a content type other than the operation's. A key or type the answer leaves
+    out cannot be checked and is not held against it."""
+    identity = operation.identity
+    if identity is None:
+        return
+    asked = str(arguments.get(identity.param, ""))
+    key = getattr(result, identity.field, None)
+    kind = getattr(result, identity.type_field, None) if identity.type_field else None
+    kind = kind.value if isinstance(kind, OpenEnum) else kind
+    same_key = key is None or _same_key(str(key), asked)
+    same_type = kind is None or kind in identity.types
+    if same_key and same_type:
+        return
+    received = _received(operation, identity, response) if identity.received else result
+    expected = {identity.field: asked}
+    if identity.type_field and identity.types:
+        expected[identity.type_field] = "|".join(identity.types)
+    answered = f"{kind or type(received).__name__} {key!r}"
+    raise ContentMismatchError(
+        f"{operation.name}: {response.method} {response.path} asked for "
+        f"{expected.get(identity.type_field or '', 'the item')} {asked!r} and the service answered "
+        f"{answered}",
+        received=received,
+        expected=expected,
+        status=response.status,
+        body=response.preview(),
+    )
+
+
+def _received(operation: Operation[Any], identity: Identity, response: RawResponse) -> Any:
+    """The answer decoded as what it is (the union ``received`` names), for the error."""
+    return _structure(operation, response, decode_body(response), identity.received)
+
+
+def _same_key(key: str, asked: str) -> bool:
+    if key == asked:
+        return True
+    try:
+        return uuid.UUID(key) == uuid.UUID(asked)
+    except ValueError:
+        return False
+
+
 def _default_success(operation: Operation[Any]) -> Outcome | None:
     """An undocumented 2xx status decodes like the documented one."""
     return next((outcome for outcome in operation.outcomes.values() if outcome.success), None)
@@ -159,8 +294,9 @@ def _structure(operation: Operation[Any], response: RawResponse, data: Any, mode
     try:
         return structure(data, model)
     except DecodeError as error:
+        reason = response.redactor.text(str(error))
         raise ResponseDecodeError(
-            f"{operation.name}: the {response.status} body does not fit {type_name(model)}: {error}",
+            f"{operation.name}: the {response.status} body does not fit {type_name(model)}: {reason}",
             status=response.status,
             body=response.preview(),
         ) from None
@@ -169,22 +305,21 @@ def _structure(operation: Operation[Any], response: RawResponse, data: Any, mode
 def status_error(
     operation: Operation[Any], response: RawResponse, *, retry_after: float | None
 ) -> APIStatusError:
-    """The typed error for a response whose status is not a success of the operation."""
-    try:
-        body = decode_body(response)
-    except ResponseDecodeError:
-        body = response.body.decode("utf-8", "replace")
-    detail = error_detail(body)
-    message = (
+    """The typed error for a response whose status is not a success of the operation.
+
+    Its message, ``body`` and ``headers`` hide the client's secrets, whatever the server echoed.
+    """
+    body = response.shown_body()
+    message = response.redactor.text(
         f"{operation.name}: {response.method} {response.path} returned {response.status} {response.reason}"
     )
-    if detail:
-        message = f"{message}: {detail}"
+    if detail := error_detail(body):
+        message = f"{message}: {response.redactor.text(detail)}"
     error_class = status_error_class(response.status)
     kwargs: dict[str, Any] = {
         "status": response.status,
         "body": body,
-        "headers": response.headers,
+        "headers": response.shown_headers(),
         "result": _error_result(operation.outcomes.get(response.status), body),
         "method": response.method,
         "path": response.path,
@@ -207,7 +342,8 @@ def _error_result(outcome: Outcome | None, body: Any) -> Any:
         return None
 
 
-_TAG = re.compile(r"<[^>]+>")
+_TAG = re.compile(rf"(?!{re.escape(REDACTED)})<[^>]+>")
+"""Markup to drop from an error's words (an HTML page's tags), never the mark of a hidden secret."""
 _DETAIL_KEYS = (
     "user_message",
     "detail",

@@ -16,6 +16,7 @@ __all__ = [
     "ApiSpec",
     "AtLeastOneOf",
     "Check",
+    "Identity",
     "MaxCombinedItems",
     "MaxProductItems",
     "NamedValue",
@@ -182,6 +183,20 @@ class Pagination:
 
 
 @frozen
+class Identity:
+    """What the answer of a lookup by key must be (``x-sdk-identity``): its ``field`` equals the
+    path parameter ``param``, and its ``type_field``, when the answer has one, is one of ``types``.
+    A service that answers another item (enterprise-catalog answers a run key with the run's
+    course) fails the check; the answer is then decoded as ``received`` for the error."""
+
+    param: str
+    field: str
+    type_field: str | None = None
+    types: tuple[str, ...] = ()
+    received: Any = None
+
+
+@frozen
 class Operation(Generic[ResultT]):
     """One endpoint: its name in the client (``policies.allocate``), request shape and outcomes."""
 
@@ -195,6 +210,10 @@ class Operation(Generic[ResultT]):
     retry_statuses: frozenset[int] = frozenset()
     """Statuses meaning "nothing was done, try later": retried whatever the method
     (``x-sdk-retry-statuses`` of the spec, plus ``x-sdk-retry`` on a response of the operation)."""
+    identity: Identity | None = None
+    json_fallback_statuses: frozenset[int] = frozenset()
+    """Statuses meaning "not in this format": the request is made once more asking for JSON
+    (``x-sdk-json-fallback`` on a response: a view that renders JSON only answers XML with 406)."""
     summary: str = ""
     description: str = ""
     descriptions: Mapping[str, str] = field(factory=dict)
@@ -210,11 +229,17 @@ class Operation(Generic[ResultT]):
 class VariantRule:
     """How to choose among the classes of a union: the ``discriminator`` property and its
     ``mapping`` when the server sends it, else the first variant owning one of its ``markers``
-    fields (``x-sdk-variants``)."""
+    fields (``x-sdk-variants``).
+
+    ``fallback`` (``x-sdk-fallback-variant``) is the class of a value whose discriminator names no
+    variant, or that has none and no marker field: a generic class that keeps every field, so a
+    value never decodes into a class it does not belong to.
+    """
 
     discriminator: str | None
     mapping: Mapping[str, type[Any]]
     markers: tuple[tuple[type[Any], frozenset[str]], ...]
+    fallback: type[Any] | None = None
 
 
 @frozen

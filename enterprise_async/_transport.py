@@ -2,18 +2,22 @@
 
 Retry policy (the contract's *Reliability*):
 
-- a GET is retried on connection errors, timeouts, 429 and 5xx;
+- a GET is retried on connection errors, timeouts and the ``RetryPolicy``'s statuses (429 and 5xx
+  by default);
 - any request is retried on the statuses its operation marks "nothing was done, try later"
   (``HTTPRequest.retry_statuses``, from the spec: 429 everywhere, 423 on license assignment) and
   when the connection was refused before anything was sent; a POST is never retried otherwise, so
   a bulk job never enrolls or revokes twice;
-- ``Retry-After`` (seconds or an HTTP date) is honoured up to ``MAX_RETRY_AFTER``; otherwise the
-  delay doubles from ``INITIAL_RETRY_DELAY`` up to ``MAX_RETRY_DELAY``, with jitter;
+- ``Retry-After`` (seconds or an HTTP date) is honoured up to the policy's ``max_retry_after``;
+  otherwise the delay doubles from its ``initial_delay`` up to its ``max_delay``, with its jitter;
+  the policy is the call's (``retry=``), else the client's or view's;
 - a 401 makes one token refresh (shared with every call that saw the same token) and one retry,
   which does not count against ``max_retries``; when the token that the refresh fetched from the
   issuer is refused at once, the credentials are at fault and the 401 is final;
 - with a rate budget (``Transport.budget``), every attempt draws from it, and a client-wide "try
-  later" (``means_pause``) pauses every attempt that shares the budget.
+  later" (``means_pause``) pauses every attempt that shares the budget;
+- every attempt of an API request passes through the client's middleware (``_middleware``) before
+  the token is attached; a ``proxy`` given to the client carries every request.
 """
 
 from __future__ import annotations
@@ -23,22 +27,24 @@ import copy
 import email.utils
 import functools
 import logging
-import random
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 import aiohttp
 from attrs import define, field
 
 from ._auth import ClientCredentials, TokenCache, TokenProvider
-from ._constants import DEFAULT_PAUSE, INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
+from ._constants import DEFAULT_PAUSE, MAX_RETRY_AFTER
+from ._middleware import Middleware, OutgoingRequest, chain
 from ._options import ClientOptions, RequestTrace, reset_current_trace, set_current_trace
 from ._rate_limit import RateBudget
+from ._redaction import Redactor
 from ._request import HTTPRequest
-from ._responses import RawResponse
+from ._responses import RawResponse, read_bounded
+from ._retry import RetryPolicy
 from ._spec import ApiSpec
-from .errors import APIConnectionError, APITimeoutError
+from .errors import APIConnectionError, APITimeoutError, ClientValidationError
 
 __all__ = ["HTTPRequest", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
 
@@ -86,31 +92,55 @@ class Transport:
         credentials: ClientCredentials,
         token_cache: TokenCache,
         budget: RateBudget | None = None,
+        redactor: Redactor | None = None,
+        proxy: str | None = None,
+        middleware: Sequence[Middleware] = (),
     ) -> None:
         self._session = session
-        self._timeout = aiohttp.ClientTimeout(total=options.timeout)
+        self._redactor = redactor if redactor is not None else Redactor()
+        self._max_response_bytes = options.max_response_bytes
+        self._timeout = options.timeout.to_aiohttp()
         self._max_retries = options.max_retries
+        self._retry = options.retry
+        self._proxy = proxy
+        self._middleware = tuple(middleware)
         self._concurrency = options.max_concurrency
         self._slots = asyncio.Semaphore(options.max_concurrency)
         self._pause_statuses = spec.retry_statuses
         self._request_id_headers = spec.request_id_headers
         self.tokens = TokenProvider(
-            functools.partial(credentials.fetch, self.send), cache=token_cache, key=credentials.cache_key
+            functools.partial(credentials.fetch, self.send),
+            cache=token_cache,
+            key=credentials.cache_key,
+            redactor=self._redactor,
         )
         self.stats = RequestStats()
         self.budget = budget
         """The rate budget every attempt draws from, and which a "try later" answer pauses."""
 
-    def derive(self, options: ClientOptions) -> Transport:
-        """A transport sending with ``options``: the same session, tokens, statistics and budget.
+    def derive(
+        self,
+        options: ClientOptions,
+        session: SessionGetter | None = None,
+        middleware: Sequence[Middleware] | None = None,
+    ) -> Transport:
+        """A transport sending with ``options`` (and ``middleware``, None keeping this one's): the
+        same session, tokens, statistics, budget and proxy.
 
         Everything but the options is shared by reference, not copied, so a client view adds no
         pool, no token and no budget of its own. A view's ``max_concurrency`` bounds its own
-        requests in flight.
+        requests in flight. ``session`` is how the view gets the pool (so that a closed view
+        refuses to send); the parent's way by default.
         """
         view = copy.copy(self)
-        view._timeout = aiohttp.ClientTimeout(total=options.timeout)
+        if session is not None:
+            view._session = session
+        view._max_response_bytes = options.max_response_bytes
+        view._timeout = options.timeout.to_aiohttp()
         view._max_retries = options.max_retries
+        view._retry = options.retry
+        if middleware is not None:
+            view._middleware = tuple(middleware)
         if options.max_concurrency != self._concurrency:
             view._concurrency = options.max_concurrency
             view._slots = asyncio.Semaphore(options.max_concurrency)
@@ -126,6 +156,7 @@ class Transport:
         return response.timed(time.perf_counter() - started, retries)
 
     async def _send(self, request: HTTPRequest) -> tuple[RawResponse, int]:
+        policy = request.retry or self._retry
         attempt = 0
         fresh_from_issuer: str | None = None  # a token this request's last refresh fetched
         while True:
@@ -137,7 +168,7 @@ class Transport:
                 self.stats.faults[failure.kind] += 1
                 if attempt >= self._max_retries or (failure.sent and not request.idempotent):
                     raise failure.error from failure.error.__cause__
-                await self._backoff(attempt, None)
+                await self._backoff(request, policy, attempt, None, failure.kind)
                 attempt += 1
                 continue
             if response.status == 401 and token is not None:
@@ -151,10 +182,14 @@ class Transport:
                 fresh_from_issuer = refreshed.value if refreshed.fetched else None
                 continue
             fresh_from_issuer = None
-            if not self._retryable(request, response) or attempt >= self._max_retries:
+            retryable = policy.retries_status(
+                response.status, idempotent=request.idempotent, try_later=request.retry_statuses
+            )
+            if not retryable or attempt >= self._max_retries:
                 return response, attempt
             self.stats.faults[str(response.status)] += 1
-            await self._backoff(attempt, parse_retry_after(response.headers.get("Retry-After")))
+            retry_after = parse_retry_after(response.headers.get("Retry-After"))
+            await self._backoff(request, policy, attempt, retry_after, str(response.status))
             attempt += 1
 
     async def _attempt(self, request: HTTPRequest, token: str | None, attempt: int) -> RawResponse:
@@ -174,84 +209,145 @@ class Transport:
             return None
         return await self.tokens.token()
 
-    @staticmethod
-    def _retryable(request: HTTPRequest, response: RawResponse) -> bool:
-        if response.status in request.retry_statuses:
-            return True
-        return request.idempotent and response.status >= 500
-
-    async def _backoff(self, attempt: int, retry_after: float | None) -> None:
+    async def _backoff(
+        self, request: HTTPRequest, policy: RetryPolicy, attempt: int, retry_after: float | None, why: str
+    ) -> None:
         self.stats.retries += 1
-        if retry_after is not None:
-            delay = min(retry_after, MAX_RETRY_AFTER)
-        else:
-            ceiling = min(MAX_RETRY_DELAY, INITIAL_RETRY_DELAY * 2**attempt)
-            delay = ceiling / 2 + random.uniform(0, ceiling / 2)
+        delay = policy.delay(attempt, retry_after)
+        logger.info(
+            "%s %s: retry %d of %d in %.2f s after %s",
+            request.method,
+            request.path,
+            attempt + 1,
+            self._max_retries,
+            delay,
+            why,
+            extra={"method": request.method, "path": request.path, "attempt": attempt + 1, "delay": delay},
+        )
         await pause(delay)
 
     async def _exchange(self, request: HTTPRequest, token: str | None, attempt: int) -> RawResponse:
-        headers = dict(request.headers)
-        if token is not None:
-            headers["Authorization"] = f"JWT {token}"
         session = await self._session()
         trace = RequestTrace(request.operation or request.path, request.page, attempt + 1)
-        timeout = self._timeout if request.timeout is None else aiohttp.ClientTimeout(total=request.timeout)
+        timeout = self._timeout if request.timeout is None else request.timeout.to_aiohttp()
+        outgoing = OutgoingRequest(request.method, request.url, request.headers, request.body, trace)
+
+        async def wire(sent: OutgoingRequest) -> RawResponse:
+            return await self._wire(session, request, sent, token, timeout)
+
+        send = chain(self._middleware, wire) if request.authenticated else wire
         async with self._slots:
             if self.budget is not None and request.authenticated:
-                await self.budget.draw()  # drawn right before sending: no burst of drawn requests
+                await _draw(self.budget, request, timeout)  # right before sending: no burst of draws
             started = time.perf_counter()
-            self.stats.requests += 1
             current = set_current_trace(trace)
             try:
-                async with session.request(
-                    request.method,
-                    request.url,
-                    data=request.body,
-                    headers=headers,
-                    timeout=timeout,
-                    allow_redirects=False,  # a redirect must not carry the token to another host
-                    trace_request_ctx=trace,
-                ) as response:
-                    body = await response.read()
-                    raw = RawResponse(
-                        status=response.status,
-                        reason=response.reason or "",
-                        headers=response.headers,
-                        body=body,
-                        method=request.method,
-                        path=request.path,
-                        request_id_headers=self._request_id_headers,
-                    )
-            except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
-                raise self._failure(request, error, APITimeoutError, sent=True, kind="timeout") from error
-            except aiohttp.ClientConnectorError as error:
-                # No connection was made, so nothing was sent: safe to retry whatever the method.
-                raise self._failure(request, error, APIConnectionError, sent=False, kind="refused") from error
-            except aiohttp.ClientError as error:
-                raise self._failure(
-                    request, error, APIConnectionError, sent=True, kind="connection"
-                ) from error
+                raw = await send(outgoing)
+            except APIConnectionError as error:
+                raise _unanswered(error) from error.__cause__
             finally:
                 reset_current_trace(current)
         _log_answer(request, raw, trace, (time.perf_counter() - started) * 1000)
         return raw
 
-    @staticmethod
-    def _failure(
+    async def _wire(
+        self,
+        session: aiohttp.ClientSession,
         request: HTTPRequest,
-        error: BaseException,
-        error_class: type[APIConnectionError],
-        *,
-        sent: bool,
-        kind: str,
-    ) -> _NoResponseError:
-        reason = "timed out" if error_class is APITimeoutError else f"failed: {type(error).__name__}: {error}"
+        sent: OutgoingRequest,
+        token: str | None,
+        timeout: aiohttp.ClientTimeout,
+    ) -> RawResponse:
+        """One exchange on the wire; no answer raises ``APIConnectionError`` (or ``APITimeoutError``)."""
+        if sent.url.origin() != request.url.origin():
+            raise ClientValidationError(
+                "middleware", f"may not send {request.path} to another host: the token goes to base_url only"
+            )
+        headers = dict(sent.headers)
+        if token is not None:
+            headers["Authorization"] = f"JWT {token}"
+        self.stats.requests += 1
+        try:
+            async with session.request(
+                sent.method,
+                sent.url,
+                data=sent.body,
+                headers=headers,
+                timeout=timeout,
+                proxy=self._proxy,
+                allow_redirects=False,  # a redirect must not carry the token to another host
+                trace_request_ctx=sent.trace,
+            ) as response:
+                body = await read_bounded(
+                    response, limit=self._max_response_bytes, method=request.method, path=request.path
+                )
+                return RawResponse(
+                    status=response.status,
+                    reason=response.reason or "",
+                    headers=response.headers,
+                    body=body,
+                    method=request.method,
+                    path=request.path,
+                    request_id_headers=self._request_id_headers,
+                    redactor=self._redactor,
+                )
+        except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
+            raise self._failure(request, error, APITimeoutError) from error
+        except aiohttp.ClientError as error:
+            raise self._failure(request, error, APIConnectionError) from error
+
+    def _failure(
+        self, request: HTTPRequest, error: BaseException, error_class: type[APIConnectionError]
+    ) -> APIConnectionError:
+        if error_class is APITimeoutError:
+            reason = f"timed out ({_timeout_kind(error)})"
+        else:
+            reason = self._redactor.text(f"failed: {type(error).__name__}: {error}")
         logger.debug("%s %s %s", request.method, request.path, reason)
-        wrapped = error_class(
+        return error_class(
             f"{request.method} {request.path} {reason}", method=request.method, path=request.path
         )
-        wrapped.__cause__ = error
-        return _NoResponseError(wrapped, sent=sent, kind=kind)
+
+
+def _timeout_kind(error: BaseException) -> str:
+    """Which limit ran out: ``connect``, ``read`` or ``total`` (``Timeout``'s names)."""
+    if isinstance(error, aiohttp.ConnectionTimeoutError):
+        return "connect"
+    if isinstance(error, aiohttp.SocketTimeoutError):
+        return "read"
+    return "total"
+
+
+def _unanswered(error: APIConnectionError) -> _NoResponseError:
+    """What the retry loop needs to know of a request that got no answer, read from its cause:
+    nothing was sent when no connection was made (refused, or the connect limit ran out), so a
+    retry is safe whatever the method; anything else (a middleware's own error too) may have
+    reached the server."""
+    cause = error.__cause__
+    if isinstance(cause, aiohttp.ConnectionTimeoutError):
+        return _NoResponseError(error, sent=False, kind="timeout")
+    if isinstance(error, APITimeoutError):
+        return _NoResponseError(error, sent=True, kind="timeout")
+    if isinstance(cause, aiohttp.ClientConnectorError):
+        return _NoResponseError(error, sent=False, kind="refused")
+    return _NoResponseError(error, sent=True, kind="connection")
+
+
+async def _draw(budget: RateBudget, request: HTTPRequest, timeout: aiohttp.ClientTimeout) -> None:
+    """Draw from the rate budget, waiting no longer than the request's timeout.
+
+    A budget of "1/hour" would otherwise hold the second call for an hour, whatever its
+    timeout; the wait is not retried (another wait would end the same way).
+    """
+    try:
+        await asyncio.wait_for(budget.draw(), timeout.total)
+    except asyncio.TimeoutError:
+        raise APITimeoutError(
+            f"{request.method} {request.path} waited longer than its timeout ({timeout.total:g} s) for "
+            "the rate budget (rate_limit); nothing was sent",
+            method=request.method,
+            path=request.path,
+        ) from None
 
 
 def _log_answer(request: HTTPRequest, raw: RawResponse, trace: RequestTrace, elapsed_ms: float) -> None:

@@ -7,6 +7,7 @@ read them. Every failure is a ``ClientValidationError`` naming the argument as a
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import re
 import typing
@@ -31,8 +32,24 @@ from .errors import ClientValidationError
 
 __all__ = ["validate_arguments", "as_wire_object"]
 
-# Deliberately simple: one @, a dot in the domain, no blanks. The server has the last word.
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
+# The canonical text of a UUID: ASCII hex digits in the 8-4-4-4-12 groups, either case. Python's
+# ``uuid.UUID`` also takes braces, ``urn:uuid:``, no dashes and non-ASCII digits; the services'
+# routes and serializers do not all do so, so those forms are refused before sending.
+_UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
+
+# E-mail addresses as the services' serializers check them (Django's ``EmailValidator``): a
+# dot-atom or quoted local part; a domain of dotted labels ending in a 2-63 character label, an
+# internationalised domain that IDNA-encodes to one, an IP literal, or ``localhost``; at most 320
+# characters in all.
+_EMAIL_MAX_LENGTH = 320
+_EMAIL_DOMAIN_ALLOWED = frozenset({"localhost"})
+_EMAIL_LOCAL = re.compile(
+    r"[-!#$%&'*+/=?^_`{}|~0-9A-Z]+(?:\.[-!#$%&'*+/=?^_`{}|~0-9A-Z]+)*"
+    r'|"(?:[\001-\010\013\014\016-\037!#-\[\]-\177]|\\[\001-\011\013\014\016-\177])*"',
+    re.IGNORECASE,
+)
+_EMAIL_DOMAIN = re.compile(r"(?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+[A-Z0-9-]{2,63}(?<!-)", re.IGNORECASE)
+_EMAIL_LITERAL = re.compile(r"\[([A-F0-9:.]+)\]", re.IGNORECASE)
 
 
 class _InvalidArgumentError(Exception):
@@ -77,15 +94,34 @@ def _check_page_size_aliases(operation: Operation[Any], arguments: Mapping[str, 
 
 
 def as_wire_object(value: Any) -> dict[str, Any]:
-    """A model or mapping given as an argument, as the JSON object to send (None fields left out)."""
-    data = to_dict(value) if attrs.has(type(value)) else dict(value)
-    return {key: item for key, item in data.items() if item is not None}
+    """A model or mapping given as an argument, as the JSON object to send.
+
+    Fields left out are not sent: None, and in a model an empty list its field starts with
+    (``BulkRevokeFilter(user_email="al")`` has ``status_in == []``: that filter is not given).
+    """
+    if not attrs.has(type(value)):
+        return {key: item for key, item in dict(value).items() if item is not None}
+    unset = _lists_left_empty(value)
+    return {key: item for key, item in to_dict(value).items() if item is not None and key not in unset}
+
+
+def _lists_left_empty(model: Any) -> set[str]:
+    """The list fields of a model still holding the empty list they start with."""
+    return {
+        field.name
+        for field in attrs.fields(type(model))
+        if isinstance(field.default, attrs.Factory)  # type: ignore[arg-type]
+        and field.default.factory is list
+        and getattr(model, field.name) == []
+    }
 
 
 def _wire(value: Any, rule: Rule | None = None) -> Any:
     """A checked value as the service reads it, following the rule's wire forms (``NamedValue``)."""
     if isinstance(value, OpenEnum):
         return value.value
+    if isinstance(value, uuid.UUID):
+        return str(value)
     if attrs.has(type(value)) or isinstance(value, Mapping):
         return _wire_object(value, rule)
     if isinstance(value, (list, tuple)):
@@ -136,6 +172,8 @@ def _check(rule: Rule, value: Any, path: str) -> None:
 
 
 def _check_string(rule: Rule, value: Any, path: str) -> None:
+    if rule.format == "uuid" and isinstance(value, uuid.UUID):
+        return  # sent in its canonical text
     if not isinstance(value, str):
         raise _InvalidArgumentError(path, f"expected a string, got {type(value).__name__}")
     if rule.min_length is not None and len(value.strip()) < rule.min_length:
@@ -150,13 +188,43 @@ def _check_string(rule: Rule, value: Any, path: str) -> None:
 
 
 def _check_format(format_: str | None, value: str, path: str) -> None:
-    if format_ == "uuid":
-        try:
-            uuid.UUID(value)
-        except ValueError:
-            raise _InvalidArgumentError(path, f"{value!r} is not a UUID") from None
-    elif format_ == "email" and not _EMAIL.match(value):
+    if format_ == "uuid" and not _UUID.fullmatch(value):
+        raise _InvalidArgumentError(
+            path, f"{value!r} is not a UUID in its canonical form (8-4-4-4-12 hexadecimal digits)"
+        )
+    if format_ == "email" and not is_email_address(value):
         raise _InvalidArgumentError(path, f"{value!r} is not an e-mail address")
+
+
+def is_email_address(value: str) -> bool:
+    """Whether the services (Django's ``EmailValidator``) accept ``value`` as an e-mail address."""
+    if "@" not in value or len(value) > _EMAIL_MAX_LENGTH:
+        return False
+    local, domain = value.rsplit("@", 1)
+    if not _EMAIL_LOCAL.fullmatch(local):
+        return False
+    return domain in _EMAIL_DOMAIN_ALLOWED or _is_email_domain(domain) or _is_email_domain(_idna(domain))
+
+
+def _is_email_domain(domain: str) -> bool:
+    if _EMAIL_DOMAIN.fullmatch(domain):
+        return True
+    literal = _EMAIL_LITERAL.fullmatch(domain)
+    if literal is None:
+        return False
+    try:
+        ipaddress.ip_address(literal[1])
+    except ValueError:
+        return False
+    return True
+
+
+def _idna(domain: str) -> str:
+    """The ASCII form of an internationalised domain ("" when it has none)."""
+    try:
+        return domain.encode("idna").decode("ascii")
+    except UnicodeError:
+        return ""
 
 
 def _check_integer(rule: Rule, value: Any, path: str) -> None:

@@ -4,9 +4,12 @@
 
     EnterpriseError
     ├── ClientValidationError (also a ValueError): bad input, raised before any request is sent
+    ├── ClientStateError (also a RuntimeError): a closed client, or one used from another event loop
     ├── APIConnectionError
     │   └── APITimeoutError
     ├── ResponseDecodeError: a body that cannot be read as the promised type
+    │   ├── ContentMismatchError: a lookup by key answered another item (.received, .expected)
+    │   └── ResponseTooLargeError: a body larger than ``max_response_bytes`` once inflated
     ├── IncompleteListingError: a listing that ended short of what it promised (.page, .items)
     └── APIStatusError (.status, .body, .headers)
         ├── BadRequestError 400
@@ -19,8 +22,9 @@
 
 Messages name the operation, the path, the status and the server's own words (``user_message``,
 ``detail``, ``non_field_errors``, field errors, a bare string or list); they never carry the client
-secret or a token. A status that means "nothing was done, try later" (429, and 423 on license
-assignment) is raised only once the retries are spent.
+secret, a token or a URL's password, in any encoding (``enterprise_async._redaction``), and neither
+do an error's ``body``, ``headers`` and ``request_id``. A status that means "nothing was done, try
+later" (429, and 423 on license assignment) is raised only once the retries are spent.
 """
 
 from __future__ import annotations
@@ -34,13 +38,16 @@ __all__ = [
     "APITimeoutError",
     "AuthenticationError",
     "BadRequestError",
+    "ClientStateError",
     "ClientValidationError",
+    "ContentMismatchError",
     "EnterpriseError",
     "IncompleteListingError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
     "ResponseDecodeError",
+    "ResponseTooLargeError",
     "UnprocessableEntityError",
     "ServerError",
     "status_error_class",
@@ -63,6 +70,11 @@ class ClientValidationError(EnterpriseError, ValueError):
         self.reason = message
         prefix = f"{operation}: " if operation else ""
         super().__init__(f"{prefix}{field}: {message}")
+
+
+class ClientStateError(EnterpriseError, RuntimeError):
+    """The client cannot make calls in its state: it (or the client a view belongs to) is closed, or
+    it is used from an event loop other than the one it started on (its connections belong there)."""
 
 
 class APIConnectionError(EnterpriseError):
@@ -88,6 +100,37 @@ class ResponseDecodeError(EnterpriseError):
         self.status = status
         self.body = body
         super().__init__(message)
+
+
+class ContentMismatchError(ResponseDecodeError):
+    """A lookup by key answered another item than the one asked for: enterprise-catalog answers a
+    course run's key with the run's course. Nothing is returned as what it is not.
+
+    ``received`` is the answer decoded as what it is (a ``Course``), ``expected`` the key and the
+    content types asked for (``{"key": "course-v1:...", "content_type": "courserun"}``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        received: Any,
+        expected: Mapping[str, str],
+        status: int | None = None,
+        body: str | None = None,
+    ) -> None:
+        self.received = received
+        self.expected = dict(expected)
+        super().__init__(message, status=status, body=body)
+
+
+class ResponseTooLargeError(ResponseDecodeError):
+    """An answer grew past the client's ``max_response_bytes`` (counted after decompression, so a
+    gzip bomb stops there); nothing of it is kept (``body`` is None). ``limit`` is that bound."""
+
+    def __init__(self, message: str, *, status: int | None = None, limit: int) -> None:
+        self.limit = limit
+        super().__init__(message, status=status, body=None)
 
 
 class IncompleteListingError(EnterpriseError):

@@ -71,8 +71,8 @@ REQUIRED_KEYWORDS = {
     "enrollments.bulk_enroll": {"emails", "course_run_keys"},
 }
 """Keyword-only parameters without a default; every other keyword-only parameter defaults to None."""
-PER_CALL_OPTIONS = ["timeout", "extra_headers"]
-"""The keyword-only options every method takes after the contract's own parameters (issue 13)."""
+PER_CALL_OPTIONS = ["timeout", "retry", "extra_headers", "extra_query", "extra_body"]
+"""The keyword-only options every method takes after the contract's own parameters (issues 13, 25)."""
 
 
 def method(client: EnterpriseClient, name: str) -> Any:

@@ -35,6 +35,7 @@ from enterprise_async.models import (
     ProgramType,
     Revocations,
     SubscriptionPlan,
+    SubsidyAccessPolicy,
     from_dict,
     to_dict,
 )
@@ -125,9 +126,37 @@ def test_datetimes_are_timezone_aware() -> None:
     assert all(moment.tzinfo is not None for moment in moments)
 
 
-def test_naive_datetimes_are_read_as_utc() -> None:
-    summary = from_dict(LearnerSummary, {"created": "2025-03-01T04:00:00"})
-    assert summary.created == datetime.datetime(2025, 3, 1, 4, tzinfo=datetime.timezone.utc)
+def test_a_naive_datetime_stays_naive() -> None:
+    policy = from_dict(SubsidyAccessPolicy, {"subsidy_active_datetime": "2026-11-22T21:16:18.795991"})
+    assert policy.subsidy_active_datetime == datetime.datetime(2026, 11, 22, 21, 16, 18, 795991)
+    assert policy.subsidy_active_datetime.tzinfo is None
+
+
+def test_a_naive_datetime_is_written_back_as_sent() -> None:
+    sent = {"start": "2026-11-22T21:16:18"}
+    assert to_dict(from_dict(CourseRun, sent)) == sent
+
+
+def test_a_date_alone_where_a_datetime_is_declared_is_kept_as_sent(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.DEBUG, logger="enterprise_async"):
+        plan = from_dict(SubscriptionPlan, {"start_date": "2020-12-01"})
+    assert plan.start_date == "2020-12-01"
+    (record,) = caplog.records
+    assert (record.sdk_path, record.sdk_declared) == ("start_date", "datetime")
+    assert record.sdk_value == "2020-12-01"
+
+
+def test_a_datetime_where_a_date_is_declared_is_kept_as_sent(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.DEBUG, logger="enterprise_async"):
+        summary = from_dict(LearnerSummary, {"passed_date": "2025-02-20T16:27:34Z"})
+    assert summary.passed_date == "2025-02-20T16:27:34Z"
+    (record,) = caplog.records
+    assert (record.sdk_path, record.sdk_declared) == ("passed_date", "date")
+
+
+def test_a_datetime_object_where_a_date_is_declared_keeps_its_time_of_day() -> None:
+    moment = datetime.datetime(2025, 2, 20, 16, 27, tzinfo=datetime.timezone.utc)
+    assert from_dict(LearnerSummary, {"passed_date": moment}).passed_date == moment
 
 
 def test_datetimes_with_z_and_odd_fractions_parse() -> None:
@@ -140,8 +169,8 @@ def test_datetimes_with_z_and_odd_fractions_parse() -> None:
 
 
 def test_dates_are_dates() -> None:
-    summary = from_dict(LearnerSummary, {"course_end": "2025-12-31", "passed_date": "2025-02-20T00:00:00Z"})
-    assert summary.course_end == datetime.date(2025, 12, 31)
+    summary = from_dict(LearnerSummary, {"enrollment_date": "2025-12-31", "passed_date": "2025-02-20"})
+    assert summary.enrollment_date == datetime.date(2025, 12, 31)
     assert summary.passed_date == datetime.date(2025, 2, 20)
 
 
@@ -266,9 +295,37 @@ def test_values_decoded_from_two_spellings_hash_alike() -> None:
     assert len({run.level_type for run in runs}) == 1
 
 
-def test_members_hash_like_the_documented_value_they_equal() -> None:
-    assert hash(LevelType.INTERMEDIATE) == hash("intermediate")
-    assert {LevelType.INTERMEDIATE: "found"}["intermediate"] == "found"
+def test_members_hash_like_the_services_spelling_they_equal() -> None:
+    assert hash(LevelType.INTERMEDIATE) == hash("Intermediate")
+    assert {LevelType.INTERMEDIATE: "found"}["Intermediate"] == "found"
+    assert {"Intermediate": "found"}[LevelType.INTERMEDIATE] == "found"
+
+
+def test_a_decoded_level_equals_the_spelling_the_services_send() -> None:
+    course = from_dict(Course, {"level_type": "Intermediate"})
+    assert course.level_type == "Intermediate"
+    assert course.level_type is LevelType.INTERMEDIATE
+
+
+def test_a_decoded_pacing_equals_the_spelling_the_services_send() -> None:
+    run = from_dict(CourseRun, {"pacing_type": "instructor_paced"})
+    assert run.pacing_type == "instructor_paced"
+    assert run.pacing_type is PacingType.INSTRUCTOR_PACED
+
+
+def test_a_members_equality_and_hash_agree_for_every_documented_value() -> None:
+    for enum in (LevelType, PacingType, AssignmentState, Availability, ProgramType):
+        for member in enum:
+            assert member == member.value
+            assert hash(member) == hash(member.value)
+            assert member in {member.value}
+            assert member.value in {member}
+
+
+def test_the_references_spelling_finds_the_member_without_equalling_it() -> None:
+    assert LevelType("intermediate") is LevelType.INTERMEDIATE
+    assert from_dict(CourseRun, {"pacing_type": "self-paced"}).pacing_type is PacingType.SELF_PACED
+    assert LevelType.INTERMEDIATE != "intermediate"
 
 
 def test_a_member_is_found_from_any_spelling() -> None:

@@ -134,7 +134,8 @@ def test_mypy_types_raw_calls_precisely(tmp_path: Path) -> None:
         '"enterprise_async._generated.models.AllocationResult"',
         '"enterprise_async._raw_response.RawPager[enterprise_async._generated.models.CatalogContentsPage]"',
         '"list[enterprise_async._generated.models.Course | enterprise_async._generated.models.CourseRun | '
-        'enterprise_async._generated.models.Program]"',
+        "enterprise_async._generated.models.Program | enterprise_async._generated.models.LearnerPathway | "
+        'enterprise_async._generated.models.Video | enterprise_async._generated.models.ContentMetadata]"',
     ], result.stdout
 
 

@@ -89,7 +89,7 @@ def test_enum_spellings_still_read_as_the_documented_members() -> None:
 def test_a_field_changed_after_decoding_is_written_as_changed() -> None:
     run = from_dict(CourseRun, RUN)
     run.level_type = LevelType.ADVANCED
-    assert to_dict(run)["level_type"] == "advanced"
+    assert to_dict(run)["level_type"] == "Advanced"
 
 
 def test_a_field_the_server_left_out_stays_out() -> None:
@@ -125,7 +125,7 @@ def test_decimals_are_written_in_the_servers_form() -> None:
 
 def test_a_model_built_in_code_writes_every_field_from_its_values() -> None:
     written = to_dict(Course(key="edX+DemoX", level_type=LevelType.INTERMEDIATE))
-    assert (written["key"], written["level_type"], written["title"]) == ("edX+DemoX", "intermediate", None)
+    assert (written["key"], written["level_type"], written["title"]) == ("edX+DemoX", "Intermediate", None)
 
 
 # ---------------------------------------------------------------------------------- the sandbox

@@ -3,9 +3,11 @@ field, before any request is sent."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
+import orjson
 import pytest
 
 from enterprise_async import ClientValidationError, EnterpriseClient
@@ -190,3 +192,99 @@ def test_client_settings_are_validated(settings: dict[str, Any], field: str) -> 
 
 async def test_a_price_beyond_64_bits_is_rejected(client: EnterpriseClient) -> None:
     await rejects("content_price_cents", allocate(client, content_price_cents=2**63))
+
+
+# --------------------------------------------------------------------------- input as the services read it
+
+
+@pytest.mark.parametrize(
+    "lenient",
+    [
+        "{c3a1e2f4-5b6d-4e7f-8a9b-0c1d2e3f4a5b}",
+        "urn:uuid:c3a1e2f4-5b6d-4e7f-8a9b-0c1d2e3f4a5b",
+        "c3a1e2f45b6d4e7f8a9b0c1d2e3f4a5b",
+        "c3a1e2f4-5b6d-4e7f-8a9b-0c1d2e3f4a5\uff15",  # a full-width digit
+        "c3a1e2f4-5b6d-4e7f-8a9b-0c1d2e3f4a5b\n",
+        " c3a1e2f4-5b6d-4e7f-8a9b-0c1d2e3f4a5b",
+    ],
+)
+async def test_only_canonical_uuids_are_sent(client: EnterpriseClient, lenient: str) -> None:
+    error = await rejects("policy_uuid", allocate(client, policy_uuid=lenient))
+    assert "canonical form" in str(error)
+
+
+async def test_an_upper_case_uuid_is_sent_as_given(api: ScriptedAPI) -> None:
+    api.json("POST", f"/enterprise/v1/policy-allocation/{POLICY.upper()}/allocate/", {"created": []}, 202)
+    async with api.client() as client:
+        await allocate(client, policy_uuid=POLICY.upper())
+    assert [request.path for request in api.requests[1:]] == [
+        f"/enterprise/v1/policy-allocation/{POLICY.upper()}/allocate/"
+    ]
+
+
+async def test_uuid_objects_are_sent_in_canonical_form(api: ScriptedAPI) -> None:
+    api.json("POST", f"/enterprise/v1/policy-allocation/{POLICY}/allocate/", {"created": []}, 202)
+    api.json("POST", f"/enterprise/v1/assignment-configurations/{CONFIG}/admin/assignments/remind/", {}, 200)
+    async with api.client() as client:
+        await allocate(client, policy_uuid=uuid.UUID(POLICY.upper()))
+        await client.assignments.remind(uuid.UUID(CONFIG), assignment_uuids=[uuid.UUID(POLICY)])  # type: ignore[arg-type, list-item]
+    allocated, reminded = api.requests[1:]
+    assert allocated.path == f"/enterprise/v1/policy-allocation/{POLICY}/allocate/"
+    assert orjson.loads(reminded.body) == {"assignment_uuids": [POLICY]}
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "x@localhost",
+        "ada@acme.example",
+        "ada.lovelace+tag@sub.acme.example",
+        '"ada\\ lovelace"@acme.example',  # a quoted space must be escaped
+        "ada@[192.168.0.1]",
+        "ada@[::1]",
+        "ada@bücher.example",
+        "o'brien@acme.example",
+    ],
+)
+async def test_addresses_django_accepts_are_accepted(api: ScriptedAPI, address: str) -> None:
+    api.json("POST", f"/enterprise/v1/policy-allocation/{POLICY}/allocate/", {"created": []}, 202)
+    async with api.client() as client:
+        await allocate(client, learner_emails=[address])
+    assert orjson.loads(api.requests[-1].body)["learner_emails"] == [address]
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "bob",
+        "bob@",
+        "@acme.example",
+        "bob@acme",
+        "bob@acme.c",
+        "bob@-acme.example",
+        "bob@acme.example-",
+        "bob..x@acme.example",
+        ".bob@acme.example",
+        "bob smith@acme.example",
+        '"ada lovelace"@acme.example',
+        "bob@acme.example\n",
+        "bob@[999.1.1.1]",
+        "b" * 310 + "@acme.example",
+    ],
+)
+async def test_addresses_django_refuses_are_refused(client: EnterpriseClient, address: str) -> None:
+    await rejects("learner_emails[0]", allocate(client, learner_emails=[address]))
+
+
+async def test_a_typed_revoke_filter_with_only_an_email_fragment_is_sent(api: ScriptedAPI) -> None:
+    revoke = f"/enterprise/v1/subscriptions/{PLAN}/licenses/bulk-revoke"
+    api.json("POST", revoke, {"successful_revocations": [], "unsuccessful_revocations": []})
+    async with api.client() as client:
+        await client.subscriptions.bulk_revoke(PLAN, filters=[BulkRevokeFilter(user_email="al")])
+    assert orjson.loads(api.calls("POST", revoke)[0].body) == {
+        "filters": [{"name": "user_email", "filter_value": "al"}]
+    }
+
+
+async def test_a_typed_revoke_filter_with_nothing_set_is_refused(client: EnterpriseClient) -> None:
+    await rejects("filters[0]", client.subscriptions.bulk_revoke(PLAN, filters=[BulkRevokeFilter()]))

@@ -84,11 +84,7 @@ def list_hook(type_: Any) -> Hook:
             raise DecodeError(f"expected an array, got {describe(value)}")
         if not resolved:
             resolved.append(hook(item_type))
-        item_hook = resolved[0]
-        try:
-            return [item_hook(item, item_type) for item in value]
-        except DecodeError:
-            raise _locate_item_error(value, item_hook, item_type) from None
+        return _items(value, resolved[0], item_type)
 
     return structure_list
 
@@ -103,10 +99,7 @@ def _scalar_list_hook(item_type: type[Any]) -> Hook:
             raise DecodeError(f"expected an array, got {describe(value)}")
         for item in value:
             if item.__class__ is not item_type:
-                try:
-                    return [item_hook(item, item_type) for item in value]
-                except DecodeError:
-                    raise _locate_item_error(value, item_hook, item_type) from None
+                return _items(value, item_hook, item_type)
         return value
 
     return structure_scalar_list
@@ -120,13 +113,18 @@ def _structure_plain_list(value: Any, _: Any = None) -> list[Any]:
     return value
 
 
-def _locate_item_error(items: list[Any], item_hook: Hook, item_type: Any) -> DecodeError:
+def _items(items: list[Any], item_hook: Hook, item_type: Any) -> list[Any]:
+    """Each item decoded; the first that cannot be names its place (``[3]``) in the error."""
+    try:
+        return [item_hook(item, item_type) for item in items]
+    except DecodeError:
+        pass
     for index, item in enumerate(items):
         try:
             item_hook(item, item_type)
         except DecodeError as error:
-            return error.within(f"[{index}]")
-    return DecodeError("array could not be decoded")  # pragma: no cover - the first pass failed
+            raise error.within(f"[{index}]") from None
+    raise DecodeError("array could not be decoded")  # pragma: no cover - the first pass failed
 
 
 def mapping_hook(type_: Any) -> Hook:

@@ -1,7 +1,9 @@
 """Lenient scalars: the one place that says how a JSON or XML leaf becomes a declared scalar type.
 
 ``"12"`` is an int where an int is due, ``"True"`` a bool, a decimal string a ``Decimal``, an
-ISO 8601 string a timezone-aware ``datetime`` (UTC when the server omits it). Each function takes
+ISO 8601 string a ``datetime`` with the offset sent (naive when none was sent, never assumed UTC)
+or a ``date``; a datetime where a date is due, or a date alone where a datetime is due, is kept
+as sent (not converted: that would drop a time of day or invent one). Each function takes
 the value and the (ignored) type, as cattrs hooks do, and raises ``DecodeError`` when it cannot.
 """
 
@@ -89,24 +91,32 @@ _FRACTION = re.compile(r"(\.\d+)")
 
 _UTC = datetime.timezone.utc
 _FROM_ISO = datetime.datetime.fromisoformat
+_DATE_ONLY = re.compile(r"\d{4}-?\d{2}-?\d{2}")
+_MIDNIGHT = datetime.time()
 
 
 def _to_datetime(value: Any, _: Any = None) -> datetime.datetime:
+    """An ISO 8601 datetime as sent: with its offset, or naive when the server gave none.
+
+    No zone is assumed for a naive datetime, and a date alone is no datetime: assuming midnight
+    UTC would invent a time and a zone the server never sent, so such text is kept as sent.
+    """
     if value.__class__ is str:
         try:
             moment = _FROM_ISO(value)
         except ValueError:
             moment = _parse_datetime(value.strip())
-    elif isinstance(value, datetime.datetime):
-        moment = value
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        if moment.tzinfo is None and moment.time() == _MIDNIGHT and _DATE_ONLY.fullmatch(value.strip()):
+            raise DecodeError(f"expected an ISO 8601 datetime, got a date alone: {describe(value)}")
+        return moment
+    if isinstance(value, datetime.datetime):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
-            return datetime.datetime.fromtimestamp(value, tz=_UTC)
+            return datetime.datetime.fromtimestamp(value, tz=_UTC)  # a Unix time is UTC by definition
         except (OverflowError, OSError, ValueError):
             raise DecodeError(f"timestamp out of range: {describe(value)}") from None
-    else:
-        raise DecodeError(f"expected an ISO 8601 datetime, got {describe(value)}")
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=_UTC)
+    raise DecodeError(f"expected an ISO 8601 datetime, got {describe(value)}")
 
 
 def _parse_datetime(text: str) -> datetime.datetime:
@@ -124,14 +134,14 @@ def _parse_datetime(text: str) -> datetime.datetime:
 
 
 def _to_date(value: Any, _: Any = None) -> datetime.date:
+    """An ISO 8601 date; a datetime is no date (its time of day would be lost), so it is kept as sent."""
     if isinstance(value, datetime.datetime):
-        return value.date()
+        raise DecodeError(f"expected an ISO 8601 date, got a datetime: {describe(value)}")
     if isinstance(value, datetime.date):
         return value
     if isinstance(value, str):
-        text = value.strip()
         try:
-            return datetime.date.fromisoformat(text[:10])
+            return datetime.date.fromisoformat(value.strip())
         except ValueError:
             pass
     raise DecodeError(f"expected an ISO 8601 date, got {describe(value)}")

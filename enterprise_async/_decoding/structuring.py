@@ -252,11 +252,17 @@ def _never_same(decoded: Any, sent: Any) -> bool:
 
 
 def _same_datetime(moment: datetime.datetime, sent: Any) -> bool:
-    """Whether ``moment.isoformat()`` is ``sent``, without writing it: the text is in that canonical
-    form (``T``, seconds, microseconds only when not zero, an offset ``+HH:MM``) or it is not."""
+    """Whether ``datetime_text(moment)`` is ``sent``, without writing it: the text is in that canonical
+    form (``T``, seconds, microseconds only when not zero, ``Z`` for UTC, else ``+HH:MM``) or not."""
     if sent.__class__ is not str or moment.__class__ is not datetime.datetime or sent[10:11] != "T":
         return written_as_sent(moment, sent)
     size = len(sent)
+    if sent[-1] == "Z":
+        return (size == 20 and moment.microsecond == 0) or (
+            size == 27 and moment.microsecond != 0 and sent[19] == "."
+        )
+    if sent.endswith("+00:00"):
+        return False
     if size == 25:
         return moment.microsecond == 0 and sent[19] in "+-"
     if size == 32:

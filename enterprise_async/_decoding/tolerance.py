@@ -46,6 +46,7 @@ under_way = _UnderWay()
 def keep(value: Any, type_: Any, where: str, error: DecodeError, notes: list[Note]) -> Any:
     """``value`` kept as sent, noted for its model; an array is read item by item instead, so one odd
     item leaves the others decoded."""
+    error = _detached(error)
     list_type = _list_member(type_)
     if list_type is None or value.__class__ is not list:
         notes.append((where, type_, value, error))
@@ -77,13 +78,20 @@ def tolerant(value: Any, type_: Any, where: str, problems: list[Problem]) -> Any
     try:
         return decode(value, type_)
     except DecodeError as error:
-        problem = error
+        problem = _detached(error)
     list_type = _list_member(type_)
     if list_type is not None and value.__class__ is list:
         (item_type,) = get_args(list_type) or (Any,)
         return [tolerant(item, item_type, f"{where}[{index}]", problems) for index, item in enumerate(value)]
     problems.append((where, type_, value, problem))
     return value
+
+
+def _detached(error: DecodeError) -> DecodeError:
+    """``error`` without the frames it was raised through: it is kept with its value, and frames
+    that refer back to it would make a reference cycle per odd value for the collector to find."""
+    error.__context__ = error.__cause__ = None
+    return error.with_traceback(None)
 
 
 def _list_member(type_: Any) -> Any:
@@ -103,7 +111,7 @@ def _structure_reporting(data: Any, model: Any) -> Any:
         result = _structure_top(data, model)
     finally:
         under_way.pending = None
-    if pending:
+    if pending and logger.isEnabledFor(logging.DEBUG):
         _report_found(result, type_name(model), pending)
     return result
 

@@ -117,9 +117,13 @@ class _UnionDispatch:
             tag = value.get(rule.discriminator) if rule.discriminator else None
             if isinstance(tag, str) and tag in rule.mapping:
                 return rule.mapping[tag]
+            if rule.fallback is not None and tag not in (None, ""):
+                return rule.fallback  # a type the spec does not know: never one it does
             for variant, markers in rule.markers:
                 if not markers.isdisjoint(value.keys()):
                     return variant
+            if rule.fallback is not None:
+                return rule.fallback
         # No rule decides: the class that knows most of the value's fields.
         return max(self.classes, key=lambda cls: len(known_fields(cls) & value.keys()))
 

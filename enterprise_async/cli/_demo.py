@@ -19,7 +19,15 @@ from rich.text import Text
 
 from .._generated.client import EnterpriseClient
 from ..exports import ExportSummary, export_catalogs
-from ..models import Assignment, Course, CourseRun, Program, SubscriptionPlan, SubsidyAccessPolicy
+from ..models import (
+    Assignment,
+    AssignmentConfiguration,
+    Course,
+    CourseRun,
+    Program,
+    SubscriptionPlan,
+    SubsidyAccessPolicy,
+)
 from ..testing import DataSize, Sandbox
 from ._progress import CatalogProgressBars
 from ._views import (
@@ -116,9 +124,10 @@ class _Tour:
         policies = await self.client.policies.list(customer_uuid).to_list()
         self.console.print(policies_table(policies))
         return next(
-            (policy, policy.assignment_configuration.uuid)
+            (policy, configuration.uuid)
             for policy in policies
-            if policy.assignment_configuration is not None and policy.assignment_configuration.uuid
+            if isinstance(configuration := policy.assignment_configuration, AssignmentConfiguration)
+            and configuration.uuid
         )
 
     async def allocations(self, policy: SubsidyAccessPolicy) -> None:

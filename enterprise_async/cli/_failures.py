@@ -18,6 +18,7 @@ from typing import Any, Final, TypeVar
 
 import click
 
+from .._redaction import Redactor
 from ..errors import ClientValidationError, EnterpriseError, IncompleteListingError
 from ..fleet import Customer, CustomersFileError, read_customers
 
@@ -163,11 +164,10 @@ def _signal_handlers(stop: Any) -> Iterator[None]:
 
 
 def _one_line(message: str) -> str:
-    """Collapse a message to one line, and drop the client secret should it ever be in one.
+    """Collapse a message to one line, and hide the client secret (in any encoding), URL passwords
+    and anything shaped like a JWT should one ever be in it.
 
-    The SDK already keeps the secret out of its messages; this is the last line of defence for
-    whatever else ends up on the terminal.
+    The SDK already keeps secrets and tokens out of its messages; this is the last line of
+    defence for whatever else ends up on the terminal.
     """
-    text = " ".join(message.split())
-    secret = os.environ.get(SECRET_VARIABLE)
-    return text.replace(secret, "<redacted>") if secret else text
+    return Redactor([os.environ.get(SECRET_VARIABLE) or ""]).text(" ".join(message.split()))

@@ -21,6 +21,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 _CLIENT_OPTION_NAMES = ("response_format", "max_concurrency", "max_retries", "timeout")
 
 
+def _finite_seconds(_: click.Context, __: click.Parameter, value: float | None) -> float | None:
+    """Refuse ``nan`` and ``inf``, which a float range lets through."""
+    if value is not None and not 0 < value < float("inf"):
+        raise click.BadParameter(f"{value!r} is not a finite, positive number of seconds")
+    return value
+
+
 def _split(kind: Callable[[str], Any]) -> Callable[[click.Context, click.Parameter, Sequence[str]], Any]:
     """A callback turning ``--x a,b --x c`` into ``[a, b, c]`` (None when the option is absent)."""
 
@@ -100,6 +107,7 @@ def api_options(*, format_names: Sequence[str] = ("--response-format", "--format
         click.option(
             "--timeout",
             type=click.FloatRange(min=0, min_open=True),
+            callback=_finite_seconds,
             help="Seconds allowed per request (SDK default: 30).",
         ),
     ]

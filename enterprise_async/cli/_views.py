@@ -23,6 +23,8 @@ from ..models import (
     BulkEnrollmentJob,
     BulkRevokeResult,
     Catalog,
+    ContentItem,
+    ContentMetadata,
     Course,
     CourseRun,
     LearnerStateCount,
@@ -262,14 +264,15 @@ def catalogs_table(catalogs: Sequence[Catalog]) -> Table:
     return table("Catalogs", CATALOG_COLUMNS, catalogs, caption=_count(catalogs, "catalog"))
 
 
-def contents_table(items: Sequence[Course | CourseRun | Program]) -> Table:
+def contents_table(items: Sequence[ContentItem]) -> Table:
     """A catalog's contents, whatever their kind, each with the id that reads it on its own:
-    the key of a course or course run, the uuid of a program."""
+    the key of a course or course run, the uuid of a program (or of an item without a key)."""
     view = table("Catalog contents", (("Kind", "kind"), ("Id", "key"), ("Title", "title")), [])
     view.caption = _count(items, "item")
     for item in items:
-        identifier = item.uuid if isinstance(item, Program) else item.key
-        view.add_row(type(item).__name__, cell(identifier), cell(item.title))
+        identifier = item.uuid if isinstance(item, Program) else (item.key or item.uuid)
+        kind = item.content_type or "content" if isinstance(item, ContentMetadata) else type(item).__name__
+        view.add_row(kind, cell(identifier), cell(item.title))
     return view
 
 

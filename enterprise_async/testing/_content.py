@@ -153,6 +153,61 @@ class CatalogContent:
         item = self.item(catalog, index)
         return item if item["uuid"] == program_uuid.lower() else None
 
+    def course_of_run(self, catalog: CatalogRecord, key: str) -> dict[str, Any] | None:
+        """The course of this catalog holding the course run ``key``: what enterprise-catalog's
+        lookup by key answers for a run key (``get_matching_content`` matches parents too)."""
+        index = _index_in(_RUN_KEY, key, catalog)
+        if index is None or self.kind(index) != "course":
+            return None
+        item = self.item(catalog, index)
+        return item if any(run["key"] == key for run in item["course_runs"]) else None
+
+    def served(self, catalog: CatalogRecord, index: int) -> dict[str, Any]:
+        """Item ``index`` as enterprise-catalog's ContentMetadataSerializer writes it: the flat
+        shape, and, in place of two programs out of three, a learner pathway or a video (whose
+        record names no ``content_type``, as its factory's does)."""
+        kind = self.kind(index)
+        item = self.item(catalog, index)
+        if kind != "program" or (index // len(KIND_CYCLE)) % 3 == 0:
+            return self.flat(item, kind)
+        if (index // len(KIND_CYCLE)) % 3 == 1:
+            return self._pathway(item, catalog, index)
+        return self._video(item, catalog, index)
+
+    def _pathway(self, program: dict[str, Any], catalog: CatalogRecord, index: int) -> dict[str, Any]:
+        key = f"pathway+{catalog.ordinal}.{index}"
+        courses = [{"key": course["key"], "title": course["title"]} for course in program["courses"]]
+        return {
+            "key": key,
+            "aggregation_key": f"learnerpathway:{key}",
+            "uuid": program["uuid"],
+            "title": program["title"],
+            "normalized_metadata": {"enroll_by_date": _stamp(self._anchor + datetime.timedelta(days=60))},
+            "content_type": "learnerpathway",
+            "name": program["title"],
+            "status": "active",
+            "overview": program["subtitle"],
+            "published": True,
+            "visible_via_association": True,
+            "created": _stamp(self._anchor - datetime.timedelta(days=90)),
+            "card_image": {"card": {"url": program["card_image_url"], "width": 378, "height": 225}},
+            "steps": [{"uuid": program["type_attrs"]["uuid"], "min_requirement": 1, "courses": courses}],
+            "parent_content_key": None,
+            "content_last_modified": program["data_modified_timestamp"],
+        }
+
+    def _video(self, program: dict[str, Any], catalog: CatalogRecord, index: int) -> dict[str, Any]:
+        key = f"video+{catalog.ordinal}.{index}"
+        return {
+            "key": key,
+            "aggregation_key": f"video:{key}",
+            "uuid": program["uuid"],
+            "title": f"Welcome to {program['title']}",
+            "normalized_metadata": {"enroll_by_date": _stamp(self._anchor + datetime.timedelta(days=60))},
+            "parent_content_key": program["courses"][0]["key"],
+            "content_last_modified": program["data_modified_timestamp"],
+        }
+
     def title_of(self, catalog: CatalogRecord, content_key: str) -> str | None:
         """The title of a course or course run of the catalog, for assignments of that content."""
         found = self.course(catalog, content_key) or self.course_run(catalog, content_key)
@@ -182,6 +237,8 @@ class CatalogContent:
             "aggregation_key": f"courserun:{item['course']}",
             "authoring_organization_uuids": [organization["uuid"]],
             "content_type": "courserun",
+            "enrollment_mode": item["seats"][-1]["type"],
+            "first_enrollable_paid_seat_sku": item["seats"][-1]["sku"],
             "has_enrollable_seats": True,
             "image_url": item["image"]["src"],
             "language": item["content_language"],
@@ -313,6 +370,41 @@ class CatalogContent:
             "course_run_keys": [run["key"] for run in runs],
             "editable": False,
             "advertised_course_run_uuid": runs[0]["uuid"],
+            **self._served_course(key, runs, modified),
+        }
+
+    def _served_course(
+        self, key: str, runs: list[dict[str, Any]], modified: datetime.datetime
+    ) -> dict[str, Any]:
+        """What enterprise-catalog adds to a course when it serves it: its type, the last change,
+        the normalized dates and price of the advertised run and of each run."""
+        by_run = {run["key"]: self._normalized(run) for run in runs}
+        return {
+            "content_type": "course",
+            "aggregation_key": f"course:{key}",
+            "content_last_modified": _stamp(max(modified, self._anchor)),
+            "parent_content_key": None,
+            "xapi_activity_id": f"{ENTERPRISE_SITE}/xapi/activities/course/{key}",
+            "active": any(run["is_enrollable"] for run in runs),
+            "normalized_metadata": by_run[runs[0]["key"]],
+            # Keyed by run key, which DRF's XML renderer writes as element names that are not XML
+            # names: sent as null until the XML reader reads such names back (issue 20, point 5).
+            "normalized_metadata_by_run": None,
+            "reviews_count": None,
+            "avg_course_rating": None,
+            "first_enrollable_paid_seat_price": runs[0]["first_enrollable_paid_seat_price"],
+            "languages": [runs[0]["content_language_search_facet_name"]],
+            "organizations": [f"{key.partition('+')[0]}: {key.partition('+')[0]}"],
+        }
+
+    @staticmethod
+    def _normalized(run: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "start_date": run["start"],
+            "end_date": run["end"],
+            "enroll_start_date": run["enrollment_start"],
+            "enroll_by_date": run["enrollment_end"],
+            "content_price": float(run["first_enrollable_paid_seat_price"]),
         }
 
     def _standalone_run(self, rng: random.Random, ordinal: int, index: int) -> dict[str, Any]:
@@ -391,6 +483,9 @@ class CatalogContent:
             "enterprise_subscription_inclusion": True,
             "programs": [],
             "enrollment_url": f"{ENTERPRISE_SITE}/course/{course_key}/enroll/?course_run_key={key}",
+            "content_last_modified": _stamp(self._anchor),
+            "parent_content_key": course_key,
+            "xapi_activity_id": f"{ENTERPRISE_SITE}/xapi/activities/courserun/{key}",
         }
 
     def _seats(
@@ -543,6 +638,8 @@ class CatalogContent:
             "subscription_eligible": rng.random() < 0.5,
             "subscription_prices": [_pick(rng, (39, 49, 79))],
             "enrollment_url": f"{ENTERPRISE_SITE}/program/{program_uuid}/enroll/",
+            "content_last_modified": _stamp(self._anchor),
+            "parent_content_key": None,
         }
 
     def _program_uuid(self, rng: random.Random, ordinal: int, index: int) -> str:

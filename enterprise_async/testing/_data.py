@@ -309,6 +309,20 @@ def policy_wire(policy: PolicyRecord, allocated_cents: int, now: datetime.dateti
         "group_associations": list(policy.group_uuids),
         "late_redemption_allowed_until": iso(late),
         "is_late_redemption_allowed": late is not None and now < late,
+        "retired_at": iso(policy.subsidy_expiration) if policy.retired else None,
+        "created": iso(policy.subsidy_active),
+        "bnr_enabled": False,
+        "total_spend_limits_for_subsidy": policy.spend_limit,
+        "total_deposits_for_subsidy": policy.spend_limit,
+        # Fields of the serializers that read a policy for redemption (credits_available): the list
+        # answer carries them too, so that every field of the spec is exercised.
+        "learner_credit_request_config": None,
+        "policy_redemption_url": f"/api/v1/policy-redemption/{policy.uuid}/redeem/",
+        "remaining_balance_per_user": policy.per_learner_spend_limit,
+        "remaining_balance": available,
+        "subsidy_expiration_date": iso(policy.subsidy_expiration),
+        "learner_content_assignments": [],
+        "learner_requests": [],
     }
 
 
@@ -375,6 +389,7 @@ def action(
         "action_type": action_type,
         "completed_at": None if error else iso(moment),
         "error_reason": error,
+        "learner_acknowledged": False,
     }
 
 
@@ -540,6 +555,22 @@ def plan_wire(plan: PlanRecord, licenses: Sequence[LicenseRecord], now: datetime
         },
         "revocations": revocations,
         "prior_renewals": list(plan.prior_renewals),
+        "is_current": plan.start <= now <= plan.expiration,
+        "created": iso(plan.start),
+        "plan_type": "Standard Paid",
+        "salesforce_opportunity_line_item": f"00k{plan.uuid.replace('-', '')[:15].upper()}",
+        # Fields of the provisioning serializer (SubscriptionPlanCreateSerializer), carried too so
+        # that every field of the spec is exercised.
+        "can_freeze_unused_licenses": False,
+        "customer_agreement": plan.customer_uuid,
+        "desired_num_licenses": total,
+        "expiration_processed": plan.expiration < now,
+        "for_internal_use_only": False,
+        "last_freeze_timestamp": None,
+        "num_revocations_applied": used,
+        "product": 1,
+        "revoke_max_percentage": 5,
+        "change_reason": "new",
     }
 
 
@@ -577,7 +608,6 @@ def _summary_row(
 ) -> dict[str, Any]:
     run = course["course_runs"][0]
     start = datetime.date.fromisoformat(run["start"][:10])
-    end = datetime.date.fromisoformat(run["end"][:10])
     enrolled = start - datetime.timedelta(days=rng.randint(1, 30))
     status = ("In Progress", "Passed", "Failed", "In Progress")[number % 4]
     passed = status == "Passed"
@@ -596,7 +626,7 @@ def _summary_row(
         "coupon_name": f"{customer.name} Q{1 + number % 4} codes" if paid_by == "third_party" else None,
         "course_api_url": f"/api/courses/v1/courses/{run['key']}",
         "course_duration": run["weeks_to_complete"],
-        "course_end": end.isoformat(),
+        "course_end": run["end"],
         "course_key": course["key"],
         "course_list_price": list_price,
         "course_max_effort": run["max_effort"],
@@ -606,7 +636,7 @@ def _summary_row(
         if number % 3 == 0
         else None,
         "course_primary_subject": course["subjects"][0]["name"],
-        "course_start": start.isoformat(),
+        "course_start": run["start"],
         "course_title": course["title"],
         "courserun_key": run["key"],
         "created": iso(anchor - datetime.timedelta(hours=rng.randint(1, 30))),
@@ -635,4 +665,44 @@ def _summary_row(
         "user_current_enrollment_mode": run["type"],
         "user_email": learner.email,
         "user_username": learner.username,
+        **_summary_extras(customer, learner, run, number, passed),
+    }
+
+
+def _summary_extras(
+    customer: Customer, learner: Learner, run: dict[str, Any], number: int, passed: bool
+) -> dict[str, Any]:
+    """The fields edx-enterprise-data's serializers send beyond the reference's list (v1's, then v0's)."""
+    first, _, last = learner.username.partition(".")
+    return {
+        "user_country_code": learner.country,
+        "course_duration_weeks": run["weeks_to_complete"],
+        "course_start_date": run["start"][:10],
+        "course_end_date": run["end"][:10],
+        "offer_id": None,
+        "primary_program_type": "Professional Certificate" if number % 3 == 0 else None,
+        "user_first_name": first.title(),
+        "user_last_name": last.title() or None,
+        "total_learning_time_hours": round(number % 7 * 1.25, 2),
+        "is_subsidy": True,
+        "course_product_line": "OCM",
+        "budget_id": None,
+        "enterprise_flex_group_name": None,
+        "enterprise_flex_group_uuid": None,
+        "course_progress": 1.0 if passed else round(number % 10 / 10, 1),
+        "course_passing_grade": 0.7,
+        "id": number + 1,
+        "enterprise_id": customer.uuid,
+        "enterprise_user": learner.lms_user_id,
+        "enterprise_site_id": None,
+        "lms_user_id": learner.lms_user_id,
+        "course_id": run["key"],
+        "consent_granted": number % 9 != 4,
+        "enrollment_created_timestamp": None,
+        "unenrollment_timestamp": None,
+        "passed_timestamp": None,
+        "user_account_creation_timestamp": iso(learner.joined),
+        "offer": None,
+        "course_price": run["seats"][-1]["price"],
+        "discount_price": None,
     }

@@ -58,6 +58,7 @@ DECIMAL_SUMMARY_FIELDS: Final = frozenset({"amount_learner_paid", "course_list_p
 
 LearnerSummaryShape = Literal["paginated", "list"]
 CatalogShape = Literal["nested", "flat"]
+CatalogService = Literal["reference", "enterprise-catalog"]
 
 
 @frozen
@@ -71,6 +72,10 @@ class ServerOptions:
     """The learner summary as a paginated envelope, or as a plain list."""
     catalog_shape: CatalogShape = "nested"
     """Catalog contents in the nested shape, or the flat (search index) one."""
+    catalog_service: CatalogService = "reference"
+    """Catalogs as the reference describes them, or as openedx/enterprise-catalog serves them:
+    contents in its serializer's shape with learner pathways and videos among them, and lookups by
+    key through its by-key view (JSON only: 406 to XML; a run key answers the run's course)."""
     page_sizes: Mapping[str, int] = field(factory=lambda: dict(DEFAULT_PAGE_SIZES))
     """Default page size of each listing (``policies``, ``assignments``, ``subscriptions``,
     ``catalogs``, ``contents``, ``learner_summary``)."""
@@ -90,6 +95,8 @@ class Call:
     """Scheme and host that links in the answer name."""
     path: str
     """The raw (still percent-encoded) path."""
+    accept: str = ""
+    """The request's ``Accept`` header."""
 
     def json(self, *fields: str) -> Body:
         """The JSON body, refusing fields other than ``fields``."""
@@ -349,6 +356,14 @@ class Endpoints:
         catalog = self._catalog(call)
         page = self._page(call, "catalogs.contents", catalog.item_count, "contents", "page_size")
         content = self.data.content
+        if self.options.catalog_service == "enterprise-catalog":
+            served = [content.served(catalog, index) for index in range(page.start, page.end)]
+            head = {
+                "uuid": catalog.uuid,
+                "title": catalog.title,
+                "enterprise_customer": catalog.customer_uuid,
+            }
+            return self._paged(call, "catalogs.contents", page, served, head=head)
         items = (content.item(catalog, index) for index in range(page.start, page.end))
         if self.options.catalog_shape == "nested":
             return self._paged(call, "catalogs.contents", page, list(items))
@@ -375,6 +390,8 @@ class Endpoints:
         kind: Literal["course", "courserun", "program"],
     ) -> Reply:
         catalog = self._catalog(call)
+        if self.options.catalog_service == "enterprise-catalog":
+            return self._by_key(call, catalog, find, kind)
         item = find(catalog, call.params["key"])
         if item is None:
             noun = "course run" if kind == "courserun" else kind
@@ -382,6 +399,24 @@ class Endpoints:
         if self.options.catalog_shape == "flat":
             return Reply(self.data.content.flat(item, kind))
         return Reply(item)
+
+    def _by_key(
+        self,
+        call: Call,
+        catalog: CatalogRecord,
+        find: Callable[[CatalogRecord, str], dict[str, Any] | None],
+        kind: Literal["course", "courserun", "program"],
+    ) -> Reply:
+        """enterprise-catalog's lookup by key: JSON only, and a run key matches its course too."""
+        if "application/json" not in call.accept:
+            raise ApiError(406, {"detail": "Could not satisfy the request Accept header."})
+        key = call.params["key"]
+        course = self.data.content.course_of_run(catalog, key) if kind == "courserun" else None
+        item = course or find(catalog, key)
+        kind = "course" if course is not None else kind
+        if item is None:
+            raise not_found("No matching content in any catalog for this customer")
+        return Reply(self.data.content.flat(item, kind))
 
     def _catalog(self, call: Call) -> CatalogRecord:
         catalog = self.data.catalog(call.params["catalog"].lower())

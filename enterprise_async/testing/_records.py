@@ -83,6 +83,7 @@ class CatalogRecord:
             "catalog_modified": iso(self.modified),
             "query_title": self.query_title,
             "include_exec_ed_2u_courses": self.include_exec_ed,
+            "enterprise_catalog_query": self.ordinal + 1,
         }
 
 
@@ -151,6 +152,8 @@ class AssignmentRecord:
             "learner_email": self.learner_email,
             "lms_user_id": self.lms_user_id,
             "content_key": self.content_key,
+            "parent_content_key": None,
+            "is_assigned_course_run": False,
             "content_title": self.content_title,
             "content_quantity": self.content_quantity,
             "state": self.state,
@@ -163,6 +166,10 @@ class AssignmentRecord:
             "recent_action": self.recent_action,
             "learner_state": self.learner_state,
             "error_reason": self.error_reason,
+            # Fields of the learner-facing serializer (with content metadata), carried too so that
+            # every field of the spec is exercised.
+            "content_metadata": None,
+            "learner_acknowledged": None,
         }
 
 

@@ -8,22 +8,28 @@ JSON Schema cannot say, are checked by hand below.
 
 A path parameter breaking its schema is 404 (no such resource); anything else is 400 with errors
 by field (``{"field": ["message"]}``), worded as DRF words them.
+
+``jsonschema`` is imported only when a first operation needs checking (one without a stateful
+handler): it would add about half again to the sandbox's import time, for nothing when every
+operation has its handler.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
 from multidict import MultiMapping
 
 from .._spec import AtLeastOneOf, MaxCombinedItems, MaxProductItems, NeverTogether, Operation, Rule
 from ._parsing import is_email, json_object, valid_uuid
 from ._replies import ApiError, not_found
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 __all__ = ["RequestCheck", "described"]
 
@@ -46,10 +52,24 @@ def _string_check(check: Any) -> Any:
     return lambda value: not isinstance(value, str) or check(value)
 
 
-FORMATS: Final = jsonschema.FormatChecker()
-"""Formats as the services read them: a hyphenated uuid, an address with one @ and a dotted domain."""
-FORMATS.checks("uuid")(_string_check(valid_uuid))
-FORMATS.checks("email")(_string_check(is_email))
+@functools.cache
+def _formats() -> Any:
+    """Formats as the services read them: a hyphenated uuid, an address with one @ and a dotted
+    domain (jsonschema's own defaults for the others)."""
+    import jsonschema
+
+    formats = jsonschema.FormatChecker()
+    formats.checks("uuid")(_string_check(valid_uuid))
+    formats.checks("email")(_string_check(is_email))
+    return formats
+
+
+def _first(errors: Iterable[ValidationError]) -> ValidationError | None:
+    """The error that explains a failure best (jsonschema's ``best_match``)."""
+    from jsonschema.exceptions import best_match
+
+    found: ValidationError | None = best_match(errors)
+    return found
 
 
 class _UnreadableError(Exception):
@@ -122,7 +142,9 @@ class _Parameter:
             value = self._read(texts)
         except _UnreadableError as unreadable:
             return str(unreadable)
-        error = best_match(self.validator.iter_errors(value))
+        if self.validator.is_valid(value):  # the common case, without building errors
+            return None
+        error = _first(self.validator.iter_errors(value))
         if error is None:
             return None
         return next(_explained(error))[1]
@@ -178,9 +200,11 @@ def _kind(schema: Mapping[str, Any]) -> str:
 
 
 def _check_body(validator: Any, body: dict[str, Any]) -> None:
-    errors = _by_field(explained for error in validator.iter_errors(body) for explained in _explained(error))
-    if errors:
-        raise ApiError(400, errors)
+    """Field rules first, then the ``x-sdk-*`` rules between fields (DRF's ``validate``)."""
+    if not validator.is_valid(body):  # only a refusal needs its errors built
+        errors = _by_field(found for error in validator.iter_errors(body) for found in _explained(error))
+        if errors:
+            raise ApiError(400, errors)
     errors = _by_field(_limits(validator.schema, body, []))
     if errors:
         raise ApiError(400, errors)
@@ -220,7 +244,7 @@ def _explained(error: ValidationError) -> Iterator[tuple[list[Any], str]]:
     elif rule in ("anyOf", "oneOf") and _only_required(value):
         yield location, f"Give one of {_listed(name for option in value for name in option['required'])}."
     elif rule in ("anyOf", "oneOf") and error.context:
-        yield from _explained(best_match(error.context) or error)
+        yield from _explained(_first(error.context) or error)
     elif rule == "not" and isinstance(value, Mapping) and set(value) == {"required"}:
         yield location, f"Give only one of {_listed(value['required'])}, never more."
     else:
@@ -333,8 +357,10 @@ def _product(schema: Mapping[str, Any], value: Mapping[str, Any]) -> str | None:
 def _validator(schema: Mapping[str, Any], components: Mapping[str, Any]) -> Any:
     """A validator of ``schema`` with its references followed and every ``x-sdk-wire`` object in
     the form it travels in; what is left as a reference (a cycle) resolves among ``components``."""
+    import jsonschema
+
     document = {**_inlined(schema, components, ()), "components": {"schemas": components}}
-    return jsonschema.Draft202012Validator(document, format_checker=FORMATS)
+    return jsonschema.Draft202012Validator(document, format_checker=_formats())
 
 
 def _inlined(schema: Any, components: Mapping[str, Any], trail: tuple[str, ...]) -> Any:

@@ -12,7 +12,7 @@ from aiohttp import web
 
 from .._generated.client import EnterpriseClient
 from ._data import DataSize
-from ._endpoints import CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
+from ._endpoints import CatalogService, CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
 from ._faults import FaultInjector
 from ._log import RequestLog
 from ._pages import DEFAULT_PAGE_SIZES
@@ -61,6 +61,9 @@ class Sandbox:
         learner_summary: ``"paginated"`` (an envelope with ``count``/``next``/``results``) or
             ``"list"`` (a plain list), the two shapes real servers send.
         catalog_shape: ``"nested"`` catalog contents, or the ``"flat"`` (search index) shape.
+        catalog_service: ``"reference"``, or ``"enterprise-catalog"``: catalogs as that service
+            serves them (learner pathways and videos among the contents; lookups by key in JSON
+            only, 406 to XML, a course run's key answered with its course).
         page_sizes: Page sizes per listing, over ``DEFAULT_PAGE_SIZES``: a listing named here
             pages that many items at a time, whatever a request asks for (small pages exercise
             paging); the others take a request's size up to the service's maximum.
@@ -84,6 +87,7 @@ class Sandbox:
         next_host: str | None = None,
         learner_summary: LearnerSummaryShape = "paginated",
         catalog_shape: CatalogShape = "nested",
+        catalog_service: CatalogService = "reference",
         page_sizes: Mapping[str, int] | None = None,
         client_id: str | None = None,
         client_secret: str | None = None,
@@ -124,6 +128,7 @@ class Sandbox:
             next_host=next_host,
             learner_summary=learner_summary,
             catalog_shape=catalog_shape,
+            catalog_service=catalog_service,
             page_sizes={**DEFAULT_PAGE_SIZES, **(page_sizes or {})},
             largest_pages=dict(page_sizes or {}),
         )

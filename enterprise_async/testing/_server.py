@@ -171,6 +171,7 @@ class SandboxServer:
             content_type=request.headers.get("Content-Type", ""),
             origin=origin,
             path=path,
+            accept=request.headers.get("Accept", ""),
         )
 
     def _token(self, request: web.Request, body: bytes) -> web.Response:

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import decode, export, fleet, memory, overhead, tokens, xml_vs_json
+from . import decode, export, fleet, memory, overhead, realdata, tokens, xml_vs_json
 from ._harness import Row, render_report
 
 BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
@@ -22,6 +22,7 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B5": tokens.run,
     "B6": overhead.run,
     "B7": fleet.run,
+    "B8": realdata.run,
 }
 DEFAULT_ROUNDS = 5
 

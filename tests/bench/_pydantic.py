@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-__all__ = ["SPEC", "pydantic_course_model"]
+__all__ = ["SPEC", "pydantic_course_model", "pydantic_models"]
 
 SPEC = Path(__file__).resolve().parents[2] / "spec" / "openapi.yaml"
 MODULE = "enterprise_bench_pydantic_models"
@@ -25,10 +25,17 @@ MODULE = "enterprise_bench_pydantic_models"
 
 def pydantic_course_model() -> Any:
     """The generated pydantic ``Course`` class."""
+    return pydantic_models("Course")["Course"]
+
+
+def pydantic_models(*names: str) -> dict[str, Any]:
+    """The generated pydantic classes of the spec's schemas ``names`` (and of what they refer to)."""
     with tempfile.TemporaryDirectory(prefix="enterprise-bench-") as folder:
-        entry = Path(folder) / "course.json"
-        entry.write_bytes(orjson.dumps({"$ref": f"{SPEC.as_posix()}#/components/schemas/Course"}))
-        output = Path(folder) / f"{MODULE}.py"
+        entry = Path(folder) / "entry.json"
+        refs = [{"$ref": f"{SPEC.as_posix()}#/components/schemas/{name}"} for name in names]
+        entry.write_bytes(orjson.dumps(refs[0] if len(refs) == 1 else {"anyOf": refs}))
+        module_name = f"{MODULE}_{'_'.join(names).lower()}"
+        output = Path(folder) / f"{module_name}.py"
         command = [
             sys.executable,
             "-m",
@@ -50,10 +57,10 @@ def pydantic_course_model() -> Any:
             str(output),
         ]
         subprocess.run(command, check=True, capture_output=True)
-        spec = importlib.util.spec_from_file_location(MODULE, output)
+        spec = importlib.util.spec_from_file_location(module_name, output)
         if spec is None or spec.loader is None:
             raise ImportError(f"cannot import the generated models from {output}")
         module = importlib.util.module_from_spec(spec)
-        sys.modules[MODULE] = module  # pydantic resolves the models' annotations through it
+        sys.modules[module_name] = module  # pydantic resolves the models' annotations through it
         spec.loader.exec_module(module)
-    return module.Course
+    return {name: getattr(module, name) for name in names}

@@ -328,3 +328,98 @@ def _imported(path: pathlib.Path) -> set[str]:
         elif isinstance(node, ast.Import):
             names.update(part for alias in node.names for part in alias.name.split("."))
     return names
+
+
+# ---------------------------------------------------------------------------------- the handlers agree
+
+INVALID_REQUESTS: Mapping[str, Any] = {
+    "allocate without content_key": lambda ids: (
+        f"/enterprise/v1/policy-allocation/{ids['policy']}/allocate/",
+        {},
+        {"learner_emails": ["ada@example.com"], "content_price_cents": 1},
+    ),
+    "allocate with an unknown field": lambda ids: (
+        f"/enterprise/v1/policy-allocation/{ids['policy']}/allocate/",
+        {},
+        _allocation(note="x"),
+    ),
+    "allocate with a price as text": lambda ids: (
+        f"/enterprise/v1/policy-allocation/{ids['policy']}/allocate/",
+        {},
+        _allocation(content_price_cents="1"),
+    ),
+    "allocate with a negative price": lambda ids: (
+        f"/enterprise/v1/policy-allocation/{ids['policy']}/allocate/",
+        {},
+        _allocation(content_price_cents=-1),
+    ),
+    "allocate to a non-address": lambda ids: (
+        f"/enterprise/v1/policy-allocation/{ids['policy']}/allocate/",
+        {},
+        _allocation(learner_emails=["nope"]),
+    ),
+    "allocate to nobody": lambda ids: (
+        f"/enterprise/v1/policy-allocation/{ids['policy']}/allocate/",
+        {},
+        _allocation(learner_emails=[]),
+    ),
+    "cancel a malformed uuid": lambda ids: (
+        f"/enterprise/v1/assignment-configurations/{ids['configuration']}/admin/assignments/cancel/",
+        {},
+        {"assignment_uuids": ["nope"]},
+    ),
+    "revoke with neither": lambda ids: (
+        f"/enterprise/v1/subscriptions/{ids['plan']}/licenses/bulk-revoke",
+        {},
+        {},
+    ),
+    "revoke with both": lambda ids: (
+        f"/enterprise/v1/subscriptions/{ids['plan']}/licenses/bulk-revoke",
+        {},
+        {"user_emails": ["a@example.com"], "filters": [{"name": "status_in", "filter_value": ["assigned"]}]},
+    ),
+    "revoke by a filter in its public form": lambda ids: (
+        f"/enterprise/v1/subscriptions/{ids['plan']}/licenses/bulk-revoke",
+        {},
+        {"filters": [{"status_in": ["assigned"]}]},
+    ),
+    "revoke by an unknown filter": lambda ids: (
+        f"/enterprise/v1/subscriptions/{ids['plan']}/licenses/bulk-revoke",
+        {},
+        {"filters": [{"name": "colour", "filter_value": "red"}]},
+    ),
+    "enroll too many": lambda ids: (
+        ENROLL,
+        {"enterprise_customer_uuid": ids["customer"]},
+        {"emails": [f"l{number}@example.com" for number in range(101)], "course_run_keys": ["k"] * 10},
+    ),
+    "enroll a non-address": lambda ids: (
+        ENROLL,
+        {"enterprise_customer_uuid": ids["customer"]},
+        {"emails": ["nope"], "course_run_keys": ["k"]},
+    ),
+    "enroll for no customer": lambda ids: (
+        ENROLL,
+        {},
+        {"emails": ["a@example.com"], "course_run_keys": ["k"]},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(INVALID_REQUESTS))
+async def test_the_stateful_handlers_refuse_what_the_spec_refuses(
+    case: str, api: RawAPI, sandbox: Sandbox, session: aiohttp.ClientSession
+) -> None:
+    policy = next(policy for policy in sandbox.data.policies if policy.assignment_configuration_uuid)
+    ids = {
+        "policy": policy.uuid,
+        "configuration": str(policy.assignment_configuration_uuid),
+        "plan": sandbox.data.plans[0].uuid,
+        "customer": sandbox.data.customers[0].uuid,
+    }
+    path, params, body = INVALID_REQUESTS[case](ids)
+    async with Sandbox(seed=0, spec=BARE_SPEC) as bare_sandbox:
+        from_the_spec = await RawAPI(bare_sandbox, session).post(path, params=params, json=body)
+    from_the_handler = await api.post(path, params=params, json=body)
+    assert from_the_spec.status == 400
+    assert from_the_handler.status == from_the_spec.status
