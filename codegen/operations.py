@@ -69,10 +69,10 @@ class OperationSpec:
     item_hint: str | None
     page_hint: str | None
     retry_statuses: tuple[int, ...] = ()
-    empty_statuses: tuple[int, ...] = ()
-    """Statuses answered without a body whose result is a model built empty (``x-sdk-empty-result``)."""
     identity: str | None = None
     json_fallback_statuses: tuple[int, ...] = ()
+    empty_statuses: tuple[int, ...] = ()
+    """Statuses answered without a body whose result is a model built empty (``x-sdk-empty-result``)."""
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -382,9 +382,9 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         item_hint=item_hint,
         page_hint=page_hint,
         retry_statuses=tuple(sorted(reader.retry_statuses | _retried_statuses(node))),
-        empty_statuses=_empty_statuses(reader, node),
         identity=_identity(node.get("x-sdk-identity")),
         json_fallback_statuses=tuple(sorted(_marked_statuses(node, "x-sdk-json-fallback"))),
+        empty_statuses=_empty_statuses(reader, node),
     )
 
 

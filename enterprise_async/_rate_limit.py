@@ -11,7 +11,14 @@ process per ``Retry-After`` instead of one per request.
 
 Redis keys (``<digest>`` is a hash of the client id, never a credential):
 ``LIMITS:LIMITER/enterprise-async:budget:<digest>/...`` (the ``limits`` library's windows) and
-``enterprise-async:pause:<digest>`` (a key that lives as long as the pause).
+``enterprise-async:pause:<digest>`` (a key that lives as long as the pause), and
+``enterprise-async:members:<digest>`` (the processes drawing on the budget lately, by last draw).
+
+Redis away: a call is retried for ``retry_window`` seconds, then the limiter does without Redis,
+logging a WARNING. Each process then counts its own share of the budget: every limit divided by
+the number of processes last seen drawing on it (at least one request each), so the fleet stays
+under the service's limit; pauses are this process's alone. It tries Redis again every
+``recheck`` seconds and shares the budget again once Redis answers.
 """
 
 from __future__ import annotations
@@ -19,16 +26,28 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+import secrets
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
 from ._constants import BUDGET_GUARD, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
+from ._redis import (
+    DEFAULT_FALLBACK_WINDOW,
+    DEFAULT_RECHECK,
+    DEFAULT_REDIS_CONNECT_TIMEOUT,
+    DEFAULT_REDIS_READ_TIMEOUT,
+    RedisFallback,
+    RedisPolicy,
+    check_redis_url,
+    connection_options,
+    is_redis_failure,
+)
 from .errors import ClientValidationError
 
 __all__ = ["RateBudget", "RateLimiter", "budget_key", "parse_rate_limit"]
@@ -41,6 +60,11 @@ if left < tonumber(ARGV[1]) then
 end
 return 1
 """
+
+MEMBER_REFRESH = 5.0
+"""Seconds between two notes, on Redis, that this process still draws on a budget."""
+MEMBER_LIFETIME = 60.0
+"""Seconds after its last note that a process no longer counts as drawing on a budget."""
 
 
 def parse_rate_limit(text: str) -> tuple[RateLimitItem, ...]:
@@ -74,26 +98,42 @@ class RateLimiter:
     Args:
         redis_url: ``redis://[:password@]host:port/db`` or ``rediss://`` (TLS). None keeps the
             budget in this process. Needs the ``[redis]`` extra.
+        retry_window: Seconds a Redis call is retried before the limiter does without Redis.
+        recheck: Seconds, while doing without Redis, between two tries of Redis.
+        redis_timeout: Seconds Redis may take to answer one call (to connect, too).
     """
 
-    def __init__(self, redis_url: str | None = None) -> None:
+    def __init__(
+        self,
+        redis_url: str | None = None,
+        *,
+        retry_window: float = DEFAULT_FALLBACK_WINDOW,
+        recheck: float = DEFAULT_RECHECK,
+        redis_timeout: float = DEFAULT_REDIS_READ_TIMEOUT,
+    ) -> None:
         self._redis_url = redis_url
         self._redis: Any = None
         self._pool: Any = None
-        storage: Storage
-        if redis_url is None:
-            storage = MemoryStorage()
-        else:
-            if not redis_url.startswith(("redis://", "rediss://")):
-                raise ClientValidationError("redis_url", "must be a redis:// or rediss:// URL")
-            import redis.asyncio  # the [redis] extra
-
-            # One pool for the limits library's windows and our pauses, closed by aclose().
-            self._pool = redis.asyncio.ConnectionPool.from_url(redis_url)
-            storage = RedisStorage(f"async+{redis_url}", implementation="redispy", connection_pool=self._pool)
-        self._storage = storage
-        self._window = MovingWindowRateLimiter(storage)
+        self._local = MovingWindowRateLimiter(MemoryStorage())
         self._pauses: dict[str, float] = {}
+        self._member = secrets.token_hex(8)
+        self._noted: dict[str, float] = {}
+        self._peers: dict[str, int] = {}
+        self.fallback: RedisFallback | None = None
+        if redis_url is None:
+            self._window = self._local
+            return
+        check_redis_url(redis_url, "redis_url")
+        import redis.asyncio  # the [redis] extra
+
+        # One pool for the limits library's windows and our pauses, closed by aclose().
+        options = connection_options(
+            RedisPolicy(retry_window, min(redis_timeout, DEFAULT_REDIS_CONNECT_TIMEOUT), redis_timeout)
+        )
+        self._pool = redis.asyncio.ConnectionPool.from_url(redis_url, **options)
+        storage = RedisStorage(f"async+{redis_url}", implementation="redispy", connection_pool=self._pool)
+        self._window = MovingWindowRateLimiter(storage)
+        self.fallback = RedisFallback("rate budget", redis_url, recheck=recheck)
 
     def __repr__(self) -> str:
         return "RateLimiter(redis)" if self._redis_url else "RateLimiter(memory)"
@@ -103,35 +143,73 @@ class RateLimiter:
         """Whether the budget is shared with other processes (on Redis)."""
         return self._redis_url is not None
 
+    def _on_redis(self) -> bool:
+        return self.fallback is not None and not self.fallback.away
+
+    def _failed(self, error: Exception) -> None:
+        if not is_redis_failure(error) or self.fallback is None:
+            raise error
+        self.fallback.failed(error, "each process keeps its share of the budget")
+
     async def draw(self, items: Sequence[RateLimitItem], key: str) -> float:
         """Take one request from every limit: 0 when granted, else seconds until one may be."""
-        for item in items:
-            if not await self._window.test(item, key):
-                return await self._wait_for(item, key)
-        for item in items:
-            if not await self._window.hit(item, key):
-                return await self._wait_for(item, key)
-        return 0.0
+        if self._on_redis():
+            try:
+                await self._note_member(key)
+                wait = await _draw(self._window, items, key)
+            except Exception as error:
+                self._failed(error)
+            else:
+                self._answered()
+                return wait
+        share = [_share(item, self._peers.get(key, 1)) for item in items]
+        return await _draw(self._local, share, key)
 
-    async def _wait_for(self, item: RateLimitItem, key: str) -> float:
-        stats = await self._window.get_window_stats(item, key)
-        return max(MIN_BUDGET_WAIT, stats.reset_time - time.time()) + BUDGET_GUARD
+    def _answered(self) -> None:
+        if self.fallback is not None:
+            self.fallback.answered()
+
+    async def _note_member(self, key: str) -> None:
+        """Note, now and then, that this process draws on ``key``; and how many processes do."""
+        now = time.time()
+        if now - self._noted.get(key, 0.0) < MEMBER_REFRESH:
+            return
+        members = _members_key(key)
+        client = self._client()
+        async with client.pipeline(transaction=True) as pipe:
+            pipe.zadd(members, {self._member: now})
+            pipe.zremrangebyscore(members, "-inf", now - MEMBER_LIFETIME)
+            pipe.zcard(members)
+            pipe.expire(members, int(MEMBER_LIFETIME * 2))
+            _, _, count, _ = await pipe.execute()
+        self._noted[key] = now
+        self._peers[key] = max(1, int(count))
 
     async def pause(self, key: str, seconds: float) -> None:
         """Hold every request drawing on ``key`` for ``seconds`` (a longer pause already set stays)."""
         if seconds <= 0:
             return
-        if self._redis_url is None:
-            self._pauses[key] = max(self._pauses.get(key, 0.0), time.monotonic() + seconds)
+        self._pauses[key] = max(self._pauses.get(key, 0.0), time.monotonic() + seconds)
+        if not self._on_redis():
             return
-        client = self._client()
-        await client.eval(_EXTEND_PAUSE, 1, _pause_key(key), str(int(seconds * 1000)))
+        try:
+            await self._client().eval(_EXTEND_PAUSE, 1, _pause_key(key), str(int(seconds * 1000)))
+        except Exception as error:
+            self._failed(error)
+            return
+        self._answered()
 
     async def paused_for(self, key: str) -> float:
         """Seconds left of the pause on ``key``; 0 when there is none."""
-        if self._redis_url is None:
-            return max(0.0, self._pauses.get(key, 0.0) - time.monotonic())
-        left = int(await self._client().pttl(_pause_key(key)))
+        local = max(0.0, self._pauses.get(key, 0.0) - time.monotonic())
+        if not self._on_redis():
+            return local
+        try:
+            left = int(await self._client().pttl(_pause_key(key)))
+        except Exception as error:
+            self._failed(error)
+            return local
+        self._answered()
         return left / 1000 if left > 0 else 0.0
 
     def _client(self) -> Any:
@@ -151,6 +229,32 @@ class RateLimiter:
         """Close the connections to Redis, if any."""
         if self._pool is not None:
             await self._pool.disconnect()
+
+
+async def _draw(window: MovingWindowRateLimiter, items: Sequence[RateLimitItem], key: str) -> float:
+    for item in items:
+        if not await window.test(item, key):
+            return await _wait_for(window, item, key)
+    for item in items:
+        if not await window.hit(item, key):
+            return await _wait_for(window, item, key)
+    return 0.0
+
+
+async def _wait_for(window: MovingWindowRateLimiter, item: RateLimitItem, key: str) -> float:
+    stats = await window.get_window_stats(item, key)
+    return max(MIN_BUDGET_WAIT, stats.reset_time - time.time()) + BUDGET_GUARD
+
+
+def _share(item: RateLimitItem, processes: int) -> RateLimitItem:
+    """One process's share of a limit among ``processes`` (at least one request)."""
+    if processes <= 1:
+        return item
+    return type(item)(max(1, item.amount // processes), item.multiples)
+
+
+def _members_key(key: str) -> str:
+    return key.replace(":budget:", ":members:", 1)
 
 
 def _pause_key(key: str) -> str:

@@ -8,9 +8,11 @@ from pathlib import Path
 import click
 
 from .._generated.client import EnterpriseClient
+from .._redis import RedisPolicy
 from ..exports import ExportSummary, export_catalogs
 from ..fleet._customer_queue import export_customers_via_queue
-from ..fleet._queue import export_via_queue
+from ..fleet._queue import QueueOptions, export_via_queue
+from ._commands_worker import checked_queue_url, fleet_logging, require_fleet_extra, retry_window_option
 from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError, InputError, read_customers_file, run
 from ._options import api_options, json_option
@@ -55,6 +57,22 @@ def catalogs() -> None:
     help="With --queue: one job per customer of this JSON file, each into <out>/<customer>/ with its "
     "own credentials (which stay with the workers).",
 )
+@click.option(
+    "--wait",
+    "wait_for_folder",
+    type=click.FloatRange(min=0, max=7 * 24 * 3600),
+    default=0,
+    metavar="SECONDS",
+    help="With --queue: wait up to this long for another run that holds --out to end (default: "
+    "fail at once, naming it).",
+)
+@click.option(
+    "--wait-timeout",
+    type=click.FloatRange(min=0, min_open=True, max=7 * 24 * 3600),
+    metavar="SECONDS",
+    help="With --queue: give up when no worker has taken a job after this long (default: wait).",
+)
+@retry_window_option
 @json_option
 @api_options()
 def export(
@@ -63,6 +81,9 @@ def export(
     limit: int | None,
     queue_url: str | None,
     customers_file: Path | None,
+    wait_for_folder: float,
+    wait_timeout: float | None,
+    retry_window: float,
     as_json: bool,
     api: ApiSettings,
 ) -> None:
@@ -71,8 +92,9 @@ def export(
     Progress goes to standard error, the summary to standard output. Exits with 3 when some
     catalogs failed (the others are complete); run again with --resume to finish them.
     """
+    queue = _queue_options(queue_url, wait_for_folder, wait_timeout, retry_window)
     if customers_file is not None:
-        export_by_customer(directory, resume, limit, queue_url, customers_file, as_json, api)
+        export_by_customer(directory, resume, limit, queue_url, customers_file, as_json, api, queue)
         return
 
     async def work(client: EnterpriseClient) -> ExportSummary:
@@ -83,7 +105,8 @@ def export(
                 queue_url,
                 resume=resume,
                 page_size=limit,
-                client_options=api.options.to_json(),
+                client_options=api.client_options(),
+                options=queue,
             )
         with CatalogProgressBars(error_console()) as bars:
             return await export_catalogs(client, directory, resume=resume, page_size=limit, progress=bars)
@@ -101,6 +124,23 @@ def export(
         )
 
 
+def _queue_options(
+    queue_url: str | None, wait_for_folder: float, wait_timeout: float | None, retry_window: float
+) -> QueueOptions | None:
+    """How a queued export waits, once ``--queue`` and the extra are checked; None without a queue."""
+    if queue_url is None:
+        return None
+    require_fleet_extra()
+    checked_queue_url(queue_url)
+    fleet_logging()
+    return QueueOptions(
+        policy=RedisPolicy(retry_window=retry_window),
+        wait=wait_for_folder,
+        wait_timeout=wait_timeout,
+        notify=lambda note: error_console().print(note, markup=False, soft_wrap=True),
+    )
+
+
 def export_by_customer(
     directory: Path,
     resume: bool,
@@ -109,6 +149,7 @@ def export_by_customer(
     customers_file: Path,
     as_json: bool,
     api: ApiSettings,
+    queue: QueueOptions | None,
 ) -> None:
     """``catalogs export --customers``: one queued job per customer; no credentials needed here."""
     if queue_url is None:
@@ -127,7 +168,8 @@ def export_by_customer(
             list(customers),
             resume=resume,
             page_size=limit,
-            client_options=api.options.to_json(),
+            client_options=api.client_options(),
+            options=queue,
         )
     )
     if as_json:

@@ -33,6 +33,9 @@ __all__ = [
     "DirectoryLockedError",
     "FileLock",
     "LockHolder",
+    "file_lock_path",
+    "holder_data",
+    "read_holder",
 ]
 
 DIRECTORY_LOCK_NAME: Final = ".enterprise-async.lock"
@@ -79,14 +82,12 @@ class LockHolder:
 class DirectoryLockedError(EnterpriseError):
     """Another run holds the lock (``holder``; None when its lock file cannot be read)."""
 
-    def __init__(self, path: Path, holder: LockHolder | None) -> None:
+    def __init__(self, path: Path, holder: LockHolder | None, *, remedy: str | None = None) -> None:
         self.path = path
         self.holder = holder
         who = holder.describe() if holder is not None else "another run (its lock file is unreadable)"
-        super().__init__(
-            f"{path.parent} is in use by {who}; wait for it to end, or remove {path} if that run is "
-            "known to be gone"
-        )
+        remedy = remedy or f"wait for it to end, or remove {path} if that run is known to be gone"
+        super().__init__(f"{path.parent} is in use by {who}; {remedy}")
 
 
 class FileLock:
@@ -145,7 +146,7 @@ class FileLock:
         except FileExistsError:
             return False
         with os.fdopen(descriptor, "wb") as out:
-            out.write(orjson.dumps(_holder_data(LockHolder.this_process(self.run_id))) + b"\n")
+            out.write(orjson.dumps(holder_data(LockHolder.this_process(self.run_id))) + b"\n")
             out.flush()
             os.fsync(out.fileno())
         self._held = True
@@ -165,9 +166,8 @@ class FileLock:
     def holder(self) -> LockHolder | None:
         """Who holds the lock now; None when nobody does, or its file cannot be read."""
         try:
-            data = orjson.loads(self.path.read_bytes())
-            return LockHolder(int(data["pid"]), str(data["host"]), str(data["run_id"]), str(data["since"]))
-        except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+            return read_holder(self.path.read_bytes())
+        except OSError:
             return None
 
     def refresh(self) -> None:
@@ -214,8 +214,18 @@ def file_lock_path(path: Path) -> Path:
     return path.with_name(path.name + LOCK_SUFFIX)
 
 
-def _holder_data(holder: LockHolder) -> dict[str, Any]:
+def holder_data(holder: LockHolder) -> dict[str, Any]:
+    """A holder as the JSON a lock holds (on disk, or in Redis for a fleet)."""
     return {"pid": holder.pid, "host": holder.host, "run_id": holder.run_id, "since": holder.since}
+
+
+def read_holder(stored: bytes) -> LockHolder | None:
+    """The holder a lock holds; None when it is not one."""
+    try:
+        data = orjson.loads(stored)
+        return LockHolder(int(data["pid"]), str(data["host"]), str(data["run_id"]), str(data["since"]))
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+        return None
 
 
 _UNREADABLE: Final = LockHolder(0, "", "", "")

@@ -10,7 +10,8 @@ customer exactly as a local ``catalogs export`` would, into ``<directory>/<custo
 A worker killed mid-customer leaves that customer's complete catalogs in its manifest and the one
 it was writing as a ``.part`` file; arq runs the job again once the dead worker's hold expires, and
 the new run resumes: the complete catalogs are skipped, the others are written from the start and
-renamed into place, so every file appears whole, once.
+renamed into place, so every file appears whole, once. A customer is written under a lock file
+(``<directory>/<customer>.lock``), and its jobs carry their run, as catalog jobs do (``_queue``).
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from typing import Any, Final
 from attrs import frozen
 
 from ..errors import EnterpriseError
-from ..exports import ExportSummary, export_catalogs
+from ..exports import PART_SUFFIX, ExportSummary, export_catalogs
 from ..exports._catalogs import failure_reason
+from ..exports._lock import file_lock_path
 from ._customers import Customer
-from ._queue import JobQueue
+from ._queue import JobQueue, QueueOptions, gather_or_cancel, twin_result
+from ._runs import RunTicket, guarded
 from ._worker_clients import WorkerClients
 
 __all__ = [
@@ -109,20 +112,32 @@ async def export_customers_via_queue(
     resume: bool = False,
     page_size: int | None = None,
     client_options: dict[str, Any] | None = None,
+    options: QueueOptions | None = None,
 ) -> CustomersSummary:
     """Export every catalog of every customer through the queue at ``queue_url``, one job per
     customer, into ``directory/<customer>/``; returns once every job is done.
 
     ``client_options`` (``response_format``, ``max_concurrency``, ``max_retries``, ``timeout``)
-    go with each job and replace the worker's own for it."""
+    go with each job and replace the worker's own for it; ``options`` say how to wait (see
+    ``export_via_queue``)."""
     started = time.perf_counter()
     directory = await asyncio.to_thread(directory.resolve)
     await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
-    options = client_options or {}
-    async with JobQueue.open(queue_url) as queue:
-        waits = [_one(queue, directory, name, page_size, resume, options) for name in customers]
-        outcomes = await asyncio.gather(*waits)
+    job_options = client_options or {}
+    async with JobQueue.open(queue_url, directory, options) as queue:
+        waits = [_one(queue, directory, name, page_size, resume, job_options) for name in customers]
+        outcomes = await gather_or_cancel(waits)
+        for name in customers:
+            await asyncio.to_thread(_remove_abandoned_parts, directory, name)
     return CustomersSummary(directory, tuple(outcomes), time.perf_counter() - started)
+
+
+def _remove_abandoned_parts(directory: Path, name: str) -> None:
+    """A customer's ``.part`` files, once no job writes the customer (no lock): a lost job's."""
+    if file_lock_path(directory / name).exists():
+        return
+    for part in (directory / name).glob(f"*{PART_SUFFIX}"):
+        part.unlink(missing_ok=True)
 
 
 async def _one(
@@ -138,13 +153,18 @@ async def _one(
         CUSTOMER_FUNCTION, f"customer:{name}", str(directory), name, page_size, resume, client_options
     )
     seconds = time.perf_counter() - started
-    if result.get("error"):
-        return CustomerOutcome(name, None, seconds, result["error"])
-    return CustomerOutcome(name, ExportSummary.from_dict(result["export"]), seconds)
+    if result.get("error") or not isinstance(result.get("export"), dict):
+        reason = result.get("error") or "the worker's result is not an export summary"
+        return CustomerOutcome(name, None, seconds, str(reason))
+    try:
+        return CustomerOutcome(name, ExportSummary.from_dict(result["export"]), seconds)
+    except (KeyError, TypeError, ValueError) as error:
+        return CustomerOutcome(name, None, seconds, f"the worker's result cannot be read: {error!r}")
 
 
 async def export_customer(
     context: dict[str, Any],
+    run: dict[str, Any],
     directory: str,
     name: str,
     page_size: int | None,
@@ -153,19 +173,34 @@ async def export_customer(
 ) -> dict[str, Any]:
     """The job: every catalog of one customer to ``<directory>/<name>/``; the summary, or why it
     could not be exported. A run after a dead worker's resumes where that one stopped."""
+    try:
+        ticket = RunTicket.from_dict(run)
+    except ValueError as error:
+        return {"error": f"refused a job with bad arguments: {error}"}
     customers: dict[str, Customer] = context["customers"]
-    customer = customers.get(name)
+    customer = customers.get(name) if isinstance(name, str) else None
     if customer is None:
         return {"error": f"this worker has no credentials for {name!r}: not in its --customers file"}
     clients: WorkerClients = context["clients"]
+
+    async def export() -> dict[str, Any]:
+        twin = await twin_result(context)
+        if twin is not None:
+            return twin
+        try:
+            async with clients.customer(customer, client_options) as client:
+                summary = await export_catalogs(
+                    client,
+                    Path(directory) / name,
+                    resume=resume or context.get("job_try", 1) > 1,
+                    page_size=page_size,
+                )
+        except (EnterpriseError, OSError) as error:
+            return {"error": failure_reason(error)}
+        return {"export": summary.to_dict()}
+
     try:
-        async with clients.customer(customer, client_options) as client:
-            summary = await export_catalogs(
-                client,
-                Path(directory) / name,
-                resume=resume or context.get("job_try", 1) > 1,
-                page_size=page_size,
-            )
-    except (EnterpriseError, OSError) as error:
+        result = await guarded(context["redis"], ticket, file_lock_path(Path(directory) / name), export)
+    except OSError as error:  # the folder is not there, or not writable, on this worker
         return {"error": failure_reason(error)}
-    return {"export": summary.to_dict()}
+    return result if result is not None else {"dropped": f"run {ticket.run_id} is over"}

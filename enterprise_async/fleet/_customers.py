@@ -23,13 +23,14 @@ is kept to letters, digits, ``.``, ``_`` and ``-``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-import orjson
 from attrs import field, frozen
 
 from .._base_client import check_base_url as absolute_url
@@ -44,7 +45,11 @@ OPTIONAL: Final = ("auth_url", "client_secret", "client_secret_env", "rate_limit
 
 
 class CustomersFileError(EnterpriseError, ValueError):
-    """A customers file that cannot be used: every problem found, in one message."""
+    """A customers file that cannot be used: every problem found, in one message (``message``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 @frozen
@@ -85,59 +90,100 @@ class Customer:
 
 
 def read_customers(path: Path) -> dict[str, Customer]:
-    """The customers of ``path`` by name, in the file's order; every problem at once, as a
-    ``CustomersFileError``."""
-    try:
-        document = orjson.loads(path.read_bytes())
-    except OSError as error:
-        raise CustomersFileError(
-            f"cannot read the customers file {path}: {error.strerror or error}"
-        ) from None
-    except orjson.JSONDecodeError as error:
-        raise CustomersFileError(f"{path}: not JSON ({error})") from None
-    if not isinstance(document, dict) or not document:
-        raise CustomersFileError(
-            f"{path}: must be a JSON object of customers by name, with at least one customer"
-        )
-    customers, problems = {}, []
-    for name, settings in document.items():
-        try:
+    """The customers of ``path`` by name, in the file's order; every problem of every customer at
+    once (a name given twice included), as a ``CustomersFileError``."""
+    document = _document(path)
+    problems = [f"{name!r} is defined {count} times" for name, count in _repeated(document).items()]
+    customers = {}
+    for name, settings in document:
+        found = _problems(name, settings)
+        if found:
+            problems.extend(found)
+        else:
             customers[name] = _customer(name, settings)
-        except ValueError as error:
-            problems.append(str(error))
     if problems:
         raise CustomersFileError(f"{path}: " + "; ".join(problems))
     return customers
 
 
-def _customer(name: str, settings: Any) -> Customer:
+def _document(path: Path) -> list[tuple[str, Any]]:
+    """The file's customers as (name, settings) pairs, in order, repeated names kept (to refuse them)."""
+    try:
+        text = path.read_bytes()
+    except OSError as error:
+        raise CustomersFileError(
+            f"cannot read the customers file {path}: {error.strerror or error}"
+        ) from None
+    try:
+        document = json.loads(text, object_pairs_hook=_Pairs)
+    except (ValueError, RecursionError) as error:
+        raise CustomersFileError(f"{path}: not JSON ({error})") from None
+    if not isinstance(document, _Pairs) or not document:
+        raise CustomersFileError(
+            f"{path}: must be a JSON object of customers by name, with at least one customer"
+        )
+    return [(name, _plain(settings)) for name, settings in document]
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object as its pairs, so that a name given twice is seen rather than silently replaced."""
+
+
+def _plain(value: Any) -> Any:
+    """A customer's settings as a dict (nested objects are not expected; they stay pairs and are refused)."""
+    if isinstance(value, _Pairs):
+        return dict(value)
+    return value
+
+
+def _repeated(document: list[tuple[str, Any]]) -> dict[str, int]:
+    counts = Counter(name for name, _ in document)
+    return {name: count for name, count in counts.items() if count > 1}
+
+
+def _problems(name: str, settings: Any) -> list[str]:
+    """Everything wrong with one customer, each prefixed by its name."""
+    label = name if NAME.fullmatch(name) else repr(name)
+    problems = []
     if not NAME.fullmatch(name):
-        raise ValueError(
-            f"{name!r}: a name is letters, digits, '.', '_' and '-', starting with a letter or digit"
+        problems.append(
+            f"{label}: a name is letters, digits, '.', '_' and '-', starting with a letter or digit"
         )
     if not isinstance(settings, Mapping):
-        raise ValueError(f"{name}: must be an object with client_id, base_url and the secret")
+        problems.append(f"{label}: must be an object with client_id, base_url and the secret")
+        return problems
     unknown = sorted(set(settings) - set(REQUIRED) - set(OPTIONAL))
     if unknown:
-        raise ValueError(f"{name}: unknown {', '.join(unknown)} (known: {', '.join(REQUIRED + OPTIONAL)})")
-    for key in REQUIRED:
-        if key not in settings:
-            raise ValueError(f"{name}: {key} is required")
-    for key, value in settings.items():
-        if not isinstance(value, str) or not value.strip():
-            raise ValueError(f"{name}: {key} must be a non-empty string")
+        problems.append(f"{label}: unknown {', '.join(unknown)} (known: {', '.join(REQUIRED + OPTIONAL)})")
+    problems.extend(f"{label}: {key} is required" for key in REQUIRED if key not in settings)
+    bad_values = [key for key, value in settings.items() if not isinstance(value, str) or not value.strip()]
+    problems.extend(f"{label}: {key} must be a non-empty string" for key in bad_values)
     if ("client_secret" in settings) == ("client_secret_env" in settings):
-        raise ValueError(
-            f"{name}: give exactly one of client_secret_env (a variable's name) and client_secret"
+        problems.append(
+            f"{label}: give exactly one of client_secret_env (a variable's name) and client_secret"
         )
-    try:
-        for key in ("base_url", "auth_url"):
-            if key in settings:
+    problems.extend(f"{label}: {reason}" for reason in _value_problems(settings, bad_values))
+    return problems
+
+
+def _value_problems(settings: Mapping[str, Any], bad_values: list[str]) -> list[str]:
+    """The URLs and the rate budget, checked as the client checks them."""
+    problems = []
+    for key in ("base_url", "auth_url"):
+        if key in settings and key not in bad_values:
+            try:
                 absolute_url(key, settings[key])
-        if "rate_limit" in settings:
+            except ClientValidationError as error:
+                problems.append(str(error))
+    if "rate_limit" in settings and "rate_limit" not in bad_values:
+        try:
             parse_rate_limit(settings["rate_limit"])
-    except ClientValidationError as error:
-        raise ValueError(f"{name}: {error}") from None
+        except ClientValidationError as error:
+            problems.append(str(error))
+    return problems
+
+
+def _customer(name: str, settings: Mapping[str, Any]) -> Customer:
     return Customer(
         name=name,
         client_id=settings["client_id"],

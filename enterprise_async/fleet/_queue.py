@@ -1,5 +1,5 @@
 """Exports spread over machines: one arq job per catalog on Redis, run by ``enterprise-async worker``
-(``_queue_customers`` enqueues one per customer instead, and ``_worker`` runs both kinds).
+(``_customer_queue`` enqueues one per customer instead, and ``_worker`` runs both kinds).
 
 ``export_via_queue`` lists the catalogs, enqueues one job per catalog that is not already complete,
 waits for the jobs, and records each finished file in the directory's manifest, so the directory
@@ -7,49 +7,83 @@ ends up exactly as a local export leaves it. Workers export one catalog per job 
 shares its token (``RedisTokenCache``) and its rate budget (``RateLimiter``) through the same Redis.
 The directory must be shared by the workers and the command (same path).
 
-A worker killed mid-catalog leaves only ``<uuid>.jsonl.part``; arq runs the job again once the
-dead worker's hold on it expires (``job_timeout`` + 10 seconds), and the new run rewrites the
-``.part`` file from the start and renames it into place: the file appears whole, once.
+Faults (see also ``_redis`` and ``_runs``):
 
-Redis keys: arq's own (``arq:job:*``, ``arq:result:*``...) and the queue ``enterprise-async:exports``.
+- Redis away: every call is retried for the retry window; a restart shorter than that goes
+  unnoticed. A job whose Redis calls fail past it fails alone (its catalog is named in the summary).
+- A job lost with Redis's data (a restart without persistence) is enqueued again under its id.
+- A job that fails (a timeout, an error, a refused payload) fails its catalog alone.
+- A worker killed mid-catalog leaves only ``<uuid>.jsonl.part``; arq runs the job again once the
+  dead worker's hold on it expires (``job_timeout`` + 10 seconds), and the new run rewrites the
+  ``.part`` file from the start and renames it into place: the file appears whole, once. Each
+  catalog's file is written under a lock file (``<uuid>.jsonl.lock``), so two jobs never write it
+  at once; ``.part`` files nobody writes are removed when the run ends.
+- Jobs and results are JSON (``_job_format``); the jobs carry their run's id and lease (``_runs``).
+
+Redis keys: arq's own (``arq:job:*``, ``arq:result:*``...), the queue ``enterprise-async:exports``,
+the runs' leases and the folders' claims (``_runs``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
+from attrs import field, frozen
 
 from .._generated.client import EnterpriseClient
+from .._redis import (
+    RedisPolicy,
+    RedisUnavailableError,
+    check_redis_url,
+    connection_options,
+    redis_failures,
+    redis_location,
+)
 from ..errors import EnterpriseError
-from ..exports import CatalogOutcome, CompletedCatalog, ExportSummary, Manifest, SilentProgress
+from ..exports import PART_SUFFIX, CatalogOutcome, CompletedCatalog, ExportSummary, Manifest, SilentProgress
 from ..exports._catalogs import (
     ExportJob,
     ItemTally,
+    catalog_file_name,
     distinct_catalogs,
     failure_reason,
     write_catalog_contents,
 )
+from ..exports._lock import file_lock_path
 from ..models import Catalog, from_dict, to_dict
+from . import _job_format
+from ._job_format import JobPayloadError, failure_text
+from ._runs import DEFAULT_LEASE, RunClaim, RunTicket, guarded
 from ._worker_clients import WorkerClients
 
 __all__ = [
     "DEFAULT_JOB_TIMEOUT",
     "EXPORT_FUNCTION",
+    "HEALTH_KEY",
     "MAX_TRIES",
-    "JobQueue",
     "QUEUE_NAME",
     "RESULT_POLL",
+    "WORKER_HEARTBEAT",
+    "JobQueue",
+    "NoWorkerError",
+    "QueueOptions",
     "export_catalog",
     "export_via_queue",
-    "redis_settings",
+    "gather_or_cancel",
+    "queue_redis",
 ]
+
+T = TypeVar("T")
+logger = logging.getLogger("enterprise_async.fleet")
 
 QUEUE_NAME: Final = "enterprise-async:exports"
 """The arq queue of catalog exports."""
@@ -61,43 +95,208 @@ MAX_TRIES: Final = 5
 """Runs of one job (a worker killed mid-catalog costs one)."""
 RESULT_POLL: Final = 0.2
 """Seconds between two looks at a job's result."""
+HEALTH_KEY: Final = f"{QUEUE_NAME}:health-check"
+"""arq's key that says a worker of the queue is alive (it expires a second after its interval)."""
+WORKER_HEARTBEAT: Final = 2.0
+"""Seconds between two notes of a worker's health (``HEALTH_KEY``)."""
+WORKER_LOOK: Final = 1.0
+"""Seconds between two looks for a worker while none has taken a job of the run."""
 
 
-def redis_settings(url: str) -> Any:
-    """arq's settings for the Redis at ``url`` (a password and TLS as the URL gives them)."""
-    from arq.connections import RedisSettings  # the [redis] extra
+class NoWorkerError(EnterpriseError):
+    """No worker took a job of the run within the wait timeout."""
 
-    return RedisSettings.from_dsn(url)
+
+@frozen
+class QueueOptions:
+    """How an enqueuer waits: for Redis, for another run on the folder, for a worker.
+
+    Attributes:
+        policy: Timeouts and retry window of every Redis call.
+        lease: Seconds the run's lease lasts without renewal (renewed every third of it).
+        wait: Seconds to wait for another run that holds the folder (0: fail at once, naming it).
+        wait_timeout: Seconds to wait for a worker to take a first job; None: as long as it takes.
+        notify: Told, in one line, what the run waits for (no worker yet, a job enqueued again).
+    """
+
+    policy: RedisPolicy = field(factory=RedisPolicy)
+    lease: float = DEFAULT_LEASE
+    wait: float = 0.0
+    wait_timeout: float | None = None
+    notify: Callable[[str], None] = field(default=logger.warning, repr=False)
+
+
+def queue_redis(url: str, policy: RedisPolicy) -> Any:
+    """arq's Redis client on ``url``: JSON jobs, the policy's timeouts and retries."""
+    import redis.asyncio  # the [redis] extra
+    from arq.connections import ArqRedis
+
+    pool = redis.asyncio.ConnectionPool.from_url(check_redis_url(url), **connection_options(policy))
+    return ArqRedis(
+        pool,
+        job_serializer=_job_format.dump,
+        job_deserializer=_job_format.load,
+        default_queue_name=QUEUE_NAME,
+    )
+
+
+@frozen
+class _JobState:
+    result: bytes | None
+    in_progress: bool
+    queued: bool
 
 
 class JobQueue:
-    """The export queue as the enqueuing command uses it: a job enqueued, its result awaited.
+    """The export queue as the enqueuing command uses it: a job enqueued, its result awaited,
+    while the run holds its lease and its folder (see ``_runs``)."""
 
-    Job ids carry the run's id, so that a job of an earlier run with the same key is not taken
-    for this run's.
-    """
-
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, url: str, claim: RunClaim, options: QueueOptions) -> None:
         self._pool = pool
-        self._run = uuid.uuid4().hex
+        self._url = url
+        self._claim = claim
+        self._options = options
+        self._opened = time.monotonic()
+        self._started = False
+        self._looked_for_workers = 0.0
+        self._said_waiting = False
+
+    def __repr__(self) -> str:
+        return f"JobQueue({redis_location(self._url)}, run {self.run_id})"
+
+    @property
+    def run_id(self) -> str:
+        """This run's id: every job it enqueues carries it."""
+        return self._claim.ticket.run_id
 
     @classmethod
     @asynccontextmanager
-    async def open(cls, queue_url: str) -> AsyncIterator[JobQueue]:
-        """The queue on the Redis at ``queue_url``, its connections closed on leaving."""
-        from arq import create_pool
-
-        pool = await create_pool(redis_settings(queue_url), default_queue_name=QUEUE_NAME)
+    async def open(
+        cls, queue_url: str, directory: Path, options: QueueOptions | None = None
+    ) -> AsyncIterator[JobQueue]:
+        """The queue on the Redis at ``queue_url``, for a run that holds ``directory`` (on Redis
+        and on disk) until it leaves; its connections are closed then."""
+        options = options or QueueOptions()
+        pool = queue_redis(queue_url, options.policy)
         try:
-            yield cls(pool)
+            claim = RunClaim(pool, directory, uuid.uuid4().hex, lease=options.lease)
+            async with redis_failures(queue_url):
+                await claim.acquire(wait=options.wait)
+            keeper = asyncio.ensure_future(claim.keep())
+            try:
+                yield cls(pool, queue_url, claim, options)
+            finally:
+                keeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await keeper
+                await claim.release()
         finally:
             await pool.aclose()
 
     async def run(self, function: str, key: str, *arguments: Any) -> dict[str, Any]:
-        """Enqueue ``function(*arguments)`` and wait for a worker's result, however long it takes."""
-        job = await self._pool.enqueue_job(function, *arguments, _job_id=f"export:{self._run}:{key}")
-        result: dict[str, Any] = await job.result(timeout=None, poll_delay=RESULT_POLL)
-        return result
+        """Enqueue ``function(run, *arguments)`` and wait for a worker's result: the job's dict,
+        or ``{"error": reason}`` when the job failed (alone)."""
+        job_id = f"export:{self.run_id}:{key}"
+        job = (function, job_id, (self._claim.ticket.to_dict(), *arguments))
+        try:
+            async with redis_failures(self._url):
+                await self._enqueue(*job)
+                return await self._wait(job)
+        except (RedisUnavailableError, JobPayloadError) as error:
+            return {"error": failure_text(error)}
+
+    async def _enqueue(self, function: str, job_id: str, arguments: tuple[Any, ...]) -> None:
+        await self._pool.enqueue_job(function, *arguments, _job_id=job_id)
+
+    async def _wait(self, job: tuple[str, str, tuple[Any, ...]]) -> dict[str, Any]:
+        function, job_id, arguments = job
+        while True:
+            await asyncio.sleep(RESULT_POLL)
+            state = await self._state(job_id)
+            if state.result is not None:
+                self._started = True
+                outcome = _outcome(state.result)
+                if "dropped" not in outcome:
+                    return outcome
+                # This run is live: the job found no lease while Redis had lost it. Run it again.
+                await self._pool.delete(f"arq:result:{job_id}")
+            elif state.in_progress:
+                self._started = True
+                continue
+            elif state.queued:
+                await self._look_for_workers()
+                continue
+            else:
+                self._options.notify(f"a job ({job_id}) was lost with Redis's data; enqueued again")
+            await self._enqueue(function, job_id, arguments)
+
+    async def _state(self, job_id: str) -> _JobState:
+        async with self._pool.pipeline(transaction=True) as pipe:
+            pipe.get(f"arq:result:{job_id}")
+            pipe.exists(f"arq:in-progress:{job_id}")
+            pipe.zscore(QUEUE_NAME, job_id)
+            result, in_progress, score = await pipe.execute()
+        return _JobState(result, bool(in_progress), score is not None)
+
+    async def _look_for_workers(self) -> None:
+        """While no job of the run has started: say so once if no worker is alive, and give up
+        after the wait timeout."""
+        now = time.monotonic()
+        if self._started or now - self._looked_for_workers < WORKER_LOOK:
+            return
+        self._looked_for_workers = now
+        timeout = self._options.wait_timeout
+        if timeout is not None and now - self._opened > timeout:
+            raise NoWorkerError(
+                f"no worker took a job within {timeout:g} s (--wait-timeout): start "
+                f"`enterprise-async worker --queue ...` on {redis_location(self._url)}"
+            )
+        if not self._said_waiting and not await self._pool.exists(HEALTH_KEY):
+            self._said_waiting = True
+            until = f"up to {timeout:g} s" if timeout is not None else "until one starts (Ctrl-C to stop)"
+            self._options.notify(
+                f"waiting for a worker: none serves the queue on {redis_location(self._url)} yet; "
+                f"waiting {until}"
+            )
+
+
+def _outcome(stored: bytes) -> dict[str, Any]:
+    """A job's result as the enqueuer reads it: the job's dict, or why it failed."""
+    data = _job_format.load(stored)
+    result = data["r"]
+    if not data["s"]:
+        reason = str(result) or "the job failed"
+        if reason.startswith("TimeoutError"):
+            reason = f"the job ran past its worker's --job-timeout ({reason})"
+        return {"error": reason}
+    if not isinstance(result, dict):
+        raise JobPayloadError("refused a job result that is not a JSON object")
+    return result
+
+
+async def gather_or_cancel(waits: Sequence[Awaitable[T]]) -> list[T]:
+    """Every wait's result; if one raises, the others are cancelled before the error goes on."""
+    tasks = [asyncio.ensure_future(wait) for wait in waits]
+    try:
+        return list(await asyncio.gather(*tasks))
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def remove_abandoned_parts(directory: Path) -> list[Path]:
+    """``.part`` files that no job writes (no lock beside their file): left by jobs lost with a
+    worker or with Redis. Removed; the list of them."""
+    removed = []
+    for part in directory.glob(f"*{PART_SUFFIX}"):
+        final = part.with_name(part.name[: -len(PART_SUFFIX)])
+        if file_lock_path(final).exists():
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            part.unlink()
+            removed.append(part)
+    return removed
 
 
 async def export_via_queue(
@@ -108,20 +307,26 @@ async def export_via_queue(
     resume: bool = False,
     page_size: int | None = None,
     client_options: dict[str, Any] | None = None,
+    options: QueueOptions | None = None,
 ) -> ExportSummary:
     """Export every catalog through the queue at ``queue_url``; returns the same summary as a
     local export once every job is done (the manifest is written here, as jobs finish).
 
     ``client_options`` (``response_format``, ``max_concurrency``, ``max_retries``, ``timeout``)
-    go with each job and replace the worker's own for it."""
+    go with each job and replace the worker's own for it. ``options`` say how to wait (for Redis,
+    for another run on the folder, for a worker). A catalog whose job fails is named in the
+    summary; ``RedisUnavailableError``, ``DirectoryLockedError`` and ``NoWorkerError`` are raised
+    when the run cannot start or no worker comes."""
     started = time.perf_counter()
     directory = await asyncio.to_thread(directory.resolve)
-    manifest = await asyncio.to_thread(Manifest.open, directory)
-    catalogs = distinct_catalogs(await client.catalogs.list().to_list())
-    options = client_options or {}
-    async with JobQueue.open(queue_url) as queue:
-        waits = [_one(queue, manifest, catalog, resume, page_size, options) for catalog in catalogs]
-        outcomes = await asyncio.gather(*waits)
+    await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
+    job_options = client_options or {}
+    async with JobQueue.open(queue_url, directory, options) as queue:
+        manifest = await asyncio.to_thread(Manifest.open, directory)
+        catalogs = distinct_catalogs(await client.catalogs.list().to_list())
+        waits = [_one(queue, manifest, catalog, resume, page_size, job_options) for catalog in catalogs]
+        outcomes = await gather_or_cancel(waits)
+        await asyncio.to_thread(remove_abandoned_parts, directory)
     return ExportSummary(directory, tuple(outcomes), time.perf_counter() - started)
 
 
@@ -142,28 +347,82 @@ async def _one(
         EXPORT_FUNCTION, catalog.uuid or "", str(directory), to_dict(catalog), page_size, client_options
     )
     seconds = time.perf_counter() - started
-    if result.get("error"):
-        return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", 0, None, seconds, result["error"])
-    entry = CompletedCatalog(**result["entry"])
+    entry = _entry(result)
+    if entry is None or entry.uuid != catalog.uuid:
+        reason = result.get("error") or "the worker's result is not a manifest entry of this catalog"
+        return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", 0, None, seconds, str(reason))
     manifest.record(entry)
     return CatalogOutcome(entry.uuid, catalog.title, "complete", entry.items, directory / entry.file, seconds)
 
 
+def _entry(result: dict[str, Any]) -> CompletedCatalog | None:
+    """The manifest entry a worker sent back; None for an error or anything else."""
+    data = result.get("entry")
+    if not isinstance(data, dict):
+        return None
+    try:
+        return CompletedCatalog(**data)
+    except TypeError:
+        return None
+
+
 async def export_catalog(
     context: dict[str, Any],
+    run: dict[str, Any],
     directory: str,
     catalog: dict[str, Any],
     page_size: int | None,
     client_options: dict[str, Any],
 ) -> dict[str, Any]:
-    """The job: one catalog to ``<directory>/<uuid>.jsonl``; its manifest entry, or why it failed."""
+    """The job: one catalog to ``<directory>/<uuid>.jsonl``; its manifest entry, or why it failed
+    (``{"dropped": ...}`` when its run is over)."""
+    try:
+        ticket = RunTicket.from_dict(run)
+        wanted = _catalog_argument(catalog)
+        path = Path(directory) / catalog_file_name(wanted.uuid or "")
+    except (ValueError, TypeError, EnterpriseError) as error:
+        return {"error": f"refused a job with bad arguments: {' '.join(str(error).split())}"}
     clients: WorkerClients = context["clients"]
     client = await clients.environment(client_options)
     if client is None:
         return {"error": "this worker has no ENTERPRISE_* credentials: start it with them to export catalogs"}
-    job = ExportJob(client, Path(directory), Manifest(Path(directory)), False, page_size, SilentProgress())
+    job = ExportJob(client, path.parent, Manifest(path.parent), False, page_size, SilentProgress())
+
+    async def write() -> dict[str, Any]:
+        twin = await twin_result(context)
+        if twin is not None:
+            return twin
+        try:
+            entry = await write_catalog_contents(job, wanted, ItemTally())
+        except (EnterpriseError, OSError) as error:
+            return {"error": failure_reason(error)}
+        return {"entry": attrs.asdict(entry)}
+
     try:
-        entry = await write_catalog_contents(job, from_dict(Catalog, catalog), ItemTally())
-    except (EnterpriseError, OSError) as error:
+        result = await guarded(context["redis"], ticket, file_lock_path(path), write)
+    except OSError as error:  # the folder is not there, or not writable, on this worker
         return {"error": failure_reason(error)}
-    return {"entry": attrs.asdict(entry)}
+    return result if result is not None else {"dropped": f"run {ticket.run_id} is over"}
+
+
+async def twin_result(context: dict[str, Any]) -> dict[str, Any] | None:
+    """The result a twin of this job stored (the same job, enqueued again after Redis lost it while
+    the first ran); this job then ends with the same result instead of writing the files again."""
+    job_id = context.get("job_id")
+    if not job_id:
+        return None
+    stored = await context["redis"].get(f"arq:result:{job_id}")
+    if stored is None:
+        return None
+    try:
+        data = _job_format.load(stored)
+    except JobPayloadError:
+        return None
+    result = data["r"]
+    return result if data["s"] and isinstance(result, dict) and "dropped" not in result else None
+
+
+def _catalog_argument(catalog: Any) -> Catalog:
+    if not isinstance(catalog, dict) or not isinstance(catalog.get("uuid"), str) or not catalog["uuid"]:
+        raise ValueError("the catalog has no uuid")
+    return from_dict(Catalog, catalog)

@@ -147,3 +147,24 @@ def test_the_readme_customers_file_is_read_as_written(tmp_path: Path) -> None:
     customers = read_customers(path)
     assert list(customers) == ["acme", "globex"]
     assert customers["acme"].secret_variable == "ACME_CLIENT_SECRET"
+
+
+def test_every_problem_of_each_customer_is_named_not_only_its_first(tmp_path: Path) -> None:
+    message = refusal(
+        tmp_path,
+        {"acme": {"client_id": "", "base_url": "ftp://example.com", "rate_limit": "fast", "colour": "red"}},
+    )
+    assert "acme: unknown colour" in message
+    assert "acme: client_id must be a non-empty string" in message
+    assert "acme: base_url: must be an absolute http(s) URL" in message
+    assert "acme: rate_limit: cannot read 'fast'" in message
+    assert "acme: give exactly one of client_secret_env" in message
+
+
+def test_a_customer_name_given_twice_is_refused_rather_than_the_last_one_kept(tmp_path: Path) -> None:
+    path = tmp_path / "customers.json"
+    acme = orjson.dumps(ACME).decode()
+    path.write_text(f'{{"acme": {acme}, "globex": {acme}, "acme": {acme}}}', encoding="utf-8")
+    with pytest.raises(CustomersFileError, match="'acme' is defined 2 times") as refused:
+        read_customers(path)
+    assert "globex" not in str(refused.value)

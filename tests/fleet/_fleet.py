@@ -55,7 +55,7 @@ async def start_workers(
             cwd=ROOT,
             env=environment,
             stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
+            stderr=None if os.environ.get("FLEET_DEBUG") else asyncio.subprocess.DEVNULL,
         )
         for _ in range(count)
     ]

@@ -6,6 +6,7 @@ a temporary directory on a free port, and stopped when done.
 
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import time
@@ -74,3 +75,73 @@ def _wait_until_ready(url: str, process: subprocess.Popen[bytes]) -> None:
             except redis.ConnectionError:
                 time.sleep(0.01)
     raise RuntimeError("redis-server did not answer")
+
+
+class RedisProcess:
+    """A redis-server the test can kill, restart on the same port (with the same data when
+    ``append_only``), and freeze (``SIGSTOP``) and thaw: the faults an unattended fleet meets."""
+
+    def __init__(self, directory: Path, *, append_only: bool = False) -> None:
+        self.directory = directory
+        self.append_only = append_only
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start (or restart) the server on its port; returns once it answers."""
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.append_only else []
+        self.process = subprocess.Popen(
+            [
+                str(server_binary()),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                *(persistence or ["--appendonly", "no"]),
+                "--dir",
+                str(self.directory),
+                "--daemonize",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_until_ready(self.url, self.process)
+
+    def kill(self) -> None:
+        """Kill the server at once (no save, connections reset)."""
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(timeout=10)
+
+    def freeze(self) -> None:
+        """Stop the server without closing anything: connections stay open, nothing answers."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let a frozen server go on."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
+    def stop(self) -> None:
+        """Stop the server for good (thawed first, should it be frozen)."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.thaw()
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+@contextmanager
+def redis_process(directory: Path, *, append_only: bool = False) -> Iterator[RedisProcess]:
+    """A started ``RedisProcess``, stopped when the block ends."""
+    server = RedisProcess(directory, append_only=append_only)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

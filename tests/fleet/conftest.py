@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from ._redis_server import redis_server
+from ._redis_server import RedisProcess, redis_process, redis_server
 
 
 @pytest.fixture(scope="session")
@@ -24,3 +24,17 @@ def redis_url(redis_server_url: str) -> str:
     with redis.Redis.from_url(redis_server_url) as client:
         client.flushall()
     return redis_server_url
+
+
+@pytest.fixture
+def faulty_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+    """A redis-server of this test alone, that it may kill, restart and freeze."""
+    with redis_process(Path(tmp_path_factory.mktemp("faulty-redis"))) as server:
+        yield server
+
+
+@pytest.fixture
+def persistent_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+    """Like ``faulty_redis``, with an append-only file: its data survives a kill and restart."""
+    with redis_process(Path(tmp_path_factory.mktemp("persistent-redis")), append_only=True) as server:
+        yield server

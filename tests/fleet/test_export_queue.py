@@ -15,9 +15,11 @@ from ._fleet import enqueued, sandbox_environment
 from ._fleet import start_workers as fleet_workers
 
 WORKERS = 3
-JOB_TIMEOUT = "5"
+JOB_TIMEOUT = "15"
 """Seconds a catalog may take; the killed worker's catalog is taken up 10 seconds after that."""
 WAIT_STEPS = 2000
+ITEMS = 200
+"""Items per catalog: enough for every worker to be mid-catalog at once, few enough for a loaded machine."""
 
 
 async def start_workers(sandbox: Sandbox, redis_url: str) -> list[asyncio.subprocess.Process]:
@@ -57,7 +59,7 @@ async def test_three_workers_one_killed_mid_run_export_every_item_exactly_once(
 ) -> None:
     queued, local = tmp_path / "queued", tmp_path / "local"
     queued.mkdir()
-    async with Sandbox(seed=0, size=DataSize(catalog_items=400)) as sandbox, sandbox.client() as client:
+    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
         export = asyncio.ensure_future(export_via_queue(client, queued, redis_url, page_size=20))
         await enqueued(redis_url, len(sandbox.data.catalogs))
         workers = await start_workers(sandbox, redis_url)
@@ -67,11 +69,11 @@ async def test_three_workers_one_killed_mid_run_export_every_item_exactly_once(
             assert await worker.wait() == 0
         await export_catalogs(client, local, page_size=20)
     assert killed_mid_catalog
-    assert summary.ok
+    assert summary.ok, [outcome.error for outcome in summary.failed]
     assert not list(queued.glob("*.part"))
     assert files(queued) == files(local)
     assert manifest_without_times(queued) == manifest_without_times(local)
     for outcome in summary.outcomes:
         assert outcome.path is not None
         lines = outcome.path.read_bytes().splitlines()
-        assert len(lines) == len(set(lines)) == outcome.items == 400
+        assert len(lines) == len(set(lines)) == outcome.items == ITEMS
