@@ -168,6 +168,7 @@ class BaseClient:
             budget=_budget(client_id, rate_limit, rate_limiter),
             redactor=self._redactor,
             proxy=self._proxy,
+            proxy_from_environment=self._trust_env,
             middleware=check_middleware(middleware) or (),
         )
         self._bind_resources()
@@ -222,7 +223,9 @@ class BaseClient:
         if self._session is None:
             # No pool limit: max_concurrency is enforced once, by the transport, for every view.
             connector = aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True)
-            self._session = aiohttp.ClientSession(connector=connector, trust_env=self._trust_env)
+            # The transport reads the proxy variables itself (once per host): a session that trusts the
+            # environment looks up ~/.netrc in a thread for every request, a cost bigger than the rest.
+            self._session = aiohttp.ClientSession(connector=connector)
         return self._session
 
     def _check_loop(self) -> None:

@@ -28,11 +28,13 @@ import email.utils
 import functools
 import logging
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 
 import aiohttp
 from attrs import define, field
+from yarl import URL
 
 from ._auth import ClientCredentials, TokenCache, TokenProvider
 from ._constants import DEFAULT_PAUSE, MAX_RETRY_AFTER
@@ -94,6 +96,7 @@ class Transport:
         budget: RateBudget | None = None,
         redactor: Redactor | None = None,
         proxy: str | None = None,
+        proxy_from_environment: bool = False,
         middleware: Sequence[Middleware] = (),
     ) -> None:
         self._session = session
@@ -103,6 +106,8 @@ class Transport:
         self._max_retries = options.max_retries
         self._retry = options.retry
         self._proxy = proxy
+        self._proxy_from_environment = proxy_from_environment and proxy is None
+        self._environment_proxies: dict[tuple[str, str], str | None] = {}
         self._middleware = tuple(middleware)
         self._concurrency = options.max_concurrency
         self._slots = asyncio.Semaphore(options.max_concurrency)
@@ -145,6 +150,18 @@ class Transport:
             view._concurrency = options.max_concurrency
             view._slots = asyncio.Semaphore(options.max_concurrency)
         return view
+
+    def _proxy_for(self, url: URL) -> str | None:
+        """The proxy of a request: the client's ``proxy=``, else (``trust_env``) the one
+        ``HTTP_PROXY``/``HTTPS_PROXY`` name for its scheme unless ``NO_PROXY`` exempts its host;
+        read once per scheme and host."""
+        if not self._proxy_from_environment:
+            return self._proxy
+        key = (url.scheme, url.host or "")
+        if key not in self._environment_proxies:
+            exempt = bool(url.host) and urllib.request.proxy_bypass(url.host or "")
+            self._environment_proxies[key] = None if exempt else urllib.request.getproxies().get(url.scheme)
+        return self._environment_proxies[key]
 
     async def send(self, request: HTTPRequest) -> RawResponse:
         """Send with the retry policy; ``APIConnectionError`` or ``APITimeoutError`` when no response came.
@@ -274,7 +291,7 @@ class Transport:
                 data=sent.body,
                 headers=headers,
                 timeout=timeout,
-                proxy=self._proxy,
+                proxy=self._proxy_for(sent.url),
                 allow_redirects=False,  # a redirect must not carry the token to another host
                 trace_request_ctx=sent.trace,
             ) as response:

@@ -78,7 +78,7 @@ class _Contenders:
     async def following_next(self) -> int:
         """One page at a time, as a script without the SDK would."""
         count = 0
-        url: object = self.address.contents_url(f"limit={self.page_size}")
+        url: object = self.address.contents_url(f"page_size={self.page_size}")
         while isinstance(url, str) and url:
             page = await self._page(url)
             count += len(page["results"])  # type: ignore[arg-type]
@@ -87,13 +87,13 @@ class _Contenders:
 
     async def eight_workers(self) -> int:
         """Page 1, then pages 2..200 by eight workers, each taking the next page as it finishes."""
-        first = await self._page(self.address.contents_url(f"limit={self.page_size}&page=1"))
+        first = await self._page(self.address.contents_url(f"page_size={self.page_size}&page=1"))
         numbers = list(range(PAGES, 1, -1))
         counts = [len(first["results"])]  # type: ignore[arg-type]
 
         async def worker() -> None:
             while numbers:
-                url = self.address.contents_url(f"limit={self.page_size}&page={numbers.pop()}")
+                url = self.address.contents_url(f"page_size={self.page_size}&page={numbers.pop()}")
                 counts.append(len((await self._page(url))["results"]))  # type: ignore[arg-type]
 
         await asyncio.gather(*(worker() for _ in range(CONCURRENCY)))

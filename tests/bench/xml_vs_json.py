@@ -36,7 +36,9 @@ async def _bodies(address: SandboxAddress) -> dict[str, RawResponse]:
     async with aiohttp.ClientSession() as session:
         for kind, media in MEDIA.items():
             headers = await token_headers(session, address, accept=media)
-            async with session.get(address.contents_url(f"limit={PAGE_SIZE}"), headers=headers) as response:
+            async with session.get(
+                address.contents_url(f"page_size={PAGE_SIZE}"), headers=headers
+            ) as response:
                 body = await response.read()
                 responses[kind] = RawResponse(
                     status=response.status,
