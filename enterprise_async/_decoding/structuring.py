@@ -214,7 +214,7 @@ def _reader(plan: FieldPlan) -> Reader:
     """The reader of a field's values that the compiled function does not take as they are."""
     type_, wire = plan.type, plan.wire
     decode = _field_hook(type_)
-    if attrs.has(type_) or (is_list(type_) and attrs.has((get_args(type_) or (Any,))[0])):
+    if _writes_itself(type_):
         return _nested_reader(decode, type_, wire)
     if _inline_class(type_) is not None:
         return _converting_reader(decode, type_, wire, _never_same)
@@ -222,6 +222,19 @@ def _reader(plan: FieldPlan) -> Reader:
     if is_union(type_) and is_open_enum(get_args(type_)[0]):
         same = _same_member
     return _converting_reader(decode, type_, wire, same)
+
+
+def _writes_itself(type_: Any) -> bool:
+    """Whether values of ``type_`` are models (one of a union of models, a list of either), which
+    keep their own notes: writing them back to compare with what was sent would only repeat that."""
+    if attrs.has(type_):
+        return True
+    if is_list(type_):
+        return _writes_itself((get_args(type_) or (Any,))[0])
+    if is_union(type_):
+        members = [member for member in get_args(type_) if member is not type(None)]
+        return bool(members) and all(attrs.has(member) for member in members)
+    return False
 
 
 def _nested_reader(decode: Hook, type_: Any, wire: str) -> Reader:
