@@ -192,6 +192,7 @@ class JobQueue:
                 await claim.release()
         finally:
             await pool.aclose()
+            await pool.connection_pool.disconnect()  # a client given its pool does not close it
 
     async def run(self, function: str, key: str, *arguments: Any) -> dict[str, Any]:
         """Enqueue ``function(run, *arguments)`` and wait for a worker's result: the job's dict,
