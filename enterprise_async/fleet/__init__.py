@@ -12,9 +12,9 @@ does not load the export engine.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .._lazy import lazy_names
 from .._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
 from .._redis import RedisPolicy, RedisUnavailableError
 from ._token_cache import RedisTokenCache
@@ -60,8 +60,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module, __name__), name)
+__getattr__ = lazy_names(__name__, _LAZY, globals())
