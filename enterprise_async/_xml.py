@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import re
 from collections.abc import Mapping
 from typing import Any
 from xml.parsers import expat
@@ -22,6 +23,8 @@ import xmltodict
 __all__ = ["TextObject", "XMLDecodeError", "parse_drf_xml", "render_drf_xml"]
 
 LIST_ITEM = "list-item"
+TEXT = "#text"
+"""Where xmltodict puts the text of an element that has children too."""
 
 
 class TextObject(dict[str, Any]):
@@ -96,6 +99,8 @@ def _lists(root: Any) -> Any:
     while pending:
         container, slot = pending.pop()
         value = container[slot]
+        if value.__class__ is not list and TEXT in value and not value[TEXT].strip():
+            del value[TEXT]  # indentation between elements, should a document be pretty-printed
         if value.__class__ is not list and LIST_ITEM in value:
             items = value[LIST_ITEM]
             if items.__class__ is not list:
@@ -110,7 +115,76 @@ def _lists(root: Any) -> Any:
 
 
 def parse_drf_xml(body: bytes | str) -> Any:
-    """The content of the document's root element, as JSON-shaped data with text leaves."""
+    """The content of the document's root element, as JSON-shaped data with text leaves.
+
+    The renderer writes an object's keys as element names, whatever they are: a key that is no XML
+    name (``course-v1:edX+DemoX+Demo_Course``, a run key) makes the document malformed. Such a
+    document is read again with those names replaced, and each key comes back as it was sent.
+    """
+    try:
+        return _parse(body)
+    except XMLDecodeError as error:
+        if not isinstance(error.__cause__, expat.ExpatError):
+            raise
+        renamed = _rename_keys(body)
+        if renamed is None:
+            raise
+    text, keys = renamed
+    return _restore_keys(_parse(text), keys)
+
+
+_TAG = re.compile(r"<(/?)([^<>!?/][^<>]*)>")
+_XML_NAME = re.compile(r"[A-Za-z_][\w.\-]*\Z")
+_PLACEHOLDER = "sdk-key-"
+
+
+def _rename_keys(body: bytes | str) -> tuple[str, dict[str, str]] | None:
+    """``body`` with every element name that is not an XML name replaced by a placeholder, and the
+    placeholders' keys; None when every name already is one (the document is malformed otherwise)."""
+    try:
+        text = body.decode("utf-8") if isinstance(body, bytes) else body
+    except UnicodeDecodeError:
+        return None  # the renderer writes UTF-8: this is not its document
+    keys: dict[str, str] = {}
+    placeholders: dict[str, str] = {}
+
+    def rename(match: re.Match[str]) -> str:
+        slash, name = match.groups()
+        if _XML_NAME.match(name):
+            return match.group(0)
+        placeholder = placeholders.get(name)
+        if placeholder is None:
+            placeholder = placeholders[name] = f"{_PLACEHOLDER}{len(placeholders)}"
+            keys[placeholder] = _unescape(name)
+        return f"<{slash}{placeholder}>"
+
+    renamed = _TAG.sub(rename, text)
+    return (renamed, keys) if keys else None
+
+
+def _unescape(name: str) -> str:
+    return name.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def _restore_keys(root: Any, keys: dict[str, str]) -> Any:
+    """Put each key back in place of its placeholder, keeping the order of the object's keys."""
+    pending = [root]
+    while pending:
+        value = pending.pop()
+        if value.__class__ is list:
+            pending.extend(item for item in value if item.__class__ in _NESTED)
+            continue
+        if value.__class__ not in _NESTED:
+            continue
+        if any(key.startswith(_PLACEHOLDER) for key in value):
+            items = [(keys.get(key, key), item) for key, item in value.items()]
+            value.clear()
+            value.update(items)
+        pending.extend(item for item in value.values() if item.__class__ in _NESTED)
+    return root
+
+
+def _parse(body: bytes | str) -> Any:
     try:
         document = xmltodict.parse(
             body,
@@ -118,6 +192,7 @@ def parse_drf_xml(body: bytes | str) -> Any:
             xml_attribs=False,
             disable_entities=True,
             dict_constructor=TextObject,
+            strip_whitespace=False,  # "edX: " and "  Intro to X\n" are texts as sent
         )
     except XMLDecodeError:
         raise

@@ -97,14 +97,14 @@ async def test_a_middleware_can_answer_without_sending(api: ScriptedAPI) -> None
             status=200,
             reason="OK",
             headers={"Content-Type": "application/json"},
-            body=b'{"key": "edX+DemoX", "title": "From the cache"}',
+            body=b'{"key": "edX+DemoX", "title": "cached"}',
             method=request.method,
             path=request.url.path,
         )
 
     async with api.client(middleware=[cached]) as client:
         result = await course(client)
-    assert result.title == "From the cache"  # type: ignore[attr-defined]
+    assert result.title == "cached"  # type: ignore[attr-defined]
     assert api.calls("GET", COURSE) == []
 
 

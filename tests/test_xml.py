@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from enterprise_async._xml import XMLDecodeError, parse_drf_xml, render_drf_xml
+from enterprise_async.models import CatalogContentsPage, from_dict, to_dict
 
 
 def test_list_items_become_lists_even_with_one_element() -> None:
@@ -88,3 +89,39 @@ def test_list_items_beside_other_children_are_kept_as_a_list_under_their_name() 
 def test_objects_inside_lists_inside_objects_are_read_at_every_depth() -> None:
     data = {"x": [{"a": [{"b": [1]}], "c": {"d": [True]}}]}
     assert parse_drf_xml(render_drf_xml(data)) == {"x": [{"a": [{"b": ["1"]}], "c": {"d": ["True"]}}]}
+
+
+RUN_KEY = "course-v1:edX+DemoX+Demo_Course"
+
+
+def test_keys_that_are_no_xml_names_are_read_back_as_sent() -> None:
+    """The renderer writes keys as element names: ``<course-v1:edX+DemoX+Demo_Course>`` is no XML."""
+    data = {"normalized_metadata_by_run": {RUN_KEY: {"start_date": "2013-02-05"}, "2024": "x"}, "title": "T"}
+    assert parse_drf_xml(render_drf_xml(data)) == data
+
+
+def test_a_listing_whose_items_are_keyed_by_run_decodes_every_item() -> None:
+    item = {"content_type": "course", "key": "edX+DemoX", "normalized_metadata_by_run": {RUN_KEY: {"a": "b"}}}
+    page = from_dict(
+        CatalogContentsPage, parse_drf_xml(render_drf_xml({"count": 2, "results": [item, item]}))
+    )
+    assert [course.key for course in page.results] == ["edX+DemoX", "edX+DemoX"]
+    written = [to_dict(course)["normalized_metadata_by_run"] for course in page.results]
+    assert written == [{RUN_KEY: {"a": "b"}}] * 2
+
+
+def test_a_document_malformed_otherwise_still_raises() -> None:
+    with pytest.raises(XMLDecodeError):
+        parse_drf_xml(b"<root><course-v1:a+b>unclosed</root>")
+
+
+def test_whitespace_in_texts_is_kept_as_sent() -> None:
+    data = {"partner": "edX: ", "title": "  Intro to X\n", "tags": [" a ", "\tb"], "blank": "   "}
+    assert parse_drf_xml(render_drf_xml(data)) == data
+
+
+def test_indentation_between_elements_is_not_text() -> None:
+    assert parse_drf_xml(b"<root>\n  <a>x</a>\n  <b>\n    <list-item> y</list-item>\n  </b>\n</root>") == {
+        "a": "x",
+        "b": [" y"],
+    }

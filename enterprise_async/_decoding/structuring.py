@@ -123,6 +123,11 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
     if inline is not None:
         namespace[f"c{index}"] = inline
         return f"v if (v := {fetch}) is None or v.__class__ is c{index} else r{index}(v, notes)"
+    if is_union(type_) and is_open_enum(enum := get_args(type_)[0]):
+        # A documented value spelled as documented: its member, with nothing to note.
+        namespace[f"x{index}"] = {member.value: member for member in enum}.get
+        member = f"m if (m := x{index}(v)) is not None else r{index}(v, notes)"
+        return f"None if (v := {fetch}) is None else ({member})"
     return f"None if (v := {fetch}) is None else r{index}(v, notes)"
 
 
@@ -252,8 +257,9 @@ def _never_same(decoded: Any, sent: Any) -> bool:
 
 
 def _same_datetime(moment: datetime.datetime, sent: Any) -> bool:
-    """Whether ``datetime_text(moment)`` is ``sent``, without writing it: the text is in that canonical
-    form (``T``, seconds, microseconds only when not zero, ``Z`` for UTC, else ``+HH:MM``) or not."""
+    """Whether ``json_datetime(moment)`` is ``sent``, without writing it: the text is in that canonical
+    form (``T``, seconds, microseconds only when not zero, ``Z`` for UTC, else ``+HH:MM`` or no offset
+    for a naive datetime) or not."""
     if sent.__class__ is not str or moment.__class__ is not datetime.datetime or sent[10:11] != "T":
         return written_as_sent(moment, sent)
     size = len(sent)
@@ -263,6 +269,8 @@ def _same_datetime(moment: datetime.datetime, sent: Any) -> bool:
         )
     if sent.endswith("+00:00"):
         return False
+    if moment.tzinfo is None:
+        return (size == 19 and moment.microsecond == 0) or (size == 26 and moment.microsecond != 0)
     if size == 25:
         return moment.microsecond == 0 and sent[19] in "+-"
     if size == 32:

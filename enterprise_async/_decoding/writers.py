@@ -19,7 +19,7 @@ from .registry import hook, is_list, is_open_enum, is_union
 from .scalars import Hook
 from .tolerance import under_way
 
-__all__ = ["datetime_text", "model_writer", "text_natural", "to_dict", "written_as_sent"]
+__all__ = ["json_datetime", "model_writer", "text_natural", "to_dict", "written_as_sent"]
 
 
 def _plain(value: Any, every: bool = False) -> Any:
@@ -45,7 +45,7 @@ _JSON_SCALARS = frozenset({str, int, float, bool, NoneType})
 _WRITERS: Mapping[type[Any], Callable[[Any, bool], Any]] = {
     list: lambda items, every: [_plain(item, every) for item in items],
     dict: lambda mapping, every: {key: _plain(item, every) for key, item in mapping.items()},
-    datetime.datetime: lambda moment, _: datetime_text(moment),
+    datetime.datetime: lambda moment, _: json_datetime(moment),
     datetime.date: lambda day, _: day.isoformat(),
     decimal.Decimal: lambda number, _: str(number),
 }
@@ -54,7 +54,7 @@ _WRITERS: Mapping[type[Any], Callable[[Any, bool], Any]] = {
 # How a field's value is written, by its type (``None`` stays ``None`` for all of them).
 _WRITE_AS_IS = frozenset({str, int, float, bool})
 _WRITE_METHOD: Mapping[Any, str] = {
-    datetime.datetime: "datetime_text(v)",
+    datetime.datetime: "json_datetime(v)",
     datetime.date: "v.isoformat()",
     decimal.Decimal: "str(v)",
 }
@@ -85,7 +85,7 @@ def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
     hints = typing.get_type_hints(cls)
     namespace: dict[str, Any] = {
         "plain": _plain,
-        "datetime_text": datetime_text,
+        "json_datetime": json_datetime,
         "sent": _as_sent,
         "absent": _ABSENT,
     }
@@ -234,12 +234,6 @@ def _as_sent(
     if not same:
         return _plain(v)
     return r if r.__class__ in _JSON_SCALARS else _plain(r)
-
-
-def datetime_text(moment: datetime.datetime) -> str:
-    """A datetime as the services write it (Django REST framework): ISO 8601, UTC as ``Z``."""
-    text = moment.isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 def written_as_sent(decoded: Any, sent: Any) -> bool:

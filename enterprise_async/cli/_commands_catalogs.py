@@ -105,7 +105,7 @@ def export(
                 queue_url,
                 resume=resume,
                 page_size=limit,
-                client_options=api.client_options(),
+                client_options=api.options.to_json(),
                 options=queue,
             )
         with CatalogProgressBars(error_console()) as bars:
@@ -168,7 +168,7 @@ def export_by_customer(
             list(customers),
             resume=resume,
             page_size=limit,
-            client_options=api.client_options(),
+            client_options=api.options.to_json(),
             options=queue,
         )
     )

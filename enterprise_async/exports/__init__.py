@@ -15,7 +15,7 @@ from ._catalogs import (
     export_catalogs,
 )
 from ._learners import LEARNER_COLUMNS, LearnerFormat, csv_cell, export_learners, spreadsheet_safe
-from ._manifest import MANIFEST_NAME, CompletedCatalog, Manifest
+from ._manifest import MANIFEST_NAME, CompletedCatalog, FailedCatalog, Manifest
 
 __all__ = [
     "LEARNER_COLUMNS",
@@ -24,6 +24,7 @@ __all__ = [
     "AtomicFile",
     "CatalogOutcome",
     "CompletedCatalog",
+    "FailedCatalog",
     "ExportProgress",
     "ExportSummary",
     "LearnerFormat",

@@ -287,9 +287,9 @@ async def _write_catalog(job: ExportJob, catalog: Catalog, started: float) -> Ca
         job.manifest.record(entry)
     except (EnterpriseError, OSError) as error:
         seconds = time.perf_counter() - started
-        return CatalogOutcome(
-            catalog.uuid or "", catalog.title, "failed", tally.items, None, seconds, failure_reason(error)
-        )
+        reason = failure_reason(error)
+        await asyncio.to_thread(job.manifest.record_failure, catalog.uuid or "", catalog.title, reason)
+        return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", tally.items, None, seconds, reason)
     seconds = time.perf_counter() - started
     return CatalogOutcome(
         entry.uuid, catalog.title, "complete", entry.items, job.directory / entry.file, seconds

@@ -1,7 +1,9 @@
 """The manifest of an export directory: which catalogs are complete, for ``--resume``.
 
 ``manifest.json`` holds one entry per complete catalog: its file, item count, size, SHA-256, the
-catalog's ``content_last_modified`` and when it completed. An entry is written only after its file
+catalog's ``content_last_modified`` and when it completed; and, under ``failed``, each catalog
+whose last export failed, with the reason and when (a resume exports it again; completing it
+removes it from there). An entry is written only after its file
 has been renamed into place, and the manifest itself is replaced atomically, so it never names a
 file that is incomplete. A catalog counts as done when its entry is there, its file still has the
 recorded size and SHA-256 (content, not just size: a line edited in place is caught), and the
@@ -24,7 +26,15 @@ from attrs import frozen
 from ..models import Catalog
 from ._atomic_file import AtomicFile
 
-__all__ = ["MANIFEST_NAME", "MANIFEST_VERSION", "CompletedCatalog", "Manifest", "modified_stamp", "sha256_of"]
+__all__ = [
+    "MANIFEST_NAME",
+    "MANIFEST_VERSION",
+    "CompletedCatalog",
+    "FailedCatalog",
+    "Manifest",
+    "modified_stamp",
+    "sha256_of",
+]
 
 MANIFEST_NAME: Final = "manifest.json"
 MANIFEST_VERSION: Final = 1
@@ -50,6 +60,16 @@ class CompletedCatalog:
     completed_at: str
 
 
+@frozen
+class FailedCatalog:
+    """The record of a catalog whose last export failed: never taken as done."""
+
+    uuid: str
+    title: str | None
+    reason: str
+    failed_at: str
+
+
 def modified_stamp(catalog: Catalog) -> str | None:
     """How the manifest writes a catalog's ``content_last_modified``."""
     moment = catalog.content_last_modified
@@ -63,6 +83,7 @@ class Manifest:
         self.directory = directory
         self.path = directory / MANIFEST_NAME
         self._entries = self._read()
+        self._failed = self._read_failed()
 
     @classmethod
     def open(cls, directory: Path) -> Manifest:
@@ -90,12 +111,30 @@ class Manifest:
             return None
         return entry
 
+    @property
+    def failed(self) -> dict[str, FailedCatalog]:
+        """The catalogs whose last export failed, by uuid."""
+        return dict(self._failed)
+
     def record(self, entry: CompletedCatalog) -> None:
         """Note a catalog as complete (its file must already be in place) and save the manifest."""
         self._entries[entry.uuid] = entry
+        self._failed.pop(entry.uuid, None)
+        self._save()
+
+    def record_failure(self, uuid: str, title: str | None, reason: str) -> None:
+        """Note that a catalog's export failed (and why), and save the manifest. A complete file of
+        an earlier export is no longer vouched for: the catalog is exported again on resume."""
+        self._entries.pop(uuid, None)
+        now = datetime.datetime.now(datetime.timezone.utc).isoformat()
+        self._failed[uuid] = FailedCatalog(uuid, title, reason, now)
+        self._save()
+
+    def _save(self) -> None:
         document = {
             "version": MANIFEST_VERSION,
             "catalogs": {uuid: attrs.asdict(done) for uuid, done in sorted(self._entries.items())},
+            "failed": {uuid: attrs.asdict(failed) for uuid, failed in sorted(self._failed.items())},
         }
         with AtomicFile(self.path) as out:
             out.write(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
@@ -113,6 +152,23 @@ class Manifest:
         if not isinstance(catalogs, dict):
             return {}
         return {uuid: entry for uuid, data in catalogs.items() if (entry := _entry(data)) is not None}
+
+    def _read_failed(self) -> dict[str, FailedCatalog]:
+        try:
+            document = orjson.loads(self.path.read_bytes())
+        except (FileNotFoundError, orjson.JSONDecodeError):
+            return {}
+        failed = document.get("failed") if isinstance(document, dict) else None
+        if not isinstance(failed, dict):
+            return {}
+        return {uuid: entry for uuid, data in failed.items() if (entry := _failure(data)) is not None}
+
+
+def _failure(data: Any) -> FailedCatalog | None:
+    try:
+        return FailedCatalog(**data)
+    except TypeError:
+        return None
 
 
 def sha256_of(path: Path) -> str:

@@ -16,12 +16,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
+from .._redis import RedisPolicy, RedisUnavailableError
 from ._token_cache import RedisTokenCache
 
 if TYPE_CHECKING:
     from ._customer_queue import export_customers_via_queue
     from ._customers import Customer, CustomersFileError, read_customers
-    from ._queue import JobQueue, export_via_queue
+    from ._queue import JobQueue, NoWorkerError, QueueOptions, export_via_queue
     from ._worker import run_worker
     from ._worker_clients import WorkerClients
 
@@ -29,9 +30,13 @@ __all__ = [
     "Customer",
     "CustomersFileError",
     "JobQueue",
+    "NoWorkerError",
+    "QueueOptions",
     "RateBudget",
     "RateLimiter",
+    "RedisPolicy",
     "RedisTokenCache",
+    "RedisUnavailableError",
     "WorkerClients",
     "budget_key",
     "export_customers_via_queue",
@@ -46,6 +51,8 @@ _LAZY = {
     "CustomersFileError": "._customers",
     "read_customers": "._customers",
     "JobQueue": "._queue",
+    "NoWorkerError": "._queue",
+    "QueueOptions": "._queue",
     "export_via_queue": "._queue",
     "export_customers_via_queue": "._customer_queue",
     "WorkerClients": "._worker_clients",

@@ -349,8 +349,9 @@ async def _one(
     seconds = time.perf_counter() - started
     entry = _entry(result)
     if entry is None or entry.uuid != catalog.uuid:
-        reason = result.get("error") or "the worker's result is not a manifest entry of this catalog"
-        return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", 0, None, seconds, str(reason))
+        reason = str(result.get("error") or "the worker's result is not a manifest entry of this catalog")
+        manifest.record_failure(catalog.uuid or "", catalog.title, reason)
+        return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", 0, None, seconds, reason)
     manifest.record(entry)
     return CatalogOutcome(entry.uuid, catalog.title, "complete", entry.items, directory / entry.file, seconds)
 

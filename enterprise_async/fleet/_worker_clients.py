@@ -16,6 +16,7 @@ from typing import Any, Final
 from .._constants import REQUIRED_ENVIRONMENT
 from .._generated.client import EnterpriseClient
 from .._rate_limit import RateLimiter
+from .._timeouts import Timeout
 from ._customers import Customer
 from ._token_cache import RedisTokenCache
 
@@ -90,5 +91,9 @@ class WorkerClients:
 
 
 def _known(job_options: dict[str, Any]) -> dict[str, Any]:
-    """The options of a job this worker applies (a newer enqueuer's others are left out)."""
-    return {name: value for name, value in job_options.items() if name in JOB_OPTIONS}
+    """The options of a job this worker applies (a newer enqueuer's others are left out); a
+    timeout given in parts (``ClientOptions.to_json``) becomes a ``Timeout`` again."""
+    known = {name: value for name, value in job_options.items() if name in JOB_OPTIONS}
+    if isinstance(known.get("timeout"), dict):
+        known["timeout"] = Timeout(**known["timeout"])
+    return known

@@ -104,6 +104,24 @@ async def test_a_failing_catalog_leaves_the_others_complete(sandbox: Sandbox, tm
             assert len(lines_of(tmp_path, catalog.uuid)) == catalog.item_count
 
 
+async def test_a_failed_catalog_is_named_in_the_manifest_until_a_resume_completes_it(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    broken = sandbox.data.catalogs[1]
+    sandbox.faults.inject(CONTENTS.format(broken.uuid), Fault.server_error(500), times=None)
+    async with sandbox.client(max_retries=0) as client:
+        await export_catalogs(client, tmp_path)
+    failed = orjson.loads((tmp_path / MANIFEST_NAME).read_bytes())["failed"]
+    assert list(failed) == [broken.uuid]
+    assert "ServerError" in failed[broken.uuid]["reason"]
+    sandbox.faults.clear()
+    async with sandbox.client() as client:
+        summary = await export_catalogs(client, tmp_path, resume=True)
+    assert summary.ok
+    assert [outcome.uuid for outcome in summary.outcomes if outcome.status == "complete"] == [broken.uuid]
+    assert orjson.loads((tmp_path / MANIFEST_NAME).read_bytes())["failed"] == {}
+
+
 async def test_a_catalog_failing_after_its_first_page_leaves_no_file(
     sandbox: Sandbox, tmp_path: Path
 ) -> None:

@@ -21,6 +21,7 @@ import pytest
 import redis
 
 from enterprise_async._redis import RedisPolicy
+from enterprise_async.exports import Manifest
 from enterprise_async.exports._catalogs import export_catalogs
 from enterprise_async.exports._lock import DirectoryLockedError
 from enterprise_async.fleet._queue import QUEUE_NAME, QueueOptions, export_via_queue
@@ -205,12 +206,12 @@ async def test_a_job_past_its_timeout_fails_its_catalog_alone(redis_url: str, tm
     queued = tmp_path / "queued"
     async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
         slow = (await client.catalogs.list().to_list())[0].uuid
-        sandbox.faults.inject(f"*{slow}*", Fault.latency(30), times=None)
+        sandbox.faults.inject(f"*{slow}*", Fault.latency(120), times=None)
         async with fleet(sandbox, redis_url, tmp_path) as workers:
             export = asyncio.ensure_future(
                 export_via_queue(client, queued, redis_url, page_size=20, options=options())
             )
-            await workers.start(2, "--job-timeout", "3")
+            await workers.start(2, "--job-timeout", "10")  # ample for the others, even on a loaded machine
             summary = await asyncio.wait_for(export, DEADLINE)
             await workers.stop()
     assert [outcome.uuid for outcome in summary.failed] == [slow]
@@ -218,6 +219,7 @@ async def test_a_job_past_its_timeout_fails_its_catalog_alone(redis_url: str, tm
     assert "ran past its worker's --job-timeout" in summary.failed[0].error
     assert len(summary.completed) == len(summary.outcomes) - 1
     assert not list(queued.glob(f"{slow}*"))
+    assert list(Manifest(queued).failed) == [slow]  # named in the manifest too, for the next resume
 
 
 async def test_a_second_run_on_the_same_folder_is_refused_naming_the_first_or_waits_for_it(
