@@ -77,6 +77,12 @@ def _test_pythons() -> list[str]:
 
 
 TEST_PYTHONS = _test_pythons()
+RUNNING_PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
+FULL_SUITE_PYTHON = RUNNING_PYTHON if RUNNING_PYTHON in TEST_PYTHONS else TEST_PYTHONS[-1]
+"""The Python whose tests session also runs the slow suites (the one running nox, as CI's)."""
+SLOW_SUITES = ("tests/fleet", "tests/test_maintainer.py", "tests/test_soak.py")
+"""Multi-process and regeneration suites (minutes each) that test no Python-version-specific code
+of their own: run on FULL_SUITE_PYTHON only, so that CI on four Pythons stays within its time."""
 
 
 @nox.session
@@ -110,12 +116,16 @@ def drift(session: nox.Session) -> None:
 
 @nox.session(python=TEST_PYTHONS)
 def tests(session: nox.Session) -> None:
-    """The whole test suite (warnings are errors), on every supported Python this machine has.
+    """The test suite (warnings are errors) on every supported Python this machine has; the slow
+    suites on one of them (all of it with `-- tests`, or any pytest arguments given).
 
     pytest's exit code 5 (no test collected) fails the session like any other non-zero code.
     """
     session.install("-e", DEV)
-    session.run("pytest", *session.posargs, success_codes=[0])
+    arguments = list(session.posargs)
+    if not arguments and session.python != FULL_SUITE_PYTHON:
+        arguments = [f"--ignore={suite}" for suite in SLOW_SUITES]
+    session.run("pytest", *arguments, success_codes=[0])
 
 
 @nox.session

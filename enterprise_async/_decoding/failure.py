@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_origin
 
 
 class DecodeError(ValueError):
@@ -25,6 +25,6 @@ def describe(value: Any) -> str:
 
 def type_name(type_: Any) -> str:
     """A declared type as a reader knows it: ``Course``, ``list[Seat]``, ``int | str``."""
-    if isinstance(type_, type):
+    if isinstance(type_, type) and get_origin(type_) is None:  # before 3.11, list[X] passes for a type
         return type_.__name__
     return str(type_).replace("typing.", "").replace("enterprise_async._generated.models.", "")
