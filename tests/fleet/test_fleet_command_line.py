@@ -157,6 +157,8 @@ def test_a_worker_says_what_it_serves_and_a_signal_stops_it_in_one_line(
         if worker.poll() is None:
             worker.kill()
             worker.wait()
+        if worker.stderr is not None:
+            worker.stderr.close()
     assert started.startswith(f"worker {worker.pid}@")
     assert "serves catalog exports as client acme-sync from the queue enterprise-async:exports" in started
     assert "(2 jobs at a time, job timeout 300 s, rate limit 5/second)" in started
