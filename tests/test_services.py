@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from http import HTTPStatus
+
 import pytest
 
 from enterprise_async import (
@@ -105,8 +107,9 @@ async def test_a_refused_allocation_raises_422_with_the_services_reason(enterpri
                 content_key="HarvardX+CS50",
                 content_price_cents=policy.spend_limit + 1,
             )
+    reason = HTTPStatus(422).phrase  # the server's words: "Unprocessable Content" from Python 3.13 on
     assert str(caught.value).endswith(
-        "422 Unprocessable Entity: You can't enroll right now because your organization doesn't have "
+        f"422 {reason}: You can't enroll right now because your organization doesn't have "
         "enough funds. Contact your administrator to request more."
         f" (request id {caught.value.request_id})"
     )

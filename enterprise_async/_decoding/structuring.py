@@ -126,7 +126,8 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
     if is_union(type_) and is_open_enum(enum := get_args(type_)[0]):
         # A documented value spelled as documented: its member, with nothing to note.
         namespace[f"x{index}"] = {member.value: member for member in enum}.get
-        member = f"m if (m := x{index}(v)) is not None else r{index}(v, notes)"
+        namespace[f"s{index}"] = str
+        member = f"m if v.__class__ is s{index} and (m := x{index}(v)) is not None else r{index}(v, notes)"
         return f"None if (v := {fetch}) is None else ({member})"
     return f"None if (v := {fetch}) is None else r{index}(v, notes)"
 
