@@ -300,6 +300,8 @@ async def test_the_jobs_of_a_dead_run_are_dropped_not_run(redis_url: str, tmp_pa
         await enqueued(redis_url, len(sandbox.data.catalogs))
         enqueuer.kill()  # a crash: its lease is not renewed any more
         await enqueuer.wait()
+        with redis.Redis.from_url(redis_url) as raw:  # workers come after the lease ran out
+            await until(lambda: not any(raw.scan_iter("enterprise-async:run:*")), "the lease expired")
         async with fleet(sandbox, redis_url, tmp_path) as workers:
             await workers.start(1)
             with redis.Redis.from_url(redis_url) as raw:
