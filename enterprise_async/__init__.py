@@ -14,6 +14,7 @@ here), the sandbox server in ``enterprise_async.testing``.
 
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
+from ._drift import DriftEntry, DriftReport
 from ._generated.client import EnterpriseClient
 from ._logs import configure_logging_from_env
 from ._middleware import Middleware, OutgoingRequest, Send
@@ -65,6 +66,8 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "CachedToken",
+    "DriftEntry",
+    "DriftReport",
     "ClientStateError",
     "ClientValidationError",
     "ContentMismatchError",
