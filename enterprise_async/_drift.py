@@ -122,7 +122,9 @@ class DriftReport:
         if not self:
             return "drift: none; every response fit the spec"
         total = sum(entry.count for entry in self.entries)
-        lines = [f"drift: {len(self.entries)} things the spec does not describe, seen {total} times"]
+        things = "thing" if len(self.entries) == 1 else "things"
+        times = "time" if total == 1 else "times"
+        lines = [f"drift: {len(self.entries)} {things} the spec does not describe, seen {total} {times}"]
         lines += [f"  {entry}" for entry in self.entries]
         if self.omitted:
             lines.append(f"  ... and {self.omitted} more findings not listed (over {MAX_DRIFT_ENTRIES})")
