@@ -183,9 +183,13 @@ class AsyncPager(Generic[ItemT, PageT]):
         usual (concurrently where the listing allows it).
 
         Raises ``ListingCursorError`` at once for text that is no cursor, or a cursor of another
-        listing (another operation, other arguments, another page size).
+        listing (another operation, other arguments, another page size). The cursor of a
+        ``to_list()`` (read in the largest pages, see ``bulk``) resumes the same way.
         """
         start = cursor if isinstance(cursor, ListingCursor) else ListingCursor.from_json(cursor)
+        bulk = self.bulk()
+        if bulk is not self and (start.listing, start.arguments) == (bulk._listing, bulk._arguments):
+            return bulk._with(bulk._query, start)  # a cursor that ``to_list()`` left
         return self._with(self._query, start)
 
     def _with(self, query: Query, start: ListingCursor | None) -> AsyncPager[ItemT, PageT]:
