@@ -31,8 +31,17 @@ import asyncio
 import copy
 import logging
 import math
+import operator
 from collections import deque
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterator,
+    Sequence,
+)
 from contextlib import aclosing
 from typing import Any, Generic, Protocol, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
@@ -122,16 +131,31 @@ class ListingTally:
 @define
 class PageStep(Generic[PageT]):
     """One page of a walk: its number in listing order, the query that fetched it and the query of
-    the page after it (None when the plan or the links say it is the last)."""
+    the page after it (None when the plan or the links say it is the last; a ``next`` link as
+    sent, read only when a cursor needs it)."""
 
     page: PageT
     number: int
     query: Query
-    after: Query | None
+    after: Query | str | None
     size: int | None = None
     """The page size that numbers pages (listings without links), kept in cursors."""
     before: int = 0
     """Items of the pages before this one (set as the walk counts them)."""
+
+
+@define
+class Position(Generic[PageT]):
+    """Where an iteration stands: in ``step``'s page (None: before the first), whose items not yet
+    given are what ``rest`` (an iterator over them) still holds. Nothing is counted per item: the
+    iterator knows how many remain."""
+
+    step: PageStep[PageT] | None = None
+    rest: Iterator[Any] = field(factory=lambda: iter(()))
+    finished: bool = False
+
+    def given(self, page_items: int) -> int:
+        return page_items - operator.length_hint(self.rest, 0)
 
 
 class AsyncPager(Generic[ItemT, PageT]):
@@ -165,7 +189,9 @@ class AsyncPager(Generic[ItemT, PageT]):
         if start is not None:
             start.check(self._listing, self._arguments)
         self._start = start or ListingCursor(self._listing, self._arguments, query=query)
-        self._cursor = self._start
+        self._position: Position[PageT] = Position()
+        self._delegate: AsyncPager[ItemT, PageT] | None = None
+        """The pager ``to_list()`` read through, when not this one (``bulk``)."""
 
     def __repr__(self) -> str:
         return f"AsyncPager({self._pagination.page_model.__name__}, window={self._window})"
@@ -175,7 +201,23 @@ class AsyncPager(Generic[ItemT, PageT]):
         """Where the latest iteration stands: resuming from it gives the items after the last one
         given (by ``async for``, ``to_list()`` or ``pages()``), each exactly once. Before any
         iteration, where this pager starts. Store it with ``str()``/``to_json()``."""
-        return self._cursor
+        if self._delegate is not None:
+            return self._delegate.cursor
+        position = self._position
+        step = position.step
+        if step is None:
+            cursor = self._start
+        elif (given := position.given(len(self.items_of(step.page)))) < len(self.items_of(step.page)):
+            cursor = self._within(step, given)
+        else:
+            cursor = self._after(step)
+        return attrs.evolve(cursor, done=True) if position.finished and not cursor.done else cursor
+
+    def _begin(self) -> Position[PageT]:
+        """A new iteration's position (the cursor follows the latest iteration)."""
+        self._delegate = None
+        self._position = Position()
+        return self._position
 
     def resume(self, cursor: ListingCursor | str) -> AsyncPager[ItemT, PageT]:
         """This listing from ``cursor`` (a ``ListingCursor`` or its JSON text) on: the page it names
@@ -212,18 +254,17 @@ class AsyncPager(Generic[ItemT, PageT]):
         return self._items()
 
     async def _items(self) -> AsyncGenerator[ItemT, None]:
+        position = self._begin()
         skip = self._start.skip
         async with aclosing(self._steps()) as steps:
             async for step in steps:
                 items = self.items_of(step.page)
-                if len(items) <= skip:
-                    self._cursor = self._after(step)
-                for position in range(skip, len(items)):
-                    given = position + 1
-                    self._cursor = self._within(step, given) if given < len(items) else self._after(step)
-                    yield items[position]
+                rest = iter(items[skip:] if skip else items)
+                position.step, position.rest = step, rest
+                for item in rest:  # the iterator moves past an item before it is given
+                    yield item
                 skip = 0
-        self._cursor = attrs.evolve(self._cursor, done=True)
+        position.finished = True
 
     def items_of(self, page: PageT) -> Sequence[ItemT]:
         """The items of one page, from the field the spec names (the page itself for a bare list)."""
@@ -244,6 +285,9 @@ class AsyncPager(Generic[ItemT, PageT]):
         """
         received: list[ItemT] = []
         pager = self.bulk(page_size)
+        self._begin()
+        if pager is not self:
+            self._delegate = pager
         try:
             async for item in pager:
                 received.append(item)
@@ -252,8 +296,6 @@ class AsyncPager(Generic[ItemT, PageT]):
             error.items[:0] = received
             error.item_pages = given + error.item_pages
             raise
-        finally:
-            self._cursor = pager.cursor
         return received
 
     def bulk(self, page_size: int | None = None) -> AsyncPager[ItemT, PageT]:
@@ -288,14 +330,15 @@ class AsyncPager(Generic[ItemT, PageT]):
         Raises ``IncompleteListingError`` when a page after the first fails or the listing ends
         short of what its envelopes promised; a failure of page 1 raises as it is.
         """
+        position = self._begin()
         skip = self._start.skip
         async with aclosing(self._steps()) as steps:
             async for step in steps:
                 page = self._without_given(step.page, skip) if skip else step.page
                 skip = 0
-                self._cursor = self._after(step)
+                position.step, position.rest = step, iter(())
                 yield page
-        self._cursor = attrs.evolve(self._cursor, done=True)
+        position.finished = True
 
     async def _steps(self) -> AsyncGenerator[PageStep[PageT], None]:
         """The walk from the start cursor, counted (the tally starts with the pages and items
@@ -330,7 +373,7 @@ class AsyncPager(Generic[ItemT, PageT]):
             self._listing,
             self._arguments,
             page=step.number + 1,
-            query=step.after or (),
+            query=(_link_query(step.after) if isinstance(step.after, str) else step.after) or (),
             before=step.before + len(self.items_of(step.page)),
             size=step.size,
             done=step.after is None,
@@ -356,7 +399,7 @@ class AsyncPager(Generic[ItemT, PageT]):
                     yield step
             return
         link = self._next(page) if self.items_of(page) else None
-        yield PageStep(page, number, start.query, _link_query(link))
+        yield PageStep(page, number, start.query, link)
         if link is None:
             return
         linked = self._plan_from_link(page, start)
@@ -384,7 +427,7 @@ class AsyncPager(Generic[ItemT, PageT]):
             return
         total, query_of, size = plan
 
-        def after_of(page: PageT, number: int) -> Query | None:
+        def after_of(page: PageT, number: int) -> Query | str | None:
             last = len(self.items_of(page)) < size if total is None else number >= total
             return None if last else query_of(number + 1)
 
@@ -397,8 +440,8 @@ class AsyncPager(Generic[ItemT, PageT]):
             async for step in later:
                 yield step
 
-    def _linked_after(self, page: PageT, number: int) -> Query | None:
-        return _link_query(self._next(page))
+    def _linked_after(self, page: PageT, number: int) -> Query | str | None:
+        return self._next(page)
 
     def _count(self, tally: ListingTally, page: PageT) -> None:
         """Add a page to the tally, and take its envelope's promise as the latest."""
@@ -541,7 +584,7 @@ class AsyncPager(Generic[ItemT, PageT]):
         query_of: QueryOf,
         size: int,
         number: int,
-        after_of: Callable[[PageT, int], Query | None],
+        after_of: Callable[[PageT, int], Query | str | None],
         first: Sequence[ItemT] = (),
     ) -> AsyncGenerator[PageStep[PageT], None]:
         """Pages ``number``..total, requested up to ``window`` ahead, yielded in order.
@@ -603,7 +646,7 @@ class AsyncPager(Generic[ItemT, PageT]):
                     return
                 raise self._incomplete(tally, tally.pages + 1, "failed", error) from error
             number += 1
-            yield PageStep(page, number, query, _link_query(self._next(page)))
+            yield PageStep(page, number, query, self._next(page))
 
     # ------------------------------------------------------------------ completeness
 
