@@ -361,7 +361,14 @@ class BaseClient:
                 answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
             return page
 
-        return AsyncPager(fetch, pagination, prepared.query, window=self._options.max_concurrency)
+        return AsyncPager(
+            fetch,
+            pagination,
+            prepared.query,
+            window=self._options.max_concurrency,
+            listing=operation.name,
+            scope=prepared.path,
+        )
 
     @overload
     async def request(
