@@ -73,6 +73,8 @@ class OperationSpec:
     json_fallback_statuses: tuple[int, ...] = ()
     empty_statuses: tuple[int, ...] = ()
     """Statuses answered without a body whose result is a model built empty (``x-sdk-empty-result``)."""
+    chunking: str | None = None
+    """The ``Chunking(...)`` source of ``x-sdk-chunks``: the operation has an ``..._in_chunks`` method."""
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -341,6 +343,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         if reader.resolve(parameter)["name"] not in driven
     ]
     body_rule = None
+    body_schema: Schema = {}
     if "requestBody" in node:
         body_schema = _json_body_schema(reader, node["requestBody"])
         body_rule = reader.object_rule(body_schema)
@@ -385,7 +388,22 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         identity=_identity(node.get("x-sdk-identity")),
         json_fallback_statuses=tuple(sorted(_marked_statuses(node, "x-sdk-json-fallback"))),
         empty_statuses=_empty_statuses(reader, node),
+        chunking=_chunking(node.get("x-sdk-chunks"), body_schema),
     )
+
+
+def _chunking(chunks: Schema | None, body: Schema) -> str | None:
+    """The ``Chunking(...)`` source of ``x-sdk-chunks``; with ``across`` and no ``size``, the size is
+    the body's ``x-sdk-max-product-items`` maximum (the product the service limits)."""
+    if chunks is None:
+        return None
+    size = chunks.get("size", body.get("x-sdk-max-product-items", {}).get("maximum"))
+    options = {
+        "aligned": repr(tuple(chunks.get("aligned", ()))),
+        "across": repr(chunks.get("across")),
+        "concurrent": repr(bool(chunks.get("concurrent", False))),
+    }
+    return _call("Chunking", [repr(chunks["field"]), repr(size)], options)
 
 
 def _identity(identity: Schema | None) -> str | None:
@@ -620,7 +638,11 @@ def render_resources(resources: tuple[ResourceSpec, ...]) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
     models = sorted(_hinted_models(operations))
     return (
-        template_environment().get_template("resources.py.jinja2").render(resources=resources, models=models)
+        template_environment()
+        .get_template("resources.py.jinja2")
+        .render(
+            resources=resources, models=models, chunked=any(operation.chunking for operation in operations)
+        )
     )
 
 
@@ -637,7 +659,15 @@ _NOT_MODELS = {
     "True",
     "False",
 }
-_CHECKS = {"NeverTogether", "AtLeastOneOf", "MaxCombinedItems", "MaxProductItems", "NamedValue", "Identity"}
+_CHECKS = {
+    "NeverTogether",
+    "AtLeastOneOf",
+    "MaxCombinedItems",
+    "MaxProductItems",
+    "NamedValue",
+    "Identity",
+    "Chunking",
+}
 
 
 def _referenced_models(operations: list[OperationSpec]) -> set[str]:
@@ -647,6 +677,7 @@ def _referenced_models(operations: list[OperationSpec]) -> set[str]:
         sources.append(operation.body_rule or "")
         sources.extend(model for _, model, _ in operation.outcomes)
         sources.extend([operation.pagination or "", operation.result_hint, operation.identity or ""])
+        sources.append(operation.chunking or "")
     return _names(sources) - _CHECKS
 
 

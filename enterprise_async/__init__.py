@@ -14,6 +14,7 @@ here), the sandbox server in ``enterprise_async.testing``.
 
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
+from ._bulk import BulkResult, ChunkOutcome
 from ._generated.client import EnterpriseClient
 from ._logs import configure_logging_from_env
 from ._middleware import Middleware, OutgoingRequest, Send
@@ -36,6 +37,7 @@ from .errors import (
     ClientValidationError,
     ContentMismatchError,
     EnterpriseError,
+    IncompleteBulkError,
     IncompleteListingError,
     NotFoundError,
     PermissionDeniedError,
@@ -64,13 +66,16 @@ __all__ = [
     "AsyncPager",
     "AuthenticationError",
     "BadRequestError",
+    "BulkResult",
     "CachedToken",
+    "ChunkOutcome",
     "ClientStateError",
     "ClientValidationError",
     "ContentMismatchError",
     "EnterpriseClient",
     "EnterpriseError",
     "InMemoryTokenCache",
+    "IncompleteBulkError",
     "IncompleteListingError",
     "NotFoundError",
     "Page",

@@ -23,6 +23,7 @@ from typing_extensions import Self
 from yarl import URL
 
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
+from ._bulk import BulkResult, send_in_chunks
 from ._constants import (
     DEFAULT_MAX_CONCURRENCY,
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -315,6 +316,18 @@ class BaseClient:
         prepared = prepare_request(operation, arguments)
         response = await self._send(prepared, options)
         return self._answer(operation, response, arguments)
+
+    async def call_in_chunks(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> BulkResult[ResultT]:
+        """Run a bulk operation over any number of items, in the chunks its spec allows
+        (``x-sdk-chunks``), each sent once through ``call``; see ``enterprise_async._bulk``."""
+        return await send_in_chunks(
+            self.call, operation, arguments, options, concurrency=self._options.max_concurrency
+        )
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
