@@ -47,14 +47,10 @@ __all__ = [
 ]
 
 
-_REQUEST_ID_PLACEHOLDERS = frozenset({"", "-", "none", "null"})
-"""What a server sends in a request-id header when it has no id: django-log-request-id's default
-``None``, a log format's ``-``, an empty value. None of them names a request."""
-
-
-def real_request_id(value: str | None) -> str | None:
-    """``value`` when it names a request; None for a placeholder (``None``, ``-``, empty)."""
-    if value is None or value.strip().lower() in _REQUEST_ID_PLACEHOLDERS:
+def real_request_id(value: str | None, placeholders: frozenset[str]) -> str | None:
+    """``value`` when it names a request; None for one of the spec's placeholders (lower-cased:
+    django-log-request-id's ``none``, ``-``, empty)."""
+    if value is None or value.strip().lower() in placeholders:
         return None
     return value.strip()
 
@@ -75,6 +71,8 @@ class RawResponse:
     """Attempts before the one that got this answer (a 401's token refresh not counted)."""
     request_id_headers: tuple[str, ...] = ()
     """The headers that may name the request (the spec's ``x-sdk-request-id-headers``)."""
+    request_id_placeholders: frozenset[str] = frozenset()
+    """What those headers hold when they name no request (``x-sdk-request-id-placeholders``)."""
     redactor: Redactor = field(factory=Redactor, eq=False, repr=False)
     """The client's secrets, hidden from everything this answer makes the SDK say."""
 
@@ -83,7 +81,7 @@ class RawResponse:
         """The gateway's id of the request, when the answer names one (secrets hidden, should a
         server echo one there)."""
         for name in self.request_id_headers:  # a placeholder in one header leaves the next its turn
-            value = real_request_id(request_id_of(self.headers, (name,)))
+            value = real_request_id(request_id_of(self.headers, (name,)), self.request_id_placeholders)
             if value is not None:
                 return self.redactor.text(value)
         return None
@@ -101,6 +99,7 @@ class RawResponse:
             elapsed,
             retries,
             self.request_id_headers,
+            self.request_id_placeholders,
             self.redactor,
         )
 
