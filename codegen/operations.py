@@ -75,6 +75,8 @@ class OperationSpec:
     """Statuses answered without a body whose result is a model built empty (``x-sdk-empty-result``)."""
     chunking: str | None = None
     """The ``Chunking(...)`` source of ``x-sdk-chunks``: the operation has an ``..._in_chunks`` method."""
+    chunk_fields: tuple[str, ...] = ()
+    """The arrays ``..._in_chunks`` cuts: it takes any iterable of items for them."""
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -402,7 +404,15 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         json_fallback_statuses=tuple(sorted(_marked_statuses(node, "x-sdk-json-fallback"))),
         empty_statuses=_empty_statuses(reader, node),
         chunking=_chunking(node.get("x-sdk-chunks"), body_schema),
+        chunk_fields=_chunk_fields(node.get("x-sdk-chunks")),
     )
+
+
+def _chunk_fields(chunks: Schema | None) -> tuple[str, ...]:
+    if chunks is None:
+        return ()
+    across = chunks.get("across")
+    return (chunks["field"], *chunks.get("aligned", ()), *((across,) if across else ()))
 
 
 def _chunking(chunks: Schema | None, body: Schema) -> str | None:
@@ -608,7 +618,13 @@ def template_environment() -> jinja2.Environment:
     environment.filters["docline"] = _docline
     environment.filters["docwrap"] = _docwrap
     environment.filters["builtin"] = _builtin
+    environment.filters["iterable"] = _iterable
     return environment
+
+
+def _iterable(hint: str) -> str:
+    """An array's hint that takes any iterable (the lines of a file): ``Iterable[...]``."""
+    return "Iterable[" + hint.removeprefix("Sequence[") if hint.startswith("Sequence[") else hint
 
 
 def _builtin(hint: str) -> str:

@@ -9,7 +9,7 @@ validation, transport, decoding and pagination live once in the runtime (``BaseC
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._bulk import BulkResult
@@ -96,7 +96,7 @@ class PoliciesResource(Resource):
         self,
         policy_uuid: str,
         *,
-        learner_emails: Sequence[str],
+        learner_emails: Iterable[str],
         content_key: str,
         content_price_cents: int,
         timeout: float | Timeout | None = None,
@@ -621,8 +621,8 @@ class SubscriptionsResource(Resource):
         self,
         subscription_plan_uuid: str,
         *,
-        user_emails: Sequence[str],
-        user_sfids: Sequence[str] | None = None,
+        user_emails: Iterable[str],
+        user_sfids: Iterable[str] | None = None,
         greeting: str | None = None,
         closing: str | None = None,
         notify_users: bool | None = None,
@@ -696,7 +696,7 @@ class SubscriptionsResource(Resource):
         self,
         subscription_plan_uuid: str,
         *,
-        user_emails: Sequence[str] | None = None,
+        user_emails: Iterable[str] | None = None,
         filters: Sequence[BulkRevokeFilter | Mapping[str, Any]] | None = None,
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
@@ -893,8 +893,8 @@ class EnrollmentsResource(Resource):
         self,
         enterprise_customer_uuid: str,
         *,
-        emails: Sequence[str],
-        course_run_keys: Sequence[str],
+        emails: Iterable[str],
+        course_run_keys: Iterable[str],
         notify: bool | None = None,
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
