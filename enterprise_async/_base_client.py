@@ -324,10 +324,14 @@ class BaseClient:
         options: RequestOptions | None = None,
     ) -> BulkResult[ResultT]:
         """Run a bulk operation over any number of items, in the chunks its spec allows
-        (``x-sdk-chunks``), each sent once through ``call``; see ``enterprise_async._bulk``."""
-        return await send_in_chunks(
-            self.call, operation, arguments, options, concurrency=self._options.max_concurrency
-        )
+        (``x-sdk-chunks``); each chunk is checked, then sent once as ``call`` sends; see
+        ``enterprise_async._bulk``."""
+
+        async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
+            response = await self._send(prepared, options)
+            return self._answer(operation, response, chunk_arguments).parse()
+
+        return await send_in_chunks(send, operation, arguments, concurrency=self._options.max_concurrency)
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None

@@ -19,8 +19,7 @@ from typing import Any, Final, Generic, Literal, TypeVar
 from attrs import field, frozen
 
 from ._constants import DEFAULT_MAX_CONCURRENCY
-from ._options import RequestOptions
-from ._request import prepare_request
+from ._request import PreparedRequest, prepare_request
 from ._spec import Chunking, Operation
 from .errors import ClientValidationError, EnterpriseError, IncompleteBulkError
 
@@ -36,8 +35,9 @@ SUCCEEDED: Final = "succeeded"
 FAILED: Final = "failed"
 NOT_SENT: Final = "not_sent"
 
-Call = Callable[[Operation[T], Mapping[str, Any], RequestOptions | None], Awaitable[T]]
-"""The client's ``call``: validate, send (with the transport's retry rules) and decode one request."""
+SendPrepared = Callable[[PreparedRequest, Mapping[str, Any]], Awaitable[T]]
+"""The client's second half of ``call``: send one checked request (with the transport's retry
+rules) and decode its answer; given the request and the arguments it was built from."""
 
 
 @frozen
@@ -212,16 +212,16 @@ def _materialized(arguments: Mapping[str, Any], chunking: Chunking) -> dict[str,
 _INDEXED = re.compile(r"^(?P<name>\w+)\[(?P<index>\d+)\]")
 
 
-def _check_every_chunk(
-    operation: Operation[Any], arguments: Mapping[str, Any], chunks: Sequence[Chunk]
-) -> None:
-    """Validate each chunk as its own request before anything is sent; an error names the item by
-    its index in the caller's array, not in the chunk."""
-    for chunk in chunks:
-        try:
-            prepare_request(operation, chunk.arguments(arguments))
-        except ClientValidationError as error:
-            raise _in_the_call(error, chunk) from None
+def _prepared(
+    operation: Operation[Any], arguments: Mapping[str, Any], chunk: Chunk
+) -> tuple[PreparedRequest, dict[str, Any]]:
+    """The chunk's request, checked as any call's before anything is sent; an error names the item
+    by its index in the caller's array, not in the chunk."""
+    own = chunk.arguments(arguments)
+    try:
+        return prepare_request(operation, own), own
+    except ClientValidationError as error:
+        raise _in_the_call(error, chunk) from None
 
 
 def _in_the_call(error: ClientValidationError, chunk: Chunk) -> ClientValidationError:
@@ -237,10 +237,9 @@ def _in_the_call(error: ClientValidationError, chunk: Chunk) -> ClientValidation
 
 
 async def send_in_chunks(
-    call: Call[T],
+    send_prepared: SendPrepared[T],
     operation: Operation[T],
     arguments: Mapping[str, Any],
-    options: RequestOptions | None,
     *,
     concurrency: object = DEFAULT_MAX_CONCURRENCY,
 ) -> BulkResult[T]:
@@ -251,11 +250,11 @@ async def send_in_chunks(
         raise TypeError(f"{operation.name} is not cut into chunks: its spec has no x-sdk-chunks")
     arguments = _materialized(arguments, chunking)
     chunks = plan_chunks(chunking, arguments, operation=operation.name)
-    _check_every_chunk(operation, arguments, chunks)
+    requests = {chunk.number: _prepared(operation, arguments, chunk) for chunk in chunks}
 
     async def send(chunk: Chunk) -> ChunkOutcome[T]:
         try:
-            result = await call(operation, chunk.arguments(arguments), options)
+            result = await send_prepared(*requests.pop(chunk.number))
         except EnterpriseError as error:
             return ChunkOutcome(chunk, FAILED, error=error)
         return ChunkOutcome(chunk, SUCCEEDED, result=result)

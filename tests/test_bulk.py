@@ -351,7 +351,7 @@ def test_an_operation_without_chunking_is_refused() -> None:
         raise AssertionError("nothing may be sent")
 
     with pytest.raises(TypeError, match="no x-sdk-chunks"):
-        asyncio.run(send_in_chunks(never, OPERATIONS["assignments.remind"], {}, None))
+        asyncio.run(send_in_chunks(never, OPERATIONS["assignments.remind"], {}))
 
 
 # ---------------------------------------------------------------------------------- the spec's rule
