@@ -259,12 +259,19 @@ async def send_in_chunks(
             return ChunkOutcome(chunk, FAILED, error=error)
         return ChunkOutcome(chunk, SUCCEEDED, result=result)
 
-    width = concurrency if isinstance(concurrency, int) and chunking.concurrent else 1
-    outcomes = await _send_all(send, chunks, max(1, width))
+    outcomes = await _send_all(send, chunks, _width(chunking, concurrency))
     result = BulkResult(operation.name, chunking.field, tuple(outcomes))
     if not result.complete:
         raise _incomplete(result)
     return result
+
+
+def _width(chunking: Chunking, concurrency: object) -> int:
+    """Chunks in flight at once: one where the service locks; else the client's concurrency (the
+    transport still bounds what is in flight, and draws every request from the rate budget)."""
+    if not chunking.concurrent:
+        return 1
+    return max(1, concurrency) if isinstance(concurrency, int) else DEFAULT_MAX_CONCURRENCY
 
 
 async def _send_all(
