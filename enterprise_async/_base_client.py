@@ -23,6 +23,7 @@ from typing_extensions import Self
 from yarl import URL
 
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
+from ._concurrency import ConcurrencyLimit
 from ._constants import (
     DEFAULT_MAX_CONCURRENCY,
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -32,7 +33,7 @@ from ._constants import (
 )
 from ._extras import with_extra_body, with_extra_query
 from ._middleware import Middleware, check_middleware
-from ._options import ClientOptions, RequestOptions, ResponseFormat
+from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
 from ._pagination import AsyncPager
 from ._proxy import check_proxy
 from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
@@ -76,7 +77,8 @@ class BaseClient:
         base_url: The API's base URL.
         auth_url: The token issuer's base URL; defaults to ``base_url``.
         response_format: ``"json"`` or ``"xml"``; both decode to equal models.
-        max_concurrency: Requests in flight at once for this client, pages of listings included.
+        max_concurrency: Requests in flight at once for this client, pages of listings included;
+            ``"auto"`` adapts it to the answers (README's *Adaptive concurrency*).
         max_retries: Retries of retryable failures (see the README's *Reliability*).
         timeout: Seconds allowed per request, or a ``Timeout(connect=, read=, total=)``.
         retry: A ``RetryPolicy``: the delays between retries, their jitter, the statuses retried.
@@ -115,7 +117,7 @@ class BaseClient:
         base_url: str,
         auth_url: str | None = None,
         response_format: ResponseFormat = "json",
-        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+        max_concurrency: Concurrency = DEFAULT_MAX_CONCURRENCY,
         max_retries: int = DEFAULT_MAX_RETRIES,
         timeout: float | Timeout = DEFAULT_TIMEOUT,
         retry: RetryPolicy | None = None,
@@ -266,9 +268,14 @@ class BaseClient:
         return self._options.response_format
 
     @property
-    def max_concurrency(self) -> int:
-        """Requests this client keeps in flight at most, pages of every listing included."""
+    def max_concurrency(self) -> Concurrency:
+        """Requests this client keeps in flight at most, pages of every listing included ("auto": adapted)."""
         return self._options.max_concurrency
+
+    @property
+    def concurrency(self) -> ConcurrencyLimit:
+        """The bound on requests in flight as it stands (``limit``, ``in_flight``), shared by views alike."""
+        return self._transport.concurrency
 
     @property
     def max_response_bytes(self) -> int:
@@ -349,7 +356,7 @@ class BaseClient:
                 answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
             return page
 
-        return AsyncPager(fetch, pagination, prepared.query, window=self._options.max_concurrency)
+        return AsyncPager(fetch, pagination, prepared.query, window=self._options.most_in_flight)
 
     @overload
     async def request(
@@ -509,17 +516,20 @@ class BaseClient:
         *,
         timeout: float | Timeout | None = None,
         max_retries: int | None = None,
-        max_concurrency: int | None = None,
+        max_concurrency: Concurrency | None = None,
         headers: Mapping[str, str] | None = None,
         retry: RetryPolicy | None = None,
         middleware: Sequence[Middleware] | None = None,
+        concurrency_bounds: tuple[int, int] | None = None,
     ) -> Self:
         """A view of this client differing only in these options (None keeps this client's;
         ``middleware`` replaces the client's list).
 
         A fail-fast route and a patient background job can share one client: the view shares the
         connection pool, the token provider, the statistics and everything else this client holds
-        (a rate budget included) by reference. Closing a view leaves this client open; closing
+        (a rate budget included) by reference, and the bound on requests in flight too while the
+        view keeps this client's ``max_concurrency`` (an ``"auto"`` limit adapts for both).
+        Closing a view leaves this client open; closing
         this client closes the pool under its views too.
         """
         options = self._options.evolve(
@@ -528,6 +538,7 @@ class BaseClient:
             max_concurrency=max_concurrency,
             headers=headers,
             retry=retry,
+            concurrency_bounds=concurrency_bounds,
         )
         chain = check_middleware(middleware)
         view = copy.copy(self)
