@@ -53,7 +53,7 @@ LATENCY_RISE = 2.0
 """How many times the baseline the smoothed latency may reach before the limit is halved."""
 LATENCY_SLACK = 0.05
 """Seconds the smoothed latency must also exceed the baseline by (loopback jitter is no signal)."""
-LATENCY_SMOOTHING = 0.2
+LATENCY_SMOOTHING = 0.1
 """Weight of the newest answer in the smoothed latency (an exponential moving average)."""
 LATENCY_SAMPLES = 10
 """Healthy answers heard before a latency climb may halve the limit."""
