@@ -9,9 +9,12 @@ limit by reference, so a view of an ``"auto"`` client adapts the same limit as i
 - every healthy answer counts; once as many have come as the limit allows in flight (about one
   round trip's worth), the limit grows by one;
 - a 429, a 5xx, or an attempt that got no answer (a timeout, a reset) halves it, and so does a
-  latency that climbs: the smoothed latency of healthy answers past ``LATENCY_RISE`` times the
-  rolling baseline (the fastest answer among the last ``LATENCY_WINDOW``), and at least
-  ``LATENCY_SLACK`` seconds above it, so that loopback jitter is no signal;
+  latency that climbs: healthy answers taking, smoothed, more than ``LATENCY_RISE`` times their
+  rolling baseline, and at least ``LATENCY_SLACK`` seconds more (loopback jitter is no signal).
+  The baseline is per operation (a page of 100 items is slower than a small GET without any
+  congestion): the fastest of its last ``LATENCY_WINDOW`` answers. After a decrease the
+  latency is judged afresh, from ``LATENCY_SAMPLES`` answers heard once a round trip at the new
+  limit has passed (the answers before it waited behind the old queue, and would halve it again);
 - one congestion event halves it once: the answers to attempts sent before the last decrease
   (their ``Ticket.generation`` is older) neither halve it again nor make it grow;
 - it never leaves ``bounds`` (``ClientOptions.concurrency_bounds``, 1 to 32 by default) and starts
@@ -48,15 +51,17 @@ __all__ = [
 logger = logging.getLogger("enterprise_async")
 
 LATENCY_WINDOW = 100
-"""Healthy answers the latency baseline is the fastest of."""
+"""Healthy answers of an operation its latency baseline is the fastest of."""
 LATENCY_RISE = 2.0
-"""How many times the baseline the smoothed latency may reach before the limit is halved."""
+"""How many times its baseline an answer may take (smoothed) before the limit is halved."""
 LATENCY_SLACK = 0.05
-"""Seconds the smoothed latency must also exceed the baseline by (loopback jitter is no signal)."""
+"""Seconds over the baseline an answer must also take (smoothed): loopback jitter is no signal."""
 LATENCY_SMOOTHING = 0.1
 """Weight of the newest answer in the smoothed latency (an exponential moving average)."""
-LATENCY_SAMPLES = 10
-"""Healthy answers heard before a latency climb may halve the limit."""
+MAX_BASELINES = 256
+"""Operations whose baselines are kept; past it the oldest is forgotten (and learnt again)."""
+LATENCY_SAMPLES = 5
+"""Healthy answers the smoothed latency is made of before a latency climb may halve the limit."""
 
 Step = Literal["grow", "halve"]
 
@@ -162,8 +167,9 @@ class ConcurrencyLimit:
         finally:
             self._gate.release()
 
-    async def observe(self, ticket: Ticket, status: int | None, seconds: float) -> None:
-        """Hear how an attempt went: its status (None: no answer) and how long it took."""
+    async def observe(self, ticket: Ticket, status: int | None, seconds: float, operation: str = "") -> None:
+        """Hear how an attempt went: its status (None: no answer), how long it took, and which
+        operation it was (latencies are compared with the same operation's)."""
 
 
 class FixedConcurrency(ConcurrencyLimit):
@@ -185,8 +191,10 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         self.bounds = bounds
         self._shared = shared
         self._healthy = 0
-        self._fastest: deque[float] = deque(maxlen=LATENCY_WINDOW)
-        self._smoothed: float | None = None
+        self._baselines: dict[str, deque[float]] = {}
+        self._smoothed: tuple[float, float] | None = None  # (ratio to the baseline, seconds over it)
+        self._since_decrease = 0  # healthy answers sent under the current generation
+        self._smoothed_samples = 0
         self.increases = 0
         """Times this client grew the limit."""
         self.decreases = 0
@@ -200,36 +208,51 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         """Decreases of the limit so far (the shared count, with a shared limit)."""
         return self._generation
 
-    async def observe(self, ticket: Ticket, status: int | None, seconds: float) -> None:
+    async def observe(self, ticket: Ticket, status: int | None, seconds: float, operation: str = "") -> None:
         if ticket.generation != self._generation:
             return  # sent under an older limit: that congestion was answered already
         if is_overload(status):
             await self._halve(f"status {status}" if status is not None else "no answer")
             return
-        if self._latency_climbed(seconds):
-            await self._halve(
-                f"latency {self._smoothed or 0.0:.3f} s over a baseline of {min(self._fastest):.3f} s"
-            )
+        if self._latency_climbed(seconds, operation):
+            ratio, over = self._smoothed or (0.0, 0.0)
+            await self._halve(f"latency {ratio:.1f}x its baseline ({over:.3f} s over)")
             return
         self._healthy += 1
         if self._healthy >= self.limit:
             await self._grow()
 
-    def _latency_climbed(self, seconds: float) -> bool:
-        """Note a healthy answer's latency; whether the smoothed latency climbed past the baseline."""
-        self._fastest.append(seconds)
-        smoothed = seconds if self._smoothed is None else self._smoothed
-        self._smoothed = smoothed + LATENCY_SMOOTHING * (seconds - smoothed)
-        if len(self._fastest) < LATENCY_SAMPLES:
+    def _latency_climbed(self, seconds: float, operation: str) -> bool:
+        """Note a healthy answer's latency; whether answers, smoothed, climbed past their baseline."""
+        baseline = self._baseline(operation, seconds)
+        self._since_decrease += 1
+        if self._since_decrease <= self.limit:
+            return False  # the first round trip after a decrease still waited behind the old queue
+        sample = (seconds / baseline if baseline > 0 else 1.0, seconds - baseline)
+        smoothed = sample if self._smoothed is None else self._smoothed
+        self._smoothed = (
+            smoothed[0] + LATENCY_SMOOTHING * (sample[0] - smoothed[0]),
+            smoothed[1] + LATENCY_SMOOTHING * (sample[1] - smoothed[1]),
+        )
+        self._smoothed_samples += 1
+        if self._smoothed_samples < LATENCY_SAMPLES:
             return False
-        baseline = min(self._fastest)
-        return self._smoothed > max(baseline * LATENCY_RISE, baseline + LATENCY_SLACK)
+        return self._smoothed[0] > LATENCY_RISE and self._smoothed[1] > LATENCY_SLACK
+
+    def _baseline(self, operation: str, seconds: float) -> float:
+        """The fastest of the operation's recent answers, this one included."""
+        recent = self._baselines.get(operation)
+        if recent is None:
+            if len(self._baselines) >= MAX_BASELINES:
+                del self._baselines[next(iter(self._baselines))]
+            recent = self._baselines[operation] = deque(maxlen=LATENCY_WINDOW)
+        recent.append(seconds)
+        return min(recent)
 
     async def _halve(self, why: str) -> None:
         generation = self._generation
         self._set(max(self.bounds[0], self.limit // 2), generation + 1)
         self.decreases += 1
-        self._smoothed = None  # judge the new limit by its own answers
         logger.info("max_concurrency auto: %s, limit halved to %d", why, self.limit)
         await self._publish("halve", generation)
 
@@ -249,8 +272,9 @@ class AdaptiveConcurrency(ConcurrencyLimit):
             self._set(min(max(limit, self.bounds[0]), self.bounds[1]), shared_generation)
 
     def _set(self, limit: int, generation: int) -> None:
-        if generation != self._generation:
-            self._healthy = 0
+        if generation != self._generation:  # a decrease: judge the new limit by its own answers
+            self._healthy = self._since_decrease = self._smoothed_samples = 0
+            self._smoothed = None
         if limit != self.limit:
             self._healthy = 0
             self._gate.resize(limit)

@@ -273,7 +273,8 @@ class Transport:
                 reset_current_trace(current)
         elapsed = time.perf_counter() - started
         if request.authenticated:  # the API's answers steer the bound; the token issuer's do not
-            await self.concurrency.observe(ticket, None if unanswered else raw.status, elapsed)
+            status = None if unanswered else raw.status
+            await self.concurrency.observe(ticket, status, elapsed, request.operation or "undocumented")
         if unanswered is not None:
             raise _unanswered(unanswered) from unanswered.__cause__
         _log_answer(request, raw, trace, elapsed * 1000)

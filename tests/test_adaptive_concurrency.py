@@ -218,3 +218,14 @@ def test_bad_adaptive_settings_are_refused_by_name(data: dict[str, object], fiel
     with pytest.raises(ClientValidationError) as refused:
         ClientOptions.from_json(data)
     assert refused.value.field == field
+
+
+async def test_the_sandboxs_throttle_also_counts_and_refuses_slow_answers() -> None:
+    async with Sandbox(rate_limit="3/minute") as sandbox, sandbox.client(max_retries=0) as client:
+        sandbox.faults.inject(CATALOGS, Fault.latency(0.01), times=None)
+        outcomes = await asyncio.gather(
+            *(client.catalogs.list().first_page() for _ in range(5)), return_exceptions=True
+        )
+        assert sum(isinstance(outcome, RateLimitError) for outcome in outcomes) == 2
+        assert sandbox.throttle is not None
+        assert sandbox.throttle.throttled == 2
