@@ -7,7 +7,8 @@ limit by reference, so a view of an ``"auto"`` client adapts the same limit as i
 ``"auto"`` is additive increase, multiplicative decrease (AIMD, as TCP's congestion control):
 
 - every healthy answer counts; once as many have come as the limit allows in flight (about one
-  round trip's worth), the limit grows by one;
+  round trip's worth), the limit grows by one; within ``NEAR_OVERLOAD`` of the limit at which the
+  last decrease came, ``GENTLE_GROWTH`` times as many (it probes gently where trouble was);
 - a 429, a 5xx, or an attempt that got no answer (a timeout, a reset) halves it, and so does a
   latency that climbs: healthy answers taking, smoothed, more than ``LATENCY_RISE`` times their
   rolling baseline, and at least ``LATENCY_SLACK`` seconds more (loopback jitter is no signal).
@@ -58,6 +59,10 @@ LATENCY_SLACK = 0.05
 """Seconds over the baseline an answer must also take (smoothed): loopback jitter is no signal."""
 LATENCY_SMOOTHING = 0.1
 """Weight of the newest answer in the smoothed latency (an exponential moving average)."""
+GENTLE_GROWTH = 3
+"""How many round trips of healthy answers the limit takes to grow by one near the last overload."""
+NEAR_OVERLOAD = 2
+"""How close (requests in flight) to the limit of the last decrease growth turns gentle."""
 MAX_BASELINES = 256
 """Operations whose baselines are kept; past it the oldest is forgotten (and learnt again)."""
 LATENCY_SAMPLES = 5
@@ -194,6 +199,7 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         self._baselines: dict[str, deque[float]] = {}
         self._smoothed: tuple[float, float] | None = None  # (ratio to the baseline, seconds over it)
         self._since_decrease = 0  # healthy answers sent under the current generation
+        self._overloaded_at = 0  # the limit when the last decrease came (0: none yet)
         self._smoothed_samples = 0
         self.increases = 0
         """Times this client grew the limit."""
@@ -219,8 +225,14 @@ class AdaptiveConcurrency(ConcurrencyLimit):
             await self._halve(f"latency {ratio:.1f}x its baseline ({over:.3f} s over)")
             return
         self._healthy += 1
-        if self._healthy >= self.limit:
+        if self._healthy >= self._answers_to_grow():
             await self._grow()
+
+    def _answers_to_grow(self) -> int:
+        """Healthy answers that make the limit grow by one: a round trip's, or a few near trouble."""
+        if abs(self.limit + 1 - self._overloaded_at) <= NEAR_OVERLOAD:
+            return self.limit * GENTLE_GROWTH
+        return self.limit
 
     def _latency_climbed(self, seconds: float, operation: str) -> bool:
         """Note a healthy answer's latency; whether answers, smoothed, climbed past their baseline."""
@@ -251,6 +263,7 @@ class AdaptiveConcurrency(ConcurrencyLimit):
 
     async def _halve(self, why: str) -> None:
         generation = self._generation
+        self._overloaded_at = self.limit
         self._set(max(self.bounds[0], self.limit // 2), generation + 1)
         self.decreases += 1
         logger.info("max_concurrency auto: %s, limit halved to %d", why, self.limit)

@@ -43,6 +43,11 @@ async def first_pages(client: Any, calls: int) -> None:
     await asyncio.gather(*(client.catalogs.list().first_page() for _ in range(calls)))
 
 
+async def sequential_pages(client: Any, calls: int) -> None:
+    for _ in range(calls):
+        await client.catalogs.list().first_page()
+
+
 def answered(sandbox: Sandbox, status: int) -> list[Any]:
     return [entry for entry in sandbox.requests.find(path=CATALOGS) if entry.status == status]
 
@@ -109,6 +114,18 @@ async def test_429s_to_requests_sent_together_halve_the_limit_once() -> None:
         assert all(isinstance(error, RateLimitError) for error in refused)
         assert client.concurrency.limit == 4
         assert client.concurrency.decreases == 1
+
+
+async def test_growth_slows_near_the_limit_where_the_last_overload_came(no_sleep: list[float]) -> None:
+    async with Sandbox() as sandbox, sandbox.client(options=auto()) as client:
+        sandbox.faults.inject(CATALOGS, Fault.rate_limited(0), times=1)
+        await client.catalogs.list().first_page()  # 429 at 8: halved to 4; its retry is 1 answer of 4
+        await sequential_pages(client, 3)
+        assert client.concurrency.limit == 5  # a round trip's answers, far from 8
+        await sequential_pages(client, 14)
+        assert client.concurrency.limit == 5  # within 2 of 8: three round trips' answers (15)
+        await sequential_pages(client, 1)
+        assert client.concurrency.limit == 6
 
 
 async def test_the_limit_halves_when_latency_climbs_past_its_baseline() -> None:
