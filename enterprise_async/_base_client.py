@@ -25,6 +25,7 @@ from yarl import URL
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
 from ._concurrency import ConcurrencyLimit
 from ._constants import (
+    AUTO_CONCURRENCY_BOUNDS,
     DEFAULT_MAX_CONCURRENCY,
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
@@ -80,6 +81,7 @@ class BaseClient:
         response_format: ``"json"`` or ``"xml"``; both decode to equal models.
         max_concurrency: Requests in flight at once for this client, pages of listings included;
             ``"auto"`` adapts it to the answers (README's *Adaptive concurrency*).
+        concurrency_bounds: ``(minimum, maximum)`` requests in flight ``"auto"`` stays within.
         max_retries: Retries of retryable failures (see the README's *Reliability*).
         timeout: Seconds allowed per request, or a ``Timeout(connect=, read=, total=)``.
         retry: A ``RetryPolicy``: the delays between retries, their jitter, the statuses retried.
@@ -122,6 +124,7 @@ class BaseClient:
         max_retries: int = DEFAULT_MAX_RETRIES,
         timeout: float | Timeout = DEFAULT_TIMEOUT,
         retry: RetryPolicy | None = None,
+        concurrency_bounds: tuple[int, int] = AUTO_CONCURRENCY_BOUNDS,
         session: aiohttp.ClientSession | None = None,
         token_cache: TokenCache | None = None,
         rate_limit: str | None = None,
@@ -141,6 +144,7 @@ class BaseClient:
             timeout=timeout,
             retry=retry,
             max_response_bytes=max_response_bytes,
+            concurrency_bounds=concurrency_bounds,
         )
         self._options = _one_of(options, separate)
         self._trust_env = _trust_env(trust_env, session)
@@ -607,7 +611,8 @@ def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOpt
     if separate != ClientOptions():
         raise ClientValidationError(
             "options",
-            "give either options= or response_format/max_concurrency/max_retries/timeout/max_response_bytes",
+            "give either options= or response_format/max_concurrency/concurrency_bounds/max_retries/timeout/"
+            "max_response_bytes",
         )
     return options
 

@@ -246,3 +246,16 @@ async def test_the_sandboxs_throttle_also_counts_and_refuses_slow_answers() -> N
         assert sum(isinstance(outcome, RateLimitError) for outcome in outcomes) == 2
         assert sandbox.throttle is not None
         assert sandbox.throttle.throttled == 2
+
+
+async def test_the_bounds_are_an_option_of_the_client_and_of_its_views() -> None:
+    async with (
+        Sandbox() as sandbox,
+        sandbox.client(max_concurrency="auto", concurrency_bounds=(2, 16)) as client,
+    ):
+        assert client.concurrency.bounds == (2, 16)
+        narrower = client.with_options(concurrency_bounds=(1, 4))
+        assert narrower.concurrency is not client.concurrency
+        assert (narrower.concurrency.bounds, narrower.concurrency.limit) == ((1, 4), 4)
+        with pytest.raises(ClientValidationError, match="concurrency_bounds"):
+            sandbox.client(max_concurrency="auto", concurrency_bounds=(0, 4))
