@@ -15,6 +15,8 @@ here), the sandbox server in ``enterprise_async.testing``.
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
 from ._bulk import BulkResult, ChunkOutcome
+from ._cursor import ListingCursor
+from ._drift import DriftEntry, DriftReport
 from ._generated.client import EnterpriseClient
 from ._logs import configure_logging_from_env
 from ._middleware import Middleware, OutgoingRequest, Send
@@ -39,6 +41,7 @@ from .errors import (
     EnterpriseError,
     IncompleteBulkError,
     IncompleteListingError,
+    ListingCursorError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
@@ -72,11 +75,15 @@ __all__ = [
     "ClientStateError",
     "ClientValidationError",
     "ContentMismatchError",
+    "DriftEntry",
+    "DriftReport",
     "EnterpriseClient",
     "EnterpriseError",
     "InMemoryTokenCache",
     "IncompleteBulkError",
     "IncompleteListingError",
+    "ListingCursor",
+    "ListingCursorError",
     "NotFoundError",
     "Page",
     "PermissionDeniedError",
