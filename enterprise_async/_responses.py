@@ -21,7 +21,8 @@ from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
 
 from ._constants import ERROR_DETAIL_LIMIT
-from ._decoding import DecodeError, known_fields, structure, type_name
+from ._decoding import DecodeError, Finding, known_fields, structure, type_name
+from ._drift import DriftCollector
 from ._enum import OpenEnum
 from ._redaction import REDACTED, Redactor
 from ._spec import Identity, Operation, Outcome
@@ -198,8 +199,9 @@ def decode_body(response: RawResponse) -> Any:
     )
 
 
-def read_result(operation: Operation[Any], response: RawResponse) -> Any:
-    """The decoded result of a successful response.
+def read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None = None) -> Any:
+    """The decoded result of a successful response; what it holds that the spec does not describe
+    goes to ``drift``.
 
     The cyclic garbage collector is held while the body is decoded. A page allocates thousands of
     containers that all stay alive until it is built, so every collection their allocations
@@ -209,22 +211,25 @@ def read_result(operation: Operation[Any], response: RawResponse) -> Any:
     application turned off stays off.
     """
     if not gc.isenabled():
-        return _read_result(operation, response)
+        return _read_result(operation, response, drift)
     gc.disable()
     try:
-        return _read_result(operation, response)
+        return _read_result(operation, response, drift)
     finally:
         gc.enable()
 
 
-def _read_result(operation: Operation[Any], response: RawResponse) -> Any:
+def _read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None) -> Any:
     outcome = operation.outcomes.get(response.status) or _default_success(operation)
     data = decode_body(response)
     if outcome is None or outcome.model is None:
         return data
     if data is None and outcome.empty:
         data = {}  # a status documented without a body: the model with only the outcome's fields
-    result = _structure(operation, response, data, outcome.model)
+    findings: list[Finding] | None = [] if drift is not None else None
+    result = _structure(operation, response, data, outcome.model, findings)
+    if findings and drift is not None:
+        drift.record(operation.name, findings)
     if result is None:
         raise ResponseDecodeError(
             f"{operation.name}: {response.method} {response.path} returned {response.status} with an "
@@ -289,9 +294,15 @@ def _default_success(operation: Operation[Any]) -> Outcome | None:
     return next((outcome for outcome in operation.outcomes.values() if outcome.success), None)
 
 
-def _structure(operation: Operation[Any], response: RawResponse, data: Any, model: Any) -> Any:
+def _structure(
+    operation: Operation[Any],
+    response: RawResponse,
+    data: Any,
+    model: Any,
+    findings: list[Finding] | None = None,
+) -> Any:
     try:
-        return structure(data, model)
+        return structure(data, model, findings)
     except DecodeError as error:
         reason = response.redactor.text(str(error))
         raise ResponseDecodeError(

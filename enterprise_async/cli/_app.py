@@ -15,11 +15,13 @@ from .._generated.operations import OPERATIONS
 from .._resource import Resource
 from .._spec import Operation
 from .._version import __version__
+from ._commands_bulk import bulk
 from ._commands_catalogs import catalogs
 from ._commands_learners import learners
 from ._commands_sandbox import demo, sandbox
 from ._commands_subscriptions import subscriptions
 from ._commands_worker import worker
+from ._drift_option import DRIFT_OPTION
 from ._operation_commands import AliasGroup, build_groups
 from ._presentation import DEFAULT_PRESENTATION, Presentation
 
@@ -60,6 +62,7 @@ def build_cli(
         help=cli_help,
         context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     )
+    root.params.append(DRIFT_OPTION)
     groups = build_groups(operations, presentation, descriptions=descriptions)
     for group in hand_written:
         target = groups.setdefault(group.name or "", group)
@@ -93,7 +96,8 @@ spec: path parameters (and required query parameters, as in the client) are argu
 else options. Credentials come from
 ENTERPRISE_CLIENT_ID, ENTERPRISE_CLIENT_SECRET, ENTERPRISE_BASE_URL (and ENTERPRISE_AUTH_URL);
 or pass --sandbox to any command to run it against an embedded sandbox. Start with
-`enterprise-async demo`.
+`enterprise-async demo`. `enterprise-async --drift <command>` prints afterwards, on stderr, what
+the answers held that the spec does not describe.
 
 Exit codes: 0 done, 1 the API or the system refused, 2 bad input or missing credentials,
 3 done in part (a catalog of an export, a revocation of a bulk revoke failed).
@@ -102,7 +106,7 @@ Exit codes: 0 done, 1 the API or the system refused, 2 bad input or missing cred
 cli = build_cli(OPERATIONS.values(), descriptions=_resource_descriptions(), hand_written=HAND_WRITTEN)
 """The ``enterprise-async`` command group."""
 click.version_option(__version__, prog_name="enterprise-async")(cli)
-for _command in (demo, sandbox, worker):
+for _command in (demo, sandbox, worker, bulk):
     cli.add_command(_command)
 _add_short_names(cli)
 
