@@ -223,6 +223,25 @@ async def test_chunks_of_an_unlocked_service_go_concurrently_within_max_concurre
     assert counter.most == 3
 
 
+async def test_chunks_the_service_throttles_are_retried_and_each_learner_is_accepted_once() -> None:
+    async with Sandbox(seed=0, rate_limit="4/second") as sandbox:
+        customer = sandbox.data.customers[0].uuid
+        emails = _emails(8000)
+        async with sandbox.client(max_concurrency=8, max_retries=6) as client:
+            result = await client.enrollments.bulk_enroll_in_chunks(
+                customer, emails=emails, course_run_keys=["course-v1:Org+C1+Run"]
+            )
+        throttled = sandbox.throttle.throttled if sandbox.throttle else 0
+        accepted = [
+            request.json()["emails"]
+            for request in sandbox.requests.find("POST", ENROLL)
+            if request.status == 201
+        ]
+    assert throttled > 0
+    assert result.complete
+    assert sorted(email for batch in accepted for email in batch) == sorted(emails)
+
+
 # ---------------------------------------------------------------------------------- failures
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+from click.testing import CliRunner
 
+from enterprise_async.cli import cli as command_line
 from enterprise_async.testing import Fault, PolicyRecord, Sandbox
 
 from .conftest import CommandLine
@@ -106,3 +108,19 @@ def test_a_bad_address_in_the_file_is_refused_before_anything_is_sent(
     assert ran.exit_code == 2
     assert "user_emails[120]" in ran.stderr
     assert not served.requests.find("POST", REVOKE.format(plan))
+
+
+def test_emails_come_from_standard_input_with_a_dash(cli: CommandLine, served: Sandbox) -> None:
+    customer = served.data.customers[0].uuid
+    emails = _emails(1200)
+    result = CliRunner().invoke(
+        command_line,
+        ["bulk", "enroll", customer, "--emails-file", "-", "--course-run-key", "course-v1:Org+C1+Run"],
+        input="\n".join(emails) + "\n",
+        catch_exceptions=False,
+    )
+    cli.assert_no_credentials(result.stdout + result.stderr)
+    assert result.exit_code == 0, result.stderr
+    sent = [request.json()["emails"] for request in served.requests.find("POST", ENROLL)]
+    assert sorted(len(batch) for batch in sent) == [200, 1000]
+    assert sorted(email for batch in sent for email in batch) == sorted(emails)
