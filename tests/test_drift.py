@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from enterprise_async import DriftEntry, DriftReport, EnterpriseClient
-from enterprise_async._decoding import structure
+from enterprise_async._decoding import structure, tolerance
 from enterprise_async._drift import MAX_DRIFT_ENTRIES, DriftCollector
 from enterprise_async.models import CourseRun, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import Sandbox
@@ -220,3 +220,16 @@ def test_distinct_findings_past_the_limit_are_counted_not_listed() -> None:
     assert len(report.entries) == MAX_DRIFT_ENTRIES
     assert report.omitted == 5
     assert "5 more" in str(report)
+
+
+async def test_a_clean_answer_is_decoded_without_looking_for_paths_or_counting(
+    client: EnterpriseClient, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def never(*_: object) -> None:
+        raise AssertionError("a clean answer was walked or counted")
+
+    monkeypatch.setattr(tolerance, "_report_found", never)
+    monkeypatch.setattr(DriftCollector, "record", never)
+    policies = await list_policies(client, sandbox)
+    assert policies
+    assert not client.drift()
