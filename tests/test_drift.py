@@ -233,3 +233,21 @@ async def test_a_clean_answer_is_decoded_without_looking_for_paths_or_counting(
     policies = await list_policies(client, sandbox)
     assert policies
     assert not client.drift()
+
+
+async def test_a_repeat_is_counted_without_searching_the_answer_again(
+    client: EnterpriseClient, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    policies = await policy_payloads(client, sandbox)
+    drifted = page([{**policy, "list_price": 1} for policy in policies[:2]])
+    sandbox.canned.add("policies.list", drifted, drifted)
+    await list_policies(client, sandbox)
+
+    def never(*_: object) -> None:
+        raise AssertionError("the answer was searched for paths already known")
+
+    monkeypatch.setattr(tolerance, "_report_found", never)
+    await list_policies(client, sandbox)
+    entry = only(client.drift())
+    assert entry.count == 4
+    assert entry.example == "policies.list > results[0].list_price"

@@ -40,13 +40,14 @@ from .registry import (
 )
 from .scalars import SCALAR_HOOKS
 from .structuring import model_hook
-from .tolerance import Finding, structure
+from .tolerance import Finding, PathsWanted, structure
 from .unions import register_variants, union_hook
 from .writers import model_writer, to_dict
 
 __all__ = [
     "DecodeError",
     "Finding",
+    "PathsWanted",
     "converter",
     "from_dict",
     "known_fields",
