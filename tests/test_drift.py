@@ -4,6 +4,7 @@ model and field, with the first place each was seen; shared by a client's views;
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -236,8 +237,12 @@ async def test_a_clean_answer_is_decoded_without_looking_for_paths_or_counting(
 
 
 async def test_a_repeat_is_counted_without_searching_the_answer_again(
-    client: EnterpriseClient, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+    client: EnterpriseClient,
+    sandbox: Sandbox,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.INFO, logger="enterprise_async")  # DEBUG records name paths, so they search
     policies = await policy_payloads(client, sandbox)
     drifted = page([{**policy, "list_price": 1} for policy in policies[:2]])
     sandbox.canned.add("policies.list", drifted, drifted)
