@@ -14,6 +14,8 @@ here), the sandbox server in ``enterprise_async.testing``.
 
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
+from ._bulk import BulkResult, ChunkOutcome
+from ._cursor import ListingCursor
 from ._drift import DriftEntry, DriftReport
 from ._generated.client import EnterpriseClient
 from ._logs import configure_logging_from_env
@@ -37,7 +39,9 @@ from .errors import (
     ClientValidationError,
     ContentMismatchError,
     EnterpriseError,
+    IncompleteBulkError,
     IncompleteListingError,
+    ListingCursorError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
@@ -65,16 +69,21 @@ __all__ = [
     "AsyncPager",
     "AuthenticationError",
     "BadRequestError",
+    "BulkResult",
     "CachedToken",
-    "DriftEntry",
-    "DriftReport",
+    "ChunkOutcome",
     "ClientStateError",
     "ClientValidationError",
     "ContentMismatchError",
+    "DriftEntry",
+    "DriftReport",
     "EnterpriseClient",
     "EnterpriseError",
     "InMemoryTokenCache",
+    "IncompleteBulkError",
     "IncompleteListingError",
+    "ListingCursor",
+    "ListingCursorError",
     "NotFoundError",
     "Page",
     "PermissionDeniedError",

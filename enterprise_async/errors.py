@@ -11,6 +11,7 @@
     │   ├── ContentMismatchError: a lookup by key answered another item (.received, .expected)
     │   └── ResponseTooLargeError: a body larger than ``max_response_bytes`` once inflated
     ├── IncompleteListingError: a listing that ended short of what it promised (.page, .items)
+    ├── IncompleteBulkError: a bulk call cut into chunks in which a chunk failed (.chunk, .result)
     └── APIStatusError (.status, .body, .headers)
         ├── BadRequestError 400
         ├── AuthenticationError 401   (after one token refresh and retry)
@@ -42,7 +43,9 @@ __all__ = [
     "ClientValidationError",
     "ContentMismatchError",
     "EnterpriseError",
+    "IncompleteBulkError",
     "IncompleteListingError",
+    "ListingCursorError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
@@ -70,6 +73,15 @@ class ClientValidationError(EnterpriseError, ValueError):
         self.reason = message
         prefix = f"{operation}: " if operation else ""
         super().__init__(f"{prefix}{field}: {message}")
+
+
+class ListingCursorError(ClientValidationError):
+    """A listing cursor that cannot be used here: not a cursor (unreadable text), or a position in
+    another listing (another operation, or the same one called with other arguments or page size).
+    Raised before anything is sent."""
+
+    def __init__(self, message: str, *, operation: str | None = None) -> None:
+        super().__init__("cursor", message, operation=operation)
 
 
 class ClientStateError(EnterpriseError, RuntimeError):
@@ -131,6 +143,21 @@ class ResponseTooLargeError(ResponseDecodeError):
     def __init__(self, message: str, *, status: int | None = None, limit: int) -> None:
         self.limit = limit
         super().__init__(message, status=status, body=None)
+
+
+class IncompleteBulkError(EnterpriseError):
+    """A bulk call cut into chunks (``..._in_chunks``) in which a chunk failed.
+
+    Nothing is hidden: ``result`` is the merged ``BulkResult``, whose chunks say which succeeded
+    (with their results), which failed (with their errors) and which were never sent (none is sent
+    after a failure). ``chunk`` is the number of the first chunk that failed (from 1); its error is
+    the ``__cause__``.
+    """
+
+    def __init__(self, message: str, *, result: Any, chunk: int) -> None:
+        self.result = result
+        self.chunk = chunk
+        super().__init__(message)
 
 
 class IncompleteListingError(EnterpriseError):
