@@ -308,7 +308,7 @@ def _structure(
     paths_wanted: PathsWanted | None = None,
 ) -> Any:
     try:
-        return structure(data, model, findings, paths_wanted)
+        return structure(data, model, findings, paths_wanted, response.redactor.data)
     except DecodeError as error:
         reason = response.redactor.text(str(error))
         raise ResponseDecodeError(

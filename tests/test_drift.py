@@ -256,3 +256,19 @@ async def test_a_repeat_is_counted_without_searching_the_answer_again(
     entry = only(client.drift())
     assert entry.count == 4
     assert entry.example == "policies.list > results[0].list_price"
+
+
+async def test_a_value_kept_as_sent_that_echoes_the_secret_is_hidden_in_its_debug_record(
+    client: EnterpriseClient, sandbox: Sandbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = sandbox.client_secret
+    policies = await policy_payloads(client, sandbox)
+    sandbox.canned.add("policies.list", page([{**policies[0], "spend_limit": secret}]))
+    with caplog.at_level(logging.DEBUG, logger="enterprise_async"):
+        await list_policies(client, sandbox)
+    kept = [
+        record for record in caplog.records if getattr(record, "sdk_path", None) == "results[0].spend_limit"
+    ]
+    assert kept
+    assert secret not in kept[0].getMessage()
+    assert secret not in str(kept[0].sdk_value)

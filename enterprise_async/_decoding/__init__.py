@@ -13,7 +13,8 @@ both land on the same values, guided only by the models' types:
   ``writers``);
 - a value its declared type does not allow is kept as sent, with a DEBUG record naming the model,
   the path from the top and the declared type; only a top level of the wrong shape is an error
-  (``tolerance``);
+  (``tolerance``), which also hands what drifted from the spec (unknown fields, enum values
+  outside it, values kept as sent) to a caller's drift listener (``structure(..., findings)``);
 - every decoded model keeps the object it was decoded from (a private attribute), from which
   ``to_dict`` writes the server's own values back (``writers``).
 """

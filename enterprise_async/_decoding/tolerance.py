@@ -66,6 +66,9 @@ class OutsideEnumError(DecodeError):
     """Why a value of an open enum field was kept as a plain string: it names no member."""
 
 
+Redact = Callable[[Any], Any]
+"""Hides secrets in a value or a text (``Redactor.data``): what a DEBUG record shows passes through it."""
+
 _Pending = list[tuple[Any, "list[Problem] | None"]]
 """Models met by a ``structure()`` call with their problems, or None for unknown fields in ``extra``."""
 
@@ -75,6 +78,8 @@ class _UnderWay(threading.local):
 
     def __init__(self) -> None:
         self.pending: _Pending | None = None
+        self.redact: Redact | None = None
+        """The caller's redaction of what the DEBUG records show (a value kept as sent may echo a secret)."""
 
 
 under_way = _UnderWay()
@@ -212,6 +217,17 @@ def _structure_reporting(
     return result
 
 
+def _structure_redacting(
+    data: Any, model: Any, findings: list[Finding] | None, paths_wanted: PathsWanted | None, redact: Redact
+) -> Any:
+    """``_structure_reporting`` with what its DEBUG records show passed through ``redact``."""
+    under_way.redact = redact
+    try:
+        return _structure_reporting(data, model, findings, paths_wanted)
+    finally:
+        under_way.redact = None
+
+
 def _tell(
     result: Any, top: str, pending: _Pending, findings: list[Finding] | None, paths_wanted: PathsWanted | None
 ) -> None:
@@ -322,6 +338,7 @@ def _joined(path: str, where: str) -> str:
 def _report(top: str, path: str, model: str, problems: list[Problem]) -> None:
     if not problems or not logger.isEnabledFor(logging.DEBUG):
         return
+    redact = under_way.redact or _as_it_is
     for where, type_, value, problem in problems:
         full = _joined(path, where)
         declared = type_name(type_)
@@ -332,21 +349,37 @@ def _report(top: str, path: str, model: str, problems: list[Problem]) -> None:
             model,
             f".{where}" if where and not where.startswith("[") else where,
             declared,
-            problem.message if problem is not None else "",
-            extra={"sdk_model": model, "sdk_path": full, "sdk_declared": declared, "sdk_value": value},
+            redact(problem.message) if problem is not None else "",
+            extra={
+                "sdk_model": model,
+                "sdk_path": full,
+                "sdk_declared": declared,
+                "sdk_value": redact(value),
+            },
         )
 
 
+def _as_it_is(value: Any) -> Any:
+    return value
+
+
 def structure(
-    data: Any, model: Any, findings: list[Finding] | None = None, paths_wanted: PathsWanted | None = None
+    data: Any,
+    model: Any,
+    findings: list[Finding] | None = None,
+    paths_wanted: PathsWanted | None = None,
+    redact: Redact | None = None,
 ) -> Any:
     """Decode JSON-shaped ``data`` (from JSON or XML) into ``model``.
 
     Values that do not fit their declared type are kept as sent (see ``tolerant``); only a top
     level that is not the promised shape (a string where an object or an array is due) raises
     ``DecodeError``. ``findings``, when given, receives what drifted from the spec (``Finding``),
-    with the paths from the top unless ``paths_wanted`` says they are not needed.
+    with the paths from the top unless ``paths_wanted`` says they are not needed. ``redact`` hides
+    the caller's secrets in what DEBUG records show of the values kept as sent.
     """
     if under_way.pending is not None:  # called while decoding: report with the caller
         return _structure_top(data, model)
+    if redact is not None:
+        return _structure_redacting(data, model, findings, paths_wanted, redact)
     return _structure_reporting(data, model, findings, paths_wanted)
