@@ -267,7 +267,7 @@ def _report_found(result: Any, top: str, pending: _Pending, findings: list[Findi
     by_model: dict[int, list[Any]] = {}
     for model, problems in pending:
         by_model.setdefault(id(model), [model]).append(problems)
-    stack: list[tuple[Any, str]] = [(result, "")]
+    stack: list[tuple[Any, str]] = [(result, "")] if _holds_models(result) else []
     while stack and by_model:  # children are pushed last to first, so that they are met in order
         value, path = stack.pop()
         if value.__class__ is list:
