@@ -125,3 +125,30 @@ def test_indentation_between_elements_is_not_text() -> None:
         "a": "x",
         "b": [" y"],
     }
+
+
+def test_comments_and_cdata_are_read_as_xmltodict_reads_them() -> None:
+    body = b"<root><!-- a note --><a><![CDATA[x < y]]></a><b>z</b></root>"
+    assert parse_drf_xml(body) == {"a": "x < y", "b": "z"}
+
+
+def test_a_document_in_utf_16_is_read_like_its_utf_8_twin() -> None:
+    text = (
+        '<?xml version="1.0" encoding="utf-16"?><root><t>caf\u00e9</t><n><list-item>1</list-item></n></root>'
+    )
+    assert parse_drf_xml(text.encode("utf-16")) == {"t": "caf\u00e9", "n": ["1"]}
+
+
+def test_a_dtd_in_utf_16_is_refused_too() -> None:
+    text = '<?xml version="1.0" encoding="utf-16"?><!DOCTYPE r [<!ENTITY x "y">]><root>&x;</root>'
+    with pytest.raises(XMLDecodeError, match="document type declaration"):
+        parse_drf_xml(text.encode("utf-16"))
+
+
+def test_repeated_names_become_a_list_as_before() -> None:
+    assert parse_drf_xml(b"<root><a>1</a><a>2</a></root>") == {"a": ["1", "2"]}
+
+
+def test_carriage_returns_come_back_as_line_feeds_as_every_xml_parser_reads_them() -> None:
+    """XML parsers normalize line ends; the renderer writes ``\\r`` as it is, so it cannot come back."""
+    assert parse_drf_xml(render_drf_xml({"t": "a\r\nb\rc"})) == {"t": "a\nb\nc"}
