@@ -25,7 +25,8 @@ from ._decoding import DecodeError, known_fields, structure, type_name
 from ._enum import OpenEnum
 from ._redaction import REDACTED, Redactor
 from ._spec import Identity, Operation, Outcome
-from ._xml import XMLDecodeError, parse_drf_xml
+from ._xml import XMLDecodeError
+from ._xml_schema import read_drf_xml
 from .errors import (
     APIStatusError,
     ContentMismatchError,
@@ -173,8 +174,9 @@ def _format_of(response: RawResponse) -> str:
     return kind or "unknown"
 
 
-def decode_body(response: RawResponse) -> Any:
-    """The body as JSON-shaped data (None when empty); ``ResponseDecodeError`` when unreadable."""
+def decode_body(response: RawResponse, model: Any = None) -> Any:
+    """The body as JSON-shaped data (None when empty); ``ResponseDecodeError`` when unreadable.
+    ``model``, the type the body is decoded into, says what XML's empty elements stand for."""
     if not response.body.strip():
         return None
     kind = _format_of(response)
@@ -182,7 +184,7 @@ def decode_body(response: RawResponse) -> Any:
         if kind == "json":
             return orjson.loads(response.body)
         if kind == "xml":
-            return parse_drf_xml(response.body)
+            return read_drf_xml(response.body, model)
     except (orjson.JSONDecodeError, XMLDecodeError) as error:
         reason = response.redactor.text(str(error))
         raise ResponseDecodeError(
@@ -220,7 +222,7 @@ def read_result(operation: Operation[Any], response: RawResponse) -> Any:
 
 def _read_result(operation: Operation[Any], response: RawResponse) -> Any:
     outcome = operation.outcomes.get(response.status) or _default_success(operation)
-    data = decode_body(response)
+    data = decode_body(response, outcome.model if outcome is not None else None)
     if outcome is None or outcome.model is None:
         return data
     if data is None and outcome.empty:
@@ -273,7 +275,7 @@ def check_identity(
 
 def _received(operation: Operation[Any], identity: Identity, response: RawResponse) -> Any:
     """The answer decoded as what it is (the union ``received`` names), for the error."""
-    return _structure(operation, response, decode_body(response), identity.received)
+    return _structure(operation, response, decode_body(response, identity.received), identity.received)
 
 
 def _same_key(key: str, asked: str) -> bool:

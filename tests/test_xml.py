@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from enterprise_async._xml import XMLDecodeError, parse_drf_xml, render_drf_xml
-from enterprise_async.models import CatalogContentsPage, from_dict, to_dict
+from enterprise_async._xml_schema import read_drf_xml
+from enterprise_async.models import (
+    CatalogContentsPage,
+    Course,
+    LearnerSummary,
+    SubsidyAccessPolicy,
+    from_dict,
+    to_dict,
+)
 
 
 def test_list_items_become_lists_even_with_one_element() -> None:
@@ -152,3 +160,57 @@ def test_repeated_names_become_a_list_as_before() -> None:
 def test_carriage_returns_come_back_as_line_feeds_as_every_xml_parser_reads_them() -> None:
     """XML parsers normalize line ends; the renderer writes ``\\r`` as it is, so it cannot come back."""
     assert parse_drf_xml(render_drf_xml({"t": "a\r\nb\rc"})) == {"t": "a\nb\nc"}
+
+
+def read(model: type, data: object) -> object:
+    """``data`` rendered as the servers render it, then read back as ``model`` says."""
+    return from_dict(model, read_drf_xml(render_drf_xml(data), model))
+
+
+def test_an_empty_element_of_a_string_field_is_an_empty_string() -> None:
+    policy = read(SubsidyAccessPolicy, {"description": "", "display_name": "Q1"})
+    assert policy == from_dict(SubsidyAccessPolicy, {"description": "", "display_name": "Q1"})
+    assert to_dict(policy) == {"description": "", "display_name": "Q1"}
+
+
+def test_an_empty_element_of_an_array_field_is_an_empty_list_written_back_as_one() -> None:
+    course = read(Course, {"key": "edX+DemoX", "owners": [], "course_runs": []})
+    assert (course.owners, course.course_runs) == ([], [])
+    assert to_dict(course) == {"key": "edX+DemoX", "owners": [], "course_runs": []}
+
+
+def test_an_empty_element_of_an_object_field_is_an_empty_object() -> None:
+    policy = read(SubsidyAccessPolicy, {"uuid": "u", "aggregates": {}})
+    assert policy == from_dict(SubsidyAccessPolicy, {"uuid": "u", "aggregates": {}})
+    assert to_dict(policy) == {"uuid": "u", "aggregates": {}}
+
+
+def test_an_empty_element_of_a_nullable_field_is_none() -> None:
+    summary = read(LearnerSummary, {"enterprise_name": None, "current_grade": None, "has_passed": None})
+    assert (summary.enterprise_name, summary.current_grade, summary.has_passed) == (None, None, None)
+    assert to_dict(summary) == {"enterprise_name": None, "current_grade": None, "has_passed": None}
+
+
+def test_an_empty_string_in_a_nullable_field_reads_back_as_none_the_renderers_ambiguity() -> None:
+    """``""`` and null are the same empty element; null is what the services send far more often."""
+    assert read(LearnerSummary, {"enterprise_name": ""}).enterprise_name is None
+
+
+def test_an_empty_element_of_a_field_the_spec_does_not_document_stays_none() -> None:
+    assert read(Course, {"key": "k", "not_in_the_spec": ""}).extra == {"not_in_the_spec": None}
+
+
+def test_empty_elements_are_read_by_their_field_inside_lists_and_unions() -> None:
+    item = {"content_type": "course", "key": "k", "title": "", "owners": [{"name": "", "description": None}]}
+    page = read(CatalogContentsPage, {"count": 1, "results": [item]})
+    assert page == from_dict(CatalogContentsPage, {"count": 1, "results": [item]})
+    assert to_dict(page.results[0]) == item
+
+
+def test_an_empty_string_item_of_an_array_of_strings_stays_an_empty_string() -> None:
+    course = read(Course, {"key": "k", "languages": ["", "en"]})
+    assert course.languages == ["", "en"]
+
+
+def test_without_a_model_every_empty_element_is_none() -> None:
+    assert read_drf_xml(render_drf_xml({"title": "", "owners": []})) == {"title": None, "owners": None}

@@ -21,7 +21,7 @@ from .fields import known_fields
 from .registry import enum_hook, hook, is_list, is_mapping, is_open_enum
 from .scalars import SCALAR_HOOKS, Hook
 
-__all__ = ["register_variants", "union_hook"]
+__all__ = ["register_variants", "union_hook", "variant_of"]
 
 _VARIANT_RULES: dict[Any, VariantRule] = {}
 
@@ -29,6 +29,14 @@ _VARIANT_RULES: dict[Any, VariantRule] = {}
 def register_variants(rules: Mapping[Any, VariantRule]) -> None:
     """Give the decoder the spec's rules for choosing among the classes of a union (keyed by the union)."""
     _VARIANT_RULES.update(rules)
+
+
+def variant_of(union: Any, value: Mapping[str, Any]) -> type[Any] | None:
+    """The class of a union of classes that ``value`` decodes into; None for any other union."""
+    dispatch = hook(union)
+    if isinstance(dispatch, _UnionDispatch) and dispatch.classes:
+        return dispatch.choose_class(value)
+    return None
 
 
 _TEXT_COERCIONS = (bool, int, float, decimal.Decimal, datetime.datetime, datetime.date)
@@ -103,13 +111,13 @@ class _UnionDispatch:
 
     def _object(self, value: dict[str, Any]) -> Any:
         if self.classes:
-            chosen = self._choose_class(value)
+            chosen = self.choose_class(value)
             return hook(chosen)(value, chosen)
         if self.mappings:
             return value
         raise self._mismatch(value)
 
-    def _choose_class(self, value: dict[str, Any]) -> type[Any]:
+    def choose_class(self, value: Mapping[str, Any]) -> type[Any]:
         if len(self.classes) == 1:
             return self.classes[0]
         rule = self.rules.get(self.union)
