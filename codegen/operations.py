@@ -280,10 +280,23 @@ class SpecReader:
         return name
 
 
-def read_request_id_headers(spec_path: Path) -> tuple[str, ...]:
-    """The response headers that name a request, in order of preference (``x-sdk-request-id-headers``)."""
+@frozen
+class RequestIds:
+    """How answers name their request: the headers, in order of preference
+    (``x-sdk-request-id-headers``), and what such a header holds when it names none
+    (``x-sdk-request-id-placeholders``)."""
+
+    headers: tuple[str, ...] = ()
+    placeholders: tuple[str, ...] = ()
+
+
+def read_request_ids(spec_path: Path) -> RequestIds:
+    """The spec's request-id headers and placeholders."""
     document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
-    return tuple(document.get("x-sdk-request-id-headers", ()))
+    return RequestIds(
+        tuple(document.get("x-sdk-request-id-headers", ())),
+        tuple(document.get("x-sdk-request-id-placeholders", ())),
+    )
 
 
 def read_operations(spec_path: Path) -> tuple[ResourceSpec, ...]:
@@ -596,7 +609,7 @@ def _docwrap(text: str, indent: int) -> str:
     return ("\n" + " " * indent).join(lines)
 
 
-def render_operations(resources: tuple[ResourceSpec, ...], request_id_headers: tuple[str, ...] = ()) -> str:
+def render_operations(resources: tuple[ResourceSpec, ...], request_ids: RequestIds = RequestIds()) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
     models = sorted(_referenced_models(operations))
     everywhere = set.intersection(*(set(operation.retry_statuses) for operation in operations))
@@ -607,7 +620,8 @@ def render_operations(resources: tuple[ResourceSpec, ...], request_id_headers: t
             operations=operations,
             models=models,
             retry_statuses=sorted(everywhere),
-            request_id_headers=request_id_headers,
+            request_id_headers=request_ids.headers,
+            request_id_placeholders=request_ids.placeholders,
         )
     )
 

@@ -12,7 +12,7 @@ from codegen.models import render_models
 from codegen.operations import (
     SpecError,
     read_operations,
-    read_request_id_headers,
+    read_request_ids,
     render_client,
     render_operations,
     render_resources,
@@ -71,7 +71,7 @@ def _render() -> dict[Path, str]:
     sources = {
         OUTPUT / "__init__.py": PACKAGE_DOC,
         OUTPUT / "models.py": models,
-        OUTPUT / "operations.py": render_operations(resources, read_request_id_headers(SPEC)),
+        OUTPUT / "operations.py": render_operations(resources, read_request_ids(SPEC)),
         OUTPUT / "resources.py": render_resources(resources),
         OUTPUT / "client.py": render_client(resources),
         OUTPUT / "variants.py": render_variants(read_variants(SPEC)),

@@ -37,6 +37,7 @@ EXTENSIONS = (
     "x-sdk-json-fallback",
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
+    "x-sdk-request-id-placeholders",
     "x-sdk-past-last-page",
     "x-sdk-empty-result",
 )
@@ -185,6 +186,9 @@ def _top_level(document: Node) -> Iterator[Problem]:
         yield Problem(
             pointer("x-sdk-request-id-headers"), "must be a list of header names, e.g. [x-amzn-RequestId]"
         )
+    placeholders = document.get("x-sdk-request-id-placeholders", [])
+    if not isinstance(placeholders, list) or not all(isinstance(value, str) for value in placeholders):
+        yield Problem(pointer("x-sdk-request-id-placeholders"), 'must be a list of texts, e.g. ["-", "none"]')
     yield from _past_last_page(document)
 
 

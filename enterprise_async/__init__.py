@@ -14,6 +14,8 @@ here), the sandbox server in ``enterprise_async.testing``.
 
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
+from ._cursor import ListingCursor
+from ._drift import DriftEntry, DriftReport
 from ._generated.client import EnterpriseClient
 from ._logs import configure_logging_from_env
 from ._middleware import Middleware, OutgoingRequest, Send
@@ -37,6 +39,7 @@ from .errors import (
     ContentMismatchError,
     EnterpriseError,
     IncompleteListingError,
+    ListingCursorError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
@@ -65,6 +68,8 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "CachedToken",
+    "DriftEntry",
+    "DriftReport",
     "ClientStateError",
     "ClientValidationError",
     "ContentMismatchError",
@@ -72,6 +77,8 @@ __all__ = [
     "EnterpriseError",
     "InMemoryTokenCache",
     "IncompleteListingError",
+    "ListingCursor",
+    "ListingCursorError",
     "NotFoundError",
     "Page",
     "PermissionDeniedError",

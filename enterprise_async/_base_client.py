@@ -30,6 +30,7 @@ from ._constants import (
     DEFAULT_TIMEOUT,
     USER_AGENT,
 )
+from ._drift import DriftCollector, DriftReport
 from ._extras import with_extra_body, with_extra_query
 from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, RequestOptions, ResponseFormat
@@ -151,6 +152,7 @@ class BaseClient:
             [client_secret, self._base_url.password or "", auth.password or "", _password(self._proxy)]
         )
         self._client_id = client_id
+        self._drift = DriftCollector(self._redactor)  # shared by reference with every view
         self._session = session
         self._owns_session = session is None
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop of the first call
@@ -290,6 +292,16 @@ class BaseClient:
         """Tokens this client has requested from the issuer."""
         return self._transport.tokens.requests
 
+    def drift(self, *, reset: bool = False) -> DriftReport:
+        """What this client's responses (and its views') held that the spec does not describe:
+        unknown fields, enum values outside the spec, values kept as sent, undocumented statuses,
+        each with a count, the operation and an example path. ``reset=True`` starts a new count
+        after this report. See the README's *Keeping spec/ true*."""
+        report = self._drift.report()
+        if reset:
+            self._drift.clear()
+        return report
+
     async def _fetch_token(self) -> tuple[str, float]:
         """A new token from the issuer and its lifetime (what the token provider calls)."""
         return await self._credentials.fetch(self._transport.send)
@@ -349,7 +361,14 @@ class BaseClient:
                 answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
             return page
 
-        return AsyncPager(fetch, pagination, prepared.query, window=self._options.max_concurrency)
+        return AsyncPager(
+            fetch,
+            pagination,
+            prepared.query,
+            window=self._options.max_concurrency,
+            listing=operation.name,
+            scope=prepared.path,
+        )
 
     @overload
     async def request(
@@ -459,11 +478,16 @@ class BaseClient:
         if not success:
             retry_after = parse_retry_after(response.headers.get("Retry-After"))
             raise status_error(operation, response, retry_after=retry_after)
+        drift = self._drift
+        if outcome is None:
+            documented = (status for status, known in operation.outcomes.items() if known.success)
+            request = f"{response.method} {response.path}"
+            drift.record_status(operation.name, response.status, documented, request)
         if operation.identity is None or arguments is None:
-            return APIResponse(response, lambda raw: read_result(operation, raw))
+            return APIResponse(response, lambda raw: read_result(operation, raw, drift))
 
         def checked(raw: RawResponse) -> ResultT:
-            result: ResultT = read_result(operation, raw)
+            result: ResultT = read_result(operation, raw, drift)
             check_identity(operation, raw, result, arguments)
             return result
 

@@ -18,22 +18,39 @@ past the last one (``past_last_status``/``past_last_detail`` of the spec: Django
 404 "Invalid page.") ends a listing early; any other failure of a later page, and a listing that
 ends short of the item or page count its latest envelope promised, raises
 ``IncompleteListingError`` with the items received that the caller was not given.
+
+Every walk starts from a ``ListingCursor`` (page 1 unless the pager was ``resume``d) and keeps the
+pager's ``cursor`` one item ahead of what the caller was given: the page that follows (the query
+its plan or its ``next`` link gives) and how many of its items were given already. A listing
+resumed in the middle of a page fetches that page again and gives only the items after the cursor.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import math
+import operator
 from collections import deque
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterator,
+    Sequence,
+)
 from contextlib import aclosing
 from typing import Any, Generic, Protocol, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
+import attrs
 from attrs import define, field
 from typing_extensions import TypeVar as DefaultTypeVar
 
+from ._cursor import ListingCursor, listing_arguments
 from ._request import Query, merge_query
 from ._responses import error_detail
 from ._spec import Pagination
@@ -45,7 +62,7 @@ from .errors import (
     ResponseDecodeError,
 )
 
-__all__ = ["AsyncPager", "Page", "take"]
+__all__ = ["AsyncPager", "ListingCursor", "Page", "take"]
 
 logger = logging.getLogger("enterprise_async")
 
@@ -111,31 +128,143 @@ class ListingTally:
         return f"{self.pages} of {self.expected_pages} pages ({self.items} items)"
 
 
+@define
+class PageStep(Generic[PageT]):
+    """One page of a walk: its number in listing order, the query that fetched it and the query of
+    the page after it (None when the plan or the links say it is the last; a ``next`` link as
+    sent, read only when a cursor needs it)."""
+
+    page: PageT
+    number: int
+    query: Query
+    after: Query | str | None
+    size: int | None = None
+    """The page size that numbers pages (listings without links), kept in cursors."""
+    before: int = 0
+    """Items of the pages before this one (set as the walk counts them)."""
+
+
+@define
+class Position(Generic[PageT]):
+    """Where an iteration stands: in ``step``'s page (None: before the first), whose items not yet
+    given are what ``rest`` (an iterator over them) still holds. Nothing is counted per item: the
+    iterator knows how many remain."""
+
+    step: PageStep[PageT] | None = None
+    rest: Iterator[Any] = field(factory=lambda: iter(()))
+    finished: bool = False
+
+    def given(self, page_items: int) -> int:
+        return page_items - operator.length_hint(self.rest, 0)
+
+
 class AsyncPager(Generic[ItemT, PageT]):
     """The result of a list call: ``async for`` gives the items; ``pages()``, ``to_list()`` and
     ``first_page()`` give the rest.
 
     ``PageT`` is whatever the spec's envelope decodes to (or ``list[ItemT]`` for a bare list).
-    Nothing is requested until it is iterated or awaited; every iteration starts from page 1.
+    Nothing is requested until it is iterated or awaited; every iteration starts from page 1, or
+    from the cursor the pager was made with (``resume``). ``cursor`` tells where the latest
+    iteration stands.
     """
 
-    def __init__(self, fetch: PageFetcher, pagination: Pagination, query: Query, *, window: int) -> None:
+    def __init__(
+        self,
+        fetch: PageFetcher,
+        pagination: Pagination,
+        query: Query,
+        *,
+        window: int,
+        listing: str = "",
+        scope: str = "",
+        start: ListingCursor | None = None,
+    ) -> None:
         self._fetch = fetch
         self._pagination = pagination
         self._query = query
         self._window = max(1, window)
+        self._listing = listing or pagination.page_model.__name__
+        self._scope = scope
+        self._arguments = listing_arguments(scope, query, (pagination.page_param, pagination.offset_param))
+        if start is not None:
+            start.check(self._listing, self._arguments)
+        self._start = start or ListingCursor(self._listing, self._arguments, query=query)
+        self._position: Position[PageT] = Position()
+        self._delegate: AsyncPager[ItemT, PageT] | None = None
+        """The pager ``to_list()`` read through, when not this one (``bulk``)."""
 
     def __repr__(self) -> str:
         return f"AsyncPager({self._pagination.page_model.__name__}, window={self._window})"
+
+    @property
+    def cursor(self) -> ListingCursor:
+        """Where the latest iteration stands: resuming from it gives the items after the last one
+        given (by ``async for``, ``to_list()`` or ``pages()``), each exactly once. Before any
+        iteration, where this pager starts. Store it with ``str()``/``to_json()``."""
+        if self._delegate is not None:
+            return self._delegate.cursor
+        position = self._position
+        step = position.step
+        if step is None:
+            cursor = self._start
+        elif (given := position.given(len(self.items_of(step.page)))) < len(self.items_of(step.page)):
+            cursor = self._within(step, given)
+        else:
+            cursor = self._after(step)
+        return attrs.evolve(cursor, done=True) if position.finished and not cursor.done else cursor
+
+    def _begin(self) -> Position[PageT]:
+        """A new iteration's position (the cursor follows the latest iteration)."""
+        self._delegate = None
+        self._position = Position()
+        return self._position
+
+    def resume(self, cursor: ListingCursor | str) -> AsyncPager[ItemT, PageT]:
+        """This listing from ``cursor`` (a ``ListingCursor`` or its JSON text) on: the page it names
+        is fetched again and only its items after the cursor are given; later pages are fetched as
+        usual (concurrently where the listing allows it).
+
+        Raises ``ListingCursorError`` at once for text that is no cursor, or a cursor of another
+        listing (another operation, other arguments, another page size). The cursor of a
+        ``to_list()`` (read in the largest pages, see ``bulk``) resumes the same way.
+        """
+        start = cursor if isinstance(cursor, ListingCursor) else ListingCursor.from_json(cursor)
+        bulk = self.bulk()
+        if bulk is not self and (start.listing, start.arguments) == (bulk._listing, bulk._arguments):
+            return bulk._with(bulk._query, start)  # a cursor that ``to_list()`` left
+        return self._with(self._query, start)
+
+    def _with(self, query: Query, start: ListingCursor | None) -> AsyncPager[ItemT, PageT]:
+        return AsyncPager(
+            self._fetch,
+            self._pagination,
+            query,
+            window=self._window,
+            listing=self._listing,
+            scope=self._scope,
+            start=start,
+        )
+
+    @property
+    def _resumed(self) -> bool:
+        start = self._start
+        return start.page > 1 or start.skip > 0 or start.done
 
     def __aiter__(self) -> AsyncIterator[ItemT]:
         return self._items()
 
     async def _items(self) -> AsyncGenerator[ItemT, None]:
-        async with aclosing(self.pages()) as pages:
-            async for page in pages:
-                for item in self.items_of(page):
+        position = self._begin()
+        skip = self._start.skip
+        async with aclosing(self._steps()) as steps:
+            async for step in steps:
+                items = self.items_of(step.page)
+                rest = iter(items[skip:] if skip else items)
+                position.step, position.rest = step, rest
+                for item in rest:  # the iterator moves past an item before it is given
                     yield item
+                skip = 0
+        position.finished = True
 
     def items_of(self, page: PageT) -> Sequence[ItemT]:
         """The items of one page, from the field the spec names (the page itself for a bare list)."""
@@ -155,11 +284,15 @@ class AsyncPager(Generic[ItemT, PageT]):
         listing could not be read to its end.
         """
         received: list[ItemT] = []
+        pager = self.bulk(page_size)
+        self._begin()
+        if pager is not self:
+            self._delegate = pager
         try:
-            async for item in self.bulk(page_size):
+            async for item in pager:
                 received.append(item)
         except IncompleteListingError as error:
-            given = tuple(range(1, error.page))
+            given = tuple(range(self._start.page, error.page))
             error.items[:0] = received
             error.item_pages = given + error.item_pages
             raise
@@ -170,7 +303,9 @@ class AsyncPager(Generic[ItemT, PageT]):
         else the largest the service allows (``bulk_size`` of the spec's pagination): a whole
         listing in as few requests as the service permits. Exports read catalogs this way.
 
-        Raises ``ClientValidationError`` for a size the service would not apply.
+        Raises ``ClientValidationError`` for a size the service would not apply. A resumed pager
+        keeps the size its cursor was taken with (another one would number other pages: refused
+        with ``ListingCursorError``).
         """
         pagination = self._pagination
         size_param = pagination.size_param
@@ -179,52 +314,134 @@ class AsyncPager(Generic[ItemT, PageT]):
                 raise ClientValidationError("page_size", "this listing takes no page size")
             return self
         if page_size is None:
-            if self._requested_size() is not None or pagination.bulk_size is None:
+            if self._resumed or self._requested_size() is not None or pagination.bulk_size is None:
                 return self
             page_size = pagination.bulk_size
         _check_page_size(pagination, page_size)
         query = merge_query(self._query, {size_param: str(page_size)})
-        return AsyncPager(self._fetch, pagination, query, window=self._window)
+        return self._with(query, self._start if self._resumed else None)
 
     async def pages(self) -> AsyncGenerator[PageT, None]:
         """Every page, in order; later pages fetched concurrently where the listing allows it.
 
+        From a cursor taken in the middle of a page, that page comes first holding only the items
+        after the cursor (a copy of its envelope; the other fields as sent).
+
         Raises ``IncompleteListingError`` when a page after the first fails or the listing ends
         short of what its envelopes promised; a failure of page 1 raises as it is.
         """
-        tally = ListingTally()
-        async with aclosing(self._walk(tally)) as walk:
-            async for page in walk:
-                self._count(tally, page)
+        position = self._begin()
+        skip = self._start.skip
+        async with aclosing(self._steps()) as steps:
+            async for step in steps:
+                page = self._without_given(step.page, skip) if skip else step.page
+                skip = 0
+                position.step, position.rest = step, iter(())
                 yield page
+        position.finished = True
+
+    async def _steps(self) -> AsyncGenerator[PageStep[PageT], None]:
+        """The walk from the start cursor, counted (the tally starts with the pages and items
+        before the cursor, so a resumed listing is checked against its count all the same)."""
+        start = self._start
+        if start.done:
+            return
+        tally = ListingTally(pages=start.page - 1, items=start.before)
+        async with aclosing(self._walk(tally, start)) as walk:
+            async for step in walk:
+                step.before = tally.items
+                self._count(tally, step.page)
+                yield step
         if tally.short():
             raise self._incomplete(tally, tally.pages + 1, "ended early")
 
-    async def _walk(self, tally: ListingTally) -> AsyncGenerator[PageT, None]:
-        """The pages, in order, by whichever plan the first page allows."""
-        page = await self._page(self._query)
-        yield page
-        if not self.items_of(page):
-            return
+    def _within(self, step: PageStep[PageT], given: int) -> ListingCursor:
+        """The cursor after ``given`` items of a step's page."""
+        return ListingCursor(
+            self._listing,
+            self._arguments,
+            page=step.number,
+            query=step.query,
+            skip=given,
+            before=step.before,
+            size=step.size,
+        )
+
+    def _after(self, step: PageStep[PageT]) -> ListingCursor:
+        """The cursor once a step's page is given whole: the page after it, or the end."""
+        return ListingCursor(
+            self._listing,
+            self._arguments,
+            page=step.number + 1,
+            query=(_link_query(step.after) if isinstance(step.after, str) else step.after) or (),
+            before=step.before + len(self.items_of(step.page)),
+            size=step.size,
+            done=step.after is None,
+        )
+
+    def _without_given(self, page: PageT, skip: int) -> PageT:
+        """A copy of ``page`` holding only its items after the first ``skip``."""
+        field = self._pagination.items
+        items = list(self.items_of(page))[skip:]
+        if field is None:
+            return cast("PageT", items)
+        trimmed = copy.copy(page)
+        setattr(trimmed, field, items)
+        return trimmed
+
+    async def _walk(self, tally: ListingTally, start: ListingCursor) -> AsyncGenerator[PageStep[PageT], None]:
+        """The pages from the start cursor's, in order, by whichever plan that page allows."""
+        number = start.page
+        page = await self._page(start.query)
         if self._pagination.next_field is None:
-            plan = self._plan_without_links(page)
-            if plan is not None:
-                async with aclosing(self._concurrent(tally, *plan, first=self.items_of(page))) as later:
-                    async for page in later:
-                        yield page
+            async with aclosing(self._without_links(tally, start, page)) as linkless:
+                async for step in linkless:
+                    yield step
             return
-        if not self._next(page):
+        link = self._next(page) if self.items_of(page) else None
+        yield PageStep(page, number, start.query, link)
+        if link is None:
             return
-        linked = self._plan_from_link(page)
+        linked = self._plan_from_link(page, start)
         if linked is not None:
-            async with aclosing(self._concurrent(tally, *linked)) as later:
-                async for page in later:
-                    yield page
+            total, query_of, size = linked
+            later_pages = self._concurrent(tally, total, query_of, size, number + 1, self._linked_after)
+            async with aclosing(later_pages) as later:
+                async for step in later:
+                    page, number = step.page, step.number
+                    yield step
             if not self._next(page) or tally.ended_by is not None:
                 return
-        async with aclosing(self._sequential(tally, page)) as rest:
-            async for page in rest:
-                yield page
+        async with aclosing(self._sequential(tally, page, number)) as rest:
+            async for step in rest:
+                yield step
+
+    async def _without_links(
+        self, tally: ListingTally, start: ListingCursor, page: PageT
+    ) -> AsyncGenerator[PageStep[PageT], None]:
+        """A listing whose envelopes carry no link: numbered pages after ``page``, when it is full."""
+        number = start.page
+        plan = self._plan_without_links(page, start) if self.items_of(page) else None
+        if plan is None:
+            yield PageStep(page, number, start.query, None)
+            return
+        total, query_of, size = plan
+
+        def after_of(page: PageT, number: int) -> Query | str | None:
+            last = len(self.items_of(page)) < size if total is None else number >= total
+            return None if last else query_of(number + 1)
+
+        yield PageStep(page, number, start.query, after_of(page, number), size)
+        if after_of(page, number) is None:
+            return
+        first = self.items_of(page)
+        later_pages = self._concurrent(tally, total, query_of, size, number + 1, after_of, first)
+        async with aclosing(later_pages) as later:
+            async for step in later:
+                yield step
+
+    def _linked_after(self, page: PageT, number: int) -> Query | str | None:
+        return self._next(page)
 
     def _count(self, tally: ListingTally, page: PageT) -> None:
         """Add a page to the tally, and take its envelope's promise as the latest."""
@@ -277,35 +494,46 @@ class AsyncPager(Generic[ItemT, PageT]):
 
     # ------------------------------------------------------------------ planning
 
-    def _plan_from_link(self, first: PageT) -> tuple[int | None, QueryOf, int] | None:
-        """Page count and numbering from page 2's link, when the link numbers pages by the spec's
-        page or offset parameter and the envelope tells how many pages there are."""
-        link = tuple(parse_qsl(urlsplit(self._next(first) or "").query, keep_blank_values=True))
-        numbering = self._numbering(link, len(self.items_of(first)))
+    def _plan_from_link(self, first: PageT, start: ListingCursor) -> tuple[int | None, QueryOf, int] | None:
+        """Page count and numbering from the next page's link, when the link numbers pages by the
+        spec's page or offset parameter and the envelope tells how many pages there are."""
+        link = _link_query(self._next(first)) or ()
+        numbering = self._numbering(link, len(self.items_of(first)), start)
         if numbering is None:
             return None
         query_of, size = numbering
         total = self._total_pages(first, size)
         return None if total is None else (total, query_of, size)
 
-    def _numbering(self, link: Query, first_size: int) -> tuple[QueryOf, int] | None:
-        """From page 2's link: a function giving page ``n``'s query, and the page size it implies."""
+    def _numbering(self, link: Query, first_size: int, start: ListingCursor) -> tuple[QueryOf, int] | None:
+        """From the link after the start page: a function giving page ``n``'s query, and the page
+        size it implies."""
         names = dict(link)
         page_param, offset_param = self._pagination.page_param, self._pagination.offset_param
-        if page_param and names.get(page_param) == "2":
+        if page_param and names.get(page_param) == str(start.page + 1):
             return (lambda n: merge_query(link, {page_param: str(n)})), first_size
         offset = names.get(offset_param, "") if offset_param else ""
-        if offset_param and offset.isdigit() and int(offset) > 0:
-            step = int(offset)
-            return (lambda n: merge_query(link, {offset_param: str((n - 1) * step)})), step
+        current = dict(start.query).get(offset_param, "") if offset_param else ""
+        at = int(current) if current.isdigit() else 0
+        if offset_param and offset.isdigit() and int(offset) > at:
+            step, following, first_offset = int(offset) - at, start.page + 1, int(offset)
+            return (
+                lambda n: merge_query(link, {offset_param: str(first_offset + (n - following) * step)})
+            ), step
         return None
 
-    def _plan_without_links(self, first: PageT) -> tuple[int | None, QueryOf, int] | None:
+    def _plan_without_links(
+        self, first: PageT, start: ListingCursor
+    ) -> tuple[int | None, QueryOf, int] | None:
         """Numbering by the spec's page or offset parameter, for envelopes that carry no link; the
-        page count when the envelope tells it, else None (request until a short page)."""
-        size = self._linkless_page_size(first)
+        page count when the envelope tells it, else None (request until a short page). A resumed
+        listing numbers its pages by the size its cursor recorded."""
+        if start.size is None:
+            size = self._linkless_page_size(first)
+        else:
+            size = start.size if len(self.items_of(first)) >= start.size else None
         if size is None:
-            return None  # page 1 is short: it is the only page
+            return None  # the start page is short: it is the last one
         page_param, offset_param = self._pagination.page_param, self._pagination.offset_param
         query = self._query
         if page_param:
@@ -355,10 +583,11 @@ class AsyncPager(Generic[ItemT, PageT]):
         total: int | None,
         query_of: QueryOf,
         size: int,
-        *,
+        number: int,
+        after_of: Callable[[PageT, int], Query | str | None],
         first: Sequence[ItemT] = (),
-    ) -> AsyncGenerator[PageT, None]:
-        """Pages 2..total, requested up to ``window`` ahead, yielded in order.
+    ) -> AsyncGenerator[PageStep[PageT], None]:
+        """Pages ``number``..total, requested up to ``window`` ahead, yielded in order.
 
         With ``total`` unknown, pages are requested until one is short, empty, past the last page
         or a repeat of the page before (a server that ignores the page parameter); the requests
@@ -367,7 +596,6 @@ class AsyncPager(Generic[ItemT, PageT]):
         """
         pending: deque[tuple[int, asyncio.Task[PageT]]] = deque()
         previous = first
-        number = 2
 
         def fill() -> None:
             nonlocal number
@@ -390,7 +618,7 @@ class AsyncPager(Generic[ItemT, PageT]):
                     return
                 if total is not None:
                     fill()  # the window stays full while the consumer holds this page
-                yield page
+                yield PageStep(page, current, query_of(current), after_of(page, current), size)
                 if total is None and len(items) < size:
                     return
                 previous = items if total is None else ()
@@ -400,8 +628,10 @@ class AsyncPager(Generic[ItemT, PageT]):
             if pending:
                 await asyncio.gather(*(task for _, task in pending), return_exceptions=True)
 
-    async def _sequential(self, tally: ListingTally, page: PageT) -> AsyncGenerator[PageT, None]:
-        """The pages after ``page``, following ``next`` one at a time."""
+    async def _sequential(
+        self, tally: ListingTally, page: PageT, number: int
+    ) -> AsyncGenerator[PageStep[PageT], None]:
+        """The pages after ``page`` (page ``number``), following ``next`` one at a time."""
         seen: set[Query] = set()
         while link := self._next(page):
             query = tuple(parse_qsl(urlsplit(link).query, keep_blank_values=True))
@@ -415,7 +645,8 @@ class AsyncPager(Generic[ItemT, PageT]):
                 if self._past_last(error, tally):
                     return
                 raise self._incomplete(tally, tally.pages + 1, "failed", error) from error
-            yield page
+            number += 1
+            yield PageStep(page, number, query, self._next(page))
 
     # ------------------------------------------------------------------ completeness
 
@@ -479,6 +710,13 @@ class AsyncPager(Generic[ItemT, PageT]):
             expected_items=tally.expected_items,
             expected_pages=tally.expected_pages,
         )
+
+
+def _link_query(link: str | None) -> Query | None:
+    """The query of a ``next`` link (only its query is ever followed); None for no link."""
+    if not link:
+        return None
+    return tuple(parse_qsl(urlsplit(link).query, keep_blank_values=True))
 
 
 def _check_page_size(pagination: Pagination, page_size: int) -> None:

@@ -21,7 +21,8 @@ from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
 
 from ._constants import ERROR_DETAIL_LIMIT
-from ._decoding import DecodeError, known_fields, structure, type_name
+from ._decoding import DecodeError, Finding, known_fields, structure, type_name
+from ._drift import DriftCollector
 from ._enum import OpenEnum
 from ._redaction import REDACTED, Redactor
 from ._spec import Identity, Operation, Outcome
@@ -48,14 +49,10 @@ __all__ = [
 ]
 
 
-_REQUEST_ID_PLACEHOLDERS = frozenset({"", "-", "none", "null"})
-"""What a server sends in a request-id header when it has no id: django-log-request-id's default
-``None``, a log format's ``-``, an empty value. None of them names a request."""
-
-
-def real_request_id(value: str | None) -> str | None:
-    """``value`` when it names a request; None for a placeholder (``None``, ``-``, empty)."""
-    if value is None or value.strip().lower() in _REQUEST_ID_PLACEHOLDERS:
+def real_request_id(value: str | None, placeholders: frozenset[str]) -> str | None:
+    """``value`` when it names a request; None for one of the spec's placeholders (lower-cased:
+    django-log-request-id's ``none``, ``-``, empty)."""
+    if value is None or value.strip().lower() in placeholders:
         return None
     return value.strip()
 
@@ -76,6 +73,8 @@ class RawResponse:
     """Attempts before the one that got this answer (a 401's token refresh not counted)."""
     request_id_headers: tuple[str, ...] = ()
     """The headers that may name the request (the spec's ``x-sdk-request-id-headers``)."""
+    request_id_placeholders: frozenset[str] = frozenset()
+    """What those headers hold when they name no request (``x-sdk-request-id-placeholders``)."""
     redactor: Redactor = field(factory=Redactor, eq=False, repr=False)
     """The client's secrets, hidden from everything this answer makes the SDK say."""
 
@@ -84,7 +83,7 @@ class RawResponse:
         """The gateway's id of the request, when the answer names one (secrets hidden, should a
         server echo one there)."""
         for name in self.request_id_headers:  # a placeholder in one header leaves the next its turn
-            value = real_request_id(request_id_of(self.headers, (name,)))
+            value = real_request_id(request_id_of(self.headers, (name,)), self.request_id_placeholders)
             if value is not None:
                 return self.redactor.text(value)
         return None
@@ -102,6 +101,7 @@ class RawResponse:
             elapsed,
             retries,
             self.request_id_headers,
+            self.request_id_placeholders,
             self.redactor,
         )
 
@@ -201,8 +201,9 @@ def decode_body(response: RawResponse, model: Any = None) -> Any:
     )
 
 
-def read_result(operation: Operation[Any], response: RawResponse) -> Any:
-    """The decoded result of a successful response.
+def read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None = None) -> Any:
+    """The decoded result of a successful response; what it holds that the spec does not describe
+    goes to ``drift``.
 
     The cyclic garbage collector is held while the body is decoded. A page allocates thousands of
     containers that all stay alive until it is built, so every collection their allocations
@@ -212,22 +213,25 @@ def read_result(operation: Operation[Any], response: RawResponse) -> Any:
     application turned off stays off.
     """
     if not gc.isenabled():
-        return _read_result(operation, response)
+        return _read_result(operation, response, drift)
     gc.disable()
     try:
-        return _read_result(operation, response)
+        return _read_result(operation, response, drift)
     finally:
         gc.enable()
 
 
-def _read_result(operation: Operation[Any], response: RawResponse) -> Any:
+def _read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None) -> Any:
     outcome = operation.outcomes.get(response.status) or _default_success(operation)
     data = decode_body(response, outcome.model if outcome is not None else None)
     if outcome is None or outcome.model is None:
         return data
     if data is None and outcome.empty:
         data = {}  # a status documented without a body: the model with only the outcome's fields
-    result = _structure(operation, response, data, outcome.model)
+    findings: list[Finding] | None = [] if drift is not None else None
+    result = _structure(operation, response, data, outcome.model, findings)
+    if findings and drift is not None:
+        drift.record(operation.name, findings)
     if result is None:
         raise ResponseDecodeError(
             f"{operation.name}: {response.method} {response.path} returned {response.status} with an "
@@ -292,9 +296,15 @@ def _default_success(operation: Operation[Any]) -> Outcome | None:
     return next((outcome for outcome in operation.outcomes.values() if outcome.success), None)
 
 
-def _structure(operation: Operation[Any], response: RawResponse, data: Any, model: Any) -> Any:
+def _structure(
+    operation: Operation[Any],
+    response: RawResponse,
+    data: Any,
+    model: Any,
+    findings: list[Finding] | None = None,
+) -> Any:
     try:
-        return structure(data, model)
+        return structure(data, model, findings)
     except DecodeError as error:
         reason = response.redactor.text(str(error))
         raise ResponseDecodeError(

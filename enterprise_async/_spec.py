@@ -255,3 +255,6 @@ class ApiSpec:
     (``x-sdk-retry-statuses``: 429, "nothing was done, try later")."""
     request_id_headers: tuple[str, ...] = ()
     """Response headers naming a request, in order of preference (``x-sdk-request-id-headers``)."""
+    request_id_placeholders: frozenset[str] = frozenset()
+    """What such a header holds when it names no request, lower-cased
+    (``x-sdk-request-id-placeholders``)."""

@@ -112,7 +112,7 @@ class Transport:
         self._concurrency = options.max_concurrency
         self._slots = asyncio.Semaphore(options.max_concurrency)
         self._pause_statuses = spec.retry_statuses
-        self._request_id_headers = spec.request_id_headers
+        self._request_ids = (spec.request_id_headers, spec.request_id_placeholders)
         self.tokens = TokenProvider(
             functools.partial(credentials.fetch, self.send),
             cache=token_cache,
@@ -305,7 +305,8 @@ class Transport:
                     body=body,
                     method=request.method,
                     path=request.path,
-                    request_id_headers=self._request_id_headers,
+                    request_id_headers=self._request_ids[0],
+                    request_id_placeholders=self._request_ids[1],
                     redactor=self._redactor,
                 )
         except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:

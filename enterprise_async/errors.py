@@ -43,6 +43,7 @@ __all__ = [
     "ContentMismatchError",
     "EnterpriseError",
     "IncompleteListingError",
+    "ListingCursorError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
@@ -70,6 +71,15 @@ class ClientValidationError(EnterpriseError, ValueError):
         self.reason = message
         prefix = f"{operation}: " if operation else ""
         super().__init__(f"{prefix}{field}: {message}")
+
+
+class ListingCursorError(ClientValidationError):
+    """A listing cursor that cannot be used here: not a cursor (unreadable text), or a position in
+    another listing (another operation, or the same one called with other arguments or page size).
+    Raised before anything is sent."""
+
+    def __init__(self, message: str, *, operation: str | None = None) -> None:
+        super().__init__("cursor", message, operation=operation)
 
 
 class ClientStateError(EnterpriseError, RuntimeError):

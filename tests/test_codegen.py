@@ -337,6 +337,11 @@ def test_a_key_given_twice_is_reported_at_its_second_line(spec_copy: Path) -> No
             "x-sdk-request-id-headers: [7,",
             "list of header names",
         ),
+        (
+            'x-sdk-request-id-placeholders: ["",',
+            "x-sdk-request-id-placeholders: [0,",
+            "list of texts",
+        ),
     ],
 )
 def test_a_document_wide_list_of_the_wrong_kind_is_reported(
@@ -351,3 +356,9 @@ def test_a_document_wide_list_of_the_wrong_kind_is_reported(
 
 def test_the_request_id_headers_come_from_the_spec() -> None:
     assert list(operations.REQUEST_ID_HEADERS) == spec_document()["x-sdk-request-id-headers"]
+
+
+def test_the_request_id_placeholders_come_from_the_spec() -> None:
+    placeholders = spec_document()["x-sdk-request-id-placeholders"]
+    assert {value.lower() for value in placeholders} == operations.REQUEST_ID_PLACEHOLDERS
+    assert operations.SPEC.request_id_placeholders == operations.REQUEST_ID_PLACEHOLDERS

@@ -154,8 +154,8 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
             recorded.json_of_xml[render_drf_xml(reply.data)] = orjson.dumps(reply.data)
         return render(reply, wants_json)
 
-    def recording_read_result(operation: Operation[Any], response: Any) -> Any:
-        result = read_result(operation, response)
+    def recording_read_result(operation: Operation[Any], response: Any, *drift: Any) -> Any:
+        result = read_result(operation, response, *drift)
         recorded.answers.append((operation, response, result))
         return result
 

@@ -40,12 +40,13 @@ from .registry import (
 )
 from .scalars import SCALAR_HOOKS
 from .structuring import model_hook
-from .tolerance import structure
+from .tolerance import Finding, structure
 from .unions import register_variants, union_hook
 from .writers import model_writer, to_dict
 
 __all__ = [
     "DecodeError",
+    "Finding",
     "converter",
     "from_dict",
     "known_fields",

@@ -28,7 +28,7 @@ from .fields import WIRE, FieldPlan, field_plans, known_fields
 from .record import EVERY_FIELD_SENT, wire_record
 from .registry import PASS_THROUGH_CLASSES, hook, is_list, is_mapping, is_open_enum, is_union
 from .scalars import SCALAR_HOOKS, Hook
-from .tolerance import Note, keep, report_problems
+from .tolerance import Note, keep, noting_outside_enum, report_problems, report_unknown
 from .writers import text_natural, written_as_sent
 
 __all__ = ["model_hook"]
@@ -55,6 +55,7 @@ def model_hook(cls: type[Any]) -> Hook:
         "every_field_sent": EVERY_FIELD_SENT,
         "no_fields": _NO_FIELDS,
         "left_out": _LeftOut(known_fields(cls)),
+        "unknown": report_unknown,
     }
     _COMPILING.add(cls)
     try:
@@ -83,6 +84,8 @@ def model_hook(cls: type[Any]) -> Hook:
             "    except DecodeError:  # an item of an array of models that is no object",
             "        notes = []",
             "        model = rebuild(cls, data, plans, readers, notes, extra)",
+            "    if extra:",
+            "        unknown(model)",
             "    sent = len(data) - len(extra)",
             "    left = no_fields if sent == count else left_out(data, sent)",
             "    if notes or left:",
@@ -222,7 +225,8 @@ def _reader(plan: FieldPlan) -> Reader:
     same = _SAME_AS_SENT.get(type_, written_as_sent)
     if is_union(type_) and is_open_enum(get_args(type_)[0]):
         same = _same_member
-    return _converting_reader(decode, type_, wire, same)
+    reader = _converting_reader(decode, type_, wire, same)
+    return typing.cast(Reader, noting_outside_enum(reader, type_, wire))
 
 
 def _writes_itself(type_: Any) -> bool:

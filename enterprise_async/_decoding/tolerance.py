@@ -4,6 +4,11 @@ The compiled structuring functions take the fast path; when one meets a value th
 the model is built again here, field by field. Each value kept as sent gets a DEBUG record naming
 the model, the path from the top and the declared type; only a top level of the wrong shape is an
 error.
+
+The same findings, with the enum values outside the spec and the unknown fields a model keeps in
+``extra``, go to a drift listener when the caller of ``structure()`` gives one (a list the client
+hands over per response; see ``_drift``). Models report to the ``structure()`` call under way only
+when something drifted, and the paths are found only then: a clean decode does no extra work.
 """
 
 from __future__ import annotations
@@ -16,9 +21,21 @@ import attrs
 
 from .failure import DecodeError, type_name
 from .fields import model_fields, wire_name
-from .registry import hook, is_list, is_union
+from .registry import hook, is_list, is_open_enum, is_union
 
-__all__ = ["Note", "Problem", "keep", "report_problems", "structure", "tolerant", "under_way"]
+__all__ = [
+    "Finding",
+    "Note",
+    "OutsideEnumError",
+    "Problem",
+    "keep",
+    "noting_outside_enum",
+    "report_problems",
+    "report_unknown",
+    "structure",
+    "tolerant",
+    "under_way",
+]
 
 logger = logging.getLogger("enterprise_async")
 
@@ -32,12 +49,25 @@ A plain tuple: readers make one for every ``Z`` datetime, a named tuple costs tw
 Problem = Note
 """A note with an error: a value kept as sent."""
 
+Finding = tuple[str, str, str, str, Any, Any]
+"""What a drift listener is told: the kind (``unknown_field``, ``enum_value``, ``kept_as_sent``),
+the path from the top (``results[3].foo``), the model's class name, the field in the model
+(``foo``, ``seat_types[1]``), the declared type (None for an unknown field) and the value as sent."""
+
+
+class OutsideEnumError(DecodeError):
+    """Why a value of an open enum field was kept as a plain string: it names no member."""
+
+
+_Pending = list[tuple[Any, "list[Problem] | None"]]
+"""Models met by a ``structure()`` call with their problems, or None for unknown fields in ``extra``."""
+
 
 class _UnderWay(threading.local):
     """The problems met by the ``structure()`` call under way in this thread."""
 
     def __init__(self) -> None:
-        self.pending: list[tuple[Any, list[Problem]]] | None = None
+        self.pending: _Pending | None = None
 
 
 under_way = _UnderWay()
@@ -67,6 +97,62 @@ def report_problems(model: Any, problems: list[Problem]) -> None:
         _report(name, "", name, problems)
     else:
         pending.append((model, problems))
+
+
+def report_unknown(model: Any) -> None:
+    """Note, for a drift listener, that ``model`` keeps unknown fields in ``extra`` (nothing is logged)."""
+    pending = under_way.pending
+    if pending is not None:
+        pending.append((model, None))
+
+
+def noting_outside_enum(read: Any, type_: Any, wire: str) -> Any:
+    """``read`` (a field reader) that also notes a value of an open enum field (or an item of an
+    array of them) that names no member: kept as a plain string, it is drift."""
+    enum = _open_enum(type_)
+    if enum is not None:
+        return _enum_reader(read, type_, wire, enum)
+    item_type = (get_args(type_) or (Any,))[0] if is_list(type_) else None
+    enum = _open_enum(item_type)
+    if enum is not None:
+        return _enum_array_reader(read, item_type, wire, enum)
+    return read
+
+
+def _enum_reader(read: Any, type_: Any, wire: str, enum: Any) -> Any:
+    def read_enum(value: Any, notes: list[Note]) -> Any:
+        decoded = read(value, notes)
+        if decoded.__class__ is str:  # a member is an instance of the enum, not of str itself
+            notes.append((wire, type_, value, _outside(enum)))
+        return decoded
+
+    return read_enum
+
+
+def _enum_array_reader(read: Any, item_type: Any, wire: str, enum: Any) -> Any:
+    def read_enums(value: Any, notes: list[Note]) -> Any:
+        decoded = read(value, notes)
+        if decoded.__class__ is not list or value.__class__ is not list or len(decoded) != len(value):
+            return decoded
+        for index, item in enumerate(decoded):
+            if item.__class__ is str:
+                notes.append((f"{wire}[{index}]", item_type, value[index], _outside(enum)))
+        return decoded
+
+    return read_enums
+
+
+def _open_enum(type_: Any) -> Any:
+    """The open enum that ``type_`` is, or leads (``ContentType | str``), else None."""
+    if is_open_enum(type_):
+        return type_
+    if is_union(type_) and is_open_enum(first := get_args(type_)[0]):
+        return first
+    return None
+
+
+def _outside(enum: Any) -> OutsideEnumError:
+    return OutsideEnumError(f"not a value of {enum.__name__} in the spec; kept as a plain string")
 
 
 def tolerant(value: Any, type_: Any, where: str, problems: list[Problem]) -> Any:
@@ -103,20 +189,21 @@ def _list_member(type_: Any) -> Any:
     return None
 
 
-def _structure_reporting(data: Any, model: Any) -> Any:
-    """Structure ``data``, then log every value kept as sent with its path from the top."""
-    pending: list[tuple[Any, list[Problem]]] = []
+def _structure_reporting(data: Any, model: Any, findings: list[Finding] | None) -> Any:
+    """Structure ``data``, then log every value kept as sent with its path from the top, and tell
+    ``findings`` (when given) everything that drifted."""
+    pending: _Pending = []
     under_way.pending = pending
     try:
-        result = _structure_top(data, model)
+        result = _structure_top(data, model, findings)
     finally:
         under_way.pending = None
-    if pending and logger.isEnabledFor(logging.DEBUG):
-        _report_found(result, type_name(model), pending)
+    if pending and (findings is not None or logger.isEnabledFor(logging.DEBUG)):
+        _report_found(result, type_name(model), pending, findings)
     return result
 
 
-def _structure_top(data: Any, model: Any) -> Any:
+def _structure_top(data: Any, model: Any, findings: list[Finding] | None = None) -> Any:
     decode = hook(model)
     try:
         return decode(data, model)
@@ -127,35 +214,74 @@ def _structure_top(data: Any, model: Any) -> Any:
     problems: list[Problem] = []
     result = tolerant(data, list_type, "", problems)
     _report(type_name(model), "", type_name(model), problems)
+    if findings is not None:
+        findings.extend(_findings("", type_name(model), problems))
     return result
 
 
-def _report_found(result: Any, top: str, pending: list[tuple[Any, list[Problem]]]) -> None:
-    """Log the problems of each model with the model's path inside ``result`` (found by identity)."""
-    if not logger.isEnabledFor(logging.DEBUG):
-        return
-    by_model = {id(model): (model, problems) for model, problems in pending}
+def _report_found(result: Any, top: str, pending: _Pending, findings: list[Finding] | None) -> None:
+    """Log the problems of each model with the model's path inside ``result`` (found by identity),
+    and tell ``findings`` about them and about unknown fields."""
+    debug = logger.isEnabledFor(logging.DEBUG)
+    by_model: dict[int, list[Any]] = {}
+    for model, problems in pending:
+        by_model.setdefault(id(model), [model]).append(problems)
     stack: list[tuple[Any, str]] = [(result, "")]
     while stack and by_model:
         value, path = stack.pop()
-        if value.__class__ is list:
-            stack.extend((item, f"{path}[{index}]") for index, item in enumerate(value))
+        if value.__class__ is list:  # pushed last to first, so that they are met in order
+            stack.extend(reversed([(item, f"{path}[{index}]") for index, item in enumerate(value)]))
         elif attrs.has(value.__class__):
             found = by_model.pop(id(value), None)
             if found is not None:
-                _report(top, path, value.__class__.__name__, found[1])
+                _found_in(top, path, found, findings, debug)
+            fields = model_fields(value.__class__)
             stack.extend(
                 (getattr(value, field.name), f"{path}.{wire_name(field)}" if path else wire_name(field))
-                for field in model_fields(value.__class__)
+                for field in reversed(fields)
             )
     # Models left in by_model were built and dropped by a slow path that decoded their parent again.
+
+
+def _found_in(top: str, path: str, found: list[Any], findings: list[Finding] | None, debug: bool) -> None:
+    """Report what one model (at ``path``) noted: its problems, and its unknown fields (None)."""
+    model, *reported = found
+    name = model.__class__.__name__
+    for problems in reported:
+        if problems is None:
+            if findings is not None:
+                findings.extend(
+                    ("unknown_field", _joined(path, key), name, key, None, value)
+                    for key, value in model.extra.items()
+                )
+            continue
+        if debug:
+            _report(top, path, name, problems)
+        if findings is not None:
+            findings.extend(_findings(path, name, problems))
+
+
+def _findings(path: str, model: str, problems: list[Problem]) -> list[Finding]:
+    return [
+        (_kind(error), _joined(path, where), model, where, type_, value)
+        for where, type_, value, error in problems
+    ]
+
+
+def _kind(error: DecodeError | None) -> str:
+    return "enum_value" if isinstance(error, OutsideEnumError) else "kept_as_sent"
+
+
+def _joined(path: str, where: str) -> str:
+    """A field's path from the top: its model's path, then its place in the model."""
+    return f"{path}.{where}" if path and where and not where.startswith("[") else f"{path}{where}"
 
 
 def _report(top: str, path: str, model: str, problems: list[Problem]) -> None:
     if not problems or not logger.isEnabledFor(logging.DEBUG):
         return
     for where, type_, value, problem in problems:
-        full = f"{path}.{where}" if path and where and not where.startswith("[") else f"{path}{where}"
+        full = _joined(path, where)
         declared = type_name(type_)
         logger.debug(
             "%s%s kept as sent (%s%s is declared %s): %s",
@@ -169,13 +295,13 @@ def _report(top: str, path: str, model: str, problems: list[Problem]) -> None:
         )
 
 
-def structure(data: Any, model: Any) -> Any:
+def structure(data: Any, model: Any, findings: list[Finding] | None = None) -> Any:
     """Decode JSON-shaped ``data`` (from JSON or XML) into ``model``.
 
     Values that do not fit their declared type are kept as sent (see ``tolerant``); only a top
     level that is not the promised shape (a string where an object or an array is due) raises
-    ``DecodeError``.
+    ``DecodeError``. ``findings``, when given, receives what drifted from the spec (``Finding``).
     """
     if under_way.pending is not None:  # called while decoding: report with the caller
         return _structure_top(data, model)
-    return _structure_reporting(data, model)
+    return _structure_reporting(data, model, findings)

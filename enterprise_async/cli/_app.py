@@ -20,6 +20,7 @@ from ._commands_learners import learners
 from ._commands_sandbox import demo, sandbox
 from ._commands_subscriptions import subscriptions
 from ._commands_worker import worker
+from ._drift_option import DRIFT_OPTION
 from ._operation_commands import AliasGroup, build_groups
 from ._presentation import DEFAULT_PRESENTATION, Presentation
 
@@ -60,6 +61,7 @@ def build_cli(
         help=cli_help,
         context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     )
+    root.params.append(DRIFT_OPTION)
     groups = build_groups(operations, presentation, descriptions=descriptions)
     for group in hand_written:
         target = groups.setdefault(group.name or "", group)
@@ -93,7 +95,8 @@ spec: path parameters (and required query parameters, as in the client) are argu
 else options. Credentials come from
 ENTERPRISE_CLIENT_ID, ENTERPRISE_CLIENT_SECRET, ENTERPRISE_BASE_URL (and ENTERPRISE_AUTH_URL);
 or pass --sandbox to any command to run it against an embedded sandbox. Start with
-`enterprise-async demo`.
+`enterprise-async demo`. `enterprise-async --drift <command>` prints afterwards, on stderr, what
+the answers held that the spec does not describe.
 
 Exit codes: 0 done, 1 the API or the system refused, 2 bad input or missing credentials,
 3 done in part (a catalog of an export, a revocation of a bulk revoke failed).

@@ -36,7 +36,12 @@ def catalogs() -> None:
     type=click.Path(file_okay=False, writable=True, path_type=Path),
     help="Directory for the files: <catalog uuid>.jsonl each, and manifest.json.",
 )
-@click.option("--resume", is_flag=True, help="Skip the catalogs already complete in the directory.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Skip the catalogs already complete in the directory, and continue the others from the "
+    "last page their manifest checkpoints (after a run that was killed or failed mid-catalog).",
+)
 @click.option(
     "--page-size",
     "--limit",

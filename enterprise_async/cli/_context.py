@@ -13,6 +13,7 @@ from .._constants import REQUIRED_ENVIRONMENT
 from .._generated.client import EnterpriseClient
 from .._options import ClientOptions
 from ..testing import Sandbox
+from ._drift_option import print_drift
 from ._failures import InputError, run
 
 __all__ = ["REQUIRED_ENVIRONMENT", "SANDBOX_SEED", "ApiSettings", "open_client", "run_with_client"]
@@ -44,7 +45,17 @@ class ApiSettings:
 
 @asynccontextmanager
 async def open_client(settings: ApiSettings) -> AsyncIterator[EnterpriseClient]:
-    """A client for the command: from the environment, or wired to a sandbox started for it."""
+    """A client for the command: from the environment, or wired to a sandbox started for it.
+    Once the command is done with it, its drift report goes to stderr if ``--drift`` asked."""
+    async with _open_client(settings) as client:
+        try:
+            yield client
+        finally:
+            print_drift(client)
+
+
+@asynccontextmanager
+async def _open_client(settings: ApiSettings) -> AsyncIterator[EnterpriseClient]:
     if settings.sandbox:
         async with (
             Sandbox(seed=SANDBOX_SEED) as sandbox,

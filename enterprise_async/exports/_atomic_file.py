@@ -20,7 +20,8 @@ class AtomicFile:
     file under the final name that looks complete and is not. Leaving the ``with`` block without
     ``commit()`` removes the partial file. The partial file is created by the first write (or by
     ``commit()``), so a run that fails before writing anything leaves no trace at all. It also
-    counts the bytes and hashes them, for the record of what was written.
+    counts the bytes and hashes them, for the record of what was written. ``continue_from`` takes
+    up the partial file a killed process left.
     """
 
     def __init__(self, path: Path) -> None:
@@ -70,6 +71,27 @@ class AtomicFile:
         file.close()
         os.replace(self.part, self.path)
         self._committed = True
+
+    def continue_from(self, size: int, sha256: str) -> bool:
+        """Take up the partial file an earlier run left, cut back to its first ``size`` bytes, when
+        those hash to ``sha256`` (what its checkpoint recorded); later writes append to it. False,
+        and nothing changed, when there is no such file or its beginning is not what was recorded
+        (a fresh write then replaces it). Blocking: it reads ``size`` bytes."""
+        try:
+            file = self.part.open("r+b")
+        except FileNotFoundError:
+            return False
+        digest, remaining = hashlib.sha256(), size
+        while remaining and (chunk := file.read(min(remaining, 1 << 20))):
+            digest.update(chunk)
+            remaining -= len(chunk)
+        if remaining or digest.hexdigest() != sha256:
+            file.close()
+            return False
+        file.truncate(size)  # what was written after the checkpoint goes: it is written again
+        file.seek(size)
+        self._file, self._digest, self.size = file, digest, size
+        return True
 
     def discard(self) -> None:
         """Drop the partial file, if one was begun."""

@@ -5,8 +5,13 @@ client's ``max_concurrency`` is the one bound on requests in flight across all o
 is written as it arrives (one ``to_dict`` item per line), so memory holds the pages in flight,
 never a whole catalog. A catalog's file becomes ``<catalog uuid>.jsonl`` only once complete (see
 ``AtomicFile``) and is then recorded in the directory's manifest (see ``Manifest``), which is what
-``resume=True`` reads to skip it (once the file's SHA-256 matches). A catalog that fails is
-reported in the summary (a listing that ended short of its count is a failure:
+``resume=True`` reads to skip it (once the file's SHA-256 matches). While a catalog is written, the
+manifest holds a checkpoint after every page on disk (the listing's cursor, and the partial file's
+size and SHA-256 up to there): ``resume=True`` continues a catalog whose run was killed (the
+process gone, its partial file left behind) from there, after cutting the partial file back to the
+checkpoint, so every item is in the file exactly once. A catalog that fails, or a run that is
+interrupted, still removes its partial file: such a catalog is exported again from its start.
+A catalog that fails is reported in the summary (a listing that ended short of its count is a failure:
 ``IncompleteListingError``); the others still complete. The directory is locked for the run
 (``DirectoryLock``): a second export into it fails at once, naming the run that holds it.
 """
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import logging
 import re
 import time
 from collections.abc import Sequence
@@ -25,12 +31,12 @@ import orjson
 from attrs import define, frozen
 
 from .._generated.client import EnterpriseClient
-from .._pagination import take
-from ..errors import EnterpriseError, ResponseDecodeError
+from .._pagination import AsyncPager, take
+from ..errors import EnterpriseError, ListingCursorError, ResponseDecodeError
 from ..models import Catalog, to_dict
 from ._atomic_file import AtomicFile
 from ._lock import DirectoryLock
-from ._manifest import CompletedCatalog, Manifest, modified_stamp
+from ._manifest import CatalogCheckpoint, CompletedCatalog, Manifest, modified_stamp
 
 __all__ = [
     "CatalogOutcome",
@@ -40,6 +46,8 @@ __all__ = [
     "catalog_file_name",
     "export_catalogs",
 ]
+
+logger = logging.getLogger("enterprise_async")
 
 FILE_SUFFIX: Final = ".jsonl"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
@@ -195,7 +203,10 @@ async def export_catalogs(
     Args:
         client: An open client; its ``max_concurrency`` bounds the requests in flight.
         directory: Created if needed; holds the files and ``manifest.json``.
-        resume: Skip the catalogs the manifest records as complete and unchanged (same SHA-256).
+        resume: Skip the catalogs the manifest records as complete and unchanged (same SHA-256),
+            and continue each catalog it holds a checkpoint of (a run killed mid-way) from that
+            checkpoint, when the catalog is unchanged and its partial file still starts
+            with what the checkpoint records; any other catalog is exported from its start.
         page_size: Items per page; by default the largest the service allows (100: ``bulk_size``
             of the catalog listings in the spec), where it would apply 10.
         progress: Told about every step, for progress bars.
@@ -210,7 +221,9 @@ async def export_catalogs(
     await asyncio.to_thread(lock.acquire)
     try:
         manifest = await asyncio.to_thread(Manifest.open, directory)
-        job = ExportJob(client, directory, manifest, resume, page_size, progress or SilentProgress())
+        job = ExportJob(
+            client, directory, manifest, resume, page_size, progress or SilentProgress(), checkpoints=True
+        )
         catalogs = distinct_catalogs(await client.catalogs.list().to_list())
         job.progress.catalogs_listed(catalogs)
         outcomes = await _all(job, catalogs)
@@ -239,6 +252,9 @@ class ExportJob:
     resume: bool
     page_size: int | None
     progress: ExportProgress
+    checkpoints: bool = False
+    """Whether pages are checkpointed in the manifest (the local export; a queue's workers share
+    the directory with the leader's manifest and do not write it)."""
 
 
 @define
@@ -297,21 +313,25 @@ async def _write_catalog(job: ExportJob, catalog: Catalog, started: float) -> Ca
 
 
 async def write_catalog_contents(job: ExportJob, catalog: Catalog, tally: ItemTally) -> CompletedCatalog:
-    """Stream a catalog's pages into its file, counting pages and items as they land."""
+    """Stream a catalog's pages into its file, counting pages and items as they land, and (when
+    the job checkpoints) noting each page in the manifest once it is on disk."""
     if not catalog.uuid:
         raise ResponseDecodeError("the catalog list gave a catalog without a uuid")
     path = job.directory / catalog_file_name(catalog.uuid)
-    pages = job.client.catalogs.contents(catalog.uuid).bulk(job.page_size).pages()
+    pager = job.client.catalogs.contents(catalog.uuid).bulk(job.page_size)
     with AtomicFile(path) as out:
-        async for page in take(pages, None):
-            if tally.pages == 0:
+        pager = await _continued(job, catalog, pager, out, tally)
+        started = False
+        async for page in take(pager.pages(), None):
+            if not started:
                 job.progress.catalog_started(catalog, page.count)
-            for item in page.results:
-                out.write(orjson.dumps(to_dict(item)) + b"\n")
-            out.flush()
-            tally.pages += 1
-            tally.items += len(page.results)
+                if tally.items:
+                    job.progress.items_written(catalog, tally.items)
+                started = True
+            _write_page(out, page.results, tally)
             job.progress.items_written(catalog, len(page.results))
+            if job.checkpoints:
+                job.manifest.checkpoint(_checkpoint(catalog, out, pager, tally))
         out.commit()
     return CompletedCatalog(
         uuid=catalog.uuid,
@@ -321,8 +341,58 @@ async def write_catalog_contents(job: ExportJob, catalog: Catalog, tally: ItemTa
         bytes=out.size,
         sha256=out.sha256,
         content_last_modified=modified_stamp(catalog),
-        completed_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        completed_at=_now(),
     )
+
+
+def _write_page(out: AtomicFile, items: Sequence[Any], tally: ItemTally) -> None:
+    for item in items:
+        out.write(orjson.dumps(to_dict(item)) + b"\n")
+    out.flush()  # on disk (for the operating system) before a checkpoint says so
+    tally.pages += 1
+    tally.items += len(items)
+
+
+async def _continued(
+    job: ExportJob, catalog: Catalog, pager: AsyncPager[Any, Any], out: AtomicFile, tally: ItemTally
+) -> AsyncPager[Any, Any]:
+    """The listing from the catalog's checkpoint, with its partial file taken up (cut back to the
+    checkpoint) and the tally at the checkpoint's count; the listing unchanged when there is no
+    checkpoint to continue from."""
+    checkpoint = job.manifest.checkpoint_of(catalog) if job.resume and job.checkpoints else None
+    if checkpoint is None:
+        return pager
+    try:
+        resumed = pager.resume(checkpoint.cursor)
+    except ListingCursorError as error:  # another page size than the killed run's
+        logger.warning("catalog %s starts again: its checkpoint does not fit (%s)", catalog.uuid, error)
+        return pager
+    if not await asyncio.to_thread(out.continue_from, checkpoint.bytes, checkpoint.sha256):
+        logger.warning("catalog %s starts again: its partial file is not the checkpoint's", catalog.uuid)
+        return pager
+    tally.pages, tally.items = checkpoint.pages, checkpoint.items
+    logger.info("catalog %s continues after %d items (page %d)", catalog.uuid, tally.items, tally.pages)
+    return resumed
+
+
+def _checkpoint(
+    catalog: Catalog, out: AtomicFile, pager: AsyncPager[Any, Any], tally: ItemTally
+) -> CatalogCheckpoint:
+    return CatalogCheckpoint(
+        uuid=catalog.uuid or "",
+        file=out.part.name,
+        cursor=pager.cursor.to_json(),
+        items=tally.items,
+        pages=tally.pages,
+        bytes=out.size,
+        sha256=out.sha256,
+        content_last_modified=modified_stamp(catalog),
+        written_at=_now(),
+    )
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def failure_reason(error: BaseException) -> str:

@@ -3,12 +3,15 @@
 ``manifest.json`` holds one entry per complete catalog: its file, item count, size, SHA-256, the
 catalog's ``content_last_modified`` and when it completed; and, under ``failed``, each catalog
 whose last export failed, with the reason and when (a resume exports it again; completing it
-removes it from there). An entry is written only after its file
-has been renamed into place, and the manifest itself is replaced atomically, so it never names a
-file that is incomplete. A catalog counts as done when its entry is there, its file still has the
-recorded size and SHA-256 (content, not just size: a line edited in place is caught), and the
-catalog has not changed since (same ``content_last_modified``); anything else (no entry, a missing
-or edited file, an unreadable manifest) means exporting it again.
+removes it from there); and, under ``checkpoints``, each catalog being written: the cursor of its
+listing after the last page on disk, and the size and SHA-256 of its partial file up to there.
+A resume continues such a catalog from its cursor, after cutting its partial file back to the
+recorded size, so no item is written twice (see ``CatalogCheckpoint``). An entry is written only
+after its file has been renamed into place, and the manifest itself is replaced atomically, so it
+never names a file that is incomplete. A catalog counts as done when its entry is there, its file
+still has the recorded size and SHA-256 (content, not just size: a line edited in place is
+caught), and the catalog has not changed since (same ``content_last_modified``); anything else
+(no entry, a missing or edited file, an unreadable manifest) means exporting it again.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import logging
+import threading
 from pathlib import Path
 from typing import Any, Final
 
@@ -29,6 +33,7 @@ from ._atomic_file import AtomicFile
 __all__ = [
     "MANIFEST_NAME",
     "MANIFEST_VERSION",
+    "CatalogCheckpoint",
     "CompletedCatalog",
     "FailedCatalog",
     "Manifest",
@@ -70,6 +75,25 @@ class FailedCatalog:
     failed_at: str
 
 
+@frozen
+class CatalogCheckpoint:
+    """Where the export of one catalog stands: its partial file's first ``bytes`` bytes (hashing
+    to ``sha256``) hold ``items`` items of ``pages`` pages, and ``cursor`` (a ``ListingCursor``'s
+    JSON) continues the listing after them. Written after each page is on disk; a checkpoint is
+    never taken as done, only as a place to continue from."""
+
+    uuid: str
+    file: str
+    """The partial file's name, relative to the export directory."""
+    cursor: str
+    items: int
+    pages: int
+    bytes: int
+    sha256: str
+    content_last_modified: str | None
+    written_at: str
+
+
 def modified_stamp(catalog: Catalog) -> str | None:
     """How the manifest writes a catalog's ``content_last_modified``."""
     moment = catalog.content_last_modified
@@ -84,6 +108,9 @@ class Manifest:
         self.path = directory / MANIFEST_NAME
         self._entries = self._read()
         self._failed = self._read_failed()
+        self._checkpoints = self._read_checkpoints()
+        self._saving = threading.Lock()
+        """Saves come from the event loop and from threads (``asyncio.to_thread``)."""
 
     @classmethod
     def open(cls, directory: Path) -> Manifest:
@@ -116,25 +143,43 @@ class Manifest:
         """The catalogs whose last export failed, by uuid."""
         return dict(self._failed)
 
+    def checkpoint_of(self, catalog: Catalog) -> CatalogCheckpoint | None:
+        """The checkpoint of a catalog's unfinished export, unless the catalog changed since."""
+        entry = self._checkpoints.get(catalog.uuid or "")
+        if entry is None or entry.content_last_modified != modified_stamp(catalog):
+            return None
+        return entry
+
+    def checkpoint(self, entry: CatalogCheckpoint) -> None:
+        """Note how far a catalog's partial file is written (its bytes must be on disk) and save."""
+        with self._saving:
+            self._checkpoints[entry.uuid] = entry
+            self._save()
+
     def record(self, entry: CompletedCatalog) -> None:
         """Note a catalog as complete (its file must already be in place) and save the manifest."""
-        self._entries[entry.uuid] = entry
-        self._failed.pop(entry.uuid, None)
-        self._save()
+        with self._saving:
+            self._entries[entry.uuid] = entry
+            self._failed.pop(entry.uuid, None)
+            self._checkpoints.pop(entry.uuid, None)
+            self._save()
 
     def record_failure(self, uuid: str, title: str | None, reason: str) -> None:
         """Note that a catalog's export failed (and why), and save the manifest. A complete file of
         an earlier export is no longer vouched for: the catalog is exported again on resume."""
-        self._entries.pop(uuid, None)
         now = datetime.datetime.now(datetime.timezone.utc).isoformat()
-        self._failed[uuid] = FailedCatalog(uuid, title, reason, now)
-        self._save()
+        with self._saving:
+            self._entries.pop(uuid, None)
+            self._checkpoints.pop(uuid, None)  # its partial file is gone with the failure
+            self._failed[uuid] = FailedCatalog(uuid, title, reason, now)
+            self._save()
 
     def _save(self) -> None:
         document = {
             "version": MANIFEST_VERSION,
             "catalogs": {uuid: attrs.asdict(done) for uuid, done in sorted(self._entries.items())},
             "failed": {uuid: attrs.asdict(failed) for uuid, failed in sorted(self._failed.items())},
+            "checkpoints": {uuid: attrs.asdict(at) for uuid, at in sorted(self._checkpoints.items())},
         }
         with AtomicFile(self.path) as out:
             out.write(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
@@ -162,6 +207,29 @@ class Manifest:
         if not isinstance(failed, dict):
             return {}
         return {uuid: entry for uuid, data in failed.items() if (entry := _failure(data)) is not None}
+
+    def _read_checkpoints(self) -> dict[str, CatalogCheckpoint]:
+        try:
+            document = orjson.loads(self.path.read_bytes())
+        except (FileNotFoundError, orjson.JSONDecodeError):
+            return {}
+        found = document.get("checkpoints") if isinstance(document, dict) else None
+        if not isinstance(found, dict):
+            return {}
+        return {uuid: entry for uuid, data in found.items() if (entry := _checkpoint(data)) is not None}
+
+
+def _checkpoint(data: Any) -> CatalogCheckpoint | None:
+    """A checkpoint as written, or None (a hand-edited or foreign entry is not continued from)."""
+    try:
+        entry = CatalogCheckpoint(**data)
+    except TypeError:
+        return None
+    counts = (entry.items, entry.pages, entry.bytes)
+    texts = (entry.uuid, entry.file, entry.cursor, entry.sha256)
+    if not all(isinstance(count, int) and not isinstance(count, bool) and count >= 0 for count in counts):
+        return None
+    return entry if all(isinstance(text, str) for text in texts) else None
 
 
 def _failure(data: Any) -> FailedCatalog | None:

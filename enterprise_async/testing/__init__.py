@@ -10,8 +10,9 @@
                 ...
 
 ``Sandbox`` serves every endpoint of the reference from deterministic data (``sandbox.data``),
-with state, tokens (``sandbox.tokens``), faults on demand (``sandbox.faults`` with ``Fault``) and a
-request log with credentials redacted (``sandbox.requests``). The pytest plugin
+with state, tokens (``sandbox.tokens``), faults on demand (``sandbox.faults`` with ``Fault``), bodies
+of your own for an operation (``sandbox.canned``) and a request log with credentials redacted
+(``sandbox.requests``). The pytest plugin
 (``enterprise_async.testing.pytest_plugin``, registered as an entry point) provides the
 ``enterprise_sandbox`` fixture; ``serve()`` runs a sandbox in the foreground
 (``python -m enterprise_async.testing --port 8000``).
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_names
 
 if TYPE_CHECKING:
+    from ._canned import CannedAnswers
     from ._data import DataSize
     from ._endpoints import MAX_ENROLLMENT_ITEMS, ServerOptions
     from ._faults import DEFAULT_RANDOM_FAULTS, Fault, FaultInjector, FaultRule
@@ -52,6 +54,7 @@ __all__ = [
     "GENERATED_SPEC",
     "MAX_ENROLLMENT_ITEMS",
     "AssignmentRecord",
+    "CannedAnswers",
     "CatalogRecord",
     "Customer",
     "DataSize",
@@ -77,6 +80,7 @@ __all__ = [
 # installs the SDK) and ``enterprise_async.testing.pytest_plugin`` cost nothing until a test asks
 # for the sandbox.
 _LAZY = {
+    "CannedAnswers": "._canned",
     "DataSize": "._data",
     "MAX_ENROLLMENT_ITEMS": "._endpoints",
     "ServerOptions": "._endpoints",

@@ -453,6 +453,7 @@ class Endpoints:
         return requested_page(
             call.query,
             count,
+            pagination=pagination,
             default_size=self._sizes[listing],
             size_param=pagination.size_param or size_param,
             page_param=pagination.page_param or "page",

@@ -79,14 +79,15 @@ def requested_page(
     query: Mapping[str, str],
     count: int,
     *,
+    pagination: Pagination,
     default_size: int,
     size_param: str,
     page_param: str = "page",
     max_size: int | None = None,
 ) -> PageSlice:
-    """The page a request asks for; 404 ("Invalid page.") beyond the end, 400 for a bad size. A
-    size beyond ``max_size`` is brought down to it, as Django REST framework's
-    ``max_page_size`` does."""
+    """The page a request asks for; beyond the end, the answer the spec's ``x-sdk-past-last-page``
+    names (Django REST framework's 404 "Invalid page."); 400 for a bad size. A size beyond
+    ``max_size`` is brought down to it, as Django REST framework's ``max_page_size`` does."""
     size = _size(query.get(size_param), size_param, default_size)
     if max_size is not None:
         size = min(size, max_size)
@@ -94,8 +95,17 @@ def requested_page(
     number = int(text) if text.isdigit() else 0
     page = PageSlice(number=number, size=size, count=count)
     if number < 1 or number > page.pages:
-        raise not_found("Invalid page.")
+        raise past_last_page(pagination)
     return page
+
+
+def past_last_page(pagination: Pagination) -> ApiError:
+    """The answer to a page number past the last page, as the spec describes it (a 404 with no
+    detail when the spec names no status: Django REST framework's NotFound all the same)."""
+    status = pagination.past_last_status or 404
+    if pagination.past_last_detail is None:
+        return not_found() if status == 404 else ApiError(status, {})
+    return ApiError(status, {"detail": pagination.past_last_detail})
 
 
 def _size(text: str | None, name: str, default: int) -> int:

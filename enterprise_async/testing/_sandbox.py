@@ -142,6 +142,9 @@ class Sandbox:
             spec=spec,
             throttle=self.throttle,
         )
+        self.canned = self.server.canned
+        """Bodies to serve for an operation in place of the sandbox's data:
+        ``sandbox.canned.add("policies.list", page, ...)`` (a real service's payloads, say)."""
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
 

@@ -22,6 +22,7 @@ from aiohttp import web
 
 from .._generated.operations import REQUEST_ID_HEADERS
 from .._xml import render_drf_xml
+from ._canned import CannedAnswers
 from ._endpoints import Call, Endpoints, Route
 from ._faults import Fault, FaultInjector
 from ._log import RequestLog
@@ -66,6 +67,8 @@ class SandboxServer:
         self.faults = faults
         self.log = log
         self._routes: list[Route] = endpoints.routes(spec)
+        self.canned = CannedAnswers(route.operation for route in self._routes)
+        """Bodies served for an operation in place of its handler's (``Sandbox.canned``)."""
         self._next_host = endpoints.options.next_host.rstrip("/") if endpoints.options.next_host else None
 
     def application(self) -> web.Application:
@@ -133,6 +136,9 @@ class SandboxServer:
         if isinstance(found, Route):
             if found.authenticated:
                 self._authenticate(request)
+            canned = self.canned.take(found.operation)
+            if canned is not None:
+                return canned
             match = found.pattern.match(path)
             assert match is not None
             return found.handler(self._call(request, body, path, found.params(match)))

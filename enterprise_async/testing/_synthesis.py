@@ -280,10 +280,16 @@ class _Listing:
         if not self.by_offset:
             numbered = {**sized, "page": self.query.get(page_param, "1")}
             page = requested_page(
-                numbered, SYNTHETIC_LIST_LENGTH, default_size=SYNTHETIC_PAGE_SIZE, size_param=size_param
+                numbered,
+                SYNTHETIC_LIST_LENGTH,
+                pagination=self.pagination,
+                default_size=SYNTHETIC_PAGE_SIZE,
+                size_param=size_param,
             )
             return _Window(page.start, page.size, page.count)
-        size = requested_page(sized, 0, default_size=SYNTHETIC_PAGE_SIZE, size_param=size_param).size
+        size = requested_page(
+            sized, 0, pagination=self.pagination, default_size=SYNTHETIC_PAGE_SIZE, size_param=size_param
+        ).size
         name = self.pagination.offset_param or "offset"
         text = self.query.get(name, "0")
         if not text.isdigit():

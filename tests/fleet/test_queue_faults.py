@@ -143,10 +143,12 @@ async def test_redis_killed_and_restarted_mid_export_goes_unnoticed(
     queued = tmp_path / "queued"
     async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
         async with fleet(sandbox, restartable_redis.url, tmp_path) as workers:
+            # both workers serve before the export is queued: on a loaded machine the first one
+            # could otherwise export every catalog while the second is still starting
+            await workers.start(2, "--rate-limit", "30/second", "--max-jobs", "1")
             export = asyncio.ensure_future(
                 export_via_queue(client, queued, restartable_redis.url, page_size=20, options=options())
             )
-            await workers.start(2, "--rate-limit", "30/second", "--max-jobs", "1")
             await until(lambda: writing(queued), "mid-catalog")
             restartable_redis.kill()
             await asyncio.sleep(1.0)  # an outage much shorter than the retry window

@@ -211,6 +211,16 @@ async def test_a_page_beyond_a_synthesized_list_is_404(synthetic: RawAPI) -> Non
     assert (answer.status, answer.data) == (404, {"detail": "Invalid page."})
 
 
+async def test_a_page_beyond_the_list_answers_what_the_spec_says(session: aiohttp.ClientSession) -> None:
+    listing = SPEC.operations["ledger.notes"]
+    pagination = evolve(listing.pagination, past_last_status=410, past_last_detail="Gone past the end.")
+    operations = {**SPEC.operations, "ledger.notes": evolve(listing, pagination=pagination)}
+    spec = evolve(SPEC, operations=operations)
+    async with Sandbox(seed=7, spec=spec) as sandbox:
+        answer = await RawAPI(sandbox, session).get("/v9/notes", params={"p": "9"})
+    assert (answer.status, answer.data) == (410, {"detail": "Gone past the end."})
+
+
 async def test_a_synthesized_list_is_the_same_for_the_same_seed(session: aiohttp.ClientSession) -> None:
     assert await _json(7, TRANSACTIONS, session) == await _json(7, TRANSACTIONS, session)
 
