@@ -15,6 +15,7 @@ module (``register_schemas``), as the union rules are, and loaded on the first X
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, get_args
 
@@ -37,6 +38,10 @@ class _Field(NamedTuple):
     empty: Empty
     item_empty: Empty
     """For an array: what an empty ``<list-item>`` becomes."""
+    number: bool
+    """Whether the spec gives the field a number or a boolean, never text: its text is a JSON number
+    written out, read back as that number (``"149"`` is 149 where a float is due, ``"1"`` is 1 where
+    a boolean is), so that ``to_dict`` writes what the JSON had."""
 
 
 _LOADERS: list[Callable[[], Mapping[str, Any]]] = []
@@ -84,9 +89,15 @@ def fill_empty_elements(data: Any, model: Any) -> Any:
             if item is None:
                 if field.empty is not None:
                     value[key] = field.empty()
+            elif item.__class__ is str:
+                if field.number and (number := _JSON_NUMBER.fullmatch(item)) is not None:
+                    value[key] = float(item) if number.group(1) else int(item)
             elif item.__class__ is TextObject or item.__class__ is list:
                 pending.append((item, field.type, field.item_empty))
     return data
+
+
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)((?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)")
 
 
 def _item_type(type_: Any) -> Any:
@@ -117,8 +128,23 @@ def _shape(cls: type[Any]) -> dict[str, _Field]:
     for plan in field_plans(cls):
         schema = properties.get(plan.wire)
         items = schema.get("items") if isinstance(schema, Mapping) else None
-        shape[plan.wire] = _Field(plan.type, _empty(plan.type, schema), _empty(_item_type(plan.type), items))
+        shape[plan.wire] = _Field(
+            plan.type, _empty(plan.type, schema), _empty(_item_type(plan.type), items), _numeric(schema)
+        )
     return shape
+
+
+_NUMERIC = frozenset({"integer", "number", "boolean"})
+
+
+def _numeric(schema: Any) -> bool:
+    """Whether the schema admits numbers or booleans and nothing else (null aside)."""
+    if not isinstance(schema, Mapping):
+        return False
+    kind = schema.get("type")
+    kinds = set(kind) if isinstance(kind, list) else {kind}
+    kinds.discard("null")
+    return bool(kinds) and kinds <= _NUMERIC
 
 
 def _components() -> Mapping[str, Any]:
