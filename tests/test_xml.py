@@ -214,3 +214,17 @@ def test_an_empty_string_item_of_an_array_of_strings_stays_an_empty_string() -> 
 
 def test_without_a_model_every_empty_element_is_none() -> None:
     assert read_drf_xml(render_drf_xml({"title": "", "owners": []})) == {"title": None, "owners": None}
+
+
+def test_a_number_written_without_a_fraction_in_a_number_field_is_written_back_as_sent() -> None:
+    """``"149"`` in a float field was the JSON integer 149 (a float renders as ``149.0``)."""
+    sent = {"key": "k", "normalized_metadata": {"content_price": 149}}
+    course = read(Course, sent)
+    assert course == from_dict(Course, sent)
+    assert to_dict(course) == sent
+
+
+def test_a_boolean_sent_as_one_is_true_and_written_back_as_one() -> None:
+    summary = read(LearnerSummary, {"consent_granted": 1, "has_passed": True})
+    assert (summary.consent_granted, summary.has_passed) == (True, True)
+    assert to_dict(summary) == {"consent_granted": 1, "has_passed": True}
