@@ -23,7 +23,10 @@ from typing_extensions import Self
 from yarl import URL
 
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
+from ._bulk import BulkResult, send_in_chunks
+from ._concurrency import ConcurrencyLimit
 from ._constants import (
+    AUTO_CONCURRENCY_BOUNDS,
     DEFAULT_MAX_CONCURRENCY,
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
@@ -33,7 +36,7 @@ from ._constants import (
 from ._drift import DriftCollector, DriftReport
 from ._extras import with_extra_body, with_extra_query
 from ._middleware import Middleware, check_middleware
-from ._options import ClientOptions, RequestOptions, ResponseFormat
+from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
 from ._pagination import AsyncPager
 from ._proxy import check_proxy
 from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
@@ -77,7 +80,9 @@ class BaseClient:
         base_url: The API's base URL.
         auth_url: The token issuer's base URL; defaults to ``base_url``.
         response_format: ``"json"`` or ``"xml"``; both decode to equal models.
-        max_concurrency: Requests in flight at once for this client, pages of listings included.
+        max_concurrency: Requests in flight at once for this client, pages of listings included;
+            ``"auto"`` adapts it to the answers (README's *Adaptive concurrency*).
+        concurrency_bounds: ``(minimum, maximum)`` requests in flight ``"auto"`` stays within.
         max_retries: Retries of retryable failures (see the README's *Reliability*).
         timeout: Seconds allowed per request, or a ``Timeout(connect=, read=, total=)``.
         retry: A ``RetryPolicy``: the delays between retries, their jitter, the statuses retried.
@@ -116,10 +121,11 @@ class BaseClient:
         base_url: str,
         auth_url: str | None = None,
         response_format: ResponseFormat = "json",
-        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+        max_concurrency: Concurrency = DEFAULT_MAX_CONCURRENCY,
         max_retries: int = DEFAULT_MAX_RETRIES,
         timeout: float | Timeout = DEFAULT_TIMEOUT,
         retry: RetryPolicy | None = None,
+        concurrency_bounds: tuple[int, int] = AUTO_CONCURRENCY_BOUNDS,
         session: aiohttp.ClientSession | None = None,
         token_cache: TokenCache | None = None,
         rate_limit: str | None = None,
@@ -139,6 +145,7 @@ class BaseClient:
             timeout=timeout,
             retry=retry,
             max_response_bytes=max_response_bytes,
+            concurrency_bounds=concurrency_bounds,
         )
         self._options = _one_of(options, separate)
         self._trust_env = _trust_env(trust_env, session)
@@ -268,9 +275,14 @@ class BaseClient:
         return self._options.response_format
 
     @property
-    def max_concurrency(self) -> int:
-        """Requests this client keeps in flight at most, pages of every listing included."""
+    def max_concurrency(self) -> Concurrency:
+        """Requests this client keeps in flight at most, pages of every listing included ("auto": adapted)."""
         return self._options.max_concurrency
+
+    @property
+    def concurrency(self) -> ConcurrencyLimit:
+        """The bound on requests in flight as it stands (``limit``, ``in_flight``), shared by views alike."""
+        return self._transport.concurrency
 
     @property
     def max_response_bytes(self) -> int:
@@ -328,6 +340,22 @@ class BaseClient:
         response = await self._send(prepared, options)
         return self._answer(operation, response, arguments)
 
+    async def call_in_chunks(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> BulkResult[ResultT]:
+        """Run a bulk operation over any number of items, in the chunks its spec allows
+        (``x-sdk-chunks``); each chunk is checked, then sent once as ``call`` sends; see
+        ``enterprise_async._bulk``."""
+
+        async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
+            response = await self._send(prepared, options)
+            return self._answer(operation, response, chunk_arguments).parse()
+
+        return await send_in_chunks(send, operation, arguments, concurrency=self._options.max_concurrency)
+
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
     ) -> AsyncPager[Any, Any]:
@@ -365,7 +393,7 @@ class BaseClient:
             fetch,
             pagination,
             prepared.query,
-            window=self._options.max_concurrency,
+            window=self._options.most_in_flight,
             listing=operation.name,
             scope=prepared.path,
         )
@@ -533,17 +561,20 @@ class BaseClient:
         *,
         timeout: float | Timeout | None = None,
         max_retries: int | None = None,
-        max_concurrency: int | None = None,
+        max_concurrency: Concurrency | None = None,
         headers: Mapping[str, str] | None = None,
         retry: RetryPolicy | None = None,
         middleware: Sequence[Middleware] | None = None,
+        concurrency_bounds: tuple[int, int] | None = None,
     ) -> Self:
         """A view of this client differing only in these options (None keeps this client's;
         ``middleware`` replaces the client's list).
 
         A fail-fast route and a patient background job can share one client: the view shares the
         connection pool, the token provider, the statistics and everything else this client holds
-        (a rate budget included) by reference. Closing a view leaves this client open; closing
+        (a rate budget included) by reference, and the bound on requests in flight too while the
+        view keeps this client's ``max_concurrency`` (an ``"auto"`` limit adapts for both).
+        Closing a view leaves this client open; closing
         this client closes the pool under its views too.
         """
         options = self._options.evolve(
@@ -552,6 +583,7 @@ class BaseClient:
             max_concurrency=max_concurrency,
             headers=headers,
             retry=retry,
+            concurrency_bounds=concurrency_bounds,
         )
         chain = check_middleware(middleware)
         view = copy.copy(self)
@@ -596,7 +628,8 @@ def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOpt
     if separate != ClientOptions():
         raise ClientValidationError(
             "options",
-            "give either options= or response_format/max_concurrency/max_retries/timeout/max_response_bytes",
+            "give either options= or response_format/max_concurrency/concurrency_bounds/max_retries/timeout/"
+            "max_response_bytes",
         )
     return options
 

@@ -11,7 +11,10 @@ DEFAULT_MAX_RETRIES = 2
 """Retries of a retryable failure, after the first attempt."""
 
 DEFAULT_MAX_CONCURRENCY = 8
-"""Requests in flight per client, pages of concurrent listings included."""
+"""Requests in flight per client, pages of concurrent listings included (where ``"auto"`` starts)."""
+
+AUTO_CONCURRENCY_BOUNDS = (1, 32)
+"""The least and the most requests in flight ``max_concurrency="auto"`` may settle on."""
 
 INITIAL_RETRY_DELAY = 0.5
 """Seconds before the first retry; doubled for each further one, with full jitter."""
@@ -78,3 +81,7 @@ REQUIRED_ENVIRONMENT: tuple[str, ...] = (
     "ENTERPRISE_BASE_URL",
 )
 """What a client made from the environment cannot do without (``ENTERPRISE_AUTH_URL`` is optional)."""
+
+UNDOCUMENTED_OPERATION = "request"
+"""The operation name a call the spec lacks (``client.request``) carries in traces, log records,
+error messages and the drift report."""

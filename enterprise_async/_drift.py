@@ -23,9 +23,9 @@ from typing import Any, Final, Literal, get_args, get_origin
 
 from attrs import frozen
 
+from ._constants import UNDOCUMENTED_OPERATION
 from ._decoding import Finding, type_name
 from ._redaction import Redactor
-from ._undocumented import OPERATION_NAME
 
 __all__ = ["MAX_DRIFT_ENTRIES", "DriftCollector", "DriftEntry", "DriftKind", "DriftReport"]
 
@@ -181,7 +181,7 @@ class DriftCollector:
 
         Calls of ``client.request`` describe no status of their own, so they are left out.
         """
-        if operation == OPERATION_NAME:
+        if operation == UNDOCUMENTED_OPERATION:
             return
         declared = ", ".join(str(code) for code in sorted(documented))
         with self._lock:

@@ -20,6 +20,7 @@ import attrs
 from attrs import field, frozen
 
 from ._constants import (
+    AUTO_CONCURRENCY_BOUNDS,
     DEFAULT_MAX_CONCURRENCY,
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
@@ -34,6 +35,7 @@ from .errors import ClientValidationError
 __all__ = ["ClientOptions", "RequestOptions", "RequestTrace", "current_trace"]
 
 ResponseFormat = Literal["json", "xml"]
+Concurrency = int | Literal["auto"]
 
 _FORBIDDEN_HEADERS = frozenset({"authorization", "host", "content-length"})
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -53,6 +55,29 @@ def _count(minimum: int) -> Any:
             raise ClientValidationError(attribute.name, f"must be an integer >= {minimum}, got {value!r}")
 
     return check
+
+
+def _concurrency(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value == "auto":
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ClientValidationError(attribute.name, f"must be an integer >= 1 or 'auto', got {value!r}")
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _bounds(value: object) -> tuple[int, int]:
+    """``(minimum, maximum)`` of an adaptive concurrency; a list (from JSON) is read as a pair."""
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(_positive(end) for end in value):
+        minimum, maximum = value
+        if minimum <= maximum:
+            return (minimum, maximum)
+    raise ClientValidationError(
+        "concurrency_bounds",
+        f"must be (minimum, maximum), integers with 1 <= minimum <= maximum, got {value!r}",
+    )
 
 
 def _timeout(value: object) -> Timeout:
@@ -76,19 +101,30 @@ class ClientOptions:
     """How a client sends: one typed, validated object, the same from the command line to a worker.
 
     ``max_concurrency`` is the one bound on this client's requests in flight, pages of every
-    listing included; a listing fetches ahead at most that many pages. ``timeout`` is a
+    listing included; a listing fetches ahead at most that many pages. ``"auto"`` adapts it to
+    the answers (grows while they are healthy, halves on a 429, a 5xx or a latency climb) within
+    ``concurrency_bounds``, which only ``"auto"`` reads. ``timeout`` is a
     ``Timeout`` (a plain number given here is its ``total``); ``retry`` the ``RetryPolicy`` saying
     how long to wait between the ``max_retries`` retries and after which statuses.
     """
 
     response_format: ResponseFormat = field(default="json", validator=_response_format)
-    max_concurrency: int = field(default=DEFAULT_MAX_CONCURRENCY, validator=_count(1))
+    max_concurrency: Concurrency = field(default=DEFAULT_MAX_CONCURRENCY, validator=_concurrency)
     max_retries: int = field(default=DEFAULT_MAX_RETRIES, validator=_count(0))
     timeout: Timeout = field(default=Timeout(total=DEFAULT_TIMEOUT), converter=_timeout)
     retry: RetryPolicy = field(factory=RetryPolicy, converter=_retry)
     headers: Mapping[str, str] = field(factory=dict, converter=_header_map)
     max_response_bytes: int = field(default=DEFAULT_MAX_RESPONSE_BYTES, validator=_count(1))
     """The most one answer may inflate to; past it, ``ResponseTooLargeError`` and nothing kept."""
+    concurrency_bounds: tuple[int, int] = field(default=AUTO_CONCURRENCY_BOUNDS, converter=_bounds)
+    """The least and the most requests in flight ``max_concurrency="auto"`` may settle on."""
+
+    @property
+    def most_in_flight(self) -> int:
+        """The most requests in flight these options may ever allow (how far a listing reads ahead)."""
+        if self.max_concurrency == "auto":
+            return self.concurrency_bounds[1]
+        return self.max_concurrency
 
     def evolve(self, **changes: Any) -> ClientOptions:
         """These options with ``changes`` (None keeps the current value), validated again."""
@@ -106,6 +142,7 @@ class ClientOptions:
             "timeout": timeout.total if plain else attrs.asdict(timeout),
             "retry": self.retry.to_json(),
             "headers": dict(self.headers),
+            "concurrency_bounds": list(self.concurrency_bounds),
         }
 
     def overrides(self) -> dict[str, Any]:

@@ -11,8 +11,14 @@ process per ``Retry-After`` instead of one per request.
 
 Redis keys (``<digest>`` is a hash of the client id, never a credential):
 ``LIMITS:LIMITER/enterprise-async:budget:<digest>/...`` (the ``limits`` library's windows) and
-``enterprise-async:pause:<digest>`` (a key that lives as long as the pause), and
-``enterprise-async:members:<digest>`` (the processes drawing on the budget lately, by last draw).
+``enterprise-async:pause:<digest>`` (a key that lives as long as the pause),
+``enterprise-async:members:<digest>`` (the processes drawing on the budget lately, by last draw), and
+``enterprise-async:concurrency:<digest>`` (the adaptive concurrency limit of ``max_concurrency="auto"``
+and its generation, the count of its decreases; it lives ``CONCURRENCY_LIFETIME`` after its last change).
+
+The adaptive limit is kept next to the budget (``RateBudget.concurrency_step``): every client
+drawing on a budget adapts one limit, each process of a fleet using it as its own bound. A halving
+applies once per generation, so a 429 seen by four processes at once halves the limit once.
 
 Redis away: a call is retried for ``retry_window`` seconds, then the limiter does without Redis,
 logging a WARNING. Each process then counts its own share of the budget: every limit divided by
@@ -65,6 +71,32 @@ MEMBER_REFRESH = 5.0
 """Seconds between two notes, on Redis, that this process still draws on a budget."""
 MEMBER_LIFETIME = 60.0
 """Seconds after its last note that a process no longer counts as drawing on a budget."""
+CONCURRENCY_LIFETIME = 600.0
+"""Seconds a shared adaptive concurrency limit is kept after its last change (then it starts over)."""
+
+# Grow or halve the shared limit if it is still at the caller's generation; create it if absent.
+# ARGV: step, generation, the caller's limit after the step, minimum, maximum, lifetime (ms).
+_CONCURRENCY_STEP = """
+local step, generation, limit = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local minimum, maximum = tonumber(ARGV[4]), tonumber(ARGV[5])
+local stored = redis.call('HMGET', KEYS[1], 'limit', 'generation')
+local current, at = tonumber(stored[1]), tonumber(stored[2])
+if current == nil or at == nil then
+  current = limit
+  at = generation
+  if step == 'halve' then at = generation + 1 end
+elseif at == generation then
+  if step == 'halve' then
+    current = math.max(minimum, math.floor(current / 2))
+    at = at + 1
+  else
+    current = math.min(maximum, current + 1)
+  end
+end
+redis.call('HSET', KEYS[1], 'limit', current, 'generation', at)
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return {current, at}
+"""
 
 
 def parse_rate_limit(text: str) -> tuple[RateLimitItem, ...]:
@@ -119,6 +151,7 @@ class RateLimiter:
         self._member = secrets.token_hex(8)
         self._noted: dict[str, float] = {}
         self._peers: dict[str, int] = {}
+        self._limits: dict[str, tuple[int, int]] = {}  # adaptive concurrency limits, in memory
         self.fallback: RedisFallback | None = None
         if redis_url is None:
             self._window = self._local
@@ -199,6 +232,28 @@ class RateLimiter:
             return
         self._answered()
 
+    async def concurrency_step(
+        self, key: str, step: str, generation: int, limit: int, bounds: tuple[int, int]
+    ) -> tuple[int, int] | None:
+        """Grow (``"grow"``) or halve (``"halve"``) the adaptive limit kept for ``key`` if it is
+        still at ``generation``; the kept ``(limit, generation)`` after. ``limit`` (the caller's,
+        after its step) starts a limit not kept yet. None while Redis is away (each process then
+        adapts its own)."""
+        if not self._on_redis():
+            if self.shared:
+                return None
+            return _step_in_memory(self._limits, key, step, generation, limit, bounds)
+        arguments = (step, generation, limit, bounds[0], bounds[1], int(CONCURRENCY_LIFETIME * 1000))
+        try:
+            answer = await self._client().eval(
+                _CONCURRENCY_STEP, 1, _concurrency_key(key), *map(str, arguments)
+            )
+        except Exception as error:
+            self._failed(error)
+            return None
+        self._answered()
+        return int(answer[0]), int(answer[1])
+
     async def paused_for(self, key: str) -> float:
         """Seconds left of the pause on ``key``; 0 when there is none."""
         local = max(0.0, self._pauses.get(key, 0.0) - time.monotonic())
@@ -259,6 +314,30 @@ def _members_key(key: str) -> str:
 
 def _pause_key(key: str) -> str:
     return key.replace(":budget:", ":pause:", 1)
+
+
+def _concurrency_key(key: str) -> str:
+    return key.replace(":budget:", ":concurrency:", 1)
+
+
+def _step_in_memory(
+    limits: dict[str, tuple[int, int]],
+    key: str,
+    step: str,
+    generation: int,
+    limit: int,
+    bounds: tuple[int, int],
+) -> tuple[int, int]:
+    """``_CONCURRENCY_STEP`` on this process's memory (clients sharing one ``RateLimiter``)."""
+    kept = limits.get(key)
+    if kept is None:
+        kept = (limit, generation + 1 if step == "halve" else generation)
+    elif kept[1] == generation and step == "halve":
+        kept = (max(bounds[0], kept[0] // 2), generation + 1)
+    elif kept[1] == generation:
+        kept = (min(bounds[1], kept[0] + 1), generation)
+    limits[key] = kept
+    return kept
 
 
 class RateBudget:
@@ -322,6 +401,12 @@ class RateBudget:
             self._after_pause = False
             self._probe = asyncio.Event()
             return self._probe
+
+    async def concurrency_step(
+        self, step: str, generation: int, limit: int, bounds: tuple[int, int]
+    ) -> tuple[int, int] | None:
+        """Grow or halve the adaptive concurrency limit kept with this budget (``SharedLimit``)."""
+        return await self.limiter.concurrency_step(self.key, step, generation, limit, bounds)
 
     async def draw(self) -> None:
         """Wait for one request's share of every limit, and take it."""

@@ -1,5 +1,8 @@
 """Send requests: authentication, the client-wide concurrency bound, timeouts, retries, logging.
 
+The concurrency bound (``Transport.concurrency``: fixed, or ``"auto"``) is held here and nowhere else:
+every attempt passes its gate while on the wire, and tells it how the attempt went.
+
 Retry policy (the contract's *Reliability*):
 
 - a GET is retried on connection errors, timeouts and the ``RetryPolicy``'s statuses (429 and 5xx
@@ -37,6 +40,7 @@ from attrs import define, field
 from yarl import URL
 
 from ._auth import ClientCredentials, TokenCache, TokenProvider
+from ._concurrency import AdaptiveConcurrency, ConcurrencyLimit, FixedConcurrency
 from ._constants import DEFAULT_PAUSE, MAX_RETRY_AFTER
 from ._middleware import Middleware, OutgoingRequest, chain
 from ._options import ClientOptions, RequestTrace, reset_current_trace, set_current_trace
@@ -109,8 +113,9 @@ class Transport:
         self._proxy_from_environment = proxy_from_environment and proxy is None
         self._environment_proxies: dict[tuple[str, str], str | None] = {}
         self._middleware = tuple(middleware)
-        self._concurrency = options.max_concurrency
-        self._slots = asyncio.Semaphore(options.max_concurrency)
+        self._concurrency_options = _concurrency_options(options)
+        self.concurrency = concurrency_limit(options, budget)
+        """The bound on this client's requests in flight, fixed or adaptive."""
         self._pause_statuses = spec.retry_statuses
         self._request_ids = (spec.request_id_headers, spec.request_id_placeholders)
         self.tokens = TokenProvider(
@@ -133,8 +138,9 @@ class Transport:
         same session, tokens, statistics, budget and proxy.
 
         Everything but the options is shared by reference, not copied, so a client view adds no
-        pool, no token and no budget of its own. A view's ``max_concurrency`` bounds its own
-        requests in flight. ``session`` is how the view gets the pool (so that a closed view
+        pool, no token and no budget of its own. A view with the same ``max_concurrency`` (and
+        ``concurrency_bounds``) shares this transport's bound, an ``"auto"`` limit included; one
+        with another has its own. ``session`` is how the view gets the pool (so that a closed view
         refuses to send); the parent's way by default.
         """
         view = copy.copy(self)
@@ -146,9 +152,9 @@ class Transport:
         view._retry = options.retry
         if middleware is not None:
             view._middleware = tuple(middleware)
-        if options.max_concurrency != self._concurrency:
-            view._concurrency = options.max_concurrency
-            view._slots = asyncio.Semaphore(options.max_concurrency)
+        if _concurrency_options(options) != self._concurrency_options:
+            view._concurrency_options = _concurrency_options(options)
+            view.concurrency = concurrency_limit(options, self.budget)
         return view
 
     def _proxy_for(self, url: URL) -> str | None:
@@ -253,7 +259,8 @@ class Transport:
             return await self._wire(session, request, sent, token, timeout)
 
         send = chain(self._middleware, wire) if request.authenticated else wire
-        async with self._slots:
+        unanswered: APIConnectionError | None = None
+        async with self.concurrency.slot() as ticket:
             if self.budget is not None and request.authenticated:
                 await _draw(self.budget, request, timeout)  # right before sending: no burst of draws
             started = time.perf_counter()
@@ -261,10 +268,16 @@ class Transport:
             try:
                 raw = await send(outgoing)
             except APIConnectionError as error:
-                raise _unanswered(error) from error.__cause__
+                unanswered = error
             finally:
                 reset_current_trace(current)
-        _log_answer(request, raw, trace, (time.perf_counter() - started) * 1000)
+        elapsed = time.perf_counter() - started
+        if request.authenticated:  # the API's answers steer the bound; the token issuer's do not
+            status = None if unanswered else raw.status
+            await self.concurrency.observe(ticket, status, elapsed, request.operation or "undocumented")
+        if unanswered is not None:
+            raise _unanswered(unanswered) from unanswered.__cause__
+        _log_answer(request, raw, trace, elapsed * 1000)
         return raw
 
     async def _wire(
@@ -325,6 +338,21 @@ class Transport:
         return error_class(
             f"{request.method} {request.path} {reason}", method=request.method, path=request.path
         )
+
+
+def concurrency_limit(options: ClientOptions, budget: RateBudget | None) -> ConcurrencyLimit:
+    """The bound of ``options``: ``max_concurrency`` as a fixed gate, or ``"auto"`` adapting within
+    ``concurrency_bounds``, kept with the rate budget (and so shared with it) when there is one."""
+    if options.max_concurrency == "auto":
+        return AdaptiveConcurrency(options.concurrency_bounds, shared=budget)
+    return FixedConcurrency(options.max_concurrency)
+
+
+def _concurrency_options(options: ClientOptions) -> tuple[object, ...]:
+    """What decides a transport's bound: views that agree on it share one."""
+    if options.max_concurrency == "auto":
+        return ("auto", options.concurrency_bounds)
+    return (options.max_concurrency,)
 
 
 def _timeout_kind(error: BaseException) -> str:

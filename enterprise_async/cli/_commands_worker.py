@@ -13,7 +13,7 @@ import signal
 import socket
 import sys
 from pathlib import Path
-from typing import Any, Final, NoReturn
+from typing import Any, Final, Literal, NoReturn
 
 import click
 
@@ -26,6 +26,7 @@ from ..fleet._customers import Customer
 from ..fleet._queue import DEFAULT_JOB_TIMEOUT, QUEUE_NAME
 from ..fleet._worker_clients import has_environment_credentials
 from ._failures import InputError, read_customers_file, run
+from ._options import concurrency_option
 from ._output import error_console
 
 __all__ = ["checked_queue_url", "fleet_logging", "require_fleet_extra", "retry_window_option", "worker"]
@@ -122,7 +123,7 @@ def fleet_logging(level: int = logging.WARNING) -> None:
     is_flag=True,
     help="Stop once the queue is empty instead of waiting for more (start it after the jobs are enqueued).",
 )
-@click.option("--max-concurrency", type=click.IntRange(min=1), help="Requests in flight (SDK default: 8).")
+@concurrency_option("Requests in flight (SDK default: 8), or 'auto' (adapted to the answers).")
 @click.option(
     "--customers",
     "customers_file",
@@ -136,7 +137,7 @@ def worker(
     max_jobs: int,
     job_timeout: float,
     burst: bool,
-    max_concurrency: int | None,
+    max_concurrency: int | Literal["auto"] | None,
     customers_file: Path | None,
     retry_window: float,
 ) -> None:

@@ -14,11 +14,28 @@ from ..errors import ClientValidationError
 from ._context import ApiSettings
 from ._failures import InputError
 
-__all__ = ["api_options", "json_option", "list_option", "max_items_option"]
+__all__ = ["api_options", "concurrency_option", "json_option", "list_option", "max_items_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _CLIENT_OPTION_NAMES = ("response_format", "max_concurrency", "max_retries", "timeout")
+
+
+def _concurrency(_: click.Context, __: click.Parameter, value: str | None) -> int | str | None:
+    """``--max-concurrency``: a number of requests in flight (at least 1), or ``auto``."""
+    if value is None:
+        return None
+    text = value.strip().lower()
+    if text == "auto":
+        return "auto"
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    raise click.BadParameter(f"{value!r} is neither a number of requests (at least 1) nor 'auto'")
+
+
+def concurrency_option(help: str) -> Callable[[F], F]:
+    """``--max-concurrency N|auto``."""
+    return click.option("--max-concurrency", metavar="N|auto", callback=_concurrency, help=help)
 
 
 def _finite_seconds(_: click.Context, __: click.Parameter, value: float | None) -> float | None:
@@ -94,10 +111,9 @@ def api_options(*, format_names: Sequence[str] = ("--response-format", "--format
             show_default=True,
             help="Format the API answers in (both give the same results).",
         ),
-        click.option(
-            "--max-concurrency",
-            type=click.IntRange(min=1),
-            help="Requests in flight at once, pages included (SDK default: 8).",
+        concurrency_option(
+            "Requests in flight at once, pages included (SDK default: 8); 'auto' adapts it to the "
+            "answers, halving it on 429s, 5xx and climbing latency."
         ),
         click.option(
             "--max-retries",

@@ -73,6 +73,7 @@ class WorkerClients:
             timeout=options.timeout,
             max_retries=options.max_retries,
             max_concurrency=options.max_concurrency,
+            concurrency_bounds=options.concurrency_bounds,
             retry=options.retry,
             headers=options.headers,
         )

@@ -85,8 +85,10 @@ class SandboxServer:
         body = await request.read() if request.can_read_body else b""
         path = request.rel_url.raw_path
         fault = self.faults.pick(request.method, path)
-        if fault is None and self.throttle is not None:
-            fault = self.throttle.pick(path)
+        if self.throttle is not None and (fault is None or fault.kind == "latency"):
+            # A slow answer is still counted, and refused at once past the limit, as a service
+            # throttles before its view runs.
+            fault = self.throttle.pick(path) or fault
         status: int | None = None
         try:
             response = await self._respond(request, body, path, fault)

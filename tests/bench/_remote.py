@@ -36,6 +36,8 @@ class RemoteSandbox:
     """Seconds of ``Fault.latency`` added to every request for the catalog's contents."""
     learners: int = 24
     seed: int = 0
+    rate_limit: str | None = None
+    """The sandbox's own throttle (``Sandbox(rate_limit=...)``): 429 with ``Retry-After`` beyond it."""
 
 
 @frozen
@@ -64,7 +66,7 @@ async def _serve(options: RemoteSandbox, connection: Connection) -> None:
         catalog_items=options.catalog_items,
         learners_per_customer=options.learners,
     )
-    async with Sandbox(seed=options.seed, size=size, log_limit=0) as sandbox:
+    async with Sandbox(seed=options.seed, size=size, log_limit=0, rate_limit=options.rate_limit) as sandbox:
         if options.latency:
             path = CONTENTS_PATH.format(catalog="*")
             sandbox.faults.inject(path, Fault.latency(options.latency), times=None)
