@@ -46,13 +46,16 @@ class _Field(NamedTuple):
 
 _LOADERS: list[Callable[[], Mapping[str, Any]]] = []
 _COMPONENTS: dict[str, Any] = {}
-_SHAPES: dict[type[Any], dict[str, _Field]] = {}
+_SHAPES: dict[Any, dict[str, _Field]] = {}
+_FREE_FORM: set[Any] = set()
+"""Types of no model (``dict[str, Any]``, ``Any``): their objects are read as they are."""
 
 
 def register_schemas(load: Callable[[], Mapping[str, Any]]) -> None:
     """Give the XML reader the spec's component schemas by name (``load`` is called on first use)."""
     _LOADERS.append(load)
     _SHAPES.clear()
+    _FREE_FORM.clear()
 
 
 def read_drf_xml(body: bytes | str, model: Any = None) -> Any:
@@ -90,13 +93,25 @@ def fill_empty_elements(data: Any, model: Any) -> Any:
                 if field.empty is not None:
                     value[key] = field.empty()
             elif item.__class__ is str:
-                if field.number and (number := _JSON_NUMBER.fullmatch(item)) is not None:
-                    value[key] = float(item) if number.group(1) else int(item)
+                if field.number:
+                    value[key] = _json_scalar(item)
             elif item.__class__ is TextObject or item.__class__ is list:
                 pending.append((item, field.type, field.item_empty))
     return data
 
 
+def _json_scalar(text: str) -> Any:
+    """The JSON number or boolean whose rendering ``text`` is; other text as it is (kept as sent)."""
+    found = _RENDERED_BOOLEANS.get(text)
+    if found is not None:
+        return found
+    number = _JSON_NUMBER.fullmatch(text)
+    if number is None:
+        return text
+    return float(text) if number.group(1) else int(text)
+
+
+_RENDERED_BOOLEANS = {"True": True, "False": False}
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)((?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)")
 
 
@@ -111,9 +126,14 @@ def _item_type(type_: Any) -> Any:
 def _fields_of(type_: Any, value: Mapping[str, Any]) -> dict[str, _Field] | None:
     """The documented fields of the class ``value`` is read as, by wire name; None for a free-form
     object."""
+    shape = _SHAPES.get(type_)
+    if shape is not None or type_ in _FREE_FORM:
+        return shape
     cls = type_ if isinstance(type_, type) and attrs.has(type_) else None
     if cls is None and is_union(type_):
         cls = variant_of(type_, value)
+    elif cls is None:
+        _FREE_FORM.add(type_)
     if cls is None:
         return None
     shape = _SHAPES.get(cls)
