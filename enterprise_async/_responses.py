@@ -26,8 +26,8 @@ from ._drift import DriftCollector
 from ._enum import OpenEnum
 from ._redaction import REDACTED, Redactor
 from ._spec import Identity, Operation, Outcome
-from ._xml import XMLDecodeError
-from ._xml_schema import read_drf_xml
+from ._xml import XMLDecodeError, parse_drf_xml
+from ._xml_schema import fill_empty_elements
 from .errors import (
     APIStatusError,
     ContentMismatchError,
@@ -174,9 +174,8 @@ def _format_of(response: RawResponse) -> str:
     return kind or "unknown"
 
 
-def decode_body(response: RawResponse, model: Any = None) -> Any:
-    """The body as JSON-shaped data (None when empty); ``ResponseDecodeError`` when unreadable.
-    ``model``, the type the body is decoded into, says what XML's empty elements stand for."""
+def decode_body(response: RawResponse) -> Any:
+    """The body as JSON-shaped data (None when empty); ``ResponseDecodeError`` when unreadable."""
     if not response.body.strip():
         return None
     kind = _format_of(response)
@@ -184,7 +183,7 @@ def decode_body(response: RawResponse, model: Any = None) -> Any:
         if kind == "json":
             return orjson.loads(response.body)
         if kind == "xml":
-            return read_drf_xml(response.body, model)
+            return parse_drf_xml(response.body)
     except (orjson.JSONDecodeError, XMLDecodeError) as error:
         reason = response.redactor.text(str(error))
         raise ResponseDecodeError(
@@ -223,9 +222,10 @@ def read_result(operation: Operation[Any], response: RawResponse, drift: DriftCo
 
 def _read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None) -> Any:
     outcome = operation.outcomes.get(response.status) or _default_success(operation)
-    data = decode_body(response, outcome.model if outcome is not None else None)
+    data = decode_body(response)
     if outcome is None or outcome.model is None:
         return data
+    data = _read_as(response, data, outcome.model)
     if data is None and outcome.empty:
         data = {}  # a status documented without a body: the model with only the outcome's fields
     findings: list[Finding] | None = [] if drift is not None else None
@@ -277,9 +277,18 @@ def check_identity(
     )
 
 
+def _read_as(response: RawResponse, data: Any, model: Any) -> Any:
+    """``data`` as ``model``'s fields say it: XML's empty elements, numbers and booleans (see
+    ``_xml_schema``); JSON as it is."""
+    if _format_of(response) == "xml":
+        return fill_empty_elements(data, model)
+    return data
+
+
 def _received(operation: Operation[Any], identity: Identity, response: RawResponse) -> Any:
     """The answer decoded as what it is (the union ``received`` names), for the error."""
-    return _structure(operation, response, decode_body(response, identity.received), identity.received)
+    data = _read_as(response, decode_body(response), identity.received)
+    return _structure(operation, response, data, identity.received)
 
 
 def _same_key(key: str, asked: str) -> bool:
