@@ -27,6 +27,7 @@ from ._enum import OpenEnum
 from ._redaction import REDACTED, Redactor
 from ._spec import Identity, Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
+from ._xml_schema import fill_empty_elements
 from .errors import (
     APIStatusError,
     ContentMismatchError,
@@ -224,6 +225,7 @@ def _read_result(operation: Operation[Any], response: RawResponse, drift: DriftC
     data = decode_body(response)
     if outcome is None or outcome.model is None:
         return data
+    data = _read_as(response, data, outcome.model)
     if data is None and outcome.empty:
         data = {}  # a status documented without a body: the model with only the outcome's fields
     if drift is None:
@@ -280,9 +282,18 @@ def check_identity(
     )
 
 
+def _read_as(response: RawResponse, data: Any, model: Any) -> Any:
+    """``data`` as ``model``'s fields say it: XML's empty elements, numbers and booleans (see
+    ``_xml_schema``); JSON as it is."""
+    if _format_of(response) == "xml":
+        return fill_empty_elements(data, model)
+    return data
+
+
 def _received(operation: Operation[Any], identity: Identity, response: RawResponse) -> Any:
     """The answer decoded as what it is (the union ``received`` names), for the error."""
-    return _structure(operation, response, decode_body(response), identity.received)
+    data = _read_as(response, decode_body(response), identity.received)
+    return _structure(operation, response, data, identity.received)
 
 
 def _same_key(key: str, asked: str) -> bool:
