@@ -83,6 +83,9 @@ FULL_SUITE_PYTHON = RUNNING_PYTHON if RUNNING_PYTHON in TEST_PYTHONS else TEST_P
 SLOW_SUITES = ("tests/fleet", "tests/test_maintainer.py", "tests/test_soak.py")
 """Multi-process and regeneration suites (minutes each) that test no Python-version-specific code
 of their own: run on FULL_SUITE_PYTHON only, so that CI on four Pythons stays within its time."""
+LEAK_CHECK = "tests/test_zz_no_leaks.py"
+"""Reads what the run made the SDK say: each pytest process (each xdist worker, and the slow
+suites' own run) checks its own."""
 
 
 @nox.session
@@ -116,16 +119,20 @@ def drift(session: nox.Session) -> None:
 
 @nox.session(python=TEST_PYTHONS)
 def tests(session: nox.Session) -> None:
-    """The test suite (warnings are errors) on every supported Python this machine has; the slow
-    suites on one of them (all of it with `-- tests`, or any pytest arguments given).
+    """The test suite (warnings are errors) on every supported Python this machine has, spread
+    over every core (pytest-xdist); the slow suites on one of them, after the rest and one test at
+    a time, since they time processes and Redis outages against each other (all of it with
+    `-- tests`, or any pytest arguments given).
 
     pytest's exit code 5 (no test collected) fails the session like any other non-zero code.
     """
     session.install("-e", DEV)
-    arguments = list(session.posargs)
-    if not arguments and session.python != FULL_SUITE_PYTHON:
-        arguments = [f"--ignore={suite}" for suite in SLOW_SUITES]
-    session.run("pytest", *arguments, success_codes=[0])
+    if session.posargs:
+        session.run("pytest", *session.posargs, success_codes=[0])
+        return
+    session.run("pytest", "-n", "auto", *[f"--ignore={suite}" for suite in SLOW_SUITES], success_codes=[0])
+    if session.python == FULL_SUITE_PYTHON:
+        session.run("pytest", *SLOW_SUITES, LEAK_CHECK, success_codes=[0])
 
 
 @nox.session

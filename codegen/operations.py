@@ -73,6 +73,10 @@ class OperationSpec:
     json_fallback_statuses: tuple[int, ...] = ()
     empty_statuses: tuple[int, ...] = ()
     """Statuses answered without a body whose result is a model built empty (``x-sdk-empty-result``)."""
+    chunking: str | None = None
+    """The ``Chunking(...)`` source of ``x-sdk-chunks``: the operation has an ``..._in_chunks`` method."""
+    chunk_fields: tuple[str, ...] = ()
+    """The arrays ``..._in_chunks`` cuts: it takes any iterable of items for them."""
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -354,6 +358,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         if reader.resolve(parameter)["name"] not in driven
     ]
     body_rule = None
+    body_schema: Schema = {}
     if "requestBody" in node:
         body_schema = _json_body_schema(reader, node["requestBody"])
         body_rule = reader.object_rule(body_schema)
@@ -398,7 +403,30 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         identity=_identity(node.get("x-sdk-identity")),
         json_fallback_statuses=tuple(sorted(_marked_statuses(node, "x-sdk-json-fallback"))),
         empty_statuses=_empty_statuses(reader, node),
+        chunking=_chunking(node.get("x-sdk-chunks"), body_schema),
+        chunk_fields=_chunk_fields(node.get("x-sdk-chunks")),
     )
+
+
+def _chunk_fields(chunks: Schema | None) -> tuple[str, ...]:
+    if chunks is None:
+        return ()
+    across = chunks.get("across")
+    return (chunks["field"], *chunks.get("aligned", ()), *((across,) if across else ()))
+
+
+def _chunking(chunks: Schema | None, body: Schema) -> str | None:
+    """The ``Chunking(...)`` source of ``x-sdk-chunks``; with ``across`` and no ``size``, the size is
+    the body's ``x-sdk-max-product-items`` maximum (the product the service limits)."""
+    if chunks is None:
+        return None
+    size = chunks.get("size", body.get("x-sdk-max-product-items", {}).get("maximum"))
+    options = {
+        "aligned": repr(tuple(chunks.get("aligned", ()))),
+        "across": repr(chunks.get("across")),
+        "concurrent": repr(bool(chunks.get("concurrent", False))),
+    }
+    return _call("Chunking", [repr(chunks["field"]), repr(size)], options)
 
 
 def _identity(identity: Schema | None) -> str | None:
@@ -590,7 +618,13 @@ def template_environment() -> jinja2.Environment:
     environment.filters["docline"] = _docline
     environment.filters["docwrap"] = _docwrap
     environment.filters["builtin"] = _builtin
+    environment.filters["iterable"] = _iterable
     return environment
+
+
+def _iterable(hint: str) -> str:
+    """An array's hint that takes any iterable (the lines of a file): ``Iterable[...]``."""
+    return "Iterable[" + hint.removeprefix("Sequence[") if hint.startswith("Sequence[") else hint
 
 
 def _builtin(hint: str) -> str:
@@ -634,7 +668,11 @@ def render_resources(resources: tuple[ResourceSpec, ...]) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
     models = sorted(_hinted_models(operations))
     return (
-        template_environment().get_template("resources.py.jinja2").render(resources=resources, models=models)
+        template_environment()
+        .get_template("resources.py.jinja2")
+        .render(
+            resources=resources, models=models, chunked=any(operation.chunking for operation in operations)
+        )
     )
 
 
@@ -651,7 +689,15 @@ _NOT_MODELS = {
     "True",
     "False",
 }
-_CHECKS = {"NeverTogether", "AtLeastOneOf", "MaxCombinedItems", "MaxProductItems", "NamedValue", "Identity"}
+_CHECKS = {
+    "NeverTogether",
+    "AtLeastOneOf",
+    "MaxCombinedItems",
+    "MaxProductItems",
+    "NamedValue",
+    "Identity",
+    "Chunking",
+}
 
 
 def _referenced_models(operations: list[OperationSpec]) -> set[str]:
@@ -661,6 +707,7 @@ def _referenced_models(operations: list[OperationSpec]) -> set[str]:
         sources.append(operation.body_rule or "")
         sources.extend(model for _, model, _ in operation.outcomes)
         sources.extend([operation.pagination or "", operation.result_hint, operation.identity or ""])
+        sources.append(operation.chunking or "")
     return _names(sources) - _CHECKS
 
 

@@ -14,6 +14,7 @@ here), the sandbox server in ``enterprise_async.testing``.
 
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
+from ._bulk import BulkResult, ChunkOutcome
 from ._cursor import ListingCursor
 from ._drift import DriftEntry, DriftReport
 from ._generated.client import EnterpriseClient
@@ -38,6 +39,7 @@ from .errors import (
     ClientValidationError,
     ContentMismatchError,
     EnterpriseError,
+    IncompleteBulkError,
     IncompleteListingError,
     ListingCursorError,
     NotFoundError,
@@ -67,15 +69,18 @@ __all__ = [
     "AsyncPager",
     "AuthenticationError",
     "BadRequestError",
+    "BulkResult",
     "CachedToken",
-    "DriftEntry",
-    "DriftReport",
+    "ChunkOutcome",
     "ClientStateError",
     "ClientValidationError",
     "ContentMismatchError",
+    "DriftEntry",
+    "DriftReport",
     "EnterpriseClient",
     "EnterpriseError",
     "InMemoryTokenCache",
+    "IncompleteBulkError",
     "IncompleteListingError",
     "ListingCursor",
     "ListingCursorError",

@@ -23,6 +23,7 @@ from typing_extensions import Self
 from yarl import URL
 
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
+from ._bulk import BulkResult, send_in_chunks
 from ._concurrency import ConcurrencyLimit
 from ._constants import (
     AUTO_CONCURRENCY_BOUNDS,
@@ -338,6 +339,22 @@ class BaseClient:
         prepared = prepare_request(operation, arguments)
         response = await self._send(prepared, options)
         return self._answer(operation, response, arguments)
+
+    async def call_in_chunks(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> BulkResult[ResultT]:
+        """Run a bulk operation over any number of items, in the chunks its spec allows
+        (``x-sdk-chunks``); each chunk is checked, then sent once as ``call`` sends; see
+        ``enterprise_async._bulk``."""
+
+        async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
+            response = await self._send(prepared, options)
+            return self._answer(operation, response, chunk_arguments).parse()
+
+        return await send_in_chunks(send, operation, arguments, concurrency=self._options.max_concurrency)
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None

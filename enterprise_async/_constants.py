@@ -81,3 +81,7 @@ REQUIRED_ENVIRONMENT: tuple[str, ...] = (
     "ENTERPRISE_BASE_URL",
 )
 """What a client made from the environment cannot do without (``ENTERPRISE_AUTH_URL`` is optional)."""
+
+UNDOCUMENTED_OPERATION = "request"
+"""The operation name a call the spec lacks (``client.request``) carries in traces, log records,
+error messages and the drift report."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
+from ._bulk import BulkResult
 from ._options import RequestOptions
 from ._pagination import AsyncPager
 from ._raw_response import APIResponse, RawPager
@@ -31,6 +32,13 @@ class OperationCaller(Protocol):
         arguments: Mapping[str, Any],
         options: RequestOptions | None = None,
     ) -> APIResponse[ResultT]: ...
+
+    async def call_in_chunks(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> BulkResult[ResultT]: ...
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None

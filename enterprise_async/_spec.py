@@ -16,6 +16,7 @@ __all__ = [
     "ApiSpec",
     "AtLeastOneOf",
     "Check",
+    "Chunking",
     "Identity",
     "MaxCombinedItems",
     "MaxProductItems",
@@ -183,6 +184,25 @@ class Pagination:
 
 
 @frozen
+class Chunking:
+    """How a bulk operation is cut into requests the service accepts (``x-sdk-chunks``).
+
+    ``field`` is the array cut into chunks; ``aligned`` arrays are cut in step with it (their n-th
+    item belongs to its n-th: a license assignment's ``user_sfids``). Without ``across``, a chunk
+    holds at most ``size`` items of ``field``. With ``across`` (an array whose length multiplies
+    with ``field``'s: a bulk enrollment's course keys), ``size`` bounds the product instead.
+    ``concurrent`` says whether chunks may be in flight together: False where the service holds a
+    lock for the whole request (a plan's, a policy's), so a second chunk would only find it taken.
+    """
+
+    field: str
+    size: int
+    aligned: tuple[str, ...] = ()
+    across: str | None = None
+    concurrent: bool = False
+
+
+@frozen
 class Identity:
     """What the answer of a lookup by key must be (``x-sdk-identity``): its ``field`` equals the
     path parameter ``param``, and its ``type_field``, when the answer has one, is one of ``types``.
@@ -218,6 +238,8 @@ class Operation(Generic[ResultT]):
     description: str = ""
     descriptions: Mapping[str, str] = field(factory=dict)
     """The spec's description of each parameter and body field, by argument name (help texts)."""
+    chunking: Chunking | None = None
+    """How the call is cut into requests by its ``..._in_chunks`` method (``x-sdk-chunks``)."""
 
     @property
     def idempotent(self) -> bool:

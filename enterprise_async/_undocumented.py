@@ -13,15 +13,13 @@ from urllib.parse import quote
 
 import attrs
 
+from ._constants import UNDOCUMENTED_OPERATION
 from ._extras import check_extra_query, encode_json
 from ._request import PreparedRequest
 from ._spec import Operation, Outcome
 from .errors import ClientValidationError
 
-__all__ = ["OPERATION_NAME", "prepare_undocumented"]
-
-OPERATION_NAME = "request"
-"""The operation name such a call carries in traces, log records and error messages."""
+__all__ = ["prepare_undocumented"]
 
 _METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 # Kept as given: unreserved, sub-delims, ":", "@", "/" and existing percent-escapes.
@@ -43,7 +41,11 @@ def prepare_undocumented(
         raise ClientValidationError("json", "a GET request carries no body; use params")
     outcomes = {200: Outcome(200, model=_cast_to(cast_to))} if cast_to is not None else {}
     operation: Operation[Any] = Operation(
-        name=OPERATION_NAME, method=verb, path=_path(path), outcomes=outcomes, retry_statuses=retry_statuses
+        name=UNDOCUMENTED_OPERATION,
+        method=verb,
+        path=_path(path),
+        outcomes=outcomes,
+        retry_statuses=retry_statuses,
     )
     query = tuple(
         (name, value) for name, value in (check_extra_query(params, "params") or {}).items() if value

@@ -11,6 +11,7 @@
     │   ├── ContentMismatchError: a lookup by key answered another item (.received, .expected)
     │   └── ResponseTooLargeError: a body larger than ``max_response_bytes`` once inflated
     ├── IncompleteListingError: a listing that ended short of what it promised (.page, .items)
+    ├── IncompleteBulkError: a bulk call cut into chunks in which a chunk failed (.chunk, .result)
     └── APIStatusError (.status, .body, .headers)
         ├── BadRequestError 400
         ├── AuthenticationError 401   (after one token refresh and retry)
@@ -42,6 +43,7 @@ __all__ = [
     "ClientValidationError",
     "ContentMismatchError",
     "EnterpriseError",
+    "IncompleteBulkError",
     "IncompleteListingError",
     "ListingCursorError",
     "NotFoundError",
@@ -141,6 +143,21 @@ class ResponseTooLargeError(ResponseDecodeError):
     def __init__(self, message: str, *, status: int | None = None, limit: int) -> None:
         self.limit = limit
         super().__init__(message, status=status, body=None)
+
+
+class IncompleteBulkError(EnterpriseError):
+    """A bulk call cut into chunks (``..._in_chunks``) in which a chunk failed.
+
+    Nothing is hidden: ``result`` is the merged ``BulkResult``, whose chunks say which succeeded
+    (with their results), which failed (with their errors) and which were never sent (none is sent
+    after a failure). ``chunk`` is the number of the first chunk that failed (from 1); its error is
+    the ``__cause__``.
+    """
+
+    def __init__(self, message: str, *, result: Any, chunk: int) -> None:
+        self.result = result
+        self.chunk = chunk
+        super().__init__(message)
 
 
 class IncompleteListingError(EnterpriseError):

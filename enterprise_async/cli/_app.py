@@ -15,6 +15,7 @@ from .._generated.operations import OPERATIONS
 from .._resource import Resource
 from .._spec import Operation
 from .._version import __version__
+from ._commands_bulk import bulk
 from ._commands_catalogs import catalogs
 from ._commands_learners import learners
 from ._commands_sandbox import demo, sandbox
@@ -105,7 +106,7 @@ Exit codes: 0 done, 1 the API or the system refused, 2 bad input or missing cred
 cli = build_cli(OPERATIONS.values(), descriptions=_resource_descriptions(), hand_written=HAND_WRITTEN)
 """The ``enterprise-async`` command group."""
 click.version_option(__version__, prog_name="enterprise-async")(cli)
-for _command in (demo, sandbox, worker):
+for _command in (demo, sandbox, worker, bulk):
     cli.add_command(_command)
 _add_short_names(cli)
 

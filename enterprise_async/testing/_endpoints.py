@@ -14,7 +14,7 @@ from typing import Any, Final, Literal
 from attrs import field, frozen
 from multidict import MultiMapping
 
-from .._spec import Operation, Pagination
+from .._spec import MaxProductItems, Operation, Pagination
 from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_envelope, page_links, requested_page
 from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
 from ._records import AssignmentRecord, CatalogRecord
@@ -26,9 +26,17 @@ from ._synthesis import Synthesizer
 
 __all__ = ["MAX_ENROLLMENT_ITEMS", "Call", "Endpoints", "Route", "ServerOptions"]
 
-MAX_ENROLLMENT_ITEMS: Final = 1000
+
+def product_limit(operation: Operation[Any]) -> int | None:
+    """The most combinations (learners times course keys) one request of ``operation`` may carry:
+    its body's ``MaxProductItems`` (``x-sdk-max-product-items``), as the service enforces it."""
+    checks = operation.body.checks if operation.body is not None else ()
+    return next((check.maximum for check in checks if isinstance(check, MaxProductItems)), None)
+
+
+MAX_ENROLLMENT_ITEMS: Final = product_limit(GENERATED_SPEC.operations["enrollments.bulk_enroll"])
 """The service's limit of learners times course keys in one bulk enrollment (license-manager's
-``BULK_ENROLL_REQUEST_LIMIT``; the reference says learners plus course keys)."""
+``BULK_ENROLL_REQUEST_LIMIT``; the reference says learners plus course keys), read from the spec."""
 
 TOO_MANY_ENROLLMENTS: Final = "Too many provided enrollments, please try a smaller request."
 PLAN_LOCKED: Final = "Assignment currently locked for this subscription plan."
@@ -339,7 +347,8 @@ class Endpoints:
         emails = body.emails("emails")
         keys = body.strings("course_run_keys")
         notify = body.boolean("notify")
-        if len(emails) * len(keys) > MAX_ENROLLMENT_ITEMS:
+        limit = product_limit(self._operations["enrollments.bulk_enroll"])
+        if limit is not None and len(emails) * len(keys) > limit:
             raise ApiError(400, TOO_MANY_ENROLLMENTS)
         job = self.data.enroll(customer, emails, keys, notify)
         return Reply({"job_id": job.job_id}, status=201)

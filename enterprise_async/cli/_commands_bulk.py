@@ -1,0 +1,268 @@
+"""``bulk``: the bulk operations over files of any size, cut into the chunks the spec allows.
+
+Each command reads its e-mails from a file (one a line; ``-`` is standard input), hands them to
+the client's ``..._in_chunks`` method, and reports every chunk: sent OK, failed (and why), or never
+sent. ``--remaining FILE`` writes the e-mails that were not sent OK, ready for a second run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import IO, Any, Final, TypeVar
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from .._bulk import BulkResult, ChunkOutcome
+from .._generated.client import EnterpriseClient
+from ..errors import IncompleteBulkError
+from ..models import BulkRevokeResult, to_dict
+from ._context import ApiSettings, run_with_client
+from ._failures import IncompleteError
+from ._options import api_options, json_option, list_option
+from ._output import print_document, show
+
+__all__ = ["bulk", "read_items"]
+
+T = TypeVar("T")
+
+COMMENT: Final = "#"
+"""Lines of an items file starting with this are notes, not items."""
+
+Work = Callable[[EnterpriseClient], Awaitable[BulkResult[Any]]]
+
+
+def read_items(handle: IO[str]) -> Iterator[str]:
+    """The items of a file, one a line, read as they are needed: blanks and ``#`` notes skipped,
+    spaces around an item dropped."""
+    for line in handle:
+        item = line.strip()
+        if item and not item.startswith(COMMENT):
+            yield item
+
+
+emails_file_option = click.option(
+    "--emails-file",
+    "emails_file",
+    type=click.File("r", encoding="utf-8"),
+    required=True,
+    help="File of e-mail addresses, one a line ('-': standard input); blank lines and # notes are skipped.",
+)
+remaining_option = click.option(
+    "--remaining",
+    "remaining",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write the e-mails not sent OK (failed, or never sent) to this file, one a line, to run again.",
+)
+
+
+@click.group()
+def bulk() -> None:
+    """Bulk operations over files of any size, sent in the chunks the services accept.
+
+    Chunk sizes, and whether chunks go concurrently or one at a time (where the service holds a
+    lock), are the spec's (x-sdk-chunks). Exits with 3 when a chunk failed: no chunk is sent after
+    it, and the report says which e-mails were sent OK, which failed and which were never sent.
+    """
+
+
+@bulk.command("assign-licenses")
+@click.argument("subscription_plan_uuid")
+@emails_file_option
+@click.option("--greeting", default=None, help="Opening text added to the notification e-mail.")
+@click.option("--closing", default=None, help="Closing text added to the notification e-mail.")
+@click.option("--notify-users/--no-notify-users", default=None, help="Whether learners are notified.")
+@remaining_option
+@json_option
+@api_options()
+def assign_licenses(
+    subscription_plan_uuid: str,
+    emails_file: IO[str],
+    greeting: str | None,
+    closing: str | None,
+    notify_users: bool | None,
+    remaining: Path | None,
+    as_json: bool,
+    api: ApiSettings,
+) -> None:
+    """Assign licenses of SUBSCRIPTION_PLAN_UUID to every e-mail of the file, a chunk at a time."""
+
+    async def work(client: EnterpriseClient) -> BulkResult[Any]:
+        return await client.subscriptions.assign_licenses_in_chunks(
+            subscription_plan_uuid,
+            user_emails=read_items(emails_file),
+            greeting=greeting,
+            closing=closing,
+            notify_users=notify_users,
+        )
+
+    _run(api, work, as_json=as_json, remaining=remaining)
+
+
+@bulk.command("revoke")
+@click.argument("subscription_plan_uuid")
+@emails_file_option
+@remaining_option
+@json_option
+@api_options()
+def revoke(
+    subscription_plan_uuid: str, emails_file: IO[str], remaining: Path | None, as_json: bool, api: ApiSettings
+) -> None:
+    """Revoke the licenses of SUBSCRIPTION_PLAN_UUID held by the e-mails of the file.
+
+    Exits with 3 as well when a chunk's result is partial (207: some revocations failed).
+    """
+
+    async def work(client: EnterpriseClient) -> BulkResult[Any]:
+        return await client.subscriptions.bulk_revoke_in_chunks(
+            subscription_plan_uuid, user_emails=read_items(emails_file)
+        )
+
+    result = _run(api, work, as_json=as_json, remaining=remaining)
+    failed = [
+        item
+        for revoked in result.results
+        if isinstance(revoked, BulkRevokeResult)
+        for item in revoked.unsuccessful_revocations
+    ]
+    if failed:
+        raise IncompleteError(f"partial result: {len(failed)} revocation{'s' * (len(failed) != 1)} failed")
+
+
+@bulk.command("enroll")
+@click.argument("enterprise_customer_uuid")
+@emails_file_option
+@list_option(
+    "--course-run-key", "course_run_keys", help="Course run to enroll them in", required=True, metavar="KEY"
+)
+@click.option("--notify/--no-notify", default=None, help="Notify learners of their enrollment.")
+@remaining_option
+@json_option
+@api_options()
+def enroll(
+    enterprise_customer_uuid: str,
+    emails_file: IO[str],
+    course_run_keys: list[str],
+    notify: bool | None,
+    remaining: Path | None,
+    as_json: bool,
+    api: ApiSettings,
+) -> None:
+    """Enroll every learner of the file in the course runs, in jobs of the size the service accepts."""
+
+    async def work(client: EnterpriseClient) -> BulkResult[Any]:
+        return await client.enrollments.bulk_enroll_in_chunks(
+            enterprise_customer_uuid,
+            emails=read_items(emails_file),
+            course_run_keys=course_run_keys,
+            notify=notify,
+        )
+
+    _run(api, work, as_json=as_json, remaining=remaining)
+
+
+@bulk.command("allocate")
+@click.argument("policy_uuid")
+@emails_file_option
+@click.option("--content-key", required=True, help="Course content key.")
+@click.option("--content-price-cents", type=int, required=True, help="Price in USD cents at allocation time.")
+@remaining_option
+@json_option
+@api_options()
+def allocate(
+    policy_uuid: str,
+    emails_file: IO[str],
+    content_key: str,
+    content_price_cents: int,
+    remaining: Path | None,
+    as_json: bool,
+    api: ApiSettings,
+) -> None:
+    """Allocate CONTENT_KEY in POLICY_UUID to every learner of the file, a chunk at a time."""
+
+    async def work(client: EnterpriseClient) -> BulkResult[Any]:
+        return await client.policies.allocate_in_chunks(
+            policy_uuid,
+            learner_emails=read_items(emails_file),
+            content_key=content_key,
+            content_price_cents=content_price_cents,
+        )
+
+    _run(api, work, as_json=as_json, remaining=remaining)
+
+
+# ---------------------------------------------------------------------------------- reporting
+
+
+def _run(api: ApiSettings, work: Work, *, as_json: bool, remaining: Path | None) -> BulkResult[Any]:
+    """Run the bulk call, report every chunk, write what remains; exit with 3 when a chunk failed."""
+
+    async def guarded(client: EnterpriseClient) -> tuple[BulkResult[Any], IncompleteBulkError | None]:
+        try:
+            return await work(client), None
+        except IncompleteBulkError as error:
+            return error.result, error
+
+    result, error = run_with_client(api, guarded)
+    if remaining is not None:
+        left = result.items("failed") + result.items("not_sent")
+        remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
+    if as_json:
+        print_document(_document(result))
+    else:
+        show(_chunks_view(result), _summary(result))
+    if error is not None:
+        raise IncompleteError(f"IncompleteBulkError: {error}")
+    return result
+
+
+def _document(result: BulkResult[Any]) -> dict[str, Any]:
+    return {
+        "operation": result.operation,
+        "complete": result.complete,
+        "chunks": [_chunk_document(outcome) for outcome in result.chunks],
+    }
+
+
+def _chunk_document(outcome: ChunkOutcome[Any]) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "number": outcome.number,
+        "state": outcome.state,
+        "items": {name: list(values) for name, values in outcome.items.items()},
+    }
+    if outcome.result is not None:
+        document["result"] = to_dict(outcome.result)
+    if outcome.error is not None:
+        document["error"] = f"{type(outcome.error).__name__}: {outcome.error}"
+    return document
+
+
+_STATE_STYLES: Final = {"succeeded": "green", "failed": "bold red", "not_sent": "yellow"}
+
+
+def _chunks_view(result: BulkResult[Any]) -> Table:
+    view = Table(title=f"{result.operation} in {len(result.chunks)} chunk(s)")
+    for heading in ("Chunk", "State", result.field, "First", "Why"):
+        view.add_column(heading)
+    for outcome in result.chunks:
+        items = outcome.items.get(result.field, ())
+        view.add_row(
+            str(outcome.number),
+            Text(outcome.state.replace("_", " "), style=_STATE_STYLES[outcome.state]),
+            str(len(items)),
+            str(items[0]) if items else "",
+            f"{type(outcome.error).__name__}: {outcome.error}" if outcome.error is not None else "",
+        )
+    return view
+
+
+def _summary(result: BulkResult[Any]) -> Text:
+    counts = {state: len(result.items(state)) for state in ("succeeded", "failed", "not_sent")}
+    text = (
+        f"{result.field}: {counts['succeeded']} sent OK, {counts['failed']} in a failed chunk, "
+        f"{counts['not_sent']} never sent"
+    )
+    return Text(text, style="bold green" if result.complete else "bold red")
