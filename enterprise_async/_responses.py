@@ -21,12 +21,13 @@ from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
 
 from ._constants import ERROR_DETAIL_LIMIT
-from ._decoding import DecodeError, Finding, known_fields, structure, type_name
+from ._decoding import DecodeError, Finding, PathsWanted, known_fields, structure, type_name
 from ._drift import DriftCollector
 from ._enum import OpenEnum
 from ._redaction import REDACTED, Redactor
 from ._spec import Identity, Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
+from ._xml_schema import fill_empty_elements
 from .errors import (
     APIStatusError,
     ContentMismatchError,
@@ -224,12 +225,18 @@ def _read_result(operation: Operation[Any], response: RawResponse, drift: DriftC
     data = decode_body(response)
     if outcome is None or outcome.model is None:
         return data
+    data = _read_as(response, data, outcome.model)
     if data is None and outcome.empty:
         data = {}  # a status documented without a body: the model with only the outcome's fields
-    findings: list[Finding] | None = [] if drift is not None else None
-    result = _structure(operation, response, data, outcome.model, findings)
-    if findings and drift is not None:
-        drift.record(operation.name, findings)
+    if drift is None:
+        result = _structure(operation, response, data, outcome.model)
+    else:
+        findings: list[Finding] = []
+        result = _structure(
+            operation, response, data, outcome.model, findings, drift.wants_paths(operation.name)
+        )
+        if findings:
+            drift.record(operation.name, findings)
     if result is None:
         raise ResponseDecodeError(
             f"{operation.name}: {response.method} {response.path} returned {response.status} with an "
@@ -275,9 +282,18 @@ def check_identity(
     )
 
 
+def _read_as(response: RawResponse, data: Any, model: Any) -> Any:
+    """``data`` as ``model``'s fields say it: XML's empty elements, numbers and booleans (see
+    ``_xml_schema``); JSON as it is."""
+    if _format_of(response) == "xml":
+        return fill_empty_elements(data, model)
+    return data
+
+
 def _received(operation: Operation[Any], identity: Identity, response: RawResponse) -> Any:
     """The answer decoded as what it is (the union ``received`` names), for the error."""
-    return _structure(operation, response, decode_body(response), identity.received)
+    data = _read_as(response, decode_body(response), identity.received)
+    return _structure(operation, response, data, identity.received)
 
 
 def _same_key(key: str, asked: str) -> bool:
@@ -300,9 +316,10 @@ def _structure(
     data: Any,
     model: Any,
     findings: list[Finding] | None = None,
+    paths_wanted: PathsWanted | None = None,
 ) -> Any:
     try:
-        return structure(data, model, findings)
+        return structure(data, model, findings, paths_wanted, response.redactor.data)
     except DecodeError as error:
         reason = response.redactor.text(str(error))
         raise ResponseDecodeError(

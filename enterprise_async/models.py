@@ -7,11 +7,25 @@ value and the plain string otherwise; a value its declared type does not allow i
 uses, for JSON and XML alike; ``to_dict`` writes a decoded model back as the server sent it.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from ._decoding import from_dict, register_variants, to_dict
 from ._generated.models import *  # noqa: F403 - the generated module defines __all__
 from ._generated.models import __all__ as _generated_names
 from ._generated.variants import VARIANT_RULES
+from ._xml_schema import register_schemas
 
 register_variants(VARIANT_RULES)
+
+
+def _component_schemas() -> Mapping[str, Any]:
+    """The spec's schemas, which say what an empty XML element stands for (imported on first use)."""
+    from ._generated.schemas import COMPONENTS
+
+    return COMPONENTS
+
+
+register_schemas(_component_schemas)
 
 __all__ = [*_generated_names, "from_dict", "to_dict"]

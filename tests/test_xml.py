@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from enterprise_async._xml import XMLDecodeError, parse_drf_xml, render_drf_xml
-from enterprise_async.models import CatalogContentsPage, from_dict, to_dict
+from enterprise_async._xml_schema import read_drf_xml
+from enterprise_async.models import (
+    CatalogContentsPage,
+    Course,
+    LearnerSummary,
+    SubsidyAccessPolicy,
+    from_dict,
+    to_dict,
+)
 
 
 def test_list_items_become_lists_even_with_one_element() -> None:
@@ -125,3 +133,98 @@ def test_indentation_between_elements_is_not_text() -> None:
         "a": "x",
         "b": [" y"],
     }
+
+
+def test_comments_and_cdata_are_read_as_xmltodict_reads_them() -> None:
+    body = b"<root><!-- a note --><a><![CDATA[x < y]]></a><b>z</b></root>"
+    assert parse_drf_xml(body) == {"a": "x < y", "b": "z"}
+
+
+def test_a_document_in_utf_16_is_read_like_its_utf_8_twin() -> None:
+    text = (
+        '<?xml version="1.0" encoding="utf-16"?><root><t>caf\u00e9</t><n><list-item>1</list-item></n></root>'
+    )
+    assert parse_drf_xml(text.encode("utf-16")) == {"t": "caf\u00e9", "n": ["1"]}
+
+
+def test_a_dtd_in_utf_16_is_refused_too() -> None:
+    text = '<?xml version="1.0" encoding="utf-16"?><!DOCTYPE r [<!ENTITY x "y">]><root>&x;</root>'
+    with pytest.raises(XMLDecodeError, match="document type declaration"):
+        parse_drf_xml(text.encode("utf-16"))
+
+
+def test_repeated_names_become_a_list_as_before() -> None:
+    assert parse_drf_xml(b"<root><a>1</a><a>2</a></root>") == {"a": ["1", "2"]}
+
+
+def test_carriage_returns_come_back_as_line_feeds_as_every_xml_parser_reads_them() -> None:
+    """XML parsers normalize line ends; the renderer writes ``\\r`` as it is, so it cannot come back."""
+    assert parse_drf_xml(render_drf_xml({"t": "a\r\nb\rc"})) == {"t": "a\nb\nc"}
+
+
+def read(model: type, data: object) -> object:
+    """``data`` rendered as the servers render it, then read back as ``model`` says."""
+    return from_dict(model, read_drf_xml(render_drf_xml(data), model))
+
+
+def test_an_empty_element_of_a_string_field_is_an_empty_string() -> None:
+    policy = read(SubsidyAccessPolicy, {"description": "", "display_name": "Q1"})
+    assert policy == from_dict(SubsidyAccessPolicy, {"description": "", "display_name": "Q1"})
+    assert to_dict(policy) == {"description": "", "display_name": "Q1"}
+
+
+def test_an_empty_element_of_an_array_field_is_an_empty_list_written_back_as_one() -> None:
+    course = read(Course, {"key": "edX+DemoX", "owners": [], "course_runs": []})
+    assert (course.owners, course.course_runs) == ([], [])
+    assert to_dict(course) == {"key": "edX+DemoX", "owners": [], "course_runs": []}
+
+
+def test_an_empty_element_of_an_object_field_is_an_empty_object() -> None:
+    policy = read(SubsidyAccessPolicy, {"uuid": "u", "aggregates": {}})
+    assert policy == from_dict(SubsidyAccessPolicy, {"uuid": "u", "aggregates": {}})
+    assert to_dict(policy) == {"uuid": "u", "aggregates": {}}
+
+
+def test_an_empty_element_of_a_nullable_field_is_none() -> None:
+    summary = read(LearnerSummary, {"enterprise_name": None, "current_grade": None, "has_passed": None})
+    assert (summary.enterprise_name, summary.current_grade, summary.has_passed) == (None, None, None)
+    assert to_dict(summary) == {"enterprise_name": None, "current_grade": None, "has_passed": None}
+
+
+def test_an_empty_string_in_a_nullable_field_reads_back_as_none_the_renderers_ambiguity() -> None:
+    """``""`` and null are the same empty element; null is what the services send far more often."""
+    assert read(LearnerSummary, {"enterprise_name": ""}).enterprise_name is None
+
+
+def test_an_empty_element_of_a_field_the_spec_does_not_document_stays_none() -> None:
+    assert read(Course, {"key": "k", "not_in_the_spec": ""}).extra == {"not_in_the_spec": None}
+
+
+def test_empty_elements_are_read_by_their_field_inside_lists_and_unions() -> None:
+    item = {"content_type": "course", "key": "k", "title": "", "owners": [{"name": "", "description": None}]}
+    page = read(CatalogContentsPage, {"count": 1, "results": [item]})
+    assert page == from_dict(CatalogContentsPage, {"count": 1, "results": [item]})
+    assert to_dict(page.results[0]) == item
+
+
+def test_an_empty_string_item_of_an_array_of_strings_stays_an_empty_string() -> None:
+    course = read(Course, {"key": "k", "languages": ["", "en"]})
+    assert course.languages == ["", "en"]
+
+
+def test_without_a_model_every_empty_element_is_none() -> None:
+    assert read_drf_xml(render_drf_xml({"title": "", "owners": []})) == {"title": None, "owners": None}
+
+
+def test_a_number_written_without_a_fraction_in_a_number_field_is_written_back_as_sent() -> None:
+    """``"149"`` in a float field was the JSON integer 149 (a float renders as ``149.0``)."""
+    sent = {"key": "k", "normalized_metadata": {"content_price": 149}}
+    course = read(Course, sent)
+    assert course == from_dict(Course, sent)
+    assert to_dict(course) == sent
+
+
+def test_a_boolean_sent_as_one_is_true_and_written_back_as_one() -> None:
+    summary = read(LearnerSummary, {"consent_granted": 1, "has_passed": True})
+    assert (summary.consent_granted, summary.has_passed) == (True, True)
+    assert to_dict(summary) == {"consent_granted": 1, "has_passed": True}

@@ -176,7 +176,7 @@ def _finish(model: Any, notes: list[Note], left_out: frozenset[str], text: bool)
     for where, type_, value, error in notes:
         if "[" in where:
             continue  # an item of an array: the array's own note keeps it
-        if text and (value is None or (error is None and not text_natural(type_))):
+        if text and (value is None or (error is None and value.__class__ is str and not text_natural(type_))):
             continue  # XML text of a number, or an empty element: the model's value is the JSON one
         differs[where] = value
     return wire_record(left_out, text, differs)

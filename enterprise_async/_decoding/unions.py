@@ -21,7 +21,7 @@ from .fields import known_fields
 from .registry import enum_hook, hook, is_list, is_mapping, is_open_enum
 from .scalars import SCALAR_HOOKS, Hook
 
-__all__ = ["register_variants", "union_hook"]
+__all__ = ["register_variants", "union_hook", "variant_of"]
 
 _VARIANT_RULES: dict[Any, VariantRule] = {}
 
@@ -34,6 +34,14 @@ def register_variants(rules: Mapping[Any, VariantRule]) -> None:
     """Give the decoder the spec's rules for choosing among the classes of a union (keyed by the union)."""
     _VARIANT_RULES.update(rules)
     _RULES_CHANGED[0] += 1
+
+
+def variant_of(union: Any, value: Mapping[str, Any]) -> type[Any] | None:
+    """The class of a union of classes that ``value`` decodes into; None for any other union."""
+    dispatch = hook(union)
+    if isinstance(dispatch, _UnionDispatch) and dispatch.classes:
+        return dispatch.choose_class(value)
+    return None
 
 
 _TEXT_COERCIONS = (bool, int, float, decimal.Decimal, datetime.datetime, datetime.date)
@@ -111,7 +119,7 @@ class _UnionDispatch:
 
     def _object(self, value: dict[str, Any]) -> Any:
         if self.classes:
-            chosen = self._choose_class(value)
+            chosen = self.choose_class(value)
             structure = self.hooks.get(chosen)
             if structure is None:
                 structure = self.hooks[chosen] = hook(chosen)
@@ -120,7 +128,7 @@ class _UnionDispatch:
             return value
         raise self._mismatch(value)
 
-    def _choose_class(self, value: dict[str, Any]) -> type[Any]:
+    def choose_class(self, value: Mapping[str, Any]) -> type[Any]:
         if len(self.classes) == 1:
             return self.classes[0]
         if self.rule_seen != _RULES_CHANGED[0]:

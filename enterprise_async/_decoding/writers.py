@@ -229,8 +229,8 @@ def _as_sent(
         return _plain(v, every)  # models write themselves from what they were decoded from
     if item_hook is not None and v.__class__ is list and r.__class__ is list and len(v) == len(r):
         return [_as_sent(x, y, item_hook, item_type, text, natural, every) for x, y in zip(v, r, strict=True)]
-    if text and not natural:
-        return _plain(v)
+    if text and not natural and r.__class__ is str:
+        return _plain(v)  # a number's or boolean's text: XML's rendering of the value
     if text and v.__class__ is datetime.datetime and r.__class__ is str and _python_str(r):
         return json_datetime(v)  # XML's str() of a datetime: the JSON renderer writes it as ISO
     under_way.pending = []  # decoding again what was decoded before: already reported then

@@ -1,0 +1,200 @@
+"""Empty XML elements read by the spec's type of their field.
+
+The renderer writes None, ``""``, ``[]`` and ``{}`` alike: as an empty element. The spec tells
+them apart for every field it documents: an empty element is ``""`` where a string is due, ``[]``
+where an array is, ``{}`` where an object is, and None where the field is nullable (or of another
+type: an empty element is no number, boolean or date). The one ambiguity left is the renderer's:
+a nullable string, array or object sent as ``""``, ``[]`` or ``{}`` reads back as None, since
+null is what the services send far more often there. Fields the spec does not document (``extra``,
+free-form objects) keep None.
+
+The models' types cannot say which fields are nullable (every field is ``X | None``: the server
+may leave it out), so the spec's component schemas are handed over by the public ``models``
+module (``register_schemas``), as the union rules are, and loaded on the first XML body read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, get_args
+
+import attrs
+
+from ._decoding.fields import field_plans
+from ._decoding.registry import is_list, is_mapping, is_union
+from ._decoding.unions import variant_of
+from ._xml import TextObject, parse_drf_xml
+
+__all__ = ["fill_empty_elements", "read_drf_xml", "register_schemas"]
+
+Empty = Callable[[], Any] | None
+"""What an empty element becomes: the factory of its value (``str``, ``list``, ``TextObject``), or
+None to leave it None."""
+
+
+class _Field(NamedTuple):
+    type: Any
+    empty: Empty
+    item_empty: Empty
+    """For an array: what an empty ``<list-item>`` becomes."""
+    number: bool
+    """Whether the spec gives the field a number or a boolean, never text: its text is a JSON number
+    written out, read back as that number (``"149"`` is 149 where a float is due, ``"1"`` is 1 where
+    a boolean is), so that ``to_dict`` writes what the JSON had."""
+
+
+_LOADERS: list[Callable[[], Mapping[str, Any]]] = []
+_COMPONENTS: dict[str, Any] = {}
+_SHAPES: dict[Any, dict[str, _Field]] = {}
+_FREE_FORM: set[Any] = set()
+"""Types of no model (``dict[str, Any]``, ``Any``): their objects are read as they are."""
+
+
+def register_schemas(load: Callable[[], Mapping[str, Any]]) -> None:
+    """Give the XML reader the spec's component schemas by name (``load`` is called on first use)."""
+    _LOADERS.append(load)
+    _SHAPES.clear()
+    _FREE_FORM.clear()
+
+
+def read_drf_xml(body: bytes | str, model: Any = None) -> Any:
+    """The document as JSON-shaped data (``parse_drf_xml``), its empty elements read as ``model``'s
+    fields say (a model class, or a type such as ``list[Course]``; None reads every one as None)."""
+    data = parse_drf_xml(body)
+    if model is not None:
+        fill_empty_elements(data, model)
+    return data
+
+
+def fill_empty_elements(data: Any, model: Any) -> Any:
+    """Replace, in place, the None of each empty element of a documented field by the empty value
+    its type says. One pass without recursion: documents may nest deeper than Python's stack."""
+    pending: list[tuple[Any, Any, Empty]] = [(data, model, None)]
+    while pending:
+        value, type_, item_empty = pending.pop()
+        if value.__class__ is list:
+            item_type = _item_type(type_)
+            for index, item in enumerate(value):
+                if item is None:
+                    if item_empty is not None:
+                        value[index] = item_empty()
+                elif item.__class__ is TextObject or item.__class__ is list:
+                    pending.append((item, item_type, None))
+            continue
+        fields = _fields_of(type_, value) if value.__class__ is TextObject else None
+        if fields is None:
+            continue
+        for key, item in value.items():
+            field = fields.get(key)
+            if field is None:
+                continue
+            if item is None:
+                if field.empty is not None:
+                    value[key] = field.empty()
+            elif item.__class__ is str:
+                if field.number:
+                    value[key] = _json_scalar(item)
+            elif item.__class__ is TextObject or item.__class__ is list:
+                pending.append((item, field.type, field.item_empty))
+    return data
+
+
+def _json_scalar(text: str) -> Any:
+    """The JSON number or boolean whose rendering ``text`` is; other text as it is (kept as sent)."""
+    found = _RENDERED_BOOLEANS.get(text)
+    if found is not None:
+        return found
+    number = _JSON_NUMBER.fullmatch(text)
+    if number is None:
+        return text
+    return float(text) if number.group(1) else int(text)
+
+
+_RENDERED_BOOLEANS = {"True": True, "False": False}
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)((?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)")
+
+
+def _item_type(type_: Any) -> Any:
+    if is_list(type_):
+        return (get_args(type_) or (Any,))[0]
+    if is_union(type_):
+        return next((_item_type(member) for member in get_args(type_) if is_list(member)), Any)
+    return Any
+
+
+def _fields_of(type_: Any, value: Mapping[str, Any]) -> dict[str, _Field] | None:
+    """The documented fields of the class ``value`` is read as, by wire name; None for a free-form
+    object."""
+    shape = _SHAPES.get(type_)
+    if shape is not None or type_ in _FREE_FORM:
+        return shape
+    cls = type_ if isinstance(type_, type) and attrs.has(type_) else None
+    if cls is None and is_union(type_):
+        cls = variant_of(type_, value)
+    elif cls is None:
+        _FREE_FORM.add(type_)
+    if cls is None:
+        return None
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = _shape(cls)
+    return shape
+
+
+def _shape(cls: type[Any]) -> dict[str, _Field]:
+    properties = _components().get(cls.__name__, {}).get("properties", {})
+    shape = {}
+    for plan in field_plans(cls):
+        schema = properties.get(plan.wire)
+        items = schema.get("items") if isinstance(schema, Mapping) else None
+        shape[plan.wire] = _Field(
+            plan.type, _empty(plan.type, schema), _empty(_item_type(plan.type), items), _numeric(schema)
+        )
+    return shape
+
+
+_NUMERIC = frozenset({"integer", "number", "boolean"})
+
+
+def _numeric(schema: Any) -> bool:
+    """Whether the schema admits numbers or booleans and nothing else (null aside)."""
+    if not isinstance(schema, Mapping):
+        return False
+    kind = schema.get("type")
+    kinds = set(kind) if isinstance(kind, list) else {kind}
+    kinds.discard("null")
+    return bool(kinds) and kinds <= _NUMERIC
+
+
+def _components() -> Mapping[str, Any]:
+    while _LOADERS:
+        _COMPONENTS.update(_LOADERS.pop(0)())
+    return _COMPONENTS
+
+
+def _empty(type_: Any, schema: Any) -> Empty:
+    """What an empty element of a field of ``type_`` (its schema ``schema``) stands for."""
+    if _nullable(schema):
+        return None
+    if is_list(type_) or (is_union(type_) and is_list(get_args(type_)[0])):
+        return list
+    if type_ is str or (is_union(type_) and str in get_args(type_)):
+        return str
+    if is_mapping(type_) or (isinstance(type_, type) and attrs.has(type_)):
+        return TextObject
+    if is_union(type_) and all(isinstance(member, type) and attrs.has(member) for member in get_args(type_)):
+        return TextObject
+    return None
+
+
+def _nullable(schema: Any) -> bool:
+    """Whether the schema allows null; a field with no schema, or with one that says nothing of its
+    type, may be anything, null included."""
+    if not isinstance(schema, Mapping) or not schema:
+        return True
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind) or schema.get("nullable") is True:
+        return True
+    options = [*schema.get("oneOf", ()), *schema.get("anyOf", ())]
+    return any(isinstance(option, Mapping) and option.get("type") == "null" for option in options)
