@@ -7,8 +7,9 @@ limit by reference, so a view of an ``"auto"`` client adapts the same limit as i
 ``"auto"`` is additive increase, multiplicative decrease (AIMD, as TCP's congestion control):
 
 - every healthy answer counts; once as many have come as the limit allows in flight (about one
-  round trip's worth), the limit grows by one; within ``NEAR_OVERLOAD`` of the limit at which the
-  last decrease came, ``GENTLE_GROWTH`` times as many (it probes gently where trouble was);
+  round trip's worth), the limit grows by one; for the steps from the limit at which the last
+  decrease came to ``NEAR_OVERLOAD`` past it, ``GENTLE_GROWTH`` times as many (it probes gently
+  where trouble was, and quickly below and beyond);
 - a 429, a 5xx, or an attempt that got no answer (a timeout, a reset) halves it, and so does a
   latency that climbs: healthy answers taking, smoothed, more than ``LATENCY_RISE`` times their
   rolling baseline, and at least ``LATENCY_SLACK`` seconds more (loopback jitter is no signal).
@@ -16,6 +17,9 @@ limit by reference, so a view of an ``"auto"`` client adapts the same limit as i
   congestion): the fastest of its last ``LATENCY_WINDOW`` answers. After a decrease the
   latency is judged afresh, from ``LATENCY_SAMPLES`` answers heard once a round trip at the new
   limit has passed (the answers before it waited behind the old queue, and would halve it again);
+- the attempts leave paced, one every round trip / limit (the smoothed latency of healthy answers
+  shared among the places in flight), not in bursts as slots free together: a throttle counting
+  arrivals in a moving window sees the rate the limit stands for, not its peaks;
 - one congestion event halves it once: the answers to attempts sent before the last decrease
   (their ``Ticket.generation`` is older) neither halve it again nor make it grow;
 - it never leaves ``bounds`` (``ClientOptions.concurrency_bounds``, 1 to 32 by default) and starts
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -62,7 +67,7 @@ LATENCY_SMOOTHING = 0.1
 GENTLE_GROWTH = 3
 """How many round trips of healthy answers the limit takes to grow by one near the last overload."""
 NEAR_OVERLOAD = 2
-"""How close (requests in flight) to the limit of the last decrease growth turns gentle."""
+"""How many steps past the limit of the last decrease growth stays gentle."""
 MAX_BASELINES = 256
 """Operations whose baselines are kept; past it the oldest is forgotten (and learnt again)."""
 LATENCY_SAMPLES = 5
@@ -168,9 +173,13 @@ class ConcurrencyLimit:
         """Hold one place among the attempts in flight while the attempt is on the wire."""
         await self._gate.acquire()
         try:
+            await self._pace()
             yield Ticket(self._generation)
         finally:
             self._gate.release()
+
+    async def _pace(self) -> None:
+        """Wait for this attempt's turn to leave (a fixed bound sends at once)."""
 
     async def observe(self, ticket: Ticket, status: int | None, seconds: float, operation: str = "") -> None:
         """Hear how an attempt went: its status (None: no answer), how long it took, and which
@@ -200,6 +209,8 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         self._smoothed: tuple[float, float] | None = None  # (ratio to the baseline, seconds over it)
         self._since_decrease = 0  # healthy answers sent under the current generation
         self._overloaded_at = 0  # the limit when the last decrease came (0: none yet)
+        self._round_trip: float | None = None  # smoothed latency of healthy answers, for pacing
+        self._next_send = 0.0
         self._smoothed_samples = 0
         self.increases = 0
         """Times this client grew the limit."""
@@ -220,6 +231,8 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         if is_overload(status):
             await self._halve(f"status {status}" if status is not None else "no answer")
             return
+        self._round_trip = seconds if self._round_trip is None else self._round_trip
+        self._round_trip += LATENCY_SMOOTHING * (seconds - self._round_trip)
         if self._latency_climbed(seconds, operation):
             ratio, over = self._smoothed or (0.0, 0.0)
             await self._halve(f"latency {ratio:.1f}x its baseline ({over:.3f} s over)")
@@ -228,9 +241,19 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         if self._healthy >= self._answers_to_grow():
             await self._grow()
 
+    async def _pace(self) -> None:
+        """Leave one round trip / limit after the attempt before (at once until a round trip is known)."""
+        if self._round_trip is None:
+            return
+        now = time.monotonic()
+        leave = max(now, self._next_send)
+        self._next_send = leave + self._round_trip / self.limit
+        if leave > now:
+            await asyncio.sleep(leave - now)
+
     def _answers_to_grow(self) -> int:
         """Healthy answers that make the limit grow by one: a round trip's, or a few near trouble."""
-        if abs(self.limit + 1 - self._overloaded_at) <= NEAR_OVERLOAD:
+        if 0 <= self.limit + 1 - self._overloaded_at <= NEAR_OVERLOAD:
             return self.limit * GENTLE_GROWTH
         return self.limit
 

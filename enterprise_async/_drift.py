@@ -24,7 +24,7 @@ from typing import Any, Final, Literal, get_args, get_origin
 from attrs import frozen
 
 from ._constants import UNDOCUMENTED_OPERATION
-from ._decoding import Finding, type_name
+from ._decoding import Finding, PathsWanted, type_name
 from ._redaction import Redactor
 
 __all__ = ["MAX_DRIFT_ENTRIES", "DriftCollector", "DriftEntry", "DriftKind", "DriftReport"]
@@ -36,6 +36,7 @@ MAX_DRIFT_ENTRIES: Final = 1000
 server that invents a new field name per item cannot grow the report without bound."""
 
 _SHOWN_VALUE_LENGTH: Final = 60
+_KEPT_VALUE_LENGTH: Final = 200
 _INDEX = re.compile(r"\[\d+\]")
 _KIND_TITLES: Final[Mapping[str, str]] = {
     "unknown_field": "unknown field",
@@ -160,21 +161,39 @@ class DriftCollector:
         self._tallies: dict[_Key, _Tally] = {}
         self._omitted = 0
         self._lock = threading.Lock()
+        self._declared_names: dict[Any, str] = {}
 
     def record(self, operation: str, findings: Iterable[Finding]) -> None:
         """Count what the decoder found in one answer of ``operation``."""
         with self._lock:
-            for kind, path, model, where, declared, value in findings:
-                field = _INDEX.sub("[]", where)
-                shown = self._shown_value(value) if kind == "enum_value" else None
-                declared_name = declared_name_of(declared)
-                key = (kind, operation, model, field, shown if shown is not None else declared_name)
-                tally = self._tally(key, declared_name, shown)
+            for finding in findings:
+                key, declared_name = self._key(operation, finding)
+                tally = self._tally(key, declared_name, key[4] if finding[0] == "enum_value" else None)
                 if tally is None:
                     continue
                 if not tally.example:
-                    tally.example = f"{operation} > {self._redactor.text(path or where)}"
-                tally.sent.add(json_kind(value))
+                    tally.example = f"{operation} > {self._redactor.text(finding[1] or finding[3])}"
+                tally.sent.add(json_kind(finding[5]))
+
+    def wants_paths(self, operation: str) -> PathsWanted:
+        """For the decoder: whether an answer of ``operation`` found something not counted yet, whose
+        first place the report needs (a search through the answer); repeats are only counted."""
+
+        def new_among(findings: list[Finding]) -> bool:
+            with self._lock:
+                if len(self._tallies) >= MAX_DRIFT_ENTRIES:
+                    return False
+                return any(self._key(operation, finding)[0] not in self._tallies for finding in findings)
+
+        return new_among
+
+    def _key(self, operation: str, finding: Finding) -> tuple[_Key, str]:
+        """The entry a finding counts for (its value kept for an enum value), and its declared type."""
+        kind, _, model, where, declared, value = finding
+        field = _INDEX.sub("[]", where) if "[" in where else where
+        declared_name = self._declared_name(declared)
+        detail = _kept_value(value) if kind == "enum_value" else declared_name
+        return (kind, operation, model, field, detail), declared_name
 
     def record_status(self, operation: str, status: int, documented: Iterable[int], request: str) -> None:
         """Count a success status that ``operation`` does not document (``request``: ``GET /path``).
@@ -203,7 +222,7 @@ class DriftCollector:
                     example=tally.example,
                     declared=tally.declared,
                     sent=tuple(sorted(tally.sent)),
-                    value=tally.value,
+                    value=self._shown_value(tally.value) if tally.value is not None else None,
                 )
                 for key, tally in self._tallies.items()
             ]
@@ -229,10 +248,22 @@ class DriftCollector:
         tally.count += 1
         return tally
 
-    def _shown_value(self, value: Any) -> str:
-        """An enum value as a report shows it: secrets hidden first, then cut short."""
-        text = self._redactor.text(value if isinstance(value, str) else repr(value))
+    def _declared_name(self, type_: Any) -> str:
+        name = self._declared_names.get(type_)
+        if name is None:
+            name = self._declared_names[type_] = declared_name_of(type_)
+        return name
+
+    def _shown_value(self, value: str) -> str:
+        """A value as a report shows it: secrets hidden first, then cut short."""
+        text = self._redactor.text(value)
         return text if len(text) <= _SHOWN_VALUE_LENGTH else text[: _SHOWN_VALUE_LENGTH - 3] + "..."
+
+
+def _kept_value(value: Any) -> str:
+    """An enum value as an entry keeps it until a report shows it (secrets are hidden then)."""
+    text = value if isinstance(value, str) else repr(value)
+    return text[:_KEPT_VALUE_LENGTH]
 
 
 def declared_name_of(type_: Any) -> str:

@@ -204,14 +204,14 @@ class AsyncPager(Generic[ItemT, PageT]):
         if self._delegate is not None:
             return self._delegate.cursor
         position = self._position
-        step = position.step
-        if step is None:
-            cursor = self._start
-        elif (given := position.given(len(self.items_of(step.page)))) < len(self.items_of(step.page)):
-            cursor = self._within(step, given)
-        else:
-            cursor = self._after(step)
+        cursor = self._start if position.step is None else self._cursor_in(position.step, position)
         return attrs.evolve(cursor, done=True) if position.finished and not cursor.done else cursor
+
+    def _cursor_in(self, step: PageStep[PageT], position: Position[PageT]) -> ListingCursor:
+        """The cursor inside a step's page: within it, or past it once every item was given."""
+        size = len(self.items_of(step.page))
+        given = position.given(size)
+        return self._within(step, given) if given < size else self._after(step)
 
     def _begin(self) -> Position[PageT]:
         """A new iteration's position (the cursor follows the latest iteration)."""

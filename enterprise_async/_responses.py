@@ -21,7 +21,7 @@ from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
 
 from ._constants import ERROR_DETAIL_LIMIT
-from ._decoding import DecodeError, Finding, known_fields, structure, type_name
+from ._decoding import DecodeError, Finding, PathsWanted, known_fields, structure, type_name
 from ._drift import DriftCollector
 from ._enum import OpenEnum
 from ._redaction import REDACTED, Redactor
@@ -228,10 +228,15 @@ def _read_result(operation: Operation[Any], response: RawResponse, drift: DriftC
     data = _read_as(response, data, outcome.model)
     if data is None and outcome.empty:
         data = {}  # a status documented without a body: the model with only the outcome's fields
-    findings: list[Finding] | None = [] if drift is not None else None
-    result = _structure(operation, response, data, outcome.model, findings)
-    if findings and drift is not None:
-        drift.record(operation.name, findings)
+    if drift is None:
+        result = _structure(operation, response, data, outcome.model)
+    else:
+        findings: list[Finding] = []
+        result = _structure(
+            operation, response, data, outcome.model, findings, drift.wants_paths(operation.name)
+        )
+        if findings:
+            drift.record(operation.name, findings)
     if result is None:
         raise ResponseDecodeError(
             f"{operation.name}: {response.method} {response.path} returned {response.status} with an "
@@ -311,9 +316,10 @@ def _structure(
     data: Any,
     model: Any,
     findings: list[Finding] | None = None,
+    paths_wanted: PathsWanted | None = None,
 ) -> Any:
     try:
-        return structure(data, model, findings)
+        return structure(data, model, findings, paths_wanted, response.redactor.data)
     except DecodeError as error:
         reason = response.redactor.text(str(error))
         raise ResponseDecodeError(

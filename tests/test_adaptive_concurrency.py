@@ -39,6 +39,26 @@ class InFlight:
             self.now -= 1
 
 
+class Together:
+    """A middleware holding attempts, once armed, until ``count`` of them are in flight, then
+    sending them all (before it is armed, attempts pass)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.armed = False
+        self.arrived = 0
+        self.all_in = asyncio.Event()
+
+    async def __call__(self, request: OutgoingRequest, send: Any) -> Any:
+        if not self.armed:
+            return await send(request)
+        self.arrived += 1
+        if self.arrived >= self.count:
+            self.all_in.set()
+        await self.all_in.wait()
+        return await send(request)
+
+
 async def first_pages(client: Any, calls: int) -> None:
     await asyncio.gather(*(client.catalogs.list().first_page() for _ in range(calls)))
 
@@ -106,8 +126,12 @@ async def test_a_client_error_is_no_sign_of_overload() -> None:
 
 
 async def test_429s_to_requests_sent_together_halve_the_limit_once() -> None:
-    async with Sandbox() as sandbox, sandbox.client(options=auto(max_retries=0)) as client:
-        await client.catalogs.list().first_page()  # the token and a connection, before the burst
+    together = Together(8)
+    async with (
+        Sandbox() as sandbox,
+        sandbox.client(options=auto(max_retries=0), middleware=[together]) as client,
+    ):
+        together.armed = True  # every attempt of the storm is in flight before any is answered
         sandbox.faults.inject(CATALOGS, Fault.rate_limited(0), times=8)
         calls = (client.catalogs.list().first_page() for _ in range(8))
         refused = await asyncio.gather(*calls, return_exceptions=True)
@@ -116,16 +140,16 @@ async def test_429s_to_requests_sent_together_halve_the_limit_once() -> None:
         assert client.concurrency.decreases == 1
 
 
-async def test_growth_slows_near_the_limit_where_the_last_overload_came(no_sleep: list[float]) -> None:
+async def test_growth_slows_where_the_last_overload_came(no_sleep: list[float]) -> None:
     async with Sandbox() as sandbox, sandbox.client(options=auto()) as client:
         sandbox.faults.inject(CATALOGS, Fault.rate_limited(0), times=1)
         await client.catalogs.list().first_page()  # 429 at 8: halved to 4; its retry is 1 answer of 4
-        await sequential_pages(client, 3)
-        assert client.concurrency.limit == 5  # a round trip's answers, far from 8
-        await sequential_pages(client, 14)
-        assert client.concurrency.limit == 5  # within 2 of 8: three round trips' answers (15)
+        await sequential_pages(client, 3 + 5 + 6)
+        assert client.concurrency.limit == 7  # a round trip's answers per step, below 8
+        await sequential_pages(client, 20)
+        assert client.concurrency.limit == 7  # the step to 8: three round trips' answers (21)
         await sequential_pages(client, 1)
-        assert client.concurrency.limit == 6
+        assert client.concurrency.limit == 8
 
 
 async def test_the_limit_halves_when_latency_climbs_past_its_baseline() -> None:

@@ -4,6 +4,7 @@ model and field, with the first place each was seen; shared by a client's views;
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -11,7 +12,7 @@ import attrs
 import pytest
 
 from enterprise_async import DriftEntry, DriftReport, EnterpriseClient
-from enterprise_async._decoding import structure
+from enterprise_async._decoding import structure, tolerance
 from enterprise_async._drift import MAX_DRIFT_ENTRIES, DriftCollector
 from enterprise_async.models import CourseRun, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import Sandbox
@@ -220,3 +221,54 @@ def test_distinct_findings_past_the_limit_are_counted_not_listed() -> None:
     assert len(report.entries) == MAX_DRIFT_ENTRIES
     assert report.omitted == 5
     assert "5 more" in str(report)
+
+
+async def test_a_clean_answer_is_decoded_without_looking_for_paths_or_counting(
+    client: EnterpriseClient, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def never(*_: object) -> None:
+        raise AssertionError("a clean answer was walked or counted")
+
+    monkeypatch.setattr(tolerance, "_report_found", never)
+    monkeypatch.setattr(DriftCollector, "record", never)
+    policies = await list_policies(client, sandbox)
+    assert policies
+    assert not client.drift()
+
+
+async def test_a_repeat_is_counted_without_searching_the_answer_again(
+    client: EnterpriseClient,
+    sandbox: Sandbox,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="enterprise_async")  # DEBUG records name paths, so they search
+    policies = await policy_payloads(client, sandbox)
+    drifted = page([{**policy, "list_price": 1} for policy in policies[:2]])
+    sandbox.canned.add("policies.list", drifted, drifted)
+    await list_policies(client, sandbox)
+
+    def never(*_: object) -> None:
+        raise AssertionError("the answer was searched for paths already known")
+
+    monkeypatch.setattr(tolerance, "_report_found", never)
+    await list_policies(client, sandbox)
+    entry = only(client.drift())
+    assert entry.count == 4
+    assert entry.example == "policies.list > results[0].list_price"
+
+
+async def test_a_value_kept_as_sent_that_echoes_the_secret_is_hidden_in_its_debug_record(
+    client: EnterpriseClient, sandbox: Sandbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = sandbox.client_secret
+    policies = await policy_payloads(client, sandbox)
+    sandbox.canned.add("policies.list", page([{**policies[0], "spend_limit": secret}]))
+    with caplog.at_level(logging.DEBUG, logger="enterprise_async"):
+        await list_policies(client, sandbox)
+    kept = [
+        record for record in caplog.records if getattr(record, "sdk_path", None) == "results[0].spend_limit"
+    ]
+    assert kept
+    assert secret not in kept[0].getMessage()
+    assert secret not in str(kept[0].sdk_value)

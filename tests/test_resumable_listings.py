@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, Literal
 
 import attrs
+import orjson
 import pytest
 from aiohttp import web
 
@@ -21,8 +22,8 @@ from enterprise_async import (
 )
 from enterprise_async._generated import operations
 from enterprise_async._pagination import take
-from enterprise_async._spec import Pagination
-from enterprise_async.models import Catalog
+from enterprise_async._spec import Operation, Pagination
+from enterprise_async.models import Catalog, to_dict
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.conftest import ScriptedAPI
 from tests.test_pagination import (
@@ -95,7 +96,7 @@ SHAPES += ["offset-numbered", "bare"]
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("given", [0, 3, 5, 12, 22, 23])
+@pytest.mark.parametrize("given", [1, 3, 5, 12, 22, 23])
 async def test_a_listing_resumed_from_its_cursor_gives_every_later_item_once_in_order(
     api: ScriptedAPI, shape: str, given: int
 ) -> None:
@@ -108,6 +109,17 @@ async def test_a_listing_resumed_from_its_cursor_gives_every_later_item_once_in_
         rest = [key(item) async for item in pager_of(client).resume(cursor)]
     assert len(everything) == 23
     assert first + rest == everything
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+async def test_the_cursor_of_a_pager_not_yet_iterated_resumes_from_the_first_item(
+    api: ScriptedAPI, shape: str
+) -> None:
+    pager_of = serve_shape(api, shape)
+    async with api.client() as client:
+        everything = [key(item) async for item in pager_of(client)]
+        cursor = pager_of(client).cursor
+        assert [key(item) async for item in pager_of(client).resume(cursor)] == everything
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -318,3 +330,70 @@ def key_of(item: Any) -> str:
         if value:
             return str(value)
     raise AssertionError(f"no key on {item!r}")
+
+
+# ---------------------------------------------------------------------- every generated list method
+
+SMALL_PAGES = {
+    "policies": 2,
+    "assignments": 7,
+    "subscriptions": 1,
+    "catalogs": 4,
+    "contents": 10,
+    "learner_summary": 8,
+}
+
+
+def generated_listings(sandbox: Sandbox) -> dict[str, Listing]:
+    """Every list method of the client, called with arguments the sandbox's data answers."""
+    data = sandbox.data
+    customer = data.customers[0].uuid
+    configuration = data.assignment_configurations[0]
+    return {
+        "policies.list": lambda client: client.policies.list(customer),
+        "assignments.list": lambda client: client.assignments.list(configuration),
+        "subscriptions.list": lambda client: client.subscriptions.list(enterprise_customer_uuid=customer),
+        "catalogs.list": lambda client: client.catalogs.list(),
+        "catalogs.contents": lambda client: client.catalogs.contents(data.catalogs[0].uuid),
+        "learner_summary.list": lambda client: client.learner_summary.list(customer),
+    }
+
+
+GENERATED_LISTINGS = (
+    "policies.list",
+    "assignments.list",
+    "subscriptions.list",
+    "catalogs.list",
+    "catalogs.contents",
+    "learner_summary.list",
+)
+
+
+def test_the_sandbox_test_covers_every_list_method_of_the_spec() -> None:
+    table = [value for value in vars(operations).values() if isinstance(value, Operation)]
+    listed = {operation.name for operation in table if operation.pagination}
+    assert listed == set(GENERATED_LISTINGS)
+
+
+def wire(item: Any) -> bytes:
+    return orjson.dumps(to_dict(item))
+
+
+@pytest.mark.parametrize(
+    ("name", "shape"),
+    [(name, "paginated") for name in GENERATED_LISTINGS] + [("learner_summary.list", "list")],
+)
+async def test_every_generated_list_method_resumes_from_any_cursor_with_every_item_once(
+    name: str, shape: Literal["paginated", "list"]
+) -> None:
+    size = DataSize(plans_per_customer=3)
+    async with Sandbox(seed=2, size=size, page_sizes=SMALL_PAGES, learner_summary=shape) as sandbox:
+        pager_of = generated_listings(sandbox)[name]
+        async with sandbox.client(max_concurrency=3) as client:
+            everything = [wire(item) async for item in pager_of(client)]
+            assert len(everything) > 2
+            for given in (1, len(everything) // 2, len(everything) - 1):
+                pager = pager_of(client)
+                first = [wire(item) async for item in take(pager, given)]
+                resumed = pager_of(client).resume(str(pager.cursor))
+                assert first + [wire(item) async for item in resumed] == everything, given

@@ -13,7 +13,8 @@ both land on the same values, guided only by the models' types:
   ``writers``);
 - a value its declared type does not allow is kept as sent, with a DEBUG record naming the model,
   the path from the top and the declared type; only a top level of the wrong shape is an error
-  (``tolerance``);
+  (``tolerance``), which also hands what drifted from the spec (unknown fields, enum values
+  outside it, values kept as sent) to a caller's drift listener (``structure(..., findings)``);
 - every decoded model keeps the object it was decoded from (a private attribute), from which
   ``to_dict`` writes the server's own values back (``writers``).
 """
@@ -40,13 +41,14 @@ from .registry import (
 )
 from .scalars import SCALAR_HOOKS
 from .structuring import model_hook
-from .tolerance import Finding, structure
+from .tolerance import Finding, PathsWanted, structure
 from .unions import register_variants, union_hook
 from .writers import model_writer, to_dict
 
 __all__ = [
     "DecodeError",
     "Finding",
+    "PathsWanted",
     "converter",
     "from_dict",
     "known_fields",

@@ -23,6 +23,7 @@ from typing import Any, get_args
 import attrs
 
 from .._xml import TextObject
+from .empty import EMPTY_ARRAY, EMPTY_EXTRA
 from .failure import DecodeError, describe
 from .fields import WIRE, FieldPlan, field_plans, known_fields
 from .record import EVERY_FIELD_SENT, wire_record
@@ -55,6 +56,8 @@ def model_hook(cls: type[Any]) -> Hook:
         "every_field_sent": EVERY_FIELD_SENT,
         "no_fields": _NO_FIELDS,
         "left_out": _LeftOut(known_fields(cls)),
+        "empty_array": EMPTY_ARRAY,
+        "empty_extra": EMPTY_EXTRA,
         "unknown": report_unknown,
     }
     _COMPILING.add(cls)
@@ -75,7 +78,9 @@ def model_hook(cls: type[Any]) -> Hook:
             "        return not_object(data, cls)",
             "    get = data.get",
             "    notes = []",
-            "    extra = {} if known.issuperset(data) else {k: data[k] for k in data.keys() - known}",
+            "    extra = (",
+            "        empty_extra if known.issuperset(data) else {k: data[k] for k in data.keys() - known}",
+            "    )",
             "    try:",
             "        model = cls(",
             *arguments,
@@ -112,7 +117,7 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
     if plan.listish:
         namespace[f"t{index}"] = type_
         namespace[f"null{index}"] = _null_array(plan.wire, type_)
-        on_null = f"([] if {plan.wire!r} not in data else null{index}(notes))"
+        on_null = f"(empty_array if {plan.wire!r} not in data else null{index}(notes))"
         item = (get_args(type_) or (Any,))[0] if is_list(type_) else None
         if item is not None and attrs.has(item) and item not in _COMPILING:
             # A list of models, built right here; anything unusual goes to the reader.
@@ -120,8 +125,9 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
             namespace[f"m{index}"] = item
             built = f"[i{index}(x, m{index}) for x in v]"
             other = f"({on_null} if v is None else r{index}(v, notes))"
-            return f"{built} if (v := {fetch}).__class__ is list else {other}"
-        return f"{on_null} if (v := {fetch}) is None else r{index}(v, notes)"
+            return f"({built} if v else empty_array) if (v := {fetch}).__class__ is list else {other}"
+        sent_empty = "empty_array if v.__class__ is list and not v"
+        return f"{on_null} if (v := {fetch}) is None else ({sent_empty} else r{index}(v, notes))"
     inline = _inline_class(type_)
     if inline is not None:
         namespace[f"c{index}"] = inline
@@ -151,7 +157,8 @@ def _rebuild(
         if value is not None:
             values[plan.name] = reader(value, notes)
         elif plan.listish:
-            values[plan.name] = [] if plan.wire not in data else _null_array(plan.wire, plan.type)(notes)
+            sent_null = plan.wire in data
+            values[plan.name] = _null_array(plan.wire, plan.type)(notes) if sent_null else EMPTY_ARRAY
         else:
             values[plan.name] = None
     return cls(**values, extra=extra)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any, get_args
 
 import attrs
@@ -27,6 +28,7 @@ __all__ = [
     "Finding",
     "Note",
     "OutsideEnumError",
+    "PathsWanted",
     "Problem",
     "keep",
     "noting_outside_enum",
@@ -55,9 +57,17 @@ the path from the top (``results[3].foo``), the model's class name, the field in
 (``foo``, ``seat_types[1]``), the declared type (None for an unknown field) and the value as sent."""
 
 
+PathsWanted = Callable[[list[Finding]], bool]
+"""Asked with an answer's findings (their paths left empty): whether the listener needs their paths
+from the top, which cost a search through the whole answer (a first sighting does; a repeat not)."""
+
+
 class OutsideEnumError(DecodeError):
     """Why a value of an open enum field was kept as a plain string: it names no member."""
 
+
+Redact = Callable[[Any], Any]
+"""Hides secrets in a value or a text (``Redactor.data``): what a DEBUG record shows passes through it."""
 
 _Pending = list[tuple[Any, "list[Problem] | None"]]
 """Models met by a ``structure()`` call with their problems, or None for unknown fields in ``extra``."""
@@ -68,6 +78,8 @@ class _UnderWay(threading.local):
 
     def __init__(self) -> None:
         self.pending: _Pending | None = None
+        self.redact: Redact | None = None
+        """The caller's redaction of what the DEBUG records show (a value kept as sent may echo a secret)."""
 
 
 under_way = _UnderWay()
@@ -189,7 +201,9 @@ def _list_member(type_: Any) -> Any:
     return None
 
 
-def _structure_reporting(data: Any, model: Any, findings: list[Finding] | None) -> Any:
+def _structure_reporting(
+    data: Any, model: Any, findings: list[Finding] | None, paths_wanted: PathsWanted | None
+) -> Any:
     """Structure ``data``, then log every value kept as sent with its path from the top, and tell
     ``findings`` (when given) everything that drifted."""
     pending: _Pending = []
@@ -198,9 +212,36 @@ def _structure_reporting(data: Any, model: Any, findings: list[Finding] | None) 
         result = _structure_top(data, model, findings)
     finally:
         under_way.pending = None
-    if pending and (findings is not None or logger.isEnabledFor(logging.DEBUG)):
-        _report_found(result, type_name(model), pending, findings)
+    if pending:
+        _tell(result, type_name(model), pending, findings, paths_wanted)
     return result
+
+
+def _structure_redacting(
+    data: Any, model: Any, findings: list[Finding] | None, paths_wanted: PathsWanted | None, redact: Redact
+) -> Any:
+    """``_structure_reporting`` with what its DEBUG records show passed through ``redact``."""
+    under_way.redact = redact
+    try:
+        return _structure_reporting(data, model, findings, paths_wanted)
+    finally:
+        under_way.redact = None
+
+
+def _tell(
+    result: Any, top: str, pending: _Pending, findings: list[Finding] | None, paths_wanted: PathsWanted | None
+) -> None:
+    """Log what drifted (at DEBUG) and hand it to ``findings``; the paths from the top are searched
+    for only when the log or ``paths_wanted`` needs them."""
+    debug = logger.isEnabledFor(logging.DEBUG)
+    if findings is None and not debug:
+        return
+    if findings is not None and paths_wanted is not None and not debug:
+        pathless = [found for model, problems in pending for found in _model_findings("", model, problems)]
+        if not paths_wanted(pathless):
+            findings.extend(pathless)
+            return
+    _report_found(result, top, pending, findings)
 
 
 def _structure_top(data: Any, model: Any, findings: list[Finding] | None = None) -> Any:
@@ -226,39 +267,56 @@ def _report_found(result: Any, top: str, pending: _Pending, findings: list[Findi
     by_model: dict[int, list[Any]] = {}
     for model, problems in pending:
         by_model.setdefault(id(model), [model]).append(problems)
-    stack: list[tuple[Any, str]] = [(result, "")]
-    while stack and by_model:
+    stack: list[tuple[Any, str]] = [(result, "")] if _holds_models(result) else []
+    while stack and by_model:  # children are pushed last to first, so that they are met in order
         value, path = stack.pop()
-        if value.__class__ is list:  # pushed last to first, so that they are met in order
-            stack.extend(reversed([(item, f"{path}[{index}]") for index, item in enumerate(value)]))
-        elif attrs.has(value.__class__):
-            found = by_model.pop(id(value), None)
-            if found is not None:
-                _found_in(top, path, found, findings, debug)
-            fields = model_fields(value.__class__)
-            stack.extend(
-                (getattr(value, field.name), f"{path}.{wire_name(field)}" if path else wire_name(field))
-                for field in reversed(fields)
-            )
+        if value.__class__ is list:
+            items = [(item, f"{path}[{index}]") for index, item in enumerate(value) if _holds_models(item)]
+            stack.extend(reversed(items))
+            continue
+        found = by_model.pop(id(value), None)
+        if found is not None:
+            _found_in(top, path, found, findings, debug)
+        for field in reversed(model_fields(value.__class__)):
+            child = getattr(value, field.name)
+            if _holds_models(child):
+                stack.append((child, f"{path}.{wire_name(field)}" if path else wire_name(field)))
     # Models left in by_model were built and dropped by a slow path that decoded their parent again.
+
+
+_MODEL_CLASSES: dict[type[Any], bool] = {}
+
+
+def _holds_models(value: Any) -> bool:
+    """Whether ``value`` is a model or an array (which may hold models): what the path search visits."""
+    cls = value.__class__
+    if cls is list:
+        return True
+    known = _MODEL_CLASSES.get(cls)
+    if known is None:
+        known = _MODEL_CLASSES[cls] = attrs.has(cls)
+    return known
 
 
 def _found_in(top: str, path: str, found: list[Any], findings: list[Finding] | None, debug: bool) -> None:
     """Report what one model (at ``path``) noted: its problems, and its unknown fields (None)."""
     model, *reported = found
-    name = model.__class__.__name__
     for problems in reported:
-        if problems is None:
-            if findings is not None:
-                findings.extend(
-                    ("unknown_field", _joined(path, key), name, key, None, value)
-                    for key, value in model.extra.items()
-                )
-            continue
-        if debug:
-            _report(top, path, name, problems)
+        if debug and problems is not None:
+            _report(top, path, model.__class__.__name__, problems)
         if findings is not None:
-            findings.extend(_findings(path, name, problems))
+            findings.extend(_model_findings(path, model, problems))
+
+
+def _model_findings(path: str, model: Any, problems: list[Problem] | None) -> list[Finding]:
+    """What one model (at ``path``) noted: its problems, or (None) its unknown fields."""
+    name = model.__class__.__name__
+    if problems is None:
+        return [
+            ("unknown_field", _joined(path, key), name, key, None, value)
+            for key, value in model.extra.items()
+        ]
+    return _findings(path, name, problems)
 
 
 def _findings(path: str, model: str, problems: list[Problem]) -> list[Finding]:
@@ -280,6 +338,7 @@ def _joined(path: str, where: str) -> str:
 def _report(top: str, path: str, model: str, problems: list[Problem]) -> None:
     if not problems or not logger.isEnabledFor(logging.DEBUG):
         return
+    redact = under_way.redact or _as_it_is
     for where, type_, value, problem in problems:
         full = _joined(path, where)
         declared = type_name(type_)
@@ -290,18 +349,37 @@ def _report(top: str, path: str, model: str, problems: list[Problem]) -> None:
             model,
             f".{where}" if where and not where.startswith("[") else where,
             declared,
-            problem.message if problem is not None else "",
-            extra={"sdk_model": model, "sdk_path": full, "sdk_declared": declared, "sdk_value": value},
+            redact(problem.message) if problem is not None else "",
+            extra={
+                "sdk_model": model,
+                "sdk_path": full,
+                "sdk_declared": declared,
+                "sdk_value": redact(value),
+            },
         )
 
 
-def structure(data: Any, model: Any, findings: list[Finding] | None = None) -> Any:
+def _as_it_is(value: Any) -> Any:
+    return value
+
+
+def structure(
+    data: Any,
+    model: Any,
+    findings: list[Finding] | None = None,
+    paths_wanted: PathsWanted | None = None,
+    redact: Redact | None = None,
+) -> Any:
     """Decode JSON-shaped ``data`` (from JSON or XML) into ``model``.
 
     Values that do not fit their declared type are kept as sent (see ``tolerant``); only a top
     level that is not the promised shape (a string where an object or an array is due) raises
-    ``DecodeError``. ``findings``, when given, receives what drifted from the spec (``Finding``).
+    ``DecodeError``. ``findings``, when given, receives what drifted from the spec (``Finding``),
+    with the paths from the top unless ``paths_wanted`` says they are not needed. ``redact`` hides
+    the caller's secrets in what DEBUG records show of the values kept as sent.
     """
     if under_way.pending is not None:  # called while decoding: report with the caller
         return _structure_top(data, model)
-    return _structure_reporting(data, model, findings)
+    if redact is not None:
+        return _structure_redacting(data, model, findings, paths_wanted, redact)
+    return _structure_reporting(data, model, findings, paths_wanted)

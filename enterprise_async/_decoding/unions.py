@@ -26,9 +26,14 @@ __all__ = ["register_variants", "union_hook", "variant_of"]
 _VARIANT_RULES: dict[Any, VariantRule] = {}
 
 
+_RULES_CHANGED = [0]
+"""Bumped by every ``register_variants``: a dispatcher's rule, looked up once, is looked up again then."""
+
+
 def register_variants(rules: Mapping[Any, VariantRule]) -> None:
     """Give the decoder the spec's rules for choosing among the classes of a union (keyed by the union)."""
     _VARIANT_RULES.update(rules)
+    _RULES_CHANGED[0] += 1
 
 
 def variant_of(union: Any, value: Mapping[str, Any]) -> type[Any] | None:
@@ -87,7 +92,10 @@ class _UnionDispatch:
         self.enums = tuple(member for member in members if is_open_enum(member))
         self.scalars = tuple(member for member in members if member in SCALAR_HOOKS)
         self.text_order = tuple(kind for kind in _TEXT_COERCIONS if kind in self.scalars)
-        self.rules = _VARIANT_RULES
+        self.rule: VariantRule | None = None
+        self.rule_seen = -1
+        """The ``_RULES_CHANGED`` count when ``rule`` was looked up (hashing a union costs microseconds)."""
+        self.hooks: dict[type[Any], Hook] = {}
 
     def __call__(self, value: Any, _: Any = None) -> Any:
         if value is None:
@@ -112,7 +120,10 @@ class _UnionDispatch:
     def _object(self, value: dict[str, Any]) -> Any:
         if self.classes:
             chosen = self.choose_class(value)
-            return hook(chosen)(value, chosen)
+            structure = self.hooks.get(chosen)
+            if structure is None:
+                structure = self.hooks[chosen] = hook(chosen)
+            return structure(value, chosen)
         if self.mappings:
             return value
         raise self._mismatch(value)
@@ -120,7 +131,9 @@ class _UnionDispatch:
     def choose_class(self, value: Mapping[str, Any]) -> type[Any]:
         if len(self.classes) == 1:
             return self.classes[0]
-        rule = self.rules.get(self.union)
+        if self.rule_seen != _RULES_CHANGED[0]:
+            self.rule, self.rule_seen = _VARIANT_RULES.get(self.union), _RULES_CHANGED[0]
+        rule = self.rule
         if rule is not None:
             tag = value.get(rule.discriminator) if rule.discriminator else None
             if isinstance(tag, str) and tag in rule.mapping:

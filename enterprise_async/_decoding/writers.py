@@ -13,6 +13,7 @@ from typing import Any, get_args
 import attrs
 
 from .._enum import OpenEnum
+from .empty import EMPTY_ARRAY
 from .failure import DecodeError
 from .fields import WIRE, has_scalar_default, is_listish, model_fields, wire_name, without_none
 from .registry import hook, is_list, is_open_enum, is_union
@@ -88,6 +89,7 @@ def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
         "json_datetime": json_datetime,
         "sent": _as_sent,
         "absent": _ABSENT,
+        "empty_array": EMPTY_ARRAY,
     }
     built = [
         f"def built_{cls.__name__}(model, every=False):",
@@ -128,7 +130,7 @@ def _compile_writer(cls: type[Any]) -> Callable[[Any, bool], dict[str, Any]]:
 def _left_out_test(index: int, field: attrs.Attribute[Any], type_: Any, namespace: dict[str, Any]) -> str:
     """The source testing that ``v`` still holds what a left-out field decodes to."""
     if is_listish(type_):
-        return "v.__class__ is list and not v"
+        return "v is empty_array or (v.__class__ is list and not v)"
     if has_scalar_default(field):
         namespace[f"d{index}"] = field.default
         return f"v == d{index}"

@@ -20,6 +20,7 @@ import datetime
 import hashlib
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import Any, Final
 
@@ -43,6 +44,10 @@ __all__ = [
 
 MANIFEST_NAME: Final = "manifest.json"
 MANIFEST_VERSION: Final = 1
+CHECKPOINT_INTERVAL: Final = 0.5
+"""Seconds between two saves of the manifest for checkpoints alone: a save (with its fsync) takes
+milliseconds, pages can arrive faster, and a resume from a slightly older checkpoint loses nothing
+(the partial file is cut back to it). Other changes are saved at once, with every checkpoint."""
 HASH_CHUNK: Final = 1 << 20
 """Bytes read at a time when a file is hashed: memory stays flat whatever the file's size."""
 
@@ -111,6 +116,7 @@ class Manifest:
         self._checkpoints = self._read_checkpoints()
         self._saving = threading.Lock()
         """Saves come from the event loop and from threads (``asyncio.to_thread``)."""
+        self._saved_at = -CHECKPOINT_INTERVAL
 
     @classmethod
     def open(cls, directory: Path) -> Manifest:
@@ -151,10 +157,13 @@ class Manifest:
         return entry
 
     def checkpoint(self, entry: CatalogCheckpoint) -> None:
-        """Note how far a catalog's partial file is written (its bytes must be on disk) and save."""
+        """Note how far a catalog's partial file is written (its bytes must be on disk), and save
+        unless the manifest was saved less than ``CHECKPOINT_INTERVAL`` ago (the next save, of a
+        checkpoint or anything else, writes it)."""
         with self._saving:
             self._checkpoints[entry.uuid] = entry
-            self._save()
+            if time.monotonic() - self._saved_at >= CHECKPOINT_INTERVAL:
+                self._save()
 
     def record(self, entry: CompletedCatalog) -> None:
         """Note a catalog as complete (its file must already be in place) and save the manifest."""
@@ -184,6 +193,7 @@ class Manifest:
         with AtomicFile(self.path) as out:
             out.write(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
             out.commit()
+        self._saved_at = time.monotonic()
 
     def _read(self) -> dict[str, CompletedCatalog]:
         """The entries on disk; none when there is no manifest or it cannot be trusted."""

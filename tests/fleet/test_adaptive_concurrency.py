@@ -19,6 +19,7 @@ from enterprise_async._rate_limit import budget_key
 from enterprise_async.fleet._worker_clients import WorkerClients
 from enterprise_async.testing import Fault, Sandbox
 
+from ..test_adaptive_concurrency import Together
 from ._fleet import sandbox_environment
 from ._redis_server import RedisProcess
 
@@ -35,8 +36,8 @@ async def kept_limit(url: str, client_id: str) -> tuple[int, int]:
     return int(stored[b"limit"]), int(stored[b"generation"])
 
 
-def client_of(sandbox: Sandbox, limiter: RateLimiter, options: ClientOptions = AUTO) -> Any:
-    return sandbox.client(options=options, rate_limit=BUDGET, rate_limiter=limiter)
+def client_of(sandbox: Sandbox, limiter: RateLimiter, options: ClientOptions = AUTO, **settings: Any) -> Any:
+    return sandbox.client(options=options, rate_limit=BUDGET, rate_limiter=limiter, **settings)
 
 
 async def test_a_429_in_one_process_halves_the_limit_of_every_process(redis_url: str, no_sleep: Any) -> None:
@@ -58,15 +59,17 @@ async def test_a_429_in_one_process_halves_the_limit_of_every_process(redis_url:
 
 
 async def test_429s_seen_by_two_processes_at_once_halve_the_shared_limit_once(redis_url: str) -> None:
+    together = Together(8)  # every attempt of the storm is in flight before any is answered
     async with (
         Sandbox() as sandbox,
         RateLimiter(redis_url) as mine,
         RateLimiter(redis_url) as theirs,
-        client_of(sandbox, mine) as one,
-        client_of(sandbox, theirs) as other,
+        client_of(sandbox, mine, middleware=[together]) as one,
+        client_of(sandbox, theirs, middleware=[together]) as other,
     ):
-        await one.catalogs.list().first_page()  # tokens and connections, before the storm
+        await one.catalogs.list().first_page()  # a rate-limited client's first attempt goes alone
         await other.catalogs.list().first_page()
+        together.armed = True
         sandbox.faults.inject(CATALOGS, Fault.rate_limited(0), times=8)
         calls = [client.catalogs.list().first_page() for client in (one, other) for _ in range(4)]
         refused = await asyncio.gather(*calls, return_exceptions=True)
