@@ -19,13 +19,14 @@ import orjson
 import pytest
 
 from enterprise_async.exports import export_catalogs
-from enterprise_async.exports._manifest import MANIFEST_NAME
+from enterprise_async.exports._manifest import MANIFEST_NAME, CatalogCheckpoint, Manifest
+from enterprise_async.models import Catalog
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.cli.conftest import ENVIRONMENT
 
 COMMAND = (sys.executable, "-m", "enterprise_async", "catalogs", "export", "--page-size", "20")
 CONTENTS = "/enterprise/v2/enterprise-catalogs/{}"
-ITEMS = 160
+ITEMS = 240
 
 
 class Served:
@@ -182,3 +183,31 @@ def test_a_resume_in_another_page_size_exports_the_catalog_again_from_the_start(
     assert pages_requested(served, checkpoint["uuid"])[0] == 1
     served.export_in_process(fresh)
     assert_same_files(killed, fresh)
+
+
+@pytest.mark.parametrize(
+    "tampered",
+    [{"bytes": "12"}, {"items": -1}, {"cursor": 5}, {"unknown": 1}],
+)
+def test_a_checkpoint_not_as_written_is_not_continued_from(tmp_path: Path, tampered: dict[str, Any]) -> None:
+    entry = {
+        "uuid": "c1",
+        "file": "c1.jsonl.part",
+        "cursor": "{}",
+        "items": 20,
+        "pages": 1,
+        "bytes": 100,
+        "sha256": "0" * 64,
+        "content_last_modified": None,
+        "written_at": "2026-11-24T00:00:00+00:00",
+    }
+    document = {"version": 1, "catalogs": {}, "failed": {}, "checkpoints": {"c1": entry | tampered}}
+    (tmp_path / MANIFEST_NAME).write_bytes(orjson.dumps(document))
+    manifest = Manifest(tmp_path)
+    assert manifest.checkpoint_of(Catalog(uuid="c1")) is None
+
+
+def test_a_checkpoint_as_written_is_read_back(tmp_path: Path) -> None:
+    written = CatalogCheckpoint("c1", "c1.jsonl.part", "{}", 20, 1, 100, "0" * 64, None, "now")
+    Manifest(tmp_path).checkpoint(written)
+    assert Manifest(tmp_path).checkpoint_of(Catalog(uuid="c1")) == written
