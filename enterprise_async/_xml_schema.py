@@ -42,6 +42,8 @@ class _Field(NamedTuple):
     """Whether the spec gives the field a number or a boolean, never text: its text is a JSON number
     written out, read back as that number (``"149"`` is 149 where a float is due, ``"1"`` is 1 where
     a boolean is), so that ``to_dict`` writes what the JSON had."""
+    item: Any
+    """For an array: the type of its items."""
 
 
 _LOADERS: list[Callable[[], Mapping[str, Any]]] = []
@@ -70,34 +72,44 @@ def read_drf_xml(body: bytes | str, model: Any = None) -> Any:
 def fill_empty_elements(data: Any, model: Any) -> Any:
     """Replace, in place, the None of each empty element of a documented field by the empty value
     its type says. One pass without recursion: documents may nest deeper than Python's stack."""
-    pending: list[tuple[Any, Any, Empty]] = [(data, model, None)]
+    top = _Field(model, None, None, False, _item_type(model))
+    pending: list[tuple[Any, _Field]] = [(data, top)]
     while pending:
-        value, type_, item_empty = pending.pop()
+        value, field = pending.pop()
         if value.__class__ is list:
-            item_type = _item_type(type_)
+            item_empty, item_type = field.item_empty, field.item
             for index, item in enumerate(value):
                 if item is None:
                     if item_empty is not None:
                         value[index] = item_empty()
                 elif item.__class__ is TextObject or item.__class__ is list:
-                    pending.append((item, item_type, None))
+                    pending.append((item, _ITEMS.get(item_type) or _items_of(item_type)))
             continue
-        fields = _fields_of(type_, value) if value.__class__ is TextObject else None
+        fields = _fields_of(field.type, value) if value.__class__ is TextObject else None
         if fields is None:
             continue
         for key, item in value.items():
-            field = fields.get(key)
-            if field is None:
+            known = fields.get(key)
+            if known is None:
                 continue
             if item is None:
-                if field.empty is not None:
-                    value[key] = field.empty()
+                if known.empty is not None:
+                    value[key] = known.empty()
             elif item.__class__ is str:
-                if field.number:
+                if known.number:
                     value[key] = _json_scalar(item)
             elif item.__class__ is TextObject or item.__class__ is list:
-                pending.append((item, field.type, field.item_empty))
+                pending.append((item, known))
     return data
+
+
+_ITEMS: dict[Any, _Field] = {}
+"""The field an item of an array is read as, by the item's type (its own items unknown)."""
+
+
+def _items_of(item_type: Any) -> _Field:
+    found = _ITEMS[item_type] = _Field(item_type, None, None, False, _item_type(item_type))
+    return found
 
 
 def _json_scalar(text: str) -> Any:
@@ -148,8 +160,9 @@ def _shape(cls: type[Any]) -> dict[str, _Field]:
     for plan in field_plans(cls):
         schema = properties.get(plan.wire)
         items = schema.get("items") if isinstance(schema, Mapping) else None
+        item = _item_type(plan.type)
         shape[plan.wire] = _Field(
-            plan.type, _empty(plan.type, schema), _empty(_item_type(plan.type), items), _numeric(schema)
+            plan.type, _empty(plan.type, schema), _empty(item, items), _numeric(schema), item
         )
     return shape
 

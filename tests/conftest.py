@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import os
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -58,6 +59,12 @@ class LeakWatch:
             if jwt.search(text) or any(secret in text for secret in self.secrets)
         ]
 
+
+# The command-line tests read output as a pipe gets it: no COLUMNS or LINES, so tables take the
+# CLI's width for pipes. pytest-xdist's workers are given COLUMNS=80 and LINES=24, and a developer's
+# shell may export them: neither is what the tests describe.
+for _terminal_size in ("COLUMNS", "LINES"):
+    os.environ.pop(_terminal_size, None)
 
 WATCH = LeakWatch()
 _exception_init = Exception.__init__

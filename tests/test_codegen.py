@@ -248,10 +248,10 @@ def test_a_dangling_ref_in_a_schema_property_is_reported(spec_copy: Path) -> Non
 
 
 def test_an_unknown_type_is_reported(spec_copy: Path) -> None:
-    line = break_spec(spec_copy, "display_name: {type: string", "display_name: {type: strng")
+    line = break_spec(spec_copy, "policy_type: {type: string", "policy_type: {type: strng")
     [(reported, pointer, message)] = refused(spec_copy)
     assert reported == line
-    assert pointer == "/components/schemas/SubsidyAccessPolicy/properties/display_name/type"
+    assert pointer == "/components/schemas/SubsidyAccessPolicy/properties/policy_type/type"
     assert "unknown type 'strng'; did you mean 'string'?" in message
 
 
