@@ -307,7 +307,7 @@ def test_a_pagination_field_the_envelope_lacks_is_reported(spec_copy: Path) -> N
 
 
 def test_every_problem_is_reported_at_once(spec_copy: Path) -> None:
-    first = break_spec(spec_copy, "display_name: {type: string", "display_name: {type: strng")
+    first = break_spec(spec_copy, "policy_type: {type: string", "policy_type: {type: strng")
     second = break_spec(spec_copy, "x-sdk-method: program", "x-sdk-method: course")
     assert [line for line, _, _ in refused(spec_copy)] == sorted([first, second])
 
