@@ -18,7 +18,8 @@ from aiohttp import ClientResponse, web
 from aiohttp.test_utils import TestServer
 from attrs import define, field
 
-from enterprise_async import EnterpriseClient, EnterpriseError
+from enterprise_async import EnterpriseClient, EnterpriseError, RawResponse
+from enterprise_async._middleware import OutgoingRequest, Send
 from enterprise_async.testing import Sandbox
 
 # --------------------------------------------------------------------------- aioresponses shim
@@ -218,3 +219,20 @@ def no_sleep(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 
     monkeypatch.setattr("enterprise_async._transport.pause", record)
     return delays
+
+
+class InFlight:
+    """A middleware counting the attempts on the wire at once, and the most there ever were:
+    what the server would see."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.most = 0
+
+    async def __call__(self, request: OutgoingRequest, send: Send) -> RawResponse:
+        self.now += 1
+        self.most = max(self.most, self.now)
+        try:
+            return await send(request)
+        finally:
+            self.now -= 1

@@ -16,27 +16,12 @@ from enterprise_async import ClientValidationError, NotFoundError, RateLimiter, 
 from enterprise_async._middleware import OutgoingRequest
 from enterprise_async._options import ClientOptions
 from enterprise_async.testing import Fault, Sandbox
+from tests.conftest import InFlight
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 UNKNOWN_CATALOG = "00000000-0000-4000-8000-000000000000"
 SLOW = 0.2
 """Seconds every answer takes in tests that need requests to overlap (no latency climb: the same for all)."""
-
-
-class InFlight:
-    """A middleware counting the attempts on the wire at once, and the most there ever were."""
-
-    def __init__(self) -> None:
-        self.now = 0
-        self.most = 0
-
-    async def __call__(self, request: OutgoingRequest, send: Any) -> Any:
-        self.now += 1
-        self.most = max(self.most, self.now)
-        try:
-            return await send(request)
-        finally:
-            self.now -= 1
 
 
 class Together:

@@ -19,9 +19,6 @@ from enterprise_async import (
     BadRequestError,
     ClientValidationError,
     IncompleteBulkError,
-    OutgoingRequest,
-    RawResponse,
-    Send,
     ServerError,
 )
 from enterprise_async._bulk import plan_chunks
@@ -30,6 +27,7 @@ from enterprise_async._spec import Chunking, MaxProductItems
 from enterprise_async.testing import Fault, Sandbox
 from enterprise_async.testing._data import DataSize
 from enterprise_async.testing._registry import GENERATED_SPEC
+from tests.conftest import InFlight
 
 ASSIGN = "/enterprise/v1/subscriptions/{}/licenses/assign"
 REVOKE = "/enterprise/v1/subscriptions/{}/licenses/bulk-revoke"
@@ -51,22 +49,6 @@ def _emails(count: int, prefix: str = "learner") -> list[str]:
 def _sent(sandbox: Sandbox, path: str, field: str) -> list[list[str]]:
     """The items of ``field`` in each request that reached ``path``, in order of arrival."""
     return [request.json()[field] for request in sandbox.requests.find("POST", path)]
-
-
-class InFlight:
-    """A middleware that counts the requests in flight at once: what the server would see."""
-
-    def __init__(self) -> None:
-        self.now = 0
-        self.most = 0
-
-    async def __call__(self, request: OutgoingRequest, send: Send) -> RawResponse:
-        self.now += 1
-        self.most = max(self.most, self.now)
-        try:
-            return await send(request)
-        finally:
-            self.now -= 1
 
 
 # ---------------------------------------------------------------------------------- chunk sizes
