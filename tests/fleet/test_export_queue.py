@@ -8,6 +8,7 @@ from pathlib import Path
 import orjson
 
 from enterprise_async.exports._catalogs import export_catalogs
+from enterprise_async.exports._lock import file_lock_path, read_holder
 from enterprise_async.fleet._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
@@ -19,7 +20,7 @@ JOB_TIMEOUT = "15"
 """Seconds a catalog may take; the killed worker's catalog is taken up 10 seconds after that."""
 WAIT_STEPS = 2000
 ITEMS = 200
-"""Items per catalog: enough for every worker to be mid-catalog at once, few enough for a loaded machine."""
+"""Items per catalog: enough for a worker to be seen mid-catalog, few enough for a loaded machine."""
 
 
 async def start_workers(sandbox: Sandbox, redis_url: str) -> list[asyncio.subprocess.Process]:
@@ -27,20 +28,30 @@ async def start_workers(sandbox: Sandbox, redis_url: str) -> list[asyncio.subpro
     return await fleet_workers(WORKERS, redis_url, sandbox_environment(sandbox), *options)
 
 
-def partial_files(directory: Path) -> int:
-    return len(list(directory.glob("*.part")))
+def writer_of_a_partial_file(directory: Path, workers: list[asyncio.subprocess.Process]) -> int | None:
+    """The index of a worker writing a catalog now: a ``.part`` file with bytes in it, whose lock
+    file names that worker's pid."""
+    pids = {worker.pid: index for index, worker in enumerate(workers) if worker.returncode is None}
+    for part in directory.glob("*.part"):
+        try:
+            holder = read_holder(file_lock_path(part.with_suffix("")).read_bytes())
+            written = part.stat().st_size
+        except FileNotFoundError:
+            continue
+        if holder is not None and written and holder.pid in pids:
+            return pids[holder.pid]
+    return None
 
 
-async def kill_one_mid_catalog(worker: asyncio.subprocess.Process, directory: Path) -> bool:
-    """Kill a worker once every worker is writing a catalog (each holds one job at a time);
-    whether that moment came before the worker was killed."""
+async def kill_one_mid_catalog(workers: list[asyncio.subprocess.Process], directory: Path) -> int:
+    """Kill a worker while it writes a catalog (whichever one is: on a loaded machine the workers
+    start at different times); the index of the one killed."""
     for _ in range(WAIT_STEPS):
-        if partial_files(directory) >= WORKERS:
-            worker.kill()
-            return True
+        if (index := writer_of_a_partial_file(directory, workers)) is not None:
+            workers[index].kill()
+            return index
         await asyncio.sleep(0.01)
-    worker.kill()
-    return False
+    raise AssertionError("no worker was ever seen writing a catalog")
 
 
 def manifest_without_times(directory: Path) -> dict[str, object]:
@@ -63,12 +74,12 @@ async def test_three_workers_one_killed_mid_run_export_every_item_exactly_once(
         export = asyncio.ensure_future(export_via_queue(client, queued, redis_url, page_size=20))
         await enqueued(redis_url, len(sandbox.data.catalogs))
         workers = await start_workers(sandbox, redis_url)
-        killed_mid_catalog = await kill_one_mid_catalog(workers[0], queued)
+        killed = await kill_one_mid_catalog(workers, queued)
         summary = await export
-        for worker in workers[1:]:
-            assert await worker.wait() == 0
+        for index, worker in enumerate(workers):
+            if index != killed:
+                assert await worker.wait() == 0
         await export_catalogs(client, local, page_size=20)
-    assert killed_mid_catalog
     assert summary.ok, [outcome.error for outcome in summary.failed]
     assert not list(queued.glob("*.part"))
     assert files(queued) == files(local)
