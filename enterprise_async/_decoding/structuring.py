@@ -40,6 +40,8 @@ Reader = Callable[[Any, list[Note]], Any]
 """Reads a field's value (never None) for its model; notes what the model must keep; never raises."""
 
 _COMPILING: set[type[Any]] = set()
+_ABSENT: Any = object()
+"""What ``get`` gives for a field left out (None is a field sent as null)."""
 _NO_FIELDS: frozenset[str] = frozenset()
 
 
@@ -62,6 +64,7 @@ def model_hook(cls: type[Any]) -> Hook:
         "empty_extra": EMPTY_EXTRA,
         "unknown": report_unknown,
         "of_class": of_class,
+        "absent": _ABSENT,
     }
     _COMPILING.add(cls)
     try:
@@ -81,17 +84,16 @@ def model_hook(cls: type[Any]) -> Hook:
             "        return not_object(data, cls)",
             "    get = data.get",
             "    notes = []",
-            "    extra = (",
-            "        empty_extra if known.issuperset(data) else {k: data[k] for k in data.keys() - known}",
-            "    )",
+            "    missing = 0",
             "    try:",
             *_construction([plan.name for plan in plans], expressions, fills_slots(cls)),
             "    except DecodeError:  # an item of an array of models that is no object",
             "        notes = []",
+            f"        extra = {_EXTRA}",
             "        model = rebuild(cls, data, plans, readers, notes, extra)",
+            "        sent = len(data) - len(extra)",
             "    if extra:",
             "        unknown(model)",
-            "    sent = len(data) - len(extra)",
             "    left = no_fields if sent == count else left_out(data, sent)",
             "    if notes or left:",
             f"        model.{WIRE} = finish(model, notes, left, data.__class__ is text_object)",
@@ -107,17 +109,22 @@ def model_hook(cls: type[Any]) -> Hook:
 
 
 def _construction(names: list[str], expressions: list[str], fill: bool) -> list[str]:
-    """The source that builds the model from its fields' expressions: slot by slot when ``fill``."""
+    """The source that builds the model from its fields' expressions: slot by slot when ``fill``.
+
+    The expressions count the documented fields left out (``missing``), so that the fields sent are
+    known without a look at every key, and whether anything else was sent, from the object's size.
+    """
+    pairs = zip(names, expressions, strict=True)
+    extra = f"empty_extra if len(data) == count - missing else {_EXTRA}"
     if fill:
-        assigned = [
-            f"        model.{name} = {expression}"
-            for name, expression in zip(names, expressions, strict=True)
-        ]
-        return ["        model = new(cls)", *assigned, "        model.extra = extra"]
-    arguments = [
-        f"            {name}=({expression})," for name, expression in zip(names, expressions, strict=True)
-    ]
-    return ["        model = cls(", *arguments, "            extra=extra,", "        )"]
+        assigned = [f"        model.{name} = {expression}" for name, expression in pairs]
+        return ["        model = new(cls)", *assigned, f"        model.extra = extra = {extra}", *_SENT]
+    arguments = [f"            {name}=({expression})," for name, expression in pairs]
+    return ["        model = cls(", *arguments, f"            extra=(extra := {extra}),", "        )", *_SENT]
+
+
+_EXTRA = "{k: data[k] for k in data.keys() - known}"
+_SENT = ["        sent = count - missing"]
 
 
 def fills_slots(cls: type[Any]) -> bool:
@@ -145,40 +152,41 @@ def fills_slots(cls: type[Any]) -> bool:
 
 def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: dict[str, Any]) -> str:
     """The source that reads one field from ``data`` (bound to ``get``): the values a field mostly
-    holds are checked inline (see ``exact``), anything else goes to the field's reader."""
+    holds are checked inline (see ``exact``), anything else goes to the field's reader. A field
+    left out is counted in ``missing``; ``absent`` is what ``get`` gives for it."""
     namespace[f"r{index}"] = reader
-    fetch = f"get({plan.wire!r})"
+    fetch = f"get({plan.wire!r}, absent)"
     if plan.left_out is not None:
         namespace[f"d{index}"] = plan.left_out
-        fetch = f"get({plan.wire!r}, d{index})"
+        fetch = f"(v := d{index} if (v := {fetch}) is absent and (missing := missing + 1) else v)"
     if plan.listish:
         return _array_expression(index, plan, fetch, namespace)
+    otherwise = f"None if v is None else ({_LEFT_OUT} and None if v is absent else r{index}(v, notes))"
     type_ = plan.type
     inline = _inline_class(type_)
     if inline is not None:
         namespace[f"c{index}"] = inline
-        return f"v if (v := {fetch}) is None or v.__class__ is c{index} else r{index}(v, notes)"
+        return f"v if (v := {fetch}).__class__ is c{index} else ({otherwise})"
     if is_union(type_) and is_open_enum(enum := get_args(type_)[0]):
         # A documented value spelled as documented: its member, with nothing to note.
         namespace[f"x{index}"] = {member.value: member for member in enum}.get
-        return _checked(index, fetch, f"v.__class__ is str and (m := x{index}(v)) is not None")
+        return f"m if (v := {fetch}).__class__ is str and (m := x{index}(v)) is not None else ({otherwise})"
     exact = _EXACT.get(type_)
     if exact is not None:
         namespace[f"x{index}"] = exact
-        return _checked(index, fetch, f"v.__class__ is str and (m := x{index}(v)) is not None")
+        return f"m if (v := {fetch}).__class__ is str and (m := x{index}(v)) is not None else ({otherwise})"
     if attrs.has(type_) and type_ not in _COMPILING:
         # An object: the nested model's own compiled function, which reads any object.
         namespace[f"i{index}"] = hook(type_)
         namespace[f"m{index}"] = type_
-        nested = f"i{index}(v, m{index}) if v.__class__ is dict else r{index}(v, notes)"
-        return f"None if (v := {fetch}) is None else ({nested})"
-    return f"None if (v := {fetch}) is None else r{index}(v, notes)"
+        return f"i{index}(v, m{index}) if (v := {fetch}).__class__ is dict else ({otherwise})"
+    return (
+        f"None if (v := {fetch}) is None else ({_LEFT_OUT} and None if v is absent else r{index}(v, notes))"
+    )
 
 
-def _checked(index: int, fetch: str, check: str) -> str:
-    """A field whose value ``m`` is found by ``check`` for the common case, else by its reader."""
-    return f"None if (v := {fetch}) is None else (m if {check} else r{index}(v, notes))"
-
+_LEFT_OUT = "(missing := missing + 1)"
+"""Counts a field left out; its value, at least 1, is true."""
 
 _EXACT: dict[Any, Callable[[str], Any]] = {datetime.datetime: utc_datetime, decimal.Decimal: exact_decimal}
 """Text that decodes, with nothing to note, to a value of these types (see ``exact``)."""
@@ -189,24 +197,24 @@ def _array_expression(index: int, plan: FieldPlan, fetch: str, namespace: dict[s
     a list of models built right here, a list whose items all have the declared class as sent."""
     type_ = plan.type
     namespace[f"null{index}"] = _null_array(plan.wire, type_)
-    on_null = f"(empty_array if {plan.wire!r} not in data else null{index}(notes))"
-    other = f"({on_null} if v is None else r{index}(v, notes))"
+    otherwise = (
+        f"(null{index}(notes) if v is None else "
+        f"({_LEFT_OUT} and empty_array if v is absent else r{index}(v, notes)))"
+    )
     item = (get_args(type_) or (Any,))[0] if is_list(type_) else None
     if item is not None and attrs.has(item) and item not in _COMPILING:
         # A list of models, built right here; an item that is no object raises DecodeError.
         namespace[f"i{index}"] = hook(item)
         namespace[f"m{index}"] = item
-        built = f"[i{index}(x, m{index}) for x in v]"
-        return f"({built} if v else empty_array) if (v := {fetch}).__class__ is list else {other}"
-    if item in (Any, object):
-        return f"(v if v else empty_array) if (v := {fetch}).__class__ is list else {other}"
-    kind = dict if item is not None and is_mapping(item) else item
-    if kind in PASS_THROUGH_CLASSES:
+        as_sent = f"[i{index}(x, m{index}) for x in v]"
+    elif item in (Any, object):
+        as_sent = "v"
+    elif (kind := dict if item is not None and is_mapping(item) else item) in PASS_THROUGH_CLASSES:
         namespace[f"k{index}"] = kind
         as_sent = f"(v if of_class(v, k{index}) else r{index}(v, notes))"
-        return f"({as_sent} if v else empty_array) if (v := {fetch}).__class__ is list else {other}"
-    sent_empty = "empty_array if v.__class__ is list and not v"
-    return f"{on_null} if (v := {fetch}) is None else ({sent_empty} else r{index}(v, notes))"
+    else:
+        as_sent = f"r{index}(v, notes)"
+    return f"({as_sent} if v else empty_array) if (v := {fetch}).__class__ is list else {otherwise}"
 
 
 def _rebuild(
