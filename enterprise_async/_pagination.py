@@ -92,9 +92,14 @@ class Page(Protocol[ItemT_co]):
 
 PageT = DefaultTypeVar("PageT", default=Any)
 
-PageFetcher = Callable[[Query], Awaitable[Any]]
-"""Fetches and decodes one page for a query, retrying as the client does; raises the client's
-typed errors (a page past the last one: the status error the spec's ``past_last_status`` names)."""
+PageDecoder = Callable[[], Any]
+"""Decodes a page whose answer has arrived; raises the client's typed errors (``ResponseDecodeError``)."""
+
+PageFetcher = Callable[[Query], Awaitable[PageDecoder]]
+"""Fetches one page for a query, retrying as the client does, and gives its decoder; raises the
+client's typed errors (a page past the last one: the status error the spec's ``past_last_status``
+names). Decoding waits for the pager: it refills its window first, so that decoding a page never
+holds back the request of the next one."""
 
 QueryOf = Callable[[int], Query]
 """The query of page ``n`` (from 1)."""
@@ -455,7 +460,10 @@ class AsyncPager(Generic[ItemT, PageT]):
             tally.expected_pages = expected_pages
 
     async def _page(self, query: Query) -> PageT:
-        data = await self._fetch(query)
+        return self._decoded(await self._fetch(query), query)
+
+    def _decoded(self, decode: PageDecoder, query: Query) -> PageT:
+        data = decode()
         pagination = self._pagination
         if isinstance(data, list) and pagination.items is not None:
             # an endpoint that answered without the envelope it usually sends
@@ -594,30 +602,36 @@ class AsyncPager(Generic[ItemT, PageT]):
         made beyond it are cancelled or discarded. A page that fails otherwise ends the walk with
         ``IncompleteListingError``, holding the items of the pages already requested after it.
         """
-        pending: deque[tuple[int, asyncio.Task[PageT]]] = deque()
+        pending: deque[tuple[int, asyncio.Task[PageDecoder]]] = deque()
         previous = first
 
-        def fill() -> None:
+        def fill() -> bool:
             nonlocal number
+            started = number
             while (total is None or number <= total) and len(pending) < self._window:
-                pending.append((number, asyncio.ensure_future(self._page(query_of(number)))))
+                pending.append((number, asyncio.ensure_future(self._fetch(query_of(number)))))
                 number += 1
+            return number > started
 
         try:
             while (total is None or number <= total) or pending:
                 fill()
                 current, task = pending.popleft()
                 try:
-                    page = await task
+                    decode = await task
+                    # The window stays full while the consumer holds this page; with the page
+                    # count known, the next request goes out before this page is decoded, so
+                    # decoding never keeps a connection idle.
+                    if total is not None and fill():
+                        await asyncio.sleep(0)
+                    page = self._decoded(decode, query_of(current))
                 except EnterpriseError as error:
                     if self._past_last(error, tally):
                         return
-                    raise await self._failed(tally, current, error, pending) from error
+                    raise await self._failed(tally, current, error, pending, query_of) from error
                 items = self.items_of(page)
                 if total is None and (not items or items == previous):
                     return
-                if total is not None:
-                    fill()  # the window stays full while the consumer holds this page
                 yield PageStep(page, current, query_of(current), after_of(page, current), size)
                 if total is None and len(items) < size:
                     return
@@ -671,7 +685,8 @@ class AsyncPager(Generic[ItemT, PageT]):
         tally: ListingTally,
         number: int,
         error: EnterpriseError,
-        pending: deque[tuple[int, asyncio.Task[PageT]]],
+        pending: deque[tuple[int, asyncio.Task[PageDecoder]]],
+        query_of: QueryOf,
     ) -> IncompleteListingError:
         """The error of a failed page, holding the items of the pages requested after it that
         arrive (they are awaited, not cancelled: nothing received is dropped)."""
@@ -680,7 +695,7 @@ class AsyncPager(Generic[ItemT, PageT]):
         while pending:
             after, task = pending.popleft()
             try:
-                page = await task
+                page = self._decoded(await task, query_of(after))
             except EnterpriseError:
                 continue
             later.extend(self.items_of(page))
