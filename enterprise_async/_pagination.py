@@ -7,7 +7,9 @@ The pager knows no envelope: it reads the fields the spec names (``x-sdk-paginat
 Page 1 is fetched alone. When the pages can be numbered (page 2's ``next`` link says ``page=2`` or
 ``offset=N``, or the envelope has no links and the spec names the page or offset parameter), the
 remaining pages are requested concurrently, at most ``window`` ahead of the consumer, so memory
-holds only the pages in flight. The count of pages comes from the envelope (a page count, or a total
+holds only the pages in flight. A page's answer is decoded when the consumer reaches it, once
+the request that refills the window has gone out: decoding, the client's main cost in CPU, never
+keeps a connection idle. The count of pages comes from the envelope (a page count, or a total
 and a page size); without one, pages are requested until one comes back short, empty or past the
 last page. Where pages cannot be numbered they are followed one by one through ``next``. A ``next``
 link is only ever read for its query string: requests always go to the client's ``base_url`` and
