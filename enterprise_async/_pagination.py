@@ -8,12 +8,12 @@ Page 1 is fetched alone. When the pages can be numbered (page 2's ``next`` link 
 ``offset=N``, or the envelope has no links and the spec names the page or offset parameter), the
 remaining pages are requested concurrently, at most ``window`` ahead of the consumer, so memory
 holds only the pages in flight. A page's answer is decoded when the consumer reaches it, once
-the request that refills the window has gone out: decoding, the client's main cost in CPU, never
-keeps a connection idle. The count of pages comes from the envelope (a page count, or a total
-and a page size); without one, pages are requested until one comes back short, empty or past the
-last page. Where pages cannot be numbered they are followed one by one through ``next``. A ``next``
-link is only ever read for its query string: requests always go to the client's ``base_url`` and
-the operation's own path.
+the request that refills the window has gone out (with a window of more than one page):
+decoding, the client's main cost in CPU, never keeps a connection idle. The count of pages
+comes from the envelope (a page count, or a total and a page size); without one, pages are
+requested until one comes back short, empty or past the last page. Where pages cannot be
+numbered they are followed one by one through ``next``. A ``next`` link is only ever read for its
+query string: requests always go to the client's ``base_url`` and the operation's own path.
 
 Completeness is checked, never assumed (``ListingTally``). Only the service's own answer to a page
 past the last one (``past_last_status``/``past_last_detail`` of the spec: Django REST framework's
@@ -621,10 +621,12 @@ class AsyncPager(Generic[ItemT, PageT]):
                 current, task = pending.popleft()
                 try:
                     decode = await task
-                    # The window stays full while the consumer holds this page; with the page
-                    # count known, the next request goes out before this page is decoded, so
-                    # decoding never keeps a connection idle.
-                    if total is not None and fill():
+                    # The window stays full while the consumer holds this page. With the page
+                    # count known and more than one page in flight, the refilling request goes
+                    # out before this page is decoded, so decoding never keeps a connection idle;
+                    # read one page at a time, the next request waits until the consumer does,
+                    # so a consumer that stops within this page has asked for no page after it.
+                    if total is not None and fill() and self._window > 1:
                         await asyncio.sleep(0)
                     page = self._decoded(decode, query_of(current))
                 except EnterpriseError as error:
