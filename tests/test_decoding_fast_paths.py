@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from enterprise_async._decoding.exact import exact_decimal, utc_datetime
 from enterprise_async._decoding.failure import DecodeError
+from enterprise_async._decoding.registry import converter
 from enterprise_async._decoding.scalars import SCALAR_HOOKS
 from enterprise_async._decoding.structuring import fills_slots
 from enterprise_async._decoding.writers import json_datetime
-from enterprise_async.models import Course, Seat, from_dict, to_dict
+from enterprise_async.models import Course, CourseRun, LevelType, PacingType, Seat, from_dict, to_dict
 
 _read_datetime = SCALAR_HOOKS[datetime.datetime]
 _read_decimal = SCALAR_HOOKS[decimal.Decimal]
@@ -119,3 +120,22 @@ def test_a_model_that_validates_or_finishes_itself_is_built_through_its_init() -
     assert not fills_slots(Finished)
     assert from_dict(Finished, {"name": "a"}).seen == ["post-init"]
     assert from_dict(Checked, {"name": "a"}).name == "a"
+
+
+@given(
+    st.sampled_from([member.value for member in LevelType] + [member.value for member in PacingType]),
+    st.sampled_from((str.lower, str.upper, str.title, str.capitalize, str.swapcase, lambda text: text)),
+    st.sampled_from(("_", "-", " ")),
+)
+def test_an_enum_spelled_another_way_reads_as_its_reader_reads_it_and_is_written_back_as_sent(
+    value: str, case: Any, joiner: str
+) -> None:
+    text = case(value).replace("_", joiner).replace("-", joiner)
+    read = converter.get_structure_hook(LevelType | str)(text, LevelType | str)
+    read_pacing = converter.get_structure_hook(PacingType | str)(text, PacingType | str)
+
+    run = from_dict(CourseRun, {"level_type": text, "pacing_type": text})
+
+    assert run.level_type is read or (run.level_type == read and read.__class__ is str)
+    assert run.pacing_type is read_pacing or (run.pacing_type == read_pacing and read_pacing.__class__ is str)
+    assert to_dict(run) == {"level_type": text, "pacing_type": text}

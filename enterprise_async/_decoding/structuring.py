@@ -28,7 +28,7 @@ from .empty import EMPTY_ARRAY, EMPTY_EXTRA
 from .exact import exact_decimal, of_class, utc_datetime
 from .failure import DecodeError, describe
 from .fields import WIRE, FieldPlan, field_plans, known_fields
-from .record import EVERY_FIELD_SENT, wire_record
+from .record import EVERY_FIELD_SENT, WireRecord, wire_record
 from .registry import PASS_THROUGH_CLASSES, hook, is_list, is_mapping, is_open_enum, is_union
 from .scalars import SCALAR_HOOKS, Hook
 from .tolerance import Note, keep, noting_outside_enum, report_problems, report_unknown
@@ -168,9 +168,14 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
         namespace[f"c{index}"] = inline
         return f"v if (v := {fetch}).__class__ is c{index} else ({otherwise})"
     if is_union(type_) and is_open_enum(enum := get_args(type_)[0]):
-        # A documented value spelled as documented: its member, with nothing to note.
+        # A documented value spelled as documented: its member, with nothing to note; spelled
+        # another common way (``advanced``, ``self-paced``): its member, noted for ``to_dict``.
         namespace[f"x{index}"] = {member.value: member for member in enum}.get
-        return f"m if (v := {fetch}).__class__ is str and (m := x{index}(v)) is not None else ({otherwise})"
+        namespace[f"y{index}"] = _other_spellings(enum, type_).get
+        namespace[f"w{index}"], namespace[f"t{index}"] = plan.wire, type_
+        noted = f"notes.append((w{index}, t{index}, v, None)) is None"
+        found = f"(m := x{index}(v)) is not None or ((m := y{index}(v)) is not None and {noted})"
+        return f"m if (v := {fetch}).__class__ is str and ({found}) else ({otherwise})"
     exact = _EXACT.get(type_)
     if exact is not None:
         namespace[f"x{index}"] = exact
@@ -183,6 +188,21 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
     return (
         f"None if (v := {fetch}) is None else ({_LEFT_OUT} and None if v is absent else r{index}(v, notes))"
     )
+
+
+def _other_spellings(enum: Any, type_: Any) -> dict[str, Any]:
+    """Spellings of documented values other than the members' own that services commonly send,
+    each with the member the field's hook reads it as (it notes the spelling, for ``to_dict``)."""
+    decode = _field_hook(type_)
+    spellings: dict[str, Any] = {}
+    for member in enum:
+        value = member.value
+        for other in (value.lower(), value.upper(), value.capitalize(), value.title()):
+            for text in (other, other.replace("_", "-"), other.replace("-", "_")):
+                read = decode(text, type_)
+                if text != value and isinstance(read, enum) and read.value != text:
+                    spellings.setdefault(text, read)
+    return spellings
 
 
 _LEFT_OUT = "(missing := missing + 1)"
@@ -244,6 +264,8 @@ def _finish(model: Any, notes: list[Note], left_out: frozenset[str], text: bool)
     """The record of a model from what its readers noted; its problems are reported."""
     if not notes:
         return wire_record(left_out, text)
+    if len(notes) == 1 and not text and (note := notes[0])[3] is None and "[" not in note[0]:
+        return WireRecord(left_out, {note[0]: note[2]}, False)  # one spelling, one Z-less datetime...
     problems = [note for note in notes if note[3] is not None]
     if problems:
         report_problems(model, problems)
