@@ -11,6 +11,7 @@ import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
+from enterprise_async._decoding.empty import EMPTY_EXTRA
 from enterprise_async._decoding.exact import exact_decimal, utc_datetime
 from enterprise_async._decoding.failure import DecodeError
 from enterprise_async._decoding.registry import converter
@@ -139,3 +140,10 @@ def test_an_enum_spelled_another_way_reads_as_its_reader_reads_it_and_is_written
     assert run.level_type is read or (run.level_type == read and read.__class__ is str)
     assert run.pacing_type is read_pacing or (run.pacing_type == read_pacing and read_pacing.__class__ is str)
     assert to_dict(run) == {"level_type": text, "pacing_type": text}
+
+
+def test_a_model_rebuilt_for_an_odd_array_item_still_shares_the_empty_extra() -> None:
+    course = from_dict(Course, {"key": "edX+DemoX", "course_runs": ["not an object"]})
+
+    assert course.extra is EMPTY_EXTRA
+    assert to_dict(course) == {"key": "edX+DemoX", "course_runs": ["not an object"]}

@@ -89,13 +89,13 @@ def model_hook(cls: type[Any]) -> Hook:
             *_construction([plan.name for plan in plans], expressions, fills_slots(cls)),
             "    except DecodeError:  # an item of an array of models that is no object",
             "        notes = []",
-            f"        extra = {_EXTRA}",
+            f"        extra = empty_extra if known.issuperset(data) else {_EXTRA}",
             "        model = rebuild(cls, data, plans, readers, notes, extra)",
-            "        sent = len(data) - len(extra)",
-            "    if extra:",
+            "        missing = count - len(data) + len(extra)",
+            "    if extra is not empty_extra:",
             "        unknown(model)",
-            "    left = no_fields if sent == count else left_out(data, sent)",
-            "    if notes or left:",
+            "    if notes or missing:",
+            "        left = left_out(data, count - missing) if missing else no_fields",
             f"        model.{WIRE} = finish(model, notes, left, data.__class__ is text_object)",
             "    else:",
             f"        model.{WIRE} = every_field_sent[data.__class__ is text_object]",
@@ -118,13 +118,12 @@ def _construction(names: list[str], expressions: list[str], fill: bool) -> list[
     extra = f"empty_extra if len(data) == count - missing else {_EXTRA}"
     if fill:
         assigned = [f"        model.{name} = {expression}" for name, expression in pairs]
-        return ["        model = new(cls)", *assigned, f"        model.extra = extra = {extra}", *_SENT]
+        return ["        model = new(cls)", *assigned, f"        model.extra = extra = {extra}"]
     arguments = [f"            {name}=({expression})," for name, expression in pairs]
-    return ["        model = cls(", *arguments, f"            extra=(extra := {extra}),", "        )", *_SENT]
+    return ["        model = cls(", *arguments, f"            extra=(extra := {extra}),", "        )"]
 
 
 _EXTRA = "{k: data[k] for k in data.keys() - known}"
-_SENT = ["        sent = count - missing"]
 
 
 def fills_slots(cls: type[Any]) -> bool:
