@@ -1,10 +1,17 @@
 """Structuring: one function compiled per model class, with the common cases checked inline.
 
 Each field is read with one ``get``; a value of the exact expected class (a ``str`` for a string
-field) is taken as it is. Anything else goes to the field's reader, which decodes it, keeps it as
-sent when its type does not allow it (``tolerance.keep``), and notes a value whose written form is
-not what was sent. A reader never raises, so a model with an odd value costs hardly more than a
-clean one: nothing is decoded twice. The model keeps only what was noted, in its ``WireRecord``.
+field) is taken as it is, and so are the other values that decode with nothing to note: a UTC
+datetime or a decimal written as ``to_dict`` writes it back, a documented enum spelling, an array
+whose items all have the declared class, a nested object (see ``exact``). Anything else goes to
+the field's reader, which decodes it, keeps it as sent when its type does not allow it
+(``tolerance.keep``), and notes a value whose written form is not what was sent. A reader never
+raises, so a model with an odd value costs hardly more than a clean one: nothing is decoded twice.
+The model keeps only what was noted, in its ``WireRecord``. The fields left out are counted as
+they are read, so the object's size tells whether it holds anything undocumented.
+
+The model is filled slot by slot when its ``__init__`` would do nothing more (``fills_slots``):
+matching seventy keyword arguments costs ten times setting seventy attributes.
 
 The source of each compiled function is registered with ``linecache``: tracebacks, coverage and
 profilers show it. (``cattrs.gen.make_dict_structure_fn`` was measured for this: one hook call per
