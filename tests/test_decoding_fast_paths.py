@@ -8,12 +8,14 @@ import decimal
 from typing import Any
 
 import attrs
+import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
 from enterprise_async._decoding.empty import EMPTY_EXTRA
 from enterprise_async._decoding.exact import exact_decimal, utc_datetime
 from enterprise_async._decoding.failure import DecodeError
+from enterprise_async._decoding.keys import parser_key
 from enterprise_async._decoding.registry import converter
 from enterprise_async._decoding.scalars import SCALAR_HOOKS
 from enterprise_async._decoding.structuring import fills_slots
@@ -147,3 +149,10 @@ def test_a_model_rebuilt_for_an_odd_array_item_still_shares_the_empty_extra() ->
 
     assert course.extra is EMPTY_EXTRA
     assert to_dict(course) == {"key": "edX+DemoX", "course_runs": ["not an object"]}
+
+
+def test_a_field_is_looked_up_with_the_key_object_the_json_parser_gives_for_its_name() -> None:
+    key = parser_key("organization_logo_image_url")
+
+    assert key == "organization_logo_image_url"
+    assert key is next(iter(orjson.loads(b'{"organization_logo_image_url": 1}')))

@@ -35,6 +35,7 @@ from .empty import EMPTY_ARRAY, EMPTY_EXTRA
 from .exact import exact_decimal, of_class, utc_datetime
 from .failure import DecodeError, describe
 from .fields import WIRE, FieldPlan, field_plans, known_fields
+from .keys import parser_key
 from .record import EVERY_FIELD_SENT, WireRecord, wire_record
 from .registry import PASS_THROUGH_CLASSES, hook, is_list, is_mapping, is_open_enum, is_union
 from .scalars import SCALAR_HOOKS, Hook
@@ -161,7 +162,8 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
     holds are checked inline (see ``exact``), anything else goes to the field's reader. A field
     left out is counted in ``missing``; ``absent`` is what ``get`` gives for it."""
     namespace[f"r{index}"] = reader
-    fetch = f"get({plan.wire!r}, absent)"
+    namespace[f"w{index}"] = parser_key(plan.wire)
+    fetch = f"get(w{index}, absent)"
     if plan.left_out is not None:
         namespace[f"d{index}"] = plan.left_out
         fetch = f"(v := d{index} if (v := {fetch}) is absent and (missing := missing + 1) else v)"
@@ -178,7 +180,7 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
         # another common way (``advanced``, ``self-paced``): its member, noted for ``to_dict``.
         namespace[f"x{index}"] = {member.value: member for member in enum}.get
         namespace[f"y{index}"] = _other_spellings(enum, type_).get
-        namespace[f"w{index}"], namespace[f"t{index}"] = plan.wire, type_
+        namespace[f"t{index}"] = type_
         noted = f"notes.append((w{index}, t{index}, v, None)) is None"
         found = f"(m := x{index}(v)) is not None or ((m := y{index}(v)) is not None and {noted})"
         return f"m if (v := {fetch}).__class__ is str and ({found}) else ({otherwise})"
