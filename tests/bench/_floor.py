@@ -10,6 +10,7 @@ its time over this one is the price of being lenient.
 from __future__ import annotations
 
 import enum
+import sys
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -45,8 +46,18 @@ def floor_courses(data: list[Data]) -> list[Course]:
     return [_course(item) for item in data]
 
 
-def _datetime(value: str | None) -> datetime | None:
-    return None if value is None else datetime.fromisoformat(value)
+if sys.version_info >= (3, 11):
+
+    def _datetime(value: str | None) -> datetime | None:
+        return None if value is None else datetime.fromisoformat(value)
+
+else:
+
+    def _datetime(value: str | None) -> datetime | None:
+        """Python 3.10's ``fromisoformat`` reads no trailing ``Z``: its offset is spelled out."""
+        if value is None:
+            return None
+        return datetime.fromisoformat(value[:-1] + "+00:00" if value.endswith("Z") else value)
 
 
 def _decimal(value: str | None) -> Decimal | None:
