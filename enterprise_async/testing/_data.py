@@ -615,12 +615,12 @@ def _summary_row(
     grade = rng.randint(20, 100) / 100 if status != "In Progress" else rng.randint(0, 60) / 100
     if passed:
         grade = max(grade, 0.7)
-    list_price = run["seats"][-1]["price"]
+    list_price = float(run["seats"][-1]["price"])  # a FloatField in edx-enterprise-data: a number
     unenrolled = enrolled + datetime.timedelta(days=rng.randint(3, 10)) if number % 11 == 5 else None
     activity = min(anchor.date(), enrolled + datetime.timedelta(days=rng.randint(1, 60)))
     return {
         "is_consent_granted": number % 9 != 4,
-        "amount_learner_paid": list_price if paid_by == "learner" else "0.00",
+        "amount_learner_paid": list_price if paid_by == "learner" else 0.0,
         "contract_id": f"CONTRACT-{customer.slug[:4].upper()}-{2024 + number % 3}",
         "coupon_code": f"ENT{rng.getrandbits(32):08X}" if paid_by == "third_party" else None,
         "coupon_name": f"{customer.name} Q{1 + number % 4} codes" if paid_by == "third_party" else None,
@@ -640,7 +640,7 @@ def _summary_row(
         "course_title": course["title"],
         "courserun_key": run["key"],
         "created": iso(anchor - datetime.timedelta(hours=rng.randint(1, 30))),
-        "current_grade": f"{grade:.2f}",
+        "current_grade": grade,
         "enrollment_date": enrolled.isoformat(),
         "enrollment_id": rng.randint(1_000_000, 99_999_999),
         "enterprise_customer_uuid": customer.uuid,

@@ -7,7 +7,6 @@ knows about sockets, tokens or faults.
 
 from __future__ import annotations
 
-import decimal
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Literal
 
@@ -60,9 +59,6 @@ ASSIGNMENT_ORDERING: Final[Mapping[str, Callable[[AssignmentRecord], Any]]] = {
     "recent_action_time": lambda record: record.recent_action["timestamp"],
 }
 """Fields the assignment list orders by; others named in ``ordering`` are ignored, as DRF does."""
-
-DECIMAL_SUMMARY_FIELDS: Final = frozenset({"amount_learner_paid", "course_list_price", "current_grade"})
-"""Learner summary fields that are decimal strings on the wire, ordered by value."""
 
 LearnerSummaryShape = Literal["paginated", "list"]
 CatalogShape = Literal["nested", "flat"]
@@ -628,14 +624,12 @@ def _refusal(reason: str, user_message: str, policy_uuid: str) -> dict[str, Any]
 
 
 def _order_rows(rows: Sequence[dict[str, Any]], ordering: str) -> list[dict[str, Any]]:
-    """Learner summary rows ordered by one response field (``-field`` descending), nulls last;
-    decimal fields (sent as strings) by their value."""
+    """Learner summary rows ordered by one response field (``-field`` descending), nulls last."""
     name = ordering.strip().lstrip("-")
     if rows and name not in rows[0]:  # an unknown field is ignored, as DRF's OrderingFilter does
         name, ordering = "last_activity_date", "last_activity_date"
 
     def key(row: dict[str, Any]) -> Any:
-        value = row.get(name)
-        return decimal.Decimal(value) if name in DECIMAL_SUMMARY_FIELDS and value is not None else value
+        return row.get(name)
 
     return _sorted_nulls_last(list(rows), key, descending=ordering.strip().startswith("-"))

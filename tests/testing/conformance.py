@@ -43,7 +43,7 @@ ANSWERED_NOT_REFUSED = {"catalogs_contents"}
 """Operations whose service answers a request beyond the spec's bounds instead of refusing it:
 enterprise-catalog brings a `page_size` above 100 down to 100 (Django REST framework's
 `max_page_size`), and the gateway drops `limit` whatever its value (README, "Where the services
-differ from the reference", row 10). The sandbox does the same; the client refuses both before
+differ from the reference", row 18). The sandbox does the same; the client refuses both before
 sending."""
 
 
