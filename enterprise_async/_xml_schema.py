@@ -118,7 +118,8 @@ def fill_empty_elements(data: Any, model: Any) -> Any:
                     value[wire] = make()
             elif item.__class__ is str:
                 if number:
-                    value[wire] = _json_scalar(item)
+                    found = _RENDERED_BOOLEANS.get(item)  # half of them: no call for those
+                    value[wire] = _json_number(item) if found is None else found
             elif inside is not None and (item.__class__ is TextObject or item.__class__ is list):
                 pending.append((item, inside))
     return data
@@ -141,17 +142,16 @@ def _mentions_model(type_: Any) -> bool:
     return any(_mentions_model(argument) for argument in get_args(type_))
 
 
-def _json_scalar(text: str) -> Any:
-    """The JSON number or boolean whose rendering ``text`` is; other text as it is (kept as sent)."""
-    found = _RENDERED_BOOLEANS.get(text)
-    if found is not None:
-        return found
-    if text.isdigit() and text.isascii() and (text[0] != "0" or len(text) == 1):
-        return int(text)  # most numbers are counts: no pattern to match
+def _json_number(text: str) -> Any:
+    """The JSON number whose rendering ``text`` is; other text as it is (kept as sent, the models
+    say what they make of it: a number longer than Python reads, too)."""
     number = _JSON_NUMBER.fullmatch(text)
     if number is None:
         return text
-    return float(text) if number.group(1) else int(text)
+    try:
+        return float(text) if number.group(1) else int(text)
+    except ValueError:  # more digits than ``int`` reads (``sys.get_int_max_str_digits``)
+        return text
 
 
 _RENDERED_BOOLEANS = {"True": True, "False": False}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from enterprise_async._xml import XMLDecodeError, _parse_guarded, parse_drf_xml, render_drf_xml
@@ -257,3 +259,11 @@ def test_a_boolean_sent_as_one_is_true_and_written_back_as_one() -> None:
     summary = read(LearnerSummary, {"consent_granted": 1, "has_passed": True})
     assert (summary.consent_granted, summary.has_passed) == (True, True)
     assert to_dict(summary) == {"consent_granted": 1, "has_passed": True}
+
+
+def test_a_number_longer_than_python_reads_is_kept_as_sent_not_raised() -> None:
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        pytest.skip("this interpreter reads integers of any length")
+    digits = "9" * (limit + 1)  # ``int`` raises ValueError past the limit
+    assert read_drf_xml(render_drf_xml({"count": digits}), CatalogContentsPage) == {"count": digits}
