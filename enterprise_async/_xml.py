@@ -8,10 +8,11 @@ list), and leaves the rest to the models' types, which decide how text is coerce
 Documents with a DTD are refused: the servers never send one, and refusing it rules out entity
 expansion (billion laughs) and external entities.
 
-The renderer's documents (no ``<!``: no DTD, comment or CDATA) are parsed by the standard library's
-C parser into an element tree, turned into dicts in one pass; any other document (a DTD to refuse,
-comments, another encoding) goes through xmltodict on an expat parser that refuses DTDs. Both give
-the same data: None for an empty element, which ``_xml_schema`` reads by the field's type.
+The renderer's documents (nothing but the XML declaration before the root element, no namespace)
+are parsed by the standard library's C parser into an element tree, turned into dicts in one pass;
+any other document (a DTD to refuse, a comment before the root, UTF-16, namespaces, text beside
+elements) goes through xmltodict on an expat parser that refuses DTDs. Both give the same data:
+None for an empty element, which ``_xml_schema`` reads by the field's type.
 """
 
 from __future__ import annotations
