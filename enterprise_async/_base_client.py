@@ -14,7 +14,7 @@ import asyncio
 import copy
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar, overload
 from urllib.parse import quote, urlencode
 
@@ -381,13 +381,18 @@ class BaseClient:
             raise TypeError(f"{operation.name} is not a list operation")
         prepared = prepare_request(operation, arguments)
 
-        async def fetch(query: Query) -> Any:
-            page = _page_number(pagination, query)
-            answer = self._answer(operation, await self._send(prepared.with_query(query), options, page=page))
-            page = answer.parse()
-            if answers is not None:
-                answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
-            return page
+        async def fetch(query: Query) -> Callable[[], Any]:
+            number = _page_number(pagination, query)
+            response = await self._send(prepared.with_query(query), options, page=number)
+            answer = self._answer(operation, response)
+
+            def decode() -> Any:
+                page = answer.parse()
+                if answers is not None:
+                    answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
+                return page
+
+            return decode
 
         return AsyncPager(
             fetch,

@@ -7,11 +7,13 @@ The pager knows no envelope: it reads the fields the spec names (``x-sdk-paginat
 Page 1 is fetched alone. When the pages can be numbered (page 2's ``next`` link says ``page=2`` or
 ``offset=N``, or the envelope has no links and the spec names the page or offset parameter), the
 remaining pages are requested concurrently, at most ``window`` ahead of the consumer, so memory
-holds only the pages in flight. The count of pages comes from the envelope (a page count, or a total
-and a page size); without one, pages are requested until one comes back short, empty or past the
-last page. Where pages cannot be numbered they are followed one by one through ``next``. A ``next``
-link is only ever read for its query string: requests always go to the client's ``base_url`` and
-the operation's own path.
+holds only the pages in flight. A page's answer is decoded when the consumer reaches it, once
+the request that refills the window has gone out (with a window of more than one page):
+decoding, the client's main cost in CPU, never keeps a connection idle. The count of pages
+comes from the envelope (a page count, or a total and a page size); without one, pages are
+requested until one comes back short, empty or past the last page. Where pages cannot be
+numbered they are followed one by one through ``next``. A ``next`` link is only ever read for its
+query string: requests always go to the client's ``base_url`` and the operation's own path.
 
 Completeness is checked, never assumed (``ListingTally``). Only the service's own answer to a page
 past the last one (``past_last_status``/``past_last_detail`` of the spec: Django REST framework's
@@ -92,9 +94,14 @@ class Page(Protocol[ItemT_co]):
 
 PageT = DefaultTypeVar("PageT", default=Any)
 
-PageFetcher = Callable[[Query], Awaitable[Any]]
-"""Fetches and decodes one page for a query, retrying as the client does; raises the client's
-typed errors (a page past the last one: the status error the spec's ``past_last_status`` names)."""
+PageDecoder = Callable[[], Any]
+"""Decodes a page whose answer has arrived; raises the client's typed errors (``ResponseDecodeError``)."""
+
+PageFetcher = Callable[[Query], Awaitable[PageDecoder]]
+"""Fetches one page for a query, retrying as the client does, and gives its decoder; raises the
+client's typed errors (a page past the last one: the status error the spec's ``past_last_status``
+names). Decoding waits for the pager: it refills its window first, so that decoding a page never
+holds back the request of the next one."""
 
 QueryOf = Callable[[int], Query]
 """The query of page ``n`` (from 1)."""
@@ -455,7 +462,10 @@ class AsyncPager(Generic[ItemT, PageT]):
             tally.expected_pages = expected_pages
 
     async def _page(self, query: Query) -> PageT:
-        data = await self._fetch(query)
+        return self._decoded(await self._fetch(query), query)
+
+    def _decoded(self, decode: PageDecoder, query: Query) -> PageT:
+        data = decode()
         pagination = self._pagination
         if isinstance(data, list) and pagination.items is not None:
             # an endpoint that answered without the envelope it usually sends
@@ -594,30 +604,38 @@ class AsyncPager(Generic[ItemT, PageT]):
         made beyond it are cancelled or discarded. A page that fails otherwise ends the walk with
         ``IncompleteListingError``, holding the items of the pages already requested after it.
         """
-        pending: deque[tuple[int, asyncio.Task[PageT]]] = deque()
+        pending: deque[tuple[int, asyncio.Task[PageDecoder]]] = deque()
         previous = first
 
-        def fill() -> None:
+        def fill() -> bool:
             nonlocal number
+            started = number
             while (total is None or number <= total) and len(pending) < self._window:
-                pending.append((number, asyncio.ensure_future(self._page(query_of(number)))))
+                pending.append((number, asyncio.ensure_future(self._fetch(query_of(number)))))
                 number += 1
+            return number > started
 
         try:
             while (total is None or number <= total) or pending:
                 fill()
                 current, task = pending.popleft()
                 try:
-                    page = await task
+                    decode = await task
+                    # The window stays full while the consumer holds this page. With the page
+                    # count known and more than one page in flight, the refilling request goes
+                    # out before this page is decoded, so decoding never keeps a connection idle;
+                    # read one page at a time, the next request waits until the consumer does,
+                    # so a consumer that stops within this page has asked for no page after it.
+                    if total is not None and fill() and self._window > 1:
+                        await asyncio.sleep(0)
+                    page = self._decoded(decode, query_of(current))
                 except EnterpriseError as error:
                     if self._past_last(error, tally):
                         return
-                    raise await self._failed(tally, current, error, pending) from error
+                    raise await self._failed(tally, current, error, pending, query_of) from error
                 items = self.items_of(page)
                 if total is None and (not items or items == previous):
                     return
-                if total is not None:
-                    fill()  # the window stays full while the consumer holds this page
                 yield PageStep(page, current, query_of(current), after_of(page, current), size)
                 if total is None and len(items) < size:
                     return
@@ -671,7 +689,8 @@ class AsyncPager(Generic[ItemT, PageT]):
         tally: ListingTally,
         number: int,
         error: EnterpriseError,
-        pending: deque[tuple[int, asyncio.Task[PageT]]],
+        pending: deque[tuple[int, asyncio.Task[PageDecoder]]],
+        query_of: QueryOf,
     ) -> IncompleteListingError:
         """The error of a failed page, holding the items of the pages requested after it that
         arrive (they are awaited, not cancelled: nothing received is dropped)."""
@@ -680,7 +699,7 @@ class AsyncPager(Generic[ItemT, PageT]):
         while pending:
             after, task = pending.popleft()
             try:
-                page = await task
+                page = self._decoded(await task, query_of(after))
             except EnterpriseError:
                 continue
             later.extend(self.items_of(page))

@@ -15,7 +15,10 @@ from enterprise_async import (
     AsyncPager,
     IncompleteListingError,
     NotFoundError,
+    OutgoingRequest,
+    RawResponse,
     ResponseDecodeError,
+    Send,
     ServerError,
 )
 from enterprise_async._generated import operations
@@ -638,3 +641,21 @@ async def test_the_answer_past_the_last_page_is_read_from_the_spec(api: Scripted
     async with api.client(max_concurrency=1) as client:
         listed = await client.paginate(listing(uncounted, TransactionPage), {}).to_list()
     assert len(listed) == 10
+
+
+async def test_the_next_page_is_requested_before_the_page_in_hand_is_decoded(api: ScriptedAPI) -> None:
+    # Decoding a page takes the event loop for a while; the request that refills the window goes
+    # out first, so no connection waits for it (two pages in flight: page 4 is on its way by the
+    # time page 2 is handed over).
+    serve_pages(api, CATALOGS, catalogs(40), size=10)
+    sent: list[int | None] = []
+
+    async def record(request: OutgoingRequest, send: Send) -> RawResponse:
+        sent.append(request.trace.page)
+        return await send(request)
+
+    sent_when_given: list[list[int | None]] = []
+    async with api.client(max_concurrency=2, middleware=[record]) as client:
+        async for _ in client.catalogs.list().pages():
+            sent_when_given.append(sorted(sent, key=str))
+    assert sent_when_given == [[1], [1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]]

@@ -133,6 +133,7 @@ def run(rounds: int) -> list[Row]:
     efficiency = IDEAL / median(times["sdk"])
     ceiling = IDEAL / median(times["workers"])
     speedup = median([loop / sdk for loop, sdk in zip(times["loop"], times["sdk"], strict=True)])
+    behind = median([sdk / workers for sdk, workers in zip(times["sdk"], times["workers"], strict=True)])
     busy = _measure(DEFAULT_PAGE_SIZE, rounds, sequential=False)
     busy_efficiency = IDEAL / median(busy["sdk"])
     busy_ceiling = IDEAL / median(busy["workers"])
@@ -158,6 +159,18 @@ def run(rounds: int) -> list[Row]:
             ">= 0.9",
             efficiency >= 0.9,
             notes,
+        ),
+        Row(
+            "B1",
+            "the same export: SDK time / eight hand-written workers' time (each round side by side)",
+            f"{behind:.3f}x",
+            "<= 1.05x",
+            behind <= 1.05,
+            (
+                "The workers only parse the JSON; the SDK also builds the models (attrs), which it "
+                "does after the request that refills its window is on its way, so no connection waits "
+                "for decoding.",
+            ),
         ),
         Row(
             "B1",
