@@ -166,8 +166,8 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
     inline = _inline_class(type_)
     if inline is not None:
         namespace[f"c{index}"] = inline
-        xml_object = " or v.__class__ is text_object" if inline is dict else ""  # an object read from XML
-        return f"v if (v := {fetch}).__class__ is c{index}{xml_object} else ({otherwise})"
+        as_is = " or v.__class__ is text_object" if inline is dict else ""
+        return f"v if (v := {fetch}).__class__ is c{index}{as_is} else ({otherwise})"
     if is_union(type_) and is_open_enum(enum := get_args(type_)[0]):
         # A documented value spelled as documented: its member, with nothing to note.
         namespace[f"x{index}"] = {member.value: member for member in enum}.get
