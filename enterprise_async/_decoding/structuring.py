@@ -14,8 +14,8 @@ field, then ``cls(**res)``, made the decode of 200 courses 1.5x slower; see the 
 from __future__ import annotations
 
 import datetime
+import decimal
 import linecache
-import sys
 import typing
 from collections.abc import Callable
 from types import NoneType
@@ -25,6 +25,7 @@ import attrs
 
 from .._xml import TextObject
 from .empty import EMPTY_ARRAY, EMPTY_EXTRA
+from .exact import exact_decimal, of_class, utc_datetime
 from .failure import DecodeError, describe
 from .fields import WIRE, FieldPlan, field_plans, known_fields
 from .record import EVERY_FIELD_SENT, wire_record
@@ -39,6 +40,8 @@ Reader = Callable[[Any, list[Note]], Any]
 """Reads a field's value (never None) for its model; notes what the model must keep; never raises."""
 
 _COMPILING: set[type[Any]] = set()
+_ABSENT: Any = object()
+"""What ``get`` gives for a field left out (None is a field sent as null)."""
 _NO_FIELDS: frozenset[str] = frozenset()
 
 
@@ -60,18 +63,20 @@ def model_hook(cls: type[Any]) -> Hook:
         "empty_array": EMPTY_ARRAY,
         "empty_extra": EMPTY_EXTRA,
         "unknown": report_unknown,
+        "of_class": of_class,
+        "absent": _ABSENT,
     }
     _COMPILING.add(cls)
     try:
         readers = [_reader(plan) for plan in plans]
-        arguments = [
-            f"            {plan.name}=({_field_expression(index, plan, readers[index], namespace)}),"
-            for index, plan in enumerate(plans)
+        expressions = [
+            _field_expression(index, plan, readers[index], namespace) for index, plan in enumerate(plans)
         ]
     finally:
         _COMPILING.discard(cls)
     namespace["plans"] = plans
     namespace["readers"] = readers
+    namespace["new"] = object.__new__
     source = "\n".join(
         [
             f"def structure_{cls.__name__}(data, _=None):",
@@ -79,20 +84,16 @@ def model_hook(cls: type[Any]) -> Hook:
             "        return not_object(data, cls)",
             "    get = data.get",
             "    notes = []",
-            "    extra = (",
-            "        empty_extra if known.issuperset(data) else {k: data[k] for k in data.keys() - known}",
-            "    )",
+            "    missing = 0",
             "    try:",
-            "        model = cls(",
-            *arguments,
-            "            extra=extra,",
-            "        )",
+            *_construction([plan.name for plan in plans], expressions, fills_slots(cls)),
             "    except DecodeError:  # an item of an array of models that is no object",
             "        notes = []",
+            f"        extra = {_EXTRA}",
             "        model = rebuild(cls, data, plans, readers, notes, extra)",
+            "        sent = len(data) - len(extra)",
             "    if extra:",
             "        unknown(model)",
-            "    sent = len(data) - len(extra)",
             "    left = no_fields if sent == count else left_out(data, sent)",
             "    if notes or left:",
             f"        model.{WIRE} = finish(model, notes, left, data.__class__ is text_object)",
@@ -107,39 +108,114 @@ def model_hook(cls: type[Any]) -> Hook:
     return typing.cast(Hook, namespace[f"structure_{cls.__name__}"])
 
 
+def _construction(names: list[str], expressions: list[str], fill: bool) -> list[str]:
+    """The source that builds the model from its fields' expressions: slot by slot when ``fill``.
+
+    The expressions count the documented fields left out (``missing``), so that the fields sent are
+    known without a look at every key, and whether anything else was sent, from the object's size.
+    """
+    pairs = zip(names, expressions, strict=True)
+    extra = f"empty_extra if len(data) == count - missing else {_EXTRA}"
+    if fill:
+        assigned = [f"        model.{name} = {expression}" for name, expression in pairs]
+        return ["        model = new(cls)", *assigned, f"        model.extra = extra = {extra}", *_SENT]
+    arguments = [f"            {name}=({expression})," for name, expression in pairs]
+    return ["        model = cls(", *arguments, f"            extra=(extra := {extra}),", "        )", *_SENT]
+
+
+_EXTRA = "{k: data[k] for k in data.keys() - known}"
+_SENT = ["        sent = count - missing"]
+
+
+def fills_slots(cls: type[Any]) -> bool:
+    """Whether a model can be built by setting its fields one by one, as its ``__init__`` would.
+
+    Calling ``__init__`` with some seventy keyword arguments costs ten times setting the same
+    seventy attributes: matching each keyword to its parameter is most of it. Setting them is what
+    the ``__init__`` attrs writes does when it has nothing else to do: no validator, converter,
+    hook or ``__setattr__`` of its own, and no field outside ``__init__`` but the wire record.
+    """
+    init_code = getattr(cls.__init__, "__code__", None)
+    if init_code is None or not init_code.co_filename.startswith("<attrs generated"):
+        return False
+    if any(hasattr(cls, name) for name in ("__attrs_pre_init__", "__attrs_post_init__")):
+        return False
+    if typing.cast(Any, cls).__setattr__ is not object.__setattr__:
+        return False
+    for field in attrs.fields(cls):
+        if field.validator is not None or field.converter is not None:
+            return False
+        if not field.init and field.name != WIRE:
+            return False
+    return True
+
+
 def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: dict[str, Any]) -> str:
-    """The source that reads one field from ``data`` (bound to ``get``)."""
+    """The source that reads one field from ``data`` (bound to ``get``): the values a field mostly
+    holds are checked inline (see ``exact``), anything else goes to the field's reader. A field
+    left out is counted in ``missing``; ``absent`` is what ``get`` gives for it."""
     namespace[f"r{index}"] = reader
-    fetch = f"get({plan.wire!r})"
+    fetch = f"get({plan.wire!r}, absent)"
     if plan.left_out is not None:
         namespace[f"d{index}"] = plan.left_out
-        fetch = f"get({plan.wire!r}, d{index})"
-    type_ = plan.type
+        fetch = f"(v := d{index} if (v := {fetch}) is absent and (missing := missing + 1) else v)"
     if plan.listish:
-        namespace[f"t{index}"] = type_
-        namespace[f"null{index}"] = _null_array(plan.wire, type_)
-        on_null = f"(empty_array if {plan.wire!r} not in data else null{index}(notes))"
-        item = (get_args(type_) or (Any,))[0] if is_list(type_) else None
-        if item is not None and attrs.has(item) and item not in _COMPILING:
-            # A list of models, built right here; anything unusual goes to the reader.
-            namespace[f"i{index}"] = hook(item)
-            namespace[f"m{index}"] = item
-            built = f"[i{index}(x, m{index}) for x in v]"
-            other = f"({on_null} if v is None else r{index}(v, notes))"
-            return f"({built} if v else empty_array) if (v := {fetch}).__class__ is list else {other}"
-        sent_empty = "empty_array if v.__class__ is list and not v"
-        return f"{on_null} if (v := {fetch}) is None else ({sent_empty} else r{index}(v, notes))"
+        return _array_expression(index, plan, fetch, namespace)
+    otherwise = f"None if v is None else ({_LEFT_OUT} and None if v is absent else r{index}(v, notes))"
+    type_ = plan.type
     inline = _inline_class(type_)
     if inline is not None:
         namespace[f"c{index}"] = inline
-        return f"v if (v := {fetch}) is None or v.__class__ is c{index} else r{index}(v, notes)"
+        as_is = " or v.__class__ is text_object" if inline is dict else ""
+        return f"v if (v := {fetch}).__class__ is c{index}{as_is} else ({otherwise})"
     if is_union(type_) and is_open_enum(enum := get_args(type_)[0]):
         # A documented value spelled as documented: its member, with nothing to note.
         namespace[f"x{index}"] = {member.value: member for member in enum}.get
-        namespace[f"s{index}"] = str
-        member = f"m if v.__class__ is s{index} and (m := x{index}(v)) is not None else r{index}(v, notes)"
-        return f"None if (v := {fetch}) is None else ({member})"
-    return f"None if (v := {fetch}) is None else r{index}(v, notes)"
+        return f"m if (v := {fetch}).__class__ is str and (m := x{index}(v)) is not None else ({otherwise})"
+    exact = _EXACT.get(type_)
+    if exact is not None:
+        namespace[f"x{index}"] = exact
+        return f"m if (v := {fetch}).__class__ is str and (m := x{index}(v)) is not None else ({otherwise})"
+    if attrs.has(type_) and type_ not in _COMPILING:
+        # An object: the nested model's own compiled function, which reads any object.
+        namespace[f"i{index}"] = hook(type_)
+        namespace[f"m{index}"] = type_
+        return f"i{index}(v, m{index}) if (v := {fetch}).__class__ is dict else ({otherwise})"
+    return (
+        f"None if (v := {fetch}) is None else ({_LEFT_OUT} and None if v is absent else r{index}(v, notes))"
+    )
+
+
+_LEFT_OUT = "(missing := missing + 1)"
+"""Counts a field left out; its value, at least 1, is true."""
+
+_EXACT: dict[Any, Callable[[str], Any]] = {datetime.datetime: utc_datetime, decimal.Decimal: exact_decimal}
+"""Text that decodes, with nothing to note, to a value of these types (see ``exact``)."""
+
+
+def _array_expression(index: int, plan: FieldPlan, fetch: str, namespace: dict[str, Any]) -> str:
+    """The source that reads an array field: ``[]`` when left out or sent empty (the shared one),
+    a list of models built right here, a list whose items all have the declared class as sent."""
+    type_ = plan.type
+    namespace[f"null{index}"] = _null_array(plan.wire, type_)
+    otherwise = (
+        f"(null{index}(notes) if v is None else "
+        f"({_LEFT_OUT} and empty_array if v is absent else r{index}(v, notes)))"
+    )
+    item = (get_args(type_) or (Any,))[0] if is_list(type_) else None
+    if item is not None and attrs.has(item) and item not in _COMPILING:
+        # A list of models, built right here; an item that is no object raises DecodeError.
+        namespace[f"i{index}"] = hook(item)
+        namespace[f"m{index}"] = item
+        as_sent = f"[i{index}(x, m{index}) for x in v]"
+    elif item in (Any, object):
+        as_sent = "v"
+    elif (kind := dict if item is not None and is_mapping(item) else item) in PASS_THROUGH_CLASSES:
+        namespace[f"k{index}"] = kind
+        as_sent = f"(v if of_class(v, k{index}) else r{index}(v, notes))"
+    else:
+        as_sent = f"r{index}(v, notes)"
+    return f"({as_sent} if v else empty_array) if (v := {fetch}).__class__ is list else {otherwise}"
 
 
 def _rebuild(
@@ -233,44 +309,9 @@ def _reader(plan: FieldPlan) -> Reader:
     same = _SAME_AS_SENT.get(type_, written_as_sent)
     if is_union(type_) and is_open_enum(get_args(type_)[0]):
         same = _same_member
-    reader = typing.cast(
+    return typing.cast(
         Reader, noting_outside_enum(_converting_reader(decode, type_, wire, same), type_, wire)
     )
-    if type_ is datetime.datetime and _FROM_ISO_READS_Z:
-        return _utc_second_reader(reader)
-    return reader
-
-
-_FROM_ISO_READS_Z = sys.version_info >= (3, 11)
-"""Python 3.11's ``datetime.fromisoformat`` reads a trailing ``Z``; 3.10's does not."""
-
-
-def _utc_second_reader(reader: Reader) -> Reader:
-    """A datetime field's reader, with the form most services send taken in one step.
-
-    ``2026-01-05T10:00:00Z`` (UTC, whole seconds) is what ``to_dict`` writes back for the datetime
-    it decodes to, so it needs neither the lenient parse nor a note: the parse of a page of courses
-    spends a twentieth of its time on these fields otherwise. The separators are checked first,
-    so that no other form (a week date, a basic-format time) ever takes this path.
-    """
-    from_iso = datetime.datetime.fromisoformat
-
-    def read_utc_second(value: Any, notes: list[Note]) -> Any:
-        if (
-            value.__class__ is str
-            and len(value) == 20
-            and value[19] == "Z"
-            and value[10] == "T"
-            and value[4] == value[7] == "-"
-            and value[13] == value[16] == ":"
-        ):
-            try:
-                return from_iso(value)
-            except ValueError:
-                pass
-        return reader(value, notes)
-
-    return read_utc_second
 
 
 def _writes_itself(type_: Any) -> bool:
