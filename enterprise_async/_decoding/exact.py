@@ -29,22 +29,22 @@ def utc_datetime(text: str) -> datetime.datetime | None:
     (``2026-01-05T10:00:00.250000Z``); else None.
 
     Most services send one of these two forms. The separators are checked first (every third
-    character from the fifth), so that no other form of the same length, a week date or a
-    basic-format time, is ever taken for one; the parse checks the digits.
+    character from the fifth: one slice costs less than six look-ups), so that no other form of
+    the same length, a week date or a basic-format time, is ever taken for one; the parse checks
+    the digits.
     """
-    size = len(text)
-    if size == 20:
-        if text[4::3] != "--T::Z":
+    if text[4::3] == "--T::Z" and len(text) == 20:
+        try:
+            return _FROM_ISO(text if _READS_Z else text[:-1] + "+00:00")
+        except ValueError:
             return None
-    elif size != 27 or text[4:20:3] != "--T::." or text[26] != "Z":
+    if len(text) != 27 or text[4:20:3] != "--T::." or text[26] != "Z":
         return None
     try:
         moment = _FROM_ISO(text if _READS_Z else text[:-1] + "+00:00")
     except ValueError:
         return None
-    if size == 27 and moment.microsecond == 0:
-        return None  # written back without the zeros
-    return moment
+    return moment if moment.microsecond else None  # zeros are written back without the fraction
 
 
 def exact_decimal(text: str) -> decimal.Decimal | None:

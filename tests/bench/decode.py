@@ -74,13 +74,14 @@ def run(rounds: int) -> list[Row]:
                 times[name].append(cpu_per_call(decode, CALLS))
     ratio = median([sdk / floor for sdk, floor in zip(times["sdk"], times["floor"], strict=True)])
     versus_pydantic = median([sdk / p for sdk, p in zip(times["sdk"], times["pydantic"], strict=True)])
+    floor_versus_pydantic = median([f / p for f, p in zip(times["floor"], times["pydantic"], strict=True)])
     milliseconds = {name: median(values) * 1000 for name, values in times.items()}
     sizes = f"{COURSES} courses, {len(body) / 1e6:.1f} MB of JSON"
     return [
         Row(
             "B2",
             "decode of courses from JSON: SDK time / floor time (orjson + attrs classes built by hand)",
-            f"{ratio:.2f}x (pydantic v2: SDK is {versus_pydantic:.2f}x its time)",
+            f"{ratio:.2f}x",
             "<= 1.3x",
             ratio <= 1.3,
             (
@@ -88,5 +89,12 @@ def run(rounds: int) -> list[Row]:
                 f"pydantic v2 {milliseconds['pydantic']:.1f} ms of CPU per decode (each includes parsing "
                 "the JSON), timed with the cyclic collector off, as timeit does.",
             ),
-        )
+        ),
+        Row(
+            "B2",
+            "the same decode: SDK time / pydantic v2 models of the same spec (`validate_json`)",
+            f"{versus_pydantic:.2f}x (the floor: {floor_versus_pydantic:.2f}x)",
+            "<= 1x",
+            versus_pydantic <= 1.0,
+        ),
     ]
