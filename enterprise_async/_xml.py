@@ -8,10 +8,11 @@ list), and leaves the rest to the models' types, which decide how text is coerce
 Documents with a DTD are refused: the servers never send one, and refusing it rules out entity
 expansion (billion laughs) and external entities.
 
-The renderer's documents (no ``<!``: no DTD, comment or CDATA) are parsed by the standard library's
-C parser into an element tree, turned into dicts in one pass; any other document (a DTD to refuse,
-comments, another encoding) goes through xmltodict on an expat parser that refuses DTDs. Both give
-the same data: None for an empty element, which ``_xml_schema`` reads by the field's type.
+The renderer's documents (nothing but the XML declaration before the root element, no namespace)
+are parsed by the standard library's C parser into an element tree, turned into dicts in one pass;
+any other document (a DTD to refuse, a comment before the root, UTF-16, namespaces, text beside
+elements) goes through xmltodict on an expat parser that refuses DTDs. Both give the same data:
+None for an empty element, which ``_xml_schema`` reads by the field's type.
 """
 
 from __future__ import annotations
@@ -200,12 +201,39 @@ def _parse(body: bytes | str) -> Any:
 
 
 def _renderer_document(body: bytes | str) -> bool:
-    """Whether the document may be one the renderer wrote: no ``<!`` (so no document type
-    declaration, comment or CDATA section) and no namespace, in an encoding where that test means
-    something (a NUL byte says UTF-16 or UTF-32, where ``<!`` is spelled otherwise)."""
+    """Whether the C parser and tree builder read the document as xmltodict does (see ``_plain_prolog``):
+    no namespace anywhere (the tree builder would put it in the names), nothing in the prolog but
+    processing instructions (the XML declaration), in an encoding where that test means something.
+
+    Comments and CDATA sections further on need not be looked for: the tree builder drops comments
+    and joins CDATA to the text around it, as xmltodict does, and an element with text beside its
+    children is handed to xmltodict anyway. Scanning the whole body for ``<!`` cost a page of
+    courses more than the spec's pass over its empty elements.
+    """
     if isinstance(body, str):
-        return "<!" not in body and "xmlns" not in body
-    return b"<!" not in body and b"\0" not in body and b"xmlns" not in body
+        return _plain_prolog(body, "<", "?", "!", "?>", "\0") and "xmlns" not in body
+    return _plain_prolog(body, b"<", b"?", b"!", b"?>", b"\0") and b"xmlns" not in body
+
+
+def _plain_prolog(body: Any, lt: Any, question: Any, bang: Any, end: Any, nul: Any) -> bool:
+    """Whether the prolog, up to the root element, holds only processing instructions.
+
+    A document type declaration can only appear there, so none can be missed past it. A NUL byte
+    in it says UTF-16 or UTF-32, where ``<!`` is spelled otherwise: xmltodict's guarded parser reads
+    those. (Every other encoding expat accepts spells markup as ASCII does.)
+    """
+    checked = 0
+    while True:
+        start = body.find(lt, checked)
+        if start < 0 or nul in body[checked : start + 2]:
+            return False
+        after = body[start + 1 : start + 2]
+        if after != question:
+            return bool(after != bang)  # the root element: nothing declared before it
+        close = body.find(end, start + 2)
+        if close < 0:
+            return False
+        checked = close + 2
 
 
 class _NotRenderedError(Exception):

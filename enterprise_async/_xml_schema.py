@@ -44,11 +44,31 @@ class _Field(NamedTuple):
     a boolean is), so that ``to_dict`` writes what the JSON had."""
     item: Any
     """For an array: the type of its items."""
+    items_read: bool
+    """For an array: whether its items need reading at all (an empty item to fill, or objects of a
+    model inside); an array of plain text is left as it is."""
+
+
+class _Action(NamedTuple):
+    """What reading may change in one documented field of a class, by the value found there."""
+
+    wire: str
+    empty: Empty
+    """For an empty element (None): the factory of the value it stands for, if any."""
+    number: bool
+    """For text: whether it is a number or boolean written out."""
+    inside: _Field | None
+    """For an object or an array: the field to read it as, when it may hold something to read."""
+
+
+_Shape = tuple[_Action, ...]
+"""The fields of a class that reading may change. A field of plain text (most of them) is not
+there: the pass costs nothing for it, where a look-up for every leaf was most of the pass."""
 
 
 _LOADERS: list[Callable[[], Mapping[str, Any]]] = []
 _COMPONENTS: dict[str, Any] = {}
-_SHAPES: dict[Any, dict[str, _Field]] = {}
+_SHAPES: dict[Any, _Shape] = {}
 _FREE_FORM: set[Any] = set()
 """Types of no model (``dict[str, Any]``, ``Any``): their objects are read as they are."""
 
@@ -71,12 +91,15 @@ def read_drf_xml(body: bytes | str, model: Any = None) -> Any:
 
 def fill_empty_elements(data: Any, model: Any) -> Any:
     """Replace, in place, the None of each empty element of a documented field by the empty value
-    its type says. One pass without recursion: documents may nest deeper than Python's stack."""
-    top = _Field(model, None, None, False, _item_type(model))
-    pending: list[tuple[Any, _Field]] = [(data, top)]
+    its type says, and the text of each numeric field by its number. One pass without recursion
+    (documents may nest deeper than Python's stack), which visits, in each object, only the fields
+    of its class that reading may change."""
+    pending: list[tuple[Any, _Field]] = [(data, _items_of(model))]
     while pending:
         value, field = pending.pop()
         if value.__class__ is list:
+            if not field.items_read:
+                continue
             item_empty, item_type = field.item_empty, field.item
             for index, item in enumerate(value):
                 if item is None:
@@ -85,21 +108,20 @@ def fill_empty_elements(data: Any, model: Any) -> Any:
                 elif item.__class__ is TextObject or item.__class__ is list:
                     pending.append((item, _ITEMS.get(item_type) or _items_of(item_type)))
             continue
-        fields = _fields_of(field.type, value) if value.__class__ is TextObject else None
-        if fields is None:
+        shape = _shape_of(field.type, value) if value.__class__ is TextObject else None
+        if shape is None:
             continue
-        for key, item in value.items():
-            known = fields.get(key)
-            if known is None:
-                continue
+        for wire, make, number, inside in shape:
+            item = value.get(wire)
             if item is None:
-                if known.empty is not None:
-                    value[key] = known.empty()
+                if make is not None and wire in value:
+                    value[wire] = make()
             elif item.__class__ is str:
-                if known.number:
-                    value[key] = _json_scalar(item)
-            elif item.__class__ is TextObject or item.__class__ is list:
-                pending.append((item, known))
+                if number:
+                    found = _RENDERED_BOOLEANS.get(item)  # half of them: no call for those
+                    value[wire] = _json_number(item) if found is None else found
+            elif inside is not None and (item.__class__ is TextObject or item.__class__ is list):
+                pending.append((item, inside))
     return data
 
 
@@ -108,19 +130,28 @@ _ITEMS: dict[Any, _Field] = {}
 
 
 def _items_of(item_type: Any) -> _Field:
-    found = _ITEMS[item_type] = _Field(item_type, None, None, False, _item_type(item_type))
+    item = _item_type(item_type)
+    found = _ITEMS[item_type] = _Field(item_type, None, None, False, item, _mentions_model(item))
     return found
 
 
-def _json_scalar(text: str) -> Any:
-    """The JSON number or boolean whose rendering ``text`` is; other text as it is (kept as sent)."""
-    found = _RENDERED_BOOLEANS.get(text)
-    if found is not None:
-        return found
+def _mentions_model(type_: Any) -> bool:
+    """Whether an object of a model may sit anywhere in a value of ``type_`` (its own fields to read)."""
+    if isinstance(type_, type) and attrs.has(type_):
+        return True
+    return any(_mentions_model(argument) for argument in get_args(type_))
+
+
+def _json_number(text: str) -> Any:
+    """The JSON number whose rendering ``text`` is; other text as it is (kept as sent, the models
+    say what they make of it: a number longer than Python reads, too)."""
     number = _JSON_NUMBER.fullmatch(text)
     if number is None:
         return text
-    return float(text) if number.group(1) else int(text)
+    try:
+        return float(text) if number.group(1) else int(text)
+    except ValueError:  # more digits than ``int`` reads (``sys.get_int_max_str_digits``)
+        return text
 
 
 _RENDERED_BOOLEANS = {"True": True, "False": False}
@@ -135,9 +166,8 @@ def _item_type(type_: Any) -> Any:
     return Any
 
 
-def _fields_of(type_: Any, value: Mapping[str, Any]) -> dict[str, _Field] | None:
-    """The documented fields of the class ``value`` is read as, by wire name; None for a free-form
-    object."""
+def _shape_of(type_: Any, value: Mapping[str, Any]) -> _Shape | None:
+    """The shape of the class ``value`` is read as; None for a free-form object."""
     shape = _SHAPES.get(type_)
     if shape is not None or type_ in _FREE_FORM:
         return shape
@@ -154,17 +184,20 @@ def _fields_of(type_: Any, value: Mapping[str, Any]) -> dict[str, _Field] | None
     return shape
 
 
-def _shape(cls: type[Any]) -> dict[str, _Field]:
+def _shape(cls: type[Any]) -> _Shape:
     properties = _components().get(cls.__name__, {}).get("properties", {})
-    shape = {}
+    shape = []
     for plan in field_plans(cls):
         schema = properties.get(plan.wire)
         items = schema.get("items") if isinstance(schema, Mapping) else None
         item = _item_type(plan.type)
-        shape[plan.wire] = _Field(
-            plan.type, _empty(plan.type, schema), _empty(item, items), _numeric(schema), item
-        )
-    return shape
+        item_empty = _empty(item, items)
+        items_read = item_empty is not None or _mentions_model(item)
+        field = _Field(plan.type, _empty(plan.type, schema), item_empty, _numeric(schema), item, items_read)
+        inside = field if items_read or _mentions_model(plan.type) else None
+        if field.empty is not None or field.number or inside is not None:
+            shape.append(_Action(plan.wire, field.empty, field.number, inside))
+    return tuple(shape)
 
 
 _NUMERIC = frozenset({"integer", "number", "boolean"})

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from enterprise_async._xml import XMLDecodeError, parse_drf_xml, render_drf_xml
+from enterprise_async._xml import XMLDecodeError, _parse_guarded, parse_drf_xml, render_drf_xml
 from enterprise_async._xml_schema import read_drf_xml
 from enterprise_async.models import (
     CatalogContentsPage,
@@ -140,6 +142,35 @@ def test_comments_and_cdata_are_read_as_xmltodict_reads_them() -> None:
     assert parse_drf_xml(body) == {"a": "x < y", "b": "z"}
 
 
+def test_a_dtd_after_processing_instructions_is_refused() -> None:
+    body = b'<?xml version="1.0"?><?note <root> ?><!DOCTYPE r [<!ENTITY x "y">]><root>&x;</root>'
+    with pytest.raises(XMLDecodeError, match="document type declaration"):
+        parse_drf_xml(body)
+
+
+def test_a_comment_before_the_root_is_read_as_xmltodict_reads_it() -> None:
+    assert parse_drf_xml(b'<?xml version="1.0"?><!-- made by hand --><root><a>1</a></root>') == {"a": "1"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"<root><a>foo<!-- c -->bar</a></root>",
+        b"<root><a>foo<![CDATA[<x> & y]]>bar</a></root>",
+        b"<root><!-- c --><a>1</a><!-- d --><b>2</b><!-- e --></root>",
+        b"<root><a><!-- c --></a><b><![CDATA[]]></b></root>",
+        b"<root><a>  <!-- c --><b>1</b> <!-- d --> </a></root>",
+        b"<root><a><b>1</b>x<!-- c --></a></root>",
+        b"<root><list-item>1</list-item><!-- c --><list-item><![CDATA[2]]></list-item></root>",
+        b"<root><a>1<?pi x?>2</a><b><?pi y?></b></root><!-- after --><?pi z?>",
+        b"<root>t<!-- c --></root>",
+    ],
+)
+def test_comments_cdata_and_instructions_past_the_prolog_read_as_xmltodict_reads_them(body: bytes) -> None:
+    """The C tree builder reads them past the prolog; xmltodict's reading is the reference."""
+    assert parse_drf_xml(body) == _parse_guarded(body)
+
+
 def test_a_document_in_utf_16_is_read_like_its_utf_8_twin() -> None:
     text = (
         '<?xml version="1.0" encoding="utf-16"?><root><t>caf\u00e9</t><n><list-item>1</list-item></n></root>'
@@ -228,3 +259,11 @@ def test_a_boolean_sent_as_one_is_true_and_written_back_as_one() -> None:
     summary = read(LearnerSummary, {"consent_granted": 1, "has_passed": True})
     assert (summary.consent_granted, summary.has_passed) == (True, True)
     assert to_dict(summary) == {"consent_granted": 1, "has_passed": True}
+
+
+def test_a_number_longer_than_python_reads_is_kept_as_sent_not_raised() -> None:
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        pytest.skip("this interpreter reads integers of any length")
+    digits = "9" * (limit + 1)  # ``int`` raises ValueError past the limit
+    assert read_drf_xml(render_drf_xml({"count": digits}), CatalogContentsPage) == {"count": digits}

@@ -174,7 +174,8 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
     inline = _inline_class(type_)
     if inline is not None:
         namespace[f"c{index}"] = inline
-        return f"v if (v := {fetch}).__class__ is c{index} else ({otherwise})"
+        as_is = " or v.__class__ is text_object" if inline is dict else ""
+        return f"v if (v := {fetch}).__class__ is c{index}{as_is} else ({otherwise})"
     if is_union(type_) and is_open_enum(enum := get_args(type_)[0]):
         # A documented value spelled as documented: its member, with nothing to note; spelled
         # another common way (``advanced``, ``self-paced``): its member, noted for ``to_dict``.
@@ -192,7 +193,8 @@ def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: di
         # An object: the nested model's own compiled function, which reads any object.
         namespace[f"i{index}"] = hook(type_)
         namespace[f"m{index}"] = type_
-        return f"i{index}(v, m{index}) if (v := {fetch}).__class__ is dict else ({otherwise})"
+        is_object = f"(v := {fetch}).__class__ is dict or v.__class__ is text_object"
+        return f"i{index}(v, m{index}) if {is_object} else ({otherwise})"
     return (
         f"None if (v := {fetch}) is None else ({_LEFT_OUT} and None if v is absent else r{index}(v, notes))"
     )
@@ -239,7 +241,8 @@ def _array_expression(index: int, plan: FieldPlan, fetch: str, namespace: dict[s
         as_sent = "v"
     elif (kind := dict if item is not None and is_mapping(item) else item) in PASS_THROUGH_CLASSES:
         namespace[f"k{index}"] = kind
-        as_sent = f"(v if of_class(v, k{index}) else r{index}(v, notes))"
+        xml_objects = " or of_class(v, text_object)" if kind is dict else ""  # objects read from XML
+        as_sent = f"(v if of_class(v, k{index}){xml_objects} else r{index}(v, notes))"
     else:
         as_sent = f"r{index}(v, notes)"
     return f"({as_sent} if v else empty_array) if (v := {fetch}).__class__ is list else {otherwise}"

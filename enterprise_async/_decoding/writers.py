@@ -13,6 +13,7 @@ from typing import Any, get_args
 import attrs
 
 from .._enum import OpenEnum
+from .._xml import TextObject
 from .empty import EMPTY_ARRAY
 from .failure import DecodeError
 from .fields import WIRE, has_scalar_default, is_listish, model_fields, wire_name, without_none
@@ -46,6 +47,7 @@ _JSON_SCALARS = frozenset({str, int, float, bool, NoneType})
 _WRITERS: Mapping[type[Any], Callable[[Any, bool], Any]] = {
     list: lambda items, every: [_plain(item, every) for item in items],
     dict: lambda mapping, every: {key: _plain(item, every) for key, item in mapping.items()},
+    TextObject: lambda mapping, every: {key: _plain(item, every) for key, item in mapping.items()},
     datetime.datetime: lambda moment, _: json_datetime(moment),
     datetime.date: lambda day, _: day.isoformat(),
     decimal.Decimal: lambda number, _: str(number),
