@@ -213,7 +213,7 @@ def _structure_reporting(
     finally:
         under_way.pending = None
     if pending:
-        _tell(result, type_name(model), pending, findings, paths_wanted)
+        _tell(result, model, pending, findings, paths_wanted)
     return result
 
 
@@ -229,10 +229,15 @@ def _structure_redacting(
 
 
 def _tell(
-    result: Any, top: str, pending: _Pending, findings: list[Finding] | None, paths_wanted: PathsWanted | None
+    result: Any,
+    model: Any,
+    pending: _Pending,
+    findings: list[Finding] | None,
+    paths_wanted: PathsWanted | None,
 ) -> None:
     """Log what drifted (at DEBUG) and hand it to ``findings``; the paths from the top are searched
-    for only when the log or ``paths_wanted`` needs them."""
+    for only when the log or ``paths_wanted`` needs them, and the model's name is written only when
+    something reads it (naming a union of six classes costs more than reading the odd value)."""
     debug = logger.isEnabledFor(logging.DEBUG)
     if findings is None and not debug:
         return
@@ -241,7 +246,7 @@ def _tell(
         if not paths_wanted(pathless):
             findings.extend(pathless)
             return
-    _report_found(result, top, pending, findings)
+    _report_found(result, type_name(model), pending, findings)
 
 
 def _structure_top(data: Any, model: Any, findings: list[Finding] | None = None) -> Any:
