@@ -10,10 +10,8 @@ the renderer, these tests are skipped.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,24 +22,12 @@ from enterprise_async._constants import TOKEN_PATH
 from enterprise_async._xml import parse_drf_xml, render_drf_xml
 from enterprise_async._xml_schema import read_drf_xml
 from enterprise_async.models import from_dict, to_dict
-
-REALDATA = Path(__file__).resolve().parent.parent.parent / "shared" / "realdata"
+from tests.test_realdata import REALDATA, RECORDS
 
 pytestmark = pytest.mark.skipif(
-    not sorted(REALDATA.glob("*.json")),
+    not RECORDS,
     reason=f"the services' real payloads are not present at {REALDATA} (../shared/realdata/*.json)",
 )
-
-
-def _records() -> list[Any]:
-    found = []
-    for path in sorted(REALDATA.glob("*.json")):
-        for index, record in enumerate(json.loads(path.read_text(encoding="utf-8"))):
-            found.append(pytest.param(record, id=f"{path.stem}[{index}]"))
-    return found
-
-
-RECORDS = _records()
 
 
 class Renderers:

@@ -44,10 +44,16 @@ def _plain(value: Any, every: bool = False) -> Any:
 
 
 _JSON_SCALARS = frozenset({str, int, float, bool, NoneType})
+
+
+def _write_mapping(mapping: Mapping[str, Any], every: bool) -> dict[str, Any]:
+    return {key: _plain(item, every) for key, item in mapping.items()}
+
+
 _WRITERS: Mapping[type[Any], Callable[[Any, bool], Any]] = {
     list: lambda items, every: [_plain(item, every) for item in items],
-    dict: lambda mapping, every: {key: _plain(item, every) for key, item in mapping.items()},
-    TextObject: lambda mapping, every: {key: _plain(item, every) for key, item in mapping.items()},
+    dict: _write_mapping,
+    TextObject: _write_mapping,  # an object read from XML writes as the dict it is
     datetime.datetime: lambda moment, _: json_datetime(moment),
     datetime.date: lambda day, _: day.isoformat(),
     decimal.Decimal: lambda number, _: str(number),
