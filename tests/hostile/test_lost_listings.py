@@ -14,7 +14,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from enterprise_async import IncompleteListingError, NotFoundError, ServerError
+from enterprise_async import IncompleteListingError, NotFoundError, ResponseDecodeError, ServerError
 from enterprise_async.cli import cli
 from enterprise_async.models import to_dict
 from tests.hostile.lost_server import INVALID_PAGE, Listing, LostServer, items, serving
@@ -32,15 +32,26 @@ def keys(received: list[Any]) -> list[str]:
     return [to_dict(item)["key"] for item in received]
 
 
-async def test_a_middle_page_answering_404_raises_with_every_item_received(server: LostServer) -> None:
+@pytest.mark.parametrize(
+    ("failure", "cause"),
+    [
+        pytest.param((404, {"detail": "Not found."}), NotFoundError, id="404"),
+        # Pages are decoded once the window is refilled, outside the requests: a page that arrives
+        # but cannot be read fails the listing at its place all the same.
+        pytest.param((200, "down for maintenance"), ResponseDecodeError, id="a body that is no page"),
+    ],
+)
+async def test_a_failing_middle_page_raises_with_every_item_received(
+    server: LostServer, failure: tuple[int, Any], cause: type[Exception]
+) -> None:
     contents = items(100)
-    server.catalog(CATALOG, Listing(contents, failing=3))
+    server.catalog(CATALOG, Listing(contents, failing=3, failure=failure))
     async with server.client() as client:
         with pytest.raises(IncompleteListingError) as raised:
             await client.catalogs.contents(CATALOG).to_list()
     error = raised.value
     assert (error.page, error.expected_items) == (3, 100)
-    assert isinstance(error.__cause__, NotFoundError)
+    assert isinstance(error.__cause__, cause)
     # pages 1-2 and every later page fetched: only page 3's items are missing
     assert keys(error.items) == [item["key"] for item in contents[:20] + contents[30:]]
     assert 3 not in error.item_pages
