@@ -194,9 +194,12 @@ async def _resume_with_a_worker(
 ) -> object:
     logs = tmp_path / "resume"
     logs.mkdir()
+    # The run that lost Redis could not release its claim there: the resume waits for it to
+    # expire (``--wait``), as the refusal tells a user to; the freeze may have been shorter than it.
+    waiting = options(wait=2 * LEASE)
     async with fleet(sandbox, url, logs) as workers:
         export = asyncio.ensure_future(
-            export_via_queue(client, queued, url, resume=True, page_size=20, options=options())  # type: ignore[arg-type]
+            export_via_queue(client, queued, url, resume=True, page_size=20, options=waiting)  # type: ignore[arg-type]
         )
         await workers.start(1)
         summary = await export
