@@ -37,8 +37,6 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Literal, Protocol
 
 from attrs import frozen
@@ -50,6 +48,7 @@ __all__ = [
     "ConcurrencyLimit",
     "FixedConcurrency",
     "SharedLimit",
+    "Slot",
     "Ticket",
     "is_overload",
 ]
@@ -108,9 +107,15 @@ class _Gate:
         self.most_in_flight = 0
         self._waiters: deque[asyncio.Future[None]] = deque()
 
-    async def acquire(self) -> None:
+    def take_at_once(self) -> bool:
+        """Take a place if one is free and nobody waits for it; whether one was taken."""
         if self.in_flight < self.limit and not self._waiters:
             self._take()
+            return True
+        return False
+
+    async def acquire(self) -> None:
+        if self.take_at_once():
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
@@ -144,6 +149,38 @@ class _Gate:
             waiter.set_result(None)
 
 
+class Slot:
+    """``ConcurrencyLimit.slot()``: a place in the gate, held for the ``async with`` block.
+
+    A class rather than an ``asynccontextmanager``: every attempt passes it, and a generator-based
+    context manager costs more than the rest of the gate on a small request. It holds no state of
+    its own (one per limit serves every attempt): entering takes a place and gives the ticket,
+    leaving gives the place back.
+    """
+
+    __slots__ = ("_limit",)
+
+    def __init__(self, limit: ConcurrencyLimit) -> None:
+        self._limit = limit
+
+    async def __aenter__(self) -> Ticket:
+        limit = self._limit
+        gate = limit._gate
+        if not gate.take_at_once():
+            await gate.acquire()
+        if not limit.adaptive:  # a fixed bound sends at once
+            return limit.ticket
+        try:
+            await limit._pace()
+        except BaseException:
+            gate.release()
+            raise
+        return limit.ticket
+
+    async def __aexit__(self, *_: object) -> None:
+        self._limit._gate.release()
+
+
 class ConcurrencyLimit:
     """The bound every attempt of a client passes; ``FixedConcurrency`` or ``AdaptiveConcurrency``."""
 
@@ -152,6 +189,8 @@ class ConcurrencyLimit:
     def __init__(self, limit: int) -> None:
         self._gate = _Gate(limit)
         self._generation = 0
+        self._ticket = Ticket(0)
+        self._slot = Slot(self)
 
     @property
     def limit(self) -> int:
@@ -168,18 +207,18 @@ class ConcurrencyLimit:
         """The most attempts that were ever in flight at once (tests and benchmarks read it)."""
         return self._gate.most_in_flight
 
-    @asynccontextmanager
-    async def slot(self) -> AsyncIterator[Ticket]:
-        """Hold one place among the attempts in flight while the attempt is on the wire."""
-        await self._gate.acquire()
-        try:
-            await self._pace()
-            yield Ticket(self._generation)
-        finally:
-            self._gate.release()
+    def slot(self) -> Slot:
+        """Hold one place among the attempts in flight while the attempt is on the wire
+        (``async with limit.slot() as ticket``)."""
+        return self._slot
 
     async def _pace(self) -> None:
         """Wait for this attempt's turn to leave (a fixed bound sends at once)."""
+
+    @property
+    def ticket(self) -> Ticket:
+        """The ticket of an attempt sent now: the limit's current generation."""
+        return self._ticket
 
     async def observe(self, ticket: Ticket, status: int | None, seconds: float, operation: str = "") -> None:
         """Hear how an attempt went: its status (None: no answer), how long it took, and which
@@ -311,6 +350,7 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         if generation != self._generation:  # a decrease: judge the new limit by its own answers
             self._healthy = self._since_decrease = self._smoothed_samples = 0
             self._smoothed = None
+            self._ticket = Ticket(generation)
         if limit != self.limit:
             self._healthy = 0
             self._gate.resize(limit)

@@ -192,13 +192,31 @@ class AsyncPager(Generic[ItemT, PageT]):
         self._window = max(1, window)
         self._listing = listing or pagination.page_model.__name__
         self._scope = scope
-        self._arguments = listing_arguments(scope, query, (pagination.page_param, pagination.offset_param))
+        # The cursor's digest of the arguments, the start cursor and the position are made when a
+        # walk or a cursor needs them: ``first_page()`` needs none of them.
+        self._digest: str | None = None
         if start is not None:
             start.check(self._listing, self._arguments)
-        self._start = start or ListingCursor(self._listing, self._arguments, query=query)
-        self._position: Position[PageT] = Position()
+        self._start_cursor = start
+        self._position: Position[PageT] | None = None
         self._delegate: AsyncPager[ItemT, PageT] | None = None
         """The pager ``to_list()`` read through, when not this one (``bulk``)."""
+
+    @property
+    def _arguments(self) -> str:
+        """The digest that ties this listing's cursors to its call (``listing_arguments``)."""
+        if self._digest is None:
+            pagination = self._pagination
+            driven = (pagination.page_param, pagination.offset_param)
+            self._digest = listing_arguments(self._scope, self._query, driven)
+        return self._digest
+
+    @property
+    def _start(self) -> ListingCursor:
+        """Where every iteration starts: the cursor this pager was resumed from, else page 1."""
+        if self._start_cursor is None:
+            self._start_cursor = ListingCursor(self._listing, self._arguments, query=self._query)
+        return self._start_cursor
 
     def __repr__(self) -> str:
         return f"AsyncPager({self._pagination.page_model.__name__}, window={self._window})"
@@ -211,6 +229,8 @@ class AsyncPager(Generic[ItemT, PageT]):
         if self._delegate is not None:
             return self._delegate.cursor
         position = self._position
+        if position is None:
+            return self._start
         cursor = self._start if position.step is None else self._cursor_in(position.step, position)
         return attrs.evolve(cursor, done=True) if position.finished and not cursor.done else cursor
 
@@ -223,8 +243,9 @@ class AsyncPager(Generic[ItemT, PageT]):
     def _begin(self) -> Position[PageT]:
         """A new iteration's position (the cursor follows the latest iteration)."""
         self._delegate = None
-        self._position = Position()
-        return self._position
+        position: Position[PageT] = Position()
+        self._position = position
+        return position
 
     def resume(self, cursor: ListingCursor | str) -> AsyncPager[ItemT, PageT]:
         """This listing from ``cursor`` (a ``ListingCursor`` or its JSON text) on: the page it names

@@ -42,7 +42,7 @@ from yarl import URL
 from ._auth import ClientCredentials, TokenCache, TokenProvider
 from ._concurrency import AdaptiveConcurrency, ConcurrencyLimit, FixedConcurrency
 from ._constants import DEFAULT_PAUSE, MAX_RETRY_AFTER
-from ._middleware import Middleware, OutgoingRequest, chain
+from ._middleware import Middleware, OutgoingRequest, Send, chain
 from ._options import ClientOptions, RequestTrace, reset_current_trace, set_current_trace
 from ._rate_limit import RateBudget
 from ._redaction import Redactor
@@ -254,13 +254,10 @@ class Transport:
         trace = RequestTrace(request.operation or request.path, request.page, attempt + 1)
         timeout = self._timeout if request.timeout is None else request.timeout.to_aiohttp()
         outgoing = OutgoingRequest(request.method, request.url, request.headers, request.body, trace)
-
-        async def wire(sent: OutgoingRequest) -> RawResponse:
-            return await self._wire(session, request, sent, token, timeout)
-
-        send = chain(self._middleware, wire) if request.authenticated else wire
+        send = self._sender(session, request, token, timeout)
+        concurrency = self.concurrency
         unanswered: APIConnectionError | None = None
-        async with self.concurrency.slot() as ticket:
+        async with concurrency.slot() as ticket:
             if self.budget is not None and request.authenticated:
                 await _draw(self.budget, request, timeout)  # right before sending: no burst of draws
             started = time.perf_counter()
@@ -272,13 +269,28 @@ class Transport:
             finally:
                 reset_current_trace(current)
         elapsed = time.perf_counter() - started
-        if request.authenticated:  # the API's answers steer the bound; the token issuer's do not
+        # The API's answers steer an adaptive bound; the token issuer's do not, and a fixed one hears nothing.
+        if concurrency.adaptive and request.authenticated:
             status = None if unanswered else raw.status
-            await self.concurrency.observe(ticket, status, elapsed, request.operation or "undocumented")
+            await concurrency.observe(ticket, status, elapsed, request.operation or "undocumented")
         if unanswered is not None:
             raise _unanswered(unanswered) from unanswered.__cause__
         _log_answer(request, raw, trace, elapsed * 1000)
         return raw
+
+    def _sender(
+        self,
+        session: aiohttp.ClientSession,
+        request: HTTPRequest,
+        token: str | None,
+        timeout: aiohttp.ClientTimeout,
+    ) -> Send:
+        """What an attempt is handed to: the middleware chain (API requests only) ending on the wire."""
+
+        async def wire(sent: OutgoingRequest) -> RawResponse:
+            return await self._wire(session, request, sent, token, timeout)
+
+        return chain(self._middleware, wire) if request.authenticated and self._middleware else wire
 
     async def _wire(
         self,
