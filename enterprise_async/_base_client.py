@@ -169,7 +169,7 @@ class BaseClient:
             client_id, Secret(client_secret), auth, retry_statuses=self.spec.retry_statuses
         )
         self._transport = Transport(
-            self._get_session,
+            self._session_now,
             options=self._options,
             spec=self.spec,
             credentials=self._credentials,
@@ -224,10 +224,14 @@ class BaseClient:
         return self._closed or (self._parent is not None and self._parent.closed)
 
     async def _get_session(self) -> aiohttp.ClientSession:
+        return self._session_now()
+
+    def _session_now(self) -> aiohttp.ClientSession:
+        """The session, made at the first call; what the transport asks for at every attempt."""
         if self._closed:
             raise ClientStateError(f"the {'view' if self._parent else 'client'} is closed: make a new one")
         if self._parent is not None:
-            return await self._parent._get_session()
+            return self._parent._session_now()
         self._check_loop()
         if self._session is None:
             # No pool limit: max_concurrency is enforced once, by the transport, for every view.
@@ -596,7 +600,7 @@ class BaseClient:
         view._owns_session = False
         view._closed = False
         view._options = options
-        view._transport = self._transport.derive(options, session=view._get_session, middleware=chain)
+        view._transport = self._transport.derive(options, session=view._session_now, middleware=chain)
         view._bind_resources()
         return view
 

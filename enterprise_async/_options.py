@@ -189,7 +189,13 @@ class RequestOptions:
         retry: object = None,
     ) -> RequestOptions | None:
         """Validated options, or None when the call overrides nothing (the common case costs nothing)."""
-        if all(given is None for given in (timeout, extra_headers, extra_query, extra_body, retry)):
+        if (
+            timeout is None
+            and extra_headers is None
+            and extra_query is None
+            and extra_body is None
+            and retry is None
+        ):
             return None
         return cls(
             timeout=check_timeout(timeout),

@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import quote
 
 import orjson
-from attrs import frozen
+from attrs import define, frozen
 from yarl import URL
 
 from ._enum import OpenEnum
@@ -44,12 +44,18 @@ class PreparedRequest:
 
     def with_query(self, query: Query) -> PreparedRequest:
         """The same request with another query (used by the pager for later pages)."""
+        if query is self.query:
+            return self
         return PreparedRequest(self.operation, self.path, query, self.body)
 
 
-@frozen
+@define
 class HTTPRequest:
-    """One request as it goes on the wire. ``path`` (without host or query) is what logs and errors show."""
+    """One request as it goes on the wire. ``path`` (without host or query) is what logs and errors show.
+
+    Never changed once built, yet not frozen: it is built for every request, and a frozen class
+    sets each of its twelve fields through ``object.__setattr__``, several times the cost.
+    """
 
     method: str
     url: URL
@@ -73,25 +79,22 @@ class HTTPRequest:
 def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> PreparedRequest:
     """Validate ``arguments`` and build the request; raises ``ClientValidationError`` before sending."""
     body = validate_arguments(operation, arguments)
-    path_values = {
-        param.name: quote(query_value(arguments[param.name]), safe=_PATH_SAFE)
-        for param in operation.params
-        if param.location == "path"
-    }
+    path_values: dict[str, str] = {}
     query: list[tuple[str, str]] = []
-    for param in operation.params:
-        value = arguments.get(param.name)
-        if param.location == "query" and value is not None:
+    for param in operation.params:  # one pass: every call of every operation goes through here
+        if param.location == "path":
+            path_values[param.name] = quote(query_value(arguments[param.name]), safe=_PATH_SAFE)
+        elif param.location == "query" and (value := arguments.get(param.name)) is not None:
             query.extend(_query_pairs(param, value))
     pagination = operation.pagination
-    if pagination is not None and pagination.size_param is not None:
+    if query and pagination is not None and pagination.size_param is not None:
         aliases, size_param = pagination.size_aliases, pagination.size_param
         query = [(size_param if name in aliases else name, value) for name, value in query]
     return PreparedRequest(
-        operation=operation,
-        path=operation.path.format_map(path_values),
-        query=tuple(query),
-        body=orjson.dumps(body) if operation.body is not None else None,
+        operation,
+        operation.path.format_map(path_values) if path_values else operation.path,
+        tuple(query),
+        orjson.dumps(body) if operation.body is not None else None,
     )
 
 

@@ -176,7 +176,8 @@ def _format_of(response: RawResponse) -> str:
 
 def decode_body(response: RawResponse) -> Any:
     """The body as JSON-shaped data (None when empty); ``ResponseDecodeError`` when unreadable."""
-    if not response.body.strip():
+    body = response.body
+    if not body or body.isspace():  # what ``strip()`` would leave empty, without copying a page
         return None
     kind = _format_of(response)
     try:

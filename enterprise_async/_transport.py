@@ -83,7 +83,8 @@ class _NoResponseError(Exception):
         self.kind = kind
 
 
-SessionGetter = Callable[[], Awaitable[aiohttp.ClientSession]]
+SessionGetter = Callable[[], aiohttp.ClientSession]
+"""The client's session (``ClientStateError`` once the client is closed)."""
 
 
 class Transport:
@@ -215,11 +216,16 @@ class Transport:
             await self._backoff(request, policy, attempt, retry_after, str(response.status))
             attempt += 1
 
-    async def _attempt(self, request: HTTPRequest, token: str | None, attempt: int) -> RawResponse:
-        """One exchange, drawn from the rate budget; a "try later" answer pauses the whole budget."""
-        budget = self.budget
-        if budget is None or not request.authenticated:  # the token issuer is not the API's budget
-            return await self._exchange(request, token, attempt)
+    def _attempt(self, request: HTTPRequest, token: str | None, attempt: int) -> Awaitable[RawResponse]:
+        """One exchange, drawn from the rate budget (the token issuer is not the API's budget)."""
+        if self.budget is None or not request.authenticated:
+            return self._exchange(request, token, attempt)
+        return self._budgeted(self.budget, request, token, attempt)
+
+    async def _budgeted(
+        self, budget: RateBudget, request: HTTPRequest, token: str | None, attempt: int
+    ) -> RawResponse:
+        """One exchange drawn from the rate budget; a "try later" answer pauses the whole budget."""
         async with budget.attempt():
             response = await self._exchange(request, token, attempt)
             if means_pause(request, response, self._pause_statuses):
@@ -230,7 +236,7 @@ class Transport:
     async def _token(self, request: HTTPRequest) -> str | None:
         if not request.authenticated:
             return None
-        return await self.tokens.token()
+        return self.tokens.fresh() or await self.tokens.token()
 
     async def _backoff(
         self, request: HTTPRequest, policy: RetryPolicy, attempt: int, retry_after: float | None, why: str
@@ -250,7 +256,7 @@ class Transport:
         await pause(delay)
 
     async def _exchange(self, request: HTTPRequest, token: str | None, attempt: int) -> RawResponse:
-        session = await self._session()
+        session = self._session()
         trace = RequestTrace(request.operation or request.path, request.page, attempt + 1)
         timeout = self._timeout if request.timeout is None else request.timeout.to_aiohttp()
         outgoing = OutgoingRequest(request.method, request.url, request.headers, request.body, trace)
@@ -287,8 +293,8 @@ class Transport:
     ) -> Send:
         """What an attempt is handed to: the middleware chain (API requests only) ending on the wire."""
 
-        async def wire(sent: OutgoingRequest) -> RawResponse:
-            return await self._wire(session, request, sent, token, timeout)
+        def wire(sent: OutgoingRequest) -> Awaitable[RawResponse]:
+            return self._wire(session, request, sent, token, timeout)
 
         return chain(self._middleware, wire) if request.authenticated and self._middleware else wire
 
@@ -301,7 +307,7 @@ class Transport:
         timeout: aiohttp.ClientTimeout,
     ) -> RawResponse:
         """One exchange on the wire; no answer raises ``APIConnectionError`` (or ``APITimeoutError``)."""
-        if sent.url.origin() != request.url.origin():
+        if sent.url is not request.url and sent.url.origin() != request.url.origin():
             raise ClientValidationError(
                 "middleware", f"may not send {request.path} to another host: the token goes to base_url only"
             )

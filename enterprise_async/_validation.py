@@ -85,7 +85,7 @@ def validate_arguments(operation: Operation[Any], arguments: Mapping[str, Any]) 
 def _check_page_size_aliases(operation: Operation[Any], arguments: Mapping[str, Any]) -> None:
     """The page size and its aliases (``limit`` for ``page_size``) travel as one parameter: one of them."""
     pagination = operation.pagination
-    if pagination is None or pagination.size_param is None:
+    if pagination is None or pagination.size_param is None or not pagination.size_aliases:
         return
     names = (pagination.size_param, *pagination.size_aliases)
     given = [name for name in names if arguments.get(name) is not None]
