@@ -1,6 +1,6 @@
 """The bound on a client's requests in flight: fixed (``max_concurrency=8``) or adaptive (``"auto"``).
 
-Both are one ``ConcurrencyLimit``: a gate every attempt passes (``slot()``) and that hears how the
+Both are one ``ConcurrencyLimit``: a gate every attempt passes (``enter``/``leave``) and that hears how the
 attempt went (``observe``). The transport is the only caller; the client and its views hold the
 limit by reference, so a view of an ``"auto"`` client adapts the same limit as its parent.
 
@@ -48,7 +48,6 @@ __all__ = [
     "ConcurrencyLimit",
     "FixedConcurrency",
     "SharedLimit",
-    "Slot",
     "Ticket",
     "is_overload",
 ]
@@ -149,38 +148,6 @@ class _Gate:
             waiter.set_result(None)
 
 
-class Slot:
-    """``ConcurrencyLimit.slot()``: a place in the gate, held for the ``async with`` block.
-
-    A class rather than an ``asynccontextmanager``: every attempt passes it, and a generator-based
-    context manager costs more than the rest of the gate on a small request. It holds no state of
-    its own (one per limit serves every attempt): entering takes a place and gives the ticket,
-    leaving gives the place back.
-    """
-
-    __slots__ = ("_limit",)
-
-    def __init__(self, limit: ConcurrencyLimit) -> None:
-        self._limit = limit
-
-    async def __aenter__(self) -> Ticket:
-        limit = self._limit
-        gate = limit._gate
-        if not gate.take_at_once():
-            await gate.acquire()
-        if not limit.adaptive:  # a fixed bound sends at once
-            return limit.ticket
-        try:
-            await limit._pace()
-        except BaseException:
-            gate.release()
-            raise
-        return limit.ticket
-
-    async def __aexit__(self, *_: object) -> None:
-        self._limit._gate.release()
-
-
 class ConcurrencyLimit:
     """The bound every attempt of a client passes; ``FixedConcurrency`` or ``AdaptiveConcurrency``."""
 
@@ -190,7 +157,6 @@ class ConcurrencyLimit:
         self._gate = _Gate(limit)
         self._generation = 0
         self._ticket = Ticket(0)
-        self._slot = Slot(self)
 
     @property
     def limit(self) -> int:
@@ -207,18 +173,30 @@ class ConcurrencyLimit:
         """The most attempts that were ever in flight at once (tests and benchmarks read it)."""
         return self._gate.most_in_flight
 
-    def slot(self) -> Slot:
-        """Hold one place among the attempts in flight while the attempt is on the wire
-        (``async with limit.slot() as ticket``)."""
-        return self._slot
+    def enter_now(self) -> Ticket | None:
+        """Take a place among the attempts in flight if one is free, nobody waits and nothing
+        paces (a fixed bound): its ticket, else None (``enter`` waits for one). Every attempt
+        passes here, so the common case costs no coroutine. ``leave`` gives the place back."""
+        if self.adaptive or not self._gate.take_at_once():
+            return None
+        return self._ticket
+
+    async def enter(self) -> Ticket:
+        """Wait for a place among the attempts in flight, and for this attempt's turn to leave."""
+        await self._gate.acquire()
+        try:
+            await self._pace()
+        except BaseException:
+            self._gate.release()
+            raise
+        return self._ticket  # the generation the attempt is sent under, after any wait
+
+    def leave(self) -> None:
+        """Give back the place ``enter_now`` or ``enter`` took."""
+        self._gate.release()
 
     async def _pace(self) -> None:
         """Wait for this attempt's turn to leave (a fixed bound sends at once)."""
-
-    @property
-    def ticket(self) -> Ticket:
-        """The ticket of an attempt sent now: the limit's current generation."""
-        return self._ticket
 
     async def observe(self, ticket: Ticket, status: int | None, seconds: float, operation: str = "") -> None:
         """Hear how an attempt went: its status (None: no answer), how long it took, and which

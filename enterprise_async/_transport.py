@@ -42,7 +42,7 @@ from yarl import URL
 from ._auth import ClientCredentials, TokenCache, TokenProvider
 from ._concurrency import AdaptiveConcurrency, ConcurrencyLimit, FixedConcurrency
 from ._constants import DEFAULT_PAUSE, MAX_RETRY_AFTER
-from ._middleware import Middleware, OutgoingRequest, Send, chain
+from ._middleware import Middleware, OutgoingRequest, chain
 from ._options import ClientOptions, RequestTrace, reset_current_trace, set_current_trace
 from ._rate_limit import RateBudget
 from ._redaction import Redactor
@@ -175,18 +175,16 @@ class Transport:
 
         The answer carries the seconds it took from the first attempt and the retries made.
         """
-        started = time.perf_counter()
-        response, retries = await self._send(request)
-        return response.timed(time.perf_counter() - started, retries)
+        return await self._send(request, time.perf_counter())
 
-    async def _send(self, request: HTTPRequest) -> tuple[RawResponse, int]:
+    async def _send(self, request: HTTPRequest, started: float) -> RawResponse:
         policy = request.retry or self._retry
         attempt = 0
         fresh_from_issuer: str | None = None  # a token this request's last refresh fetched
         while True:
             token = await self._token(request)
             try:
-                response = await self._attempt(request, token, attempt)
+                response = await self._attempt(request, token, attempt, started)
             except _NoResponseError as failure:
                 fresh_from_issuer = None
                 self.stats.faults[failure.kind] += 1
@@ -199,7 +197,7 @@ class Transport:
                 # A token fresh from the issuer refused at once: the credentials are at fault, not
                 # the token's age. Any other 401 (an expired or revoked token) earns a refresh.
                 if token == fresh_from_issuer:
-                    return response, attempt
+                    return response
                 self.stats.faults["401"] += 1
                 self.stats.token_refreshes += 1
                 refreshed = await self.tokens.refresh(stale=token)
@@ -210,24 +208,26 @@ class Transport:
                 response.status, idempotent=request.idempotent, try_later=request.retry_statuses
             )
             if not retryable or attempt >= self._max_retries:
-                return response, attempt
+                return response
             self.stats.faults[str(response.status)] += 1
             retry_after = parse_retry_after(response.headers.get("Retry-After"))
             await self._backoff(request, policy, attempt, retry_after, str(response.status))
             attempt += 1
 
-    def _attempt(self, request: HTTPRequest, token: str | None, attempt: int) -> Awaitable[RawResponse]:
+    def _attempt(
+        self, request: HTTPRequest, token: str | None, attempt: int, started: float
+    ) -> Awaitable[RawResponse]:
         """One exchange, drawn from the rate budget (the token issuer is not the API's budget)."""
         if self.budget is None or not request.authenticated:
-            return self._exchange(request, token, attempt)
-        return self._budgeted(self.budget, request, token, attempt)
+            return self._exchange(request, token, attempt, started)
+        return self._budgeted(self.budget, request, token, attempt, started)
 
     async def _budgeted(
-        self, budget: RateBudget, request: HTTPRequest, token: str | None, attempt: int
+        self, budget: RateBudget, request: HTTPRequest, token: str | None, attempt: int, started: float
     ) -> RawResponse:
         """One exchange drawn from the rate budget; a "try later" answer pauses the whole budget."""
         async with budget.attempt():
-            response = await self._exchange(request, token, attempt)
+            response = await self._exchange(request, token, attempt, started)
             if means_pause(request, response, self._pause_statuses):
                 wait = parse_retry_after(response.headers.get("Retry-After"))
                 await budget.pause(min(wait if wait is not None else DEFAULT_PAUSE, MAX_RETRY_AFTER))
@@ -255,26 +255,30 @@ class Transport:
         )
         await pause(delay)
 
-    async def _exchange(self, request: HTTPRequest, token: str | None, attempt: int) -> RawResponse:
+    async def _exchange(
+        self, request: HTTPRequest, token: str | None, attempt: int, started: float
+    ) -> RawResponse:
+        """One attempt, within the concurrency bound; ``started`` is when the first attempt began."""
         session = self._session()
         trace = RequestTrace(request.operation or request.path, request.page, attempt + 1)
         timeout = self._timeout if request.timeout is None else request.timeout.to_aiohttp()
-        outgoing = OutgoingRequest(request.method, request.url, request.headers, request.body, trace)
-        send = self._sender(session, request, token, timeout)
         concurrency = self.concurrency
         unanswered: APIConnectionError | None = None
-        async with concurrency.slot() as ticket:
+        ticket = concurrency.enter_now() or await concurrency.enter()
+        try:
             if self.budget is not None and request.authenticated:
                 await _draw(self.budget, request, timeout)  # right before sending: no burst of draws
-            started = time.perf_counter()
+            sent_at = time.perf_counter()
             current = set_current_trace(trace)
             try:
-                raw = await send(outgoing)
+                raw = await self._answer(session, request, trace, token, timeout, started)
             except APIConnectionError as error:
                 unanswered = error
             finally:
                 reset_current_trace(current)
-        elapsed = time.perf_counter() - started
+        finally:
+            concurrency.leave()
+        elapsed = time.perf_counter() - sent_at
         # The API's answers steer an adaptive bound; the token issuer's do not, and a fixed one hears nothing.
         if concurrency.adaptive and request.authenticated:
             status = None if unanswered else raw.status
@@ -284,29 +288,54 @@ class Transport:
         _log_answer(request, raw, trace, elapsed * 1000)
         return raw
 
-    def _sender(
+    def _answer(
         self,
         session: aiohttp.ClientSession,
         request: HTTPRequest,
+        trace: RequestTrace,
         token: str | None,
         timeout: aiohttp.ClientTimeout,
-    ) -> Send:
-        """What an attempt is handed to: the middleware chain (API requests only) ending on the wire."""
+        started: float,
+    ) -> Awaitable[RawResponse]:
+        """The attempt's answer: through the middleware for an API request, else from the wire."""
+        if request.authenticated and self._middleware:
+            return self._through_middleware(session, request, trace, token, timeout, started)
+        return self._wire(session, request, request, trace, token, timeout, started)
+
+    async def _through_middleware(
+        self,
+        session: aiohttp.ClientSession,
+        request: HTTPRequest,
+        trace: RequestTrace,
+        token: str | None,
+        timeout: aiohttp.ClientTimeout,
+        started: float,
+    ) -> RawResponse:
+        """The middleware chain, ending on the wire. Its answer (a middleware's own, or the
+        wire's passed on) is timed when the chain gives it back."""
 
         def wire(sent: OutgoingRequest) -> Awaitable[RawResponse]:
-            return self._wire(session, request, sent, token, timeout)
+            return self._wire(session, request, sent, sent.trace, token, timeout, started)
 
-        return chain(self._middleware, wire) if request.authenticated and self._middleware else wire
+        outgoing = OutgoingRequest(request.method, request.url, request.headers, request.body, trace)
+        answer = await chain(self._middleware, wire)(outgoing)
+        return answer.timed(time.perf_counter() - started, trace.attempt - 1)
 
     async def _wire(
         self,
         session: aiohttp.ClientSession,
         request: HTTPRequest,
-        sent: OutgoingRequest,
+        sent: OutgoingRequest | HTTPRequest,
+        trace: RequestTrace,
         token: str | None,
         timeout: aiohttp.ClientTimeout,
+        started: float,
     ) -> RawResponse:
-        """One exchange on the wire; no answer raises ``APIConnectionError`` (or ``APITimeoutError``)."""
+        """One exchange on the wire of ``sent`` (the request as the middleware passed it on, or as
+        it was built); no answer raises ``APIConnectionError`` (or ``APITimeoutError``).
+
+        The answer carries the seconds since ``started`` (the first attempt) and the retries before it.
+        """
         if sent.url is not request.url and sent.url.origin() != request.url.origin():
             raise ClientValidationError(
                 "middleware", f"may not send {request.path} to another host: the token goes to base_url only"
@@ -324,7 +353,7 @@ class Transport:
                 timeout=timeout,
                 proxy=self._proxy_for(sent.url),
                 allow_redirects=False,  # a redirect must not carry the token to another host
-                trace_request_ctx=sent.trace,
+                trace_request_ctx=trace,
             ) as response:
                 body = await read_bounded(
                     response, limit=self._max_response_bytes, method=request.method, path=request.path
@@ -336,6 +365,8 @@ class Transport:
                     body=body,
                     method=request.method,
                     path=request.path,
+                    elapsed=time.perf_counter() - started,
+                    retries=trace.attempt - 1,
                     request_id_headers=self._request_ids[0],
                     request_id_placeholders=self._request_ids[1],
                     redactor=self._redactor,
