@@ -14,7 +14,7 @@ import asyncio
 import copy
 import logging
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar, overload
 from urllib.parse import quote, urlencode
 
@@ -485,15 +485,28 @@ class BaseClient:
         response = await self._transport.send(self._http_request(prepared, options))
         return self._answer(prepared.operation, response)
 
-    async def _send(
+    def _send(
         self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int | None = None
-    ) -> RawResponse:
+    ) -> Awaitable[RawResponse]:
         """Send one request; a status the operation marks "not in this format"
         (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
         JSON, which decodes to the same models. The client's ``response_format`` stays as it is."""
-        response = await self._transport.send(self._http_request(prepared, options, page=page))
+        request = self._http_request(prepared, options, page=page)
+        if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
+            return self._transport.send(request)  # nothing to fall back to
+        return self._send_or_fall_back(prepared, options, request, page)
+
+    async def _send_or_fall_back(
+        self,
+        prepared: PreparedRequest,
+        options: RequestOptions | None,
+        request: HTTPRequest,
+        page: int | None,
+    ) -> RawResponse:
+        """``_send`` in a format other than JSON, for an operation that names fallback statuses."""
+        response = await self._transport.send(request)
         operation = prepared.operation
-        if response.status not in operation.json_fallback_statuses or self._options.response_format == "json":
+        if response.status not in operation.json_fallback_statuses:
             return response
         logger.debug(
             "%s: %s %s answered %d in %s; asking once more in JSON",

@@ -302,7 +302,8 @@ class AsyncPager(Generic[ItemT, PageT]):
 
     async def first_page(self) -> PageT:
         """Page 1 alone."""
-        return await self._page(self._query)
+        query = self._query
+        return self._decoded(await self._fetch(query), query)
 
     async def to_list(self, *, page_size: int | None = None) -> list[ItemT]:
         """Every item of the listing, in server order, read in the largest pages the service

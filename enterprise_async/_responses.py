@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import Any
 
 import aiohttp
@@ -127,17 +127,22 @@ class RawResponse:
         return self.redactor.headers(self.headers)
 
 
-async def read_bounded(response: aiohttp.ClientResponse, *, limit: int, method: str, path: str) -> bytes:
+def read_bounded(response: aiohttp.ClientResponse, *, limit: int, method: str, path: str) -> Awaitable[bytes]:
     """The body of ``response`` as it inflates (gzip, deflate...), at most ``limit`` bytes.
 
     A body announced longer, or that grows longer while it is read (a gzip bomb, an endless
     stream), raises ``ResponseTooLargeError``; what was read of it is dropped at once.
     """
     announced = response.content_length
-    if announced is not None and not response.headers.get("Content-Encoding"):
-        if announced > limit:
-            raise _too_large(response, limit, method, path, f"announces Content-Length {announced}")
-        return await response.read()  # a plain body of a known length: it cannot grow past it
+    if announced is None or response.headers.get("Content-Encoding"):
+        return _read_growing(response, limit, method, path)
+    if announced > limit:
+        raise _too_large(response, limit, method, path, f"announces Content-Length {announced}")
+    return response.read()  # a plain body of a known length: it cannot grow past it
+
+
+async def _read_growing(response: aiohttp.ClientResponse, limit: int, method: str, path: str) -> bytes:
+    """A body of unknown or encoded length, read chunk by chunk and dropped once past ``limit``."""
     chunks: list[bytes] = []
     size = 0
     while chunk := await response.content.readany():

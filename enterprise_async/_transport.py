@@ -170,19 +170,19 @@ class Transport:
             self._environment_proxies[key] = None if exempt else urllib.request.getproxies().get(url.scheme)
         return self._environment_proxies[key]
 
-    async def send(self, request: HTTPRequest) -> RawResponse:
+    def send(self, request: HTTPRequest) -> Awaitable[RawResponse]:
         """Send with the retry policy; ``APIConnectionError`` or ``APITimeoutError`` when no response came.
 
         The answer carries the seconds it took from the first attempt and the retries made.
         """
-        return await self._send(request, time.perf_counter())
+        return self._send(request, time.perf_counter())
 
     async def _send(self, request: HTTPRequest, started: float) -> RawResponse:
         policy = request.retry or self._retry
         attempt = 0
         fresh_from_issuer: str | None = None  # a token this request's last refresh fetched
         while True:
-            token = await self._token(request)
+            token = self._token_in_hand(request) or await self._token(request)
             try:
                 response = await self._attempt(request, token, attempt, started)
             except _NoResponseError as failure:
@@ -233,10 +233,15 @@ class Transport:
                 await budget.pause(min(wait if wait is not None else DEFAULT_PAUSE, MAX_RETRY_AFTER))
             return response
 
+    def _token_in_hand(self, request: HTTPRequest) -> str | None:
+        """The fresh token an API request carries, without a coroutine; None when there is none yet
+        (or the request is not the API's)."""
+        return self.tokens.fresh() if request.authenticated else None
+
     async def _token(self, request: HTTPRequest) -> str | None:
         if not request.authenticated:
             return None
-        return self.tokens.fresh() or await self.tokens.token()
+        return await self.tokens.token()
 
     async def _backoff(
         self, request: HTTPRequest, policy: RetryPolicy, attempt: int, retry_after: float | None, why: str
