@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import logging
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -58,6 +59,8 @@ ResultT = TypeVar("ResultT")
 logger = logging.getLogger("enterprise_async")
 
 _ACCEPT = {"json": "application/json", "xml": "application/xml"}
+URLS_KEPT = 256
+"""Request URLs kept for reuse (``_url``)."""
 _ENVIRONMENT = {
     "client_id": "ENTERPRISE_CLIENT_ID",
     "client_secret": "ENTERPRISE_CLIENT_SECRET",
@@ -388,15 +391,10 @@ class BaseClient:
         async def fetch(query: Query) -> Callable[[], Any]:
             number = _page_number(pagination, query)
             response = await self._send(prepared.with_query(query), options, page=number)
-            answer = self._answer(operation, response)
-
-            def decode() -> Any:
-                page = answer.parse()
-                if answers is not None:
-                    answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
-                return page
-
-            return decode
+            if answers is None:  # the plain pager: the page alone, no answer kept around it
+                self._accept(operation, response)
+                return functools.partial(read_result, operation, response, self._drift)
+            return _kept(self._answer(operation, response), answers)
 
         return AsyncPager(
             fetch,
@@ -523,16 +521,8 @@ class BaseClient:
     def _answer(
         self, operation: Operation[ResultT], response: RawResponse, arguments: Mapping[str, Any] | None = None
     ) -> APIResponse[ResultT]:
-        outcome = operation.outcomes.get(response.status)
-        success = outcome.success if outcome is not None else 200 <= response.status < 300
-        if not success:
-            retry_after = parse_retry_after(response.headers.get("Retry-After"))
-            raise status_error(operation, response, retry_after=retry_after)
+        self._accept(operation, response)
         drift = self._drift
-        if outcome is None:
-            documented = (status for status, known in operation.outcomes.items() if known.success)
-            request = f"{response.method} {response.path}"
-            drift.record_status(operation.name, response.status, documented, request)
         if operation.identity is None or arguments is None:
             return APIResponse(response, lambda raw: read_result(operation, raw, drift))
 
@@ -542,6 +532,19 @@ class BaseClient:
             return result
 
         return APIResponse(response, checked)
+
+    def _accept(self, operation: Operation[Any], response: RawResponse) -> None:
+        """Raise the typed error of a status that is no success of the operation; a success the
+        spec does not document goes to the drift report."""
+        outcome = operation.outcomes.get(response.status)
+        success = outcome.success if outcome is not None else 200 <= response.status < 300
+        if not success:
+            retry_after = parse_retry_after(response.headers.get("Retry-After"))
+            raise status_error(operation, response, retry_after=retry_after)
+        if outcome is None:
+            documented = (status for status, known in operation.outcomes.items() if known.success)
+            request = f"{response.method} {response.path}"
+            self._drift.record_status(operation.name, response.status, documented, request)
 
     def _http_request(
         self,
@@ -656,6 +659,17 @@ def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOpt
     return options
 
 
+def _kept(answer: APIResponse[Any], answers: dict[int, tuple[Any, APIResponse[Any]]]) -> Callable[[], Any]:
+    """The decoder of a raw pager's page: it keeps the page's answer, found again by the page."""
+
+    def decode() -> Any:
+        page = answer.parse()
+        answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
+        return page
+
+    return decode
+
+
 def _page_number(pagination: Any, query: Query) -> int:
     """The page a listing's query asks for (1 when it names none), as traces and logs show it."""
     value = dict(query).get(pagination.page_param) if pagination.page_param else None
@@ -672,7 +686,10 @@ def _budget(client_id: str, rate_limit: str | None, limiter: RateLimiter | None)
     return RateBudget(limiter or RateLimiter(), items, key=budget_key(client_id))
 
 
+@functools.lru_cache(maxsize=URLS_KEPT)
 def _url(base: str, path: str, query: Query) -> URL:
+    """The URL of a request. The latest are kept: a URL is immutable, and one used again (the same
+    call made again, a retry) keeps what yarl and aiohttp worked out of it (its host, port...)."""
     text = base + path
     if query:
         text += "?" + urlencode(query, quote_via=quote, safe=",")
