@@ -169,3 +169,41 @@ async def test_a_middleware_that_returns_no_answer_is_named_in_the_error(api: Sc
 def test_middleware_that_is_not_a_list_of_functions_is_refused(api: ScriptedAPI, bad: object) -> None:
     with pytest.raises(ClientValidationError, match="middleware"):
         api.client(middleware=bad)
+
+
+async def test_an_answer_a_middleware_makes_carries_the_time_and_retries_of_the_call(
+    api: ScriptedAPI, no_sleep: list[float]
+) -> None:
+    api.json("GET", COURSE, {"detail": "busy"}, status=503)
+
+    async def answer_the_retry(request: OutgoingRequest, send: Send) -> RawResponse:
+        if request.trace.attempt == 1:
+            return await send(request)
+        return RawResponse(
+            status=200,
+            reason="OK",
+            headers={"Content-Type": "application/json"},
+            body=b'{"key": "edX+DemoX", "title": "cached"}',
+            method=request.method,
+            path=request.url.path,
+        )
+
+    async with api.client(middleware=[answer_the_retry]) as client:
+        answer = await client.with_raw_response.catalogs.course(CATALOG, "edX+DemoX")
+    assert (answer.status, answer.retries) == (200, 1)
+    assert answer.elapsed > 0
+
+
+async def test_an_answer_passed_on_by_a_middleware_carries_the_retries_it_took(
+    api: ScriptedAPI, no_sleep: list[float]
+) -> None:
+    answers = iter([503, 200])
+
+    @api.route("GET", COURSE)
+    async def flaky(request: web.Request) -> web.Response:
+        return web.json_response({"key": "edX+DemoX"}, status=next(answers))
+
+    async with api.client(middleware=[add_tenant]) as client:
+        answer = await client.with_raw_response.catalogs.course(CATALOG, "edX+DemoX")
+    assert (answer.status, answer.retries) == (200, 1)
+    assert answer.elapsed > 0
