@@ -78,28 +78,32 @@ def model_hook(cls: type[Any]) -> Hook:
     try:
         readers = [_reader(plan) for plan in plans]
         expressions = [
-            _field_expression(index, plan, readers[index], namespace) for index, plan in enumerate(plans)
+            _field_expression(index, plan, readers[index], namespace, _fetch(index, plan))
+            for index, plan in enumerate(plans)
         ]
     finally:
         _COMPILING.discard(cls)
     namespace["plans"] = plans
     namespace["readers"] = readers
     namespace["new"] = object.__new__
+    namespace["learn"] = _Layouts(cls, namespace)
+    namespace["layouts"] = namespace["learn"].by_size
+    namespace["learning"] = bool(plans)
     source = "\n".join(
         [
             f"def structure_{cls.__name__}(data, _=None):",
-            "    if data.__class__ is not dict and data.__class__ is not text_object:",
-            "        return not_object(data, cls)",
+            "    if data.__class__ is not dict:",
+            "        if data.__class__ is not text_object:",
+            "            return not_object(data, cls)",
+            "    elif layouts and (layout := layouts.get(len(data))) is not None:",
+            "        if (model := layout(data)) is not None:",
+            "            return model",
             "    get = data.get",
             "    notes = []",
             "    missing = 0",
             "    try:",
-            *_construction([plan.name for plan in plans], expressions, fills_slots(cls)),
-            "    except DecodeError:  # an item of an array of models that is no object",
-            "        notes = []",
-            f"        extra = empty_extra if known.issuperset(data) else {_EXTRA}",
-            "        model = rebuild(cls, data, plans, readers, notes, extra)",
-            "        missing = count - len(data) + len(extra)",
+            *_construction([plan.name for plan in plans], expressions, fills_slots(cls), _EXTRA_SENT),
+            *_AFTER_DECODE_ERROR,
             "    if extra is not empty_extra:",
             "        unknown(model)",
             "    if notes or missing:",
@@ -107,31 +111,59 @@ def model_hook(cls: type[Any]) -> Hook:
             f"        model.{WIRE} = finish(model, notes, left, data.__class__ is text_object)",
             "    else:",
             f"        model.{WIRE} = every_field_sent[data.__class__ is text_object]",
+            "    if learning and data.__class__ is dict:",
+            "        learn(data)",
             "    return model",
         ]
     )
-    filename = f"<enterprise_async structure {cls.__module__}.{cls.__qualname__}>"
+    function = f"structure_{cls.__name__}"
+    return typing.cast(Hook, _compiled(source, function, f"structure {_qualified(cls)}", namespace))
+
+
+def _qualified(cls: type[Any]) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _compiled(source: str, function: str, name: str, namespace: dict[str, Any]) -> Any:
+    """The function ``function`` that ``source`` defines, compiled in ``namespace``; the source is
+    registered with ``linecache`` under ``name``, so that tracebacks, coverage and profilers show it."""
+    filename = f"<enterprise_async {name}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
     exec(compile(source, filename, "exec"), namespace)
-    return typing.cast(Hook, namespace[f"structure_{cls.__name__}"])
+    return namespace[function]
 
 
-def _construction(names: list[str], expressions: list[str], fill: bool) -> list[str]:
+_AFTER_DECODE_ERROR = [
+    "    except DecodeError:  # an item of an array of models that is no object",
+    "        notes = []",
+    "        extra = empty_extra if known.issuperset(data) else {k: data[k] for k in data.keys() - known}",
+    "        model = rebuild(cls, data, plans, readers, notes, extra)",
+    "        missing = count - len(data) + len(extra)",
+]
+_EXTRA_SENT = "empty_extra if len(data) == count - missing else {k: data[k] for k in data.keys() - known}"
+
+
+def _fetch(index: int, plan: FieldPlan) -> str:
+    """The source that looks a field up in ``data`` (bound to ``get``) and binds its value to
+    ``v``: ``absent`` for a field left out, counted in ``missing``, or its default."""
+    fetch = f"(v := get(w{index}, absent))"
+    if plan.left_out is not None:
+        fetch = f"(v := d{index} if {fetch} is absent and (missing := missing + 1) else v)"
+    return fetch
+
+
+def _construction(names: list[str], expressions: list[str], fill: bool, extra: str) -> list[str]:
     """The source that builds the model from its fields' expressions: slot by slot when ``fill``.
 
     The expressions count the documented fields left out (``missing``), so that the fields sent are
     known without a look at every key, and whether anything else was sent, from the object's size.
     """
     pairs = zip(names, expressions, strict=True)
-    extra = f"empty_extra if len(data) == count - missing else {_EXTRA}"
     if fill:
         assigned = [f"        model.{name} = {expression}" for name, expression in pairs]
         return ["        model = new(cls)", *assigned, f"        model.extra = extra = {extra}"]
     arguments = [f"            {name}=({expression})," for name, expression in pairs]
     return ["        model = cls(", *arguments, f"            extra=(extra := {extra}),", "        )"]
-
-
-_EXTRA = "{k: data[k] for k in data.keys() - known}"
 
 
 def fills_slots(cls: type[Any]) -> bool:
@@ -157,47 +189,44 @@ def fills_slots(cls: type[Any]) -> bool:
     return True
 
 
-def _field_expression(index: int, plan: FieldPlan, reader: Reader, namespace: dict[str, Any]) -> str:
-    """The source that reads one field from ``data`` (bound to ``get``): the values a field mostly
-    holds are checked inline (see ``exact``), anything else goes to the field's reader. A field
-    left out is counted in ``missing``; ``absent`` is what ``get`` gives for it."""
+def _field_expression(
+    index: int, plan: FieldPlan, reader: Reader, namespace: dict[str, Any], fetch: str, v: str = "v"
+) -> str:
+    """The source that reads one field's value, which ``fetch`` gives and binds to ``v``: the
+    values a field mostly holds are checked inline (see ``exact``), anything else goes to the
+    field's reader. ``absent`` is the value of a field left out, counted in ``missing``."""
     namespace[f"r{index}"] = reader
     namespace[f"w{index}"] = parser_key(plan.wire)
-    fetch = f"get(w{index}, absent)"
-    if plan.left_out is not None:
-        namespace[f"d{index}"] = plan.left_out
-        fetch = f"(v := d{index} if (v := {fetch}) is absent and (missing := missing + 1) else v)"
+    namespace[f"d{index}"] = plan.left_out
     if plan.listish:
-        return _array_expression(index, plan, fetch, namespace)
-    otherwise = f"None if v is None else ({_LEFT_OUT} and None if v is absent else r{index}(v, notes))"
+        return _array_expression(index, plan, fetch, namespace, v)
+    otherwise = f"None if {v} is None else ({_LEFT_OUT} and None if {v} is absent else r{index}({v}, notes))"
     type_ = plan.type
     inline = _inline_class(type_)
     if inline is not None:
         namespace[f"c{index}"] = inline
-        as_is = " or v.__class__ is text_object" if inline is dict else ""
-        return f"v if (v := {fetch}).__class__ is c{index}{as_is} else ({otherwise})"
+        as_is = f" or {v}.__class__ is text_object" if inline is dict else ""
+        return f"{v} if {fetch}.__class__ is c{index}{as_is} else ({otherwise})"
     if is_union(type_) and is_open_enum(enum := get_args(type_)[0]):
         # A documented value spelled as documented: its member, with nothing to note; spelled
         # another common way (``advanced``, ``self-paced``): its member, noted for ``to_dict``.
         namespace[f"x{index}"] = {member.value: member for member in enum}.get
         namespace[f"y{index}"] = _other_spellings(enum, type_).get
         namespace[f"t{index}"] = type_
-        noted = f"notes.append((w{index}, t{index}, v, None)) is None"
-        found = f"(m := x{index}(v)) is not None or ((m := y{index}(v)) is not None and {noted})"
-        return f"m if (v := {fetch}).__class__ is str and ({found}) else ({otherwise})"
+        noted = f"notes.append((w{index}, t{index}, {v}, None)) is None"
+        found = f"(m := x{index}({v})) is not None or ((m := y{index}({v})) is not None and {noted})"
+        return f"m if {fetch}.__class__ is str and ({found}) else ({otherwise})"
     exact = _EXACT.get(type_)
     if exact is not None:
         namespace[f"x{index}"] = exact
-        return f"m if (v := {fetch}).__class__ is str and (m := x{index}(v)) is not None else ({otherwise})"
+        return f"m if {fetch}.__class__ is str and (m := x{index}({v})) is not None else ({otherwise})"
     if attrs.has(type_) and type_ not in _COMPILING:
         # An object: the nested model's own compiled function, which reads any object.
         namespace[f"i{index}"] = hook(type_)
         namespace[f"m{index}"] = type_
-        is_object = f"(v := {fetch}).__class__ is dict or v.__class__ is text_object"
-        return f"i{index}(v, m{index}) if {is_object} else ({otherwise})"
-    return (
-        f"None if (v := {fetch}) is None else ({_LEFT_OUT} and None if v is absent else r{index}(v, notes))"
-    )
+        is_object = f"{fetch}.__class__ is dict or {v}.__class__ is text_object"
+        return f"i{index}({v}, m{index}) if {is_object} else ({otherwise})"
+    return f"None if {fetch} is None else ({_LEFT_OUT} and None if {v} is absent else r{index}({v}, notes))"
 
 
 def _other_spellings(enum: Any, type_: Any) -> dict[str, Any]:
@@ -222,30 +251,30 @@ _EXACT: dict[Any, Callable[[str], Any]] = {datetime.datetime: utc_datetime, deci
 """Text that decodes, with nothing to note, to a value of these types (see ``exact``)."""
 
 
-def _array_expression(index: int, plan: FieldPlan, fetch: str, namespace: dict[str, Any]) -> str:
+def _array_expression(index: int, plan: FieldPlan, fetch: str, namespace: dict[str, Any], v: str) -> str:
     """The source that reads an array field: ``[]`` when left out or sent empty (the shared one),
     a list of models built right here, a list whose items all have the declared class as sent."""
     type_ = plan.type
     namespace[f"null{index}"] = _null_array(plan.wire, type_)
     otherwise = (
-        f"(null{index}(notes) if v is None else "
-        f"({_LEFT_OUT} and empty_array if v is absent else r{index}(v, notes)))"
+        f"(null{index}(notes) if {v} is None else "
+        f"({_LEFT_OUT} and empty_array if {v} is absent else r{index}({v}, notes)))"
     )
     item = (get_args(type_) or (Any,))[0] if is_list(type_) else None
     if item is not None and attrs.has(item) and item not in _COMPILING:
         # A list of models, built right here; an item that is no object raises DecodeError.
         namespace[f"i{index}"] = hook(item)
         namespace[f"m{index}"] = item
-        as_sent = f"[i{index}(x, m{index}) for x in v]"
+        as_sent = f"[i{index}(x, m{index}) for x in {v}]"
     elif item in (Any, object):
-        as_sent = "v"
+        as_sent = v
     elif (kind := dict if item is not None and is_mapping(item) else item) in PASS_THROUGH_CLASSES:
         namespace[f"k{index}"] = kind
-        xml_objects = " or of_class(v, text_object)" if kind is dict else ""  # objects read from XML
-        as_sent = f"(v if of_class(v, k{index}){xml_objects} else r{index}(v, notes))"
+        xml_objects = f" or of_class({v}, text_object)" if kind is dict else ""  # objects read from XML
+        as_sent = f"({v} if of_class({v}, k{index}){xml_objects} else r{index}({v}, notes))"
     else:
-        as_sent = f"r{index}(v, notes)"
-    return f"({as_sent} if v else empty_array) if (v := {fetch}).__class__ is list else {otherwise}"
+        as_sent = f"r{index}({v}, notes)"
+    return f"({as_sent} if {v} else empty_array) if {fetch}.__class__ is list else {otherwise}"
 
 
 def _rebuild(
@@ -317,6 +346,124 @@ class _LeftOut:
 
 
 _MAX_LEFT_OUT_SETS = 1024
+
+
+class _Layouts:
+    """Functions compiled for the objects of one class that leave out the same fields: a layout.
+
+    A serializer sends the same fields every time, so the objects of one listing mostly share
+    their layout: their size and the documented fields they leave out. Once one has been seen
+    ``_SIGHTINGS`` times, a function is compiled for it (see ``_layout_source``) that looks each
+    field it sends up with the quickest look-up there is, ``data[key]``, and spends nothing on the
+    fields it leaves out, nor on counting them: they are known. The class's function hands it the
+    objects of that size (one layout per size), and takes back any whose fields differ.
+    """
+
+    __slots__ = ("by_size", "cls", "failures", "namespace", "seen", "sightings")
+
+    def __init__(self, cls: type[Any], namespace: dict[str, Any]) -> None:
+        self.cls = cls
+        self.namespace = namespace
+        self.by_size: dict[int, Callable[[Any], Any]] = {}
+        self.sightings: dict[tuple[int, frozenset[str]], int] = {}
+        self.failures: dict[int, int] = {}
+        self.seen: set[int] = set()
+        """The sizes given a layout, even one dropped since: each size is compiled for once."""
+
+    def __call__(self, data: dict[str, Any]) -> None:
+        """Count the layout of an object read without one; compile it when it recurs."""
+        size = len(data)
+        if size in self.seen:
+            return
+        left = self.namespace["known"].difference(data)
+        key = (size, left)
+        sightings = self.sightings[key] = self.sightings.get(key, 0) + 1
+        if sightings >= _SIGHTINGS:
+            self.seen.add(size)
+            if len(left) < len(self.namespace["plans"]):  # an object with no field is no faster read
+                self.by_size[size] = self._compile(left, size)
+        if len(self.seen) >= _MAX_LAYOUTS or len(self.sightings) >= _MAX_SIGHTED:
+            self.namespace["learning"] = False  # objects of this class vary too much to be worth it
+
+    def missed(self, size: int) -> None:
+        """An object of ``size`` leaves out other fields than its layout: often enough, drop it."""
+        failures = self.failures[size] = self.failures.get(size, 0) + 1
+        if failures >= _MAX_FAILURES:
+            self.by_size.pop(size, None)
+
+    def _compile(self, left: frozenset[str], size: int) -> Callable[[Any], Any]:
+        number = len(self.seen)
+        name = f"layout{number}"
+        source = _layout_source(self.cls, self.namespace, left, size, name)
+        return typing.cast(
+            Callable[[Any], Any], _compiled(source, name, f"{name} {_qualified(self.cls)}", self.namespace)
+        )
+
+
+_SIGHTINGS = 8
+_MAX_LAYOUTS = 4
+_MAX_SIGHTED = 64
+_MAX_FAILURES = 64
+
+
+def _layout_source(
+    cls: type[Any], namespace: dict[str, Any], left: frozenset[str], size: int, name: str
+) -> str:
+    """The function that reads the objects of ``size`` that leave out the fields ``left``: it looks
+    every field sent up before it decodes anything, and gives None, having decoded nothing, for
+    an object that leaves out others; its models are the class's function's, note for note."""
+    plans: tuple[FieldPlan, ...] = namespace["plans"]
+    readers: list[Reader] = namespace["readers"]
+    sent = [index for index, plan in enumerate(plans) if plan.wire not in left]
+    others = size - len(sent)
+    namespace[f"{name}_left"] = left
+    namespace[f"{name}_record"] = wire_record(left, False)
+    namespace[f"{name}_missed"] = namespace["learn"].missed
+    namespace["everything"] = EVERY_FIELD_SENT[False]
+    lookups = [f"        v{index} = data[w{index}]" for index in sent]
+    if others:
+        extra = "{k: data[k] for k in others}"
+        lookups += [
+            "        others = data.keys() - known",
+            f"        if len(others) != {others}:",
+            "            raise KeyError",
+        ]
+    else:
+        extra = "empty_extra"
+    expressions = []
+    for index, plan in enumerate(plans):
+        if plan.wire not in left:
+            fetch = f"v{index}"
+        elif plan.left_out is not None:
+            fetch = f"(v{index} := d{index})"
+        else:
+            expressions.append("empty_array" if plan.listish else "None")
+            continue
+        expressions.append(_field_expression(index, plan, readers[index], namespace, fetch, f"v{index}"))
+    construction = _construction([plan.name for plan in plans], expressions, fills_slots(cls), extra)
+    return "\n".join(
+        [
+            f"def {name}(data):",
+            "    try:",
+            *lookups,
+            "    except KeyError:",
+            f"        return {name}_missed({size})",
+            "    notes = []",
+            f"    missing = {len(plans) - len(sent)}",
+            "    try:",
+            *construction,
+            *_AFTER_DECODE_ERROR,
+            "        if extra is not empty_extra:",
+            "            unknown(model)",
+            "        left = left_out(data, count - missing) if missing else no_fields",
+            f"        model.{WIRE} = finish(model, notes, left, False) if notes or missing else everything",
+            "        return model",
+            "    if extra is not empty_extra:",
+            "        unknown(model)",
+            f"    model.{WIRE} = finish(model, notes, {name}_left, False) if notes else {name}_record",
+            "    return model",
+        ]
+    )
 
 
 def _null_array(wire: str, type_: Any) -> Callable[[list[Note]], list[Any]]:
