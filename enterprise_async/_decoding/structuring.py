@@ -32,7 +32,7 @@ import attrs
 
 from .._xml import TextObject
 from .empty import EMPTY_ARRAY, EMPTY_EXTRA
-from .exact import exact_decimal, of_class, utc_datetime
+from .exact import READ_DATETIMES, exact_decimal, of_class, read_utc_datetime
 from .failure import DecodeError, describe
 from .fields import WIRE, FieldPlan, field_plans, known_fields
 from .keys import parser_key
@@ -72,6 +72,7 @@ def model_hook(cls: type[Any]) -> Hook:
         "empty_extra": EMPTY_EXTRA,
         "unknown": report_unknown,
         "of_class": of_class,
+        "read_datetime": READ_DATETIMES.get,
         "absent": _ABSENT,
     }
     _COMPILING.add(cls)
@@ -219,7 +220,10 @@ def _field_expression(
     exact = _EXACT.get(type_)
     if exact is not None:
         namespace[f"x{index}"] = exact
-        return f"m if {fetch}.__class__ is str and (m := x{index}({v})) is not None else ({otherwise})"
+        taken = f"(m := x{index}({v})) is not None"
+        if type_ is datetime.datetime:  # one read lately: looked up, not parsed again
+            taken = f"((m := read_datetime({v})) is not None or {taken})"
+        return f"m if {fetch}.__class__ is str and {taken} else ({otherwise})"
     if attrs.has(type_) and type_ not in _COMPILING:
         # An object: the nested model's own compiled function, which reads any object.
         namespace[f"i{index}"] = hook(type_)
@@ -247,7 +251,10 @@ def _other_spellings(enum: Any, type_: Any) -> dict[str, Any]:
 _LEFT_OUT = "(missing := missing + 1)"
 """Counts a field left out; its value, at least 1, is true."""
 
-_EXACT: dict[Any, Callable[[str], Any]] = {datetime.datetime: utc_datetime, decimal.Decimal: exact_decimal}
+_EXACT: dict[Any, Callable[[str], Any]] = {
+    datetime.datetime: read_utc_datetime,
+    decimal.Decimal: exact_decimal,
+}
 """Text that decodes, with nothing to note, to a value of these types (see ``exact``)."""
 
 
