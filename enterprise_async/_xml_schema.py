@@ -201,16 +201,40 @@ def _shape(cls: type[Any]) -> _Shape:
 
 
 _NUMERIC = frozenset({"integer", "number", "boolean"})
+_NEVER_A_NUMBER = frozenset({"date", "date-time", "uuid"})
+"""Formats of text that never spells a number or a boolean: beside one in a union (a date, or
+whether the learner unenrolled in time), the renderer's ``True`` or ``12`` can only be the other."""
 
 
 def _numeric(schema: Any) -> bool:
-    """Whether the schema admits numbers or booleans and nothing else (null aside)."""
+    """Whether every value the schema admits (null aside) is a number, a boolean, or, in a union with
+    one of those, text of a format that never spells one."""
     if not isinstance(schema, Mapping):
         return False
+    alternatives = _alternatives(schema)
+    if not any(kind in _NUMERIC for kind, _ in alternatives):
+        return False
+    return all(
+        kind in _NUMERIC or kind == "null" or (kind == "string" and text_format in _NEVER_A_NUMBER)
+        for kind, text_format in alternatives
+    )
+
+
+def _alternatives(schema: Mapping[str, Any]) -> list[tuple[Any, Any]]:
+    """The (type, format) pairs a schema admits: its own types, or those of its ``oneOf``/``anyOf``
+    options; an option without a type (a reference) admits anything."""
     kind = schema.get("type")
-    kinds = set(kind) if isinstance(kind, list) else {kind}
-    kinds.discard("null")
-    return bool(kinds) and kinds <= _NUMERIC
+    if kind is not None:
+        kinds = kind if isinstance(kind, list) else [kind]
+        return [(each, schema.get("format")) for each in kinds]
+    options = [*schema.get("oneOf", ()), *schema.get("anyOf", ())]
+    if not options:
+        return [(None, None)]
+    return [
+        pair
+        for option in options
+        for pair in (_alternatives(option) if isinstance(option, Mapping) else [(None, None)])
+    ]
 
 
 def _components() -> Mapping[str, Any]:

@@ -267,3 +267,12 @@ def test_a_number_longer_than_python_reads_is_kept_as_sent_not_raised() -> None:
         pytest.skip("this interpreter reads integers of any length")
     digits = "9" * (limit + 1)  # ``int`` raises ValueError past the limit
     assert read_drf_xml(render_drf_xml({"count": digits}), CatalogContentsPage) == {"count": digits}
+
+
+def test_a_boolean_in_a_union_with_a_date_reads_back_as_the_boolean_it_was() -> None:
+    """A date never spells ``True``: in a field that is a date or a boolean, the renderer's ``True``
+    is the boolean the JSON had, and ``to_dict`` writes it back as one."""
+    for sent in ({"unenrollment_end_within_date": True}, {"unenrollment_end_within_date": "2026-03-01"}):
+        summary = read(LearnerSummary, sent)
+        assert summary == from_dict(LearnerSummary, sent)
+        assert to_dict(summary) == sent

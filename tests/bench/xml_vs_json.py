@@ -126,6 +126,7 @@ def run(rounds: int) -> list[Row]:
             ratio <= 3,
             _page_notes(ms, json_body, xml_body),
         ),
+        _other_parsers(xml_body, json_ms=ms["json"], rounds=rounds),
         _whole_listing(rounds),
         _equal_real_items(),
     ]
@@ -149,6 +150,70 @@ def _page_notes(ms: dict[str, float], json_body: bytes, xml_body: bytes) -> tupl
         "(xmltodict does) pays at least what expat calling an empty Python function for every tag and "
         f"text costs: {callbacks_ms:.1f} ms on this page, "
         f"{(callbacks_ms + ms['json models']) / json_ms:.1f}x with the models.",
+    )
+
+
+def _lxml(body: bytes) -> object:
+    from lxml import etree
+
+    return etree.fromstring(body)
+
+
+def _quick_xmltodict(body: bytes) -> object:
+    import quick_xmltodict
+
+    return quick_xmltodict.parse(body.decode("utf-8"))
+
+
+def _obj2xml_rs(body: bytes) -> object:
+    import obj2xml_rs
+
+    return obj2xml_rs.parse(body.decode("utf-8"))
+
+
+def _xmltodict_rs(body: bytes) -> object:
+    import xmltodict_rs
+
+    return xmltodict_rs.parse(body)
+
+
+OTHER_PARSERS: dict[str, Callable[[bytes], object]] = {
+    "lxml (its tree alone)": _lxml,
+    "quick-xmltodict (Rust, to dicts)": _quick_xmltodict,
+    "obj2xml-rs (Rust, to dicts)": _obj2xml_rs,
+    "xmltodict-rs (Rust, to dicts)": _xmltodict_rs,
+}
+"""Compiled XML readers on PyPI, timed on the same page when installed (they are no dependency):
+``pip install lxml quick-xmltodict obj2xml-rs xmltodict-rs``."""
+
+
+def _other_parsers(xml_body: bytes, *, json_ms: float, rounds: int) -> Row:
+    """What compiled readers on PyPI take for the page, before any of the work ours does after."""
+    what = "compiled XML readers on PyPI, the same page: their parse alone / the whole JSON decode"
+    found: list[str] = []
+    for name, parse in OTHER_PARSERS.items():
+        try:
+            parse(xml_body)
+        except ImportError:
+            found.append(f"{name}: not installed")
+            continue
+        with collector_off():
+            parse_ms = (
+                median([per_call(lambda parse=parse: parse(xml_body), CALLS) for _ in range(rounds)]) * 1000
+            )
+        found.append(f"{name}: {parse_ms:.1f} ms, {parse_ms / json_ms:.1f}x the JSON decode")
+    return Row(
+        "B3",
+        what,
+        "; ".join(found),
+        "n/a",
+        None,
+        (
+            "None of them is a dependency: each is timed only to show whether it would serve (issue 20 "
+            "welcomes lxml where the benchmark shows it serves better). Their figures are before the "
+            "lists, the spec's reading of empty elements and the models, which the page's XML row "
+            "includes.",
+        ),
     )
 
 
