@@ -185,3 +185,13 @@ def test_a_field_sent_where_a_layout_has_an_unknown_one_is_read_as_declared() ->
     assert decoded.price == decimal.Decimal("1.50")
     assert decoded.extra == {}
     assert to_dict(decoded) == sent
+
+
+def test_a_layout_of_one_field_reads_it() -> None:
+    model = _fresh_model()
+    for _ in range(_SIGHTINGS):
+        from_dict(model, {"name": "Intro"})
+    assert 1 in _layouts(model)
+
+    assert from_dict(model, {"name": "Other"}) == model(name="Other")
+    assert to_dict(from_dict(model, {"level": "advanced"})) == {"level": "advanced"}

@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import linecache
+import operator
 import typing
 from collections.abc import Callable
 from types import NoneType
@@ -72,6 +73,7 @@ def model_hook(cls: type[Any]) -> Hook:
         "empty_extra": EMPTY_EXTRA,
         "unknown": report_unknown,
         "of_class": of_class,
+        "fields_of": _fields_of,
         "read_datetime": READ_DATETIMES.get,
         "absent": _ABSENT,
     }
@@ -137,11 +139,17 @@ def _compiled(source: str, function: str, name: str, namespace: dict[str, Any]) 
 _AFTER_DECODE_ERROR = [
     "    except DecodeError:  # an item of an array of models that is no object",
     "        notes = []",
-    "        extra = empty_extra if known.issuperset(data) else {k: data[k] for k in data.keys() - known}",
+    "        extra = empty_extra if known.issuperset(data) else fields_of(data, data.keys() - known)",
     "        model = rebuild(cls, data, plans, readers, notes, extra)",
     "        missing = count - len(data) + len(extra)",
 ]
-_EXTRA_SENT = "empty_extra if len(data) == count - missing else {k: data[k] for k in data.keys() - known}"
+_EXTRA_SENT = "empty_extra if len(data) == count - missing else fields_of(data, data.keys() - known)"
+
+
+def _fields_of(data: dict[str, Any], keys: set[str]) -> dict[str, Any]:
+    """The fields of ``data`` named ``keys`` (its unknown ones); a function of its own, so that the
+    compiled functions hold ``data`` in a plain local, not in the cell a comprehension would need."""
+    return {key: data[key] for key in keys}
 
 
 def _fetch(index: int, plan: FieldPlan) -> str:
@@ -427,9 +435,11 @@ def _layout_source(
     namespace[f"{name}_record"] = wire_record(left, False)
     namespace[f"{name}_missed"] = namespace["learn"].missed
     namespace["everything"] = EVERY_FIELD_SENT[False]
-    lookups = [f"        v{index} = data[w{index}]" for index in sent]
+    namespace[f"{name}_pick"] = operator.itemgetter(*[namespace[f"w{index}"] for index in sent])
+    values = ", ".join(f"v{index}" for index in sent) + ("," if len(sent) > 1 else "")
+    lookups = [f"        {values} = {name}_pick(data)"]  # one look-up in C for each field sent
     if others:
-        extra = "{k: data[k] for k in others}"
+        extra = "fields_of(data, others)"
         lookups += [
             "        others = data.keys() - known",
             f"        if len(others) != {others}:",
