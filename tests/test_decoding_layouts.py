@@ -104,7 +104,7 @@ def _decoded(model: Any, data: Any) -> tuple[Any, str, Any, list[Any], list[str]
 
 def _layouts(model: Any) -> dict[int, Any]:
     hook = converter.get_structure_hook(model)
-    return dict(hook.__globals__["layouts"])
+    return dict(hook.__globals__["learn"].layouts)
 
 
 @settings(max_examples=150, deadline=None)
@@ -127,10 +127,10 @@ def test_objects_that_share_a_layout_are_read_by_a_function_compiled_for_it() ->
     sent = {key: value for key, value in _BASE.items() if key != "price"}
 
     first = [from_dict(model, dict(sent)) for _ in range(_SIGHTINGS)]
-    layout = _layouts(model)[len(sent)]
+    assert len(sent) in _layouts(model)
     later = from_dict(model, dict(sent))
 
-    assert layout.__name__.startswith("layout")
+    assert "layouts of size" in converter.get_structure_hook(model).__code__.co_filename
     assert later == first[0]
     assert later._sdk_wire is first[-1]._sdk_wire  # the record of the fields left out, shared
     assert to_dict(later) == sent

@@ -89,38 +89,28 @@ def model_hook(cls: type[Any]) -> Hook:
     namespace["plans"] = plans
     namespace["readers"] = readers
     namespace["new"] = object.__new__
-    namespace["learn"] = _Layouts(cls, namespace)
-    namespace["layouts"] = namespace["learn"].by_size
     namespace["learning"] = bool(plans)
-    source = "\n".join(
-        [
-            f"def structure_{cls.__name__}(data, _=None):",
-            "    if data.__class__ is not dict:",
-            "        if data.__class__ is not text_object:",
-            "            return not_object(data, cls)",
-            "    elif layouts and (layout := layouts.get(len(data))) is not None:",
-            "        if (model := layout(data)) is not None:",
-            "            return model",
-            "    get = data.get",
-            "    notes = []",
-            "    missing = 0",
-            "    try:",
-            *_construction([plan.name for plan in plans], expressions, fills_slots(cls), _EXTRA_SENT),
-            *_AFTER_DECODE_ERROR,
-            "    if extra is not empty_extra:",
-            "        unknown(model)",
-            "    if notes or missing:",
-            "        left = left_out(data, count - missing) if missing else no_fields",
-            f"        model.{WIRE} = finish(model, notes, left, data.__class__ is text_object)",
-            "    else:",
-            f"        model.{WIRE} = every_field_sent[data.__class__ is text_object]",
-            "    if learning and data.__class__ is dict:",
-            "        learn(data)",
-            "    return model",
-        ]
-    )
-    function = f"structure_{cls.__name__}"
-    return typing.cast(Hook, _compiled(source, function, f"structure {_qualified(cls)}", namespace))
+    generic = [
+        "    get = data.get",
+        "    notes = []",
+        "    missing = 0",
+        "    try:",
+        *_construction([plan.name for plan in plans], expressions, fills_slots(cls), _EXTRA_SENT),
+        *_AFTER_DECODE_ERROR,
+        "    if extra is not empty_extra:",
+        "        unknown(model)",
+        "    if notes or missing:",
+        "        left = left_out(data, count - missing) if missing else no_fields",
+        f"        model.{WIRE} = finish(model, notes, left, data.__class__ is text_object)",
+        "    else:",
+        f"        model.{WIRE} = every_field_sent[data.__class__ is text_object]",
+        "    if learning and data.__class__ is dict:",
+        "        learn(data)",
+        "    return model",
+    ]
+    layouts = namespace["learn"] = _Layouts(cls, namespace, generic)
+    namespace["missed"] = layouts.missed
+    return typing.cast(Hook, layouts.function)
 
 
 def _qualified(cls: type[Any]) -> str:
@@ -364,29 +354,33 @@ _MAX_LEFT_OUT_SETS = 1024
 
 
 class _Layouts:
-    """Functions compiled for the objects of one class that leave out the same fields: a layout.
+    """The class's function, compiled again with a branch for each layout its objects recur in.
 
     A serializer sends the same fields every time, so the objects of one listing mostly share
     their layout: their size and the documented fields they leave out. Once one has been seen
-    ``_SIGHTINGS`` times, a function is compiled for it (see ``_layout_source``) that looks each
-    field it sends up with the quickest look-up there is, ``data[key]``, and spends nothing on the
-    fields it leaves out, nor on counting them: they are known. The class's function hands it the
-    objects of that size (one layout per size), and takes back any whose fields differ.
+    ``_SIGHTINGS`` times, the function gets a branch for the objects of that size (see
+    ``_layout_lines``), which looks every field sent up in one call in C, spends nothing on the
+    fields left out, nor on counting them: they are known. An object of that size that leaves
+    out other fields falls through to the general code. The function object stays the same, so
+    every caller that holds it reads with the new branches (its ``__code__`` is replaced).
     """
 
-    __slots__ = ("by_size", "cls", "failures", "namespace", "seen", "sightings")
+    __slots__ = ("cls", "failures", "function", "generic", "layouts", "namespace", "seen", "sightings")
 
-    def __init__(self, cls: type[Any], namespace: dict[str, Any]) -> None:
+    def __init__(self, cls: type[Any], namespace: dict[str, Any], generic: list[str]) -> None:
         self.cls = cls
         self.namespace = namespace
-        self.by_size: dict[int, Callable[[Any], Any]] = {}
+        self.generic = generic
+        self.layouts: dict[int, frozenset[str]] = {}
+        """The fields left out by the objects of each size read by a branch of their own."""
         self.sightings: dict[tuple[int, frozenset[str]], int] = {}
         self.failures: dict[int, int] = {}
         self.seen: set[int] = set()
         """The sizes given a layout, even one dropped since: each size is compiled for once."""
+        self.function = self._compiled()
 
     def __call__(self, data: dict[str, Any]) -> None:
-        """Count the layout of an object read without one; compile it when it recurs."""
+        """Count the layout of an object read by the general code; give it a branch when it recurs."""
         size = len(data)
         if size in self.seen:
             return
@@ -396,23 +390,37 @@ class _Layouts:
         if sightings >= _SIGHTINGS:
             self.seen.add(size)
             if len(left) < len(self.namespace["plans"]):  # an object with no field is no faster read
-                self.by_size[size] = self._compile(left, size)
+                self.layouts[size] = left
+                self.function.__code__ = self._compiled().__code__
         if len(self.seen) >= _MAX_LAYOUTS or len(self.sightings) >= _MAX_SIGHTED:
             self.namespace["learning"] = False  # objects of this class vary too much to be worth it
 
     def missed(self, size: int) -> None:
         """An object of ``size`` leaves out other fields than its layout: often enough, drop it."""
         failures = self.failures[size] = self.failures.get(size, 0) + 1
-        if failures >= _MAX_FAILURES:
-            self.by_size.pop(size, None)
+        if failures == _MAX_FAILURES:
+            del self.layouts[size]
+            self.function.__code__ = self._compiled().__code__
 
-    def _compile(self, left: frozenset[str], size: int) -> Callable[[Any], Any]:
-        number = len(self.seen)
-        name = f"layout{number}"
-        source = _layout_source(self.cls, self.namespace, left, size, name)
-        return typing.cast(
-            Callable[[Any], Any], _compiled(source, name, f"{name} {_qualified(self.cls)}", self.namespace)
-        )
+    def _compiled(self) -> Any:
+        cls, namespace = self.cls, self.namespace
+        head = [f"def structure_{cls.__name__}(data, _=None):"]
+        if not self.layouts:
+            head += [
+                "    if data.__class__ is not dict and data.__class__ is not text_object:",
+                "        return not_object(data, cls)",
+            ]
+        else:
+            head += ["    if data.__class__ is dict:", "        size = len(data)"]
+            for number, (size, left) in enumerate(self.layouts.items()):
+                branch = _layout_lines(namespace, left, size, f"{size}_{len(left)}")
+                head += [f"        {'elif' if number else 'if'} size == {size}:", *_indented(branch, 12)]
+            head += ["    elif data.__class__ is not text_object:", "        return not_object(data, cls)"]
+        sizes = "".join(f" {size}" for size in self.layouts)
+        name = f"structure {_qualified(cls)}" + (f" (layouts of size{sizes})" if sizes else "")
+        function = _compiled("\n".join(head + self.generic), f"structure_{cls.__name__}", name, namespace)
+        namespace[f"structure_{cls.__name__}"] = getattr(self, "function", function)
+        return function
 
 
 _SIGHTINGS = 8
@@ -421,32 +429,35 @@ _MAX_SIGHTED = 64
 _MAX_FAILURES = 64
 
 
-def _layout_source(
-    cls: type[Any], namespace: dict[str, Any], left: frozenset[str], size: int, name: str
-) -> str:
-    """The function that reads the objects of ``size`` that leave out the fields ``left``: it looks
-    every field sent up before it decodes anything, and gives None, having decoded nothing, for
-    an object that leaves out others; its models are the class's function's, note for note."""
+def _indented(lines: list[str], spaces: int) -> list[str]:
+    return [" " * spaces + line for line in lines]
+
+
+def _layout_lines(namespace: dict[str, Any], left: frozenset[str], size: int, name: str) -> list[str]:
+    """The branch that reads the objects of ``size`` that leave out the fields ``left``: it looks
+    every field sent up before it decodes anything, and falls through, having decoded nothing, for
+    an object that leaves out others; its models are the general code's, note for note."""
     plans: tuple[FieldPlan, ...] = namespace["plans"]
     readers: list[Reader] = namespace["readers"]
     sent = [index for index, plan in enumerate(plans) if plan.wire not in left]
     others = size - len(sent)
-    namespace[f"{name}_left"] = left
-    namespace[f"{name}_record"] = wire_record(left, False)
-    namespace[f"{name}_missed"] = namespace["learn"].missed
+    namespace[f"left{name}"] = left
+    namespace[f"record{name}"] = wire_record(left, False)
+    namespace[f"pick{name}"] = operator.itemgetter(*[namespace[f"w{index}"] for index in sent])
     namespace["everything"] = EVERY_FIELD_SENT[False]
-    namespace[f"{name}_pick"] = operator.itemgetter(*[namespace[f"w{index}"] for index in sent])
     values = ", ".join(f"v{index}" for index in sent) + ("," if len(sent) > 1 else "")
-    lookups = [f"        {values} = {name}_pick(data)"]  # one look-up in C for each field sent
+    lookups = [f"    {values} = pick{name}(data)"]  # one look-up in C for each field sent
+    extra, unknown = "empty_extra", []
     if others:
-        extra = "fields_of(data, others)"
+        extra, unknown = (
+            "fields_of(data, others)",
+            ["    if extra is not empty_extra:", "        unknown(model)"],
+        )
         lookups += [
-            "        others = data.keys() - known",
-            f"        if len(others) != {others}:",
-            "            raise KeyError",
+            "    others = data.keys() - known",
+            f"    if len(others) != {others}:",
+            "        raise KeyError",
         ]
-    else:
-        extra = "empty_extra"
     expressions = []
     for index, plan in enumerate(plans):
         if plan.wire not in left:
@@ -457,30 +468,24 @@ def _layout_source(
             expressions.append("empty_array" if plan.listish else "None")
             continue
         expressions.append(_field_expression(index, plan, readers[index], namespace, fetch, f"v{index}"))
-    construction = _construction([plan.name for plan in plans], expressions, fills_slots(cls), extra)
-    return "\n".join(
-        [
-            f"def {name}(data):",
-            "    try:",
-            *lookups,
-            "    except KeyError:",
-            f"        return {name}_missed({size})",
-            "    notes = []",
-            f"    missing = {len(plans) - len(sent)}",
-            "    try:",
-            *construction,
-            *_AFTER_DECODE_ERROR,
-            "        if extra is not empty_extra:",
-            "            unknown(model)",
-            "        left = left_out(data, count - missing) if missing else no_fields",
-            f"        model.{WIRE} = finish(model, notes, left, False) if notes or missing else everything",
-            "        return model",
-            "    if extra is not empty_extra:",
-            "        unknown(model)",
-            f"    model.{WIRE} = finish(model, notes, {name}_left, False) if notes else {name}_record",
-            "    return model",
-        ]
+    construction = _construction(
+        [plan.name for plan in plans], expressions, fills_slots(namespace["cls"]), extra
     )
+    body = [
+        "    notes = []",
+        "    try:",
+        *construction,
+        *_AFTER_DECODE_ERROR,
+        "        if extra is not empty_extra:",
+        "            unknown(model)",
+        "        left = left_out(data, count - missing) if missing else no_fields",
+        f"        model.{WIRE} = finish(model, notes, left, False) if notes or missing else everything",
+        "        return model",
+        *unknown,
+        f"    model.{WIRE} = finish(model, notes, left{name}, False) if notes else record{name}",
+        "    return model",
+    ]
+    return ["try:", *lookups, "except KeyError:", f"    missed({size})", "else:", *body]
 
 
 def _null_array(wire: str, type_: Any) -> Callable[[list[Note]], list[Any]]:
