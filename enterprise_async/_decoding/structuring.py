@@ -13,6 +13,9 @@ they are read, so the object's size tells whether it holds anything undocumented
 The model is filled slot by slot when its ``__init__`` would do nothing more (``fills_slots``):
 matching seventy keyword arguments costs ten times setting seventy attributes.
 
+Objects of one class mostly share a layout (their size, the fields they leave out): once one
+recurs, the function is compiled again with a branch for it (``_Layouts``).
+
 The source of each compiled function is registered with ``linecache``: tracebacks, coverage and
 profilers show it. (``cattrs.gen.make_dict_structure_fn`` was measured for this: one hook call per
 field, then ``cls(**res)``, made the decode of 200 courses 1.5x slower; see the README.)
