@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from enterprise_async._decoding import structure
 from enterprise_async._decoding.registry import converter
 from enterprise_async._decoding.structuring import _SIGHTINGS
+from enterprise_async._xml import TextObject
 from enterprise_async.models import LevelType, Seat, from_dict, to_dict
 
 
@@ -102,9 +103,19 @@ def _decoded(model: Any, data: Any) -> tuple[Any, str, Any, list[Any], list[str]
     return decoded, repr(decoded._sdk_wire), to_dict(decoded), findings, handler.messages
 
 
-def _layouts(model: Any) -> dict[int, Any]:
-    hook = converter.get_structure_hook(model)
-    return dict(hook.__globals__["learn"].layouts)
+def _layouts(model: Any, xml: bool = False) -> dict[int, Any]:
+    """The fields left out by the layouts of ``model``, by size, of its JSON objects or its XML ones."""
+    layouts = converter.get_structure_hook(model).__globals__["learn"].layouts
+    return {size: left for (text, size), left in layouts.items() if text is xml}
+
+
+def _as_read_from_xml(value: Any) -> Any:
+    """``value`` as the XML reader gives it: objects as ``TextObject``, numbers and booleans as text."""
+    if isinstance(value, dict):
+        return TextObject({key: _as_read_from_xml(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return [_as_read_from_xml(item) for item in value]
+    return value if value is None or isinstance(value, str) else str(value)
 
 
 @settings(max_examples=150, deadline=None)
@@ -118,6 +129,21 @@ def test_an_object_of_a_layouts_size_reads_as_the_classs_own_function_reads_it(
     for _ in range(_SIGHTINGS):
         from_dict(model, dict(base))
     assert len(base) in _layouts(model)
+
+    assert _decoded(model, variant) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(objects=_same_size_variants())
+def test_an_xml_object_of_a_layouts_size_reads_as_the_classs_own_function_reads_it(
+    objects: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    base, variant = (_as_read_from_xml(sent) for sent in objects)
+    model = _fresh_model()
+    expected = _decoded(model, variant)
+    for _ in range(_SIGHTINGS):
+        from_dict(model, _as_read_from_xml(base))
+    assert len(base) in _layouts(model, xml=True)
 
     assert _decoded(model, variant) == expected
 
@@ -163,14 +189,18 @@ def test_an_array_item_that_is_no_object_is_kept_as_sent_by_a_layout_too(caplog:
     assert to_dict(decoded) == sent
 
 
-def test_xml_objects_are_read_by_the_classs_own_function() -> None:
-    from enterprise_async._xml import TextObject
-
+def test_xml_objects_and_json_objects_have_layouts_of_their_own() -> None:
     model = _fresh_model()
     for _ in range(_SIGHTINGS):
         from_dict(model, TextObject(name="Intro", ready="true"))
 
     assert _layouts(model) == {}
+    assert 2 in _layouts(model, xml=True)
+    assert from_dict(model, {"name": "Intro", "ready": True}) == model(name="Intro", ready=True)
+    assert to_dict(from_dict(model, TextObject(name="Intro", ready="true"))) == {
+        "name": "Intro",
+        "ready": True,
+    }
 
 
 def test_a_field_sent_where_a_layout_has_an_unknown_one_is_read_as_declared() -> None:

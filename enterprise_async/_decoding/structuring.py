@@ -107,7 +107,7 @@ def model_hook(cls: type[Any]) -> Hook:
         f"        model.{WIRE} = finish(model, notes, left, data.__class__ is text_object)",
         "    else:",
         f"        model.{WIRE} = every_field_sent[data.__class__ is text_object]",
-        "    if learning and data.__class__ is dict:",
+        "    if learning:",
         "        learn(data)",
         "    return model",
     ]
@@ -360,12 +360,13 @@ class _Layouts:
     """The class's function, compiled again with a branch for each layout its objects recur in.
 
     A serializer sends the same fields every time, so the objects of one listing mostly share
-    their layout: their size and the documented fields they leave out. Once one has been seen
-    ``_SIGHTINGS`` times, the function gets a branch for the objects of that size (see
-    ``_layout_lines``), which looks every field sent up in one call in C, spends nothing on the
-    fields left out, nor on counting them: they are known. An object of that size that leaves
-    out other fields falls through to the general code. The function object stays the same, so
-    every caller that holds it reads with the new branches (its ``__code__`` is replaced).
+    their layout: their format (JSON or XML), their size and the documented fields they leave
+    out. Once one has been seen ``_SIGHTINGS`` times, the function gets a branch for the objects
+    of that format and size (see ``_layout_lines``), which looks every field sent up in one call
+    in C, spends nothing on the fields left out, nor on counting them: they are known. An object
+    of that size that leaves out other fields falls through to the general code. The function
+    object stays the same, so every caller that holds it reads with the new branches (its
+    ``__code__`` is replaced).
     """
 
     __slots__ = ("cls", "failures", "function", "generic", "layouts", "namespace", "seen", "sightings")
@@ -374,35 +375,36 @@ class _Layouts:
         self.cls = cls
         self.namespace = namespace
         self.generic = generic
-        self.layouts: dict[int, frozenset[str]] = {}
-        """The fields left out by the objects of each size read by a branch of their own."""
-        self.sightings: dict[tuple[int, frozenset[str]], int] = {}
-        self.failures: dict[int, int] = {}
-        self.seen: set[int] = set()
-        """The sizes given a layout, even one dropped since: each size is compiled for once."""
+        self.layouts: dict[tuple[bool, int], frozenset[str]] = {}
+        """The fields left out by the objects of each format (True: XML) and size with a branch."""
+        self.sightings: dict[tuple[bool, int, frozenset[str]], int] = {}
+        self.failures: dict[tuple[bool, int], int] = {}
+        self.seen: set[tuple[bool, int]] = set()
+        """The formats and sizes given a layout, even one dropped since: each is compiled for once."""
         self.function = self._compiled()
 
     def __call__(self, data: dict[str, Any]) -> None:
         """Count the layout of an object read by the general code; give it a branch when it recurs."""
-        size = len(data)
-        if size in self.seen:
+        layout = (data.__class__ is not dict, len(data))
+        if layout in self.seen:
             return
         left = self.namespace["known"].difference(data)
-        key = (size, left)
+        key = (*layout, left)
         sightings = self.sightings[key] = self.sightings.get(key, 0) + 1
         if sightings >= _SIGHTINGS:
-            self.seen.add(size)
+            self.seen.add(layout)
             if len(left) < len(self.namespace["plans"]):  # an object with no field is no faster read
-                self.layouts[size] = left
+                self.layouts[layout] = left
                 self.function.__code__ = self._compiled().__code__
         if len(self.seen) >= _MAX_LAYOUTS or len(self.sightings) >= _MAX_SIGHTED:
             self.namespace["learning"] = False  # objects of this class vary too much to be worth it
 
-    def missed(self, size: int) -> None:
-        """An object of ``size`` leaves out other fields than its layout: often enough, drop it."""
-        failures = self.failures[size] = self.failures.get(size, 0) + 1
+    def missed(self, text: bool, size: int) -> None:
+        """An object leaves out other fields than the layout of its size: often enough, drop it."""
+        layout = (text, size)
+        failures = self.failures[layout] = self.failures.get(layout, 0) + 1
         if failures == _MAX_FAILURES:
-            del self.layouts[size]
+            del self.layouts[layout]
             self.function.__code__ = self._compiled().__code__
 
     def _compiled(self) -> Any:
@@ -414,16 +416,31 @@ class _Layouts:
                 "        return not_object(data, cls)",
             ]
         else:
-            head += ["    if data.__class__ is dict:", "        size = len(data)"]
-            for number, (size, left) in enumerate(self.layouts.items()):
-                branch = _layout_lines(namespace, left, size, f"{size}_{len(left)}")
-                head += [f"        {'elif' if number else 'if'} size == {size}:", *_indented(branch, 12)]
-            head += ["    elif data.__class__ is not text_object:", "        return not_object(data, cls)"]
-        sizes = "".join(f" {size}" for size in self.layouts)
+            head += [
+                "    if data.__class__ is dict:",
+                *self._branches(False),
+                "    elif data.__class__ is text_object:",
+                *self._branches(True),
+                "    else:",
+                "        return not_object(data, cls)",
+            ]
+        sizes = "".join(f" {'XML ' if text else ''}{size}" for text, size in self.layouts)
         name = f"structure {_qualified(cls)}" + (f" (layouts of size{sizes})" if sizes else "")
         function = _compiled("\n".join(head + self.generic), f"structure_{cls.__name__}", name, namespace)
         namespace[f"structure_{cls.__name__}"] = getattr(self, "function", function)
         return function
+
+    def _branches(self, text: bool) -> list[str]:
+        """The branches of the layouts of one format, chosen by the object's size."""
+        lines = ["        size = len(data)"]
+        for (of_text, size), left in self.layouts.items():
+            if of_text is text:
+                branch = _layout_lines(self.namespace, left, size, text)
+                lines += [
+                    f"        {'elif' if len(lines) > 1 else 'if'} size == {size}:",
+                    *_indented(branch, 12),
+                ]
+        return lines if len(lines) > 1 else ["        pass"]
 
 
 _SIGHTINGS = 8
@@ -436,18 +453,19 @@ def _indented(lines: list[str], spaces: int) -> list[str]:
     return [" " * spaces + line for line in lines]
 
 
-def _layout_lines(namespace: dict[str, Any], left: frozenset[str], size: int, name: str) -> list[str]:
-    """The branch that reads the objects of ``size`` that leave out the fields ``left``: it looks
-    every field sent up before it decodes anything, and falls through, having decoded nothing, for
-    an object that leaves out others; its models are the general code's, note for note."""
+def _layout_lines(namespace: dict[str, Any], left: frozenset[str], size: int, text: bool) -> list[str]:
+    """The branch that reads the objects of ``size`` that leave out the fields ``left`` (from XML
+    when ``text``): it looks every field sent up before it decodes anything, and falls through,
+    having decoded nothing, for an object that leaves out others; its models are the general
+    code's, note for note."""
     plans: tuple[FieldPlan, ...] = namespace["plans"]
     readers: list[Reader] = namespace["readers"]
     sent = [index for index, plan in enumerate(plans) if plan.wire not in left]
     others = size - len(sent)
+    name = f"{'x' if text else 'j'}{size}_{len(left)}"
     namespace[f"left{name}"] = left
-    namespace[f"record{name}"] = wire_record(left, False)
+    namespace[f"record{name}"] = wire_record(left, text)
     namespace[f"pick{name}"] = operator.itemgetter(*[namespace[f"w{index}"] for index in sent])
-    namespace["everything"] = EVERY_FIELD_SENT[False]
     values = ", ".join(f"v{index}" for index in sent) + ("," if len(sent) > 1 else "")
     lookups = [f"    {values} = pick{name}(data)"]  # one look-up in C for each field sent
     extra, unknown = "empty_extra", []
@@ -482,13 +500,14 @@ def _layout_lines(namespace: dict[str, Any], left: frozenset[str], size: int, na
         "        if extra is not empty_extra:",
         "            unknown(model)",
         "        left = left_out(data, count - missing) if missing else no_fields",
-        f"        model.{WIRE} = finish(model, notes, left, False) if notes or missing else everything",
+        f"        record = every_field_sent[{text:d}]",
+        f"        model.{WIRE} = finish(model, notes, left, {text}) if notes or missing else record",
         "        return model",
         *unknown,
-        f"    model.{WIRE} = finish(model, notes, left{name}, False) if notes else record{name}",
+        f"    model.{WIRE} = finish(model, notes, left{name}, {text}) if notes else record{name}",
         "    return model",
     ]
-    return ["try:", *lookups, "except KeyError:", f"    missed({size})", "else:", *body]
+    return ["try:", *lookups, "except KeyError:", f"    missed({text}, {size})", "else:", *body]
 
 
 def _null_array(wire: str, type_: Any) -> Callable[[list[Note]], list[Any]]:
