@@ -404,7 +404,7 @@ class _Layouts:
         layout = (text, size)
         failures = self.failures[layout] = self.failures.get(layout, 0) + 1
         if failures == _MAX_FAILURES:
-            del self.layouts[layout]
+            self.layouts.pop(layout, None)  # (another thread may have dropped it)
             self.function.__code__ = self._compiled().__code__
 
     def _compiled(self) -> Any:
