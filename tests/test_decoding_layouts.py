@@ -225,3 +225,27 @@ def test_a_layout_of_one_field_reads_it() -> None:
 
     assert from_dict(model, {"name": "Other"}) == model(name="Other")
     assert to_dict(from_dict(model, {"level": "advanced"})) == {"level": "advanced"}
+
+
+_is_text = attrs.validators.instance_of(str)
+
+
+def test_a_model_built_through_its_init_is_built_the_same_by_its_layout() -> None:
+    @attrs.define(kw_only=True)
+    class Checked:
+        name: str | None = attrs.field(default=None, validator=attrs.validators.optional(_is_text))
+        price: decimal.Decimal | None = None
+        extra: dict[str, Any] = attrs.field(factory=dict)
+        _sdk_wire: Any = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    sent = {"name": "Intro", "price": "1.50", "surprise": 1}
+    before = from_dict(Checked, dict(sent))
+    for _ in range(_SIGHTINGS):
+        from_dict(Checked, dict(sent))
+    assert len(sent) in _layouts(Checked)
+
+    after = from_dict(Checked, dict(sent))
+
+    assert after == before
+    assert after.extra == {"surprise": 1}
+    assert to_dict(after) == sent
