@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from enterprise_async._decoding.empty import EMPTY_EXTRA
-from enterprise_async._decoding.exact import exact_decimal, utc_datetime
+from enterprise_async._decoding.exact import READ_DATETIMES, exact_decimal, read_utc_datetime, utc_datetime
 from enterprise_async._decoding.failure import DecodeError
 from enterprise_async._decoding.keys import parser_key
 from enterprise_async._decoding.registry import converter
@@ -156,3 +156,31 @@ def test_a_field_is_looked_up_with_the_key_object_the_json_parser_gives_for_its_
 
     assert key == "organization_logo_image_url"
     assert key is next(iter(orjson.loads(b'{"organization_logo_image_url": 1}')))
+
+
+@given(
+    st.datetimes(min_value=datetime.datetime(1000, 1, 1), timezones=st.just(_UTC)), st.sampled_from(_FORMS)
+)
+def test_a_datetime_read_again_is_looked_up_and_equals_its_parse(
+    moment: datetime.datetime, form: Any
+) -> None:
+    text = form(moment)
+    read = _parsed(_read_datetime, text)
+
+    first = from_dict(Seat, {"upgrade_deadline": text})
+    again = from_dict(Seat, {"upgrade_deadline": text})
+
+    assert again.upgrade_deadline == first.upgrade_deadline
+    assert again.upgrade_deadline == (text if read is None else read)
+    assert (text in READ_DATETIMES) is (utc_datetime(text) is not None)
+    assert to_dict(again) == to_dict(first) == {"upgrade_deadline": text}
+
+
+def test_the_datetimes_read_lately_are_held_up_to_a_bound() -> None:
+    start = datetime.datetime(2000, 1, 1, tzinfo=_UTC)
+    texts = [json_datetime(start + datetime.timedelta(minutes=minute)) for minute in range(10_000)]
+
+    read = [read_utc_datetime(text) for text in texts]
+
+    assert read == [start + datetime.timedelta(minutes=minute) for minute in range(10_000)]
+    assert 0 < len(READ_DATETIMES) <= 4096
