@@ -302,8 +302,7 @@ class AsyncPager(Generic[ItemT, PageT]):
 
     async def first_page(self) -> PageT:
         """Page 1 alone."""
-        query = self._query
-        return self._decoded(await self._fetch(query), query)
+        return await self._page(self._query)
 
     async def to_list(self, *, page_size: int | None = None) -> list[ItemT]:
         """Every item of the listing, in server order, read in the largest pages the service

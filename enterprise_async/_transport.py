@@ -276,7 +276,10 @@ class Transport:
             sent_at = time.perf_counter()
             current = set_current_trace(trace)
             try:
-                raw = await self._answer(session, request, trace, token, timeout, started)
+                if request.authenticated and self._middleware:  # the API's requests pass the middleware
+                    raw = await self._through_middleware(session, request, trace, token, timeout, started)
+                else:
+                    raw = await self._wire(session, request, request, trace, token, timeout, started)
             except APIConnectionError as error:
                 unanswered = error
             finally:
@@ -292,20 +295,6 @@ class Transport:
             raise _unanswered(unanswered) from unanswered.__cause__
         _log_answer(request, raw, trace, elapsed * 1000)
         return raw
-
-    def _answer(
-        self,
-        session: aiohttp.ClientSession,
-        request: HTTPRequest,
-        trace: RequestTrace,
-        token: str | None,
-        timeout: aiohttp.ClientTimeout,
-        started: float,
-    ) -> Awaitable[RawResponse]:
-        """The attempt's answer: through the middleware for an API request, else from the wire."""
-        if request.authenticated and self._middleware:
-            return self._through_middleware(session, request, trace, token, timeout, started)
-        return self._wire(session, request, request, trace, token, timeout, started)
 
     async def _through_middleware(
         self,

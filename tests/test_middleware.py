@@ -91,16 +91,21 @@ async def test_no_middleware_sees_the_token_or_the_token_request(api: ScriptedAP
     assert sent.headers["Authorization"] == "JWT token-1"
 
 
+def _cached(request: OutgoingRequest) -> RawResponse:
+    """The answer a caching middleware gives without sending."""
+    return RawResponse(
+        status=200,
+        reason="OK",
+        headers={"Content-Type": "application/json"},
+        body=b'{"key": "edX+DemoX", "title": "cached"}',
+        method=request.method,
+        path=request.url.path,
+    )
+
+
 async def test_a_middleware_can_answer_without_sending(api: ScriptedAPI) -> None:
     async def cached(request: OutgoingRequest, send: Send) -> RawResponse:
-        return RawResponse(
-            status=200,
-            reason="OK",
-            headers={"Content-Type": "application/json"},
-            body=b'{"key": "edX+DemoX", "title": "cached"}',
-            method=request.method,
-            path=request.url.path,
-        )
+        return _cached(request)
 
     async with api.client(middleware=[cached]) as client:
         result = await course(client)
@@ -179,14 +184,7 @@ async def test_an_answer_a_middleware_makes_carries_the_time_and_retries_of_the_
     async def answer_the_retry(request: OutgoingRequest, send: Send) -> RawResponse:
         if request.trace.attempt == 1:
             return await send(request)
-        return RawResponse(
-            status=200,
-            reason="OK",
-            headers={"Content-Type": "application/json"},
-            body=b'{"key": "edX+DemoX", "title": "cached"}',
-            method=request.method,
-            path=request.url.path,
-        )
+        return _cached(request)
 
     async with api.client(middleware=[answer_the_retry]) as client:
         answer = await client.with_raw_response.catalogs.course(CATALOG, "edX+DemoX")
