@@ -29,7 +29,6 @@ import linecache
 import operator
 import typing
 from collections.abc import Callable
-from types import NoneType
 from typing import Any, get_args
 
 import attrs
@@ -40,18 +39,15 @@ from .exact import READ_DATETIMES, exact_decimal, of_class, read_utc_datetime
 from .failure import DecodeError, describe
 from .fields import WIRE, FieldPlan, field_plans, known_fields
 from .keys import parser_key
+from .readers import COMPILING, Reader, field_hook, field_reader, inline_class, null_array
 from .record import EVERY_FIELD_SENT, WireRecord, wire_record
 from .registry import PASS_THROUGH_CLASSES, hook, is_list, is_mapping, is_open_enum, is_union
-from .scalars import SCALAR_HOOKS, Hook
-from .tolerance import Note, keep, noting_outside_enum, report_problems, report_unknown
-from .writers import text_natural, written_as_sent
+from .scalars import Hook
+from .tolerance import Note, report_problems, report_unknown
+from .writers import text_natural
 
 __all__ = ["model_hook"]
 
-Reader = Callable[[Any, list[Note]], Any]
-"""Reads a field's value (never None) for its model; notes what the model must keep; never raises."""
-
-_COMPILING: set[type[Any]] = set()
 _ABSENT: Any = object()
 """What ``get`` gives for a field left out (None is a field sent as null)."""
 _NO_FIELDS: frozenset[str] = frozenset()
@@ -80,15 +76,15 @@ def model_hook(cls: type[Any]) -> Hook:
         "read_datetime": READ_DATETIMES.get,
         "absent": _ABSENT,
     }
-    _COMPILING.add(cls)
+    COMPILING.add(cls)
     try:
-        readers = [_reader(plan) for plan in plans]
+        readers = [field_reader(plan) for plan in plans]
         expressions = [
             _field_expression(index, plan, readers[index], namespace, _fetch(index, plan))
             for index, plan in enumerate(plans)
         ]
     finally:
-        _COMPILING.discard(cls)
+        COMPILING.discard(cls)
     namespace["plans"] = plans
     namespace["readers"] = readers
     namespace["new"] = object.__new__
@@ -204,7 +200,7 @@ def _field_expression(
         return _array_expression(index, plan, fetch, namespace, v)
     otherwise = f"None if {v} is None else ({_LEFT_OUT} and None if {v} is absent else r{index}({v}, notes))"
     type_ = plan.type
-    inline = _inline_class(type_)
+    inline = inline_class(type_)
     if inline is not None:
         namespace[f"c{index}"] = inline
         as_is = f" or {v}.__class__ is text_object" if inline is dict else ""
@@ -225,7 +221,7 @@ def _field_expression(
         if type_ is datetime.datetime:  # one read lately: looked up, not parsed again
             taken = f"((m := read_datetime({v})) is not None or {taken})"
         return f"m if {fetch}.__class__ is str and {taken} else ({otherwise})"
-    if attrs.has(type_) and type_ not in _COMPILING:
+    if attrs.has(type_) and type_ not in COMPILING:
         # An object: the nested model's own compiled function, which reads any object.
         namespace[f"i{index}"] = hook(type_)
         namespace[f"m{index}"] = type_
@@ -237,7 +233,7 @@ def _field_expression(
 def _other_spellings(enum: Any, type_: Any) -> dict[str, Any]:
     """Spellings of documented values other than the members' own that services commonly send,
     each with the member the field's hook reads it as (it notes the spelling, for ``to_dict``)."""
-    decode = _field_hook(type_)
+    decode = field_hook(type_)
     spellings: dict[str, Any] = {}
     for member in enum:
         value = member.value
@@ -263,13 +259,13 @@ def _array_expression(index: int, plan: FieldPlan, fetch: str, namespace: dict[s
     """The source that reads an array field: ``[]`` when left out or sent empty (the shared one),
     a list of models built right here, a list whose items all have the declared class as sent."""
     type_ = plan.type
-    namespace[f"null{index}"] = _null_array(plan.wire, type_)
+    namespace[f"null{index}"] = null_array(plan.wire, type_)
     otherwise = (
         f"(null{index}(notes) if {v} is None else "
         f"({_LEFT_OUT} and empty_array if {v} is absent else r{index}({v}, notes)))"
     )
     item = (get_args(type_) or (Any,))[0] if is_list(type_) else None
-    if item is not None and attrs.has(item) and item not in _COMPILING:
+    if item is not None and attrs.has(item) and item not in COMPILING:
         # A list of models, built right here; an item that is no object raises DecodeError.
         namespace[f"i{index}"] = hook(item)
         namespace[f"m{index}"] = item
@@ -302,7 +298,7 @@ def _rebuild(
             values[plan.name] = reader(value, notes)
         elif plan.listish:
             sent_null = plan.wire in data
-            values[plan.name] = _null_array(plan.wire, plan.type)(notes) if sent_null else EMPTY_ARRAY
+            values[plan.name] = null_array(plan.wire, plan.type)(notes) if sent_null else EMPTY_ARRAY
         else:
             values[plan.name] = None
     return cls(**values, extra=extra)
@@ -508,155 +504,6 @@ def _layout_lines(namespace: dict[str, Any], left: frozenset[str], size: int, te
         "    return model",
     ]
     return ["try:", *lookups, "except KeyError:", f"    missed({text}, {size})", "else:", *body]
-
-
-def _null_array(wire: str, type_: Any) -> Callable[[list[Note]], list[Any]]:
-    """An array sent as null: ``[]`` on the model, and a note so that ``to_dict`` writes null back."""
-    note: Note = (wire, type_, None, None)
-
-    def read_null(notes: list[Note]) -> list[Any]:
-        notes.append(note)
-        return []
-
-    return read_null
-
-
-def _reader(plan: FieldPlan) -> Reader:
-    """The reader of a field's values that the compiled function does not take as they are."""
-    type_, wire = plan.type, plan.wire
-    decode = _field_hook(type_)
-    if _writes_itself(type_):
-        return _nested_reader(decode, type_, wire)
-    if _inline_class(type_) is not None:
-        return _converting_reader(decode, type_, wire, _never_same)
-    same = _SAME_AS_SENT.get(type_, written_as_sent)
-    if is_union(type_) and is_open_enum(get_args(type_)[0]):
-        same = _same_member
-    return typing.cast(
-        Reader, noting_outside_enum(_converting_reader(decode, type_, wire, same), type_, wire)
-    )
-
-
-def _writes_itself(type_: Any) -> bool:
-    """Whether values of ``type_`` are models (one of a union of models, a list of either), which
-    keep their own notes: writing them back to compare with what was sent would only repeat that."""
-    if attrs.has(type_):
-        return True
-    if is_list(type_):
-        return _writes_itself((get_args(type_) or (Any,))[0])
-    if is_union(type_):
-        members = [member for member in get_args(type_) if member is not type(None)]
-        return bool(members) and all(attrs.has(member) for member in members)
-    return False
-
-
-def _nested_reader(decode: Hook, type_: Any, wire: str) -> Reader:
-    """Models write themselves: nothing to note but a value kept as sent."""
-
-    def read_nested(value: Any, notes: list[Note]) -> Any:
-        try:
-            return decode(value, type_)
-        except DecodeError as error:
-            return keep(value, type_, wire, error, notes)
-
-    return read_nested
-
-
-def _converting_reader(decode: Hook, type_: Any, wire: str, same: Callable[[Any, Any], bool]) -> Reader:
-    """Noted when the value decoded is not written back as sent (``"12"`` read as 12, ``Z`` datetimes)."""
-
-    def read_converted(value: Any, notes: list[Note]) -> Any:
-        try:
-            decoded = decode(value, type_)
-        except DecodeError as error:
-            return keep(value, type_, wire, error, notes)
-        if decoded is not value and not same(decoded, value):
-            notes.append((wire, type_, value, None))
-        return decoded
-
-    return read_converted
-
-
-def _never_same(decoded: Any, sent: Any) -> bool:
-    """A string, number or boolean of another class than declared: written back as sent."""
-    return False
-
-
-def _same_datetime(moment: datetime.datetime, sent: Any) -> bool:
-    """Whether ``json_datetime(moment)`` is ``sent``, without writing it: the text is in that canonical
-    form (``T``, seconds, microseconds only when not zero, ``Z`` for UTC, else ``+HH:MM`` or no offset
-    for a naive datetime) or not."""
-    if sent.__class__ is not str or moment.__class__ is not datetime.datetime or not _extended_form(sent):
-        return written_as_sent(moment, sent)
-    size = len(sent)
-    if sent[-1] == "Z":
-        return (size == 20 and moment.microsecond == 0) or (
-            size == 27 and moment.microsecond != 0 and sent[19] == "."
-        )
-    if sent.endswith("+00:00"):
-        return False
-    if moment.tzinfo is None:
-        return (size == 19 and moment.microsecond == 0) or (size == 26 and moment.microsecond != 0)
-    if size == 25:
-        return moment.microsecond == 0 and sent[19] in "+-"
-    if size == 32:
-        return moment.microsecond != 0 and sent[19] == "." and sent[26] in "+-"
-    return False
-
-
-def _extended_form(text: str) -> bool:
-    """Whether a datetime's text has the separators of ``YYYY-MM-DDTHH:MM:SS`` in their places (not a
-    week date such as ``2026-W02-1``, nor a basic-format time such as ``100000.0``, whose written
-    form is another text even when their length matches)."""
-    return text[10:11] == "T" and text[4:5] == text[7:8] == "-" and text[13:14] == text[16:17] == ":"
-
-
-def _same_date(day: datetime.date, sent: Any) -> bool:
-    return sent.__class__ is str and len(sent) == 10 and day.__class__ is datetime.date
-
-
-def _same_member(member: Any, sent: Any) -> bool:
-    return bool(getattr(member, "_value_", member) == sent)
-
-
-_SAME_AS_SENT: dict[Any, Callable[[Any, Any], bool]] = {
-    datetime.datetime: _same_datetime,
-    datetime.date: _same_date,
-}
-
-
-def _inline_class(type_: Any) -> type[Any] | None:
-    """The class whose values pass a field of this type unchanged (``str`` for ``str | None``)."""
-    members = get_args(type_) if is_union(type_) else (type_,)
-    members = tuple(member for member in members if member is not NoneType)
-    if len(members) != 1:
-        return None
-    member = members[0]
-    if is_mapping(member):
-        return dict
-    return member if member in PASS_THROUGH_CLASSES else None
-
-
-def _field_hook(type_: Any) -> Hook:
-    """The hook of a field's type, resolved now unless the type is a model still being compiled."""
-    scalar = SCALAR_HOOKS.get(type_)
-    if scalar is not None:
-        return scalar
-    if type_ in _COMPILING or (is_list(type_) and (get_args(type_) or (Any,))[0] in _COMPILING):
-        return _lazy_hook(type_)
-    return hook(type_)
-
-
-def _lazy_hook(type_: Any) -> Hook:
-    """A hook resolved on first use, for a model that refers to itself."""
-    resolved: list[Hook] = []
-
-    def lazy(value: Any, _: Any = None) -> Any:
-        if not resolved:
-            resolved.append(hook(type_))
-        return resolved[0](value, type_)
-
-    return lazy
 
 
 def _not_an_object(value: Any, cls: type[Any]) -> Any:
