@@ -12,13 +12,13 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
+from enterprise_async._decoding.emitter import fills_slots
 from enterprise_async._decoding.empty import EMPTY_EXTRA
 from enterprise_async._decoding.exact import READ_DATETIMES, exact_decimal, read_utc_datetime, utc_datetime
 from enterprise_async._decoding.failure import DecodeError
 from enterprise_async._decoding.keys import parser_key
 from enterprise_async._decoding.registry import converter
 from enterprise_async._decoding.scalars import SCALAR_HOOKS
-from enterprise_async._decoding.structuring import fills_slots
 from enterprise_async._decoding.writers import json_datetime
 from enterprise_async.models import Course, CourseRun, LevelType, PacingType, Seat, from_dict, to_dict
 

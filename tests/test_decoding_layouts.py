@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from enterprise_async._decoding import structure
+from enterprise_async._decoding.layouts import _SIGHTINGS
 from enterprise_async._decoding.registry import converter
-from enterprise_async._decoding.structuring import _SIGHTINGS
 from enterprise_async._xml import TextObject
 from enterprise_async.models import LevelType, Seat, from_dict, to_dict
 
