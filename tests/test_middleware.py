@@ -23,14 +23,19 @@ async def course(client: object) -> object:
     return await client.catalogs.course(CATALOG, "edX+DemoX")  # type: ignore[attr-defined]
 
 
-async def test_a_header_a_middleware_adds_reaches_the_server_on_every_attempt(
-    api: ScriptedAPI, no_sleep: list[float]
-) -> None:
+def serve_503_then_the_course(api: ScriptedAPI) -> None:
+    """The course route answers 503 once, then the course: a call that takes one retry."""
     answers = iter([503, 200])
 
     @api.route("GET", COURSE)
     async def flaky(request: web.Request) -> web.Response:
         return web.json_response({"key": "edX+DemoX"}, status=next(answers))
+
+
+async def test_a_header_a_middleware_adds_reaches_the_server_on_every_attempt(
+    api: ScriptedAPI, no_sleep: list[float]
+) -> None:
+    serve_503_then_the_course(api)
 
     async with api.client(middleware=[add_tenant]) as client:
         await course(client)
@@ -40,11 +45,7 @@ async def test_a_header_a_middleware_adds_reaches_the_server_on_every_attempt(
 async def test_each_attempt_runs_the_chain_with_its_attempt_number(
     api: ScriptedAPI, no_sleep: list[float]
 ) -> None:
-    answers = iter([503, 200])
-
-    @api.route("GET", COURSE)
-    async def flaky(request: web.Request) -> web.Response:
-        return web.json_response({"key": "edX+DemoX"}, status=next(answers))
+    serve_503_then_the_course(api)
 
     attempts: list[int] = []
 
@@ -195,11 +196,7 @@ async def test_an_answer_a_middleware_makes_carries_the_time_and_retries_of_the_
 async def test_an_answer_passed_on_by_a_middleware_carries_the_retries_it_took(
     api: ScriptedAPI, no_sleep: list[float]
 ) -> None:
-    answers = iter([503, 200])
-
-    @api.route("GET", COURSE)
-    async def flaky(request: web.Request) -> web.Response:
-        return web.json_response({"key": "edX+DemoX"}, status=next(answers))
+    serve_503_then_the_course(api)
 
     async with api.client(middleware=[add_tenant]) as client:
         answer = await client.with_raw_response.catalogs.course(CATALOG, "edX+DemoX")
