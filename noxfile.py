@@ -84,7 +84,7 @@ TEST_PYTHONS = _test_pythons()
 RUNNING_PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
 FULL_SUITE_PYTHON = RUNNING_PYTHON if RUNNING_PYTHON in TEST_PYTHONS else TEST_PYTHONS[-1]
 """The Python whose tests session also runs the slow suites (the one running nox, as CI's)."""
-SLOW_SUITES = ("tests/fleet", "tests/test_maintainer.py", "tests/test_soak.py", "tests/test_codegen.py")
+SLOW_SUITES = ("tests/fleet", "tests/codegen", "tests/exports/test_soak.py")
 """Multi-process and regeneration suites (minutes each) that test no Python-version-specific code
 of their own (the generator is a development tool, run on the Python running nox, as `drift`
 does; the code it writes is tested on every Python by the rest): run on FULL_SUITE_PYTHON only,
@@ -158,7 +158,7 @@ def soak(session: nox.Session) -> None:
     """Export 20,000 catalog items under 10% faults and expiring tokens, in JSON and XML; prints a summary."""
     session.install("-e", DEV)
     session.env["ENTERPRISE_SOAK_ITEMS"] = session.env.get("ENTERPRISE_SOAK_ITEMS", "20000")
-    session.run("pytest", "tests/test_soak.py", "-q", "-p", "no:cacheprovider", *session.posargs)
+    session.run("pytest", "tests/exports/test_soak.py", "-q", "-p", "no:cacheprovider", *session.posargs)
 
 
 @nox.session

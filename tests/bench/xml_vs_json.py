@@ -265,7 +265,7 @@ def _equal_real_items() -> Row:
     """How many real records read from the XML renderer's output equal their JSON twin (issue 20)."""
     what = "real records read from djangorestframework-xml's rendering: model and to_dict equal to JSON's"
     try:
-        from tests.test_xml_realdata import RECORDS, Renderers, _equal_in_both_formats
+        from tests.decoding.test_xml_realdata import RECORDS, Renderers, _equal_in_both_formats
     except ImportError as error:  # the renderer is a dev dependency
         return Row("B3", what, f"skipped: {error}", "n/a", None)
     if not RECORDS:
@@ -280,7 +280,8 @@ def _equal_real_items() -> Row:
         None,
         (
             "The others differ only where the renderer writes two JSON values alike "
-            "(tests/test_xml_realdata.py checks it for every record): an empty string or object in a "
+            "(tests/decoding/test_xml_realdata.py checks it for every record): an empty string or object "
+            "in a "
             "nullable field reads back as None, a number sent where the spec declares text (a decimal's "
             "0.8, a price's 149) or text where it declares a number reads back as the declared type, and "
             "fields the spec lacks stay text.",

@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from enterprise_async.testing import Fault, Sandbox
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def service_example() -> dict[str, Any]:

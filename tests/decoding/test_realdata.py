@@ -22,7 +22,7 @@ import yaml
 from enterprise_async import models
 from enterprise_async.models import from_dict, to_dict
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 REALDATA = ROOT.parent / "shared" / "realdata"
 SPEC = ROOT / "spec" / "openapi.yaml"
 

@@ -36,7 +36,7 @@ from enterprise_async.models import (
     to_dict,
 )
 
-REAL = Path(__file__).parent / "fixtures" / "real" / "catalog_contents_page.json"
+REAL = Path(__file__).parents[1] / "fixtures" / "real" / "catalog_contents_page.json"
 
 
 def raw_page() -> Any:
@@ -93,7 +93,7 @@ def test_a_real_shaped_page_in_xml_decodes_to_the_same_documented_values() -> No
 
 # -------------------------------------------------------------------- the services' own payloads
 
-REALDATA = Path(__file__).resolve().parents[1].parent / "shared" / "realdata"
+REALDATA = Path(__file__).resolve().parents[2].parent / "shared" / "realdata"
 
 
 def real_records() -> list[Any]:

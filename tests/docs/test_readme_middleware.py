@@ -12,7 +12,7 @@ import pytest
 
 from enterprise_async.testing import Fault, Sandbox
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def middleware_example() -> str:

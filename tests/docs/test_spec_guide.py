@@ -9,7 +9,7 @@ import pytest
 
 from codegen.validation import EXTENSIONS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "spec" / "README.md").read_text(encoding="utf-8")
 SPEC = (ROOT / "spec" / "openapi.yaml").read_text(encoding="utf-8")
 

@@ -20,8 +20,7 @@ from enterprise_async import (
     Send,
     Timeout,
 )
-
-from .conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
+from tests.conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
 
 SLOW = "/enterprise/v1/slow/"
 CHUNKS = 8

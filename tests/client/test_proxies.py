@@ -9,8 +9,7 @@ import pytest
 
 from enterprise_async import APIConnectionError, EnterpriseClient
 from enterprise_async.testing import Sandbox
-
-from .loopback_proxy import LoopbackProxy
+from tests.loopback_proxy import LoopbackProxy
 
 
 def client_of(sandbox: Sandbox) -> EnterpriseClient:

@@ -13,7 +13,7 @@ import pytest
 
 from enterprise_async._logs import RedactingFilter
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Calls the sandbox; with a fault injected first so that a retry happens. Prints the secret, so
 # that the test can check that stderr does not.

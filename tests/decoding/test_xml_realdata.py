@@ -22,7 +22,7 @@ from enterprise_async._constants import TOKEN_PATH
 from enterprise_async._xml import parse_drf_xml, render_drf_xml
 from enterprise_async._xml_schema import read_drf_xml
 from enterprise_async.models import from_dict, to_dict
-from tests.test_realdata import REALDATA, RECORDS
+from tests.decoding.test_realdata import REALDATA, RECORDS
 
 pytestmark = pytest.mark.skipif(
     not RECORDS,

@@ -26,7 +26,7 @@ from enterprise_async._spec import Operation, Pagination
 from enterprise_async.models import Catalog, to_dict
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.conftest import ScriptedAPI
-from tests.test_pagination import (
+from tests.pagination.test_pagination import (
     ASSIGNMENTS,
     CATALOGS,
     CONFIG,

@@ -16,7 +16,7 @@ from typing import Any
 
 from enterprise_async.models import from_dict
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SUPPORTED = ("3.10", "3.11", "3.12", "3.13")
 RUNNING = f"{sys.version_info.major}.{sys.version_info.minor}"
 

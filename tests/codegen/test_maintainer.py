@@ -35,7 +35,7 @@ from tests.conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
 
 pytestmark = pytest.mark.maintainer
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ("spec/", "enterprise_async/_generated/")
 """The only places a spec edit may change."""
 CACHES = {".git", ".venv", ".nox", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 RUNNER = """
 import asyncio, json, sys

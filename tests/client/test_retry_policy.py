@@ -7,8 +7,7 @@ import pytest
 from aiohttp import web
 
 from enterprise_async import APIStatusError, ClientValidationError, RetryPolicy, ServerError
-
-from .conftest import ScriptedAPI
+from tests.conftest import ScriptedAPI
 
 CATALOG = "5b0b3e9c-58d6-4d6b-a63b-8c2ef5e0e5a1"
 COURSE = f"/enterprise/v2/enterprise-catalogs/{CATALOG}/courses/edX+DemoX"

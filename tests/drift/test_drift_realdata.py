@@ -5,7 +5,7 @@ Every record that a listing answers (an item, or a whole page) is served, throug
 The report then names, as unknown fields, exactly the fields the records carry that the spec does
 not describe. The records of the POST operations (allocation, assignment, revocation, enrollment
 results) are left out: answering them needs a call with a valid body each, and none of their fields
-is missing from the spec (``tests/test_realdata.py`` checks that on the models).
+is missing from the spec (``tests/decoding/test_realdata.py`` checks that on the models).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 from enterprise_async import EnterpriseClient
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async.testing import Sandbox
-from tests.test_realdata import REALDATA, UNDOCUMENTED
+from tests.decoding.test_realdata import REALDATA, UNDOCUMENTED
 
 pytestmark = pytest.mark.skipif(
     not sorted(REALDATA.glob("*.json")),

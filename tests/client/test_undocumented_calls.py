@@ -18,8 +18,7 @@ from enterprise_async import (
     ServerError,
 )
 from enterprise_async.models import Catalog
-
-from .conftest import ScriptedAPI
+from tests.conftest import ScriptedAPI
 
 CONFIG = "0c3d7f9e-1b2a-4c5d-8e6f-7a8b9c0d1e2f"
 REMIND_ALL = f"/enterprise/v1/assignment-configurations/{CONFIG}/admin/assignments/remind-all/"
