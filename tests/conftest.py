@@ -41,8 +41,8 @@ if "stream_writer" in inspect.signature(ClientResponse.__init__).parameters:
 
 # --------------------------------------------------------------------------- leak watch
 # Every test of every pytest process (each xdist worker too) is checked for secrets and tokens in
-# what it made the SDK say: tests/_leak_watch.py. This module imports it only once it is loaded
-# as a plugin (inside functions), so that pytest loads it first and rewrites its asserts.
+# what it made the SDK say: tests/_leak_watch.py. This module imports it inside functions only:
+# pytest must import a plugin first (it warns, an error here, of one already imported).
 pytest_plugins = ["tests._leak_watch"]
 
 
@@ -54,9 +54,11 @@ def watch_for(secret: str) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """The scripted API's client secret is watched for in every test (its tokens as it issues them)."""
     watch_for(CLIENT_SECRET)
 
 
+# --------------------------------------------------------------------------- terminal size
 # The command-line tests read output as a pipe gets it: no COLUMNS or LINES, so tables take the
 # CLI's width for pipes. pytest-xdist's workers are given COLUMNS=80 and LINES=24, and a developer's
 # shell may export them: neither is what the tests describe.
