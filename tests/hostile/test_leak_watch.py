@@ -4,12 +4,13 @@ without showing the value again in its own report."""
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
 import pytest
 
-from tests._leak_watch import hidden, leaks, watch_for
+from tests._leak_watch import SDK_LOGGER, LeakWatch, hidden, leaks, watch_for
 
 pytest_plugins = ["pytester"]
 
@@ -79,3 +80,11 @@ def test_every_worker_fails_each_test_that_leaks_and_reports_it_hidden(
     assert SANDBOX_SECRET not in shown
     failed_on = {line.split()[0] for line in ran.stdout.lines if line.startswith("[gw") and "FAILED" in line}
     assert failed_on == {"[gw0]", "[gw1]"}
+
+
+def test_this_run_is_watched_down_to_the_debug_records(pytestconfig: pytest.Config) -> None:
+    watch = pytestconfig.pluginmanager.get_plugin("leak-watch")
+    logger = logging.getLogger(SDK_LOGGER)
+    assert isinstance(watch, LeakWatch)
+    assert watch.collector in logger.handlers
+    assert logger.isEnabledFor(logging.DEBUG)
