@@ -389,8 +389,9 @@ class Endpoints:
         emails = body.emails("emails")
         keys = body.strings("course_run_keys")
         notify = body.boolean("notify")
-        limit = self.services.rules("enrollments.bulk_enroll").get("max-product-items") or product_limit(
-            self._operations["enrollments.bulk_enroll"]
+        limit = _smallest(
+            self.services.rules("enrollments.bulk_enroll").get("max-product-items"),
+            product_limit(self._operations["enrollments.bulk_enroll"]),
         )
         if limit is not None and len(emails) * len(keys) > limit:
             raise ApiError(400, TOO_MANY_ENROLLMENTS)
@@ -400,7 +401,7 @@ class Endpoints:
     # ------------------------------------------------------------------ catalogs
 
     def catalogs(self, call: Call) -> Reply:
-        catalogs = self.data.catalogs
+        catalogs = self.services.listed("catalogs.list", self.data.catalogs)
         page = self._page(call, "catalogs.list", len(catalogs), "catalogs", "page_size")
         wire = [catalog.wire() for catalog in catalogs[page.start : page.end]]
         return self._paged(call, "catalogs.list", page, wire)

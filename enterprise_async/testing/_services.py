@@ -10,8 +10,8 @@ a rule names its parameter, and the owner of a resource is found by its kind.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, Literal
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
 from attrs import evolve
 from multidict import MultiDict
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["NO_CUSTOMER", "PROFILES", "Profile", "Services"]
 
+T = TypeVar("T")
 Profile = Literal["services", "reference"]
 PROFILES: Final = ("services", "reference")
 NO_CUSTOMER: Final = "00000000-0000-0000-0000-000000000000"
@@ -97,6 +98,13 @@ class Services:
     def page_size_fallback(self, operation: str | None) -> bool:
         """Whether a page size that is not a positive integer means the default size."""
         return bool(self.service(operation).get("page-size-fallback"))
+
+    def listed(self, operation: str, records: Sequence[T]) -> list[T]:
+        """The records a listing holds: those of the token's customer where the service lists
+        only them (``listed: token-customer``), else all."""
+        if self.rules(operation).get("listed") != "token-customer":
+            return list(records)
+        return [record for record in records if getattr(record, "customer_uuid", None) == self.customer_uuid]
 
     # ------------------------------------------------------------------ checks before the view
 
