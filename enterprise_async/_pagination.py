@@ -44,7 +44,7 @@ from collections.abc import (
     Iterator,
     Sequence,
 )
-from contextlib import aclosing, nullcontext
+from contextlib import aclosing
 from typing import Any, Generic, Protocol, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
@@ -52,7 +52,6 @@ import attrs
 from attrs import define, field
 from typing_extensions import TypeVar as DefaultTypeVar
 
-from ._collector import full_collections_deferred
 from ._cursor import ListingCursor, listing_arguments
 from ._request import Query, merge_query
 from ._responses import error_detail
@@ -305,16 +304,9 @@ class AsyncPager(Generic[ItemT, PageT]):
         """Page 1 alone."""
         return await self._page(self._query)
 
-    async def to_list(
-        self, *, page_size: int | None = None, defer_full_collections: bool = True
-    ) -> list[ItemT]:
+    async def to_list(self, *, page_size: int | None = None) -> list[ItemT]:
         """Every item of the listing, in server order, read in the largest pages the service
         allows unless the call or ``page_size`` sets another size (see :meth:`bulk`).
-
-        While it gathers, the garbage collector's full passes wait (its young generations are
-        collected as usual): they would walk every item held, again and again as the list grows,
-        and free none of them. The collector is the process's, so ``defer_full_collections=False``
-        leaves it alone (see ``enterprise_async._collector``).
 
         Raises ``IncompleteListingError`` (whose ``items`` are then every item received) when the
         listing could not be read to its end.
@@ -325,9 +317,8 @@ class AsyncPager(Generic[ItemT, PageT]):
         if pager is not self:
             self._delegate = pager
         try:
-            with full_collections_deferred() if defer_full_collections else nullcontext():
-                async for item in pager:
-                    received.append(item)
+            async for item in pager:
+                received.append(item)
         except IncompleteListingError as error:
             given = tuple(range(self._start.page, error.page))
             error.items[:0] = received
