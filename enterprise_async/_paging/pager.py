@@ -52,11 +52,11 @@ import attrs
 from attrs import define, field
 from typing_extensions import TypeVar as DefaultTypeVar
 
-from ._cursor import ListingCursor, listing_arguments
-from ._request import Query, merge_query
-from ._responses import error_detail
-from ._spec import Pagination
-from .errors import (
+from .._cursor import ListingCursor, listing_arguments
+from .._request import Query, merge_query
+from .._responses import error_detail
+from .._spec import Pagination
+from ..errors import (
     APIStatusError,
     ClientValidationError,
     EnterpriseError,
