@@ -19,7 +19,7 @@ recurs, the function is compiled again with a branch for it (``layouts.Layouts``
 The source of each compiled function is registered with ``linecache`` (``emitter.compiled``):
 tracebacks, coverage and profilers show it. (``cattrs.gen.make_dict_structure_fn`` was measured
 for this: one hook call per field, then ``cls(**res)``, made the decode of 200 courses 1.5x
-slower; see the README.)
+slower; see tests/bench/README.md.)
 """
 
 from __future__ import annotations

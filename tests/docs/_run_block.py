@@ -61,6 +61,7 @@ async def ids(client: EnterpriseClient, customer_uuid: str) -> dict[str, Any]:
     program = next((item for item in contents if isinstance(item, Program)), None)
     assignments = await client.assignments.list(config or "").first_page()
     plans = await client.subscriptions.list(enterprise_customer_uuid=customer_uuid).to_list()
+    plan = next((plan for plan in plans if plan.is_active), plans[0])
     runs = [run.key for run in course.course_runs if isinstance(run, CourseRun) and run.key]
     price = course.first_enrollable_paid_seat_price
     return {
@@ -70,7 +71,7 @@ async def ids(client: EnterpriseClient, customer_uuid: str) -> dict[str, Any]:
         "assignment_uuid": assignments.results[0].uuid,
         "content_key": course.key,
         "price_cents": int(price * 100) if price is not None else 4_900,
-        "plan_uuid": plans[0].uuid,
+        "plan_uuid": plan.uuid,
         "catalog_uuid": catalogs[0].uuid,
         "course_key": catalog_course.key,
         "program_uuid": program.uuid if program else None,

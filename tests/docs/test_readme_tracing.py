@@ -1,4 +1,4 @@
-"""The README's OpenTelemetry example, run as written: spans are named after the request's trace.
+"""The client guide's OpenTelemetry example (enterprise_async/README.md), run as written: spans are named after the request's trace.
 
 It runs in a subprocess, because OpenTelemetry's tracer provider and aiohttp instrumentation are
 global to a process and cannot be undone cleanly.
@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "enterprise_async" / "README.md"
 
 RUNNER = """
 import asyncio, json, sys
@@ -28,7 +28,7 @@ provider = TracerProvider()
 provider.add_span_processor(SimpleSpanProcessor(exporter))
 trace.set_tracer_provider(provider)
 
-exec(compile(sys.stdin.read(), "README.md:tracing", "exec"), {"__name__": "readme_tracing"})
+exec(compile(sys.stdin.read(), "enterprise_async/README.md:tracing", "exec"), {"__name__": "readme_tracing"})
 
 from enterprise_async.testing import Sandbox
 
@@ -44,8 +44,8 @@ print(json.dumps([{"name": span.name, **dict(span.attributes)} for span in expor
 
 
 def opentelemetry_example() -> str:
-    """The README's OpenTelemetry block (the second Python block of its Tracing section)."""
-    section = README.read_text(encoding="utf-8").split("### Tracing", 1)[1].split("\n## ", 1)[0]
+    """The guide's OpenTelemetry block (the second Python block of its Tracing section)."""
+    section = GUIDE.read_text(encoding="utf-8").split("## Tracing", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
     assert len(blocks) == 2, "the Tracing section has a TraceConfig and an OpenTelemetry example"
     return str(blocks[1])
