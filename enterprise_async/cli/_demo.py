@@ -28,7 +28,7 @@ from ..models import (
     SubscriptionPlan,
     SubsidyAccessPolicy,
 )
-from ..testing import DataSize, Sandbox
+from ..testing import DataSize
 from ._progress import CatalogProgressBars
 from ._views import (
     action_view,
@@ -63,6 +63,8 @@ async def run_demo(
 ) -> ExportSummary:
     """Tour every resource of a sandbox of ``seed``, then export every catalog to ``out`` (a
     temporary directory when None); returns the export's summary."""
+    from ..testing import Sandbox  # here: without the [sandbox] extra, the demo alone says so
+
     size = DataSize(catalog_items=catalog_items)
     async with (
         Sandbox(seed=seed, size=size) as sandbox,

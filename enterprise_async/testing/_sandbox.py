@@ -11,6 +11,7 @@ from typing import Any, Final
 from aiohttp import web
 
 from .._generated.client import EnterpriseClient
+from .._optional import require_extra
 from ._data import DataSize
 from ._endpoints import CatalogService, CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
 from ._faults import FaultInjector
@@ -23,6 +24,8 @@ from ._throttle import Throttle
 from ._tokens import TokenIssuer
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_TOKEN_LIFETIME", "Sandbox"]
+
+require_extra("sandbox")  # its request checks use jsonschema: say so here, not on a first request
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_TOKEN_LIFETIME: Final = 3600.0
