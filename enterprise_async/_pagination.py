@@ -54,7 +54,7 @@ from typing_extensions import TypeVar as DefaultTypeVar
 
 from ._collector import full_collections_deferred
 from ._cursor import ListingCursor, listing_arguments
-from ._request import Query, merge_query
+from ._request import Query, call_label, merge_query
 from ._responses import error_detail
 from ._spec import Pagination
 from .errors import (
@@ -743,15 +743,15 @@ class AsyncPager(Generic[ItemT, PageT]):
     def _incomplete(
         self, tally: ListingTally, page: int, what: str, cause: BaseException | None = None
     ) -> IncompleteListingError:
-        model = self._pagination.page_model.__name__
+        label = call_label(self._listing, page)
         if what == "failed":
-            message = f"{model} listing: page {page} failed after {tally.items} items"
+            message = f"{label} failed after {tally.items} items"
             if tally.expected_items is not None:
                 message += f" of {tally.expected_items}"
         else:
-            message = f"{model} listing ended early, at page {page}: {tally.promised()} arrived"
+            message = f"{self._listing} ended early, at page {page}: {tally.promised()} arrived"
         if cause is not None:
-            message += f": {type(cause).__name__}: {cause}"
+            message += f": {type(cause).__name__}: {_without_label(str(cause), label)}"
         return IncompleteListingError(
             message,
             page=page,
@@ -759,6 +759,13 @@ class AsyncPager(Generic[ItemT, PageT]):
             expected_items=tally.expected_items,
             expected_pages=tally.expected_pages,
         )
+
+
+def _without_label(message: str, label: str) -> str:
+    """A page's error message without the ``catalogs.contents page 10: `` it starts with, which
+    the listing's own message has just said."""
+    prefix = f"{label}: "
+    return message[len(prefix) :] if message.startswith(prefix) else message
 
 
 def _link_query(link: str | None) -> Query | None:
