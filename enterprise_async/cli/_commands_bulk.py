@@ -14,7 +14,6 @@ from typing import IO, Any, Final, TypeVar
 
 import click
 from attrs import define, field
-from rich.table import Table
 from rich.text import Text
 
 from .._bulk import BulkResult, ChunkOutcome
@@ -25,6 +24,7 @@ from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError
 from ._options import api_options, json_option, list_option
 from ._output import print_document, show
+from ._views import Cell, ListColumn, RecordList
 
 __all__ = ["ItemsFile", "bulk", "read_items"]
 
@@ -289,20 +289,27 @@ def _chunk_document(outcome: ChunkOutcome[Any]) -> dict[str, Any]:
 _STATE_STYLES: Final = {"succeeded": "green", "failed": "bold red", "not_sent": "yellow"}
 
 
-def _chunks_view(result: BulkResult[Any]) -> Table:
-    view = Table(title=f"{result.operation} in {len(result.chunks)} chunk(s)")
-    for heading in ("Chunk", "State", result.field, "First", "Why"):
-        view.add_column(heading)
+def _chunks_view(result: BulkResult[Any]) -> RecordList:
+    columns = (
+        ListColumn("Chunk", justify="right"),
+        ListColumn("State"),
+        ListColumn(result.field, justify="right"),
+        ListColumn("First", identifier=True),
+        ListColumn("Why"),
+    )
+    rows: list[list[Cell]] = []
     for outcome in result.chunks:
         items = outcome.items.get(result.field, ())
-        view.add_row(
-            str(outcome.number),
-            Text(outcome.state.replace("_", " "), style=_STATE_STYLES[outcome.state]),
-            str(len(items)),
-            str(items[0]) if items else "",
-            f"{type(outcome.error).__name__}: {outcome.error}" if outcome.error is not None else "",
+        rows.append(
+            [
+                str(outcome.number),
+                Text(outcome.state.replace("_", " "), style=_STATE_STYLES[outcome.state]),
+                str(len(items)),
+                str(items[0]) if items else "",
+                f"{type(outcome.error).__name__}: {outcome.error}" if outcome.error is not None else "",
+            ]
         )
-    return view
+    return RecordList(f"{result.operation} in {len(result.chunks)} chunk(s)", columns, rows)
 
 
 def _summary(result: BulkResult[Any]) -> Text:
