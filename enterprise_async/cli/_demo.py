@@ -117,7 +117,8 @@ class _Tour:
         self.console.rule(f"[bold]{self._step}. {title}", align="left")
 
     def _note(self, text: str) -> None:
-        self.console.print(Text(text, style="italic cyan"))
+        """A line of code the step runs: one line however wide, so that it copies whole."""
+        self.console.print(Text(text, style="italic cyan"), soft_wrap=True)
 
     async def policies(self, customer_uuid: str) -> tuple[SubsidyAccessPolicy, str]:
         """List the customer's policies; pick one that takes assignments, with its configuration."""

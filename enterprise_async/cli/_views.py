@@ -242,14 +242,10 @@ class RecordList:
         """Each record as its first value (its id) in bold, then its other fields, one a line."""
         yield Text(self.title, style="italic")
         for row in self.rows:
-            fields = Table.grid(padding=(0, 2, 0, 0))
-            fields.add_column(style="bold", no_wrap=True)
-            fields.add_column(overflow="fold")
-            for column, value in zip(self.columns[1:], row[1:], strict=True):
-                fields.add_row(column.header, value)
             yield Text()
             yield Text.assemble(f"{self.columns[0].header} ", (_plain(row[0]), "bold"))
-            yield Padding(fields, (0, 0, 0, BLOCK_INDENT))
+            labels = [column.header for column in self.columns[1:]]
+            yield _fields_block(zip(labels, row[1:], strict=True))
         if self.caption:
             yield Text()
             yield Text(self.caption, style="dim")
@@ -289,14 +285,20 @@ def table(title: str, columns: Columns, rows: Iterable[Any], *, caption: str | N
     )
 
 
-def details(title: str, model: Any, fields: Sequence[str]) -> Table:
-    """One model as field/value pairs."""
-    view = Table(title=title, show_header=False, title_justify="left")
-    view.add_column(style="bold")
-    view.add_column(overflow="fold")
-    for name in fields:
-        view.add_row(name, cell(_lookup(model, name)))
-    return view
+def details(title: str, model: Any, fields: Sequence[str]) -> Group:
+    """One model as its title, then field/value pairs, as a record of a list is shown in a block."""
+    pairs = [(name, cell(_lookup(model, name))) for name in fields]
+    return Group(Text(title, style="bold"), _fields_block(pairs))
+
+
+def _fields_block(pairs: Iterable[tuple[str, Cell]]) -> Padding:
+    """Labels and values, one pair a line, indented under what they describe."""
+    fields = Table.grid(padding=(0, 2, 0, 0))
+    fields.add_column(style="bold", no_wrap=True)
+    fields.add_column(overflow="fold")
+    for label, value in pairs:
+        fields.add_row(label, value)
+    return Padding(fields, (0, 0, 0, BLOCK_INDENT))
 
 
 def _count(rows: Sequence[Any], noun: str, nouns: str | None = None) -> str:
@@ -312,11 +314,11 @@ def policies_table(policies: Sequence[SubsidyAccessPolicy]) -> RecordList:
 
 def assignments_view(assignments: Sequence[Assignment], counts: Sequence[LearnerStateCount]) -> Group:
     """Assignments, and the learner state counts their listing carries."""
-    states = Table(title="Learner state counts", title_justify="left", header_style="bold")
-    states.add_column("Learner state")
-    states.add_column("Assignments", justify="right")
-    for state in counts:
-        states.add_row(cell(state.learner_state), cell(state.count))
+    states = RecordList(
+        "Learner state counts",
+        (ListColumn("Learner state"), ListColumn("Assignments", justify="right")),
+        [[cell(state.learner_state), cell(state.count)] for state in counts],
+    )
     listed = table("Assignments", ASSIGNMENT_COLUMNS, assignments, caption=_count(assignments, "assignment"))
     return Group(listed, states)
 
@@ -438,7 +440,7 @@ def course_view(course: Course) -> Group:
     return Group(about, runs)
 
 
-def course_run_view(run: CourseRun) -> Table:
+def course_run_view(run: CourseRun) -> Group:
     """A course run."""
     return details(
         f"Course run {cell(run.key)}",
@@ -457,7 +459,7 @@ def course_run_view(run: CourseRun) -> Table:
     )
 
 
-def program_view(program: Program) -> Table:
+def program_view(program: Program) -> Group:
     """A program."""
     return details(
         f"Program {cell(program.uuid)}",
