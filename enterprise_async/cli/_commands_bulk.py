@@ -98,8 +98,8 @@ remaining_option = click.option(
 def bulk() -> None:
     """Bulk operations over files of any size, sent in the chunks the services accept.
 
-    Chunk sizes, and whether chunks go concurrently or one at a time (where the service holds a
-    lock), are the spec's (x-sdk-chunks). Exits with 3 when a chunk failed: no chunk is sent after
+    Each file is sent in chunks of the size its service accepts, concurrently, or one at a time
+    where the service allows only one at once. Exits with 3 when a chunk failed: no chunk is sent after
     it, and the report says which e-mails were sent OK, which failed and which were never sent.
     """
 
