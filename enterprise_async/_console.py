@@ -8,6 +8,7 @@ extra (click, rich) before checking that the extra is there.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Final
 
 from ._optional import MissingExtraError, missing_modules
@@ -18,12 +19,13 @@ EXIT_MISSING_EXTRA: Final = 2
 """The exit code of a command line run without its extra: the same as a usage error's."""
 
 
-def main() -> None:
-    """Run the command line, or say in one line on standard error how to install it."""
+def main(arguments: Sequence[str] | None = None, prog_name: str | None = None) -> None:
+    """Run the command line (on the process's arguments by default), or say in one line on
+    standard error how to install it."""
     missing = missing_modules("cli")
     if missing:
         print(f"enterprise-async: {MissingExtraError('cli', missing)}", file=sys.stderr)
         raise SystemExit(EXIT_MISSING_EXTRA)
-    from .cli import main as run_command_line
+    from .cli import cli
 
-    run_command_line()
+    cli.main(args=arguments, prog_name=prog_name)

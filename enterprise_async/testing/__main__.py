@@ -13,10 +13,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Run ``enterprise-async sandbox`` with these arguments (the process's own by default)."""
     import sys
 
-    from ..cli import cli
+    from .._console import main as command_line  # one line, not a traceback, without [cli]
 
     arguments = list(sys.argv[1:] if argv is None else argv)
-    cli.main(["sandbox", *arguments], prog_name="python -m enterprise_async.testing")
+    command_line(["sandbox", *arguments], prog_name="python -m enterprise_async.testing")
 
 
 if __name__ == "__main__":
