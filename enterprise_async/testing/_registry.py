@@ -40,6 +40,10 @@ class SpecTable:
     components: Mapping[str, Any] = field(factory=dict, repr=False)
     unauthenticated: frozenset[str] = field(default=frozenset(), repr=False)
     requests: Mapping[str, Mapping[str, Any]] = field(factory=dict, repr=False)
+    services: Mapping[str, Mapping[str, Any]] = field(factory=dict, repr=False)
+    """The services behind the gateway (``x-sdk-services``)."""
+    service: Mapping[str, Mapping[str, Any]] = field(factory=dict, repr=False)
+    """Each operation's service and how it answers there (``x-sdk-service``)."""
 
     def __repr__(self) -> str:
         """Short: the table is the whole spec, and it is the default of ``Sandbox(spec=)``, which
@@ -53,6 +57,8 @@ GENERATED_SPEC = SpecTable(
     components=schemas.COMPONENTS,
     unauthenticated=schemas.UNAUTHENTICATED,
     requests=schemas.REQUESTS,
+    services=schemas.SERVICES,
+    service=schemas.SERVICE,
 )
 """The spec as generated into ``enterprise_async/_generated/``."""
 

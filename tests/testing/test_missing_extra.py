@@ -3,7 +3,7 @@ command; the package itself and its pytest plugin still import."""
 
 from __future__ import annotations
 
-from tests.without_extras import assert_one_line, run_without
+from tests.without_extras import run_without
 
 IMPORT_SANDBOX = (
     "try:\n    from enterprise_async.testing import Sandbox\n"
@@ -22,15 +22,3 @@ def test_importing_the_sandbox_without_its_extra_names_the_install_command() -> 
 def test_the_pytest_plugin_imports_without_the_sandbox_extra() -> None:
     ran = run_without(["jsonschema"], "import enterprise_async.testing.pytest_plugin; print('loaded')")
     assert ran.stdout.strip() == "loaded", ran.stderr
-
-
-SERVE = "import runpy; runpy.run_module('enterprise_async.testing', run_name='__main__')"
-"""What ``python -m enterprise_async.testing`` runs."""
-
-
-def test_serving_the_sandbox_without_its_extras_names_the_install_command() -> None:
-    for hidden, extra in (("jsonschema", "sandbox"), ("click", "cli")):
-        ran = run_without([hidden], SERVE, "--port", "0")
-        assert ran.returncode == 2
-        assert f"pip install 'enterprise-async[{extra}]'" in ran.stderr
-        assert_one_line(ran.stderr)

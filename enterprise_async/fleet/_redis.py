@@ -23,8 +23,8 @@ from urllib.parse import urlsplit
 
 from attrs import frozen
 
-from ._optional import require_extra
-from .errors import APIConnectionError, ClientValidationError
+from .._optional import require_extra
+from ..errors import APIConnectionError, ClientValidationError
 
 __all__ = [
     "DEFAULT_REDIS_CONNECT_TIMEOUT",
