@@ -393,9 +393,9 @@ class BaseClient:
             number = _page_number(pagination, query)
             response = await self._send(prepared.with_query(query), options, page=number)
             if answers is None:  # the plain pager: the page alone, no answer kept around it
-                self._accept(operation, response)
+                self._accept(operation, response, page=number)
                 return functools.partial(read_result, operation, response, self._drift)
-            return _kept(self._answer(operation, response), answers)
+            return _kept(self._answer(operation, response, page=number), answers)
 
         return AsyncPager(
             fetch,
@@ -520,9 +520,14 @@ class BaseClient:
         return await self._transport.send(request)
 
     def _answer(
-        self, operation: Operation[ResultT], response: RawResponse, arguments: Mapping[str, Any] | None = None
+        self,
+        operation: Operation[ResultT],
+        response: RawResponse,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        page: int | None = None,
     ) -> APIResponse[ResultT]:
-        self._accept(operation, response)
+        self._accept(operation, response, page=page)
         drift = self._drift
         if operation.identity is None or arguments is None:
             return APIResponse(response, lambda raw: read_result(operation, raw, drift))
@@ -534,14 +539,14 @@ class BaseClient:
 
         return APIResponse(response, checked)
 
-    def _accept(self, operation: Operation[Any], response: RawResponse) -> None:
-        """Raise the typed error of a status that is no success of the operation; a success the
-        spec does not document goes to the drift report."""
+    def _accept(self, operation: Operation[Any], response: RawResponse, *, page: int | None = None) -> None:
+        """Raise the typed error of a status that is no success of the operation (naming the
+        listing's ``page``); a success the spec does not document goes to the drift report."""
         outcome = operation.outcomes.get(response.status)
         success = outcome.success if outcome is not None else 200 <= response.status < 300
         if not success:
             retry_after = parse_retry_after(response.headers.get("Retry-After"))
-            raise status_error(operation, response, retry_after=retry_after)
+            raise status_error(operation, response, retry_after=retry_after, page=page)
         if outcome is None:
             documented = (status for status, known in operation.outcomes.items() if known.success)
             request = f"{response.method} {response.path}"

@@ -25,6 +25,7 @@ from ._decoding import DecodeError, Finding, PathsWanted, known_fields, structur
 from ._drift import DriftCollector
 from ._enum import OpenEnum
 from ._redaction import REDACTED, Redactor
+from ._request import call_label
 from ._spec import Identity, Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
 from ._xml_schema import fill_empty_elements
@@ -336,15 +337,17 @@ def _structure(
 
 
 def status_error(
-    operation: Operation[Any], response: RawResponse, *, retry_after: float | None
+    operation: Operation[Any], response: RawResponse, *, retry_after: float | None, page: int | None = None
 ) -> APIStatusError:
-    """The typed error for a response whose status is not a success of the operation.
+    """The typed error for a response whose status is not a success of the operation (``page``:
+    the listing's page it answered, named in the message).
 
     Its message, ``body`` and ``headers`` hide the client's secrets, whatever the server echoed.
     """
     body = response.shown_body()
     message = response.redactor.text(
-        f"{operation.name}: {response.method} {response.path} returned {response.status} {response.reason}"
+        f"{call_label(operation.name, page)}: {response.method} {response.path} "
+        f"returned {response.status} {response.reason}"
     )
     if detail := error_detail(body):
         message = f"{message}: {response.redactor.text(detail)}"

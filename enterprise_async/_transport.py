@@ -30,6 +30,7 @@ import copy
 import email.utils
 import functools
 import logging
+import os
 import time
 import urllib.request
 from collections import Counter
@@ -376,10 +377,12 @@ class Transport:
         if error_class is APITimeoutError:
             reason = f"timed out ({_timeout_kind(error)})"
         else:
-            reason = self._redactor.text(f"failed: {type(error).__name__}: {error}")
+            reason = self._redactor.text(f"failed: {_unanswered_reason(request.url, error)}")
         logger.debug("%s %s %s", request.method, request.path, reason)
         return error_class(
-            f"{request.method} {request.path} {reason}", method=request.method, path=request.path
+            f"{request.label}: {request.method} {request.path} {reason}",
+            method=request.method,
+            path=request.path,
         )
 
 
@@ -396,6 +399,25 @@ def _concurrency_options(options: ClientOptions) -> tuple[object, ...]:
     if options.max_concurrency == "auto":
         return ("auto", options.concurrency_bounds)
     return (options.max_concurrency,)
+
+
+def _unanswered_reason(url: URL, error: BaseException) -> str:
+    """Why no answer came, in words built from the request's URL: aiohttp's own text names its
+    connection key, which says ``ssl:default`` even of a plain http connection."""
+    where = f"{url.host}:{url.port}"
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return f"cannot connect to {where} ({_os_reason(error.os_error)})"
+    if isinstance(error, aiohttp.ServerDisconnectedError):
+        return f"{where} closed the connection without answering"
+    return f"{type(error).__name__}: {error}"
+
+
+def _os_reason(error: OSError) -> str:
+    """The system's words for an OS error (``Connection refused``): asyncio's own text for a
+    refused connection repeats the address instead."""
+    if error.errno is not None and error.errno > 0:
+        return os.strerror(error.errno)
+    return error.strerror or str(error) or type(error).__name__
 
 
 def _timeout_kind(error: BaseException) -> str:

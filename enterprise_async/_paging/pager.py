@@ -237,7 +237,7 @@ class AsyncPager(Generic[ItemT, PageT]):
         start = self._start
         if start.done:
             return
-        tally = ListingTally(self._envelope, pages=start.page - 1, items=start.before)
+        tally = ListingTally(self._envelope, pages=start.page - 1, items=start.before, listing=self._listing)
         async with aclosing(self._pages.walk(tally, start, self._query)) as walk:
             async for step in walk:
                 step.before = tally.items

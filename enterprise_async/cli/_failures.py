@@ -18,6 +18,7 @@ from typing import Any, Final, TypeVar
 
 import click
 
+from .._optional import MissingExtraError, require_extra
 from .._redaction import Redactor
 from ..errors import ClientValidationError, EnterpriseError, IncompleteListingError
 from ..fleet import Customer, CustomersFileError, read_customers
@@ -35,6 +36,7 @@ __all__ = [
     "failure",
     "interruption",
     "read_customers_file",
+    "require_installed",
     "run",
 ]
 
@@ -105,6 +107,14 @@ def failure(error: EnterpriseError | OSError) -> CommandError:
     return CommandError(f"{error.strerror or type(error).__name__}{where}")
 
 
+def require_installed(extra: str) -> None:
+    """Refuse, in one line naming the install command, when ``extra`` (``"redis"``) is missing."""
+    try:
+        require_extra(extra)
+    except MissingExtraError as error:
+        raise InputError(str(error)) from None
+
+
 def read_customers_file(path: Path) -> dict[str, Customer]:
     """The customers file's customers; its problems, all of them, as one ``InputError``."""
     try:
@@ -124,6 +134,8 @@ def run(work: Coroutine[Any, Any, T]) -> T:
         raise interruption(signal.SIGINT) from None  # Ctrl-C outside the event loop's handler
     except (EnterpriseError, OSError) as error:
         raise failure(error) from None
+    except MissingExtraError as error:  # --sandbox without the [sandbox] extra, say
+        raise InputError(str(error)) from None
 
 
 async def _until_stopped(work: Coroutine[Any, Any, T]) -> T:

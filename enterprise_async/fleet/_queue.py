@@ -128,10 +128,11 @@ class QueueOptions:
 
 def queue_redis(url: str, policy: RedisPolicy) -> Any:
     """arq's Redis client on ``url``: JSON jobs, the policy's timeouts and retries."""
-    import redis.asyncio  # the [redis] extra
+    options = connection_options(policy)  # first: it checks for the [redis] extra
+    import redis.asyncio
     from arq.connections import ArqRedis
 
-    pool = redis.asyncio.ConnectionPool.from_url(check_redis_url(url), **connection_options(policy))
+    pool = redis.asyncio.ConnectionPool.from_url(check_redis_url(url), **options)
     return ArqRedis(
         pool,
         job_serializer=_job_format.dump,

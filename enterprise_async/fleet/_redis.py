@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from attrs import frozen
 
+from .._optional import require_extra
 from ..errors import APIConnectionError, ClientValidationError
 
 __all__ = [
@@ -143,7 +144,9 @@ async def _sleep(seconds: float) -> None:
 
 
 def connection_options(policy: RedisPolicy) -> dict[str, Any]:
-    """Keyword arguments of redis-py's clients and pools: the timeouts and the window's retry."""
+    """Keyword arguments of redis-py's clients and pools: the timeouts and the window's retry.
+    Every Redis connection is made with them, so a missing ``[redis]`` extra is reported here."""
+    require_extra("redis")
     from redis.exceptions import ConnectionError, TimeoutError
 
     return {
@@ -154,11 +157,12 @@ def connection_options(policy: RedisPolicy) -> dict[str, Any]:
     }
 
 
-def redis_client(url: str, policy: RedisPolicy, **options: Any) -> Any:
+def redis_client(url: str, policy: RedisPolicy, **extra: Any) -> Any:
     """A ``redis.asyncio.Redis`` on ``url`` with the policy's timeouts and retries."""
+    options = connection_options(policy)
     import redis.asyncio  # the [redis] extra
 
-    return redis.asyncio.from_url(url, **connection_options(policy), **options)  # type: ignore[no-untyped-call]
+    return redis.asyncio.from_url(url, **options, **extra)  # type: ignore[no-untyped-call]
 
 
 def redis_error(url: str, error: BaseException) -> RedisUnavailableError:

@@ -107,10 +107,10 @@ async def run_worker(
 ) -> signal.Signals | None:
     """Run a worker until stopped (or, with ``burst``, until the queue is empty); the signal that
     stopped it, if one did. ``announce`` is called once the worker is connected and ready."""
+    policy = policy or RedisPolicy()
+    pool = queue_redis(queue_url, policy)  # first: it checks for the [redis] extra
     from arq import func
 
-    policy = policy or RedisPolicy()
-    pool = queue_redis(queue_url, policy)
     settings = {
         "queue_url": queue_url,
         "rate_limit": rate_limit,

@@ -14,6 +14,8 @@ from enterprise_async.models import CatalogContentsPage
 from enterprise_async.testing import Fault, Sandbox
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
+CATALOG = "00000000-0000-4000-8000-000000000007"
+"""A catalog id (a UUID, as every catalog's is) that the sandbox does not know."""
 
 
 async def test_a_raw_answer_gives_status_headers_request_id_and_the_model() -> None:
@@ -64,7 +66,7 @@ async def test_a_raw_call_raises_the_same_typed_error_as_the_plain_call() -> Non
 async def test_a_status_error_carries_and_ends_with_the_request_id() -> None:
     async with Sandbox() as sandbox, sandbox.client() as client:
         with pytest.raises(APIStatusError) as raised:
-            await client.catalogs.course("no-such-catalog", "course-v1:x+y")
+            await client.catalogs.course(CATALOG, "course-v1:x+y")
         error = raised.value
         assert error.request_id
         assert error.request_id == error.headers["x-amzn-RequestId"]

@@ -11,7 +11,10 @@ from aiohttp import web
 from enterprise_async import NotFoundError
 from tests.hostile.leak_server import HostileServer, serving
 
-COURSE = "/enterprise/v2/enterprise-catalogs/7/courses/edX+DemoX"
+CATALOG = "00000000-0000-4000-8000-000000000007"
+"""A catalog id (a UUID, as every catalog's is) that the test's server does not know."""
+
+COURSE = f"/enterprise/v2/enterprise-catalogs/{CATALOG}/courses/edX+DemoX"
 
 
 @pytest.fixture
@@ -32,7 +35,7 @@ async def test_a_placeholder_request_id_is_no_request_id(server: HostileServer, 
 
     async with server.client() as client:
         with pytest.raises(NotFoundError) as caught:
-            await client.catalogs.course("7", "edX+DemoX")
+            await client.catalogs.course(CATALOG, "edX+DemoX")
     assert caught.value.request_id is None
     assert "request id" not in str(caught.value)
 
@@ -44,7 +47,7 @@ async def test_a_real_request_id_is_still_reported(server: HostileServer) -> Non
 
     async with server.client() as client:
         with pytest.raises(NotFoundError) as caught:
-            await client.catalogs.course("7", "edX+DemoX")
+            await client.catalogs.course(CATALOG, "edX+DemoX")
     assert caught.value.request_id == "5f0c8b2e9d1a"
     assert str(caught.value).endswith("(request id 5f0c8b2e9d1a)")
 
@@ -57,5 +60,5 @@ async def test_a_placeholder_in_one_header_leaves_a_real_id_in_another(server: H
 
     async with server.client() as client:
         with pytest.raises(NotFoundError) as caught:
-            await client.catalogs.course("7", "edX+DemoX")
+            await client.catalogs.course(CATALOG, "edX+DemoX")
     assert caught.value.request_id == "5f0c8b2e9d1a"
