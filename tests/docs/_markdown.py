@@ -30,7 +30,7 @@ TESTED_BY = re.compile(r"<!-- tested by (\S+) -->")
 
 @attrs.frozen
 class Block:
-    """A Python block of a guide: where it is, its code, and the test that runs it if not the all-blocks test."""
+    """A Python block of a guide: where it is, its code, and the test that runs it when another does."""
 
     guide: str
     line: int

@@ -17,9 +17,7 @@ GUIDE = Path(__file__).resolve().parents[2] / "enterprise_async" / "README.md"
 
 def middleware_example() -> str:
     """The last Python block of the guide's *Retries and middleware* section."""
-    section = (
-        GUIDE.read_text(encoding="utf-8").split("## Retries and middleware", 1)[1].split("\n## ", 1)[0]
-    )
+    section = GUIDE.read_text(encoding="utf-8").split("## Retries and middleware", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
     assert len(blocks) == 2, "the section has a RetryPolicy example and a middleware example"
     return str(blocks[1])

@@ -1,4 +1,5 @@
-"""The client guide's OpenTelemetry example (enterprise_async/README.md), run as written: spans are named after the request's trace.
+"""The OpenTelemetry example of enterprise_async/README.md, run as written: spans are named after
+the request's trace.
 
 It runs in a subprocess, because OpenTelemetry's tracer provider and aiohttp instrumentation are
 global to a process and cannot be undone cleanly.

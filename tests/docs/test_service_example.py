@@ -1,4 +1,5 @@
-"""The client guide's "Using it in a service" example (enterprise_async/README.md), run as written against the sandbox."""
+"""The "Using it in a service" example of enterprise_async/README.md, run as written against the
+sandbox."""
 
 from __future__ import annotations
 
