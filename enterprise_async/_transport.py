@@ -50,11 +50,14 @@ from ._request import HTTPRequest
 from ._responses import RawResponse, read_bounded
 from ._retry import RetryPolicy
 from ._spec import ApiSpec
-from .errors import APIConnectionError, APITimeoutError, ClientValidationError
+from .errors import APIConnectionError, APITimeoutError, ClientValidationError, ProxyAuthenticationError
 
 __all__ = ["HTTPRequest", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
 
 logger = logging.getLogger("enterprise_async")
+
+PROXY_REFUSAL = 407
+"""The status with which a proxy refuses a request for want of its credentials (RFC 9110 15.5.8)."""
 
 
 @define
@@ -367,6 +370,10 @@ class Transport:
                 )
         except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
             raise self._failure(request, error, APITimeoutError) from error
+        except aiohttp.ClientHttpProxyError as error:
+            if error.status == PROXY_REFUSAL:
+                raise proxy_refused(request, error) from None
+            raise self._failure(request, error, APIConnectionError) from error
         except aiohttp.ClientError as error:
             raise self._failure(request, error, APIConnectionError) from error
 
@@ -381,6 +388,19 @@ class Transport:
         return error_class(
             f"{request.method} {request.path} {reason}", method=request.method, path=request.path
         )
+
+
+def proxy_refused(request: HTTPRequest, error: aiohttp.ClientHttpProxyError) -> ProxyAuthenticationError:
+    """The proxy's 407 to the tunnel of an https request: the request never reached the API."""
+    reason = f"{error.status} {error.message}" if error.message else str(error.status)
+    return ProxyAuthenticationError(
+        f"{request.method} {request.path}: the proxy refused to carry it ({reason}); give the proxy "
+        "its credentials in the proxy URL (http://user:password@host:port)",
+        status=error.status,
+        headers=dict(error.headers or {}),
+        method=request.method,
+        path=request.path,
+    )
 
 
 def concurrency_limit(options: ClientOptions, budget: RateBudget | None) -> ConcurrencyLimit:

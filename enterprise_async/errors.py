@@ -17,6 +17,7 @@
         ├── AuthenticationError 401   (after one token refresh and retry)
         ├── PermissionDeniedError 403
         ├── NotFoundError 404
+        ├── ProxyAuthenticationError 407  (the proxy refused, not the API)
         ├── UnprocessableEntityError 422  (message: the service's own reason)
         ├── RateLimitError 429        (.retry_after)
         └── ServerError 5xx
@@ -48,6 +49,7 @@ __all__ = [
     "ListingCursorError",
     "NotFoundError",
     "PermissionDeniedError",
+    "ProxyAuthenticationError",
     "RateLimitError",
     "ResponseDecodeError",
     "ResponseTooLargeError",
@@ -240,6 +242,12 @@ class NotFoundError(APIStatusError):
     """404: no such resource (for bulk revoke, ``result`` holds the decoded revocation result)."""
 
 
+class ProxyAuthenticationError(APIStatusError):
+    """407: the proxy between the client and the API refused the request, so it never reached the
+    API. Give the proxy its credentials in the URL (``proxy="http://user:password@host:port"``, or
+    ``HTTP_PROXY``/``HTTPS_PROXY``); nothing is retried, and the API's status is unknown."""
+
+
 class UnprocessableEntityError(APIStatusError):
     """422: the service understood the request and refused it (an allocation beyond the policy's
     funds, assignments that cannot be reminded or cancelled); the message carries its reason."""
@@ -262,6 +270,7 @@ _BY_STATUS: Mapping[int, type[APIStatusError]] = {
     401: AuthenticationError,
     403: PermissionDeniedError,
     404: NotFoundError,
+    407: ProxyAuthenticationError,
     422: UnprocessableEntityError,
     429: RateLimitError,
 }
