@@ -157,14 +157,6 @@ class TokenProvider:
         self.requests = 0
         """Tokens requested from the issuer by this provider (for tests and benchmarks)."""
 
-    def fresh(self) -> str | None:
-        """The token in hand while it is fresh, else None (``token()`` then gets one): most
-        requests need nothing more, and this answers them without a coroutine."""
-        current = self._current
-        if current is not None and current.fresh(self._clock()):
-            return current.value
-        return None
-
     async def token(self) -> str:
         """A token valid for a while yet; fetched at most once however many callers wait for it."""
         current = self._current

@@ -333,8 +333,11 @@ class BaseClient:
         arguments: Mapping[str, Any],
         options: RequestOptions | None = None,
     ) -> ResultT:
-        """Run one operation with a call's arguments: validate, send, map the status."""
-        return (await self.call_raw(operation, arguments, options)).parse()
+        """Run one operation with a call's arguments: the first step of the send chain, which
+        validates them and builds the request (``_send``), and maps the answer's status."""
+        prepared = prepare_request(operation, arguments)
+        response = await self._send(prepared, options)
+        return self._answer(operation, response, arguments).parse()
 
     async def call_raw(
         self,
