@@ -148,7 +148,8 @@ async def _draw(budget: RateBudget, attempt: Attempt) -> None:
 
 
 def _log_answer(attempt: Attempt, raw: RawResponse, elapsed_ms: float) -> None:
-    """One DEBUG record per answer; it carries the gateway's request id when the answer had one."""
+    """One DEBUG record per answer, with the id its request was sent with (and the one the answer
+    gave itself, the gateway's, when it named another)."""
     if not logger.isEnabledFor(logging.DEBUG):
         return
     request, trace = attempt.request, attempt.trace
@@ -169,6 +170,7 @@ def _log_answer(attempt: Attempt, raw: RawResponse, elapsed_ms: float) -> None:
             "operation": trace.operation,
             "page": trace.page,
             "request_id": request_id,
+            "response_request_id": raw.response_request_id,
         },
     )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Protocol, runtime_checkable
 from urllib.parse import urlencode
@@ -232,12 +233,19 @@ class ClientCredentials:
     """
 
     def __init__(
-        self, client_id: str, secret: Secret, auth_url: URL, *, retry_statuses: frozenset[int]
+        self,
+        client_id: str,
+        secret: Secret,
+        auth_url: URL,
+        *,
+        retry_statuses: frozenset[int],
+        request_id_header: str | None = None,
     ) -> None:
         self.client_id = client_id
         self.secret = secret
         self.auth_url = auth_url
         self._retry_statuses = retry_statuses
+        self._request_id_header = request_id_header
 
     @property
     def cache_key(self) -> str:
@@ -258,20 +266,25 @@ class ClientCredentials:
             "client_secret": self.secret.reveal(),
             "token_type": "jwt",
         }
+        headers = {
+            "Accept": "application/json",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "User-Agent": USER_AGENT,
+        }
+        request_id = str(uuid.uuid4())
+        if self._request_id_header is not None:
+            headers[self._request_id_header] = request_id
         return HTTPRequest(
             method="POST",
             url=URL(str(self.auth_url).rstrip("/") + TOKEN_PATH, encoded=True),
             path=TOKEN_PATH,
-            headers={
-                "Accept": "application/json",
-                "Content-Type": "application/x-www-form-urlencoded",
-                "User-Agent": USER_AGENT,
-            },
+            headers=headers,
             body=urlencode(form).encode(),
             idempotent=True,  # issuing a token has no side effect worth protecting
             authenticated=False,
             retry_statuses=self._retry_statuses,
             operation=TOKEN_OPERATION,
+            request_id=request_id if self._request_id_header is not None else None,
         )
 
     def _token_from(self, response: RawResponse) -> tuple[str, float]:
@@ -320,6 +333,7 @@ class ClientCredentials:
             method="POST",
             path=TOKEN_PATH,
             request_id=response.request_id,
+            response_request_id=response.response_request_id,
         )
 
 

@@ -15,11 +15,13 @@ import copy
 import functools
 import logging
 import os
+import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar, overload
 from urllib.parse import quote, urlencode
 
 import aiohttp
+import attrs
 from typing_extensions import Self
 from yarl import URL
 
@@ -169,7 +171,11 @@ class BaseClient:
         self._parent: BaseClient | None = None  # set on a view made by with_options
         self._closed = False
         self._credentials = ClientCredentials(
-            client_id, Secret(client_secret), auth, retry_statuses=self.spec.retry_statuses
+            client_id,
+            Secret(client_secret),
+            auth,
+            retry_statuses=self.spec.retry_statuses,
+            request_id_header=self.spec.request_id_header,
         )
         self._transport = Transport(
             self._session_now,
@@ -393,7 +399,8 @@ class BaseClient:
 
         async def fetch(query: Query) -> Callable[[], Any]:
             number = _page_number(pagination, query)
-            response = await self._send(prepared.with_query(query), options, page=number)
+            page_request = prepared.with_query(query)
+            response = await self._send(page_request, options, page=number)
             if answers is None:  # the plain pager: the page alone, no answer kept around it
                 self._accept(operation, response)
                 return functools.partial(read_result, operation, response, self._drift)
@@ -487,7 +494,11 @@ class BaseClient:
         return self._answer(prepared.operation, response)
 
     def _send(
-        self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int | None = None
+        self,
+        prepared: PreparedRequest,
+        options: RequestOptions | None,
+        *,
+        page: int | None = None,
     ) -> Awaitable[RawResponse]:
         """Send one request; a status the operation marks "not in this format"
         (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
@@ -495,31 +506,25 @@ class BaseClient:
         request = self._http_request(prepared, options, page=page)
         if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
             return self._transport.send(request)  # nothing to fall back to
-        return self._send_or_fall_back(prepared, options, request, page)
+        return self._send_or_fall_back(prepared.operation, request)
 
-    async def _send_or_fall_back(
-        self,
-        prepared: PreparedRequest,
-        options: RequestOptions | None,
-        request: HTTPRequest,
-        page: int | None,
-    ) -> RawResponse:
-        """``_send`` in a format other than JSON, for an operation that names fallback statuses."""
+    async def _send_or_fall_back(self, operation: Operation[Any], request: HTTPRequest) -> RawResponse:
+        """``_send`` in a format other than JSON, for an operation that names fallback statuses;
+        the JSON request is the same call (its request id too), asking for JSON."""
         response = await self._transport.send(request)
-        operation = prepared.operation
         if response.status not in operation.json_fallback_statuses:
             return response
         logger.debug(
             "%s: %s %s answered %d in %s; asking once more in JSON",
             operation.name,
-            prepared.method,
-            prepared.path,
+            request.method,
+            request.path,
             response.status,
             self._options.response_format.upper(),
             extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
         )
-        request = self._http_request(prepared, options, page=page, response_format="json")
-        return await self._transport.send(request)
+        in_json = attrs.evolve(request, headers={**request.headers, "Accept": _ACCEPT["json"]})
+        return await self._transport.send(in_json)
 
     def _answer(
         self, operation: Operation[ResultT], response: RawResponse, arguments: Mapping[str, Any] | None = None
@@ -555,10 +560,11 @@ class BaseClient:
         options: RequestOptions | None,
         *,
         page: int | None = None,
-        response_format: ResponseFormat | None = None,
     ) -> HTTPRequest:
+        """The request of a prepared call, with the client's headers and the call's options; it
+        goes with a fresh request id unless the caller gave one of its own."""
         headers = {
-            "Accept": _ACCEPT[response_format or self._options.response_format],
+            "Accept": _ACCEPT[self._options.response_format],
             "User-Agent": USER_AGENT,
             **self._options.headers,
         }
@@ -568,6 +574,7 @@ class BaseClient:
         body = with_extra_body(prepared.method, prepared.body, options.extra_body)
         if body is not None:
             headers["Content-Type"] = "application/json"
+        request_id = _with_request_id(headers, self.spec.request_id_header)
         return HTTPRequest(
             method=prepared.method,
             url=_url(self._base_text, prepared.path, with_extra_query(prepared.query, options.extra_query)),
@@ -580,6 +587,7 @@ class BaseClient:
             retry=options.retry,
             operation=prepared.operation.name,
             page=page,
+            request_id=request_id,
         )
 
     # ------------------------------------------------------------------ views
@@ -625,6 +633,20 @@ class BaseClient:
 
 
 _NO_OPTIONS = RequestOptions()
+
+
+def _with_request_id(headers: dict[str, str], name: str | None) -> str | None:
+    """The id a request goes with, set in ``headers`` under ``name`` (the spec's header): the
+    caller's own value there (``extra_headers``, a view's ``headers``; any case) wins, else a
+    fresh UUID. None when the spec names no header."""
+    if name is None:
+        return None
+    wanted = name.lower()
+    for key, value in headers.items():
+        if key.lower() == wanted:
+            return value
+    headers[name] = str(uuid.uuid4())
+    return headers[name]
 
 
 def _password(url: str | None) -> str:

@@ -74,6 +74,8 @@ class HTTPRequest:
     """The operation's name, for traces and log records."""
     page: int | None = None
     """The page number of a listing's page, for traces and log records."""
+    request_id: str | None = None
+    """The id the request is sent with (also in ``headers``), the same on each of its retries."""
 
 
 def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> PreparedRequest:

@@ -84,7 +84,7 @@ class Attempt:
 
     def timed(self, answer: RawResponse) -> RawResponse:
         """``answer`` (a middleware's own, or the wire's passed on) with the call's time and retries."""
-        return answer.timed(time.perf_counter() - self.started, self.retries)
+        return answer.timed(time.perf_counter() - self.started, self.retries, self.request.request_id)
 
     def outgoing(self) -> OutgoingRequest:
         """The request as the middleware sees it: without the token."""
@@ -93,7 +93,7 @@ class Attempt:
 
     def _trace(self) -> RequestTrace:
         request = self.request
-        return RequestTrace(request.operation or request.path, request.page, self.number)
+        return RequestTrace(request.operation or request.path, request.page, self.number, request.request_id)
 
 
 class Wire:
@@ -171,6 +171,7 @@ class Wire:
             request_id_headers=self._request_ids[0],
             request_id_placeholders=self._request_ids[1],
             redactor=self._redactor,
+            sent_request_id=request.request_id,
         )
 
     def _proxy_for(self, url: URL) -> str | None:
@@ -192,11 +193,14 @@ class Wire:
             reason = f"timed out ({_timeout_kind(error)})"
         else:
             reason = self._redactor.text(f"failed: {type(error).__name__}: {error}")
-        logger.debug("%s %s %s", request.method, request.path, reason)
+        logger.debug(
+            "%s %s %s", request.method, request.path, reason, extra={"request_id": request.request_id}
+        )
         return error_class(
             f"{request.method} {request.path} {reason}",
             method=request.method,
             path=request.path,
+            request_id=request.request_id,
         )
 
 
@@ -210,6 +214,7 @@ def proxy_refused(request: HTTPRequest, error: aiohttp.ClientHttpProxyError) -> 
         headers=dict(error.headers or {}),
         method=request.method,
         path=request.path,
+        request_id=request.request_id,
     )
 
 
