@@ -5,7 +5,8 @@ waits for the budget's turn (after a pause, one probe goes first), takes a place
 ``max_concurrency``, draws from the budget right before sending (no burst of draws queued behind
 the bound), and makes the attempt's ``RequestTrace`` the current one. On the way out the place is
 given back, an adaptive bound hears how the attempt went, the answer is logged (DEBUG) and a
-client-wide "try later" pauses the whole budget.
+client-wide "try later" pauses the whole budget. Its OpenTelemetry span (``_telemetry``) covers
+the exchange alone, not the wait for a place.
 
 The token issuer's requests take a place in the bound but draw nothing from the API's budget, and
 steer no adaptive bound.
@@ -27,6 +28,7 @@ from ._rate_limit import RateBudget
 from ._request import HTTPRequest
 from ._responses import RawResponse
 from ._retry import parse_retry_after
+from ._telemetry import AttemptSpan, Telemetry
 from ._wire import Attempt
 from .errors import APIConnectionError, APITimeoutError
 
@@ -44,6 +46,8 @@ class Admission:
         "_concurrency",
         "_pause_statuses",
         "_sent_at",
+        "_span",
+        "_telemetry",
         "_ticket",
         "_trace",
         "_turn",
@@ -57,8 +61,11 @@ class Admission:
         concurrency: ConcurrencyLimit,
         budget: RateBudget | None,
         pause_statuses: frozenset[int],
+        telemetry: Telemetry,
     ) -> None:
         self._attempt = attempt
+        self._telemetry = telemetry
+        self._span: AttemptSpan | None = None
         self._concurrency = concurrency
         self._budget = budget if attempt.request.authenticated else None
         self._pause_statuses = pause_statuses
@@ -88,6 +95,7 @@ class Admission:
             raise
         self._sent_at = time.perf_counter()
         self._trace = set_current_trace(self._attempt.trace)
+        self._span = self._telemetry.attempt(self._attempt.request, self._attempt.retries)
         self.admitted = True
         return self
 
@@ -97,6 +105,8 @@ class Admission:
         if self._trace is not None:
             reset_current_trace(self._trace)
         elapsed = time.perf_counter() - self._sent_at
+        if self._span is not None:
+            self._span.end(self.answer, error)
         self._concurrency.leave()
         try:
             await self._observe(error, elapsed)

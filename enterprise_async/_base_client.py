@@ -342,8 +342,9 @@ class BaseClient:
         """Run one operation with a call's arguments: the first step of the send chain, which
         validates them and builds the request (``_send``), and maps the answer's status."""
         prepared = prepare_request(operation, arguments)
-        response = await self._send(prepared, options)
-        return self._answer(operation, response, arguments).parse()
+        with self._transport.telemetry.operation(operation.name):
+            response = await self._send(prepared, options)
+            return self._answer(operation, response, arguments).parse()
 
     async def call_raw(
         self,
@@ -353,8 +354,9 @@ class BaseClient:
     ) -> APIResponse[ResultT]:
         """Like ``call``, but the answer with its HTTP details; an error status still raises."""
         prepared = prepare_request(operation, arguments)
-        response = await self._send(prepared, options)
-        return self._answer(operation, response, arguments)
+        with self._transport.telemetry.operation(operation.name):
+            response = await self._send(prepared, options)
+            return self._answer(operation, response, arguments)
 
     async def call_in_chunks(
         self,
@@ -370,7 +372,8 @@ class BaseClient:
             response = await self._send(prepared, options)
             return self._answer(operation, response, chunk_arguments).parse()
 
-        return await send_in_chunks(send, operation, arguments, concurrency=self._options.max_concurrency)
+        with self._transport.telemetry.operation(operation.name):
+            return await send_in_chunks(send, operation, arguments, concurrency=self._options.max_concurrency)
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
@@ -396,11 +399,12 @@ class BaseClient:
         if pagination is None:
             raise TypeError(f"{operation.name} is not a list operation")
         prepared = prepare_request(operation, arguments)
+        listing = self._transport.telemetry.listing(operation.name)
 
         async def fetch(query: Query) -> Callable[[], Any]:
             number = _page_number(pagination, query)
             page_request = prepared.with_query(query)
-            response = await self._send(page_request, options, page=number)
+            response = await self._send(page_request, options, page=number, parent_span=listing.span)
             if answers is None:  # the plain pager: the page alone, no answer kept around it
                 self._accept(operation, response)
                 return functools.partial(read_result, operation, response, self._drift)
@@ -413,6 +417,7 @@ class BaseClient:
             window=self._options.most_in_flight,
             listing=operation.name,
             scope=prepared.path,
+            span=listing.walk,
         )
 
     @overload
@@ -490,8 +495,9 @@ class BaseClient:
             method, path, params=params, json=json, cast_to=cast_to, retry_statuses=self.spec.retry_statuses
         )
         options = RequestOptions.of(timeout=timeout, extra_headers=extra_headers, retry=retry)
-        response = await self._transport.send(self._http_request(prepared, options))
-        return self._answer(prepared.operation, response)
+        with self._transport.telemetry.operation(prepared.operation.name):
+            response = await self._transport.send(self._http_request(prepared, options))
+            return self._answer(prepared.operation, response)
 
     def _send(
         self,
@@ -499,11 +505,12 @@ class BaseClient:
         options: RequestOptions | None,
         *,
         page: int | None = None,
+        parent_span: Any = None,
     ) -> Awaitable[RawResponse]:
         """Send one request; a status the operation marks "not in this format"
         (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
         JSON, which decodes to the same models. The client's ``response_format`` stays as it is."""
-        request = self._http_request(prepared, options, page=page)
+        request = self._http_request(prepared, options, page=page, parent_span=parent_span)
         if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
             return self._transport.send(request)  # nothing to fall back to
         return self._send_or_fall_back(prepared.operation, request)
@@ -560,6 +567,7 @@ class BaseClient:
         options: RequestOptions | None,
         *,
         page: int | None = None,
+        parent_span: Any = None,
     ) -> HTTPRequest:
         """The request of a prepared call, with the client's headers and the call's options; it
         goes with a fresh request id unless the caller gave one of its own."""
@@ -588,6 +596,7 @@ class BaseClient:
             operation=prepared.operation.name,
             page=page,
             request_id=request_id,
+            parent_span=parent_span,
         )
 
     # ------------------------------------------------------------------ views

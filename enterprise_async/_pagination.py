@@ -44,7 +44,7 @@ from collections.abc import (
     Iterator,
     Sequence,
 )
-from contextlib import aclosing, nullcontext
+from contextlib import AbstractContextManager, aclosing, nullcontext
 from typing import Any, Generic, Protocol, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
@@ -186,8 +186,11 @@ class AsyncPager(Generic[ItemT, PageT]):
         listing: str = "",
         scope: str = "",
         start: ListingCursor | None = None,
+        span: Callable[[], AbstractContextManager[object]] = nullcontext,
     ) -> None:
         self._fetch = fetch
+        self._span = span
+        """Held over each walk and ``first_page()``: the listing's OpenTelemetry span."""
         self._pagination = pagination
         self._query = query
         self._window = max(1, window)
@@ -272,6 +275,7 @@ class AsyncPager(Generic[ItemT, PageT]):
             listing=self._listing,
             scope=self._scope,
             start=start,
+            span=self._span,
         )
 
     @property
@@ -303,7 +307,8 @@ class AsyncPager(Generic[ItemT, PageT]):
 
     async def first_page(self) -> PageT:
         """Page 1 alone."""
-        return await self._page(self._query)
+        with self._span():
+            return await self._page(self._query)
 
     async def to_list(
         self, *, page_size: int | None = None, defer_full_collections: bool = True
@@ -384,13 +389,14 @@ class AsyncPager(Generic[ItemT, PageT]):
         if start.done:
             return
         tally = ListingTally(pages=start.page - 1, items=start.before)
-        async with aclosing(self._walk(tally, start)) as walk:
-            async for step in walk:
-                step.before = tally.items
-                self._count(tally, step.page)
-                yield step
-        if tally.short():
-            raise self._incomplete(tally, tally.pages + 1, "ended early")
+        with self._span():
+            async with aclosing(self._walk(tally, start)) as walk:
+                async for step in walk:
+                    step.before = tally.items
+                    self._count(tally, step.page)
+                    yield step
+            if tally.short():
+                raise self._incomplete(tally, tally.pages + 1, "ended early")
 
     def _within(self, step: PageStep[PageT], given: int) -> ListingCursor:
         """The cursor after ``given`` items of a step's page."""

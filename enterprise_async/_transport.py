@@ -51,6 +51,7 @@ from ._request import HTTPRequest
 from ._responses import RawResponse
 from ._retry import RetryPolicy, parse_retry_after
 from ._spec import ApiSpec
+from ._telemetry import Telemetry
 from ._wire import Attempt, RequestStats, SessionGetter, Wire
 from .errors import APIConnectionError, APITimeoutError
 
@@ -78,6 +79,8 @@ class Transport:
     ) -> None:
         redactor = redactor if redactor is not None else Redactor()
         self.stats = RequestStats()
+        self.telemetry = Telemetry(redactor)
+        """The spans and metrics of this client's calls (OpenTelemetry, when configured)."""
         self._wire = Wire(
             session,
             stats=self.stats,
@@ -166,7 +169,7 @@ class Transport:
         policy = request.retry or self._retry
         through_middleware = request.authenticated and bool(self._middleware)
         while True:
-            place = Admission(attempt, self.concurrency, self.budget, self._pause_statuses)
+            place = Admission(attempt, self.concurrency, self.budget, self._pause_statuses, self.telemetry)
             try:
                 async with place:
                     response = await self._exchange(attempt, through_middleware)
@@ -206,6 +209,7 @@ class Transport:
         move the attempt on."""
         request = attempt.request
         self.stats.retries += 1
+        self.telemetry.retried(request, why)
         delay = policy.delay(attempt.retries, retry_after)
         logger.info(
             "%s %s: retry %d of %d in %.2f s after %s",
