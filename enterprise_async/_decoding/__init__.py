@@ -2,8 +2,9 @@
 
 ``converter`` is the way values are structured and unstructured: the client, ``from_dict`` and
 ``to_dict`` all go through it. A model's hooks are the reader and the writer the generator wrote
-for it (``_generated/readers.py``, ``_generated/writers.py``), loaded on the first decode; a class
-the generator did not see is read and written field by field the same way (``readers``, ``writers``).
+for it (``_generated/readers.py``, ``_generated/writers.py``), which the public ``models`` module
+hands over with ``register_generated`` and which are loaded on the first decode; a class the
+generator did not see is read and written field by field the same way (``readers``, ``writers``).
 
 XML arrives with text leaves (see ``_xml``), JSON with typed ones; the hooks registered here make
 both land on the same values, guided only by the models' types:
@@ -38,12 +39,14 @@ from .readers import model_reader
 from .registry import (
     converter,
     enum_hook,
+    generated_reader,
     is_list,
     is_mapping,
     is_open_enum,
     is_union,
     list_hook,
     mapping_hook,
+    register_generated,
 )
 from .scalars import SCALAR_HOOKS, Hook
 from .tolerance import Finding, PathsWanted, structure
@@ -57,6 +60,7 @@ __all__ = [
     "converter",
     "from_dict",
     "known_fields",
+    "register_generated",
     "register_variants",
     "structure",
     "to_dict",
@@ -67,11 +71,8 @@ T = TypeVar("T")
 
 
 def _model_hook(cls: type[Any]) -> Hook:
-    """The reader the generator wrote for a model class (its module is loaded on the first decode,
-    so that `import enterprise_async` stays light), or one that reads it field by field."""
-    from .._generated.readers import READERS
-
-    return READERS.get(cls) or model_reader(cls)
+    """The reader the generator wrote for a model class, or one that reads it field by field."""
+    return generated_reader(cls) or model_reader(cls)
 
 
 def _install() -> None:

@@ -1,13 +1,15 @@
 """The converter and the hooks it finds by predicate: open enums, arrays, objects, scalars.
 
-Models and unions get their hooks from ``structuring`` and ``unions``; ``install`` in the package's
-``__init__`` registers them all, once.
+Models get the readers and writers the generator wrote, which the public ``models`` module hands
+over with ``register_generated`` (the runtime imports no generated module); unions get theirs from
+``unions``. ``_install`` in the package's ``__init__`` registers them all, once.
 """
 
 from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Callable, Mapping
 from typing import Any, get_args, get_origin
 
 import cattrs
@@ -20,6 +22,8 @@ __all__ = [
     "PASS_THROUGH_CLASSES",
     "converter",
     "enum_hook",
+    "generated_reader",
+    "generated_writer",
     "hook",
     "is_list",
     "is_mapping",
@@ -27,10 +31,41 @@ __all__ = [
     "is_union",
     "list_hook",
     "mapping_hook",
+    "register_generated",
 ]
 
 converter = cattrs.Converter()
 """The SDK's only converter: the client, ``from_dict`` and ``to_dict`` all go through it."""
+
+
+Generated = tuple[Mapping[type[Any], Hook], Mapping[type[Any], Callable[[Any, bool], Any]]]
+"""The generated readers and writers, by model class."""
+
+_LOADERS: list[Callable[[], Generated]] = []
+_LOADED: list[Generated] = []
+
+
+def register_generated(load: Callable[[], Generated]) -> None:
+    """Give the converter the readers and writers the generator wrote; ``load`` imports them, on the
+    first decode, so that `import enterprise_async` stays light."""
+    _LOADERS.append(load)
+    _LOADED.clear()
+
+
+def _generated() -> list[Generated]:
+    if len(_LOADED) != len(_LOADERS):
+        _LOADED[:] = [load() for load in _LOADERS]
+    return _LOADED
+
+
+def generated_reader(cls: type[Any]) -> Hook | None:
+    """The reader the generator wrote for a model class, if it saw the class."""
+    return next((readers[cls] for readers, _ in _generated() if cls in readers), None)
+
+
+def generated_writer(cls: type[Any]) -> Callable[[Any, bool], Any] | None:
+    """The writer the generator wrote for a model class, if it saw the class."""
+    return next((writers[cls] for _, writers in _generated() if cls in writers), None)
 
 
 def hook(type_: Any) -> Hook:

@@ -24,7 +24,7 @@ from .._xml import TextObject
 from .failure import DecodeError
 from .fields import ABSENT, WIRE, field_plans, has_scalar_default, model_fields
 from .record import WireRecord
-from .registry import hook, is_list, is_open_enum, is_union
+from .registry import generated_writer, hook, is_list, is_open_enum, is_union
 from .tolerance import under_way
 
 __all__ = [
@@ -85,9 +85,7 @@ _TEXT_NATURAL = frozenset({str, datetime.datetime, datetime.date, decimal.Decima
 
 def model_writer(cls: type[Any]) -> Writer:
     """The generated writer of a model class; for a class the generator did not see, ``_write_model``."""
-    from .._generated.writers import WRITERS  # loaded on first use: `import enterprise_async` stays light
-
-    return WRITERS.get(cls, _write_model)
+    return generated_writer(cls) or _write_model
 
 
 def _write_model(model: Any, every: bool = False) -> dict[str, Any]:
