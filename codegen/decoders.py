@@ -385,15 +385,19 @@ def _writer(model: Model) -> list[str]:
     for field in model.fields:
         wire = repr(field.wire)
         write, sent = _write(field.type), _write_sent(field.type)
+        if sent == write:  # a nested model writes itself as it was sent
+            lines += [
+                f"    v = model.{field.name}",
+                f"    if every or {wire} not in left_out or {wire} in differs or {_set_since(field)}:",
+                f"        data[{wire}] = {write}",
+            ]
+            continue
         lines += [
             f"    v = model.{field.name}",
-            f"    if {wire} in left_out:",
-            f"        if every or {_set_since(field)}:",
-            f"            data[{wire}] = {write}",
-            f"    elif {wire} in differs:",
+            f"    if {wire} in differs:",
             *([f"        r = differs[{wire}]"] if re.search(r"\br\b", sent) else []),
             f"        data[{wire}] = {sent}",
-            "    else:",
+            f"    elif every or {wire} not in left_out or {_set_since(field)}:",
             f"        data[{wire}] = {write}",
         ]
     return [*lines, "    return data"]

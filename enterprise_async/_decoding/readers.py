@@ -48,8 +48,6 @@ Reader = Callable[[Any, str, list[Note]], Any]
 """Reads a field's value (never None), sent under a wire name, for its model; notes what the model
 must keep; never raises."""
 
-_NO_FIELDS: frozenset[str] = frozenset()
-
 
 def reader_for(type_: Any) -> Reader:
     """The reader of the values of a field of ``type_`` that its model's reader does not take as they are."""
@@ -101,13 +99,13 @@ def finish(model: Any, data: Any, notes: list[Note], left: list[str], known: fro
         model.extra = {key: data[key] for key in data.keys() - known}
         report_unknown(model)
     text = data.__class__ is TextObject
-    setattr(model, WIRE, _record(model, notes, frozenset(left) if left else _NO_FIELDS, text))
+    setattr(model, WIRE, _record(model, notes, tuple(left), text))
 
 
-def _record(model: Any, notes: list[Note], left_out: frozenset[str], text: bool) -> WireRecord:
+def _record(model: Any, notes: list[Note], left: tuple[str, ...], text: bool) -> WireRecord:
     """The record of a model from what its readers noted; its problems are reported."""
     if not notes:
-        return wire_record(left_out, text)
+        return wire_record(left, text)
     problems = [note for note in notes if note[3] is not None]
     if problems:
         report_problems(model, problems)
@@ -118,7 +116,7 @@ def _record(model: Any, notes: list[Note], left_out: frozenset[str], text: bool)
         if text and (value is None or (error is None and value.__class__ is str and not text_natural(type_))):
             continue  # XML text of a number, or an empty element: the model's value is the JSON one
         differs[where] = value
-    return wire_record(left_out, text, differs)
+    return wire_record(left, text, differs)
 
 
 def model_reader(cls: type[Any]) -> Hook:

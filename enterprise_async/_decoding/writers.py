@@ -22,7 +22,7 @@ import attrs
 from .._enum import OpenEnum
 from .._xml import TextObject
 from .failure import DecodeError
-from .fields import ABSENT, WIRE, field_plans, has_scalar_default, model_fields
+from .fields import WIRE, field_plans, has_scalar_default, model_fields
 from .record import WireRecord
 from .registry import generated_writer, hook, is_list, is_open_enum, is_union
 from .tolerance import under_way
@@ -94,14 +94,11 @@ def _write_model(model: Any, every: bool = False) -> dict[str, Any]:
     data: dict[str, Any] = plain(model.extra, every) if model.extra else {}
     for plan, field in zip(field_plans(model.__class__), model_fields(model.__class__), strict=True):
         value = getattr(model, plan.name)
-        if plan.wire in record.left_out:
-            default = field.default if has_scalar_default(field) else None
-            if every or value != ([] if plan.listish else default):
-                data[plan.wire] = plain(value, every)
-        elif (sent := record.differs.get(plan.wire, ABSENT)) is ABSENT:
+        left_out_reads = [] if plan.listish else field.default if has_scalar_default(field) else None
+        if plan.wire in record.differs:
+            data[plan.wire] = as_sent(value, record.differs[plan.wire], plan.type, record.text, every)
+        elif every or plan.wire not in record.left_out or value != left_out_reads:
             data[plan.wire] = plain(value, every)
-        else:
-            data[plan.wire] = as_sent(value, sent, plan.type, record.text, every)
     return data
 
 

@@ -94,40 +94,28 @@ def write_access_token(model: AccessToken, every: bool = False) -> dict[str, Any
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.access_token
-    if "access_token" in left_out:
-        if every or v is not None:
-            data["access_token"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "access_token" in differs:
+    if "access_token" in differs:
         r = differs["access_token"]
         data["access_token"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "access_token" not in left_out or v is not None:
         data["access_token"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.token_type
-    if "token_type" in left_out:
-        if every or v is not None:
-            data["token_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "token_type" in differs:
+    if "token_type" in differs:
         r = differs["token_type"]
         data["token_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "token_type" not in left_out or v is not None:
         data["token_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.expires_in
-    if "expires_in" in left_out:
-        if every or v is not None:
-            data["expires_in"] = plain(v, every)
-    elif "expires_in" in differs:
+    if "expires_in" in differs:
         r = differs["expires_in"]
         data["expires_in"] = as_sent(v, r, int | str, record.text, every)
-    else:
+    elif every or "expires_in" not in left_out or v is not None:
         data["expires_in"] = plain(v, every)
     v = model.scope
-    if "scope" in left_out:
-        if every or v is not None:
-            data["scope"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "scope" in differs:
+    if "scope" in differs:
         r = differs["scope"]
         data["scope"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "scope" not in left_out or v is not None:
         data["scope"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -140,13 +128,10 @@ def write_error_body1(model: ErrorBody1, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.detail
-    if "detail" in left_out:
-        if every or v is not None:
-            data["detail"] = plain(v, every)
-    elif "detail" in differs:
+    if "detail" in differs:
         r = differs["detail"]
         data["detail"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "detail" not in left_out or v is not None:
         data["detail"] = plain(v, every)
     return data
 
@@ -159,58 +144,40 @@ def write_policy_aggregates(model: PolicyAggregates, every: bool = False) -> dic
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.amount_redeemed_usd_cents
-    if "amount_redeemed_usd_cents" in left_out:
-        if every or v is not None:
-            data["amount_redeemed_usd_cents"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "amount_redeemed_usd_cents" in differs:
+    if "amount_redeemed_usd_cents" in differs:
         r = differs["amount_redeemed_usd_cents"]
         data["amount_redeemed_usd_cents"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "amount_redeemed_usd_cents" not in left_out or v is not None:
         data["amount_redeemed_usd_cents"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.amount_redeemed_usd
-    if "amount_redeemed_usd" in left_out:
-        if every or v is not None:
-            data["amount_redeemed_usd"] = v if v is None or v.__class__ is float else plain(v, every)
-    elif "amount_redeemed_usd" in differs:
+    if "amount_redeemed_usd" in differs:
         r = differs["amount_redeemed_usd"]
         data["amount_redeemed_usd"] = r if v is r else as_sent(v, r, float, record.text, every)
-    else:
+    elif every or "amount_redeemed_usd" not in left_out or v is not None:
         data["amount_redeemed_usd"] = v if v is None or v.__class__ is float else plain(v, every)
     v = model.amount_allocated_usd_cents
-    if "amount_allocated_usd_cents" in left_out:
-        if every or v is not None:
-            data["amount_allocated_usd_cents"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "amount_allocated_usd_cents" in differs:
+    if "amount_allocated_usd_cents" in differs:
         r = differs["amount_allocated_usd_cents"]
         data["amount_allocated_usd_cents"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "amount_allocated_usd_cents" not in left_out or v is not None:
         data["amount_allocated_usd_cents"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.amount_allocated_usd
-    if "amount_allocated_usd" in left_out:
-        if every or v is not None:
-            data["amount_allocated_usd"] = v if v is None or v.__class__ is float else plain(v, every)
-    elif "amount_allocated_usd" in differs:
+    if "amount_allocated_usd" in differs:
         r = differs["amount_allocated_usd"]
         data["amount_allocated_usd"] = r if v is r else as_sent(v, r, float, record.text, every)
-    else:
+    elif every or "amount_allocated_usd" not in left_out or v is not None:
         data["amount_allocated_usd"] = v if v is None or v.__class__ is float else plain(v, every)
     v = model.spend_available_usd_cents
-    if "spend_available_usd_cents" in left_out:
-        if every or v is not None:
-            data["spend_available_usd_cents"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "spend_available_usd_cents" in differs:
+    if "spend_available_usd_cents" in differs:
         r = differs["spend_available_usd_cents"]
         data["spend_available_usd_cents"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "spend_available_usd_cents" not in left_out or v is not None:
         data["spend_available_usd_cents"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.spend_available_usd
-    if "spend_available_usd" in left_out:
-        if every or v is not None:
-            data["spend_available_usd"] = v if v is None or v.__class__ is float else plain(v, every)
-    elif "spend_available_usd" in differs:
+    if "spend_available_usd" in differs:
         r = differs["spend_available_usd"]
         data["spend_available_usd"] = r if v is r else as_sent(v, r, float, record.text, every)
-    else:
+    elif every or "spend_available_usd" not in left_out or v is not None:
         data["spend_available_usd"] = v if v is None or v.__class__ is float else plain(v, every)
     return data
 
@@ -223,40 +190,28 @@ def write_assignment_configuration(model: AssignmentConfiguration, every: bool =
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.subsidy_access_policy
-    if "subsidy_access_policy" in left_out:
-        if every or v is not None:
-            data["subsidy_access_policy"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "subsidy_access_policy" in differs:
+    if "subsidy_access_policy" in differs:
         r = differs["subsidy_access_policy"]
         data["subsidy_access_policy"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "subsidy_access_policy" not in left_out or v is not None:
         data["subsidy_access_policy"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_customer_uuid
-    if "enterprise_customer_uuid" in left_out:
-        if every or v is not None:
-            data["enterprise_customer_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_customer_uuid" in differs:
+    if "enterprise_customer_uuid" in differs:
         r = differs["enterprise_customer_uuid"]
         data["enterprise_customer_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_customer_uuid" not in left_out or v is not None:
         data["enterprise_customer_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.active
-    if "active" in left_out:
-        if every or v is not None:
-            data["active"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "active" in differs:
+    if "active" in differs:
         r = differs["active"]
         data["active"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "active" not in left_out or v is not None:
         data["active"] = v if v is None or v.__class__ is bool else plain(v, every)
     return data
 
@@ -269,79 +224,52 @@ def write_assignment_action(model: AssignmentAction, every: bool = False) -> dic
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.created
-    if "created" in left_out:
-        if every or v is not None:
-            data["created"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "created" in differs:
+    if "created" in differs:
         r = differs["created"]
         data["created"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "created" not in left_out or v is not None:
         data["created"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.modified
-    if "modified" in left_out:
-        if every or v is not None:
-            data["modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "modified" in differs:
+    if "modified" in differs:
         r = differs["modified"]
         data["modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "modified" not in left_out or v is not None:
         data["modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.action_type
-    if "action_type" in left_out:
-        if every or v is not None:
-            data["action_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "action_type" in differs:
+    if "action_type" in differs:
         r = differs["action_type"]
         data["action_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "action_type" not in left_out or v is not None:
         data["action_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.completed_at
-    if "completed_at" in left_out:
-        if every or v is not None:
-            data["completed_at"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "completed_at" in differs:
+    if "completed_at" in differs:
         r = differs["completed_at"]
         data["completed_at"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "completed_at" not in left_out or v is not None:
         data["completed_at"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.learner_acknowledged
-    if "learner_acknowledged" in left_out:
-        if every or v is not None:
-            data["learner_acknowledged"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "learner_acknowledged" in differs:
+    if "learner_acknowledged" in differs:
         r = differs["learner_acknowledged"]
         data["learner_acknowledged"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "learner_acknowledged" not in left_out or v is not None:
         data["learner_acknowledged"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.error_reason
-    if "error_reason" in left_out:
-        if every or v is not None:
-            data["error_reason"] = plain(v, every)
-    elif "error_reason" in differs:
+    if "error_reason" in differs:
         r = differs["error_reason"]
         data["error_reason"] = as_sent(v, r, str | dict[str, Any], record.text, every)
-    else:
+    elif every or "error_reason" not in left_out or v is not None:
         data["error_reason"] = plain(v, every)
     return data
 
@@ -356,26 +284,18 @@ def write_earliest_possible_expiration(
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.date
-    if "date" in left_out:
-        if every or v is not None:
-            data["date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "date" in differs:
+    if "date" in differs:
         r = differs["date"]
         data["date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "date" not in left_out or v is not None:
         data["date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.reason
-    if "reason" in left_out:
-        if every or v is not None:
-            data["reason"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "reason" in differs:
+    if "reason" in differs:
         r = differs["reason"]
         data["reason"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "reason" not in left_out or v is not None:
         data["reason"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -388,24 +308,16 @@ def write_recent_action(model: RecentAction, every: bool = False) -> dict[str, A
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.action_type
-    if "action_type" in left_out:
-        if every or v is not None:
-            data["action_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "action_type" in differs:
+    if "action_type" in differs:
         r = differs["action_type"]
         data["action_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "action_type" not in left_out or v is not None:
         data["action_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.timestamp
-    if "timestamp" in left_out:
-        if every or v is not None:
-            data["timestamp"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "timestamp" in differs:
+    if "timestamp" in differs:
         r = differs["timestamp"]
         data["timestamp"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "timestamp" not in left_out or v is not None:
         data["timestamp"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
@@ -420,22 +332,16 @@ def write_course_partner(model: CoursePartner, every: bool = False) -> dict[str,
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.name
-    if "name" in left_out:
-        if every or v is not None:
-            data["name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "name" in differs:
+    if "name" in differs:
         r = differs["name"]
         data["name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "name" not in left_out or v is not None:
         data["name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.logo_image_url
-    if "logo_image_url" in left_out:
-        if every or v is not None:
-            data["logo_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "logo_image_url" in differs:
+    if "logo_image_url" in differs:
         r = differs["logo_image_url"]
         data["logo_image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "logo_image_url" not in left_out or v is not None:
         data["logo_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -448,22 +354,16 @@ def write_learner_state_count(model: LearnerStateCount, every: bool = False) -> 
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.learner_state
-    if "learner_state" in left_out:
-        if every or v is not None:
-            data["learner_state"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "learner_state" in differs:
+    if "learner_state" in differs:
         r = differs["learner_state"]
         data["learner_state"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "learner_state" not in left_out or v is not None:
         data["learner_state"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.count
-    if "count" in left_out:
-        if every or v is not None:
-            data["count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "count" in differs:
+    if "count" in differs:
         r = differs["count"]
         data["count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "count" not in left_out or v is not None:
         data["count"] = v if v is None or v.__class__ is int else plain(v, every)
     return data
 
@@ -476,58 +376,40 @@ def write_license_counts(model: LicenseCounts, every: bool = False) -> dict[str,
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.activated
-    if "activated" in left_out:
-        if every or v is not None:
-            data["activated"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "activated" in differs:
+    if "activated" in differs:
         r = differs["activated"]
         data["activated"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "activated" not in left_out or v is not None:
         data["activated"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.assigned
-    if "assigned" in left_out:
-        if every or v is not None:
-            data["assigned"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "assigned" in differs:
+    if "assigned" in differs:
         r = differs["assigned"]
         data["assigned"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "assigned" not in left_out or v is not None:
         data["assigned"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.unassigned
-    if "unassigned" in left_out:
-        if every or v is not None:
-            data["unassigned"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "unassigned" in differs:
+    if "unassigned" in differs:
         r = differs["unassigned"]
         data["unassigned"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "unassigned" not in left_out or v is not None:
         data["unassigned"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.revoked
-    if "revoked" in left_out:
-        if every or v is not None:
-            data["revoked"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "revoked" in differs:
+    if "revoked" in differs:
         r = differs["revoked"]
         data["revoked"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "revoked" not in left_out or v is not None:
         data["revoked"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.total
-    if "total" in left_out:
-        if every or v is not None:
-            data["total"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "total" in differs:
+    if "total" in differs:
         r = differs["total"]
         data["total"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "total" not in left_out or v is not None:
         data["total"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.allocated
-    if "allocated" in left_out:
-        if every or v is not None:
-            data["allocated"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "allocated" in differs:
+    if "allocated" in differs:
         r = differs["allocated"]
         data["allocated"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "allocated" not in left_out or v is not None:
         data["allocated"] = v if v is None or v.__class__ is int else plain(v, every)
     return data
 
@@ -540,40 +422,28 @@ def write_revocations(model: Revocations, every: bool = False) -> dict[str, Any]
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.total
-    if "total" in left_out:
-        if every or v is not None:
-            data["total"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "total" in differs:
+    if "total" in differs:
         r = differs["total"]
         data["total"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "total" not in left_out or v is not None:
         data["total"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.used
-    if "used" in left_out:
-        if every or v is not None:
-            data["used"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "used" in differs:
+    if "used" in differs:
         r = differs["used"]
         data["used"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "used" not in left_out or v is not None:
         data["used"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.remaining
-    if "remaining" in left_out:
-        if every or v is not None:
-            data["remaining"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "remaining" in differs:
+    if "remaining" in differs:
         r = differs["remaining"]
         data["remaining"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "remaining" not in left_out or v is not None:
         data["remaining"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.applied
-    if "applied" in left_out:
-        if every or v is not None:
-            data["applied"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "applied" in differs:
+    if "applied" in differs:
         r = differs["applied"]
         data["applied"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "applied" not in left_out or v is not None:
         data["applied"] = v if v is None or v.__class__ is int else plain(v, every)
     return data
 
@@ -586,46 +456,30 @@ def write_prior_renewal(model: PriorRenewal, every: bool = False) -> dict[str, A
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.prior_subscription_plan_id
-    if "prior_subscription_plan_id" in left_out:
-        if every or v is not None:
-            data["prior_subscription_plan_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "prior_subscription_plan_id" in differs:
+    if "prior_subscription_plan_id" in differs:
         r = differs["prior_subscription_plan_id"]
         data["prior_subscription_plan_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "prior_subscription_plan_id" not in left_out or v is not None:
         data["prior_subscription_plan_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.prior_subscription_plan_start_date
-    if "prior_subscription_plan_start_date" in left_out:
-        if every or v is not None:
-            data["prior_subscription_plan_start_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "prior_subscription_plan_start_date" in differs:
+    if "prior_subscription_plan_start_date" in differs:
         r = differs["prior_subscription_plan_start_date"]
         data["prior_subscription_plan_start_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "prior_subscription_plan_start_date" not in left_out or v is not None:
         data["prior_subscription_plan_start_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.renewed_subscription_plan_id
-    if "renewed_subscription_plan_id" in left_out:
-        if every or v is not None:
-            data["renewed_subscription_plan_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "renewed_subscription_plan_id" in differs:
+    if "renewed_subscription_plan_id" in differs:
         r = differs["renewed_subscription_plan_id"]
         data["renewed_subscription_plan_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "renewed_subscription_plan_id" not in left_out or v is not None:
         data["renewed_subscription_plan_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.renewed_subscription_plan_start_date
-    if "renewed_subscription_plan_start_date" in left_out:
-        if every or v is not None:
-            data["renewed_subscription_plan_start_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "renewed_subscription_plan_start_date" in differs:
+    if "renewed_subscription_plan_start_date" in differs:
         r = differs["renewed_subscription_plan_start_date"]
         data["renewed_subscription_plan_start_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "renewed_subscription_plan_start_date" not in left_out or v is not None:
         data["renewed_subscription_plan_start_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
@@ -640,303 +494,188 @@ def write_subscription_plan(model: SubscriptionPlan, every: bool = False) -> dic
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.title
-    if "title" in left_out:
-        if every or v is not None:
-            data["title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "title" in differs:
+    if "title" in differs:
         r = differs["title"]
         data["title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "title" not in left_out or v is not None:
         data["title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.start_date
-    if "start_date" in left_out:
-        if every or v is not None:
-            data["start_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "start_date" in differs:
+    if "start_date" in differs:
         r = differs["start_date"]
         data["start_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "start_date" not in left_out or v is not None:
         data["start_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.expiration_date
-    if "expiration_date" in left_out:
-        if every or v is not None:
-            data["expiration_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "expiration_date" in differs:
+    if "expiration_date" in differs:
         r = differs["expiration_date"]
         data["expiration_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "expiration_date" not in left_out or v is not None:
         data["expiration_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.enterprise_customer_uuid
-    if "enterprise_customer_uuid" in left_out:
-        if every or v is not None:
-            data["enterprise_customer_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_customer_uuid" in differs:
+    if "enterprise_customer_uuid" in differs:
         r = differs["enterprise_customer_uuid"]
         data["enterprise_customer_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_customer_uuid" not in left_out or v is not None:
         data["enterprise_customer_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_catalog_uuid
-    if "enterprise_catalog_uuid" in left_out:
-        if every or v is not None:
-            data["enterprise_catalog_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_catalog_uuid" in differs:
+    if "enterprise_catalog_uuid" in differs:
         r = differs["enterprise_catalog_uuid"]
         data["enterprise_catalog_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_catalog_uuid" not in left_out or v is not None:
         data["enterprise_catalog_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.is_active
-    if "is_active" in left_out:
-        if every or v is not None:
-            data["is_active"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_active" in differs:
+    if "is_active" in differs:
         r = differs["is_active"]
         data["is_active"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_active" not in left_out or v is not None:
         data["is_active"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.is_revocation_cap_enabled
-    if "is_revocation_cap_enabled" in left_out:
-        if every or v is not None:
-            data["is_revocation_cap_enabled"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_revocation_cap_enabled" in differs:
+    if "is_revocation_cap_enabled" in differs:
         r = differs["is_revocation_cap_enabled"]
         data["is_revocation_cap_enabled"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_revocation_cap_enabled" not in left_out or v is not None:
         data["is_revocation_cap_enabled"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.days_until_expiration
-    if "days_until_expiration" in left_out:
-        if every or v is not None:
-            data["days_until_expiration"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "days_until_expiration" in differs:
+    if "days_until_expiration" in differs:
         r = differs["days_until_expiration"]
         data["days_until_expiration"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "days_until_expiration" not in left_out or v is not None:
         data["days_until_expiration"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.days_until_expiration_including_renewals
-    if "days_until_expiration_including_renewals" in left_out:
-        if every or v is not None:
-            data["days_until_expiration_including_renewals"] = (
-                v if v is None or v.__class__ is int else plain(v, every)
-            )
-    elif "days_until_expiration_including_renewals" in differs:
+    if "days_until_expiration_including_renewals" in differs:
         r = differs["days_until_expiration_including_renewals"]
         data["days_until_expiration_including_renewals"] = (
             r if v is r else as_sent(v, r, int, record.text, every)
         )
-    else:
+    elif every or "days_until_expiration_including_renewals" not in left_out or v is not None:
         data["days_until_expiration_including_renewals"] = (
             v if v is None or v.__class__ is int else plain(v, every)
         )
     v = model.is_locked_for_renewal_processing
-    if "is_locked_for_renewal_processing" in left_out:
-        if every or v is not None:
-            data["is_locked_for_renewal_processing"] = (
-                v if v is None or v.__class__ is bool else plain(v, every)
-            )
-    elif "is_locked_for_renewal_processing" in differs:
+    if "is_locked_for_renewal_processing" in differs:
         r = differs["is_locked_for_renewal_processing"]
         data["is_locked_for_renewal_processing"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_locked_for_renewal_processing" not in left_out or v is not None:
         data["is_locked_for_renewal_processing"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.should_auto_apply_licenses
-    if "should_auto_apply_licenses" in left_out:
-        if every or v is not None:
-            data["should_auto_apply_licenses"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "should_auto_apply_licenses" in differs:
+    if "should_auto_apply_licenses" in differs:
         r = differs["should_auto_apply_licenses"]
         data["should_auto_apply_licenses"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "should_auto_apply_licenses" not in left_out or v is not None:
         data["should_auto_apply_licenses"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.is_current
-    if "is_current" in left_out:
-        if every or v is not None:
-            data["is_current"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_current" in differs:
+    if "is_current" in differs:
         r = differs["is_current"]
         data["is_current"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_current" not in left_out or v is not None:
         data["is_current"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.created
-    if "created" in left_out:
-        if every or v is not None:
-            data["created"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "created" in differs:
+    if "created" in differs:
         r = differs["created"]
         data["created"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "created" not in left_out or v is not None:
         data["created"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.plan_type
-    if "plan_type" in left_out:
-        if every or v is not None:
-            data["plan_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "plan_type" in differs:
+    if "plan_type" in differs:
         r = differs["plan_type"]
         data["plan_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "plan_type" not in left_out or v is not None:
         data["plan_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.salesforce_opportunity_line_item
-    if "salesforce_opportunity_line_item" in left_out:
-        if every or v is not None:
-            data["salesforce_opportunity_line_item"] = (
-                v if v is None or v.__class__ is str else plain(v, every)
-            )
-    elif "salesforce_opportunity_line_item" in differs:
+    if "salesforce_opportunity_line_item" in differs:
         r = differs["salesforce_opportunity_line_item"]
         data["salesforce_opportunity_line_item"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "salesforce_opportunity_line_item" not in left_out or v is not None:
         data["salesforce_opportunity_line_item"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.can_freeze_unused_licenses
-    if "can_freeze_unused_licenses" in left_out:
-        if every or v is not None:
-            data["can_freeze_unused_licenses"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "can_freeze_unused_licenses" in differs:
+    if "can_freeze_unused_licenses" in differs:
         r = differs["can_freeze_unused_licenses"]
         data["can_freeze_unused_licenses"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "can_freeze_unused_licenses" not in left_out or v is not None:
         data["can_freeze_unused_licenses"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.customer_agreement
-    if "customer_agreement" in left_out:
-        if every or v is not None:
-            data["customer_agreement"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "customer_agreement" in differs:
+    if "customer_agreement" in differs:
         r = differs["customer_agreement"]
         data["customer_agreement"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "customer_agreement" not in left_out or v is not None:
         data["customer_agreement"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.desired_num_licenses
-    if "desired_num_licenses" in left_out:
-        if every or v is not None:
-            data["desired_num_licenses"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "desired_num_licenses" in differs:
+    if "desired_num_licenses" in differs:
         r = differs["desired_num_licenses"]
         data["desired_num_licenses"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "desired_num_licenses" not in left_out or v is not None:
         data["desired_num_licenses"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.expiration_processed
-    if "expiration_processed" in left_out:
-        if every or v is not None:
-            data["expiration_processed"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "expiration_processed" in differs:
+    if "expiration_processed" in differs:
         r = differs["expiration_processed"]
         data["expiration_processed"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "expiration_processed" not in left_out or v is not None:
         data["expiration_processed"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.for_internal_use_only
-    if "for_internal_use_only" in left_out:
-        if every or v is not None:
-            data["for_internal_use_only"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "for_internal_use_only" in differs:
+    if "for_internal_use_only" in differs:
         r = differs["for_internal_use_only"]
         data["for_internal_use_only"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "for_internal_use_only" not in left_out or v is not None:
         data["for_internal_use_only"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.last_freeze_timestamp
-    if "last_freeze_timestamp" in left_out:
-        if every or v is not None:
-            data["last_freeze_timestamp"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "last_freeze_timestamp" in differs:
+    if "last_freeze_timestamp" in differs:
         r = differs["last_freeze_timestamp"]
         data["last_freeze_timestamp"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "last_freeze_timestamp" not in left_out or v is not None:
         data["last_freeze_timestamp"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.num_revocations_applied
-    if "num_revocations_applied" in left_out:
-        if every or v is not None:
-            data["num_revocations_applied"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "num_revocations_applied" in differs:
+    if "num_revocations_applied" in differs:
         r = differs["num_revocations_applied"]
         data["num_revocations_applied"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "num_revocations_applied" not in left_out or v is not None:
         data["num_revocations_applied"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.product
-    if "product" in left_out:
-        if every or v is not None:
-            data["product"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "product" in differs:
+    if "product" in differs:
         r = differs["product"]
         data["product"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "product" not in left_out or v is not None:
         data["product"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.revoke_max_percentage
-    if "revoke_max_percentage" in left_out:
-        if every or v is not None:
-            data["revoke_max_percentage"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "revoke_max_percentage" in differs:
+    if "revoke_max_percentage" in differs:
         r = differs["revoke_max_percentage"]
         data["revoke_max_percentage"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "revoke_max_percentage" not in left_out or v is not None:
         data["revoke_max_percentage"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.change_reason
-    if "change_reason" in left_out:
-        if every or v is not None:
-            data["change_reason"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "change_reason" in differs:
+    if "change_reason" in differs:
         r = differs["change_reason"]
         data["change_reason"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "change_reason" not in left_out or v is not None:
         data["change_reason"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.licenses
-    if "licenses" in left_out:
-        if every or v is not None:
-            data["licenses"] = (
-                None
-                if v is None
-                else (write_license_counts(v, every) if v.__class__ is LicenseCounts else plain(v, every))
-            )
-    elif "licenses" in differs:
-        data["licenses"] = (
-            None
-            if v is None
-            else (write_license_counts(v, every) if v.__class__ is LicenseCounts else plain(v, every))
-        )
-    else:
+    if every or "licenses" not in left_out or "licenses" in differs or v is not None:
         data["licenses"] = (
             None
             if v is None
             else (write_license_counts(v, every) if v.__class__ is LicenseCounts else plain(v, every))
         )
     v = model.revocations
-    if "revocations" in left_out:
-        if every or v is not None:
-            data["revocations"] = plain(v, every)
-    elif "revocations" in differs:
+    if "revocations" in differs:
         r = differs["revocations"]
         data["revocations"] = as_sent(v, r, Revocations | bool, record.text, every)
-    else:
+    elif every or "revocations" not in left_out or v is not None:
         data["revocations"] = plain(v, every)
     v = model.prior_renewals
-    if "prior_renewals" in left_out:
-        if every or v.__class__ is not list or v:
-            data["prior_renewals"] = (
-                [write_prior_renewal(x, every) if x.__class__ is PriorRenewal else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "prior_renewals" in differs:
+    if "prior_renewals" in differs:
         r = differs["prior_renewals"]
         data["prior_renewals"] = (
             (
@@ -952,7 +691,7 @@ def write_subscription_plan(model: SubscriptionPlan, every: bool = False) -> dic
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "prior_renewals" not in left_out or v.__class__ is not list or v:
         data["prior_renewals"] = (
             [write_prior_renewal(x, every) if x.__class__ is PriorRenewal else plain(x, every) for x in v]
             if v.__class__ is list
@@ -969,44 +708,25 @@ def write_subscription_plan_page(model: SubscriptionPlanPage, every: bool = Fals
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.count
-    if "count" in left_out:
-        if every or v is not None:
-            data["count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "count" in differs:
+    if "count" in differs:
         r = differs["count"]
         data["count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "count" not in left_out or v is not None:
         data["count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.next
-    if "next" in left_out:
-        if every or v is not None:
-            data["next"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "next" in differs:
+    if "next" in differs:
         r = differs["next"]
         data["next"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "next" not in left_out or v is not None:
         data["next"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.previous
-    if "previous" in left_out:
-        if every or v is not None:
-            data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "previous" in differs:
+    if "previous" in differs:
         r = differs["previous"]
         data["previous"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "previous" not in left_out or v is not None:
         data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.results
-    if "results" in left_out:
-        if every or v.__class__ is not list or v:
-            data["results"] = (
-                [
-                    write_subscription_plan(x, every) if x.__class__ is SubscriptionPlan else plain(x, every)
-                    for x in v
-                ]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "results" in differs:
+    if "results" in differs:
         r = differs["results"]
         data["results"] = (
             (
@@ -1022,7 +742,7 @@ def write_subscription_plan_page(model: SubscriptionPlanPage, every: bool = Fals
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "results" not in left_out or v.__class__ is not list or v:
         data["results"] = (
             [
                 write_subscription_plan(x, every) if x.__class__ is SubscriptionPlan else plain(x, every)
@@ -1042,22 +762,16 @@ def write_license_assignment(model: LicenseAssignment, every: bool = False) -> d
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.user_email
-    if "user_email" in left_out:
-        if every or v is not None:
-            data["user_email"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_email" in differs:
+    if "user_email" in differs:
         r = differs["user_email"]
         data["user_email"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_email" not in left_out or v is not None:
         data["user_email"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.license
-    if "license" in left_out:
-        if every or v is not None:
-            data["license"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "license" in differs:
+    if "license" in differs:
         r = differs["license"]
         data["license"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "license" not in left_out or v is not None:
         data["license"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -1070,37 +784,19 @@ def write_license_assignment_result(model: LicenseAssignmentResult, every: bool 
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.num_successful_assignments
-    if "num_successful_assignments" in left_out:
-        if every or v is not None:
-            data["num_successful_assignments"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "num_successful_assignments" in differs:
+    if "num_successful_assignments" in differs:
         r = differs["num_successful_assignments"]
         data["num_successful_assignments"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "num_successful_assignments" not in left_out or v is not None:
         data["num_successful_assignments"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.num_already_associated
-    if "num_already_associated" in left_out:
-        if every or v is not None:
-            data["num_already_associated"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "num_already_associated" in differs:
+    if "num_already_associated" in differs:
         r = differs["num_already_associated"]
         data["num_already_associated"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "num_already_associated" not in left_out or v is not None:
         data["num_already_associated"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.license_assignments
-    if "license_assignments" in left_out:
-        if every or v.__class__ is not list or v:
-            data["license_assignments"] = (
-                [
-                    write_license_assignment(x, every)
-                    if x.__class__ is LicenseAssignment
-                    else plain(x, every)
-                    for x in v
-                ]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "license_assignments" in differs:
+    if "license_assignments" in differs:
         r = differs["license_assignments"]
         data["license_assignments"] = (
             (
@@ -1118,7 +814,7 @@ def write_license_assignment_result(model: LicenseAssignmentResult, every: bool 
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "license_assignments" not in left_out or v.__class__ is not list or v:
         data["license_assignments"] = (
             [
                 write_license_assignment(x, every) if x.__class__ is LicenseAssignment else plain(x, every)
@@ -1138,22 +834,16 @@ def write_bulk_revoke_filter(model: BulkRevokeFilter, every: bool = False) -> di
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.user_email
-    if "user_email" in left_out:
-        if every or v is not None:
-            data["user_email"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_email" in differs:
+    if "user_email" in differs:
         r = differs["user_email"]
         data["user_email"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_email" not in left_out or v is not None:
         data["user_email"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.status_in
-    if "status_in" in left_out:
-        if every or v.__class__ is not list or v:
-            data["status_in"] = plain(v, every)
-    elif "status_in" in differs:
+    if "status_in" in differs:
         r = differs["status_in"]
         data["status_in"] = as_sent(v, r, list[LicenseStatus | str], record.text, every)
-    else:
+    elif every or "status_in" not in left_out or v.__class__ is not list or v:
         data["status_in"] = plain(v, every)
     return data
 
@@ -1166,41 +856,28 @@ def write_successful_revocation(model: SuccessfulRevocation, every: bool = False
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.license_uuid
-    if "license_uuid" in left_out:
-        if every or v is not None:
-            data["license_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "license_uuid" in differs:
+    if "license_uuid" in differs:
         r = differs["license_uuid"]
         data["license_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "license_uuid" not in left_out or v is not None:
         data["license_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.original_status
-    if "original_status" in left_out:
-        if every or v is not None:
-            data["original_status"] = (
-                v.value
-                if v.__class__ is LicenseStatus
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "original_status" in differs:
+    if "original_status" in differs:
         r = differs["original_status"]
         data["original_status"] = (
             r
             if v is r or (v.__class__ is LicenseStatus and v.value == r)
             else as_sent(v, r, LicenseStatus | str, record.text, every)
         )
-    else:
+    elif every or "original_status" not in left_out or v is not None:
         data["original_status"] = (
             v.value if v.__class__ is LicenseStatus else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.user_email
-    if "user_email" in left_out:
-        if every or v is not None:
-            data["user_email"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_email" in differs:
+    if "user_email" in differs:
         r = differs["user_email"]
         data["user_email"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_email" not in left_out or v is not None:
         data["user_email"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -1213,31 +890,22 @@ def write_unsuccessful_revocation(model: UnsuccessfulRevocation, every: bool = F
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.error
-    if "error" in left_out:
-        if every or v is not None:
-            data["error"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "error" in differs:
+    if "error" in differs:
         r = differs["error"]
         data["error"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "error" not in left_out or v is not None:
         data["error"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.error_response_status
-    if "error_response_status" in left_out:
-        if every or v is not None:
-            data["error_response_status"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "error_response_status" in differs:
+    if "error_response_status" in differs:
         r = differs["error_response_status"]
         data["error_response_status"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "error_response_status" not in left_out or v is not None:
         data["error_response_status"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.user_email
-    if "user_email" in left_out:
-        if every or v is not None:
-            data["user_email"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_email" in differs:
+    if "user_email" in differs:
         r = differs["user_email"]
         data["user_email"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_email" not in left_out or v is not None:
         data["user_email"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -1250,19 +918,7 @@ def write_bulk_revoke_result(model: BulkRevokeResult, every: bool = False) -> di
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.successful_revocations
-    if "successful_revocations" in left_out:
-        if every or v.__class__ is not list or v:
-            data["successful_revocations"] = (
-                [
-                    write_successful_revocation(x, every)
-                    if x.__class__ is SuccessfulRevocation
-                    else plain(x, every)
-                    for x in v
-                ]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "successful_revocations" in differs:
+    if "successful_revocations" in differs:
         r = differs["successful_revocations"]
         data["successful_revocations"] = (
             (
@@ -1280,7 +936,7 @@ def write_bulk_revoke_result(model: BulkRevokeResult, every: bool = False) -> di
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "successful_revocations" not in left_out or v.__class__ is not list or v:
         data["successful_revocations"] = (
             [
                 write_successful_revocation(x, every)
@@ -1292,19 +948,7 @@ def write_bulk_revoke_result(model: BulkRevokeResult, every: bool = False) -> di
             else plain(v, every)
         )
     v = model.unsuccessful_revocations
-    if "unsuccessful_revocations" in left_out:
-        if every or v.__class__ is not list or v:
-            data["unsuccessful_revocations"] = (
-                [
-                    write_unsuccessful_revocation(x, every)
-                    if x.__class__ is UnsuccessfulRevocation
-                    else plain(x, every)
-                    for x in v
-                ]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "unsuccessful_revocations" in differs:
+    if "unsuccessful_revocations" in differs:
         r = differs["unsuccessful_revocations"]
         data["unsuccessful_revocations"] = (
             (
@@ -1322,7 +966,7 @@ def write_bulk_revoke_result(model: BulkRevokeResult, every: bool = False) -> di
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "unsuccessful_revocations" not in left_out or v.__class__ is not list or v:
         data["unsuccessful_revocations"] = (
             [
                 write_unsuccessful_revocation(x, every)
@@ -1334,22 +978,16 @@ def write_bulk_revoke_result(model: BulkRevokeResult, every: bool = False) -> di
             else plain(v, every)
         )
     v = model.partial
-    if "partial" in left_out:
-        if every or v is not False:
-            data["partial"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "partial" in differs:
+    if "partial" in differs:
         r = differs["partial"]
         data["partial"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "partial" not in left_out or v is not False:
         data["partial"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.itemized
-    if "itemized" in left_out:
-        if every or v is not True:
-            data["itemized"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "itemized" in differs:
+    if "itemized" in differs:
         r = differs["itemized"]
         data["itemized"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "itemized" not in left_out or v is not True:
         data["itemized"] = v if v is None or v.__class__ is bool else plain(v, every)
     return data
 
@@ -1362,13 +1000,10 @@ def write_bulk_enrollment_job(model: BulkEnrollmentJob, every: bool = False) -> 
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.job_id
-    if "job_id" in left_out:
-        if every or v is not None:
-            data["job_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "job_id" in differs:
+    if "job_id" in differs:
         r = differs["job_id"]
         data["job_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "job_id" not in left_out or v is not None:
         data["job_id"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -1381,93 +1016,62 @@ def write_catalog(model: Catalog, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.title
-    if "title" in left_out:
-        if every or v is not None:
-            data["title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "title" in differs:
+    if "title" in differs:
         r = differs["title"]
         data["title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "title" not in left_out or v is not None:
         data["title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_customer
-    if "enterprise_customer" in left_out:
-        if every or v is not None:
-            data["enterprise_customer"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_customer" in differs:
+    if "enterprise_customer" in differs:
         r = differs["enterprise_customer"]
         data["enterprise_customer"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_customer" not in left_out or v is not None:
         data["enterprise_customer"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.catalog_query_uuid
-    if "catalog_query_uuid" in left_out:
-        if every or v is not None:
-            data["catalog_query_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "catalog_query_uuid" in differs:
+    if "catalog_query_uuid" in differs:
         r = differs["catalog_query_uuid"]
         data["catalog_query_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "catalog_query_uuid" not in left_out or v is not None:
         data["catalog_query_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.content_last_modified
-    if "content_last_modified" in left_out:
-        if every or v is not None:
-            data["content_last_modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "content_last_modified" in differs:
+    if "content_last_modified" in differs:
         r = differs["content_last_modified"]
         data["content_last_modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "content_last_modified" not in left_out or v is not None:
         data["content_last_modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.catalog_modified
-    if "catalog_modified" in left_out:
-        if every or v is not None:
-            data["catalog_modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "catalog_modified" in differs:
+    if "catalog_modified" in differs:
         r = differs["catalog_modified"]
         data["catalog_modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "catalog_modified" not in left_out or v is not None:
         data["catalog_modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.query_title
-    if "query_title" in left_out:
-        if every or v is not None:
-            data["query_title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "query_title" in differs:
+    if "query_title" in differs:
         r = differs["query_title"]
         data["query_title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "query_title" not in left_out or v is not None:
         data["query_title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.include_exec_ed_2u_courses
-    if "include_exec_ed_2u_courses" in left_out:
-        if every or v is not None:
-            data["include_exec_ed_2u_courses"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "include_exec_ed_2u_courses" in differs:
+    if "include_exec_ed_2u_courses" in differs:
         r = differs["include_exec_ed_2u_courses"]
         data["include_exec_ed_2u_courses"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "include_exec_ed_2u_courses" not in left_out or v is not None:
         data["include_exec_ed_2u_courses"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.enterprise_catalog_query
-    if "enterprise_catalog_query" in left_out:
-        if every or v is not None:
-            data["enterprise_catalog_query"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "enterprise_catalog_query" in differs:
+    if "enterprise_catalog_query" in differs:
         r = differs["enterprise_catalog_query"]
         data["enterprise_catalog_query"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "enterprise_catalog_query" not in left_out or v is not None:
         data["enterprise_catalog_query"] = v if v is None or v.__class__ is int else plain(v, every)
     return data
 
@@ -1480,41 +1084,25 @@ def write_catalog_page(model: CatalogPage, every: bool = False) -> dict[str, Any
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.count
-    if "count" in left_out:
-        if every or v is not None:
-            data["count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "count" in differs:
+    if "count" in differs:
         r = differs["count"]
         data["count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "count" not in left_out or v is not None:
         data["count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.next
-    if "next" in left_out:
-        if every or v is not None:
-            data["next"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "next" in differs:
+    if "next" in differs:
         r = differs["next"]
         data["next"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "next" not in left_out or v is not None:
         data["next"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.previous
-    if "previous" in left_out:
-        if every or v is not None:
-            data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "previous" in differs:
+    if "previous" in differs:
         r = differs["previous"]
         data["previous"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "previous" not in left_out or v is not None:
         data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.results
-    if "results" in left_out:
-        if every or v.__class__ is not list or v:
-            data["results"] = (
-                [write_catalog(x, every) if x.__class__ is Catalog else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "results" in differs:
+    if "results" in differs:
         r = differs["results"]
         data["results"] = (
             (
@@ -1527,7 +1115,7 @@ def write_catalog_page(model: CatalogPage, every: bool = False) -> dict[str, Any
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "results" not in left_out or v.__class__ is not list or v:
         data["results"] = (
             [write_catalog(x, every) if x.__class__ is Catalog else plain(x, every) for x in v]
             if v.__class__ is list
@@ -1544,80 +1132,54 @@ def write_content_metadata(model: ContentMetadata, every: bool = False) -> dict[
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.content_type
-    if "content_type" in left_out:
-        if every or v is not None:
-            data["content_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "content_type" in differs:
+    if "content_type" in differs:
         r = differs["content_type"]
         data["content_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "content_type" not in left_out or v is not None:
         data["content_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.key
-    if "key" in left_out:
-        if every or v is not None:
-            data["key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "key" in differs:
+    if "key" in differs:
         r = differs["key"]
         data["key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "key" not in left_out or v is not None:
         data["key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.title
-    if "title" in left_out:
-        if every or v is not None:
-            data["title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "title" in differs:
+    if "title" in differs:
         r = differs["title"]
         data["title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "title" not in left_out or v is not None:
         data["title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.aggregation_key
-    if "aggregation_key" in left_out:
-        if every or v is not None:
-            data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "aggregation_key" in differs:
+    if "aggregation_key" in differs:
         r = differs["aggregation_key"]
         data["aggregation_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "aggregation_key" not in left_out or v is not None:
         data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.parent_content_key
-    if "parent_content_key" in left_out:
-        if every or v is not None:
-            data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "parent_content_key" in differs:
+    if "parent_content_key" in differs:
         r = differs["parent_content_key"]
         data["parent_content_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "parent_content_key" not in left_out or v is not None:
         data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.content_last_modified
-    if "content_last_modified" in left_out:
-        if every or v is not None:
-            data["content_last_modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "content_last_modified" in differs:
+    if "content_last_modified" in differs:
         r = differs["content_last_modified"]
         data["content_last_modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "content_last_modified" not in left_out or v is not None:
         data["content_last_modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.normalized_metadata
-    if "normalized_metadata" in left_out:
-        if every or v is not None:
-            data["normalized_metadata"] = plain(v, every)
-    elif "normalized_metadata" in differs:
+    if "normalized_metadata" in differs:
         r = differs["normalized_metadata"]
         data["normalized_metadata"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "normalized_metadata" not in left_out or v is not None:
         data["normalized_metadata"] = plain(v, every)
     return data
 
@@ -1630,31 +1192,22 @@ def write_learner_pathway_card_image(model: LearnerPathwayCardImage, every: bool
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.url
-    if "url" in left_out:
-        if every or v is not None:
-            data["url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "url" in differs:
+    if "url" in differs:
         r = differs["url"]
         data["url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "url" not in left_out or v is not None:
         data["url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.width
-    if "width" in left_out:
-        if every or v is not None:
-            data["width"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "width" in differs:
+    if "width" in differs:
         r = differs["width"]
         data["width"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "width" not in left_out or v is not None:
         data["width"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.height
-    if "height" in left_out:
-        if every or v is not None:
-            data["height"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "height" in differs:
+    if "height" in differs:
         r = differs["height"]
         data["height"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "height" not in left_out or v is not None:
         data["height"] = v if v is None or v.__class__ is int else plain(v, every)
     return data
 
@@ -1667,28 +1220,7 @@ def write_learner_pathway_images(model: LearnerPathwayImages, every: bool = Fals
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.card
-    if "card" in left_out:
-        if every or v is not None:
-            data["card"] = (
-                None
-                if v is None
-                else (
-                    write_learner_pathway_card_image(v, every)
-                    if v.__class__ is LearnerPathwayCardImage
-                    else plain(v, every)
-                )
-            )
-    elif "card" in differs:
-        data["card"] = (
-            None
-            if v is None
-            else (
-                write_learner_pathway_card_image(v, every)
-                if v.__class__ is LearnerPathwayCardImage
-                else plain(v, every)
-            )
-        )
-    else:
+    if every or "card" not in left_out or "card" in differs or v is not None:
         data["card"] = (
             None
             if v is None
@@ -1709,40 +1241,28 @@ def write_learner_pathway_step(model: LearnerPathwayStep, every: bool = False) -
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.min_requirement
-    if "min_requirement" in left_out:
-        if every or v is not None:
-            data["min_requirement"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "min_requirement" in differs:
+    if "min_requirement" in differs:
         r = differs["min_requirement"]
         data["min_requirement"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "min_requirement" not in left_out or v is not None:
         data["min_requirement"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.courses
-    if "courses" in left_out:
-        if every or v.__class__ is not list or v:
-            data["courses"] = plain(v, every)
-    elif "courses" in differs:
+    if "courses" in differs:
         r = differs["courses"]
         data["courses"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "courses" not in left_out or v.__class__ is not list or v:
         data["courses"] = plain(v, every)
     v = model.programs
-    if "programs" in left_out:
-        if every or v.__class__ is not list or v:
-            data["programs"] = plain(v, every)
-    elif "programs" in differs:
+    if "programs" in differs:
         r = differs["programs"]
         data["programs"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "programs" not in left_out or v.__class__ is not list or v:
         data["programs"] = plain(v, every)
     return data
 
@@ -1755,141 +1275,81 @@ def write_learner_pathway(model: LearnerPathway, every: bool = False) -> dict[st
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.content_type
-    if "content_type" in left_out:
-        if every or v is not None:
-            data["content_type"] = (
-                v.value
-                if v.__class__ is ContentType
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "content_type" in differs:
+    if "content_type" in differs:
         r = differs["content_type"]
         data["content_type"] = (
             r
             if v is r or (v.__class__ is ContentType and v.value == r)
             else as_sent(v, r, ContentType | str, record.text, every)
         )
-    else:
+    elif every or "content_type" not in left_out or v is not None:
         data["content_type"] = (
             v.value if v.__class__ is ContentType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.key
-    if "key" in left_out:
-        if every or v is not None:
-            data["key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "key" in differs:
+    if "key" in differs:
         r = differs["key"]
         data["key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "key" not in left_out or v is not None:
         data["key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.title
-    if "title" in left_out:
-        if every or v is not None:
-            data["title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "title" in differs:
+    if "title" in differs:
         r = differs["title"]
         data["title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "title" not in left_out or v is not None:
         data["title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.name
-    if "name" in left_out:
-        if every or v is not None:
-            data["name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "name" in differs:
+    if "name" in differs:
         r = differs["name"]
         data["name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "name" not in left_out or v is not None:
         data["name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.aggregation_key
-    if "aggregation_key" in left_out:
-        if every or v is not None:
-            data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "aggregation_key" in differs:
+    if "aggregation_key" in differs:
         r = differs["aggregation_key"]
         data["aggregation_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "aggregation_key" not in left_out or v is not None:
         data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.status
-    if "status" in left_out:
-        if every or v is not None:
-            data["status"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "status" in differs:
+    if "status" in differs:
         r = differs["status"]
         data["status"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "status" not in left_out or v is not None:
         data["status"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.overview
-    if "overview" in left_out:
-        if every or v is not None:
-            data["overview"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "overview" in differs:
+    if "overview" in differs:
         r = differs["overview"]
         data["overview"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "overview" not in left_out or v is not None:
         data["overview"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.published
-    if "published" in left_out:
-        if every or v is not None:
-            data["published"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "published" in differs:
+    if "published" in differs:
         r = differs["published"]
         data["published"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "published" not in left_out or v is not None:
         data["published"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.visible_via_association
-    if "visible_via_association" in left_out:
-        if every or v is not None:
-            data["visible_via_association"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "visible_via_association" in differs:
+    if "visible_via_association" in differs:
         r = differs["visible_via_association"]
         data["visible_via_association"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "visible_via_association" not in left_out or v is not None:
         data["visible_via_association"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.created
-    if "created" in left_out:
-        if every or v is not None:
-            data["created"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "created" in differs:
+    if "created" in differs:
         r = differs["created"]
         data["created"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "created" not in left_out or v is not None:
         data["created"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.card_image
-    if "card_image" in left_out:
-        if every or v is not None:
-            data["card_image"] = (
-                None
-                if v is None
-                else (
-                    write_learner_pathway_images(v, every)
-                    if v.__class__ is LearnerPathwayImages
-                    else plain(v, every)
-                )
-            )
-    elif "card_image" in differs:
-        data["card_image"] = (
-            None
-            if v is None
-            else (
-                write_learner_pathway_images(v, every)
-                if v.__class__ is LearnerPathwayImages
-                else plain(v, every)
-            )
-        )
-    else:
+    if every or "card_image" not in left_out or "card_image" in differs or v is not None:
         data["card_image"] = (
             None
             if v is None
@@ -1900,19 +1360,7 @@ def write_learner_pathway(model: LearnerPathway, every: bool = False) -> dict[st
             )
         )
     v = model.steps
-    if "steps" in left_out:
-        if every or v.__class__ is not list or v:
-            data["steps"] = (
-                [
-                    write_learner_pathway_step(x, every)
-                    if x.__class__ is LearnerPathwayStep
-                    else plain(x, every)
-                    for x in v
-                ]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "steps" in differs:
+    if "steps" in differs:
         r = differs["steps"]
         data["steps"] = (
             (
@@ -1930,7 +1378,7 @@ def write_learner_pathway(model: LearnerPathway, every: bool = False) -> dict[st
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "steps" not in left_out or v.__class__ is not list or v:
         data["steps"] = (
             [
                 write_learner_pathway_step(x, every) if x.__class__ is LearnerPathwayStep else plain(x, every)
@@ -1940,35 +1388,24 @@ def write_learner_pathway(model: LearnerPathway, every: bool = False) -> dict[st
             else plain(v, every)
         )
     v = model.parent_content_key
-    if "parent_content_key" in left_out:
-        if every or v is not None:
-            data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "parent_content_key" in differs:
+    if "parent_content_key" in differs:
         r = differs["parent_content_key"]
         data["parent_content_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "parent_content_key" not in left_out or v is not None:
         data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.content_last_modified
-    if "content_last_modified" in left_out:
-        if every or v is not None:
-            data["content_last_modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "content_last_modified" in differs:
+    if "content_last_modified" in differs:
         r = differs["content_last_modified"]
         data["content_last_modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "content_last_modified" not in left_out or v is not None:
         data["content_last_modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.normalized_metadata
-    if "normalized_metadata" in left_out:
-        if every or v is not None:
-            data["normalized_metadata"] = plain(v, every)
-    elif "normalized_metadata" in differs:
+    if "normalized_metadata" in differs:
         r = differs["normalized_metadata"]
         data["normalized_metadata"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "normalized_metadata" not in left_out or v is not None:
         data["normalized_metadata"] = plain(v, every)
     return data
 
@@ -1981,22 +1418,16 @@ def write_video_skill(model: VideoSkill, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.skill_id
-    if "skill_id" in left_out:
-        if every or v is not None:
-            data["skill_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "skill_id" in differs:
+    if "skill_id" in differs:
         r = differs["skill_id"]
         data["skill_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "skill_id" not in left_out or v is not None:
         data["skill_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.name
-    if "name" in left_out:
-        if every or v is not None:
-            data["name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "name" in differs:
+    if "name" in differs:
         r = differs["name"]
         data["name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "name" not in left_out or v is not None:
         data["name"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -2009,125 +1440,79 @@ def write_video(model: Video, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.content_type
-    if "content_type" in left_out:
-        if every or v is not None:
-            data["content_type"] = (
-                v.value
-                if v.__class__ is ContentType
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "content_type" in differs:
+    if "content_type" in differs:
         r = differs["content_type"]
         data["content_type"] = (
             r
             if v is r or (v.__class__ is ContentType and v.value == r)
             else as_sent(v, r, ContentType | str, record.text, every)
         )
-    else:
+    elif every or "content_type" not in left_out or v is not None:
         data["content_type"] = (
             v.value if v.__class__ is ContentType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.key
-    if "key" in left_out:
-        if every or v is not None:
-            data["key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "key" in differs:
+    if "key" in differs:
         r = differs["key"]
         data["key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "key" not in left_out or v is not None:
         data["key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.title
-    if "title" in left_out:
-        if every or v is not None:
-            data["title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "title" in differs:
+    if "title" in differs:
         r = differs["title"]
         data["title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "title" not in left_out or v is not None:
         data["title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.aggregation_key
-    if "aggregation_key" in left_out:
-        if every or v is not None:
-            data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "aggregation_key" in differs:
+    if "aggregation_key" in differs:
         r = differs["aggregation_key"]
         data["aggregation_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "aggregation_key" not in left_out or v is not None:
         data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.edx_video_id
-    if "edx_video_id" in left_out:
-        if every or v is not None:
-            data["edx_video_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "edx_video_id" in differs:
+    if "edx_video_id" in differs:
         r = differs["edx_video_id"]
         data["edx_video_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "edx_video_id" not in left_out or v is not None:
         data["edx_video_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.client_video_id
-    if "client_video_id" in left_out:
-        if every or v is not None:
-            data["client_video_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "client_video_id" in differs:
+    if "client_video_id" in differs:
         r = differs["client_video_id"]
         data["client_video_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "client_video_id" not in left_out or v is not None:
         data["client_video_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.video_usage_key
-    if "video_usage_key" in left_out:
-        if every or v is not None:
-            data["video_usage_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "video_usage_key" in differs:
+    if "video_usage_key" in differs:
         r = differs["video_usage_key"]
         data["video_usage_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "video_usage_key" not in left_out or v is not None:
         data["video_usage_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.json_metadata
-    if "json_metadata" in left_out:
-        if every or v is not None:
-            data["json_metadata"] = plain(v, every)
-    elif "json_metadata" in differs:
+    if "json_metadata" in differs:
         r = differs["json_metadata"]
         data["json_metadata"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "json_metadata" not in left_out or v is not None:
         data["json_metadata"] = plain(v, every)
     v = model.summary_transcripts
-    if "summary_transcripts" in left_out:
-        if every or v.__class__ is not list or v:
-            data["summary_transcripts"] = (
-                list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-            )
-    elif "summary_transcripts" in differs:
+    if "summary_transcripts" in differs:
         r = differs["summary_transcripts"]
         data["summary_transcripts"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "summary_transcripts" not in left_out or v.__class__ is not list or v:
         data["summary_transcripts"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.parent_content_metadata
-    if "parent_content_metadata" in left_out:
-        if every or v is not None:
-            data["parent_content_metadata"] = plain(v, every)
-    elif "parent_content_metadata" in differs:
+    if "parent_content_metadata" in differs:
         r = differs["parent_content_metadata"]
         data["parent_content_metadata"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "parent_content_metadata" not in left_out or v is not None:
         data["parent_content_metadata"] = plain(v, every)
     v = model.skills
-    if "skills" in left_out:
-        if every or v.__class__ is not list or v:
-            data["skills"] = (
-                [write_video_skill(x, every) if x.__class__ is VideoSkill else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "skills" in differs:
+    if "skills" in differs:
         r = differs["skills"]
         data["skills"] = (
             (
@@ -2142,42 +1527,31 @@ def write_video(model: Video, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "skills" not in left_out or v.__class__ is not list or v:
         data["skills"] = (
             [write_video_skill(x, every) if x.__class__ is VideoSkill else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.parent_content_key
-    if "parent_content_key" in left_out:
-        if every or v is not None:
-            data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "parent_content_key" in differs:
+    if "parent_content_key" in differs:
         r = differs["parent_content_key"]
         data["parent_content_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "parent_content_key" not in left_out or v is not None:
         data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.content_last_modified
-    if "content_last_modified" in left_out:
-        if every or v is not None:
-            data["content_last_modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "content_last_modified" in differs:
+    if "content_last_modified" in differs:
         r = differs["content_last_modified"]
         data["content_last_modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "content_last_modified" not in left_out or v is not None:
         data["content_last_modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.normalized_metadata
-    if "normalized_metadata" in left_out:
-        if every or v is not None:
-            data["normalized_metadata"] = plain(v, every)
-    elif "normalized_metadata" in differs:
+    if "normalized_metadata" in differs:
         r = differs["normalized_metadata"]
         data["normalized_metadata"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "normalized_metadata" not in left_out or v is not None:
         data["normalized_metadata"] = plain(v, every)
     return data
 
@@ -2190,40 +1564,28 @@ def write_image(model: Image, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.src
-    if "src" in left_out:
-        if every or v is not None:
-            data["src"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "src" in differs:
+    if "src" in differs:
         r = differs["src"]
         data["src"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "src" not in left_out or v is not None:
         data["src"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.description
-    if "description" in left_out:
-        if every or v is not None:
-            data["description"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "description" in differs:
+    if "description" in differs:
         r = differs["description"]
         data["description"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "description" not in left_out or v is not None:
         data["description"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.height
-    if "height" in left_out:
-        if every or v is not None:
-            data["height"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "height" in differs:
+    if "height" in differs:
         r = differs["height"]
         data["height"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "height" not in left_out or v is not None:
         data["height"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.width
-    if "width" in left_out:
-        if every or v is not None:
-            data["width"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "width" in differs:
+    if "width" in differs:
         r = differs["width"]
         data["width"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "width" not in left_out or v is not None:
         data["width"] = v if v is None or v.__class__ is int else plain(v, every)
     return data
 
@@ -2236,51 +1598,34 @@ def write_entitlement(model: Entitlement, every: bool = False) -> dict[str, Any]
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.mode
-    if "mode" in left_out:
-        if every or v is not None:
-            data["mode"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "mode" in differs:
+    if "mode" in differs:
         r = differs["mode"]
         data["mode"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "mode" not in left_out or v is not None:
         data["mode"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.price
-    if "price" in left_out:
-        if every or v is not None:
-            data["price"] = None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
-    elif "price" in differs:
+    if "price" in differs:
         r = differs["price"]
         data["price"] = as_sent(v, r, decimal.Decimal, record.text, every)
-    else:
+    elif every or "price" not in left_out or v is not None:
         data["price"] = None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
     v = model.currency
-    if "currency" in left_out:
-        if every or v is not None:
-            data["currency"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "currency" in differs:
+    if "currency" in differs:
         r = differs["currency"]
         data["currency"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "currency" not in left_out or v is not None:
         data["currency"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.sku
-    if "sku" in left_out:
-        if every or v is not None:
-            data["sku"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "sku" in differs:
+    if "sku" in differs:
         r = differs["sku"]
         data["sku"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "sku" not in left_out or v is not None:
         data["sku"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.expires
-    if "expires" in left_out:
-        if every or v is not None:
-            data["expires"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "expires" in differs:
+    if "expires" in differs:
         r = differs["expires"]
         data["expires"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "expires" not in left_out or v is not None:
         data["expires"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
@@ -2295,154 +1640,102 @@ def write_organization(model: Organization, every: bool = False) -> dict[str, An
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.key
-    if "key" in left_out:
-        if every or v is not None:
-            data["key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "key" in differs:
+    if "key" in differs:
         r = differs["key"]
         data["key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "key" not in left_out or v is not None:
         data["key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.name
-    if "name" in left_out:
-        if every or v is not None:
-            data["name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "name" in differs:
+    if "name" in differs:
         r = differs["name"]
         data["name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "name" not in left_out or v is not None:
         data["name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.auto_generate_course_run_keys
-    if "auto_generate_course_run_keys" in left_out:
-        if every or v is not None:
-            data["auto_generate_course_run_keys"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "auto_generate_course_run_keys" in differs:
+    if "auto_generate_course_run_keys" in differs:
         r = differs["auto_generate_course_run_keys"]
         data["auto_generate_course_run_keys"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "auto_generate_course_run_keys" not in left_out or v is not None:
         data["auto_generate_course_run_keys"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.certificate_logo_image_url
-    if "certificate_logo_image_url" in left_out:
-        if every or v is not None:
-            data["certificate_logo_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "certificate_logo_image_url" in differs:
+    if "certificate_logo_image_url" in differs:
         r = differs["certificate_logo_image_url"]
         data["certificate_logo_image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "certificate_logo_image_url" not in left_out or v is not None:
         data["certificate_logo_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.logo_image_url
-    if "logo_image_url" in left_out:
-        if every or v is not None:
-            data["logo_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "logo_image_url" in differs:
+    if "logo_image_url" in differs:
         r = differs["logo_image_url"]
         data["logo_image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "logo_image_url" not in left_out or v is not None:
         data["logo_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.organization_hex_color
-    if "organization_hex_color" in left_out:
-        if every or v is not None:
-            data["organization_hex_color"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "organization_hex_color" in differs:
+    if "organization_hex_color" in differs:
         r = differs["organization_hex_color"]
         data["organization_hex_color"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organization_hex_color" not in left_out or v is not None:
         data["organization_hex_color"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.data_modified_timestamp
-    if "data_modified_timestamp" in left_out:
-        if every or v is not None:
-            data["data_modified_timestamp"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "data_modified_timestamp" in differs:
+    if "data_modified_timestamp" in differs:
         r = differs["data_modified_timestamp"]
         data["data_modified_timestamp"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "data_modified_timestamp" not in left_out or v is not None:
         data["data_modified_timestamp"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.description
-    if "description" in left_out:
-        if every or v is not None:
-            data["description"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "description" in differs:
+    if "description" in differs:
         r = differs["description"]
         data["description"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "description" not in left_out or v is not None:
         data["description"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.description_es
-    if "description_es" in left_out:
-        if every or v is not None:
-            data["description_es"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "description_es" in differs:
+    if "description_es" in differs:
         r = differs["description_es"]
         data["description_es"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "description_es" not in left_out or v is not None:
         data["description_es"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.homepage_url
-    if "homepage_url" in left_out:
-        if every or v is not None:
-            data["homepage_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "homepage_url" in differs:
+    if "homepage_url" in differs:
         r = differs["homepage_url"]
         data["homepage_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "homepage_url" not in left_out or v is not None:
         data["homepage_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.tags
-    if "tags" in left_out:
-        if every or v.__class__ is not list or v:
-            data["tags"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "tags" in differs:
+    if "tags" in differs:
         r = differs["tags"]
         data["tags"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "tags" not in left_out or v.__class__ is not list or v:
         data["tags"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.marketing_url
-    if "marketing_url" in left_out:
-        if every or v is not None:
-            data["marketing_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "marketing_url" in differs:
+    if "marketing_url" in differs:
         r = differs["marketing_url"]
         data["marketing_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "marketing_url" not in left_out or v is not None:
         data["marketing_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.slug
-    if "slug" in left_out:
-        if every or v is not None:
-            data["slug"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "slug" in differs:
+    if "slug" in differs:
         r = differs["slug"]
         data["slug"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "slug" not in left_out or v is not None:
         data["slug"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.banner_image_url
-    if "banner_image_url" in left_out:
-        if every or v is not None:
-            data["banner_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "banner_image_url" in differs:
+    if "banner_image_url" in differs:
         r = differs["banner_image_url"]
         data["banner_image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "banner_image_url" not in left_out or v is not None:
         data["banner_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_subscription_inclusion
-    if "enterprise_subscription_inclusion" in left_out:
-        if every or v is not None:
-            data["enterprise_subscription_inclusion"] = (
-                v if v is None or v.__class__ is bool else plain(v, every)
-            )
-    elif "enterprise_subscription_inclusion" in differs:
+    if "enterprise_subscription_inclusion" in differs:
         r = differs["enterprise_subscription_inclusion"]
         data["enterprise_subscription_inclusion"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "enterprise_subscription_inclusion" not in left_out or v is not None:
         data["enterprise_subscription_inclusion"] = v if v is None or v.__class__ is bool else plain(v, every)
     return data
 
@@ -2455,67 +1748,46 @@ def write_subject(model: Subject, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.name
-    if "name" in left_out:
-        if every or v is not None:
-            data["name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "name" in differs:
+    if "name" in differs:
         r = differs["name"]
         data["name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "name" not in left_out or v is not None:
         data["name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.subtitle
-    if "subtitle" in left_out:
-        if every or v is not None:
-            data["subtitle"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "subtitle" in differs:
+    if "subtitle" in differs:
         r = differs["subtitle"]
         data["subtitle"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "subtitle" not in left_out or v is not None:
         data["subtitle"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.description
-    if "description" in left_out:
-        if every or v is not None:
-            data["description"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "description" in differs:
+    if "description" in differs:
         r = differs["description"]
         data["description"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "description" not in left_out or v is not None:
         data["description"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.banner_image_url
-    if "banner_image_url" in left_out:
-        if every or v is not None:
-            data["banner_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "banner_image_url" in differs:
+    if "banner_image_url" in differs:
         r = differs["banner_image_url"]
         data["banner_image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "banner_image_url" not in left_out or v is not None:
         data["banner_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.card_image_url
-    if "card_image_url" in left_out:
-        if every or v is not None:
-            data["card_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "card_image_url" in differs:
+    if "card_image_url" in differs:
         r = differs["card_image_url"]
         data["card_image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "card_image_url" not in left_out or v is not None:
         data["card_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.slug
-    if "slug" in left_out:
-        if every or v is not None:
-            data["slug"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "slug" in differs:
+    if "slug" in differs:
         r = differs["slug"]
         data["slug"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "slug" not in left_out or v is not None:
         data["slug"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -2528,31 +1800,22 @@ def write_product_source(model: ProductSource, every: bool = False) -> dict[str,
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.name
-    if "name" in left_out:
-        if every or v is not None:
-            data["name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "name" in differs:
+    if "name" in differs:
         r = differs["name"]
         data["name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "name" not in left_out or v is not None:
         data["name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.slug
-    if "slug" in left_out:
-        if every or v is not None:
-            data["slug"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "slug" in differs:
+    if "slug" in differs:
         r = differs["slug"]
         data["slug"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "slug" not in left_out or v is not None:
         data["slug"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.description
-    if "description" in left_out:
-        if every or v is not None:
-            data["description"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "description" in differs:
+    if "description" in differs:
         r = differs["description"]
         data["description"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "description" not in left_out or v is not None:
         data["description"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -2565,101 +1828,68 @@ def write_seat(model: Seat, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.type
-    if "type" in left_out:
-        if every or v is not None:
-            data["type"] = (
-                v.value if v.__class__ is SeatType else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "type" in differs:
+    if "type" in differs:
         r = differs["type"]
         data["type"] = (
             r
             if v is r or (v.__class__ is SeatType and v.value == r)
             else as_sent(v, r, SeatType | str, record.text, every)
         )
-    else:
+    elif every or "type" not in left_out or v is not None:
         data["type"] = (
             v.value if v.__class__ is SeatType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.price
-    if "price" in left_out:
-        if every or v is not None:
-            data["price"] = None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
-    elif "price" in differs:
+    if "price" in differs:
         r = differs["price"]
         data["price"] = as_sent(v, r, decimal.Decimal, record.text, every)
-    else:
+    elif every or "price" not in left_out or v is not None:
         data["price"] = None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
     v = model.currency
-    if "currency" in left_out:
-        if every or v is not None:
-            data["currency"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "currency" in differs:
+    if "currency" in differs:
         r = differs["currency"]
         data["currency"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "currency" not in left_out or v is not None:
         data["currency"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.upgrade_deadline
-    if "upgrade_deadline" in left_out:
-        if every or v is not None:
-            data["upgrade_deadline"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "upgrade_deadline" in differs:
+    if "upgrade_deadline" in differs:
         r = differs["upgrade_deadline"]
         data["upgrade_deadline"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "upgrade_deadline" not in left_out or v is not None:
         data["upgrade_deadline"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.upgrade_deadline_override
-    if "upgrade_deadline_override" in left_out:
-        if every or v is not None:
-            data["upgrade_deadline_override"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "upgrade_deadline_override" in differs:
+    if "upgrade_deadline_override" in differs:
         r = differs["upgrade_deadline_override"]
         data["upgrade_deadline_override"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "upgrade_deadline_override" not in left_out or v is not None:
         data["upgrade_deadline_override"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.credit_provider
-    if "credit_provider" in left_out:
-        if every or v is not None:
-            data["credit_provider"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "credit_provider" in differs:
+    if "credit_provider" in differs:
         r = differs["credit_provider"]
         data["credit_provider"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "credit_provider" not in left_out or v is not None:
         data["credit_provider"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.credit_hours
-    if "credit_hours" in left_out:
-        if every or v is not None:
-            data["credit_hours"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "credit_hours" in differs:
+    if "credit_hours" in differs:
         r = differs["credit_hours"]
         data["credit_hours"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "credit_hours" not in left_out or v is not None:
         data["credit_hours"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.sku
-    if "sku" in left_out:
-        if every or v is not None:
-            data["sku"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "sku" in differs:
+    if "sku" in differs:
         r = differs["sku"]
         data["sku"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "sku" not in left_out or v is not None:
         data["sku"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.bulk_sku
-    if "bulk_sku" in left_out:
-        if every or v is not None:
-            data["bulk_sku"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "bulk_sku" in differs:
+    if "bulk_sku" in differs:
         r = differs["bulk_sku"]
         data["bulk_sku"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "bulk_sku" not in left_out or v is not None:
         data["bulk_sku"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -2672,67 +1902,46 @@ def write_position(model: Position, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.title
-    if "title" in left_out:
-        if every or v is not None:
-            data["title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "title" in differs:
+    if "title" in differs:
         r = differs["title"]
         data["title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "title" not in left_out or v is not None:
         data["title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.organization_name
-    if "organization_name" in left_out:
-        if every or v is not None:
-            data["organization_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "organization_name" in differs:
+    if "organization_name" in differs:
         r = differs["organization_name"]
         data["organization_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organization_name" not in left_out or v is not None:
         data["organization_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.organization_id
-    if "organization_id" in left_out:
-        if every or v is not None:
-            data["organization_id"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "organization_id" in differs:
+    if "organization_id" in differs:
         r = differs["organization_id"]
         data["organization_id"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "organization_id" not in left_out or v is not None:
         data["organization_id"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.organization_override
-    if "organization_override" in left_out:
-        if every or v is not None:
-            data["organization_override"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "organization_override" in differs:
+    if "organization_override" in differs:
         r = differs["organization_override"]
         data["organization_override"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organization_override" not in left_out or v is not None:
         data["organization_override"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.organization_marketing_url
-    if "organization_marketing_url" in left_out:
-        if every or v is not None:
-            data["organization_marketing_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "organization_marketing_url" in differs:
+    if "organization_marketing_url" in differs:
         r = differs["organization_marketing_url"]
         data["organization_marketing_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organization_marketing_url" not in left_out or v is not None:
         data["organization_marketing_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.organization_uuid
-    if "organization_uuid" in left_out:
-        if every or v is not None:
-            data["organization_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "organization_uuid" in differs:
+    if "organization_uuid" in differs:
         r = differs["organization_uuid"]
         data["organization_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organization_uuid" not in left_out or v is not None:
         data["organization_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.organization_logo_image_url
-    if "organization_logo_image_url" in left_out:
-        if every or v is not None:
-            data["organization_logo_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "organization_logo_image_url" in differs:
+    if "organization_logo_image_url" in differs:
         r = differs["organization_logo_image_url"]
         data["organization_logo_image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organization_logo_image_url" not in left_out or v is not None:
         data["organization_logo_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -2745,155 +1954,99 @@ def write_staff(model: Staff, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.salutation
-    if "salutation" in left_out:
-        if every or v is not None:
-            data["salutation"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "salutation" in differs:
+    if "salutation" in differs:
         r = differs["salutation"]
         data["salutation"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "salutation" not in left_out or v is not None:
         data["salutation"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.given_name
-    if "given_name" in left_out:
-        if every or v is not None:
-            data["given_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "given_name" in differs:
+    if "given_name" in differs:
         r = differs["given_name"]
         data["given_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "given_name" not in left_out or v is not None:
         data["given_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.family_name
-    if "family_name" in left_out:
-        if every or v is not None:
-            data["family_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "family_name" in differs:
+    if "family_name" in differs:
         r = differs["family_name"]
         data["family_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "family_name" not in left_out or v is not None:
         data["family_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.bio
-    if "bio" in left_out:
-        if every or v is not None:
-            data["bio"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "bio" in differs:
+    if "bio" in differs:
         r = differs["bio"]
         data["bio"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "bio" not in left_out or v is not None:
         data["bio"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.slug
-    if "slug" in left_out:
-        if every or v is not None:
-            data["slug"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "slug" in differs:
+    if "slug" in differs:
         r = differs["slug"]
         data["slug"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "slug" not in left_out or v is not None:
         data["slug"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.position
-    if "position" in left_out:
-        if every or v is not None:
-            data["position"] = (
-                None
-                if v is None
-                else (write_position(v, every) if v.__class__ is Position else plain(v, every))
-            )
-    elif "position" in differs:
-        data["position"] = (
-            None if v is None else (write_position(v, every) if v.__class__ is Position else plain(v, every))
-        )
-    else:
+    if every or "position" not in left_out or "position" in differs or v is not None:
         data["position"] = (
             None if v is None else (write_position(v, every) if v.__class__ is Position else plain(v, every))
         )
     v = model.areas_of_expertise
-    if "areas_of_expertise" in left_out:
-        if every or v.__class__ is not list or v:
-            data["areas_of_expertise"] = plain(v, every)
-    elif "areas_of_expertise" in differs:
+    if "areas_of_expertise" in differs:
         r = differs["areas_of_expertise"]
         data["areas_of_expertise"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "areas_of_expertise" not in left_out or v.__class__ is not list or v:
         data["areas_of_expertise"] = plain(v, every)
     v = model.profile_image
-    if "profile_image" in left_out:
-        if every or v is not None:
-            data["profile_image"] = plain(v, every)
-    elif "profile_image" in differs:
+    if "profile_image" in differs:
         r = differs["profile_image"]
         data["profile_image"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "profile_image" not in left_out or v is not None:
         data["profile_image"] = plain(v, every)
     v = model.works
-    if "works" in left_out:
-        if every or v.__class__ is not list or v:
-            data["works"] = plain(v, every)
-    elif "works" in differs:
+    if "works" in differs:
         r = differs["works"]
         data["works"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "works" not in left_out or v.__class__ is not list or v:
         data["works"] = plain(v, every)
     v = model.urls
-    if "urls" in left_out:
-        if every or v is not None:
-            data["urls"] = plain(v, every)
-    elif "urls" in differs:
+    if "urls" in differs:
         r = differs["urls"]
         data["urls"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "urls" not in left_out or v is not None:
         data["urls"] = plain(v, every)
     v = model.urls_detailed
-    if "urls_detailed" in left_out:
-        if every or v.__class__ is not list or v:
-            data["urls_detailed"] = plain(v, every)
-    elif "urls_detailed" in differs:
+    if "urls_detailed" in differs:
         r = differs["urls_detailed"]
         data["urls_detailed"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "urls_detailed" not in left_out or v.__class__ is not list or v:
         data["urls_detailed"] = plain(v, every)
     v = model.email
-    if "email" in left_out:
-        if every or v is not None:
-            data["email"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "email" in differs:
+    if "email" in differs:
         r = differs["email"]
         data["email"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "email" not in left_out or v is not None:
         data["email"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.profile_image_url
-    if "profile_image_url" in left_out:
-        if every or v is not None:
-            data["profile_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "profile_image_url" in differs:
+    if "profile_image_url" in differs:
         r = differs["profile_image_url"]
         data["profile_image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "profile_image_url" not in left_out or v is not None:
         data["profile_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.major_works
-    if "major_works" in left_out:
-        if every or v is not None:
-            data["major_works"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "major_works" in differs:
+    if "major_works" in differs:
         r = differs["major_works"]
         data["major_works"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "major_works" not in left_out or v is not None:
         data["major_works"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.published
-    if "published" in left_out:
-        if every or v is not None:
-            data["published"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "published" in differs:
+    if "published" in differs:
         r = differs["published"]
         data["published"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "published" not in left_out or v is not None:
         data["published"] = v if v is None or v.__class__ is bool else plain(v, every)
     return data
 
@@ -2906,31 +2059,22 @@ def write_type_attrs(model: TypeAttrs, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.slug
-    if "slug" in left_out:
-        if every or v is not None:
-            data["slug"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "slug" in differs:
+    if "slug" in differs:
         r = differs["slug"]
         data["slug"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "slug" not in left_out or v is not None:
         data["slug"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.coaching_supported
-    if "coaching_supported" in left_out:
-        if every or v is not None:
-            data["coaching_supported"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "coaching_supported" in differs:
+    if "coaching_supported" in differs:
         r = differs["coaching_supported"]
         data["coaching_supported"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "coaching_supported" not in left_out or v is not None:
         data["coaching_supported"] = v if v is None or v.__class__ is bool else plain(v, every)
     return data
 
@@ -2943,22 +2087,16 @@ def write_level_type_override(model: LevelTypeOverride, every: bool = False) -> 
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.name
-    if "name" in left_out:
-        if every or v is not None:
-            data["name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "name" in differs:
+    if "name" in differs:
         r = differs["name"]
         data["name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "name" not in left_out or v is not None:
         data["name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.sort_value
-    if "sort_value" in left_out:
-        if every or v is not None:
-            data["sort_value"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "sort_value" in differs:
+    if "sort_value" in differs:
         r = differs["sort_value"]
         data["sort_value"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "sort_value" not in left_out or v is not None:
         data["sort_value"] = v if v is None or v.__class__ is int else plain(v, every)
     return data
 
@@ -2971,67 +2109,46 @@ def write_curriculum(model: Curriculum, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.name
-    if "name" in left_out:
-        if every or v is not None:
-            data["name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "name" in differs:
+    if "name" in differs:
         r = differs["name"]
         data["name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "name" not in left_out or v is not None:
         data["name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.marketing_text
-    if "marketing_text" in left_out:
-        if every or v is not None:
-            data["marketing_text"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "marketing_text" in differs:
+    if "marketing_text" in differs:
         r = differs["marketing_text"]
         data["marketing_text"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "marketing_text" not in left_out or v is not None:
         data["marketing_text"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.marketing_text_brief
-    if "marketing_text_brief" in left_out:
-        if every or v is not None:
-            data["marketing_text_brief"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "marketing_text_brief" in differs:
+    if "marketing_text_brief" in differs:
         r = differs["marketing_text_brief"]
         data["marketing_text_brief"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "marketing_text_brief" not in left_out or v is not None:
         data["marketing_text_brief"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.is_active
-    if "is_active" in left_out:
-        if every or v is not None:
-            data["is_active"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_active" in differs:
+    if "is_active" in differs:
         r = differs["is_active"]
         data["is_active"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_active" not in left_out or v is not None:
         data["is_active"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.courses
-    if "courses" in left_out:
-        if every or v.__class__ is not list or v:
-            data["courses"] = plain(v, every)
-    elif "courses" in differs:
+    if "courses" in differs:
         r = differs["courses"]
         data["courses"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "courses" not in left_out or v.__class__ is not list or v:
         data["courses"] = plain(v, every)
     v = model.programs
-    if "programs" in left_out:
-        if every or v.__class__ is not list or v:
-            data["programs"] = plain(v, every)
-    elif "programs" in differs:
+    if "programs" in differs:
         r = differs["programs"]
         data["programs"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "programs" not in left_out or v.__class__ is not list or v:
         data["programs"] = plain(v, every)
     return data
 
@@ -3044,31 +2161,22 @@ def write_degree_additional_metadata(model: DegreeAdditionalMetadata, every: boo
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.external_identifier
-    if "external_identifier" in left_out:
-        if every or v is not None:
-            data["external_identifier"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "external_identifier" in differs:
+    if "external_identifier" in differs:
         r = differs["external_identifier"]
         data["external_identifier"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "external_identifier" not in left_out or v is not None:
         data["external_identifier"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.external_url
-    if "external_url" in left_out:
-        if every or v is not None:
-            data["external_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "external_url" in differs:
+    if "external_url" in differs:
         r = differs["external_url"]
         data["external_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "external_url" not in left_out or v is not None:
         data["external_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.organic_url
-    if "organic_url" in left_out:
-        if every or v is not None:
-            data["organic_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "organic_url" in differs:
+    if "organic_url" in differs:
         r = differs["organic_url"]
         data["organic_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organic_url" not in left_out or v is not None:
         data["organic_url"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -3081,226 +2189,139 @@ def write_degree(model: Degree, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.application_requirements
-    if "application_requirements" in left_out:
-        if every or v is not None:
-            data["application_requirements"] = plain(v, every)
-    elif "application_requirements" in differs:
+    if "application_requirements" in differs:
         r = differs["application_requirements"]
         data["application_requirements"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "application_requirements" not in left_out or v is not None:
         data["application_requirements"] = plain(v, every)
     v = model.apply_url
-    if "apply_url" in left_out:
-        if every or v is not None:
-            data["apply_url"] = plain(v, every)
-    elif "apply_url" in differs:
+    if "apply_url" in differs:
         r = differs["apply_url"]
         data["apply_url"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "apply_url" not in left_out or v is not None:
         data["apply_url"] = plain(v, every)
     v = model.banner_border_color
-    if "banner_border_color" in left_out:
-        if every or v is not None:
-            data["banner_border_color"] = plain(v, every)
-    elif "banner_border_color" in differs:
+    if "banner_border_color" in differs:
         r = differs["banner_border_color"]
         data["banner_border_color"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "banner_border_color" not in left_out or v is not None:
         data["banner_border_color"] = plain(v, every)
     v = model.campus_image
-    if "campus_image" in left_out:
-        if every or v is not None:
-            data["campus_image"] = plain(v, every)
-    elif "campus_image" in differs:
+    if "campus_image" in differs:
         r = differs["campus_image"]
         data["campus_image"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "campus_image" not in left_out or v is not None:
         data["campus_image"] = plain(v, every)
     v = model.title_background_image
-    if "title_background_image" in left_out:
-        if every or v is not None:
-            data["title_background_image"] = plain(v, every)
-    elif "title_background_image" in differs:
+    if "title_background_image" in differs:
         r = differs["title_background_image"]
         data["title_background_image"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "title_background_image" not in left_out or v is not None:
         data["title_background_image"] = plain(v, every)
     v = model.costs
-    if "costs" in left_out:
-        if every or v is not None:
-            data["costs"] = plain(v, every)
-    elif "costs" in differs:
+    if "costs" in differs:
         r = differs["costs"]
         data["costs"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "costs" not in left_out or v is not None:
         data["costs"] = plain(v, every)
     v = model.deadlines
-    if "deadlines" in left_out:
-        if every or v is not None:
-            data["deadlines"] = plain(v, every)
-    elif "deadlines" in differs:
+    if "deadlines" in differs:
         r = differs["deadlines"]
         data["deadlines"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "deadlines" not in left_out or v is not None:
         data["deadlines"] = plain(v, every)
     v = model.lead_capture_list_name
-    if "lead_capture_list_name" in left_out:
-        if every or v is not None:
-            data["lead_capture_list_name"] = plain(v, every)
-    elif "lead_capture_list_name" in differs:
+    if "lead_capture_list_name" in differs:
         r = differs["lead_capture_list_name"]
         data["lead_capture_list_name"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "lead_capture_list_name" not in left_out or v is not None:
         data["lead_capture_list_name"] = plain(v, every)
     v = model.quick_facts
-    if "quick_facts" in left_out:
-        if every or v is not None:
-            data["quick_facts"] = plain(v, every)
-    elif "quick_facts" in differs:
+    if "quick_facts" in differs:
         r = differs["quick_facts"]
         data["quick_facts"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "quick_facts" not in left_out or v is not None:
         data["quick_facts"] = plain(v, every)
     v = model.overall_ranking
-    if "overall_ranking" in left_out:
-        if every or v is not None:
-            data["overall_ranking"] = plain(v, every)
-    elif "overall_ranking" in differs:
+    if "overall_ranking" in differs:
         r = differs["overall_ranking"]
         data["overall_ranking"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "overall_ranking" not in left_out or v is not None:
         data["overall_ranking"] = plain(v, every)
     v = model.prerequisite_coursework
-    if "prerequisite_coursework" in left_out:
-        if every or v is not None:
-            data["prerequisite_coursework"] = plain(v, every)
-    elif "prerequisite_coursework" in differs:
+    if "prerequisite_coursework" in differs:
         r = differs["prerequisite_coursework"]
         data["prerequisite_coursework"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "prerequisite_coursework" not in left_out or v is not None:
         data["prerequisite_coursework"] = plain(v, every)
     v = model.rankings
-    if "rankings" in left_out:
-        if every or v is not None:
-            data["rankings"] = plain(v, every)
-    elif "rankings" in differs:
+    if "rankings" in differs:
         r = differs["rankings"]
         data["rankings"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "rankings" not in left_out or v is not None:
         data["rankings"] = plain(v, every)
     v = model.lead_capture_image
-    if "lead_capture_image" in left_out:
-        if every or v is not None:
-            data["lead_capture_image"] = plain(v, every)
-    elif "lead_capture_image" in differs:
+    if "lead_capture_image" in differs:
         r = differs["lead_capture_image"]
         data["lead_capture_image"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "lead_capture_image" not in left_out or v is not None:
         data["lead_capture_image"] = plain(v, every)
     v = model.micromasters_path
-    if "micromasters_path" in left_out:
-        if every or v is not None:
-            data["micromasters_path"] = plain(v, every)
-    elif "micromasters_path" in differs:
+    if "micromasters_path" in differs:
         r = differs["micromasters_path"]
         data["micromasters_path"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "micromasters_path" not in left_out or v is not None:
         data["micromasters_path"] = plain(v, every)
     v = model.micromasters_url
-    if "micromasters_url" in left_out:
-        if every or v is not None:
-            data["micromasters_url"] = plain(v, every)
-    elif "micromasters_url" in differs:
+    if "micromasters_url" in differs:
         r = differs["micromasters_url"]
         data["micromasters_url"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "micromasters_url" not in left_out or v is not None:
         data["micromasters_url"] = plain(v, every)
     v = model.micromasters_long_title
-    if "micromasters_long_title" in left_out:
-        if every or v is not None:
-            data["micromasters_long_title"] = plain(v, every)
-    elif "micromasters_long_title" in differs:
+    if "micromasters_long_title" in differs:
         r = differs["micromasters_long_title"]
         data["micromasters_long_title"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "micromasters_long_title" not in left_out or v is not None:
         data["micromasters_long_title"] = plain(v, every)
     v = model.micromasters_long_description
-    if "micromasters_long_description" in left_out:
-        if every or v is not None:
-            data["micromasters_long_description"] = plain(v, every)
-    elif "micromasters_long_description" in differs:
+    if "micromasters_long_description" in differs:
         r = differs["micromasters_long_description"]
         data["micromasters_long_description"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "micromasters_long_description" not in left_out or v is not None:
         data["micromasters_long_description"] = plain(v, every)
     v = model.micromasters_background_image
-    if "micromasters_background_image" in left_out:
-        if every or v is not None:
-            data["micromasters_background_image"] = plain(v, every)
-    elif "micromasters_background_image" in differs:
+    if "micromasters_background_image" in differs:
         r = differs["micromasters_background_image"]
         data["micromasters_background_image"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "micromasters_background_image" not in left_out or v is not None:
         data["micromasters_background_image"] = plain(v, every)
     v = model.micromasters_org_name_override
-    if "micromasters_org_name_override" in left_out:
-        if every or v is not None:
-            data["micromasters_org_name_override"] = plain(v, every)
-    elif "micromasters_org_name_override" in differs:
+    if "micromasters_org_name_override" in differs:
         r = differs["micromasters_org_name_override"]
         data["micromasters_org_name_override"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "micromasters_org_name_override" not in left_out or v is not None:
         data["micromasters_org_name_override"] = plain(v, every)
     v = model.costs_fine_print
-    if "costs_fine_print" in left_out:
-        if every or v is not None:
-            data["costs_fine_print"] = plain(v, every)
-    elif "costs_fine_print" in differs:
+    if "costs_fine_print" in differs:
         r = differs["costs_fine_print"]
         data["costs_fine_print"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "costs_fine_print" not in left_out or v is not None:
         data["costs_fine_print"] = plain(v, every)
     v = model.deadlines_fine_print
-    if "deadlines_fine_print" in left_out:
-        if every or v is not None:
-            data["deadlines_fine_print"] = plain(v, every)
-    elif "deadlines_fine_print" in differs:
+    if "deadlines_fine_print" in differs:
         r = differs["deadlines_fine_print"]
         data["deadlines_fine_print"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "deadlines_fine_print" not in left_out or v is not None:
         data["deadlines_fine_print"] = plain(v, every)
     v = model.hubspot_lead_capture_form_id
-    if "hubspot_lead_capture_form_id" in left_out:
-        if every or v is not None:
-            data["hubspot_lead_capture_form_id"] = plain(v, every)
-    elif "hubspot_lead_capture_form_id" in differs:
+    if "hubspot_lead_capture_form_id" in differs:
         r = differs["hubspot_lead_capture_form_id"]
         data["hubspot_lead_capture_form_id"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "hubspot_lead_capture_form_id" not in left_out or v is not None:
         data["hubspot_lead_capture_form_id"] = plain(v, every)
     v = model.additional_metadata
-    if "additional_metadata" in left_out:
-        if every or v is not None:
-            data["additional_metadata"] = (
-                None
-                if v is None
-                else (
-                    write_degree_additional_metadata(v, every)
-                    if v.__class__ is DegreeAdditionalMetadata
-                    else plain(v, every)
-                )
-            )
-    elif "additional_metadata" in differs:
-        data["additional_metadata"] = (
-            None
-            if v is None
-            else (
-                write_degree_additional_metadata(v, every)
-                if v.__class__ is DegreeAdditionalMetadata
-                else plain(v, every)
-            )
-        )
-    else:
+    if every or "additional_metadata" not in left_out or "additional_metadata" in differs or v is not None:
         data["additional_metadata"] = (
             None
             if v is None
@@ -3311,49 +2332,34 @@ def write_degree(model: Degree, every: bool = False) -> dict[str, Any]:
             )
         )
     v = model.specializations
-    if "specializations" in left_out:
-        if every or v.__class__ is not list or v:
-            data["specializations"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "specializations" in differs:
+    if "specializations" in differs:
         r = differs["specializations"]
         data["specializations"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "specializations" not in left_out or v.__class__ is not list or v:
         data["specializations"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.program_duration_override
-    if "program_duration_override" in left_out:
-        if every or v is not None:
-            data["program_duration_override"] = plain(v, every)
-    elif "program_duration_override" in differs:
+    if "program_duration_override" in differs:
         r = differs["program_duration_override"]
         data["program_duration_override"] = as_sent(v, r, Any, record.text, every)
-    else:
+    elif every or "program_duration_override" not in left_out or v is not None:
         data["program_duration_override"] = plain(v, every)
     v = model.display_on_org_page
-    if "display_on_org_page" in left_out:
-        if every or v is not None:
-            data["display_on_org_page"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "display_on_org_page" in differs:
+    if "display_on_org_page" in differs:
         r = differs["display_on_org_page"]
         data["display_on_org_page"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "display_on_org_page" not in left_out or v is not None:
         data["display_on_org_page"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.excluded_from_search
-    if "excluded_from_search" in left_out:
-        if every or v is not None:
-            data["excluded_from_search"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "excluded_from_search" in differs:
+    if "excluded_from_search" in differs:
         r = differs["excluded_from_search"]
         data["excluded_from_search"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "excluded_from_search" not in left_out or v is not None:
         data["excluded_from_search"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.excluded_from_seo
-    if "excluded_from_seo" in left_out:
-        if every or v is not None:
-            data["excluded_from_seo"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "excluded_from_seo" in differs:
+    if "excluded_from_seo" in differs:
         r = differs["excluded_from_seo"]
         data["excluded_from_seo"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "excluded_from_seo" not in left_out or v is not None:
         data["excluded_from_seo"] = v if v is None or v.__class__ is bool else plain(v, every)
     return data
 
@@ -3368,65 +2374,42 @@ def write_normalized_content_metadata(
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.start_date
-    if "start_date" in left_out:
-        if every or v is not None:
-            data["start_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "start_date" in differs:
+    if "start_date" in differs:
         r = differs["start_date"]
         data["start_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "start_date" not in left_out or v is not None:
         data["start_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.end_date
-    if "end_date" in left_out:
-        if every or v is not None:
-            data["end_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "end_date" in differs:
+    if "end_date" in differs:
         r = differs["end_date"]
         data["end_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "end_date" not in left_out or v is not None:
         data["end_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.enroll_start_date
-    if "enroll_start_date" in left_out:
-        if every or v is not None:
-            data["enroll_start_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "enroll_start_date" in differs:
+    if "enroll_start_date" in differs:
         r = differs["enroll_start_date"]
         data["enroll_start_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "enroll_start_date" not in left_out or v is not None:
         data["enroll_start_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.enroll_by_date
-    if "enroll_by_date" in left_out:
-        if every or v is not None:
-            data["enroll_by_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "enroll_by_date" in differs:
+    if "enroll_by_date" in differs:
         r = differs["enroll_by_date"]
         data["enroll_by_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "enroll_by_date" not in left_out or v is not None:
         data["enroll_by_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.content_price
-    if "content_price" in left_out:
-        if every or v is not None:
-            data["content_price"] = v if v is None or v.__class__ is float else plain(v, every)
-    elif "content_price" in differs:
+    if "content_price" in differs:
         r = differs["content_price"]
         data["content_price"] = r if v is r else as_sent(v, r, float, record.text, every)
-    else:
+    elif every or "content_price" not in left_out or v is not None:
         data["content_price"] = v if v is None or v.__class__ is float else plain(v, every)
     return data
 
@@ -3439,82 +2422,48 @@ def write_course_run(model: CourseRun, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.key
-    if "key" in left_out:
-        if every or v is not None:
-            data["key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "key" in differs:
+    if "key" in differs:
         r = differs["key"]
         data["key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "key" not in left_out or v is not None:
         data["key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.title
-    if "title" in left_out:
-        if every or v is not None:
-            data["title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "title" in differs:
+    if "title" in differs:
         r = differs["title"]
         data["title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "title" not in left_out or v is not None:
         data["title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.external_key
-    if "external_key" in left_out:
-        if every or v is not None:
-            data["external_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "external_key" in differs:
+    if "external_key" in differs:
         r = differs["external_key"]
         data["external_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "external_key" not in left_out or v is not None:
         data["external_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.image
-    if "image" in left_out:
-        if every or v is not None:
-            data["image"] = (
-                None if v is None else (write_image(v, every) if v.__class__ is Image else plain(v, every))
-            )
-    elif "image" in differs:
-        data["image"] = (
-            None if v is None else (write_image(v, every) if v.__class__ is Image else plain(v, every))
-        )
-    else:
+    if every or "image" not in left_out or "image" in differs or v is not None:
         data["image"] = (
             None if v is None else (write_image(v, every) if v.__class__ is Image else plain(v, every))
         )
     v = model.short_description
-    if "short_description" in left_out:
-        if every or v is not None:
-            data["short_description"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "short_description" in differs:
+    if "short_description" in differs:
         r = differs["short_description"]
         data["short_description"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "short_description" not in left_out or v is not None:
         data["short_description"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.marketing_url
-    if "marketing_url" in left_out:
-        if every or v is not None:
-            data["marketing_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "marketing_url" in differs:
+    if "marketing_url" in differs:
         r = differs["marketing_url"]
         data["marketing_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "marketing_url" not in left_out or v is not None:
         data["marketing_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.seats
-    if "seats" in left_out:
-        if every or v.__class__ is not list or v:
-            data["seats"] = (
-                [write_seat(x, every) if x.__class__ is Seat else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "seats" in differs:
+    if "seats" in differs:
         r = differs["seats"]
         data["seats"] = (
             (
@@ -3527,282 +2476,184 @@ def write_course_run(model: CourseRun, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "seats" not in left_out or v.__class__ is not list or v:
         data["seats"] = (
             [write_seat(x, every) if x.__class__ is Seat else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.start
-    if "start" in left_out:
-        if every or v is not None:
-            data["start"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "start" in differs:
+    if "start" in differs:
         r = differs["start"]
         data["start"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "start" not in left_out or v is not None:
         data["start"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.end
-    if "end" in left_out:
-        if every or v is not None:
-            data["end"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "end" in differs:
+    if "end" in differs:
         r = differs["end"]
         data["end"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "end" not in left_out or v is not None:
         data["end"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.go_live_date
-    if "go_live_date" in left_out:
-        if every or v is not None:
-            data["go_live_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "go_live_date" in differs:
+    if "go_live_date" in differs:
         r = differs["go_live_date"]
         data["go_live_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "go_live_date" not in left_out or v is not None:
         data["go_live_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.enrollment_start
-    if "enrollment_start" in left_out:
-        if every or v is not None:
-            data["enrollment_start"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "enrollment_start" in differs:
+    if "enrollment_start" in differs:
         r = differs["enrollment_start"]
         data["enrollment_start"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "enrollment_start" not in left_out or v is not None:
         data["enrollment_start"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.enrollment_end
-    if "enrollment_end" in left_out:
-        if every or v is not None:
-            data["enrollment_end"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "enrollment_end" in differs:
+    if "enrollment_end" in differs:
         r = differs["enrollment_end"]
         data["enrollment_end"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "enrollment_end" not in left_out or v is not None:
         data["enrollment_end"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.weeks_to_complete
-    if "weeks_to_complete" in left_out:
-        if every or v is not None:
-            data["weeks_to_complete"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "weeks_to_complete" in differs:
+    if "weeks_to_complete" in differs:
         r = differs["weeks_to_complete"]
         data["weeks_to_complete"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "weeks_to_complete" not in left_out or v is not None:
         data["weeks_to_complete"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.pacing_type
-    if "pacing_type" in left_out:
-        if every or v is not None:
-            data["pacing_type"] = (
-                v.value if v.__class__ is PacingType else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "pacing_type" in differs:
+    if "pacing_type" in differs:
         r = differs["pacing_type"]
         data["pacing_type"] = (
             r
             if v is r or (v.__class__ is PacingType and v.value == r)
             else as_sent(v, r, PacingType | str, record.text, every)
         )
-    else:
+    elif every or "pacing_type" not in left_out or v is not None:
         data["pacing_type"] = (
             v.value if v.__class__ is PacingType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.type
-    if "type" in left_out:
-        if every or v is not None:
-            data["type"] = (
-                v.value if v.__class__ is SeatType else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "type" in differs:
+    if "type" in differs:
         r = differs["type"]
         data["type"] = (
             r
             if v is r or (v.__class__ is SeatType and v.value == r)
             else as_sent(v, r, SeatType | str, record.text, every)
         )
-    else:
+    elif every or "type" not in left_out or v is not None:
         data["type"] = (
             v.value if v.__class__ is SeatType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.run_type
-    if "run_type" in left_out:
-        if every or v is not None:
-            data["run_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "run_type" in differs:
+    if "run_type" in differs:
         r = differs["run_type"]
         data["run_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "run_type" not in left_out or v is not None:
         data["run_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.status
-    if "status" in left_out:
-        if every or v is not None:
-            data["status"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "status" in differs:
+    if "status" in differs:
         r = differs["status"]
         data["status"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "status" not in left_out or v is not None:
         data["status"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.is_enrollable
-    if "is_enrollable" in left_out:
-        if every or v is not None:
-            data["is_enrollable"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_enrollable" in differs:
+    if "is_enrollable" in differs:
         r = differs["is_enrollable"]
         data["is_enrollable"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_enrollable" not in left_out or v is not None:
         data["is_enrollable"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.is_marketable
-    if "is_marketable" in left_out:
-        if every or v is not None:
-            data["is_marketable"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_marketable" in differs:
+    if "is_marketable" in differs:
         r = differs["is_marketable"]
         data["is_marketable"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_marketable" not in left_out or v is not None:
         data["is_marketable"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.availability
-    if "availability" in left_out:
-        if every or v is not None:
-            data["availability"] = (
-                v.value
-                if v.__class__ is Availability
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "availability" in differs:
+    if "availability" in differs:
         r = differs["availability"]
         data["availability"] = (
             r
             if v is r or (v.__class__ is Availability and v.value == r)
             else as_sent(v, r, Availability | str, record.text, every)
         )
-    else:
+    elif every or "availability" not in left_out or v is not None:
         data["availability"] = (
             v.value if v.__class__ is Availability else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.variant_id
-    if "variant_id" in left_out:
-        if every or v is not None:
-            data["variant_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "variant_id" in differs:
+    if "variant_id" in differs:
         r = differs["variant_id"]
         data["variant_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "variant_id" not in left_out or v is not None:
         data["variant_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course
-    if "course" in left_out:
-        if every or v is not None:
-            data["course"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course" in differs:
+    if "course" in differs:
         r = differs["course"]
         data["course"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course" not in left_out or v is not None:
         data["course"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.full_description
-    if "full_description" in left_out:
-        if every or v is not None:
-            data["full_description"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "full_description" in differs:
+    if "full_description" in differs:
         r = differs["full_description"]
         data["full_description"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "full_description" not in left_out or v is not None:
         data["full_description"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.announcement
-    if "announcement" in left_out:
-        if every or v is not None:
-            data["announcement"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "announcement" in differs:
+    if "announcement" in differs:
         r = differs["announcement"]
         data["announcement"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "announcement" not in left_out or v is not None:
         data["announcement"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.video
-    if "video" in left_out:
-        if every or v is not None:
-            data["video"] = plain(v, every)
-    elif "video" in differs:
+    if "video" in differs:
         r = differs["video"]
         data["video"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "video" not in left_out or v is not None:
         data["video"] = plain(v, every)
     v = model.content_language
-    if "content_language" in left_out:
-        if every or v is not None:
-            data["content_language"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "content_language" in differs:
+    if "content_language" in differs:
         r = differs["content_language"]
         data["content_language"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "content_language" not in left_out or v is not None:
         data["content_language"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.license
-    if "license" in left_out:
-        if every or v is not None:
-            data["license"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "license" in differs:
+    if "license" in differs:
         r = differs["license"]
         data["license"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "license" not in left_out or v is not None:
         data["license"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.outcome
-    if "outcome" in left_out:
-        if every or v is not None:
-            data["outcome"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "outcome" in differs:
+    if "outcome" in differs:
         r = differs["outcome"]
         data["outcome"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "outcome" not in left_out or v is not None:
         data["outcome"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.transcript_languages
-    if "transcript_languages" in left_out:
-        if every or v.__class__ is not list or v:
-            data["transcript_languages"] = (
-                list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-            )
-    elif "transcript_languages" in differs:
+    if "transcript_languages" in differs:
         r = differs["transcript_languages"]
         data["transcript_languages"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "transcript_languages" not in left_out or v.__class__ is not list or v:
         data["transcript_languages"] = (
             list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
         )
     v = model.instructors
-    if "instructors" in left_out:
-        if every or v.__class__ is not list or v:
-            data["instructors"] = plain(v, every)
-    elif "instructors" in differs:
+    if "instructors" in differs:
         r = differs["instructors"]
         data["instructors"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "instructors" not in left_out or v.__class__ is not list or v:
         data["instructors"] = plain(v, every)
     v = model.staff
-    if "staff" in left_out:
-        if every or v.__class__ is not list or v:
-            data["staff"] = (
-                [write_staff(x, every) if x.__class__ is Staff else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "staff" in differs:
+    if "staff" in differs:
         r = differs["staff"]
         data["staff"] = (
             (
@@ -3815,416 +2666,275 @@ def write_course_run(model: CourseRun, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "staff" not in left_out or v.__class__ is not list or v:
         data["staff"] = (
             [write_staff(x, every) if x.__class__ is Staff else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.min_effort
-    if "min_effort" in left_out:
-        if every or v is not None:
-            data["min_effort"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "min_effort" in differs:
+    if "min_effort" in differs:
         r = differs["min_effort"]
         data["min_effort"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "min_effort" not in left_out or v is not None:
         data["min_effort"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.max_effort
-    if "max_effort" in left_out:
-        if every or v is not None:
-            data["max_effort"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "max_effort" in differs:
+    if "max_effort" in differs:
         r = differs["max_effort"]
         data["max_effort"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "max_effort" not in left_out or v is not None:
         data["max_effort"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.modified
-    if "modified" in left_out:
-        if every or v is not None:
-            data["modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "modified" in differs:
+    if "modified" in differs:
         r = differs["modified"]
         data["modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "modified" not in left_out or v is not None:
         data["modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.level_type
-    if "level_type" in left_out:
-        if every or v is not None:
-            data["level_type"] = (
-                v.value if v.__class__ is LevelType else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "level_type" in differs:
+    if "level_type" in differs:
         r = differs["level_type"]
         data["level_type"] = (
             r
             if v is r or (v.__class__ is LevelType and v.value == r)
             else as_sent(v, r, LevelType | str, record.text, every)
         )
-    else:
+    elif every or "level_type" not in left_out or v is not None:
         data["level_type"] = (
             v.value if v.__class__ is LevelType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.mobile_available
-    if "mobile_available" in left_out:
-        if every or v is not None:
-            data["mobile_available"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "mobile_available" in differs:
+    if "mobile_available" in differs:
         r = differs["mobile_available"]
         data["mobile_available"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "mobile_available" not in left_out or v is not None:
         data["mobile_available"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.hidden
-    if "hidden" in left_out:
-        if every or v is not None:
-            data["hidden"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "hidden" in differs:
+    if "hidden" in differs:
         r = differs["hidden"]
         data["hidden"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "hidden" not in left_out or v is not None:
         data["hidden"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.reporting_type
-    if "reporting_type" in left_out:
-        if every or v is not None:
-            data["reporting_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "reporting_type" in differs:
+    if "reporting_type" in differs:
         r = differs["reporting_type"]
         data["reporting_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "reporting_type" not in left_out or v is not None:
         data["reporting_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.eligible_for_financial_aid
-    if "eligible_for_financial_aid" in left_out:
-        if every or v is not None:
-            data["eligible_for_financial_aid"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "eligible_for_financial_aid" in differs:
+    if "eligible_for_financial_aid" in differs:
         r = differs["eligible_for_financial_aid"]
         data["eligible_for_financial_aid"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "eligible_for_financial_aid" not in left_out or v is not None:
         data["eligible_for_financial_aid"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.first_enrollable_paid_seat_price
-    if "first_enrollable_paid_seat_price" in left_out:
-        if every or v is not None:
-            data["first_enrollable_paid_seat_price"] = (
-                v if v is None or v.__class__ is int else plain(v, every)
-            )
-    elif "first_enrollable_paid_seat_price" in differs:
+    if "first_enrollable_paid_seat_price" in differs:
         r = differs["first_enrollable_paid_seat_price"]
         data["first_enrollable_paid_seat_price"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "first_enrollable_paid_seat_price" not in left_out or v is not None:
         data["first_enrollable_paid_seat_price"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.has_ofac_restrictions
-    if "has_ofac_restrictions" in left_out:
-        if every or v is not None:
-            data["has_ofac_restrictions"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "has_ofac_restrictions" in differs:
+    if "has_ofac_restrictions" in differs:
         r = differs["has_ofac_restrictions"]
         data["has_ofac_restrictions"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "has_ofac_restrictions" not in left_out or v is not None:
         data["has_ofac_restrictions"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.ofac_comment
-    if "ofac_comment" in left_out:
-        if every or v is not None:
-            data["ofac_comment"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "ofac_comment" in differs:
+    if "ofac_comment" in differs:
         r = differs["ofac_comment"]
         data["ofac_comment"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "ofac_comment" not in left_out or v is not None:
         data["ofac_comment"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enrollment_count
-    if "enrollment_count" in left_out:
-        if every or v is not None:
-            data["enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "enrollment_count" in differs:
+    if "enrollment_count" in differs:
         r = differs["enrollment_count"]
         data["enrollment_count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "enrollment_count" not in left_out or v is not None:
         data["enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.recent_enrollment_count
-    if "recent_enrollment_count" in left_out:
-        if every or v is not None:
-            data["recent_enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "recent_enrollment_count" in differs:
+    if "recent_enrollment_count" in differs:
         r = differs["recent_enrollment_count"]
         data["recent_enrollment_count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "recent_enrollment_count" not in left_out or v is not None:
         data["recent_enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.expected_program_type
-    if "expected_program_type" in left_out:
-        if every or v is not None:
-            data["expected_program_type"] = plain(v, every)
-    elif "expected_program_type" in differs:
+    if "expected_program_type" in differs:
         r = differs["expected_program_type"]
         data["expected_program_type"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "expected_program_type" not in left_out or v is not None:
         data["expected_program_type"] = plain(v, every)
     v = model.expected_program_name
-    if "expected_program_name" in left_out:
-        if every or v is not None:
-            data["expected_program_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "expected_program_name" in differs:
+    if "expected_program_name" in differs:
         r = differs["expected_program_name"]
         data["expected_program_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "expected_program_name" not in left_out or v is not None:
         data["expected_program_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_uuid
-    if "course_uuid" in left_out:
-        if every or v is not None:
-            data["course_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_uuid" in differs:
+    if "course_uuid" in differs:
         r = differs["course_uuid"]
         data["course_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_uuid" not in left_out or v is not None:
         data["course_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.estimated_hours
-    if "estimated_hours" in left_out:
-        if every or v is not None:
-            data["estimated_hours"] = v if v is None or v.__class__ is float else plain(v, every)
-    elif "estimated_hours" in differs:
+    if "estimated_hours" in differs:
         r = differs["estimated_hours"]
         data["estimated_hours"] = r if v is r else as_sent(v, r, float, record.text, every)
-    else:
+    elif every or "estimated_hours" not in left_out or v is not None:
         data["estimated_hours"] = v if v is None or v.__class__ is float else plain(v, every)
     v = model.content_language_search_facet_name
-    if "content_language_search_facet_name" in left_out:
-        if every or v is not None:
-            data["content_language_search_facet_name"] = (
-                v if v is None or v.__class__ is str else plain(v, every)
-            )
-    elif "content_language_search_facet_name" in differs:
+    if "content_language_search_facet_name" in differs:
         r = differs["content_language_search_facet_name"]
         data["content_language_search_facet_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "content_language_search_facet_name" not in left_out or v is not None:
         data["content_language_search_facet_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_subscription_inclusion
-    if "enterprise_subscription_inclusion" in left_out:
-        if every or v is not None:
-            data["enterprise_subscription_inclusion"] = (
-                v if v is None or v.__class__ is bool else plain(v, every)
-            )
-    elif "enterprise_subscription_inclusion" in differs:
+    if "enterprise_subscription_inclusion" in differs:
         r = differs["enterprise_subscription_inclusion"]
         data["enterprise_subscription_inclusion"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "enterprise_subscription_inclusion" not in left_out or v is not None:
         data["enterprise_subscription_inclusion"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.programs
-    if "programs" in left_out:
-        if every or v.__class__ is not list or v:
-            data["programs"] = plain(v, every)
-    elif "programs" in differs:
+    if "programs" in differs:
         r = differs["programs"]
         data["programs"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "programs" not in left_out or v.__class__ is not list or v:
         data["programs"] = plain(v, every)
     v = model.enrollment_url
-    if "enrollment_url" in left_out:
-        if every or v is not None:
-            data["enrollment_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enrollment_url" in differs:
+    if "enrollment_url" in differs:
         r = differs["enrollment_url"]
         data["enrollment_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enrollment_url" not in left_out or v is not None:
         data["enrollment_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.content_last_modified
-    if "content_last_modified" in left_out:
-        if every or v is not None:
-            data["content_last_modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "content_last_modified" in differs:
+    if "content_last_modified" in differs:
         r = differs["content_last_modified"]
         data["content_last_modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "content_last_modified" not in left_out or v is not None:
         data["content_last_modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.parent_content_key
-    if "parent_content_key" in left_out:
-        if every or v is not None:
-            data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "parent_content_key" in differs:
+    if "parent_content_key" in differs:
         r = differs["parent_content_key"]
         data["parent_content_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "parent_content_key" not in left_out or v is not None:
         data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.xapi_activity_id
-    if "xapi_activity_id" in left_out:
-        if every or v is not None:
-            data["xapi_activity_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "xapi_activity_id" in differs:
+    if "xapi_activity_id" in differs:
         r = differs["xapi_activity_id"]
         data["xapi_activity_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "xapi_activity_id" not in left_out or v is not None:
         data["xapi_activity_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enrollment_mode
-    if "enrollment_mode" in left_out:
-        if every or v is not None:
-            data["enrollment_mode"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enrollment_mode" in differs:
+    if "enrollment_mode" in differs:
         r = differs["enrollment_mode"]
         data["enrollment_mode"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enrollment_mode" not in left_out or v is not None:
         data["enrollment_mode"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.first_enrollable_paid_seat_sku
-    if "first_enrollable_paid_seat_sku" in left_out:
-        if every or v is not None:
-            data["first_enrollable_paid_seat_sku"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "first_enrollable_paid_seat_sku" in differs:
+    if "first_enrollable_paid_seat_sku" in differs:
         r = differs["first_enrollable_paid_seat_sku"]
         data["first_enrollable_paid_seat_sku"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "first_enrollable_paid_seat_sku" not in left_out or v is not None:
         data["first_enrollable_paid_seat_sku"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.aggregation_key
-    if "aggregation_key" in left_out:
-        if every or v is not None:
-            data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "aggregation_key" in differs:
+    if "aggregation_key" in differs:
         r = differs["aggregation_key"]
         data["aggregation_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "aggregation_key" not in left_out or v is not None:
         data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.authoring_organization_uuids
-    if "authoring_organization_uuids" in left_out:
-        if every or v.__class__ is not list or v:
-            data["authoring_organization_uuids"] = (
-                list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-            )
-    elif "authoring_organization_uuids" in differs:
+    if "authoring_organization_uuids" in differs:
         r = differs["authoring_organization_uuids"]
         data["authoring_organization_uuids"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "authoring_organization_uuids" not in left_out or v.__class__ is not list or v:
         data["authoring_organization_uuids"] = (
             list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
         )
     v = model.content_type
-    if "content_type" in left_out:
-        if every or v is not None:
-            data["content_type"] = (
-                v.value
-                if v.__class__ is ContentType
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "content_type" in differs:
+    if "content_type" in differs:
         r = differs["content_type"]
         data["content_type"] = (
             r
             if v is r or (v.__class__ is ContentType and v.value == r)
             else as_sent(v, r, ContentType | str, record.text, every)
         )
-    else:
+    elif every or "content_type" not in left_out or v is not None:
         data["content_type"] = (
             v.value if v.__class__ is ContentType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.has_enrollable_seats
-    if "has_enrollable_seats" in left_out:
-        if every or v is not None:
-            data["has_enrollable_seats"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "has_enrollable_seats" in differs:
+    if "has_enrollable_seats" in differs:
         r = differs["has_enrollable_seats"]
         data["has_enrollable_seats"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "has_enrollable_seats" not in left_out or v is not None:
         data["has_enrollable_seats"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.image_url
-    if "image_url" in left_out:
-        if every or v is not None:
-            data["image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "image_url" in differs:
+    if "image_url" in differs:
         r = differs["image_url"]
         data["image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "image_url" not in left_out or v is not None:
         data["image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.language
-    if "language" in left_out:
-        if every or v is not None:
-            data["language"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "language" in differs:
+    if "language" in differs:
         r = differs["language"]
         data["language"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "language" not in left_out or v is not None:
         data["language"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.logo_image_urls
-    if "logo_image_urls" in left_out:
-        if every or v.__class__ is not list or v:
-            data["logo_image_urls"] = plain(v, every)
-    elif "logo_image_urls" in differs:
+    if "logo_image_urls" in differs:
         r = differs["logo_image_urls"]
         data["logo_image_urls"] = as_sent(v, r, list[str | None], record.text, every)
-    else:
+    elif every or "logo_image_urls" not in left_out or v.__class__ is not list or v:
         data["logo_image_urls"] = plain(v, every)
     v = model.number
-    if "number" in left_out:
-        if every or v is not None:
-            data["number"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "number" in differs:
+    if "number" in differs:
         r = differs["number"]
         data["number"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "number" not in left_out or v is not None:
         data["number"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.org
-    if "org" in left_out:
-        if every or v is not None:
-            data["org"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "org" in differs:
+    if "org" in differs:
         r = differs["org"]
         data["org"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "org" not in left_out or v is not None:
         data["org"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.partner
-    if "partner" in left_out:
-        if every or v is not None:
-            data["partner"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "partner" in differs:
+    if "partner" in differs:
         r = differs["partner"]
         data["partner"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "partner" not in left_out or v is not None:
         data["partner"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.program_types
-    if "program_types" in left_out:
-        if every or v.__class__ is not list or v:
-            data["program_types"] = plain(v, every)
-    elif "program_types" in differs:
+    if "program_types" in differs:
         r = differs["program_types"]
         data["program_types"] = as_sent(v, r, list[ProgramType | str], record.text, every)
-    else:
+    elif every or "program_types" not in left_out or v.__class__ is not list or v:
         data["program_types"] = plain(v, every)
     v = model.published
-    if "published" in left_out:
-        if every or v is not None:
-            data["published"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "published" in differs:
+    if "published" in differs:
         r = differs["published"]
         data["published"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "published" not in left_out or v is not None:
         data["published"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.seat_types
-    if "seat_types" in left_out:
-        if every or v.__class__ is not list or v:
-            data["seat_types"] = plain(v, every)
-    elif "seat_types" in differs:
+    if "seat_types" in differs:
         r = differs["seat_types"]
         data["seat_types"] = as_sent(v, r, list[SeatType | str], record.text, every)
-    else:
+    elif every or "seat_types" not in left_out or v.__class__ is not list or v:
         data["seat_types"] = plain(v, every)
     v = model.staff_uuids
-    if "staff_uuids" in left_out:
-        if every or v.__class__ is not list or v:
-            data["staff_uuids"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "staff_uuids" in differs:
+    if "staff_uuids" in differs:
         r = differs["staff_uuids"]
         data["staff_uuids"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "staff_uuids" not in left_out or v.__class__ is not list or v:
         data["staff_uuids"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.subject_uuids
-    if "subject_uuids" in left_out:
-        if every or v.__class__ is not list or v:
-            data["subject_uuids"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "subject_uuids" in differs:
+    if "subject_uuids" in differs:
         r = differs["subject_uuids"]
         data["subject_uuids"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "subject_uuids" not in left_out or v.__class__ is not list or v:
         data["subject_uuids"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     return data
 
@@ -4237,134 +2947,80 @@ def write_program(model: Program, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.title
-    if "title" in left_out:
-        if every or v is not None:
-            data["title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "title" in differs:
+    if "title" in differs:
         r = differs["title"]
         data["title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "title" not in left_out or v is not None:
         data["title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.subtitle
-    if "subtitle" in left_out:
-        if every or v is not None:
-            data["subtitle"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "subtitle" in differs:
+    if "subtitle" in differs:
         r = differs["subtitle"]
         data["subtitle"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "subtitle" not in left_out or v is not None:
         data["subtitle"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.type
-    if "type" in left_out:
-        if every or v is not None:
-            data["type"] = (
-                v.value
-                if v.__class__ is ProgramType
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "type" in differs:
+    if "type" in differs:
         r = differs["type"]
         data["type"] = (
             r
             if v is r or (v.__class__ is ProgramType and v.value == r)
             else as_sent(v, r, ProgramType | str, record.text, every)
         )
-    else:
+    elif every or "type" not in left_out or v is not None:
         data["type"] = (
             v.value if v.__class__ is ProgramType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.type_attrs
-    if "type_attrs" in left_out:
-        if every or v is not None:
-            data["type_attrs"] = (
-                None
-                if v is None
-                else (write_type_attrs(v, every) if v.__class__ is TypeAttrs else plain(v, every))
-            )
-    elif "type_attrs" in differs:
-        data["type_attrs"] = (
-            None
-            if v is None
-            else (write_type_attrs(v, every) if v.__class__ is TypeAttrs else plain(v, every))
-        )
-    else:
+    if every or "type_attrs" not in left_out or "type_attrs" in differs or v is not None:
         data["type_attrs"] = (
             None
             if v is None
             else (write_type_attrs(v, every) if v.__class__ is TypeAttrs else plain(v, every))
         )
     v = model.status
-    if "status" in left_out:
-        if every or v is not None:
-            data["status"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "status" in differs:
+    if "status" in differs:
         r = differs["status"]
         data["status"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "status" not in left_out or v is not None:
         data["status"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.marketing_slug
-    if "marketing_slug" in left_out:
-        if every or v is not None:
-            data["marketing_slug"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "marketing_slug" in differs:
+    if "marketing_slug" in differs:
         r = differs["marketing_slug"]
         data["marketing_slug"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "marketing_slug" not in left_out or v is not None:
         data["marketing_slug"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.marketing_url
-    if "marketing_url" in left_out:
-        if every or v is not None:
-            data["marketing_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "marketing_url" in differs:
+    if "marketing_url" in differs:
         r = differs["marketing_url"]
         data["marketing_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "marketing_url" not in left_out or v is not None:
         data["marketing_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.banner_image
-    if "banner_image" in left_out:
-        if every or v is not None:
-            data["banner_image"] = plain(v, every)
-    elif "banner_image" in differs:
+    if "banner_image" in differs:
         r = differs["banner_image"]
         data["banner_image"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "banner_image" not in left_out or v is not None:
         data["banner_image"] = plain(v, every)
     v = model.hidden
-    if "hidden" in left_out:
-        if every or v is not None:
-            data["hidden"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "hidden" in differs:
+    if "hidden" in differs:
         r = differs["hidden"]
         data["hidden"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "hidden" not in left_out or v is not None:
         data["hidden"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.courses
-    if "courses" in left_out:
-        if every or v.__class__ is not list or v:
-            data["courses"] = plain(v, every)
-    elif "courses" in differs:
+    if "courses" in differs:
         r = differs["courses"]
         data["courses"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "courses" not in left_out or v.__class__ is not list or v:
         data["courses"] = plain(v, every)
     v = model.authoring_organizations
-    if "authoring_organizations" in left_out:
-        if every or v.__class__ is not list or v:
-            data["authoring_organizations"] = (
-                [write_organization(x, every) if x.__class__ is Organization else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "authoring_organizations" in differs:
+    if "authoring_organizations" in differs:
         r = differs["authoring_organizations"]
         data["authoring_organizations"] = (
             (
@@ -4380,59 +3036,35 @@ def write_program(model: Program, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "authoring_organizations" not in left_out or v.__class__ is not list or v:
         data["authoring_organizations"] = (
             [write_organization(x, every) if x.__class__ is Organization else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.card_image_url
-    if "card_image_url" in left_out:
-        if every or v is not None:
-            data["card_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "card_image_url" in differs:
+    if "card_image_url" in differs:
         r = differs["card_image_url"]
         data["card_image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "card_image_url" not in left_out or v is not None:
         data["card_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.is_program_eligible_for_one_click_purchase
-    if "is_program_eligible_for_one_click_purchase" in left_out:
-        if every or v is not None:
-            data["is_program_eligible_for_one_click_purchase"] = (
-                v if v is None or v.__class__ is bool else plain(v, every)
-            )
-    elif "is_program_eligible_for_one_click_purchase" in differs:
+    if "is_program_eligible_for_one_click_purchase" in differs:
         r = differs["is_program_eligible_for_one_click_purchase"]
         data["is_program_eligible_for_one_click_purchase"] = (
             r if v is r else as_sent(v, r, bool, record.text, every)
         )
-    else:
+    elif every or "is_program_eligible_for_one_click_purchase" not in left_out or v is not None:
         data["is_program_eligible_for_one_click_purchase"] = (
             v if v is None or v.__class__ is bool else plain(v, every)
         )
     v = model.degree
-    if "degree" in left_out:
-        if every or v is not None:
-            data["degree"] = (
-                None if v is None else (write_degree(v, every) if v.__class__ is Degree else plain(v, every))
-            )
-    elif "degree" in differs:
-        data["degree"] = (
-            None if v is None else (write_degree(v, every) if v.__class__ is Degree else plain(v, every))
-        )
-    else:
+    if every or "degree" not in left_out or "degree" in differs or v is not None:
         data["degree"] = (
             None if v is None else (write_degree(v, every) if v.__class__ is Degree else plain(v, every))
         )
     v = model.curricula
-    if "curricula" in left_out:
-        if every or v.__class__ is not list or v:
-            data["curricula"] = (
-                [write_curriculum(x, every) if x.__class__ is Curriculum else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "curricula" in differs:
+    if "curricula" in differs:
         r = differs["curricula"]
         data["curricula"] = (
             (
@@ -4445,89 +3077,50 @@ def write_program(model: Program, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "curricula" not in left_out or v.__class__ is not list or v:
         data["curricula"] = (
             [write_curriculum(x, every) if x.__class__ is Curriculum else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.marketing_hook
-    if "marketing_hook" in left_out:
-        if every or v is not None:
-            data["marketing_hook"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "marketing_hook" in differs:
+    if "marketing_hook" in differs:
         r = differs["marketing_hook"]
         data["marketing_hook"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "marketing_hook" not in left_out or v is not None:
         data["marketing_hook"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.total_hours_of_effort
-    if "total_hours_of_effort" in left_out:
-        if every or v is not None:
-            data["total_hours_of_effort"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "total_hours_of_effort" in differs:
+    if "total_hours_of_effort" in differs:
         r = differs["total_hours_of_effort"]
         data["total_hours_of_effort"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "total_hours_of_effort" not in left_out or v is not None:
         data["total_hours_of_effort"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.recent_enrollment_count
-    if "recent_enrollment_count" in left_out:
-        if every or v is not None:
-            data["recent_enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "recent_enrollment_count" in differs:
+    if "recent_enrollment_count" in differs:
         r = differs["recent_enrollment_count"]
         data["recent_enrollment_count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "recent_enrollment_count" not in left_out or v is not None:
         data["recent_enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.organization_short_code_override
-    if "organization_short_code_override" in left_out:
-        if every or v is not None:
-            data["organization_short_code_override"] = (
-                v if v is None or v.__class__ is str else plain(v, every)
-            )
-    elif "organization_short_code_override" in differs:
+    if "organization_short_code_override" in differs:
         r = differs["organization_short_code_override"]
         data["organization_short_code_override"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organization_short_code_override" not in left_out or v is not None:
         data["organization_short_code_override"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.organization_logo_override_url
-    if "organization_logo_override_url" in left_out:
-        if every or v is not None:
-            data["organization_logo_override_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "organization_logo_override_url" in differs:
+    if "organization_logo_override_url" in differs:
         r = differs["organization_logo_override_url"]
         data["organization_logo_override_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organization_logo_override_url" not in left_out or v is not None:
         data["organization_logo_override_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.primary_subject_override
-    if "primary_subject_override" in left_out:
-        if every or v is not None:
-            data["primary_subject_override"] = plain(v, every)
-    elif "primary_subject_override" in differs:
+    if "primary_subject_override" in differs:
         r = differs["primary_subject_override"]
         data["primary_subject_override"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "primary_subject_override" not in left_out or v is not None:
         data["primary_subject_override"] = plain(v, every)
     v = model.level_type_override
-    if "level_type_override" in left_out:
-        if every or v is not None:
-            data["level_type_override"] = (
-                None
-                if v is None
-                else (
-                    write_level_type_override(v, every)
-                    if v.__class__ is LevelTypeOverride
-                    else plain(v, every)
-                )
-            )
-    elif "level_type_override" in differs:
-        data["level_type_override"] = (
-            None
-            if v is None
-            else (
-                write_level_type_override(v, every) if v.__class__ is LevelTypeOverride else plain(v, every)
-            )
-        )
-    else:
+    if every or "level_type_override" not in left_out or "level_type_override" in differs or v is not None:
         data["level_type_override"] = (
             None
             if v is None
@@ -4536,238 +3129,155 @@ def write_program(model: Program, every: bool = False) -> dict[str, Any]:
             )
         )
     v = model.language_override
-    if "language_override" in left_out:
-        if every or v is not None:
-            data["language_override"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "language_override" in differs:
+    if "language_override" in differs:
         r = differs["language_override"]
         data["language_override"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "language_override" not in left_out or v is not None:
         data["language_override"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.labels
-    if "labels" in left_out:
-        if every or v.__class__ is not list or v:
-            data["labels"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "labels" in differs:
+    if "labels" in differs:
         r = differs["labels"]
         data["labels"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "labels" not in left_out or v.__class__ is not list or v:
         data["labels"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.taxi_form
-    if "taxi_form" in left_out:
-        if every or v is not None:
-            data["taxi_form"] = plain(v, every)
-    elif "taxi_form" in differs:
+    if "taxi_form" in differs:
         r = differs["taxi_form"]
         data["taxi_form"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "taxi_form" not in left_out or v is not None:
         data["taxi_form"] = plain(v, every)
     v = model.program_duration_override
-    if "program_duration_override" in left_out:
-        if every or v is not None:
-            data["program_duration_override"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "program_duration_override" in differs:
+    if "program_duration_override" in differs:
         r = differs["program_duration_override"]
         data["program_duration_override"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "program_duration_override" not in left_out or v is not None:
         data["program_duration_override"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.data_modified_timestamp
-    if "data_modified_timestamp" in left_out:
-        if every or v is not None:
-            data["data_modified_timestamp"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "data_modified_timestamp" in differs:
+    if "data_modified_timestamp" in differs:
         r = differs["data_modified_timestamp"]
         data["data_modified_timestamp"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "data_modified_timestamp" not in left_out or v is not None:
         data["data_modified_timestamp"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.excluded_from_search
-    if "excluded_from_search" in left_out:
-        if every or v is not None:
-            data["excluded_from_search"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "excluded_from_search" in differs:
+    if "excluded_from_search" in differs:
         r = differs["excluded_from_search"]
         data["excluded_from_search"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "excluded_from_search" not in left_out or v is not None:
         data["excluded_from_search"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.excluded_from_seo
-    if "excluded_from_seo" in left_out:
-        if every or v is not None:
-            data["excluded_from_seo"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "excluded_from_seo" in differs:
+    if "excluded_from_seo" in differs:
         r = differs["excluded_from_seo"]
         data["excluded_from_seo"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "excluded_from_seo" not in left_out or v is not None:
         data["excluded_from_seo"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.has_ofac_restrictions
-    if "has_ofac_restrictions" in left_out:
-        if every or v is not None:
-            data["has_ofac_restrictions"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "has_ofac_restrictions" in differs:
+    if "has_ofac_restrictions" in differs:
         r = differs["has_ofac_restrictions"]
         data["has_ofac_restrictions"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "has_ofac_restrictions" not in left_out or v is not None:
         data["has_ofac_restrictions"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.ofac_comment
-    if "ofac_comment" in left_out:
-        if every or v is not None:
-            data["ofac_comment"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "ofac_comment" in differs:
+    if "ofac_comment" in differs:
         r = differs["ofac_comment"]
         data["ofac_comment"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "ofac_comment" not in left_out or v is not None:
         data["ofac_comment"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.overview
-    if "overview" in left_out:
-        if every or v is not None:
-            data["overview"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "overview" in differs:
+    if "overview" in differs:
         r = differs["overview"]
         data["overview"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "overview" not in left_out or v is not None:
         data["overview"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.weeks_to_complete
-    if "weeks_to_complete" in left_out:
-        if every or v is not None:
-            data["weeks_to_complete"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "weeks_to_complete" in differs:
+    if "weeks_to_complete" in differs:
         r = differs["weeks_to_complete"]
         data["weeks_to_complete"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "weeks_to_complete" not in left_out or v is not None:
         data["weeks_to_complete"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.weeks_to_complete_max
-    if "weeks_to_complete_max" in left_out:
-        if every or v is not None:
-            data["weeks_to_complete_max"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "weeks_to_complete_max" in differs:
+    if "weeks_to_complete_max" in differs:
         r = differs["weeks_to_complete_max"]
         data["weeks_to_complete_max"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "weeks_to_complete_max" not in left_out or v is not None:
         data["weeks_to_complete_max"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.weeks_to_complete_min
-    if "weeks_to_complete_min" in left_out:
-        if every or v is not None:
-            data["weeks_to_complete_min"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "weeks_to_complete_min" in differs:
+    if "weeks_to_complete_min" in differs:
         r = differs["weeks_to_complete_min"]
         data["weeks_to_complete_min"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "weeks_to_complete_min" not in left_out or v is not None:
         data["weeks_to_complete_min"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.min_hours_effort_per_week
-    if "min_hours_effort_per_week" in left_out:
-        if every or v is not None:
-            data["min_hours_effort_per_week"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "min_hours_effort_per_week" in differs:
+    if "min_hours_effort_per_week" in differs:
         r = differs["min_hours_effort_per_week"]
         data["min_hours_effort_per_week"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "min_hours_effort_per_week" not in left_out or v is not None:
         data["min_hours_effort_per_week"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.max_hours_effort_per_week
-    if "max_hours_effort_per_week" in left_out:
-        if every or v is not None:
-            data["max_hours_effort_per_week"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "max_hours_effort_per_week" in differs:
+    if "max_hours_effort_per_week" in differs:
         r = differs["max_hours_effort_per_week"]
         data["max_hours_effort_per_week"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "max_hours_effort_per_week" not in left_out or v is not None:
         data["max_hours_effort_per_week"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.video
-    if "video" in left_out:
-        if every or v is not None:
-            data["video"] = plain(v, every)
-    elif "video" in differs:
+    if "video" in differs:
         r = differs["video"]
         data["video"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "video" not in left_out or v is not None:
         data["video"] = plain(v, every)
     v = model.expected_learning_items
-    if "expected_learning_items" in left_out:
-        if every or v.__class__ is not list or v:
-            data["expected_learning_items"] = plain(v, every)
-    elif "expected_learning_items" in differs:
+    if "expected_learning_items" in differs:
         r = differs["expected_learning_items"]
         data["expected_learning_items"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "expected_learning_items" not in left_out or v.__class__ is not list or v:
         data["expected_learning_items"] = plain(v, every)
     v = model.faq
-    if "faq" in left_out:
-        if every or v.__class__ is not list or v:
-            data["faq"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "faq" in differs:
+    if "faq" in differs:
         r = differs["faq"]
         data["faq"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "faq" not in left_out or v.__class__ is not list or v:
         data["faq"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.credit_backing_organizations
-    if "credit_backing_organizations" in left_out:
-        if every or v.__class__ is not list or v:
-            data["credit_backing_organizations"] = plain(v, every)
-    elif "credit_backing_organizations" in differs:
+    if "credit_backing_organizations" in differs:
         r = differs["credit_backing_organizations"]
         data["credit_backing_organizations"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "credit_backing_organizations" not in left_out or v.__class__ is not list or v:
         data["credit_backing_organizations"] = plain(v, every)
     v = model.corporate_endorsements
-    if "corporate_endorsements" in left_out:
-        if every or v.__class__ is not list or v:
-            data["corporate_endorsements"] = plain(v, every)
-    elif "corporate_endorsements" in differs:
+    if "corporate_endorsements" in differs:
         r = differs["corporate_endorsements"]
         data["corporate_endorsements"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "corporate_endorsements" not in left_out or v.__class__ is not list or v:
         data["corporate_endorsements"] = plain(v, every)
     v = model.job_outlook_items
-    if "job_outlook_items" in left_out:
-        if every or v.__class__ is not list or v:
-            data["job_outlook_items"] = plain(v, every)
-    elif "job_outlook_items" in differs:
+    if "job_outlook_items" in differs:
         r = differs["job_outlook_items"]
         data["job_outlook_items"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "job_outlook_items" not in left_out or v.__class__ is not list or v:
         data["job_outlook_items"] = plain(v, every)
     v = model.individual_endorsements
-    if "individual_endorsements" in left_out:
-        if every or v.__class__ is not list or v:
-            data["individual_endorsements"] = plain(v, every)
-    elif "individual_endorsements" in differs:
+    if "individual_endorsements" in differs:
         r = differs["individual_endorsements"]
         data["individual_endorsements"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "individual_endorsements" not in left_out or v.__class__ is not list or v:
         data["individual_endorsements"] = plain(v, every)
     v = model.languages
-    if "languages" in left_out:
-        if every or v.__class__ is not list or v:
-            data["languages"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "languages" in differs:
+    if "languages" in differs:
         r = differs["languages"]
         data["languages"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "languages" not in left_out or v.__class__ is not list or v:
         data["languages"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.transcript_languages
-    if "transcript_languages" in left_out:
-        if every or v.__class__ is not list or v:
-            data["transcript_languages"] = (
-                list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-            )
-    elif "transcript_languages" in differs:
+    if "transcript_languages" in differs:
         r = differs["transcript_languages"]
         data["transcript_languages"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "transcript_languages" not in left_out or v.__class__ is not list or v:
         data["transcript_languages"] = (
             list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
         )
     v = model.subjects
-    if "subjects" in left_out:
-        if every or v.__class__ is not list or v:
-            data["subjects"] = (
-                [write_subject(x, every) if x.__class__ is Subject else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "subjects" in differs:
+    if "subjects" in differs:
         r = differs["subjects"]
         data["subjects"] = (
             (
@@ -4780,30 +3290,20 @@ def write_program(model: Program, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "subjects" not in left_out or v.__class__ is not list or v:
         data["subjects"] = (
             [write_subject(x, every) if x.__class__ is Subject else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.price_ranges
-    if "price_ranges" in left_out:
-        if every or v.__class__ is not list or v:
-            data["price_ranges"] = list(v) if v.__class__ is list and of_class(v, int) else plain(v, every)
-    elif "price_ranges" in differs:
+    if "price_ranges" in differs:
         r = differs["price_ranges"]
         data["price_ranges"] = as_sent(v, r, list[int], record.text, every)
-    else:
+    elif every or "price_ranges" not in left_out or v.__class__ is not list or v:
         data["price_ranges"] = list(v) if v.__class__ is list and of_class(v, int) else plain(v, every)
     v = model.staff
-    if "staff" in left_out:
-        if every or v.__class__ is not list or v:
-            data["staff"] = (
-                [write_staff(x, every) if x.__class__ is Staff else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "staff" in differs:
+    if "staff" in differs:
         r = differs["staff"]
         data["staff"] = (
             (
@@ -4816,291 +3316,186 @@ def write_program(model: Program, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "staff" not in left_out or v.__class__ is not list or v:
         data["staff"] = (
             [write_staff(x, every) if x.__class__ is Staff else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.credit_redemption_overview
-    if "credit_redemption_overview" in left_out:
-        if every or v is not None:
-            data["credit_redemption_overview"] = plain(v, every)
-    elif "credit_redemption_overview" in differs:
+    if "credit_redemption_overview" in differs:
         r = differs["credit_redemption_overview"]
         data["credit_redemption_overview"] = as_sent(v, r, str | dict[str, Any], record.text, every)
-    else:
+    elif every or "credit_redemption_overview" not in left_out or v is not None:
         data["credit_redemption_overview"] = plain(v, every)
     v = model.applicable_seat_types
-    if "applicable_seat_types" in left_out:
-        if every or v.__class__ is not list or v:
-            data["applicable_seat_types"] = (
-                list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-            )
-    elif "applicable_seat_types" in differs:
+    if "applicable_seat_types" in differs:
         r = differs["applicable_seat_types"]
         data["applicable_seat_types"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "applicable_seat_types" not in left_out or v.__class__ is not list or v:
         data["applicable_seat_types"] = (
             list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
         )
     v = model.instructor_ordering
-    if "instructor_ordering" in left_out:
-        if every or v.__class__ is not list or v:
-            data["instructor_ordering"] = plain(v, every)
-    elif "instructor_ordering" in differs:
+    if "instructor_ordering" in differs:
         r = differs["instructor_ordering"]
         data["instructor_ordering"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "instructor_ordering" not in left_out or v.__class__ is not list or v:
         data["instructor_ordering"] = plain(v, every)
     v = model.enrollment_count
-    if "enrollment_count" in left_out:
-        if every or v is not None:
-            data["enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "enrollment_count" in differs:
+    if "enrollment_count" in differs:
         r = differs["enrollment_count"]
         data["enrollment_count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "enrollment_count" not in left_out or v is not None:
         data["enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.topics
-    if "topics" in left_out:
-        if every or v.__class__ is not list or v:
-            data["topics"] = plain(v, every)
-    elif "topics" in differs:
+    if "topics" in differs:
         r = differs["topics"]
         data["topics"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "topics" not in left_out or v.__class__ is not list or v:
         data["topics"] = plain(v, every)
     v = model.credit_value
-    if "credit_value" in left_out:
-        if every or v is not None:
-            data["credit_value"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "credit_value" in differs:
+    if "credit_value" in differs:
         r = differs["credit_value"]
         data["credit_value"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "credit_value" not in left_out or v is not None:
         data["credit_value"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.enterprise_subscription_inclusion
-    if "enterprise_subscription_inclusion" in left_out:
-        if every or v is not None:
-            data["enterprise_subscription_inclusion"] = (
-                v if v is None or v.__class__ is bool else plain(v, every)
-            )
-    elif "enterprise_subscription_inclusion" in differs:
+    if "enterprise_subscription_inclusion" in differs:
         r = differs["enterprise_subscription_inclusion"]
         data["enterprise_subscription_inclusion"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "enterprise_subscription_inclusion" not in left_out or v is not None:
         data["enterprise_subscription_inclusion"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.geolocation
-    if "geolocation" in left_out:
-        if every or v is not None:
-            data["geolocation"] = plain(v, every)
-    elif "geolocation" in differs:
+    if "geolocation" in differs:
         r = differs["geolocation"]
         data["geolocation"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "geolocation" not in left_out or v is not None:
         data["geolocation"] = plain(v, every)
     v = model.location_restriction
-    if "location_restriction" in left_out:
-        if every or v is not None:
-            data["location_restriction"] = plain(v, every)
-    elif "location_restriction" in differs:
+    if "location_restriction" in differs:
         r = differs["location_restriction"]
         data["location_restriction"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "location_restriction" not in left_out or v is not None:
         data["location_restriction"] = plain(v, every)
     v = model.is_2u_degree_program
-    if "is_2u_degree_program" in left_out:
-        if every or v is not None:
-            data["is_2u_degree_program"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_2u_degree_program" in differs:
+    if "is_2u_degree_program" in differs:
         r = differs["is_2u_degree_program"]
         data["is_2u_degree_program"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_2u_degree_program" not in left_out or v is not None:
         data["is_2u_degree_program"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.in_year_value
-    if "in_year_value" in left_out:
-        if every or v is not None:
-            data["in_year_value"] = plain(v, every)
-    elif "in_year_value" in differs:
+    if "in_year_value" in differs:
         r = differs["in_year_value"]
         data["in_year_value"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "in_year_value" not in left_out or v is not None:
         data["in_year_value"] = plain(v, every)
     v = model.skill_names
-    if "skill_names" in left_out:
-        if every or v.__class__ is not list or v:
-            data["skill_names"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "skill_names" in differs:
+    if "skill_names" in differs:
         r = differs["skill_names"]
         data["skill_names"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "skill_names" not in left_out or v.__class__ is not list or v:
         data["skill_names"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.skills
-    if "skills" in left_out:
-        if every or v.__class__ is not list or v:
-            data["skills"] = plain(v, every)
-    elif "skills" in differs:
+    if "skills" in differs:
         r = differs["skills"]
         data["skills"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "skills" not in left_out or v.__class__ is not list or v:
         data["skills"] = plain(v, every)
     v = model.product_source
-    if "product_source" in left_out:
-        if every or v is not None:
-            data["product_source"] = (
-                None
-                if v is None
-                else (write_product_source(v, every) if v.__class__ is ProductSource else plain(v, every))
-            )
-    elif "product_source" in differs:
-        data["product_source"] = (
-            None
-            if v is None
-            else (write_product_source(v, every) if v.__class__ is ProductSource else plain(v, every))
-        )
-    else:
+    if every or "product_source" not in left_out or "product_source" in differs or v is not None:
         data["product_source"] = (
             None
             if v is None
             else (write_product_source(v, every) if v.__class__ is ProductSource else plain(v, every))
         )
     v = model.subscription_eligible
-    if "subscription_eligible" in left_out:
-        if every or v is not None:
-            data["subscription_eligible"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "subscription_eligible" in differs:
+    if "subscription_eligible" in differs:
         r = differs["subscription_eligible"]
         data["subscription_eligible"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "subscription_eligible" not in left_out or v is not None:
         data["subscription_eligible"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.subscription_prices
-    if "subscription_prices" in left_out:
-        if every or v.__class__ is not list or v:
-            data["subscription_prices"] = (
-                list(v) if v.__class__ is list and of_class(v, int) else plain(v, every)
-            )
-    elif "subscription_prices" in differs:
+    if "subscription_prices" in differs:
         r = differs["subscription_prices"]
         data["subscription_prices"] = as_sent(v, r, list[int], record.text, every)
-    else:
+    elif every or "subscription_prices" not in left_out or v.__class__ is not list or v:
         data["subscription_prices"] = list(v) if v.__class__ is list and of_class(v, int) else plain(v, every)
     v = model.enrollment_url
-    if "enrollment_url" in left_out:
-        if every or v is not None:
-            data["enrollment_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enrollment_url" in differs:
+    if "enrollment_url" in differs:
         r = differs["enrollment_url"]
         data["enrollment_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enrollment_url" not in left_out or v is not None:
         data["enrollment_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.content_last_modified
-    if "content_last_modified" in left_out:
-        if every or v is not None:
-            data["content_last_modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "content_last_modified" in differs:
+    if "content_last_modified" in differs:
         r = differs["content_last_modified"]
         data["content_last_modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "content_last_modified" not in left_out or v is not None:
         data["content_last_modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.parent_content_key
-    if "parent_content_key" in left_out:
-        if every or v is not None:
-            data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "parent_content_key" in differs:
+    if "parent_content_key" in differs:
         r = differs["parent_content_key"]
         data["parent_content_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "parent_content_key" not in left_out or v is not None:
         data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.aggregation_key
-    if "aggregation_key" in left_out:
-        if every or v is not None:
-            data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "aggregation_key" in differs:
+    if "aggregation_key" in differs:
         r = differs["aggregation_key"]
         data["aggregation_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "aggregation_key" not in left_out or v is not None:
         data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.authoring_organization_uuids
-    if "authoring_organization_uuids" in left_out:
-        if every or v.__class__ is not list or v:
-            data["authoring_organization_uuids"] = (
-                list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-            )
-    elif "authoring_organization_uuids" in differs:
+    if "authoring_organization_uuids" in differs:
         r = differs["authoring_organization_uuids"]
         data["authoring_organization_uuids"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "authoring_organization_uuids" not in left_out or v.__class__ is not list or v:
         data["authoring_organization_uuids"] = (
             list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
         )
     v = model.content_type
-    if "content_type" in left_out:
-        if every or v is not None:
-            data["content_type"] = (
-                v.value
-                if v.__class__ is ContentType
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "content_type" in differs:
+    if "content_type" in differs:
         r = differs["content_type"]
         data["content_type"] = (
             r
             if v is r or (v.__class__ is ContentType and v.value == r)
             else as_sent(v, r, ContentType | str, record.text, every)
         )
-    else:
+    elif every or "content_type" not in left_out or v is not None:
         data["content_type"] = (
             v.value if v.__class__ is ContentType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.language
-    if "language" in left_out:
-        if every or v is not None:
-            data["language"] = plain(v, every)
-    elif "language" in differs:
+    if "language" in differs:
         r = differs["language"]
         data["language"] = as_sent(v, r, str | list[str], record.text, every)
-    else:
+    elif every or "language" not in left_out or v is not None:
         data["language"] = plain(v, every)
     v = model.partner
-    if "partner" in left_out:
-        if every or v is not None:
-            data["partner"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "partner" in differs:
+    if "partner" in differs:
         r = differs["partner"]
         data["partner"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "partner" not in left_out or v is not None:
         data["partner"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.published
-    if "published" in left_out:
-        if every or v is not None:
-            data["published"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "published" in differs:
+    if "published" in differs:
         r = differs["published"]
         data["published"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "published" not in left_out or v is not None:
         data["published"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.staff_uuids
-    if "staff_uuids" in left_out:
-        if every or v.__class__ is not list or v:
-            data["staff_uuids"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "staff_uuids" in differs:
+    if "staff_uuids" in differs:
         r = differs["staff_uuids"]
         data["staff_uuids"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "staff_uuids" not in left_out or v.__class__ is not list or v:
         data["staff_uuids"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.subject_uuids
-    if "subject_uuids" in left_out:
-        if every or v.__class__ is not list or v:
-            data["subject_uuids"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "subject_uuids" in differs:
+    if "subject_uuids" in differs:
         r = differs["subject_uuids"]
         data["subject_uuids"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "subject_uuids" not in left_out or v.__class__ is not list or v:
         data["subject_uuids"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     return data
 
@@ -5113,752 +3508,488 @@ def write_learner_summary(model: LearnerSummary, every: bool = False) -> dict[st
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.is_consent_granted
-    if "is_consent_granted" in left_out:
-        if every or v is not None:
-            data["is_consent_granted"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_consent_granted" in differs:
+    if "is_consent_granted" in differs:
         r = differs["is_consent_granted"]
         data["is_consent_granted"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_consent_granted" not in left_out or v is not None:
         data["is_consent_granted"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.amount_learner_paid
-    if "amount_learner_paid" in left_out:
-        if every or v is not None:
-            data["amount_learner_paid"] = (
-                None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
-            )
-    elif "amount_learner_paid" in differs:
+    if "amount_learner_paid" in differs:
         r = differs["amount_learner_paid"]
         data["amount_learner_paid"] = as_sent(v, r, decimal.Decimal, record.text, every)
-    else:
+    elif every or "amount_learner_paid" not in left_out or v is not None:
         data["amount_learner_paid"] = (
             None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
         )
     v = model.contract_id
-    if "contract_id" in left_out:
-        if every or v is not None:
-            data["contract_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "contract_id" in differs:
+    if "contract_id" in differs:
         r = differs["contract_id"]
         data["contract_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "contract_id" not in left_out or v is not None:
         data["contract_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.coupon_code
-    if "coupon_code" in left_out:
-        if every or v is not None:
-            data["coupon_code"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "coupon_code" in differs:
+    if "coupon_code" in differs:
         r = differs["coupon_code"]
         data["coupon_code"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "coupon_code" not in left_out or v is not None:
         data["coupon_code"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.coupon_name
-    if "coupon_name" in left_out:
-        if every or v is not None:
-            data["coupon_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "coupon_name" in differs:
+    if "coupon_name" in differs:
         r = differs["coupon_name"]
         data["coupon_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "coupon_name" not in left_out or v is not None:
         data["coupon_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_api_url
-    if "course_api_url" in left_out:
-        if every or v is not None:
-            data["course_api_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_api_url" in differs:
+    if "course_api_url" in differs:
         r = differs["course_api_url"]
         data["course_api_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_api_url" not in left_out or v is not None:
         data["course_api_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_duration
-    if "course_duration" in left_out:
-        if every or v is not None:
-            data["course_duration"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "course_duration" in differs:
+    if "course_duration" in differs:
         r = differs["course_duration"]
         data["course_duration"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "course_duration" not in left_out or v is not None:
         data["course_duration"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.course_end
-    if "course_end" in left_out:
-        if every or v is not None:
-            data["course_end"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "course_end" in differs:
+    if "course_end" in differs:
         r = differs["course_end"]
         data["course_end"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "course_end" not in left_out or v is not None:
         data["course_end"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.course_key
-    if "course_key" in left_out:
-        if every or v is not None:
-            data["course_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_key" in differs:
+    if "course_key" in differs:
         r = differs["course_key"]
         data["course_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_key" not in left_out or v is not None:
         data["course_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_list_price
-    if "course_list_price" in left_out:
-        if every or v is not None:
-            data["course_list_price"] = (
-                None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
-            )
-    elif "course_list_price" in differs:
+    if "course_list_price" in differs:
         r = differs["course_list_price"]
         data["course_list_price"] = as_sent(v, r, decimal.Decimal, record.text, every)
-    else:
+    elif every or "course_list_price" not in left_out or v is not None:
         data["course_list_price"] = (
             None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
         )
     v = model.course_max_effort
-    if "course_max_effort" in left_out:
-        if every or v is not None:
-            data["course_max_effort"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "course_max_effort" in differs:
+    if "course_max_effort" in differs:
         r = differs["course_max_effort"]
         data["course_max_effort"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "course_max_effort" not in left_out or v is not None:
         data["course_max_effort"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.course_min_effort
-    if "course_min_effort" in left_out:
-        if every or v is not None:
-            data["course_min_effort"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "course_min_effort" in differs:
+    if "course_min_effort" in differs:
         r = differs["course_min_effort"]
         data["course_min_effort"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "course_min_effort" not in left_out or v is not None:
         data["course_min_effort"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.course_pacing_type
-    if "course_pacing_type" in left_out:
-        if every or v is not None:
-            data["course_pacing_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_pacing_type" in differs:
+    if "course_pacing_type" in differs:
         r = differs["course_pacing_type"]
         data["course_pacing_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_pacing_type" not in left_out or v is not None:
         data["course_pacing_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_primary_program
-    if "course_primary_program" in left_out:
-        if every or v is not None:
-            data["course_primary_program"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_primary_program" in differs:
+    if "course_primary_program" in differs:
         r = differs["course_primary_program"]
         data["course_primary_program"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_primary_program" not in left_out or v is not None:
         data["course_primary_program"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_primary_subject
-    if "course_primary_subject" in left_out:
-        if every or v is not None:
-            data["course_primary_subject"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_primary_subject" in differs:
+    if "course_primary_subject" in differs:
         r = differs["course_primary_subject"]
         data["course_primary_subject"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_primary_subject" not in left_out or v is not None:
         data["course_primary_subject"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_start
-    if "course_start" in left_out:
-        if every or v is not None:
-            data["course_start"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "course_start" in differs:
+    if "course_start" in differs:
         r = differs["course_start"]
         data["course_start"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "course_start" not in left_out or v is not None:
         data["course_start"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.course_title
-    if "course_title" in left_out:
-        if every or v is not None:
-            data["course_title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_title" in differs:
+    if "course_title" in differs:
         r = differs["course_title"]
         data["course_title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_title" not in left_out or v is not None:
         data["course_title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.courserun_key
-    if "courserun_key" in left_out:
-        if every or v is not None:
-            data["courserun_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "courserun_key" in differs:
+    if "courserun_key" in differs:
         r = differs["courserun_key"]
         data["courserun_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "courserun_key" not in left_out or v is not None:
         data["courserun_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.created
-    if "created" in left_out:
-        if every or v is not None:
-            data["created"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "created" in differs:
+    if "created" in differs:
         r = differs["created"]
         data["created"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "created" not in left_out or v is not None:
         data["created"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.current_grade
-    if "current_grade" in left_out:
-        if every or v is not None:
-            data["current_grade"] = (
-                None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
-            )
-    elif "current_grade" in differs:
+    if "current_grade" in differs:
         r = differs["current_grade"]
         data["current_grade"] = as_sent(v, r, decimal.Decimal, record.text, every)
-    else:
+    elif every or "current_grade" not in left_out or v is not None:
         data["current_grade"] = (
             None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
         )
     v = model.enrollment_date
-    if "enrollment_date" in left_out:
-        if every or v is not None:
-            data["enrollment_date"] = (
-                None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
-            )
-    elif "enrollment_date" in differs:
+    if "enrollment_date" in differs:
         r = differs["enrollment_date"]
         data["enrollment_date"] = as_sent(v, r, datetime.date, record.text, every)
-    else:
+    elif every or "enrollment_date" not in left_out or v is not None:
         data["enrollment_date"] = (
             None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
         )
     v = model.enrollment_id
-    if "enrollment_id" in left_out:
-        if every or v is not None:
-            data["enrollment_id"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "enrollment_id" in differs:
+    if "enrollment_id" in differs:
         r = differs["enrollment_id"]
         data["enrollment_id"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "enrollment_id" not in left_out or v is not None:
         data["enrollment_id"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.enterprise_customer_uuid
-    if "enterprise_customer_uuid" in left_out:
-        if every or v is not None:
-            data["enterprise_customer_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_customer_uuid" in differs:
+    if "enterprise_customer_uuid" in differs:
         r = differs["enterprise_customer_uuid"]
         data["enterprise_customer_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_customer_uuid" not in left_out or v is not None:
         data["enterprise_customer_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_enrollment_id
-    if "enterprise_enrollment_id" in left_out:
-        if every or v is not None:
-            data["enterprise_enrollment_id"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "enterprise_enrollment_id" in differs:
+    if "enterprise_enrollment_id" in differs:
         r = differs["enterprise_enrollment_id"]
         data["enterprise_enrollment_id"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "enterprise_enrollment_id" not in left_out or v is not None:
         data["enterprise_enrollment_id"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.enterprise_name
-    if "enterprise_name" in left_out:
-        if every or v is not None:
-            data["enterprise_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_name" in differs:
+    if "enterprise_name" in differs:
         r = differs["enterprise_name"]
         data["enterprise_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_name" not in left_out or v is not None:
         data["enterprise_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_sso_uid
-    if "enterprise_sso_uid" in left_out:
-        if every or v is not None:
-            data["enterprise_sso_uid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_sso_uid" in differs:
+    if "enterprise_sso_uid" in differs:
         r = differs["enterprise_sso_uid"]
         data["enterprise_sso_uid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_sso_uid" not in left_out or v is not None:
         data["enterprise_sso_uid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_user_id
-    if "enterprise_user_id" in left_out:
-        if every or v is not None:
-            data["enterprise_user_id"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "enterprise_user_id" in differs:
+    if "enterprise_user_id" in differs:
         r = differs["enterprise_user_id"]
         data["enterprise_user_id"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "enterprise_user_id" not in left_out or v is not None:
         data["enterprise_user_id"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.has_passed
-    if "has_passed" in left_out:
-        if every or v is not None:
-            data["has_passed"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "has_passed" in differs:
+    if "has_passed" in differs:
         r = differs["has_passed"]
         data["has_passed"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "has_passed" not in left_out or v is not None:
         data["has_passed"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.is_refunded
-    if "is_refunded" in left_out:
-        if every or v is not None:
-            data["is_refunded"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_refunded" in differs:
+    if "is_refunded" in differs:
         r = differs["is_refunded"]
         data["is_refunded"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_refunded" not in left_out or v is not None:
         data["is_refunded"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.last_activity_date
-    if "last_activity_date" in left_out:
-        if every or v is not None:
-            data["last_activity_date"] = (
-                None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
-            )
-    elif "last_activity_date" in differs:
+    if "last_activity_date" in differs:
         r = differs["last_activity_date"]
         data["last_activity_date"] = as_sent(v, r, datetime.date, record.text, every)
-    else:
+    elif every or "last_activity_date" not in left_out or v is not None:
         data["last_activity_date"] = (
             None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
         )
     v = model.letter_grade
-    if "letter_grade" in left_out:
-        if every or v is not None:
-            data["letter_grade"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "letter_grade" in differs:
+    if "letter_grade" in differs:
         r = differs["letter_grade"]
         data["letter_grade"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "letter_grade" not in left_out or v is not None:
         data["letter_grade"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.offer_name
-    if "offer_name" in left_out:
-        if every or v is not None:
-            data["offer_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "offer_name" in differs:
+    if "offer_name" in differs:
         r = differs["offer_name"]
         data["offer_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "offer_name" not in left_out or v is not None:
         data["offer_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.offer_type
-    if "offer_type" in left_out:
-        if every or v is not None:
-            data["offer_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "offer_type" in differs:
+    if "offer_type" in differs:
         r = differs["offer_type"]
         data["offer_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "offer_type" not in left_out or v is not None:
         data["offer_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.paid_by
-    if "paid_by" in left_out:
-        if every or v is not None:
-            data["paid_by"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "paid_by" in differs:
+    if "paid_by" in differs:
         r = differs["paid_by"]
         data["paid_by"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "paid_by" not in left_out or v is not None:
         data["paid_by"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.passed_date
-    if "passed_date" in left_out:
-        if every or v is not None:
-            data["passed_date"] = (
-                None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
-            )
-    elif "passed_date" in differs:
+    if "passed_date" in differs:
         r = differs["passed_date"]
         data["passed_date"] = as_sent(v, r, datetime.date, record.text, every)
-    else:
+    elif every or "passed_date" not in left_out or v is not None:
         data["passed_date"] = (
             None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
         )
     v = model.progress_status
-    if "progress_status" in left_out:
-        if every or v is not None:
-            data["progress_status"] = (
-                v.value
-                if v.__class__ is ProgressStatus
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "progress_status" in differs:
+    if "progress_status" in differs:
         r = differs["progress_status"]
         data["progress_status"] = (
             r
             if v is r or (v.__class__ is ProgressStatus and v.value == r)
             else as_sent(v, r, ProgressStatus | str, record.text, every)
         )
-    else:
+    elif every or "progress_status" not in left_out or v is not None:
         data["progress_status"] = (
             v.value if v.__class__ is ProgressStatus else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.seat_delivery_method
-    if "seat_delivery_method" in left_out:
-        if every or v is not None:
-            data["seat_delivery_method"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "seat_delivery_method" in differs:
+    if "seat_delivery_method" in differs:
         r = differs["seat_delivery_method"]
         data["seat_delivery_method"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "seat_delivery_method" not in left_out or v is not None:
         data["seat_delivery_method"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.unenrollment_date
-    if "unenrollment_date" in left_out:
-        if every or v is not None:
-            data["unenrollment_date"] = (
-                None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
-            )
-    elif "unenrollment_date" in differs:
+    if "unenrollment_date" in differs:
         r = differs["unenrollment_date"]
         data["unenrollment_date"] = as_sent(v, r, datetime.date, record.text, every)
-    else:
+    elif every or "unenrollment_date" not in left_out or v is not None:
         data["unenrollment_date"] = (
             None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
         )
     v = model.unenrollment_end_within_date
-    if "unenrollment_end_within_date" in left_out:
-        if every or v is not None:
-            data["unenrollment_end_within_date"] = plain(v, every)
-    elif "unenrollment_end_within_date" in differs:
+    if "unenrollment_end_within_date" in differs:
         r = differs["unenrollment_end_within_date"]
         data["unenrollment_end_within_date"] = as_sent(v, r, datetime.date | bool, record.text, every)
-    else:
+    elif every or "unenrollment_end_within_date" not in left_out or v is not None:
         data["unenrollment_end_within_date"] = plain(v, every)
     v = model.user_account_creation_date
-    if "user_account_creation_date" in left_out:
-        if every or v is not None:
-            data["user_account_creation_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "user_account_creation_date" in differs:
+    if "user_account_creation_date" in differs:
         r = differs["user_account_creation_date"]
         data["user_account_creation_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "user_account_creation_date" not in left_out or v is not None:
         data["user_account_creation_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.user_country
-    if "user_country" in left_out:
-        if every or v is not None:
-            data["user_country"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_country" in differs:
+    if "user_country" in differs:
         r = differs["user_country"]
         data["user_country"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_country" not in left_out or v is not None:
         data["user_country"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.user_current_enrollment_mode
-    if "user_current_enrollment_mode" in left_out:
-        if every or v is not None:
-            data["user_current_enrollment_mode"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_current_enrollment_mode" in differs:
+    if "user_current_enrollment_mode" in differs:
         r = differs["user_current_enrollment_mode"]
         data["user_current_enrollment_mode"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_current_enrollment_mode" not in left_out or v is not None:
         data["user_current_enrollment_mode"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.user_email
-    if "user_email" in left_out:
-        if every or v is not None:
-            data["user_email"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_email" in differs:
+    if "user_email" in differs:
         r = differs["user_email"]
         data["user_email"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_email" not in left_out or v is not None:
         data["user_email"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.user_username
-    if "user_username" in left_out:
-        if every or v is not None:
-            data["user_username"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_username" in differs:
+    if "user_username" in differs:
         r = differs["user_username"]
         data["user_username"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_username" not in left_out or v is not None:
         data["user_username"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.user_country_code
-    if "user_country_code" in left_out:
-        if every or v is not None:
-            data["user_country_code"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_country_code" in differs:
+    if "user_country_code" in differs:
         r = differs["user_country_code"]
         data["user_country_code"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_country_code" not in left_out or v is not None:
         data["user_country_code"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_duration_weeks
-    if "course_duration_weeks" in left_out:
-        if every or v is not None:
-            data["course_duration_weeks"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "course_duration_weeks" in differs:
+    if "course_duration_weeks" in differs:
         r = differs["course_duration_weeks"]
         data["course_duration_weeks"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "course_duration_weeks" not in left_out or v is not None:
         data["course_duration_weeks"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.course_start_date
-    if "course_start_date" in left_out:
-        if every or v is not None:
-            data["course_start_date"] = (
-                None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
-            )
-    elif "course_start_date" in differs:
+    if "course_start_date" in differs:
         r = differs["course_start_date"]
         data["course_start_date"] = as_sent(v, r, datetime.date, record.text, every)
-    else:
+    elif every or "course_start_date" not in left_out or v is not None:
         data["course_start_date"] = (
             None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
         )
     v = model.course_end_date
-    if "course_end_date" in left_out:
-        if every or v is not None:
-            data["course_end_date"] = (
-                None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
-            )
-    elif "course_end_date" in differs:
+    if "course_end_date" in differs:
         r = differs["course_end_date"]
         data["course_end_date"] = as_sent(v, r, datetime.date, record.text, every)
-    else:
+    elif every or "course_end_date" not in left_out or v is not None:
         data["course_end_date"] = (
             None if v is None else (v.isoformat() if v.__class__ is datetime.date else plain(v))
         )
     v = model.offer_id
-    if "offer_id" in left_out:
-        if every or v is not None:
-            data["offer_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "offer_id" in differs:
+    if "offer_id" in differs:
         r = differs["offer_id"]
         data["offer_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "offer_id" not in left_out or v is not None:
         data["offer_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.primary_program_type
-    if "primary_program_type" in left_out:
-        if every or v is not None:
-            data["primary_program_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "primary_program_type" in differs:
+    if "primary_program_type" in differs:
         r = differs["primary_program_type"]
         data["primary_program_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "primary_program_type" not in left_out or v is not None:
         data["primary_program_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.user_first_name
-    if "user_first_name" in left_out:
-        if every or v is not None:
-            data["user_first_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_first_name" in differs:
+    if "user_first_name" in differs:
         r = differs["user_first_name"]
         data["user_first_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_first_name" not in left_out or v is not None:
         data["user_first_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.user_last_name
-    if "user_last_name" in left_out:
-        if every or v is not None:
-            data["user_last_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "user_last_name" in differs:
+    if "user_last_name" in differs:
         r = differs["user_last_name"]
         data["user_last_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "user_last_name" not in left_out or v is not None:
         data["user_last_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.total_learning_time_hours
-    if "total_learning_time_hours" in left_out:
-        if every or v is not None:
-            data["total_learning_time_hours"] = v if v is None or v.__class__ is float else plain(v, every)
-    elif "total_learning_time_hours" in differs:
+    if "total_learning_time_hours" in differs:
         r = differs["total_learning_time_hours"]
         data["total_learning_time_hours"] = r if v is r else as_sent(v, r, float, record.text, every)
-    else:
+    elif every or "total_learning_time_hours" not in left_out or v is not None:
         data["total_learning_time_hours"] = v if v is None or v.__class__ is float else plain(v, every)
     v = model.is_subsidy
-    if "is_subsidy" in left_out:
-        if every or v is not None:
-            data["is_subsidy"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_subsidy" in differs:
+    if "is_subsidy" in differs:
         r = differs["is_subsidy"]
         data["is_subsidy"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_subsidy" not in left_out or v is not None:
         data["is_subsidy"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.course_product_line
-    if "course_product_line" in left_out:
-        if every or v is not None:
-            data["course_product_line"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_product_line" in differs:
+    if "course_product_line" in differs:
         r = differs["course_product_line"]
         data["course_product_line"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_product_line" not in left_out or v is not None:
         data["course_product_line"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.budget_id
-    if "budget_id" in left_out:
-        if every or v is not None:
-            data["budget_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "budget_id" in differs:
+    if "budget_id" in differs:
         r = differs["budget_id"]
         data["budget_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "budget_id" not in left_out or v is not None:
         data["budget_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_flex_group_name
-    if "enterprise_flex_group_name" in left_out:
-        if every or v is not None:
-            data["enterprise_flex_group_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_flex_group_name" in differs:
+    if "enterprise_flex_group_name" in differs:
         r = differs["enterprise_flex_group_name"]
         data["enterprise_flex_group_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_flex_group_name" not in left_out or v is not None:
         data["enterprise_flex_group_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_flex_group_uuid
-    if "enterprise_flex_group_uuid" in left_out:
-        if every or v is not None:
-            data["enterprise_flex_group_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_flex_group_uuid" in differs:
+    if "enterprise_flex_group_uuid" in differs:
         r = differs["enterprise_flex_group_uuid"]
         data["enterprise_flex_group_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_flex_group_uuid" not in left_out or v is not None:
         data["enterprise_flex_group_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_progress
-    if "course_progress" in left_out:
-        if every or v is not None:
-            data["course_progress"] = v if v is None or v.__class__ is float else plain(v, every)
-    elif "course_progress" in differs:
+    if "course_progress" in differs:
         r = differs["course_progress"]
         data["course_progress"] = r if v is r else as_sent(v, r, float, record.text, every)
-    else:
+    elif every or "course_progress" not in left_out or v is not None:
         data["course_progress"] = v if v is None or v.__class__ is float else plain(v, every)
     v = model.course_passing_grade
-    if "course_passing_grade" in left_out:
-        if every or v is not None:
-            data["course_passing_grade"] = v if v is None or v.__class__ is float else plain(v, every)
-    elif "course_passing_grade" in differs:
+    if "course_passing_grade" in differs:
         r = differs["course_passing_grade"]
         data["course_passing_grade"] = r if v is r else as_sent(v, r, float, record.text, every)
-    else:
+    elif every or "course_passing_grade" not in left_out or v is not None:
         data["course_passing_grade"] = v if v is None or v.__class__ is float else plain(v, every)
     v = model.id
-    if "id" in left_out:
-        if every or v is not None:
-            data["id"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "id" in differs:
+    if "id" in differs:
         r = differs["id"]
         data["id"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "id" not in left_out or v is not None:
         data["id"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.enterprise_id
-    if "enterprise_id" in left_out:
-        if every or v is not None:
-            data["enterprise_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_id" in differs:
+    if "enterprise_id" in differs:
         r = differs["enterprise_id"]
         data["enterprise_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_id" not in left_out or v is not None:
         data["enterprise_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_user
-    if "enterprise_user" in left_out:
-        if every or v is not None:
-            data["enterprise_user"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "enterprise_user" in differs:
+    if "enterprise_user" in differs:
         r = differs["enterprise_user"]
         data["enterprise_user"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "enterprise_user" not in left_out or v is not None:
         data["enterprise_user"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.enterprise_site_id
-    if "enterprise_site_id" in left_out:
-        if every or v is not None:
-            data["enterprise_site_id"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "enterprise_site_id" in differs:
+    if "enterprise_site_id" in differs:
         r = differs["enterprise_site_id"]
         data["enterprise_site_id"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "enterprise_site_id" not in left_out or v is not None:
         data["enterprise_site_id"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.lms_user_id
-    if "lms_user_id" in left_out:
-        if every or v is not None:
-            data["lms_user_id"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "lms_user_id" in differs:
+    if "lms_user_id" in differs:
         r = differs["lms_user_id"]
         data["lms_user_id"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "lms_user_id" not in left_out or v is not None:
         data["lms_user_id"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.course_id
-    if "course_id" in left_out:
-        if every or v is not None:
-            data["course_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_id" in differs:
+    if "course_id" in differs:
         r = differs["course_id"]
         data["course_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_id" not in left_out or v is not None:
         data["course_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.consent_granted
-    if "consent_granted" in left_out:
-        if every or v is not None:
-            data["consent_granted"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "consent_granted" in differs:
+    if "consent_granted" in differs:
         r = differs["consent_granted"]
         data["consent_granted"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "consent_granted" not in left_out or v is not None:
         data["consent_granted"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.enrollment_created_timestamp
-    if "enrollment_created_timestamp" in left_out:
-        if every or v is not None:
-            data["enrollment_created_timestamp"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "enrollment_created_timestamp" in differs:
+    if "enrollment_created_timestamp" in differs:
         r = differs["enrollment_created_timestamp"]
         data["enrollment_created_timestamp"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "enrollment_created_timestamp" not in left_out or v is not None:
         data["enrollment_created_timestamp"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.unenrollment_timestamp
-    if "unenrollment_timestamp" in left_out:
-        if every or v is not None:
-            data["unenrollment_timestamp"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "unenrollment_timestamp" in differs:
+    if "unenrollment_timestamp" in differs:
         r = differs["unenrollment_timestamp"]
         data["unenrollment_timestamp"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "unenrollment_timestamp" not in left_out or v is not None:
         data["unenrollment_timestamp"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.passed_timestamp
-    if "passed_timestamp" in left_out:
-        if every or v is not None:
-            data["passed_timestamp"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "passed_timestamp" in differs:
+    if "passed_timestamp" in differs:
         r = differs["passed_timestamp"]
         data["passed_timestamp"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "passed_timestamp" not in left_out or v is not None:
         data["passed_timestamp"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.user_account_creation_timestamp
-    if "user_account_creation_timestamp" in left_out:
-        if every or v is not None:
-            data["user_account_creation_timestamp"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "user_account_creation_timestamp" in differs:
+    if "user_account_creation_timestamp" in differs:
         r = differs["user_account_creation_timestamp"]
         data["user_account_creation_timestamp"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "user_account_creation_timestamp" not in left_out or v is not None:
         data["user_account_creation_timestamp"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.offer
-    if "offer" in left_out:
-        if every or v is not None:
-            data["offer"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "offer" in differs:
+    if "offer" in differs:
         r = differs["offer"]
         data["offer"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "offer" not in left_out or v is not None:
         data["offer"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_price
-    if "course_price" in left_out:
-        if every or v is not None:
-            data["course_price"] = (
-                None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
-            )
-    elif "course_price" in differs:
+    if "course_price" in differs:
         r = differs["course_price"]
         data["course_price"] = as_sent(v, r, decimal.Decimal, record.text, every)
-    else:
+    elif every or "course_price" not in left_out or v is not None:
         data["course_price"] = None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
     v = model.discount_price
-    if "discount_price" in left_out:
-        if every or v is not None:
-            data["discount_price"] = (
-                None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
-            )
-    elif "discount_price" in differs:
+    if "discount_price" in differs:
         r = differs["discount_price"]
         data["discount_price"] = as_sent(v, r, decimal.Decimal, record.text, every)
-    else:
+    elif every or "discount_price" not in left_out or v is not None:
         data["discount_price"] = (
             None if v is None else (str(v) if v.__class__ is decimal.Decimal else plain(v))
         )
@@ -5873,71 +4004,43 @@ def write_learner_summary_page(model: LearnerSummaryPage, every: bool = False) -
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.count
-    if "count" in left_out:
-        if every or v is not None:
-            data["count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "count" in differs:
+    if "count" in differs:
         r = differs["count"]
         data["count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "count" not in left_out or v is not None:
         data["count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.next
-    if "next" in left_out:
-        if every or v is not None:
-            data["next"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "next" in differs:
+    if "next" in differs:
         r = differs["next"]
         data["next"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "next" not in left_out or v is not None:
         data["next"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.previous
-    if "previous" in left_out:
-        if every or v is not None:
-            data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "previous" in differs:
+    if "previous" in differs:
         r = differs["previous"]
         data["previous"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "previous" not in left_out or v is not None:
         data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.current_page
-    if "current_page" in left_out:
-        if every or v is not None:
-            data["current_page"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "current_page" in differs:
+    if "current_page" in differs:
         r = differs["current_page"]
         data["current_page"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "current_page" not in left_out or v is not None:
         data["current_page"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.num_pages
-    if "num_pages" in left_out:
-        if every or v is not None:
-            data["num_pages"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "num_pages" in differs:
+    if "num_pages" in differs:
         r = differs["num_pages"]
         data["num_pages"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "num_pages" not in left_out or v is not None:
         data["num_pages"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.start
-    if "start" in left_out:
-        if every or v is not None:
-            data["start"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "start" in differs:
+    if "start" in differs:
         r = differs["start"]
         data["start"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "start" not in left_out or v is not None:
         data["start"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.results
-    if "results" in left_out:
-        if every or v.__class__ is not list or v:
-            data["results"] = (
-                [
-                    write_learner_summary(x, every) if x.__class__ is LearnerSummary else plain(x, every)
-                    for x in v
-                ]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "results" in differs:
+    if "results" in differs:
         r = differs["results"]
         data["results"] = (
             (
@@ -5953,7 +4056,7 @@ def write_learner_summary_page(model: LearnerSummaryPage, every: bool = False) -
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "results" not in left_out or v.__class__ is not list or v:
         data["results"] = (
             [write_learner_summary(x, every) if x.__class__ is LearnerSummary else plain(x, every) for x in v]
             if v.__class__ is list
@@ -5972,74 +4075,43 @@ def write_assignment_content_metadata(
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.start_date
-    if "start_date" in left_out:
-        if every or v is not None:
-            data["start_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "start_date" in differs:
+    if "start_date" in differs:
         r = differs["start_date"]
         data["start_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "start_date" not in left_out or v is not None:
         data["start_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.end_date
-    if "end_date" in left_out:
-        if every or v is not None:
-            data["end_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "end_date" in differs:
+    if "end_date" in differs:
         r = differs["end_date"]
         data["end_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "end_date" not in left_out or v is not None:
         data["end_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.enroll_by_date
-    if "enroll_by_date" in left_out:
-        if every or v is not None:
-            data["enroll_by_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "enroll_by_date" in differs:
+    if "enroll_by_date" in differs:
         r = differs["enroll_by_date"]
         data["enroll_by_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "enroll_by_date" not in left_out or v is not None:
         data["enroll_by_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.content_price
-    if "content_price" in left_out:
-        if every or v is not None:
-            data["content_price"] = v if v is None or v.__class__ is float else plain(v, every)
-    elif "content_price" in differs:
+    if "content_price" in differs:
         r = differs["content_price"]
         data["content_price"] = r if v is r else as_sent(v, r, float, record.text, every)
-    else:
+    elif every or "content_price" not in left_out or v is not None:
         data["content_price"] = v if v is None or v.__class__ is float else plain(v, every)
     v = model.course_type
-    if "course_type" in left_out:
-        if every or v is not None:
-            data["course_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_type" in differs:
+    if "course_type" in differs:
         r = differs["course_type"]
         data["course_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_type" not in left_out or v is not None:
         data["course_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.partners
-    if "partners" in left_out:
-        if every or v.__class__ is not list or v:
-            data["partners"] = (
-                [
-                    write_course_partner(x, every) if x.__class__ is CoursePartner else plain(x, every)
-                    for x in v
-                ]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "partners" in differs:
+    if "partners" in differs:
         r = differs["partners"]
         data["partners"] = (
             (
@@ -6055,7 +4127,7 @@ def write_assignment_content_metadata(
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "partners" not in left_out or v.__class__ is not list or v:
         data["partners"] = (
             [write_course_partner(x, every) if x.__class__ is CoursePartner else plain(x, every) for x in v]
             if v.__class__ is list
@@ -6072,41 +4144,25 @@ def write_course(model: Course, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.key
-    if "key" in left_out:
-        if every or v is not None:
-            data["key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "key" in differs:
+    if "key" in differs:
         r = differs["key"]
         data["key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "key" not in left_out or v is not None:
         data["key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.title
-    if "title" in left_out:
-        if every or v is not None:
-            data["title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "title" in differs:
+    if "title" in differs:
         r = differs["title"]
         data["title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "title" not in left_out or v is not None:
         data["title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_runs
-    if "course_runs" in left_out:
-        if every or v.__class__ is not list or v:
-            data["course_runs"] = (
-                [write_course_run(x, every) if x.__class__ is CourseRun else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "course_runs" in differs:
+    if "course_runs" in differs:
         r = differs["course_runs"]
         data["course_runs"] = (
             (
@@ -6119,30 +4175,20 @@ def write_course(model: Course, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "course_runs" not in left_out or v.__class__ is not list or v:
         data["course_runs"] = (
             [write_course_run(x, every) if x.__class__ is CourseRun else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.enrollment_url
-    if "enrollment_url" in left_out:
-        if every or v is not None:
-            data["enrollment_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enrollment_url" in differs:
+    if "enrollment_url" in differs:
         r = differs["enrollment_url"]
         data["enrollment_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enrollment_url" not in left_out or v is not None:
         data["enrollment_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.entitlements
-    if "entitlements" in left_out:
-        if every or v.__class__ is not list or v:
-            data["entitlements"] = (
-                [write_entitlement(x, every) if x.__class__ is Entitlement else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "entitlements" in differs:
+    if "entitlements" in differs:
         r = differs["entitlements"]
         data["entitlements"] = (
             (
@@ -6157,21 +4203,14 @@ def write_course(model: Course, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "entitlements" not in left_out or v.__class__ is not list or v:
         data["entitlements"] = (
             [write_entitlement(x, every) if x.__class__ is Entitlement else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.owners
-    if "owners" in left_out:
-        if every or v.__class__ is not list or v:
-            data["owners"] = (
-                [write_organization(x, every) if x.__class__ is Organization else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "owners" in differs:
+    if "owners" in differs:
         r = differs["owners"]
         data["owners"] = (
             (
@@ -6187,126 +4226,79 @@ def write_course(model: Course, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "owners" not in left_out or v.__class__ is not list or v:
         data["owners"] = (
             [write_organization(x, every) if x.__class__ is Organization else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.image
-    if "image" in left_out:
-        if every or v is not None:
-            data["image"] = (
-                None if v is None else (write_image(v, every) if v.__class__ is Image else plain(v, every))
-            )
-    elif "image" in differs:
-        data["image"] = (
-            None if v is None else (write_image(v, every) if v.__class__ is Image else plain(v, every))
-        )
-    else:
+    if every or "image" not in left_out or "image" in differs or v is not None:
         data["image"] = (
             None if v is None else (write_image(v, every) if v.__class__ is Image else plain(v, every))
         )
     v = model.short_description
-    if "short_description" in left_out:
-        if every or v is not None:
-            data["short_description"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "short_description" in differs:
+    if "short_description" in differs:
         r = differs["short_description"]
         data["short_description"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "short_description" not in left_out or v is not None:
         data["short_description"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.type
-    if "type" in left_out:
-        if every or v is not None:
-            data["type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "type" in differs:
+    if "type" in differs:
         r = differs["type"]
         data["type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "type" not in left_out or v is not None:
         data["type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.url_slug
-    if "url_slug" in left_out:
-        if every or v is not None:
-            data["url_slug"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "url_slug" in differs:
+    if "url_slug" in differs:
         r = differs["url_slug"]
         data["url_slug"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "url_slug" not in left_out or v is not None:
         data["url_slug"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.course_type
-    if "course_type" in left_out:
-        if every or v is not None:
-            data["course_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "course_type" in differs:
+    if "course_type" in differs:
         r = differs["course_type"]
         data["course_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "course_type" not in left_out or v is not None:
         data["course_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_subscription_inclusion
-    if "enterprise_subscription_inclusion" in left_out:
-        if every or v is not None:
-            data["enterprise_subscription_inclusion"] = (
-                v if v is None or v.__class__ is bool else plain(v, every)
-            )
-    elif "enterprise_subscription_inclusion" in differs:
+    if "enterprise_subscription_inclusion" in differs:
         r = differs["enterprise_subscription_inclusion"]
         data["enterprise_subscription_inclusion"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "enterprise_subscription_inclusion" not in left_out or v is not None:
         data["enterprise_subscription_inclusion"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.excluded_from_seo
-    if "excluded_from_seo" in left_out:
-        if every or v is not None:
-            data["excluded_from_seo"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "excluded_from_seo" in differs:
+    if "excluded_from_seo" in differs:
         r = differs["excluded_from_seo"]
         data["excluded_from_seo"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "excluded_from_seo" not in left_out or v is not None:
         data["excluded_from_seo"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.excluded_from_search
-    if "excluded_from_search" in left_out:
-        if every or v is not None:
-            data["excluded_from_search"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "excluded_from_search" in differs:
+    if "excluded_from_search" in differs:
         r = differs["excluded_from_search"]
         data["excluded_from_search"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "excluded_from_search" not in left_out or v is not None:
         data["excluded_from_search"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.full_description
-    if "full_description" in left_out:
-        if every or v is not None:
-            data["full_description"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "full_description" in differs:
+    if "full_description" in differs:
         r = differs["full_description"]
         data["full_description"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "full_description" not in left_out or v is not None:
         data["full_description"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.level_type
-    if "level_type" in left_out:
-        if every or v is not None:
-            data["level_type"] = (
-                v.value if v.__class__ is LevelType else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "level_type" in differs:
+    if "level_type" in differs:
         r = differs["level_type"]
         data["level_type"] = (
             r
             if v is r or (v.__class__ is LevelType and v.value == r)
             else as_sent(v, r, LevelType | str, record.text, every)
         )
-    else:
+    elif every or "level_type" not in left_out or v is not None:
         data["level_type"] = (
             v.value if v.__class__ is LevelType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.subjects
-    if "subjects" in left_out:
-        if every or v.__class__ is not list or v:
-            data["subjects"] = (
-                [write_subject(x, every) if x.__class__ is Subject else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "subjects" in differs:
+    if "subjects" in differs:
         r = differs["subjects"]
         data["subjects"] = (
             (
@@ -6319,488 +4311,303 @@ def write_course(model: Course, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "subjects" not in left_out or v.__class__ is not list or v:
         data["subjects"] = (
             [write_subject(x, every) if x.__class__ is Subject else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.prerequisites
-    if "prerequisites" in left_out:
-        if every or v.__class__ is not list or v:
-            data["prerequisites"] = plain(v, every)
-    elif "prerequisites" in differs:
+    if "prerequisites" in differs:
         r = differs["prerequisites"]
         data["prerequisites"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "prerequisites" not in left_out or v.__class__ is not list or v:
         data["prerequisites"] = plain(v, every)
     v = model.prerequisites_raw
-    if "prerequisites_raw" in left_out:
-        if every or v.__class__ is not list or v:
-            data["prerequisites_raw"] = plain(v, every)
-    elif "prerequisites_raw" in differs:
+    if "prerequisites_raw" in differs:
         r = differs["prerequisites_raw"]
         data["prerequisites_raw"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "prerequisites_raw" not in left_out or v.__class__ is not list or v:
         data["prerequisites_raw"] = plain(v, every)
     v = model.expected_learning_items
-    if "expected_learning_items" in left_out:
-        if every or v.__class__ is not list or v:
-            data["expected_learning_items"] = plain(v, every)
-    elif "expected_learning_items" in differs:
+    if "expected_learning_items" in differs:
         r = differs["expected_learning_items"]
         data["expected_learning_items"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "expected_learning_items" not in left_out or v.__class__ is not list or v:
         data["expected_learning_items"] = plain(v, every)
     v = model.video
-    if "video" in left_out:
-        if every or v is not None:
-            data["video"] = plain(v, every)
-    elif "video" in differs:
+    if "video" in differs:
         r = differs["video"]
         data["video"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "video" not in left_out or v is not None:
         data["video"] = plain(v, every)
     v = model.sponsors
-    if "sponsors" in left_out:
-        if every or v.__class__ is not list or v:
-            data["sponsors"] = plain(v, every)
-    elif "sponsors" in differs:
+    if "sponsors" in differs:
         r = differs["sponsors"]
         data["sponsors"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "sponsors" not in left_out or v.__class__ is not list or v:
         data["sponsors"] = plain(v, every)
     v = model.modified
-    if "modified" in left_out:
-        if every or v is not None:
-            data["modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "modified" in differs:
+    if "modified" in differs:
         r = differs["modified"]
         data["modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "modified" not in left_out or v is not None:
         data["modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.marketing_url
-    if "marketing_url" in left_out:
-        if every or v is not None:
-            data["marketing_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "marketing_url" in differs:
+    if "marketing_url" in differs:
         r = differs["marketing_url"]
         data["marketing_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "marketing_url" not in left_out or v is not None:
         data["marketing_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.syllabus_raw
-    if "syllabus_raw" in left_out:
-        if every or v is not None:
-            data["syllabus_raw"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "syllabus_raw" in differs:
+    if "syllabus_raw" in differs:
         r = differs["syllabus_raw"]
         data["syllabus_raw"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "syllabus_raw" not in left_out or v is not None:
         data["syllabus_raw"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.outcome
-    if "outcome" in left_out:
-        if every or v is not None:
-            data["outcome"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "outcome" in differs:
+    if "outcome" in differs:
         r = differs["outcome"]
         data["outcome"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "outcome" not in left_out or v is not None:
         data["outcome"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.original_image
-    if "original_image" in left_out:
-        if every or v is not None:
-            data["original_image"] = plain(v, every)
-    elif "original_image" in differs:
+    if "original_image" in differs:
         r = differs["original_image"]
         data["original_image"] = as_sent(v, r, str | Image, record.text, every)
-    else:
+    elif every or "original_image" not in left_out or v is not None:
         data["original_image"] = plain(v, every)
     v = model.card_image_url
-    if "card_image_url" in left_out:
-        if every or v is not None:
-            data["card_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "card_image_url" in differs:
+    if "card_image_url" in differs:
         r = differs["card_image_url"]
         data["card_image_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "card_image_url" not in left_out or v is not None:
         data["card_image_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.canonical_course_run_key
-    if "canonical_course_run_key" in left_out:
-        if every or v is not None:
-            data["canonical_course_run_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "canonical_course_run_key" in differs:
+    if "canonical_course_run_key" in differs:
         r = differs["canonical_course_run_key"]
         data["canonical_course_run_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "canonical_course_run_key" not in left_out or v is not None:
         data["canonical_course_run_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.extra_description
-    if "extra_description" in left_out:
-        if every or v is not None:
-            data["extra_description"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "extra_description" in differs:
+    if "extra_description" in differs:
         r = differs["extra_description"]
         data["extra_description"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "extra_description" not in left_out or v is not None:
         data["extra_description"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.additional_information
-    if "additional_information" in left_out:
-        if every or v is not None:
-            data["additional_information"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "additional_information" in differs:
+    if "additional_information" in differs:
         r = differs["additional_information"]
         data["additional_information"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "additional_information" not in left_out or v is not None:
         data["additional_information"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.additional_metadata
-    if "additional_metadata" in left_out:
-        if every or v is not None:
-            data["additional_metadata"] = plain(v, every)
-    elif "additional_metadata" in differs:
+    if "additional_metadata" in differs:
         r = differs["additional_metadata"]
         data["additional_metadata"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "additional_metadata" not in left_out or v is not None:
         data["additional_metadata"] = plain(v, every)
     v = model.faq
-    if "faq" in left_out:
-        if every or v is not None:
-            data["faq"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "faq" in differs:
+    if "faq" in differs:
         r = differs["faq"]
         data["faq"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "faq" not in left_out or v is not None:
         data["faq"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.learner_testimonials
-    if "learner_testimonials" in left_out:
-        if every or v is not None:
-            data["learner_testimonials"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "learner_testimonials" in differs:
+    if "learner_testimonials" in differs:
         r = differs["learner_testimonials"]
         data["learner_testimonials"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "learner_testimonials" not in left_out or v is not None:
         data["learner_testimonials"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enrollment_count
-    if "enrollment_count" in left_out:
-        if every or v is not None:
-            data["enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "enrollment_count" in differs:
+    if "enrollment_count" in differs:
         r = differs["enrollment_count"]
         data["enrollment_count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "enrollment_count" not in left_out or v is not None:
         data["enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.recent_enrollment_count
-    if "recent_enrollment_count" in left_out:
-        if every or v is not None:
-            data["recent_enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "recent_enrollment_count" in differs:
+    if "recent_enrollment_count" in differs:
         r = differs["recent_enrollment_count"]
         data["recent_enrollment_count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "recent_enrollment_count" not in left_out or v is not None:
         data["recent_enrollment_count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.topics
-    if "topics" in left_out:
-        if every or v.__class__ is not list or v:
-            data["topics"] = plain(v, every)
-    elif "topics" in differs:
+    if "topics" in differs:
         r = differs["topics"]
         data["topics"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "topics" not in left_out or v.__class__ is not list or v:
         data["topics"] = plain(v, every)
     v = model.key_for_reruns
-    if "key_for_reruns" in left_out:
-        if every or v is not None:
-            data["key_for_reruns"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "key_for_reruns" in differs:
+    if "key_for_reruns" in differs:
         r = differs["key_for_reruns"]
         data["key_for_reruns"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "key_for_reruns" not in left_out or v is not None:
         data["key_for_reruns"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.url_slug_history
-    if "url_slug_history" in left_out:
-        if every or v.__class__ is not list or v:
-            data["url_slug_history"] = (
-                list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-            )
-    elif "url_slug_history" in differs:
+    if "url_slug_history" in differs:
         r = differs["url_slug_history"]
         data["url_slug_history"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "url_slug_history" not in left_out or v.__class__ is not list or v:
         data["url_slug_history"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.url_redirects
-    if "url_redirects" in left_out:
-        if every or v.__class__ is not list or v:
-            data["url_redirects"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "url_redirects" in differs:
+    if "url_redirects" in differs:
         r = differs["url_redirects"]
         data["url_redirects"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "url_redirects" not in left_out or v.__class__ is not list or v:
         data["url_redirects"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.course_run_statuses
-    if "course_run_statuses" in left_out:
-        if every or v.__class__ is not list or v:
-            data["course_run_statuses"] = (
-                list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-            )
-    elif "course_run_statuses" in differs:
+    if "course_run_statuses" in differs:
         r = differs["course_run_statuses"]
         data["course_run_statuses"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "course_run_statuses" not in left_out or v.__class__ is not list or v:
         data["course_run_statuses"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.editors
-    if "editors" in left_out:
-        if every or v.__class__ is not list or v:
-            data["editors"] = plain(v, every)
-    elif "editors" in differs:
+    if "editors" in differs:
         r = differs["editors"]
         data["editors"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "editors" not in left_out or v.__class__ is not list or v:
         data["editors"] = plain(v, every)
     v = model.collaborators
-    if "collaborators" in left_out:
-        if every or v.__class__ is not list or v:
-            data["collaborators"] = plain(v, every)
-    elif "collaborators" in differs:
+    if "collaborators" in differs:
         r = differs["collaborators"]
         data["collaborators"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "collaborators" not in left_out or v.__class__ is not list or v:
         data["collaborators"] = plain(v, every)
     v = model.skill_names
-    if "skill_names" in left_out:
-        if every or v.__class__ is not list or v:
-            data["skill_names"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "skill_names" in differs:
+    if "skill_names" in differs:
         r = differs["skill_names"]
         data["skill_names"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "skill_names" not in left_out or v.__class__ is not list or v:
         data["skill_names"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.skills
-    if "skills" in left_out:
-        if every or v.__class__ is not list or v:
-            data["skills"] = plain(v, every)
-    elif "skills" in differs:
+    if "skills" in differs:
         r = differs["skills"]
         data["skills"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "skills" not in left_out or v.__class__ is not list or v:
         data["skills"] = plain(v, every)
     v = model.organization_short_code_override
-    if "organization_short_code_override" in left_out:
-        if every or v is not None:
-            data["organization_short_code_override"] = (
-                v if v is None or v.__class__ is str else plain(v, every)
-            )
-    elif "organization_short_code_override" in differs:
+    if "organization_short_code_override" in differs:
         r = differs["organization_short_code_override"]
         data["organization_short_code_override"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organization_short_code_override" not in left_out or v is not None:
         data["organization_short_code_override"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.organization_logo_override_url
-    if "organization_logo_override_url" in left_out:
-        if every or v is not None:
-            data["organization_logo_override_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "organization_logo_override_url" in differs:
+    if "organization_logo_override_url" in differs:
         r = differs["organization_logo_override_url"]
         data["organization_logo_override_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "organization_logo_override_url" not in left_out or v is not None:
         data["organization_logo_override_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.geolocation
-    if "geolocation" in left_out:
-        if every or v is not None:
-            data["geolocation"] = plain(v, every)
-    elif "geolocation" in differs:
+    if "geolocation" in differs:
         r = differs["geolocation"]
         data["geolocation"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "geolocation" not in left_out or v is not None:
         data["geolocation"] = plain(v, every)
     v = model.location_restriction
-    if "location_restriction" in left_out:
-        if every or v is not None:
-            data["location_restriction"] = plain(v, every)
-    elif "location_restriction" in differs:
+    if "location_restriction" in differs:
         r = differs["location_restriction"]
         data["location_restriction"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "location_restriction" not in left_out or v is not None:
         data["location_restriction"] = plain(v, every)
     v = model.in_year_value
-    if "in_year_value" in left_out:
-        if every or v is not None:
-            data["in_year_value"] = plain(v, every)
-    elif "in_year_value" in differs:
+    if "in_year_value" in differs:
         r = differs["in_year_value"]
         data["in_year_value"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "in_year_value" not in left_out or v is not None:
         data["in_year_value"] = plain(v, every)
     v = model.product_source
-    if "product_source" in left_out:
-        if every or v is not None:
-            data["product_source"] = (
-                None
-                if v is None
-                else (write_product_source(v, every) if v.__class__ is ProductSource else plain(v, every))
-            )
-    elif "product_source" in differs:
-        data["product_source"] = (
-            None
-            if v is None
-            else (write_product_source(v, every) if v.__class__ is ProductSource else plain(v, every))
-        )
-    else:
+    if every or "product_source" not in left_out or "product_source" in differs or v is not None:
         data["product_source"] = (
             None
             if v is None
             else (write_product_source(v, every) if v.__class__ is ProductSource else plain(v, every))
         )
     v = model.data_modified_timestamp
-    if "data_modified_timestamp" in left_out:
-        if every or v is not None:
-            data["data_modified_timestamp"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "data_modified_timestamp" in differs:
+    if "data_modified_timestamp" in differs:
         r = differs["data_modified_timestamp"]
         data["data_modified_timestamp"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "data_modified_timestamp" not in left_out or v is not None:
         data["data_modified_timestamp"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.watchers
-    if "watchers" in left_out:
-        if every or v.__class__ is not list or v:
-            data["watchers"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "watchers" in differs:
+    if "watchers" in differs:
         r = differs["watchers"]
         data["watchers"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "watchers" not in left_out or v.__class__ is not list or v:
         data["watchers"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.programs
-    if "programs" in left_out:
-        if every or v.__class__ is not list or v:
-            data["programs"] = plain(v, every)
-    elif "programs" in differs:
+    if "programs" in differs:
         r = differs["programs"]
         data["programs"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "programs" not in left_out or v.__class__ is not list or v:
         data["programs"] = plain(v, every)
     v = model.course_run_keys
-    if "course_run_keys" in left_out:
-        if every or v.__class__ is not list or v:
-            data["course_run_keys"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "course_run_keys" in differs:
+    if "course_run_keys" in differs:
         r = differs["course_run_keys"]
         data["course_run_keys"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "course_run_keys" not in left_out or v.__class__ is not list or v:
         data["course_run_keys"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.editable
-    if "editable" in left_out:
-        if every or v is not None:
-            data["editable"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "editable" in differs:
+    if "editable" in differs:
         r = differs["editable"]
         data["editable"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "editable" not in left_out or v is not None:
         data["editable"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.advertised_course_run_uuid
-    if "advertised_course_run_uuid" in left_out:
-        if every or v is not None:
-            data["advertised_course_run_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "advertised_course_run_uuid" in differs:
+    if "advertised_course_run_uuid" in differs:
         r = differs["advertised_course_run_uuid"]
         data["advertised_course_run_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "advertised_course_run_uuid" not in left_out or v is not None:
         data["advertised_course_run_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.content_type
-    if "content_type" in left_out:
-        if every or v is not None:
-            data["content_type"] = (
-                v.value
-                if v.__class__ is ContentType
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "content_type" in differs:
+    if "content_type" in differs:
         r = differs["content_type"]
         data["content_type"] = (
             r
             if v is r or (v.__class__ is ContentType and v.value == r)
             else as_sent(v, r, ContentType | str, record.text, every)
         )
-    else:
+    elif every or "content_type" not in left_out or v is not None:
         data["content_type"] = (
             v.value if v.__class__ is ContentType else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.aggregation_key
-    if "aggregation_key" in left_out:
-        if every or v is not None:
-            data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "aggregation_key" in differs:
+    if "aggregation_key" in differs:
         r = differs["aggregation_key"]
         data["aggregation_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "aggregation_key" not in left_out or v is not None:
         data["aggregation_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.content_last_modified
-    if "content_last_modified" in left_out:
-        if every or v is not None:
-            data["content_last_modified"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "content_last_modified" in differs:
+    if "content_last_modified" in differs:
         r = differs["content_last_modified"]
         data["content_last_modified"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "content_last_modified" not in left_out or v is not None:
         data["content_last_modified"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.parent_content_key
-    if "parent_content_key" in left_out:
-        if every or v is not None:
-            data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "parent_content_key" in differs:
+    if "parent_content_key" in differs:
         r = differs["parent_content_key"]
         data["parent_content_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "parent_content_key" not in left_out or v is not None:
         data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.xapi_activity_id
-    if "xapi_activity_id" in left_out:
-        if every or v is not None:
-            data["xapi_activity_id"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "xapi_activity_id" in differs:
+    if "xapi_activity_id" in differs:
         r = differs["xapi_activity_id"]
         data["xapi_activity_id"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "xapi_activity_id" not in left_out or v is not None:
         data["xapi_activity_id"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.active
-    if "active" in left_out:
-        if every or v is not None:
-            data["active"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "active" in differs:
+    if "active" in differs:
         r = differs["active"]
         data["active"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "active" not in left_out or v is not None:
         data["active"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.normalized_metadata
-    if "normalized_metadata" in left_out:
-        if every or v is not None:
-            data["normalized_metadata"] = (
-                None
-                if v is None
-                else (
-                    write_normalized_content_metadata(v, every)
-                    if v.__class__ is NormalizedContentMetadata
-                    else plain(v, every)
-                )
-            )
-    elif "normalized_metadata" in differs:
-        data["normalized_metadata"] = (
-            None
-            if v is None
-            else (
-                write_normalized_content_metadata(v, every)
-                if v.__class__ is NormalizedContentMetadata
-                else plain(v, every)
-            )
-        )
-    else:
+    if every or "normalized_metadata" not in left_out or "normalized_metadata" in differs or v is not None:
         data["normalized_metadata"] = (
             None
             if v is None
@@ -6811,60 +4618,40 @@ def write_course(model: Course, every: bool = False) -> dict[str, Any]:
             )
         )
     v = model.normalized_metadata_by_run
-    if "normalized_metadata_by_run" in left_out:
-        if every or v is not None:
-            data["normalized_metadata_by_run"] = plain(v, every)
-    elif "normalized_metadata_by_run" in differs:
+    if "normalized_metadata_by_run" in differs:
         r = differs["normalized_metadata_by_run"]
         data["normalized_metadata_by_run"] = as_sent(v, r, dict[str, Any], record.text, every)
-    else:
+    elif every or "normalized_metadata_by_run" not in left_out or v is not None:
         data["normalized_metadata_by_run"] = plain(v, every)
     v = model.reviews_count
-    if "reviews_count" in left_out:
-        if every or v is not None:
-            data["reviews_count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "reviews_count" in differs:
+    if "reviews_count" in differs:
         r = differs["reviews_count"]
         data["reviews_count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "reviews_count" not in left_out or v is not None:
         data["reviews_count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.avg_course_rating
-    if "avg_course_rating" in left_out:
-        if every or v is not None:
-            data["avg_course_rating"] = v if v is None or v.__class__ is float else plain(v, every)
-    elif "avg_course_rating" in differs:
+    if "avg_course_rating" in differs:
         r = differs["avg_course_rating"]
         data["avg_course_rating"] = r if v is r else as_sent(v, r, float, record.text, every)
-    else:
+    elif every or "avg_course_rating" not in left_out or v is not None:
         data["avg_course_rating"] = v if v is None or v.__class__ is float else plain(v, every)
     v = model.first_enrollable_paid_seat_price
-    if "first_enrollable_paid_seat_price" in left_out:
-        if every or v is not None:
-            data["first_enrollable_paid_seat_price"] = (
-                v if v is None or v.__class__ is int else plain(v, every)
-            )
-    elif "first_enrollable_paid_seat_price" in differs:
+    if "first_enrollable_paid_seat_price" in differs:
         r = differs["first_enrollable_paid_seat_price"]
         data["first_enrollable_paid_seat_price"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "first_enrollable_paid_seat_price" not in left_out or v is not None:
         data["first_enrollable_paid_seat_price"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.languages
-    if "languages" in left_out:
-        if every or v.__class__ is not list or v:
-            data["languages"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "languages" in differs:
+    if "languages" in differs:
         r = differs["languages"]
         data["languages"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "languages" not in left_out or v.__class__ is not list or v:
         data["languages"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     v = model.organizations
-    if "organizations" in left_out:
-        if every or v.__class__ is not list or v:
-            data["organizations"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
-    elif "organizations" in differs:
+    if "organizations" in differs:
         r = differs["organizations"]
         data["organizations"] = as_sent(v, r, list[str], record.text, every)
-    else:
+    elif every or "organizations" not in left_out or v.__class__ is not list or v:
         data["organizations"] = list(v) if v.__class__ is list and of_class(v, str) else plain(v, every)
     return data
 
@@ -6877,128 +4664,81 @@ def write_assignment(model: Assignment, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.assignment_configuration
-    if "assignment_configuration" in left_out:
-        if every or v is not None:
-            data["assignment_configuration"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "assignment_configuration" in differs:
+    if "assignment_configuration" in differs:
         r = differs["assignment_configuration"]
         data["assignment_configuration"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "assignment_configuration" not in left_out or v is not None:
         data["assignment_configuration"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.learner_email
-    if "learner_email" in left_out:
-        if every or v is not None:
-            data["learner_email"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "learner_email" in differs:
+    if "learner_email" in differs:
         r = differs["learner_email"]
         data["learner_email"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "learner_email" not in left_out or v is not None:
         data["learner_email"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.lms_user_id
-    if "lms_user_id" in left_out:
-        if every or v is not None:
-            data["lms_user_id"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "lms_user_id" in differs:
+    if "lms_user_id" in differs:
         r = differs["lms_user_id"]
         data["lms_user_id"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "lms_user_id" not in left_out or v is not None:
         data["lms_user_id"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.content_key
-    if "content_key" in left_out:
-        if every or v is not None:
-            data["content_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "content_key" in differs:
+    if "content_key" in differs:
         r = differs["content_key"]
         data["content_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "content_key" not in left_out or v is not None:
         data["content_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.parent_content_key
-    if "parent_content_key" in left_out:
-        if every or v is not None:
-            data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "parent_content_key" in differs:
+    if "parent_content_key" in differs:
         r = differs["parent_content_key"]
         data["parent_content_key"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "parent_content_key" not in left_out or v is not None:
         data["parent_content_key"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.is_assigned_course_run
-    if "is_assigned_course_run" in left_out:
-        if every or v is not None:
-            data["is_assigned_course_run"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_assigned_course_run" in differs:
+    if "is_assigned_course_run" in differs:
         r = differs["is_assigned_course_run"]
         data["is_assigned_course_run"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_assigned_course_run" not in left_out or v is not None:
         data["is_assigned_course_run"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.content_title
-    if "content_title" in left_out:
-        if every or v is not None:
-            data["content_title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "content_title" in differs:
+    if "content_title" in differs:
         r = differs["content_title"]
         data["content_title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "content_title" not in left_out or v is not None:
         data["content_title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.content_quantity
-    if "content_quantity" in left_out:
-        if every or v is not None:
-            data["content_quantity"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "content_quantity" in differs:
+    if "content_quantity" in differs:
         r = differs["content_quantity"]
         data["content_quantity"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "content_quantity" not in left_out or v is not None:
         data["content_quantity"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.state
-    if "state" in left_out:
-        if every or v is not None:
-            data["state"] = (
-                v.value
-                if v.__class__ is AssignmentState
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "state" in differs:
+    if "state" in differs:
         r = differs["state"]
         data["state"] = (
             r
             if v is r or (v.__class__ is AssignmentState and v.value == r)
             else as_sent(v, r, AssignmentState | str, record.text, every)
         )
-    else:
+    elif every or "state" not in left_out or v is not None:
         data["state"] = (
             v.value
             if v.__class__ is AssignmentState
             else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.transaction_uuid
-    if "transaction_uuid" in left_out:
-        if every or v is not None:
-            data["transaction_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "transaction_uuid" in differs:
+    if "transaction_uuid" in differs:
         r = differs["transaction_uuid"]
         data["transaction_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "transaction_uuid" not in left_out or v is not None:
         data["transaction_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.actions
-    if "actions" in left_out:
-        if every or v.__class__ is not list or v:
-            data["actions"] = (
-                [
-                    write_assignment_action(x, every) if x.__class__ is AssignmentAction else plain(x, every)
-                    for x in v
-                ]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "actions" in differs:
+    if "actions" in differs:
         r = differs["actions"]
         data["actions"] = (
             (
@@ -7014,7 +4754,7 @@ def write_assignment(model: Assignment, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "actions" not in left_out or v.__class__ is not list or v:
         data["actions"] = (
             [
                 write_assignment_action(x, every) if x.__class__ is AssignmentAction else plain(x, every)
@@ -7024,28 +4764,12 @@ def write_assignment(model: Assignment, every: bool = False) -> dict[str, Any]:
             else plain(v, every)
         )
     v = model.earliest_possible_expiration
-    if "earliest_possible_expiration" in left_out:
-        if every or v is not None:
-            data["earliest_possible_expiration"] = (
-                None
-                if v is None
-                else (
-                    write_earliest_possible_expiration(v, every)
-                    if v.__class__ is EarliestPossibleExpiration
-                    else plain(v, every)
-                )
-            )
-    elif "earliest_possible_expiration" in differs:
-        data["earliest_possible_expiration"] = (
-            None
-            if v is None
-            else (
-                write_earliest_possible_expiration(v, every)
-                if v.__class__ is EarliestPossibleExpiration
-                else plain(v, every)
-            )
-        )
-    else:
+    if (
+        every
+        or "earliest_possible_expiration" not in left_out
+        or "earliest_possible_expiration" in differs
+        or v is not None
+    ):
         data["earliest_possible_expiration"] = (
             None
             if v is None
@@ -7056,76 +4780,32 @@ def write_assignment(model: Assignment, every: bool = False) -> dict[str, Any]:
             )
         )
     v = model.recent_action
-    if "recent_action" in left_out:
-        if every or v is not None:
-            data["recent_action"] = (
-                None
-                if v is None
-                else (write_recent_action(v, every) if v.__class__ is RecentAction else plain(v, every))
-            )
-    elif "recent_action" in differs:
-        data["recent_action"] = (
-            None
-            if v is None
-            else (write_recent_action(v, every) if v.__class__ is RecentAction else plain(v, every))
-        )
-    else:
+    if every or "recent_action" not in left_out or "recent_action" in differs or v is not None:
         data["recent_action"] = (
             None
             if v is None
             else (write_recent_action(v, every) if v.__class__ is RecentAction else plain(v, every))
         )
     v = model.learner_state
-    if "learner_state" in left_out:
-        if every or v is not None:
-            data["learner_state"] = (
-                v.value
-                if v.__class__ is LearnerState
-                else (v if v is None or v.__class__ is str else plain(v))
-            )
-    elif "learner_state" in differs:
+    if "learner_state" in differs:
         r = differs["learner_state"]
         data["learner_state"] = (
             r
             if v is r or (v.__class__ is LearnerState and v.value == r)
             else as_sent(v, r, LearnerState | str, record.text, every)
         )
-    else:
+    elif every or "learner_state" not in left_out or v is not None:
         data["learner_state"] = (
             v.value if v.__class__ is LearnerState else (v if v is None or v.__class__ is str else plain(v))
         )
     v = model.error_reason
-    if "error_reason" in left_out:
-        if every or v is not None:
-            data["error_reason"] = plain(v, every)
-    elif "error_reason" in differs:
+    if "error_reason" in differs:
         r = differs["error_reason"]
         data["error_reason"] = as_sent(v, r, str | dict[str, Any], record.text, every)
-    else:
+    elif every or "error_reason" not in left_out or v is not None:
         data["error_reason"] = plain(v, every)
     v = model.content_metadata
-    if "content_metadata" in left_out:
-        if every or v is not None:
-            data["content_metadata"] = (
-                None
-                if v is None
-                else (
-                    write_assignment_content_metadata(v, every)
-                    if v.__class__ is AssignmentContentMetadata
-                    else plain(v, every)
-                )
-            )
-    elif "content_metadata" in differs:
-        data["content_metadata"] = (
-            None
-            if v is None
-            else (
-                write_assignment_content_metadata(v, every)
-                if v.__class__ is AssignmentContentMetadata
-                else plain(v, every)
-            )
-        )
-    else:
+    if every or "content_metadata" not in left_out or "content_metadata" in differs or v is not None:
         data["content_metadata"] = (
             None
             if v is None
@@ -7136,13 +4816,10 @@ def write_assignment(model: Assignment, every: bool = False) -> dict[str, Any]:
             )
         )
     v = model.learner_acknowledged
-    if "learner_acknowledged" in left_out:
-        if every or v is not None:
-            data["learner_acknowledged"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "learner_acknowledged" in differs:
+    if "learner_acknowledged" in differs:
         r = differs["learner_acknowledged"]
         data["learner_acknowledged"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "learner_acknowledged" not in left_out or v is not None:
         data["learner_acknowledged"] = v if v is None or v.__class__ is bool else plain(v, every)
     return data
 
@@ -7155,86 +4832,55 @@ def write_assignment_page(model: AssignmentPage, every: bool = False) -> dict[st
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.count
-    if "count" in left_out:
-        if every or v is not None:
-            data["count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "count" in differs:
+    if "count" in differs:
         r = differs["count"]
         data["count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "count" not in left_out or v is not None:
         data["count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.page_count
-    if "page_count" in left_out:
-        if every or v is not None:
-            data["page_count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "page_count" in differs:
+    if "page_count" in differs:
         r = differs["page_count"]
         data["page_count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "page_count" not in left_out or v is not None:
         data["page_count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.page_size
-    if "page_size" in left_out:
-        if every or v is not None:
-            data["page_size"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "page_size" in differs:
+    if "page_size" in differs:
         r = differs["page_size"]
         data["page_size"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "page_size" not in left_out or v is not None:
         data["page_size"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.current_page
-    if "current_page" in left_out:
-        if every or v is not None:
-            data["current_page"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "current_page" in differs:
+    if "current_page" in differs:
         r = differs["current_page"]
         data["current_page"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "current_page" not in left_out or v is not None:
         data["current_page"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.num_pages
-    if "num_pages" in left_out:
-        if every or v is not None:
-            data["num_pages"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "num_pages" in differs:
+    if "num_pages" in differs:
         r = differs["num_pages"]
         data["num_pages"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "num_pages" not in left_out or v is not None:
         data["num_pages"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.start
-    if "start" in left_out:
-        if every or v is not None:
-            data["start"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "start" in differs:
+    if "start" in differs:
         r = differs["start"]
         data["start"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "start" not in left_out or v is not None:
         data["start"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.next
-    if "next" in left_out:
-        if every or v is not None:
-            data["next"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "next" in differs:
+    if "next" in differs:
         r = differs["next"]
         data["next"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "next" not in left_out or v is not None:
         data["next"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.previous
-    if "previous" in left_out:
-        if every or v is not None:
-            data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "previous" in differs:
+    if "previous" in differs:
         r = differs["previous"]
         data["previous"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "previous" not in left_out or v is not None:
         data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.results
-    if "results" in left_out:
-        if every or v.__class__ is not list or v:
-            data["results"] = (
-                [write_assignment(x, every) if x.__class__ is Assignment else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "results" in differs:
+    if "results" in differs:
         r = differs["results"]
         data["results"] = (
             (
@@ -7247,26 +4893,14 @@ def write_assignment_page(model: AssignmentPage, every: bool = False) -> dict[st
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "results" not in left_out or v.__class__ is not list or v:
         data["results"] = (
             [write_assignment(x, every) if x.__class__ is Assignment else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.learner_state_counts
-    if "learner_state_counts" in left_out:
-        if every or v.__class__ is not list or v:
-            data["learner_state_counts"] = (
-                [
-                    write_learner_state_count(x, every)
-                    if x.__class__ is LearnerStateCount
-                    else plain(x, every)
-                    for x in v
-                ]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "learner_state_counts" in differs:
+    if "learner_state_counts" in differs:
         r = differs["learner_state_counts"]
         data["learner_state_counts"] = (
             (
@@ -7284,7 +4918,7 @@ def write_assignment_page(model: AssignmentPage, every: bool = False) -> dict[st
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "learner_state_counts" not in left_out or v.__class__ is not list or v:
         data["learner_state_counts"] = (
             [
                 write_learner_state_count(x, every) if x.__class__ is LearnerStateCount else plain(x, every)
@@ -7304,32 +4938,19 @@ def write_allocation_result(model: AllocationResult, every: bool = False) -> dic
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.updated
-    if "updated" in left_out:
-        if every or v.__class__ is not list or v:
-            data["updated"] = plain(v, every)
-    elif "updated" in differs:
+    if "updated" in differs:
         r = differs["updated"]
         data["updated"] = as_sent(v, r, list[Assignment] | int, record.text, every)
-    else:
+    elif every or "updated" not in left_out or v.__class__ is not list or v:
         data["updated"] = plain(v, every)
     v = model.created
-    if "created" in left_out:
-        if every or v.__class__ is not list or v:
-            data["created"] = plain(v, every)
-    elif "created" in differs:
+    if "created" in differs:
         r = differs["created"]
         data["created"] = as_sent(v, r, list[Assignment] | int, record.text, every)
-    else:
+    elif every or "created" not in left_out or v.__class__ is not list or v:
         data["created"] = plain(v, every)
     v = model.no_change
-    if "no_change" in left_out:
-        if every or v.__class__ is not list or v:
-            data["no_change"] = (
-                [write_assignment(x, every) if x.__class__ is Assignment else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "no_change" in differs:
+    if "no_change" in differs:
         r = differs["no_change"]
         data["no_change"] = (
             (
@@ -7342,7 +4963,7 @@ def write_allocation_result(model: AllocationResult, every: bool = False) -> dic
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "no_change" not in left_out or v.__class__ is not list or v:
         data["no_change"] = (
             [write_assignment(x, every) if x.__class__ is Assignment else plain(x, every) for x in v]
             if v.__class__ is list
@@ -7359,37 +4980,25 @@ def write_catalog_contents_page(model: CatalogContentsPage, every: bool = False)
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.count
-    if "count" in left_out:
-        if every or v is not None:
-            data["count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "count" in differs:
+    if "count" in differs:
         r = differs["count"]
         data["count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "count" not in left_out or v is not None:
         data["count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.next
-    if "next" in left_out:
-        if every or v is not None:
-            data["next"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "next" in differs:
+    if "next" in differs:
         r = differs["next"]
         data["next"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "next" not in left_out or v is not None:
         data["next"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.previous
-    if "previous" in left_out:
-        if every or v is not None:
-            data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "previous" in differs:
+    if "previous" in differs:
         r = differs["previous"]
         data["previous"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "previous" not in left_out or v is not None:
         data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.results
-    if "results" in left_out:
-        if every or v.__class__ is not list or v:
-            data["results"] = plain(v, every)
-    elif "results" in differs:
+    if "results" in differs:
         r = differs["results"]
         data["results"] = as_sent(
             v,
@@ -7398,34 +5007,25 @@ def write_catalog_contents_page(model: CatalogContentsPage, every: bool = False)
             record.text,
             every,
         )
-    else:
+    elif every or "results" not in left_out or v.__class__ is not list or v:
         data["results"] = plain(v, every)
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.title
-    if "title" in left_out:
-        if every or v is not None:
-            data["title"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "title" in differs:
+    if "title" in differs:
         r = differs["title"]
         data["title"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "title" not in left_out or v is not None:
         data["title"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.enterprise_customer
-    if "enterprise_customer" in left_out:
-        if every or v is not None:
-            data["enterprise_customer"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_customer" in differs:
+    if "enterprise_customer" in differs:
         r = differs["enterprise_customer"]
         data["enterprise_customer"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_customer" not in left_out or v is not None:
         data["enterprise_customer"] = v if v is None or v.__class__ is str else plain(v, every)
     return data
 
@@ -7438,330 +5038,206 @@ def write_subsidy_access_policy(model: SubsidyAccessPolicy, every: bool = False)
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.uuid
-    if "uuid" in left_out:
-        if every or v is not None:
-            data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "uuid" in differs:
+    if "uuid" in differs:
         r = differs["uuid"]
         data["uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "uuid" not in left_out or v is not None:
         data["uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.policy_type
-    if "policy_type" in left_out:
-        if every or v is not None:
-            data["policy_type"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "policy_type" in differs:
+    if "policy_type" in differs:
         r = differs["policy_type"]
         data["policy_type"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "policy_type" not in left_out or v is not None:
         data["policy_type"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.display_name
-    if "display_name" in left_out:
-        if every or v is not None:
-            data["display_name"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "display_name" in differs:
+    if "display_name" in differs:
         r = differs["display_name"]
         data["display_name"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "display_name" not in left_out or v is not None:
         data["display_name"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.description
-    if "description" in left_out:
-        if every or v is not None:
-            data["description"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "description" in differs:
+    if "description" in differs:
         r = differs["description"]
         data["description"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "description" not in left_out or v is not None:
         data["description"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.active
-    if "active" in left_out:
-        if every or v is not None:
-            data["active"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "active" in differs:
+    if "active" in differs:
         r = differs["active"]
         data["active"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "active" not in left_out or v is not None:
         data["active"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.retired
-    if "retired" in left_out:
-        if every or v is not None:
-            data["retired"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "retired" in differs:
+    if "retired" in differs:
         r = differs["retired"]
         data["retired"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "retired" not in left_out or v is not None:
         data["retired"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.enterprise_customer_uuid
-    if "enterprise_customer_uuid" in left_out:
-        if every or v is not None:
-            data["enterprise_customer_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "enterprise_customer_uuid" in differs:
+    if "enterprise_customer_uuid" in differs:
         r = differs["enterprise_customer_uuid"]
         data["enterprise_customer_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "enterprise_customer_uuid" not in left_out or v is not None:
         data["enterprise_customer_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.catalog_uuid
-    if "catalog_uuid" in left_out:
-        if every or v is not None:
-            data["catalog_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "catalog_uuid" in differs:
+    if "catalog_uuid" in differs:
         r = differs["catalog_uuid"]
         data["catalog_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "catalog_uuid" not in left_out or v is not None:
         data["catalog_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.subsidy_uuid
-    if "subsidy_uuid" in left_out:
-        if every or v is not None:
-            data["subsidy_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "subsidy_uuid" in differs:
+    if "subsidy_uuid" in differs:
         r = differs["subsidy_uuid"]
         data["subsidy_uuid"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "subsidy_uuid" not in left_out or v is not None:
         data["subsidy_uuid"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.access_method
-    if "access_method" in left_out:
-        if every or v is not None:
-            data["access_method"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "access_method" in differs:
+    if "access_method" in differs:
         r = differs["access_method"]
         data["access_method"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "access_method" not in left_out or v is not None:
         data["access_method"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.per_learner_enrollment_limit
-    if "per_learner_enrollment_limit" in left_out:
-        if every or v is not None:
-            data["per_learner_enrollment_limit"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "per_learner_enrollment_limit" in differs:
+    if "per_learner_enrollment_limit" in differs:
         r = differs["per_learner_enrollment_limit"]
         data["per_learner_enrollment_limit"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "per_learner_enrollment_limit" not in left_out or v is not None:
         data["per_learner_enrollment_limit"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.per_learner_spend_limit
-    if "per_learner_spend_limit" in left_out:
-        if every or v is not None:
-            data["per_learner_spend_limit"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "per_learner_spend_limit" in differs:
+    if "per_learner_spend_limit" in differs:
         r = differs["per_learner_spend_limit"]
         data["per_learner_spend_limit"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "per_learner_spend_limit" not in left_out or v is not None:
         data["per_learner_spend_limit"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.spend_limit
-    if "spend_limit" in left_out:
-        if every or v is not None:
-            data["spend_limit"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "spend_limit" in differs:
+    if "spend_limit" in differs:
         r = differs["spend_limit"]
         data["spend_limit"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "spend_limit" not in left_out or v is not None:
         data["spend_limit"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.subsidy_active_datetime
-    if "subsidy_active_datetime" in left_out:
-        if every or v is not None:
-            data["subsidy_active_datetime"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "subsidy_active_datetime" in differs:
+    if "subsidy_active_datetime" in differs:
         r = differs["subsidy_active_datetime"]
         data["subsidy_active_datetime"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "subsidy_active_datetime" not in left_out or v is not None:
         data["subsidy_active_datetime"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.subsidy_expiration_datetime
-    if "subsidy_expiration_datetime" in left_out:
-        if every or v is not None:
-            data["subsidy_expiration_datetime"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "subsidy_expiration_datetime" in differs:
+    if "subsidy_expiration_datetime" in differs:
         r = differs["subsidy_expiration_datetime"]
         data["subsidy_expiration_datetime"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "subsidy_expiration_datetime" not in left_out or v is not None:
         data["subsidy_expiration_datetime"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.is_subsidy_active
-    if "is_subsidy_active" in left_out:
-        if every or v is not None:
-            data["is_subsidy_active"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_subsidy_active" in differs:
+    if "is_subsidy_active" in differs:
         r = differs["is_subsidy_active"]
         data["is_subsidy_active"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_subsidy_active" not in left_out or v is not None:
         data["is_subsidy_active"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.aggregates
-    if "aggregates" in left_out:
-        if every or v is not None:
-            data["aggregates"] = (
-                None
-                if v is None
-                else (
-                    write_policy_aggregates(v, every) if v.__class__ is PolicyAggregates else plain(v, every)
-                )
-            )
-    elif "aggregates" in differs:
-        data["aggregates"] = (
-            None
-            if v is None
-            else (write_policy_aggregates(v, every) if v.__class__ is PolicyAggregates else plain(v, every))
-        )
-    else:
+    if every or "aggregates" not in left_out or "aggregates" in differs or v is not None:
         data["aggregates"] = (
             None
             if v is None
             else (write_policy_aggregates(v, every) if v.__class__ is PolicyAggregates else plain(v, every))
         )
     v = model.assignment_configuration
-    if "assignment_configuration" in left_out:
-        if every or v is not None:
-            data["assignment_configuration"] = plain(v, every)
-    elif "assignment_configuration" in differs:
+    if "assignment_configuration" in differs:
         r = differs["assignment_configuration"]
         data["assignment_configuration"] = as_sent(v, r, AssignmentConfiguration | str, record.text, every)
-    else:
+    elif every or "assignment_configuration" not in left_out or v is not None:
         data["assignment_configuration"] = plain(v, every)
     v = model.group_associations
-    if "group_associations" in left_out:
-        if every or v.__class__ is not list or v:
-            data["group_associations"] = plain(v, every)
-    elif "group_associations" in differs:
+    if "group_associations" in differs:
         r = differs["group_associations"]
         data["group_associations"] = as_sent(v, r, list[Any], record.text, every)
-    else:
+    elif every or "group_associations" not in left_out or v.__class__ is not list or v:
         data["group_associations"] = plain(v, every)
     v = model.late_redemption_allowed_until
-    if "late_redemption_allowed_until" in left_out:
-        if every or v is not None:
-            data["late_redemption_allowed_until"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "late_redemption_allowed_until" in differs:
+    if "late_redemption_allowed_until" in differs:
         r = differs["late_redemption_allowed_until"]
         data["late_redemption_allowed_until"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "late_redemption_allowed_until" not in left_out or v is not None:
         data["late_redemption_allowed_until"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.is_late_redemption_allowed
-    if "is_late_redemption_allowed" in left_out:
-        if every or v is not None:
-            data["is_late_redemption_allowed"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "is_late_redemption_allowed" in differs:
+    if "is_late_redemption_allowed" in differs:
         r = differs["is_late_redemption_allowed"]
         data["is_late_redemption_allowed"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "is_late_redemption_allowed" not in left_out or v is not None:
         data["is_late_redemption_allowed"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.retired_at
-    if "retired_at" in left_out:
-        if every or v is not None:
-            data["retired_at"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "retired_at" in differs:
+    if "retired_at" in differs:
         r = differs["retired_at"]
         data["retired_at"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "retired_at" not in left_out or v is not None:
         data["retired_at"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.created
-    if "created" in left_out:
-        if every or v is not None:
-            data["created"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "created" in differs:
+    if "created" in differs:
         r = differs["created"]
         data["created"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "created" not in left_out or v is not None:
         data["created"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.bnr_enabled
-    if "bnr_enabled" in left_out:
-        if every or v is not None:
-            data["bnr_enabled"] = v if v is None or v.__class__ is bool else plain(v, every)
-    elif "bnr_enabled" in differs:
+    if "bnr_enabled" in differs:
         r = differs["bnr_enabled"]
         data["bnr_enabled"] = r if v is r else as_sent(v, r, bool, record.text, every)
-    else:
+    elif every or "bnr_enabled" not in left_out or v is not None:
         data["bnr_enabled"] = v if v is None or v.__class__ is bool else plain(v, every)
     v = model.total_spend_limits_for_subsidy
-    if "total_spend_limits_for_subsidy" in left_out:
-        if every or v is not None:
-            data["total_spend_limits_for_subsidy"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "total_spend_limits_for_subsidy" in differs:
+    if "total_spend_limits_for_subsidy" in differs:
         r = differs["total_spend_limits_for_subsidy"]
         data["total_spend_limits_for_subsidy"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "total_spend_limits_for_subsidy" not in left_out or v is not None:
         data["total_spend_limits_for_subsidy"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.total_deposits_for_subsidy
-    if "total_deposits_for_subsidy" in left_out:
-        if every or v is not None:
-            data["total_deposits_for_subsidy"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "total_deposits_for_subsidy" in differs:
+    if "total_deposits_for_subsidy" in differs:
         r = differs["total_deposits_for_subsidy"]
         data["total_deposits_for_subsidy"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "total_deposits_for_subsidy" not in left_out or v is not None:
         data["total_deposits_for_subsidy"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.learner_credit_request_config
-    if "learner_credit_request_config" in left_out:
-        if every or v is not None:
-            data["learner_credit_request_config"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "learner_credit_request_config" in differs:
+    if "learner_credit_request_config" in differs:
         r = differs["learner_credit_request_config"]
         data["learner_credit_request_config"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "learner_credit_request_config" not in left_out or v is not None:
         data["learner_credit_request_config"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.policy_redemption_url
-    if "policy_redemption_url" in left_out:
-        if every or v is not None:
-            data["policy_redemption_url"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "policy_redemption_url" in differs:
+    if "policy_redemption_url" in differs:
         r = differs["policy_redemption_url"]
         data["policy_redemption_url"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "policy_redemption_url" not in left_out or v is not None:
         data["policy_redemption_url"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.remaining_balance_per_user
-    if "remaining_balance_per_user" in left_out:
-        if every or v is not None:
-            data["remaining_balance_per_user"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "remaining_balance_per_user" in differs:
+    if "remaining_balance_per_user" in differs:
         r = differs["remaining_balance_per_user"]
         data["remaining_balance_per_user"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "remaining_balance_per_user" not in left_out or v is not None:
         data["remaining_balance_per_user"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.remaining_balance
-    if "remaining_balance" in left_out:
-        if every or v is not None:
-            data["remaining_balance"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "remaining_balance" in differs:
+    if "remaining_balance" in differs:
         r = differs["remaining_balance"]
         data["remaining_balance"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "remaining_balance" not in left_out or v is not None:
         data["remaining_balance"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.subsidy_expiration_date
-    if "subsidy_expiration_date" in left_out:
-        if every or v is not None:
-            data["subsidy_expiration_date"] = (
-                None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
-            )
-    elif "subsidy_expiration_date" in differs:
+    if "subsidy_expiration_date" in differs:
         r = differs["subsidy_expiration_date"]
         data["subsidy_expiration_date"] = as_sent(v, r, datetime.datetime, record.text, every)
-    else:
+    elif every or "subsidy_expiration_date" not in left_out or v is not None:
         data["subsidy_expiration_date"] = (
             None if v is None else (json_datetime(v) if v.__class__ is datetime.datetime else plain(v))
         )
     v = model.learner_content_assignments
-    if "learner_content_assignments" in left_out:
-        if every or v.__class__ is not list or v:
-            data["learner_content_assignments"] = (
-                [write_assignment(x, every) if x.__class__ is Assignment else plain(x, every) for x in v]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "learner_content_assignments" in differs:
+    if "learner_content_assignments" in differs:
         r = differs["learner_content_assignments"]
         data["learner_content_assignments"] = (
             (
@@ -7774,20 +5250,17 @@ def write_subsidy_access_policy(model: SubsidyAccessPolicy, every: bool = False)
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "learner_content_assignments" not in left_out or v.__class__ is not list or v:
         data["learner_content_assignments"] = (
             [write_assignment(x, every) if x.__class__ is Assignment else plain(x, every) for x in v]
             if v.__class__ is list
             else plain(v, every)
         )
     v = model.learner_requests
-    if "learner_requests" in left_out:
-        if every or v.__class__ is not list or v:
-            data["learner_requests"] = plain(v, every)
-    elif "learner_requests" in differs:
+    if "learner_requests" in differs:
         r = differs["learner_requests"]
         data["learner_requests"] = as_sent(v, r, list[dict[str, Any]], record.text, every)
-    else:
+    elif every or "learner_requests" not in left_out or v.__class__ is not list or v:
         data["learner_requests"] = plain(v, every)
     return data
 
@@ -7800,73 +5273,43 @@ def write_policy_page(model: PolicyPage, every: bool = False) -> dict[str, Any]:
     data = plain(model.extra, every) if model.extra else {}
     v: Any
     v = model.next
-    if "next" in left_out:
-        if every or v is not None:
-            data["next"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "next" in differs:
+    if "next" in differs:
         r = differs["next"]
         data["next"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "next" not in left_out or v is not None:
         data["next"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.previous
-    if "previous" in left_out:
-        if every or v is not None:
-            data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
-    elif "previous" in differs:
+    if "previous" in differs:
         r = differs["previous"]
         data["previous"] = r if v is r else as_sent(v, r, str, record.text, every)
-    else:
+    elif every or "previous" not in left_out or v is not None:
         data["previous"] = v if v is None or v.__class__ is str else plain(v, every)
     v = model.count
-    if "count" in left_out:
-        if every or v is not None:
-            data["count"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "count" in differs:
+    if "count" in differs:
         r = differs["count"]
         data["count"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "count" not in left_out or v is not None:
         data["count"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.num_pages
-    if "num_pages" in left_out:
-        if every or v is not None:
-            data["num_pages"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "num_pages" in differs:
+    if "num_pages" in differs:
         r = differs["num_pages"]
         data["num_pages"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "num_pages" not in left_out or v is not None:
         data["num_pages"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.current_page
-    if "current_page" in left_out:
-        if every or v is not None:
-            data["current_page"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "current_page" in differs:
+    if "current_page" in differs:
         r = differs["current_page"]
         data["current_page"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "current_page" not in left_out or v is not None:
         data["current_page"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.start
-    if "start" in left_out:
-        if every or v is not None:
-            data["start"] = v if v is None or v.__class__ is int else plain(v, every)
-    elif "start" in differs:
+    if "start" in differs:
         r = differs["start"]
         data["start"] = r if v is r else as_sent(v, r, int, record.text, every)
-    else:
+    elif every or "start" not in left_out or v is not None:
         data["start"] = v if v is None or v.__class__ is int else plain(v, every)
     v = model.results
-    if "results" in left_out:
-        if every or v.__class__ is not list or v:
-            data["results"] = (
-                [
-                    write_subsidy_access_policy(x, every)
-                    if x.__class__ is SubsidyAccessPolicy
-                    else plain(x, every)
-                    for x in v
-                ]
-                if v.__class__ is list
-                else plain(v, every)
-            )
-    elif "results" in differs:
+    if "results" in differs:
         r = differs["results"]
         data["results"] = (
             (
@@ -7884,7 +5327,7 @@ def write_policy_page(model: PolicyPage, every: bool = False) -> dict[str, Any]:
             if v.__class__ is list
             else plain(v, every)
         )
-    else:
+    elif every or "results" not in left_out or v.__class__ is not list or v:
         data["results"] = (
             [
                 write_subsidy_access_policy(x, every)
