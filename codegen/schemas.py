@@ -30,6 +30,7 @@ def read_schemas(spec_path: Path) -> dict[str, Any]:
     responses: dict[str, dict[int, Any]] = {}
     requests: dict[str, dict[str, Any]] = {}
     unauthenticated: list[str] = []
+    service: dict[str, Any] = {}
     for item in document["paths"].values():
         for method in HTTP_METHODS:
             node = item.get(method)
@@ -38,6 +39,8 @@ def read_schemas(spec_path: Path) -> dict[str, Any]:
             name = f"{node['tags'][0]}.{node['x-sdk-method']}"
             responses[name] = _success_schemas(document, node)
             requests[name] = _request(document, node)
+            if "x-sdk-service" in node:
+                service[name] = node["x-sdk-service"]
             if not node.get("security", default_security):
                 unauthenticated.append(name)
     components = document.get("components", {}).get("schemas", {})
@@ -46,6 +49,8 @@ def read_schemas(spec_path: Path) -> dict[str, Any]:
         "responses": responses,
         "requests": requests,
         "unauthenticated": sorted(unauthenticated),
+        "services": document.get("x-sdk-services", {}),
+        "service": service,
     }
 
 

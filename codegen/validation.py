@@ -41,6 +41,8 @@ EXTENSIONS = (
     "x-sdk-past-last-page",
     "x-sdk-empty-result",
     "x-sdk-chunks",
+    "x-sdk-services",
+    "x-sdk-service",
 )
 PAGINATION_KEYS = (
     "items",
@@ -175,6 +177,35 @@ def _extensions(document: Node) -> Iterator[Problem]:
             yield from _variants(document, node, at)
         if "x-sdk-fallback-variant" in node:
             yield from _fallback_variant(node, at)
+        if "x-sdk-service" in node:
+            yield from _service(document, node, at)
+
+
+def _service(document: Node, node: Node, at: str) -> Iterator[Problem]:
+    """``x-sdk-service``: names a service of ``x-sdk-services``, and its access rule one of the
+    operation's parameters (the sandbox reads the rest as data; spec/README.md)."""
+    rule = node["x-sdk-service"]
+    where = at + pointer("x-sdk-service")
+    services = document.get("x-sdk-services", {})
+    if not isinstance(rule, dict) or rule.get("service") not in services:
+        yield Problem(where, f"needs `service:` naming one of x-sdk-services ({', '.join(services)})")
+        return
+    access = rule.get("access")
+    if access is None:
+        return
+    names = {_resolved(document, parameter).get("name") for parameter in node.get("parameters", ())}
+    if not isinstance(access, dict) or access.get("param") not in names:
+        known = sorted(str(name) for name in names)
+        yield Problem(where + pointer("access"), f"`param` must name a parameter of the operation ({known})")
+
+
+def _resolved(document: Node, node: Node) -> Node:
+    while isinstance(node, dict) and "$ref" in node:
+        target: Any = document
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        node = target
+    return node
 
 
 def _top_level(document: Node) -> Iterator[Problem]:

@@ -85,6 +85,13 @@ def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) 
 @click.option(
     "--rate-limit", default=None, help='Throttle API requests with 429s, e.g. "18/second; 360/minute".'
 )
+@click.option(
+    "--profile",
+    type=click.Choice(["services", "reference"]),
+    default="services",
+    show_default=True,
+    help="Answer as the services behind the gateway do, or as the reference documents the API.",
+)
 def sandbox(
     host: str,
     port: int,
@@ -93,6 +100,7 @@ def sandbox(
     token_lifetime: float,
     next_host: str | None,
     rate_limit: str | None,
+    profile: str,
 ) -> None:
     """Serve the sandbox API in the foreground until Ctrl-C.
 
@@ -108,6 +116,7 @@ def sandbox(
             token_lifetime=token_lifetime,
             next_host=next_host,
             rate_limit=rate_limit,
+            profile=profile,
             ready=_print_ids,
         )
     except OSError as error:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from pathlib import Path
 from typing import Final
 
@@ -65,7 +66,10 @@ async def run_demo(
     temporary directory when None); returns the export's summary."""
     size = DataSize(catalog_items=catalog_items)
     async with (
-        Sandbox(seed=seed, size=size) as sandbox,
+        # XML is the reference's: the services behind the gateway render JSON only.
+        Sandbox(
+            seed=seed, size=size, profile="reference" if response_format == "xml" else "services"
+        ) as sandbox,
         sandbox.client(response_format=response_format) as client,
     ):
         customer = sandbox.data.customers[0]
@@ -135,7 +139,8 @@ class _Tour:
         self._heading("Allocating content")
         catalog = policy.catalog_uuid or ""
         page = await self.client.catalogs.contents(catalog, limit=10).first_page()
-        content_key = next(item.key for item in page.results if isinstance(item, Course))
+        course = next(item for item in page.results if isinstance(item, Course))
+        content_key, price = course.key, _price_cents(course)
         self._note(
             f"client.policies.allocate(..., learner_emails={list(NEWCOMERS)}, content_key={content_key!r})"
         )
@@ -144,7 +149,7 @@ class _Tour:
                 policy.uuid or "",
                 learner_emails=NEWCOMERS,
                 content_key=content_key or "",
-                content_price_cents=4_900,
+                content_price_cents=price,
             )
             self.console.print(Text(attempt, style="italic"), allocation_view(result))
             if isinstance(result.created, list) and result.created:
@@ -217,3 +222,12 @@ class _Tour:
 def _current(plans: list[SubscriptionPlan]) -> SubscriptionPlan:
     """The active plan, or the first one."""
     return next((plan for plan in plans if plan.is_active), plans[0])
+
+
+def _price_cents(course: Course) -> int:
+    """The course's price in USD cents, as the service checks an allocation against it (its first
+    paid seat, else its entitlement; 4,900 when it names none)."""
+    if course.first_enrollable_paid_seat_price is not None:
+        return int(course.first_enrollable_paid_seat_price) * 100
+    prices = [entitlement.price for entitlement in course.entitlements if entitlement.price is not None]
+    return int(Decimal(prices[0]) * 100) if prices else 4_900

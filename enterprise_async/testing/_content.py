@@ -213,6 +213,16 @@ class CatalogContent:
         found = self.course(catalog, content_key) or self.course_run(catalog, content_key)
         return str(found["title"]) if found else None
 
+    def price_cents(self, catalog: CatalogRecord, content_key: str) -> int | None:
+        """The price, in USD cents, of a course (its first run's) or course run of the catalog;
+        None for content the catalog does not hold."""
+        run = self.course_run(catalog, content_key)
+        if run is None:
+            course = self.course(catalog, content_key)
+            run = course["course_runs"][0] if course and course.get("course_runs") else None
+        price = run.get("first_enrollable_paid_seat_price") if run else None
+        return None if price is None else round(float(price) * 100)
+
     def flat(self, item: dict[str, Any], kind: ContentKind) -> dict[str, Any]:
         """An item in the alternative (flat) shape: the nested fields plus the search-index ones."""
         if kind == "program":

@@ -20,6 +20,7 @@ from ._records import AssignmentRecord, CatalogRecord
 from ._registry import GENERATED_SPEC, Route, SpecTable, aliased, build_routes
 from ._replies import ApiError, Reply, not_found
 from ._request_validation import RequestCheck, described
+from ._services import Services
 from ._state import NotEnoughLicensesError, SandboxData
 from ._synthesis import Synthesizer
 
@@ -113,9 +114,11 @@ Handler = Callable[[Call], Reply]
 class Endpoints:
     """The API's endpoints over one ``SandboxData``."""
 
-    def __init__(self, data: SandboxData, options: ServerOptions) -> None:
+    def __init__(self, data: SandboxData, options: ServerOptions, services: Services | None = None) -> None:
         self.data = data
         self.options = options
+        self.services = services or Services("reference", {}, {}, data, data.customers[0].uuid)
+        """The services' rules (``x-sdk-service``) the handlers read: none under the reference."""
         sizes = dict(DEFAULT_PAGE_SIZES)
         sizes.update(options.page_sizes)
         self._sizes = sizes
@@ -197,6 +200,7 @@ class Endpoints:
         price = body.integer("content_price_cents", minimum=0)
         if policy.assignment_configuration_uuid is None:
             raise ApiError(400, {"detail": f"Policy {policy.uuid} does not allow assignments."})
+        self._allocatable(policy, content_key, price)
         if price * len(emails) > self.data.spend_available(policy):
             raise ApiError(422, [_refusal("policy_spend_limit_reached", NO_FUNDS, policy.uuid)])
         outcome = self.data.allocate(policy, emails, content_key, price)
@@ -208,6 +212,35 @@ class Endpoints:
             },
             status=202,
         )
+
+    def _allocatable(self, policy: Any, content_key: str, price: int) -> None:
+        """The service's checks before allocating (``x-sdk-service`` ``allocation``): the price
+        asked within its ratio of the content's price, then an active policy; 422 otherwise."""
+        rules = self.services.rules("policies.allocate").get("allocation")
+        if not rules:
+            return
+        catalog = self.data.catalog(policy.catalog_uuid)
+        known = self.data.content.price_cents(catalog, content_key) if catalog else None
+        low, high = rules["price-ratio"]
+        if known is not None and not low * known <= price <= high * known:
+            message = (
+                f"Requested price {price} for {content_key} outside of acceptable interval on "
+                f"canonical course price of {known}."
+            )
+            refusal = rules["price-refusal"]
+            raise ApiError(
+                422,
+                [
+                    {
+                        "reason": refusal["reason"],
+                        "user_message": refusal["user_message"],
+                        "error_message": str([message]),
+                        "policy_uuids": [policy.uuid],
+                    }
+                ],
+            )
+        if not policy.active:
+            raise ApiError(422, [_refusal(rules["inactive-refusal"]["reason"], NO_FUNDS, policy.uuid)])
 
     def policies(self, call: Call) -> Reply:
         customer = query_uuid(call.query, "enterprise_customer_uuid", required=True)
@@ -243,15 +276,28 @@ class Endpoints:
         """200 with an empty body; 422, empty too, when any assignment was not found or not
         remindable (the others are reminded all the same), as enterprise-access answers."""
         configuration = self._configuration(call)
-        outcome = self.data.remind(configuration, self._assignment_uuids(call))
-        return _all_or_422(outcome["non_remindable"])
+        uuids = self._assignment_uuids(call)
+        outcome = self.data.remind(configuration, uuids)
+        return _all_or_422(self._refused(call, "assignments.remind", uuids, outcome["non_remindable"]))
 
     def cancel(self, call: Call) -> Reply:
         """200 with an empty body; 422, empty too, when any assignment was not found or not
         cancelable (the others are cancelled all the same), as enterprise-access answers."""
         configuration = self._configuration(call)
-        outcome = self.data.cancel(configuration, self._assignment_uuids(call))
-        return _all_or_422(outcome["non_cancelable"])
+        uuids = self._assignment_uuids(call)
+        outcome = self.data.cancel(configuration, uuids)
+        return _all_or_422(self._refused(call, "assignments.cancel", uuids, outcome["non_cancelable"]))
+
+    def _refused(
+        self, call: Call, operation: str, asked: Sequence[str], skipped: Sequence[str]
+    ) -> Sequence[str]:
+        """The assignments that make the answer 422: all those skipped, or, where the service
+        refuses only missing ones (``refuses-skipped: false``), those it did not find."""
+        if self.services.rules(operation).get("refuses-skipped", True):
+            return skipped
+        configuration = call.params["configuration"].lower()
+        found = {record.uuid for record in self.data.assignments(configuration)}
+        return [uuid for uuid in asked if uuid.lower() not in found]
 
     def _configuration(self, call: Call) -> str:
         configuration = call.params["configuration"].lower()
@@ -343,7 +389,10 @@ class Endpoints:
         emails = body.emails("emails")
         keys = body.strings("course_run_keys")
         notify = body.boolean("notify")
-        limit = product_limit(self._operations["enrollments.bulk_enroll"])
+        limit = _smallest(
+            self.services.rules("enrollments.bulk_enroll").get("max-product-items"),
+            product_limit(self._operations["enrollments.bulk_enroll"]),
+        )
         if limit is not None and len(emails) * len(keys) > limit:
             raise ApiError(400, TOO_MANY_ENROLLMENTS)
         job = self.data.enroll(customer, emails, keys, notify)
@@ -352,7 +401,7 @@ class Endpoints:
     # ------------------------------------------------------------------ catalogs
 
     def catalogs(self, call: Call) -> Reply:
-        catalogs = self.data.catalogs
+        catalogs = self.services.listed("catalogs.list", self.data.catalogs)
         page = self._page(call, "catalogs.list", len(catalogs), "catalogs", "page_size")
         wire = [catalog.wire() for catalog in catalogs[page.start : page.end]]
         return self._paged(call, "catalogs.list", page, wire)
@@ -463,6 +512,7 @@ class Endpoints:
             size_param=pagination.size_param or size_param,
             page_param=pagination.page_param or "page",
             max_size=_smallest(pagination.max_size, self.options.largest_pages.get(listing)),
+            fallback=self.services.page_size_fallback(operation),
         )
 
     def _paged(
@@ -486,6 +536,10 @@ class Endpoints:
             query=list(call.query.items()),
             page_param=pagination.page_param or "page",
         )
+        envelope = self.services.rules(operation).get("envelope")
+        if envelope is not None and pagination.items is not None:
+            fields = {**(head or {}), **extra}
+            return Reply(_service_envelope(envelope, pagination.items, page, items, links, fields))
         body = page_envelope(
             pagination, items, count=page.count, pages=page.pages, size=page.size, links=links
         )
@@ -494,6 +548,30 @@ class Endpoints:
         order = {name: rank for rank, name in enumerate(self._envelopes.get(operation, ()))}
         fields = {**(head or {}), **body, **extra}
         return Reply(dict(sorted(fields.items(), key=lambda field: order.get(field[0], len(order)))))
+
+
+def _service_envelope(
+    envelope: Sequence[str],
+    items_field: str,
+    page: PageSlice,
+    items: list[Any],
+    links: tuple[str | None, str | None],
+    extra: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A page in the envelope a service writes (``x-sdk-service`` ``envelope``: its fields in
+    order, e.g. edx-drf-extensions' DefaultPagination ``next, previous, count, num_pages,
+    current_page, start, results``), and no other field."""
+    values = {
+        "next": links[0],
+        "previous": links[1],
+        "count": page.count,
+        "num_pages": page.pages,
+        "current_page": page.number,
+        "start": page.start,
+        items_field: items,
+        **extra,
+    }
+    return {name: values[name] for name in envelope if name in values}
 
 
 def _smallest(*sizes: int | None) -> int | None:

@@ -19,6 +19,7 @@ from ._replies import ApiError, not_found
 
 __all__ = [
     "DEFAULT_PAGE_SIZES",
+    "LISTINGS",
     "PREVIOUS_FIELD",
     "PageSlice",
     "page_envelope",
@@ -37,6 +38,16 @@ DEFAULT_PAGE_SIZES: Final[Mapping[str, int]] = {
 """Page size of each listing when the request sets none (catalogs and their contents: the 10 of
 enterprise-catalog's Django REST framework settings, the ``default`` of their ``page_size`` in the
 spec)."""
+
+LISTINGS: Final[Mapping[str, str]] = {
+    "policies": "policies.list",
+    "assignments": "assignments.list",
+    "subscriptions": "subscriptions.list",
+    "catalogs": "catalogs.list",
+    "contents": "catalogs.contents",
+    "learner_summary": "learner_summary.list",
+}
+"""The operation of each listing named in ``DEFAULT_PAGE_SIZES``."""
 
 PREVIOUS_FIELD: Final = "previous"
 """Envelope field of the previous page's link, written beside ``next_field`` (links come in pairs,
@@ -84,11 +95,17 @@ def requested_page(
     size_param: str,
     page_param: str = "page",
     max_size: int | None = None,
+    fallback: bool = False,
 ) -> PageSlice:
     """The page a request asks for; beyond the end, the answer the spec's ``x-sdk-past-last-page``
     names (Django REST framework's 404 "Invalid page."); 400 for a bad size. A size beyond
-    ``max_size`` is brought down to it, as Django REST framework's ``max_page_size`` does."""
-    size = _size(query.get(size_param), size_param, default_size)
+    ``max_size`` is brought down to it, as Django REST framework's ``max_page_size`` does. With
+    ``fallback``, a size that is not a positive integer means ``default_size``, as DRF's
+    ``get_page_size`` reads it."""
+    given = query.get(size_param)
+    if fallback and given is not None and not (given.isdigit() and int(given) > 0):
+        given = None
+    size = _size(given, size_param, default_size)
     if max_size is not None:
         size = min(size, max_size)
     text = query.get(page_param, "1")

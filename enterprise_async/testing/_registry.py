@@ -40,6 +40,10 @@ class SpecTable:
     components: Mapping[str, Any] = field(factory=dict)
     unauthenticated: frozenset[str] = frozenset()
     requests: Mapping[str, Mapping[str, Any]] = field(factory=dict)
+    services: Mapping[str, Mapping[str, Any]] = field(factory=dict)
+    """The services behind the gateway (``x-sdk-services``)."""
+    service: Mapping[str, Mapping[str, Any]] = field(factory=dict)
+    """Each operation's service and how it answers there (``x-sdk-service``)."""
 
 
 GENERATED_SPEC = SpecTable(
@@ -48,6 +52,8 @@ GENERATED_SPEC = SpecTable(
     components=schemas.COMPONENTS,
     unauthenticated=schemas.UNAUTHENTICATED,
     requests=schemas.REQUESTS,
+    services=schemas.SERVICES,
+    service=schemas.SERVICE,
 )
 """The spec as generated into ``enterprise_async/_generated/``."""
 

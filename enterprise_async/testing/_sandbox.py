@@ -15,9 +15,10 @@ from ._data import DataSize
 from ._endpoints import CatalogService, CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
 from ._faults import FaultInjector
 from ._log import RequestLog
-from ._pages import DEFAULT_PAGE_SIZES
+from ._pages import DEFAULT_PAGE_SIZES, LISTINGS
 from ._registry import GENERATED_SPEC, SpecTable
 from ._server import SandboxServer
+from ._services import Profile, Services
 from ._state import SandboxData
 from ._throttle import Throttle
 from ._tokens import TokenIssuer
@@ -31,6 +32,15 @@ SHUTDOWN_TIMEOUT: Final = 0.5
 """Seconds that stopping waits for requests in flight (a slow fault must not hold a test up)."""
 DEFAULT_LOG_LIMIT: Final = 10_000
 """Requests the log keeps (the latest ones)."""
+
+
+def _service_page_sizes(services: Services) -> dict[str, int]:
+    """The listings' default page sizes at their services (``x-sdk-service`` ``page-size``)."""
+    return {
+        listing: int(services.rules(operation)["page-size"])
+        for listing, operation in LISTINGS.items()
+        if "page-size" in services.rules(operation)
+    }
 
 
 def _today() -> datetime.datetime:
@@ -61,9 +71,15 @@ class Sandbox:
         learner_summary: ``"paginated"`` (an envelope with ``count``/``next``/``results``) or
             ``"list"`` (a plain list), the two shapes real servers send.
         catalog_shape: ``"nested"`` catalog contents, or the ``"flat"`` (search index) shape.
+        profile: ``"services"`` (the default): every endpoint answers as the service behind the
+            gateway does (access by the token's customer, the services' checks, error shapes,
+            envelopes, page sizes, negotiation, path forms, request ids; see the package's
+            README.md). ``"reference"``: the API as the reference documents it (XML unless JSON
+            is asked for, its envelopes and limits).
         catalog_service: ``"reference"``, or ``"enterprise-catalog"``: catalogs as that service
             serves them (learner pathways and videos among the contents; lookups by key in JSON
-            only, 406 to XML, a course run's key answered with its course).
+            only, 406 to XML, a course run's key answered with its course). By default, what the
+            profile says: ``"enterprise-catalog"`` under ``"services"``.
         page_sizes: Page sizes per listing, over ``DEFAULT_PAGE_SIZES``: a listing named here
             pages that many items at a time, whatever a request asks for (small pages exercise
             paging); the others take a request's size up to the service's maximum.
@@ -87,7 +103,8 @@ class Sandbox:
         next_host: str | None = None,
         learner_summary: LearnerSummaryShape = "paginated",
         catalog_shape: CatalogShape = "nested",
-        catalog_service: CatalogService = "reference",
+        profile: Profile = "services",
+        catalog_service: CatalogService | None = None,
         page_sizes: Mapping[str, int] | None = None,
         client_id: str | None = None,
         client_secret: str | None = None,
@@ -124,23 +141,27 @@ class Sandbox:
             lifetime=token_lifetime,
         )
         """The token issuer (``issued`` counts tokens, ``expire_all()`` expires them)."""
+        services = Services(profile, spec.services, spec.service, self.data, self.tokens.customer_uuid)
+        self.profile = profile
+        """``"services"`` (the services behind the gateway, as they answer) or ``"reference"``."""
         options = ServerOptions(
             next_host=next_host,
             learner_summary=learner_summary,
             catalog_shape=catalog_shape,
-            catalog_service=catalog_service,
-            page_sizes={**DEFAULT_PAGE_SIZES, **(page_sizes or {})},
+            catalog_service=catalog_service or ("enterprise-catalog" if services.active else "reference"),
+            page_sizes={**DEFAULT_PAGE_SIZES, **_service_page_sizes(services), **(page_sizes or {})},
             largest_pages=dict(page_sizes or {}),
         )
         self.throttle = Throttle(rate_limit) if rate_limit else None
         """The sandbox's own rate limit, if any (``throttled`` counts its 429s)."""
         self.server = SandboxServer(
-            Endpoints(self.data, options),
+            Endpoints(self.data, options, services),
             tokens=self.tokens,
             faults=self.faults,
             log=self.requests,
             spec=spec,
             throttle=self.throttle,
+            services=services,
         )
         self.canned = self.server.canned
         """Bodies to serve for an operation in place of the sandbox's data:

@@ -28,6 +28,7 @@ from ._faults import Fault, FaultInjector
 from ._log import RequestLog
 from ._registry import GENERATED_SPEC, SpecTable
 from ._replies import ApiError, Reply
+from ._services import NOT_ACCEPTABLE, Services
 from ._throttle import Throttle
 from ._tokens import AuthFailure, TokenIssuer
 
@@ -60,8 +61,11 @@ class SandboxServer:
         log: RequestLog,
         spec: SpecTable = GENERATED_SPEC,
         throttle: Throttle | None = None,
+        services: Services | None = None,
     ) -> None:
         self.endpoints = endpoints
+        self.services = services or Services("reference", {}, {}, endpoints.data, tokens.customer_uuid)
+        """How the services behind the gateway answer (nothing of it under the reference profile)."""
         self.throttle = throttle
         self.tokens = tokens
         self.faults = faults
@@ -127,23 +131,31 @@ class SandboxServer:
     def _answer(self, request: web.Request, body: bytes, path: str, wants_json: bool) -> web.Response:
         if path == TOKEN_PATH:
             return self._token(request, body)
+        operation = self._operation(request.method, path)
+        media = self.services.media(operation, request.headers.get("Accept", "")) if operation else None
+        echoed = self.services.request_id(operation, request.headers.get("X-Request-ID"))
+        if operation is not None and media is None:  # DRF negotiates before it authenticates
+            return render(Reply({"detail": NOT_ACCEPTABLE}, 406, echoed), True)
         try:
             reply = self._dispatch(request, body, path)
         except ApiError as error:
             reply = error.reply
-        return render(reply, wants_json)
+        if echoed:
+            reply = Reply(reply.data, reply.status, {**reply.headers, **echoed})
+        return render(reply, wants_json if media is None else media == JSON)
 
     def _dispatch(self, request: web.Request, body: bytes, path: str) -> Reply:
-        found = self.route(request.method, path)
+        found, path = self._match(request.method, path)
         if isinstance(found, Route):
             if found.authenticated:
-                self._authenticate(request)
+                self._authenticate(request, found.operation)
             canned = self.canned.take(found.operation)
             if canned is not None:
                 return canned
             match = found.pattern.match(path)
             assert match is not None
-            return found.handler(self._call(request, body, path, found.params(match)))
+            call = self._call(request, body, request.rel_url.raw_path, found.params(match))
+            return found.handler(self.services.check(found.operation, call))
         if found:
             detail = f'Method "{request.method}" not allowed.'
             raise ApiError(405, {"detail": detail}, {"Allow": ", ".join([*found, "OPTIONS"])})
@@ -152,6 +164,18 @@ class SandboxServer:
     def route(self, method: str, path: str) -> Route | list[str]:
         """The route serving ``method`` on the raw ``path``; else the methods the path allows
         (none: an unknown path)."""
+        return self._match(method, path)[0]
+
+    def _match(self, method: str, path: str) -> tuple[Route | list[str], str]:
+        """The route of ``path`` and the form of the path it matched: as sent, or, where the
+        services answer (their Django routes end in a slash), with the trailing slash toggled."""
+        found = self._route(method, path)
+        if found or not self.services.active:
+            return found, path
+        other = path[:-1] if path.endswith("/") else f"{path}/"
+        return self._route(method, other), other
+
+    def _route(self, method: str, path: str) -> Route | list[str]:
         allowed: list[str] = []
         for route in self._routes:
             if route.pattern.match(path) is None:
@@ -165,10 +189,15 @@ class SandboxServer:
         found = self.route(method, path)
         return found.operation if isinstance(found, Route) else None
 
-    def _authenticate(self, request: web.Request) -> None:
+    def _authenticate(self, request: web.Request, operation: str) -> None:
         failure = self.tokens.check(request.headers.get("Authorization"))
-        if failure is not None:
-            raise ApiError(failure.status, failure.body, {"WWW-Authenticate": 'JWT realm="api"'})
+        if failure is None:
+            return
+        body = failure.body
+        worded = self.services.expired(operation) if failure.expired else None
+        if worded is not None:
+            body = {**body, "detail": worded}
+        raise ApiError(failure.status, body, {"WWW-Authenticate": 'JWT realm="api"'})
 
     def _call(self, request: web.Request, body: bytes, path: str, params: Mapping[str, str]) -> Call:
         origin = self._next_host or f"{request.scheme}://{request.host}"

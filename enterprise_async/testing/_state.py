@@ -157,6 +157,10 @@ class SandboxData:
         """The subscription plan with this uuid, if any."""
         return next((plan for plan in self.plans if plan.uuid == plan_uuid), None)
 
+    def catalogs_of(self, customer_uuid: str) -> list[CatalogRecord]:
+        """The catalogs of a customer, in list order (those the catalog list shows its tokens)."""
+        return [catalog for catalog in self.catalogs if catalog.customer_uuid == customer_uuid]
+
     def policies_of(self, customer_uuid: str) -> list[PolicyRecord]:
         """The policies of a customer, in list order."""
         return [policy for policy in self.policies if policy.customer_uuid == customer_uuid]

@@ -40,6 +40,8 @@ class AuthFailure:
 
     status: int
     body: dict[str, Any]
+    expired: bool = False
+    """Whether the token was ours but its lifetime had run out (each service words that its own way)."""
 
 
 class TokenIssuer:
@@ -129,6 +131,11 @@ class TokenIssuer:
         for token_id in [token_id for token_id, expiry in self._expiry.items() if expiry <= now - 3600]:
             del self._expiry[token_id]
 
+    @property
+    def customer_uuid(self) -> str:
+        """The enterprise customer every token of this issuer is tied to."""
+        return self._customer_uuid
+
     # ------------------------------------------------------------------ checks
 
     def check(self, authorization: str | None) -> AuthFailure | None:
@@ -143,7 +150,7 @@ class TokenIssuer:
         if expiry is None:
             return _unauthorized("Invalid token.")
         if self._clock() >= expiry:
-            return _unauthorized("Signature has expired.")
+            return AuthFailure(401, {"detail": "Signature has expired."}, expired=True)
         return None
 
     def _token_id(self, token: str) -> str | None:

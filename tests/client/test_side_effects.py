@@ -48,7 +48,8 @@ def post_calls(sandbox: Sandbox) -> dict[str, tuple[str, Call]]:
                 policy.uuid,
                 learner_emails=["new.learner@example.org"],
                 content_key=course["key"],
-                content_price_cents=100,
+                # the course's price: enterprise-access refuses another (validate_requested_allocation_price)
+                content_price_cents=int(course["course_runs"][0]["first_enrollable_paid_seat_price"]) * 100,
             ),
         ),
         "remind": (
@@ -70,7 +71,7 @@ def post_calls(sandbox: Sandbox) -> dict[str, tuple[str, Call]]:
         "bulk_enroll": (
             "/enterprise/v1/bulk-license-enrollment",
             lambda c: c.enrollments.bulk_enroll(
-                customer, emails=["enrollee@example.org"], course_run_keys=[run_key]
+                customer, emails=["enrollee@example.org"], course_run_keys=[run_key], notify=False
             ),
         ),
     }

@@ -34,7 +34,7 @@ from enterprise_async.testing import Sandbox
 
 
 async def main() -> None:
-    async with Sandbox(page_sizes={"catalogs": 2}) as sandbox, sandbox.client() as client:
+    async with Sandbox(page_sizes={"catalogs": 1}) as sandbox, sandbox.client() as client:
         await client.catalogs.list().to_list()
 
 

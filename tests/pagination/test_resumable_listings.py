@@ -21,7 +21,7 @@ from enterprise_async import (
     ListingCursorError,
 )
 from enterprise_async._generated import operations
-from enterprise_async._pagination import take
+from enterprise_async._paging import take
 from enterprise_async._spec import Operation, Pagination
 from enterprise_async.models import Catalog, to_dict
 from enterprise_async.testing import DataSize, Fault, Sandbox
@@ -386,7 +386,8 @@ def wire(item: Any) -> bytes:
 async def test_every_generated_list_method_resumes_from_any_cursor_with_every_item_once(
     name: str, shape: Literal["paginated", "list"]
 ) -> None:
-    size = DataSize(plans_per_customer=3)
+    # catalogs: the catalog list shows the token's customer's only, so it holds more than 2 of them
+    size = DataSize(plans_per_customer=3, catalogs_per_customer=4)
     async with Sandbox(seed=2, size=size, page_sizes=SMALL_PAGES, learner_summary=shape) as sandbox:
         pager_of = generated_listings(sandbox)[name]
         async with sandbox.client(max_concurrency=3) as client:

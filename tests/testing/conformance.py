@@ -1,6 +1,6 @@
 """Check the sandbox against ``spec/openapi.yaml`` with schemathesis (run by ``nox -s conformance``).
 
-Starts ``python -m enterprise_async.testing`` on a free port, fetches a token the way any client
+Starts ``python -m enterprise_async sandbox`` on a free port, fetches a token the way any client
 would, and runs ``schemathesis run`` against the spec with that token, JSON responses and a fixed
 seed, then stops the sandbox. Extra arguments are passed to schemathesis. Exits with its status.
 """
@@ -47,8 +47,29 @@ differ from the reference", row 18). The sandbox does the same; the client refus
 sending."""
 
 
-def _config() -> str:
-    """schemathesis.toml: ids that exist in the sandbox (seed 0), so operations get past 404."""
+SERVICES_REFUSE = {
+    "subscriptions_list": ["400"],
+    "assignments_list": ["400"],
+    "enrollments_bulk_enroll": ["400"],
+}
+"""Under the services profile, refusals the reference does not make (`x-sdk-service` in the spec):
+license-manager's `current=true` without a customer (ParseError) and its required `notify`;
+enterprise-access's `state` choices (django-filter)."""
+SERVICES_ANSWER = {
+    "subscriptions_list",
+    "assignments_list",
+    "policies_list",
+    "catalogs_list",
+    "learner_summary_list",
+}
+"""Under the services profile, listings that answer a page size that is not a positive integer
+with the default size (DRF's `get_page_size`, `page-size-fallback`), and, for subscriptions, a blank
+customer with the token's own plans (license-manager's listing filter), instead of refusing them."""
+
+
+def _config(profile: str) -> str:
+    """schemathesis.toml: ids that exist in the sandbox (seed 0), so operations get past 404, and
+    the refusals and answers of ``profile`` beyond the reference's."""
     data = SandboxData(0, DataSize(catalog_items=CATALOG_ITEMS), datetime.datetime.now(datetime.timezone.utc))
     catalog = data.catalogs[0]
     policy = next(policy for policy in data.policies if policy.assignment_configuration_uuid)
@@ -73,13 +94,20 @@ def _config() -> str:
         "learner_summary_list": {"enterprise_uuid": data.customers[0].uuid},
     }
     blocks = []
+    services = profile == "services"
+    for operation in (*SERVICES_REFUSE, *SERVICES_ANSWER) if services else ():
+        known.setdefault(operation, {})
     for operation, parameters in known.items():
         values = ", ".join(f"{name} = {json.dumps(value)}" for name, value in parameters.items())
-        block = ["[[operations]]", f'include-operation-id = "{operation}"', f"parameters = {{ {values} }}"]
-        if operation in VALID_BUT_REFUSED:
-            statuses = json.dumps(VALID_BUT_REFUSED[operation])
-            block.append(f"checks.positive_data_acceptance.expected-statuses = {statuses}")
-        if operation in ANSWERED_NOT_REFUSED:
+        block = ["[[operations]]", f'include-operation-id = "{operation}"']
+        if values:
+            block.append(f"parameters = {{ {values} }}")
+        refused = VALID_BUT_REFUSED.get(operation, [])
+        if services and operation in SERVICES_REFUSE:
+            refused = sorted({*(refused or ["2xx", "401", "403", "404"]), *SERVICES_REFUSE[operation]})
+        if refused:
+            block.append(f"checks.positive_data_acceptance.expected-statuses = {json.dumps(refused)}")
+        if operation in ANSWERED_NOT_REFUSED or (services and operation in SERVICES_ANSWER):
             block.append("checks.negative_data_rejection.enabled = false")
         blocks.append("\n".join(block))
     # Checks that need resources the run creates itself (this API has no create-then-read pairs).
@@ -88,16 +116,19 @@ def _config() -> str:
     return disabled + "\n\n" + "\n\n".join(blocks) + "\n"
 
 
-def _start_sandbox() -> tuple[subprocess.Popen[str], dict[str, str]]:
+def _start_sandbox(profile: str) -> tuple[subprocess.Popen[str], dict[str, str]]:
     process = subprocess.Popen(
         [
             sys.executable,
             "-m",
-            "enterprise_async.testing",
+            "enterprise_async",
+            "sandbox",
             "--port",
             "0",
             "--catalog-items",
             str(CATALOG_ITEMS),
+            "--profile",
+            profile,
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -134,11 +165,22 @@ def _schemathesis() -> str:
 
 
 def main(arguments: list[str]) -> int:
-    """Run schemathesis against a fresh sandbox; its exit status."""
-    process, settings = _start_sandbox()
+    """Run schemathesis against a fresh sandbox of each profile (the reference as documented, then
+    the services as they answer); the first failing exit status, else 0."""
+    for profile in ("reference", "services"):
+        print(f"conformance of the sandbox's {profile!r} profile", flush=True)
+        status = _run(profile, arguments)
+        if status:
+            return status
+    return 0
+
+
+def _run(profile: str, arguments: list[str]) -> int:
+    """Run schemathesis against a fresh sandbox of ``profile``; its exit status."""
+    process, settings = _start_sandbox(profile)
     try:
         config = pathlib.Path(tempfile.mkdtemp()) / "schemathesis.toml"
-        config.write_text(_config())
+        config.write_text(_config(profile))
         command = [
             _schemathesis(),
             "--config-file",

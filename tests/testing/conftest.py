@@ -96,7 +96,10 @@ class RawAPI:
 
 @pytest.fixture
 async def sandbox() -> AsyncIterator[Sandbox]:
-    async with Sandbox(seed=0) as running:
+    """The sandbox under its reference profile: these tests check the API as the reference
+    documents it (XML, every customer's data reachable); test_as_the_services.py checks the
+    default profile, the services as they answer."""
+    async with Sandbox(seed=0, profile="reference") as running:
         yield running
 
 

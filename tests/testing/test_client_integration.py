@@ -384,8 +384,8 @@ async def test_learner_summary_orders_by_another_field(client: EnterpriseClient,
 
 async def test_learner_summary_as_a_plain_list_reads_the_same(response_format: str) -> None:
     async with (
-        Sandbox(learner_summary="list") as plain,
-        Sandbox(learner_summary="paginated") as paged,
+        Sandbox(learner_summary="list", profile="reference") as plain,
+        Sandbox(learner_summary="paginated", profile="reference") as paged,
         plain.client(response_format=response_format) as first,
         paged.client(response_format=response_format) as second,
     ):

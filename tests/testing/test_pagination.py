@@ -151,7 +151,7 @@ async def test_empty_listing_has_an_empty_first_page(api: RawAPI) -> None:
 
 
 async def test_next_host_makes_links_name_the_backend(session: aiohttp.ClientSession) -> None:
-    async with Sandbox(next_host="http://backend.internal:8000") as sandbox:
+    async with Sandbox(next_host="http://backend.internal:8000", profile="reference") as sandbox:
         api = RawAPI(sandbox, session)
         body = (await api.get(SUBSCRIPTIONS, params={"page_size": "2", "page": "2"})).data
     assert body["next"] == f"http://backend.internal:8000{SUBSCRIPTIONS}?page_size=2&page=3"
@@ -165,7 +165,7 @@ async def test_page_sizes_can_be_configured(session: aiohttp.ClientSession) -> N
 
 
 async def test_large_catalog_pages_deep_without_holding_items(session: aiohttp.ClientSession) -> None:
-    async with Sandbox(size=DataSize(catalog_items=100_000)) as sandbox:
+    async with Sandbox(size=DataSize(catalog_items=100_000), profile="reference") as sandbox:
         catalog = sandbox.data.catalogs[1]
         api = RawAPI(sandbox, session)
         body = (await api.get(f"{CATALOGS}/{catalog.uuid}", params={"page_size": "50", "page": "2000"})).data

@@ -1,0 +1,193 @@
+"""The services behind the gateway, as the sandbox answers for them: the spec's ``x-sdk-services``
+(per service: formats, token and permission answers, request ids, page-size reading) and each
+operation's ``x-sdk-service`` (its service, the parameter naming the customer-owned resource, page
+size and envelope, the checks the service makes that the reference leaves out), read as data.
+
+Under the ``"services"`` profile (the default) every rule applies; under ``"reference"`` none does and
+the sandbox answers as the reference documents the API. Nothing here knows one endpoint from another:
+a rule names its parameter, and the owner of a resource is found by its kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
+
+from attrs import evolve
+from multidict import MultiDict
+
+from ._replies import ApiError
+
+if TYPE_CHECKING:
+    from ._endpoints import Call
+    from ._state import SandboxData
+
+__all__ = ["NO_CUSTOMER", "PROFILES", "Profile", "Services"]
+
+T = TypeVar("T")
+Profile = Literal["services", "reference"]
+PROFILES: Final = ("services", "reference")
+NO_CUSTOMER: Final = "00000000-0000-0000-0000-000000000000"
+"""The customer an ``empty`` access rule lists for: one that owns nothing, so the listing is empty."""
+NOT_ACCEPTABLE: Final = "Could not satisfy the request Accept header."
+JSON: Final = "application/json"
+XML: Final = "application/xml"
+_CHOICE: Final = "Select a valid choice. {value} is not one of the available choices."
+
+
+class Services:
+    """The service rules of every operation under one profile, over the sandbox's data."""
+
+    def __init__(
+        self,
+        profile: Profile,
+        services: Mapping[str, Mapping[str, Any]],
+        rules: Mapping[str, Mapping[str, Any]],
+        data: SandboxData,
+        customer_uuid: str,
+    ) -> None:
+        if profile not in PROFILES:
+            raise ValueError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")
+        self.profile = profile
+        self._services = services if profile == "services" else {}
+        self._rules = rules if profile == "services" else {}
+        self._data = data
+        self.customer_uuid = customer_uuid
+        """The customer the sandbox's tokens are tied to."""
+
+    @property
+    def active(self) -> bool:
+        """Whether the sandbox answers as the services do (else as the reference documents)."""
+        return self.profile == "services"
+
+    def rules(self, operation: str | None) -> Mapping[str, Any]:
+        """``operation``'s ``x-sdk-service`` (nothing under the reference profile)."""
+        return self._rules.get(operation or "", {})
+
+    def service(self, operation: str | None) -> Mapping[str, Any]:
+        """The ``x-sdk-services`` entry of ``operation``'s service."""
+        return self._services.get(self.rules(operation).get("service", ""), {})
+
+    # ------------------------------------------------------------------ negotiation, ids, tokens
+
+    def media(self, operation: str | None, accept: str) -> str | None:
+        """The media type of the answer to ``accept``: the first of the service's formats the
+        header names, else 406 (None) when it names only XML and the service renders none, else
+        the service's first format (DRF's negotiation; ``*/*`` and others get JSON). Without a
+        service: JSON when asked for, XML otherwise (the reference)."""
+        formats = self.service(operation).get("formats")
+        if not formats:
+            return JSON if JSON in accept else XML
+        named = next((media for media in formats if media in accept), None)
+        if named is not None:
+            return str(named)
+        return None if XML in accept else str(formats[0])
+
+    def request_id(self, operation: str | None, given: str | None) -> dict[str, str]:
+        """The request id header the service echoes (its placeholder when none was given)."""
+        echo = self.service(operation).get("request-id")
+        if not echo:
+            return {}
+        return {echo["header"]: given or echo["none"]}
+
+    def expired(self, operation: str | None) -> str | None:
+        """The service's words for an expired token, if it has its own."""
+        found = self.service(operation).get("token-expired")
+        return str(found) if found else None
+
+    def page_size_fallback(self, operation: str | None) -> bool:
+        """Whether a page size that is not a positive integer means the default size."""
+        return bool(self.service(operation).get("page-size-fallback"))
+
+    def listed(self, operation: str, records: Sequence[T]) -> list[T]:
+        """The records a listing holds: those of the token's customer where the service lists
+        only them (``listed: token-customer``), else all."""
+        if self.rules(operation).get("listed") != "token-customer":
+            return list(records)
+        return [record for record in records if getattr(record, "customer_uuid", None) == self.customer_uuid]
+
+    # ------------------------------------------------------------------ checks before the view
+
+    def check(self, operation: str, call: Call) -> Call:
+        """The service's permission check, then its checks of the request; the call the view reads
+        (an ``empty`` access rule points it at a customer with nothing)."""
+        rules = self.rules(operation)
+        if not rules:
+            return call
+        viewed = self._access(rules.get("access"), operation, call)
+        for rule in rules.get("query-rules", ()):  # on the request as sent, not the view's filter
+            _query_rule(rule, call)
+        for name, choices in rules.get("choices", {}).items():
+            _choice(name, choices, call)
+        for name in rules.get("body-required", ()):
+            _body_field(name, call)
+        return viewed
+
+    def _access(self, rule: Mapping[str, Any] | None, operation: str, call: Call) -> Call:
+        if rule is None:
+            return call
+        name = rule["param"]
+        where = "params" if name in call.params else "query"
+        value = call.params.get(name) if where == "params" else call.query.get(name)
+        empty = rule.get("denied") == "empty"
+        if value is None:
+            return _with_query(call, name, self.customer_uuid) if empty and where == "query" else call
+        if self.owner(rule["owner"], value.lower()) == self.customer_uuid:
+            return call
+        if empty and where == "query":
+            return _with_query(call, name, NO_CUSTOMER)
+        raise ApiError(403, {"detail": self.service(operation).get("forbidden", "Forbidden")})
+
+    def owner(self, kind: str, key: str) -> str | None:
+        """The customer owning the resource of ``kind`` identified by ``key`` (None: no such one)."""
+        data = self._data
+        if kind == "customer":
+            return key if data.customer(key) is not None else None
+        found: Any = {
+            "plan": data.plan,
+            "policy": data.policy,
+            "catalog": data.catalog,
+            "configuration": self._policy_of_configuration,
+        }[kind](key)
+        return None if found is None else str(found.customer_uuid)
+
+    def _policy_of_configuration(self, key: str) -> Any:
+        return next(
+            (policy for policy in self._data.policies if policy.assignment_configuration_uuid == key), None
+        )
+
+
+def _with_query(call: Call, name: str, value: str) -> Call:
+    query: MultiDict[str] = MultiDict((key, text) for key, text in call.query.items() if key != name)
+    query[name] = value
+    return evolve(call, query=query)
+
+
+def _query_rule(rule: Mapping[str, Any], call: Call) -> None:
+    """``{when: {param: value}, requires: other, detail}``: DRF's ParseError when ``other`` is missing."""
+    if all(call.query.get(name) == value for name, value in rule["when"].items()) and not call.query.get(
+        rule["requires"]
+    ):
+        raise ApiError(400, {"detail": rule["detail"]})
+
+
+def _choice(name: str, choices: list[str], call: Call) -> None:
+    """django-filter's choice filter (exact, and ``__in`` with comma-separated values)."""
+    for key in (name, f"{name}__in"):
+        for text in call.query.getall(key, []):
+            values = [text] if key == name else [part for part in text.split(",") if part]
+            wrong = next((value for value in values if value not in choices), None)
+            if wrong is not None and text:
+                raise ApiError(400, {key: [_CHOICE.format(value=wrong)]})
+
+
+def _body_field(name: str, call: Call) -> None:
+    """A body field the service's serializer requires though the reference leaves it optional."""
+    import orjson
+
+    try:
+        data = orjson.loads(call.body or b"null")
+    except orjson.JSONDecodeError:
+        return  # the view answers a body it cannot parse
+    if isinstance(data, dict) and name not in data:
+        raise ApiError(400, {name: ["This field is required."]})

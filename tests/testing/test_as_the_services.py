@@ -1,0 +1,364 @@
+"""The sandbox's default profile answers as the services behind the gateway do (issue 32).
+
+Each test sends one request to ``Sandbox()`` and expects the service's answer; its docstring names
+the service file behind it. The sandbox's tokens are tied to its first customer (A); B is another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from enterprise_async.testing import Sandbox
+
+from .conftest import RawAPI
+
+FORBIDDEN = {"detail": "You do not have permission to perform this action."}
+NIL = "00000000-0000-4000-8000-000000000000"
+
+
+@pytest.fixture
+async def services() -> AsyncIterator[Sandbox]:
+    async with Sandbox(seed=0) as running:
+        yield running
+
+
+@pytest.fixture
+async def api(services: Sandbox, session: aiohttp.ClientSession) -> RawAPI:
+    return RawAPI(services, session)
+
+
+def _customers(sandbox: Sandbox) -> tuple[str, str]:
+    return sandbox.data.customers[0].uuid, sandbox.data.customers[1].uuid
+
+
+def _plan_of(sandbox: Sandbox, customer: str) -> str:
+    return next(plan.uuid for plan in sandbox.data.plans if plan.customer_uuid == customer)
+
+
+def _assignable(sandbox: Sandbox, customer: str, *, active: bool = True) -> Any:
+    return next(
+        policy
+        for policy in sandbox.data.policies_of(customer)
+        if policy.assignment_configuration_uuid and policy.active == active
+    )
+
+
+def _catalog_of(sandbox: Sandbox, customer: str) -> str:
+    return next(catalog.uuid for catalog in sandbox.data.catalogs if catalog.customer_uuid == customer)
+
+
+# ---------------------------------------------------------------------------------- access
+
+
+async def test_assigning_licenses_on_another_customers_plan_answers_403(
+    services: Sandbox, api: RawAPI
+) -> None:
+    """license-manager license_manager/apps/api/v1/views.py, LicenseAdminViewSet (permission on the
+    plan's customer)."""
+    _, b = _customers(services)
+    path = f"/enterprise/v1/subscriptions/{_plan_of(services, b)}/licenses/assign"
+    answer = await api.post(path, json={"user_emails": ["ada@example.com"]})
+    assert (answer.status, answer.data) == (403, FORBIDDEN)
+
+
+async def test_bulk_revoking_on_another_customers_plan_answers_403(services: Sandbox, api: RawAPI) -> None:
+    """license-manager license_manager/apps/api/v1/views.py, LicenseAdminViewSet.bulk_revoke."""
+    _, b = _customers(services)
+    path = f"/enterprise/v1/subscriptions/{_plan_of(services, b)}/licenses/bulk-revoke"
+    answer = await api.post(path, json={"user_emails": ["ada@example.com"]})
+    assert (answer.status, answer.data) == (403, FORBIDDEN)
+
+
+async def test_another_customers_policies_answer_403(services: Sandbox, api: RawAPI) -> None:
+    """enterprise-access enterprise_access/apps/api/v1/views/subsidy_access_policy.py (list:
+    permission_required on enterprise_customer_uuid)."""
+    _, b = _customers(services)
+    answer = await api.get("/enterprise/v1/subsidy-access-policies/", params={"enterprise_customer_uuid": b})
+    assert (answer.status, answer.data) == (403, FORBIDDEN)
+
+
+async def test_another_customers_catalog_contents_answer_403(services: Sandbox, api: RawAPI) -> None:
+    """enterprise-catalog enterprise_catalog/apps/api/v1/views/enterprise_catalog_get_content_metadata.py."""
+    _, b = _customers(services)
+    answer = await api.get(f"/enterprise/v2/enterprise-catalogs/{_catalog_of(services, b)}")
+    assert (answer.status, answer.data) == (403, FORBIDDEN)
+
+
+async def test_another_customers_learner_report_answers_403(services: Sandbox, api: RawAPI) -> None:
+    """edx-enterprise-data enterprise_data/api/v1/views (permission on the customer in the path)."""
+    _, b = _customers(services)
+    answer = await api.get(f"/enterprise/v3/enterprise-customer/{b}/learner-summary")
+    assert (answer.status, answer.data) == (403, FORBIDDEN)
+
+
+async def test_another_customers_subscriptions_are_an_empty_page(services: Sandbox, api: RawAPI) -> None:
+    """license-manager license_manager/apps/api/v1/views.py, SubscriptionViewSet: the listing is
+    filtered to the customers the token may see."""
+    _, b = _customers(services)
+    answer = await api.get("/enterprise/v1/subscriptions", params={"enterprise_customer_uuid": b})
+    assert answer.status == 200
+    assert (answer.data["count"], answer.data["results"]) == (0, [])
+
+
+async def test_subscriptions_without_a_customer_list_only_the_tokens_customer(
+    services: Sandbox, api: RawAPI
+) -> None:
+    """license-manager license_manager/apps/api/v1/views.py, SubscriptionViewSet (listing filter)."""
+    a, _ = _customers(services)
+    answer = await api.get("/enterprise/v1/subscriptions")
+    owners = {plan["enterprise_customer_uuid"] for plan in answer.data["results"]}
+    assert (answer.status, owners) == (200, {a})
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", f"/enterprise/v1/subscriptions/{NIL}/licenses/assign"),
+        ("POST", f"/enterprise/v1/policy-allocation/{NIL}/allocate/"),
+        ("GET", f"/enterprise/v3/enterprise-customer/{NIL}/learner-summary"),
+        ("GET", f"/enterprise/v2/enterprise-catalogs/{NIL}"),
+    ],
+)
+async def test_an_unknown_plan_policy_customer_or_catalog_answers_403(
+    api: RawAPI, method: str, path: str
+) -> None:
+    """license-manager views.py, enterprise-access views/subsidy_access_policy.py (allocate:
+    permission_required before get_object_or_404), edx-enterprise-data, enterprise-catalog: the
+    permission check runs before the view, and an unknown resource has no customer of the token."""
+    answer = await api.request(method, path, json={} if method == "POST" else None)
+    assert (answer.status, answer.data) == (403, FORBIDDEN)
+
+
+# ---------------------------------------------------------------------------------- validation
+
+
+async def test_current_subscriptions_without_a_customer_answer_400(api: RawAPI) -> None:
+    """license-manager license_manager/apps/api/v1/views.py, SubscriptionViewSet.base_queryset
+    (ParseError)."""
+    answer = await api.get("/enterprise/v1/subscriptions", params={"current": "true"})
+    assert (answer.status, answer.data) == (
+        400,
+        {"detail": "Current plan cannot be used without enterprise_uuid"},
+    )
+
+
+async def test_bulk_enrollment_without_notify_answers_400_on_notify(services: Sandbox, api: RawAPI) -> None:
+    """license-manager license_manager/apps/api/serializers.py,
+    EnterpriseEnrollmentWithLicenseSubsidyRequestSerializer (notify required=True)."""
+    a, _ = _customers(services)
+    body = {"emails": ["ada@example.com"], "course_run_keys": ["course-v1:edX+DemoX+1T2026"]}
+    answer = await api.post(
+        "/enterprise/v1/bulk-license-enrollment", params={"enterprise_customer_uuid": a}, json=body
+    )
+    assert (answer.status, answer.data) == (400, {"notify": ["This field is required."]})
+
+
+async def test_bulk_enrollment_over_the_services_500_answers_400(services: Sandbox, api: RawAPI) -> None:
+    """license-manager license_manager/apps/api/v1/views.py (BULK_ENROLL_REQUEST_LIMIT, 500 in
+    settings/base.py)."""
+    a, _ = _customers(services)
+    body = {
+        "emails": [f"learner{n}@example.com" for n in range(501)],
+        "course_run_keys": ["course-v1:edX+DemoX+1T2026"],
+        "notify": False,
+    }
+    answer = await api.post(
+        "/enterprise/v1/bulk-license-enrollment", params={"enterprise_customer_uuid": a}, json=body
+    )
+    assert (answer.status, answer.data) == (
+        400,
+        "Too many provided enrollments, please try a smaller request.",
+    )
+
+
+async def test_assignments_with_an_unknown_state_answer_400_on_state(services: Sandbox, api: RawAPI) -> None:
+    """enterprise-access enterprise_access/apps/api/filters/content_assignments.py (state: the
+    model field's choices, django-filter's ChoiceFilter)."""
+    a, _ = _customers(services)
+    configuration = _assignable(services, a).assignment_configuration_uuid
+    path = f"/enterprise/v1/assignment-configurations/{configuration}/admin/assignments/"
+    answer = await api.get(path, params={"state": "bogus"})
+    assert answer.status == 400
+    assert answer.data == {"state": ["Select a valid choice. bogus is not one of the available choices."]}
+
+
+async def test_allocating_at_a_price_the_content_does_not_have_answers_422(
+    services: Sandbox, api: RawAPI
+) -> None:
+    """enterprise-access enterprise_access/apps/subsidy_access_policy/models.py,
+    validate_requested_allocation_price (PriceValidationError), views/subsidy_access_policy.py allocate."""
+    a, _ = _customers(services)
+    policy = _assignable(services, a)
+    course = services.data.first(policy.catalog_uuid, "course")
+    body = {"learner_emails": ["ada@example.com"], "content_key": course["key"], "content_price_cents": 1}
+    answer = await api.post(f"/enterprise/v1/policy-allocation/{policy.uuid}/allocate/", json=body)
+    assert answer.status == 422
+    assert [reason["reason"] for reason in answer.data] == ["PriceValidationError"]
+    assert answer.data[0]["policy_uuids"] == [policy.uuid]
+
+
+async def test_allocating_on_an_inactive_policy_answers_422_policy_expired(
+    services: Sandbox, api: RawAPI
+) -> None:
+    """enterprise-access enterprise_access/apps/subsidy_access_policy/models.py, can_allocate
+    (REASON_POLICY_EXPIRED)."""
+    a, _ = _customers(services)
+    policy = _assignable(services, a, active=False)
+    body = {
+        "learner_emails": ["ada@example.com"],
+        "content_key": "edX+NotInTheCatalog",
+        "content_price_cents": 100,
+    }
+    answer = await api.post(f"/enterprise/v1/policy-allocation/{policy.uuid}/allocate/", json=body)
+    assert answer.status == 422
+    assert [reason["reason"] for reason in answer.data] == ["policy_expired"]
+
+
+async def test_learner_report_with_page_size_0_falls_back_to_10(services: Sandbox, api: RawAPI) -> None:
+    """edx-enterprise-data (DRF PageNumberPagination.get_page_size: a size that is not a positive
+    integer means the default, 10)."""
+    a, _ = _customers(services)
+    answer = await api.get(
+        f"/enterprise/v3/enterprise-customer/{a}/learner-summary", params={"page_size": "0"}
+    )
+    assert (answer.status, len(answer.data["results"])) == (200, 10)
+
+
+async def test_reminding_an_accepted_assignment_answers_200(services: Sandbox, api: RawAPI) -> None:
+    """enterprise-access enterprise_access/apps/api/v1/views/content_assignments/assignments_admin.py,
+    remind (reads `non_remindable_assignments`, a key remind_assignments never returns)."""
+    a, _ = _customers(services)
+    configuration = _assignable(services, a).assignment_configuration_uuid
+    accepted = next(r for r in services.data.assignments(configuration) if r.state == "accepted")
+    path = f"/enterprise/v1/assignment-configurations/{configuration}/admin/assignments/remind/"
+    answer = await api.post(path, json={"assignment_uuids": [accepted.uuid]})
+    assert (answer.status, accepted.state) == (200, "accepted")
+
+
+# ---------------------------------------------------------------------------------- shapes
+
+
+async def test_assignment_pages_carry_num_pages_and_start(services: Sandbox, api: RawAPI) -> None:
+    """enterprise-access enterprise_access/apps/api/v1/views/utils.py, PaginationWithPageCount
+    (edx-drf-extensions' DefaultPagination)."""
+    a, _ = _customers(services)
+    configuration = _assignable(services, a).assignment_configuration_uuid
+    answer = await api.get(f"/enterprise/v1/assignment-configurations/{configuration}/admin/assignments/")
+    assert answer.status == 200
+    assert {"num_pages", "current_page", "start", "learner_state_counts"} <= set(answer.data)
+    assert not {"page_count", "page_size"} & set(answer.data)
+
+
+@pytest.mark.parametrize("listing", ["contents", "learner_summary"])
+async def test_contents_and_learner_report_carry_current_page_num_pages_and_start(
+    services: Sandbox, api: RawAPI, listing: str
+) -> None:
+    """enterprise-catalog views/enterprise_catalog_get_content_metadata.py and edx-enterprise-data:
+    edx-drf-extensions' DefaultPagination envelope."""
+    a, _ = _customers(services)
+    path = {
+        "contents": f"/enterprise/v2/enterprise-catalogs/{_catalog_of(services, a)}",
+        "learner_summary": f"/enterprise/v3/enterprise-customer/{a}/learner-summary",
+    }[listing]
+    answer = await api.get(path, params={"page": "2"})
+    assert answer.status == 200
+    assert (answer.data["current_page"], answer.data["start"]) == (2, 10)
+    assert answer.data["num_pages"] >= 2
+
+
+def test_subscriptions_page_by_100_and_the_learner_report_by_10() -> None:
+    """license-manager license_manager/settings/base.py (REST_FRAMEWORK PAGE_SIZE 100);
+    edx-enterprise-data (DefaultPagination, 10). The sandbox holds at most 3 plans a customer, so
+    the size is read from its options rather than seen on a page."""
+    sizes = Sandbox().server.endpoints.options.page_sizes
+    assert (sizes["subscriptions"], sizes["learner_summary"]) == (100, 10)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/enterprise/v1/subscriptions",
+        "/enterprise/v1/subsidy-access-policies/?enterprise_customer_uuid={a}",
+        "/enterprise/v3/enterprise-customer/{a}/learner-summary",
+    ],
+)
+async def test_services_without_xml_answer_406_to_xml(services: Sandbox, api: RawAPI, path: str) -> None:
+    """license-manager, enterprise-access, edx-enterprise-data settings (no XML renderer): DRF's
+    negotiation answers NotAcceptable."""
+    a, _ = _customers(services)
+    answer = await api.get(path.format(a=a), accept="application/xml")
+    assert (answer.status, answer.data) == (406, {"detail": "Could not satisfy the request Accept header."})
+
+
+@pytest.mark.parametrize("accept", ["*/*", "text/csv", None])
+async def test_any_other_accept_gets_json(api: RawAPI, accept: str | None) -> None:
+    """license-manager settings/base.py (JSONRenderer first): DRF renders JSON for `*/*`."""
+    answer = await api.get("/enterprise/v1/subscriptions", accept=accept)
+    assert (answer.status, answer.headers["Content-Type"]) == (200, "application/json")
+
+
+async def test_enterprise_catalog_still_renders_xml(api: RawAPI) -> None:
+    """enterprise-catalog enterprise_catalog/apps/api/v1/views (renderer_classes = [JSONRenderer,
+    XMLRenderer])."""
+    answer = await api.get("/enterprise/v2/enterprise-catalogs", accept="application/xml")
+    assert (answer.status, answer.headers["Content-Type"]) == (200, "application/xml; charset=utf-8")
+
+
+async def test_the_services_path_form_with_a_trailing_slash_answers_200(api: RawAPI) -> None:
+    """license-manager license_manager/apps/api/v1/urls.py (DRF routers: paths end in a slash)."""
+    answer = await api.get("/enterprise/v1/subscriptions/")
+    assert answer.status == 200
+
+
+async def test_a_request_id_given_is_echoed(api: RawAPI) -> None:
+    """license-manager settings/base.py (django-log-request-id: REQUEST_ID_RESPONSE_HEADER)."""
+    answer = await api.get("/enterprise/v1/subscriptions", headers={"X-Request-ID": "trace-7"})
+    assert answer.headers["X-Request-ID"] == "trace-7"
+
+
+async def test_without_a_request_id_the_placeholder_none_is_sent(api: RawAPI) -> None:
+    """license-manager settings/base.py (NO_REQUEST_ID = "None")."""
+    answer = await api.get("/enterprise/v1/subscriptions")
+    assert answer.headers["X-Request-ID"] == "None"
+
+
+@pytest.mark.parametrize(
+    ("path", "detail"),
+    [
+        ("/enterprise/v1/subscriptions", "Invalid token."),
+        ("/enterprise/v1/subsidy-access-policies/?enterprise_customer_uuid={a}", "Token has expired."),
+    ],
+)
+async def test_an_expired_token_reads_as_each_service_words_it(
+    services: Sandbox, api: RawAPI, path: str, detail: str
+) -> None:
+    """license-manager and enterprise-access (edx-drf-extensions JwtAuthentication, as each is set up)."""
+    a, _ = _customers(services)
+    await api.fresh_token()
+    services.expire_tokens()
+    answer = await api.get(path.format(a=a))
+    assert (answer.status, answer.data) == (401, {"detail": detail})
+
+
+# ---------------------------------------------------------------------------------- the reference profile
+
+
+async def test_the_reference_profile_answers_xml_and_every_customer(session: aiohttp.ClientSession) -> None:
+    """The reference as documented: XML unless JSON is asked for, no access by customer."""
+    async with Sandbox(profile="reference") as sandbox:
+        _, b = _customers(sandbox)
+        answer = await RawAPI(sandbox, session).get(
+            "/enterprise/v1/subscriptions", params={"enterprise_customer_uuid": b}, accept=None
+        )
+    assert answer.status == 200
+    assert answer.headers["Content-Type"].startswith("application/xml")
+    assert int(answer.data["count"]) == 2
+
+
+def test_an_unknown_profile_is_refused() -> None:
+    with pytest.raises(ValueError, match="profile"):
+        Sandbox(profile="staging")  # type: ignore[arg-type]
