@@ -26,16 +26,21 @@ from ._xml_schema import register_schemas
 register_variants(VARIANT_RULES)
 
 
-def _readers_and_writers() -> Any:
-    """The readers and writers the generator wrote for these models (imported on the first decode:
-    they are most of the package's source)."""
+def _readers() -> Mapping[type[Any], Any]:
+    """The readers the generator wrote for these models (imported on the first decode)."""
     from ._generated.readers import READERS
+
+    return READERS
+
+
+def _writers() -> Mapping[type[Any], Any]:
+    """The writers the generator wrote for these models (imported on the first ``to_dict``)."""
     from ._generated.writers import WRITERS
 
-    return READERS, WRITERS
+    return WRITERS
 
 
-register_generated(_readers_and_writers)
+register_generated(_readers, _writers)
 
 
 def _component_schemas() -> Mapping[str, Any]:

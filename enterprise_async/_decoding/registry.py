@@ -38,34 +38,38 @@ converter = cattrs.Converter()
 """The SDK's only converter: the client, ``from_dict`` and ``to_dict`` all go through it."""
 
 
-Generated = tuple[Mapping[type[Any], Hook], Mapping[type[Any], Callable[[Any, bool], Any]]]
-"""The generated readers and writers, by model class."""
+Writer = Callable[[Any, bool], Any]
 
-_LOADERS: list[Callable[[], Generated]] = []
-_LOADED: list[Generated] = []
+_READERS: list[Callable[[], Mapping[type[Any], Hook]]] = []
+_WRITERS: list[Callable[[], Mapping[type[Any], Writer]]] = []
+_LOADED: dict[str, list[Mapping[type[Any], Any]]] = {}
 
 
-def register_generated(load: Callable[[], Generated]) -> None:
-    """Give the converter the readers and writers the generator wrote; ``load`` imports them, on the
-    first decode, so that `import enterprise_async` stays light."""
-    _LOADERS.append(load)
+def register_generated(
+    readers: Callable[[], Mapping[type[Any], Hook]], writers: Callable[[], Mapping[type[Any], Writer]]
+) -> None:
+    """Give the converter the readers and the writers the generator wrote, by model class; each
+    loader imports its module when first needed (the first decode, the first ``to_dict``), so that
+    `import enterprise_async` stays light."""
+    _READERS.append(readers)
+    _WRITERS.append(writers)
     _LOADED.clear()
 
 
-def _generated() -> list[Generated]:
-    if len(_LOADED) != len(_LOADERS):
-        _LOADED[:] = [load() for load in _LOADERS]
-    return _LOADED
+def _loaded(kind: str, loaders: list[Callable[[], Mapping[type[Any], Any]]]) -> list[Mapping[type[Any], Any]]:
+    if len(_LOADED.get(kind, ())) != len(loaders):
+        _LOADED[kind] = [load() for load in loaders]
+    return _LOADED[kind]
 
 
 def generated_reader(cls: type[Any]) -> Hook | None:
     """The reader the generator wrote for a model class, if it saw the class."""
-    return next((readers[cls] for readers, _ in _generated() if cls in readers), None)
+    return next((found[cls] for found in _loaded("readers", _READERS) if cls in found), None)
 
 
-def generated_writer(cls: type[Any]) -> Callable[[Any, bool], Any] | None:
+def generated_writer(cls: type[Any]) -> Writer | None:
     """The writer the generator wrote for a model class, if it saw the class."""
-    return next((writers[cls] for _, writers in _generated() if cls in writers), None)
+    return next((found[cls] for found in _loaded("writers", _WRITERS) if cls in found), None)
 
 
 def hook(type_: Any) -> Hook:
