@@ -8,7 +8,6 @@ the decoded result where the operation documents one for that status.
 
 from __future__ import annotations
 
-import gc
 import re
 import uuid
 from collections.abc import Awaitable, Mapping
@@ -222,25 +221,7 @@ def decode_body(response: RawResponse) -> Any:
 
 def read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None = None) -> Any:
     """The decoded result of a successful response; what it holds that the spec does not describe
-    goes to ``drift``.
-
-    The cyclic garbage collector is held while the body is decoded. A page allocates thousands of
-    containers that all stay alive until it is built, so every collection their allocations
-    trigger meanwhile examines them for nothing and promotes them to older generations, whose
-    collections walk the whole heap. Held, the page is examined once, after it is built, and has
-    usually been consumed and freed before an older generation is collected. A collector that the
-    application turned off stays off.
-    """
-    if not gc.isenabled():
-        return _read_result(operation, response, drift)
-    gc.disable()
-    try:
-        return _read_result(operation, response, drift)
-    finally:
-        gc.enable()
-
-
-def _read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None) -> Any:
+    goes to ``drift``."""
     outcome = operation.outcomes.get(response.status) or _default_success(operation)
     data = decode_body(response)
     if outcome is None or outcome.model is None:
