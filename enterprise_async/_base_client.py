@@ -362,7 +362,10 @@ class BaseClient:
             response = await self._send(prepared, options)
             return self._answer(operation, response, chunk_arguments).parse()
 
-        return await send_in_chunks(send, operation, arguments, concurrency=self._options.max_concurrency)
+        extra_body = options.extra_body if options is not None else None
+        return await send_in_chunks(
+            send, operation, arguments, concurrency=self._options.max_concurrency, extra_body=extra_body
+        )
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
