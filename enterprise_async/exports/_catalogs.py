@@ -9,8 +9,11 @@ never a whole catalog. A catalog's file becomes ``<catalog uuid>.jsonl`` only on
 manifest holds a checkpoint after every page on disk (the listing's cursor, and the partial file's
 size and SHA-256 up to there): ``resume=True`` continues a catalog whose run was killed (the
 process gone, its partial file left behind) from there, after cutting the partial file back to the
-checkpoint, so every item is in the file exactly once. A catalog that fails, or a run that is
-interrupted, still removes its partial file: such a catalog is exported again from its start.
+checkpoint, so every item is in the file exactly once. A catalog that fails (a page past its
+retries, the server gone) or a run that is stopped (Ctrl-C, SIGTERM, cancellation) keeps its partial
+file and its latest checkpoint the same way, so nothing fetched is fetched again. A resume that
+cannot verify a partial file against its checkpoint says so (a warning) and exports that catalog
+from its start.
 A catalog that fails is reported in the summary (a listing that ended short of its count is a failure:
 ``IncompleteListingError``); the others still complete. The directory is locked for the run
 (``DirectoryLock``): a second export into it fails at once, naming the run that holds it.
@@ -63,7 +66,8 @@ class CatalogOutcome:
     title: str | None
     status: Status
     items: int
-    """Items in its file (for a failed catalog: items written before the failure, now discarded)."""
+    """Items in its file (for a failed catalog: items written before the failure, kept in its
+    partial file for ``resume``)."""
     path: Path | None
     """Its complete file; None when it failed."""
     seconds: float
@@ -224,9 +228,12 @@ async def export_catalogs(
         job = ExportJob(
             client, directory, manifest, resume, page_size, progress or SilentProgress(), checkpoints=True
         )
-        catalogs = distinct_catalogs(await client.catalogs.list().to_list())
-        job.progress.catalogs_listed(catalogs)
-        outcomes = await _all(job, catalogs)
+        try:
+            catalogs = distinct_catalogs(await client.catalogs.list().to_list())
+            job.progress.catalogs_listed(catalogs)
+            outcomes = await _all(job, catalogs)
+        finally:
+            await asyncio.to_thread(manifest.save)  # a stopped run keeps its latest checkpoints
     finally:
         lock.release()
     return ExportSummary(directory, tuple(outcomes), time.perf_counter() - started)
@@ -304,7 +311,13 @@ async def _write_catalog(job: ExportJob, catalog: Catalog, started: float) -> Ca
     except (EnterpriseError, OSError) as error:
         seconds = time.perf_counter() - started
         reason = failure_reason(error)
-        await asyncio.to_thread(job.manifest.record_failure, catalog.uuid or "", catalog.title, reason)
+        await asyncio.to_thread(
+            job.manifest.record_failure,
+            catalog.uuid or "",
+            catalog.title,
+            reason,
+            keep_checkpoint=job.checkpoints,
+        )
         return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", tally.items, None, seconds, reason)
     seconds = time.perf_counter() - started
     return CatalogOutcome(
@@ -319,7 +332,7 @@ async def write_catalog_contents(job: ExportJob, catalog: Catalog, tally: ItemTa
         raise ResponseDecodeError("the catalog list gave a catalog without a uuid")
     path = job.directory / catalog_file_name(catalog.uuid)
     pager = job.client.catalogs.contents(catalog.uuid).bulk(job.page_size)
-    with AtomicFile(path) as out:
+    with AtomicFile(path, keep_partial=job.checkpoints) as out:  # a stop keeps what is checkpointed
         pager = await _continued(job, catalog, pager, out, tally)
         started = False
         async for page in take(pager.pages(), None):

@@ -173,14 +173,24 @@ class Manifest:
             self._checkpoints.pop(entry.uuid, None)
             self._save()
 
-    def record_failure(self, uuid: str, title: str | None, reason: str) -> None:
+    def record_failure(
+        self, uuid: str, title: str | None, reason: str, *, keep_checkpoint: bool = False
+    ) -> None:
         """Note that a catalog's export failed (and why), and save the manifest. A complete file of
-        an earlier export is no longer vouched for: the catalog is exported again on resume."""
+        an earlier export is no longer vouched for: the catalog is exported again on resume, from its
+        checkpoint when ``keep_checkpoint`` (its partial file was kept), else from its start."""
         now = datetime.datetime.now(datetime.timezone.utc).isoformat()
         with self._saving:
             self._entries.pop(uuid, None)
-            self._checkpoints.pop(uuid, None)  # its partial file is gone with the failure
+            if not keep_checkpoint:
+                self._checkpoints.pop(uuid, None)  # its partial file is gone with the failure
             self._failed[uuid] = FailedCatalog(uuid, title, reason, now)
+            self._save()
+
+    def save(self) -> None:
+        """Write the manifest now: the checkpoints noted since the last save included (a run that
+        stops keeps its latest ones)."""
+        with self._saving:
             self._save()
 
     def _save(self) -> None:
