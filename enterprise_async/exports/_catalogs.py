@@ -28,7 +28,7 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Literal, Protocol, TypeAlias
 
 import orjson
 from attrs import define, frozen
@@ -38,6 +38,7 @@ from .._pagination import AsyncPager, take
 from ..errors import EnterpriseError, ListingCursorError, ResponseDecodeError
 from ..models import Catalog, to_dict
 from ._atomic_file import AtomicFile
+from ._checkpoint_files import CheckpointFiles
 from ._lock import DirectoryLock
 from ._manifest import CatalogCheckpoint, CompletedCatalog, Manifest, modified_stamp
 
@@ -226,7 +227,7 @@ async def export_catalogs(
     try:
         manifest = await asyncio.to_thread(Manifest.open, directory)
         job = ExportJob(
-            client, directory, manifest, resume, page_size, progress or SilentProgress(), checkpoints=True
+            client, directory, manifest, resume, page_size, progress or SilentProgress(), checkpoints=manifest
         )
         try:
             catalogs = distinct_catalogs(await client.catalogs.list().to_list())
@@ -251,6 +252,10 @@ def distinct_catalogs(catalogs: list[Catalog]) -> list[Catalog]:
     return kept
 
 
+Checkpoints: TypeAlias = Manifest | CheckpointFiles
+"""A store of page checkpoints: ``checkpoint_of``, ``checkpoint``, ``finished``, ``save``."""
+
+
 @frozen
 class ExportJob:
     client: EnterpriseClient
@@ -259,9 +264,10 @@ class ExportJob:
     resume: bool
     page_size: int | None
     progress: ExportProgress
-    checkpoints: bool = False
-    """Whether pages are checkpointed in the manifest (the local export; a queue's workers share
-    the directory with the leader's manifest and do not write it)."""
+    checkpoints: Checkpoints | None = None
+    """Where each page is checkpointed: the manifest (a local export), files beside the partial
+    files (a queue's workers, who share the directory with the enqueuer's manifest and do not
+    write it), or nowhere (a partial file is then removed when the export stops)."""
 
 
 @define
@@ -316,7 +322,7 @@ async def _write_catalog(job: ExportJob, catalog: Catalog, started: float) -> Ca
             catalog.uuid or "",
             catalog.title,
             reason,
-            keep_checkpoint=job.checkpoints,
+            keep_checkpoint=job.checkpoints is not None,  # its partial file was kept
         )
         return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", tally.items, None, seconds, reason)
     seconds = time.perf_counter() - started
@@ -332,7 +338,8 @@ async def write_catalog_contents(job: ExportJob, catalog: Catalog, tally: ItemTa
         raise ResponseDecodeError("the catalog list gave a catalog without a uuid")
     path = job.directory / catalog_file_name(catalog.uuid)
     pager = job.client.catalogs.contents(catalog.uuid).bulk(job.page_size)
-    with AtomicFile(path, keep_partial=job.checkpoints) as out:  # a stop keeps what is checkpointed
+    keep = job.checkpoints is not None  # a stop keeps what is checkpointed
+    with AtomicFile(path, keep_partial=keep) as out:
         pager = await _continued(job, catalog, pager, out, tally)
         started = False
         async for page in take(pager.pages(), None):
@@ -343,9 +350,11 @@ async def write_catalog_contents(job: ExportJob, catalog: Catalog, tally: ItemTa
                 started = True
             _write_page(out, page.results, tally)
             job.progress.items_written(catalog, len(page.results))
-            if job.checkpoints:
-                job.manifest.checkpoint(_checkpoint(catalog, out, pager, tally))
+            if job.checkpoints is not None:
+                job.checkpoints.checkpoint(_checkpoint(catalog, out, pager, tally))
         out.commit()
+    if job.checkpoints is not None:
+        job.checkpoints.finished(catalog.uuid)
     return CompletedCatalog(
         uuid=catalog.uuid,
         title=catalog.title,
@@ -372,7 +381,8 @@ async def _continued(
     """The listing from the catalog's checkpoint, with its partial file taken up (cut back to the
     checkpoint) and the tally at the checkpoint's count; the listing unchanged when there is no
     checkpoint to continue from."""
-    checkpoint = job.manifest.checkpoint_of(catalog) if job.resume and job.checkpoints else None
+    store = job.checkpoints if job.resume else None
+    checkpoint = store.checkpoint_of(catalog) if store is not None else None
     if checkpoint is None:
         return pager
     try:

@@ -165,6 +165,9 @@ class Manifest:
             if time.monotonic() - self._saved_at >= CHECKPOINT_INTERVAL:
                 self._save()
 
+    def finished(self, uuid: str) -> None:
+        """The catalog's file is complete: ``record`` (which follows) drops its checkpoint."""
+
     def record(self, entry: CompletedCatalog) -> None:
         """Note a catalog as complete (its file must already be in place) and save the manifest."""
         with self._saving:
@@ -236,10 +239,10 @@ class Manifest:
         found = document.get("checkpoints") if isinstance(document, dict) else None
         if not isinstance(found, dict):
             return {}
-        return {uuid: entry for uuid, data in found.items() if (entry := _checkpoint(data)) is not None}
+        return {uuid: entry for uuid, data in found.items() if (entry := read_checkpoint(data)) is not None}
 
 
-def _checkpoint(data: Any) -> CatalogCheckpoint | None:
+def read_checkpoint(data: Any) -> CatalogCheckpoint | None:
     """A checkpoint as written, or None (a hand-edited or foreign entry is not continued from)."""
     try:
         entry = CatalogCheckpoint(**data)
