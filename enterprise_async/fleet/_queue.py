@@ -84,6 +84,7 @@ __all__ = [
     "export_via_queue",
     "gather_or_cancel",
     "queue_redis",
+    "redis_cause",
 ]
 
 T = TypeVar("T")
@@ -288,6 +289,16 @@ async def gather_or_cancel(waits: Sequence[Awaitable[T]]) -> list[T]:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def redis_cause(summary: ExportSummary) -> str | None:
+    """Why every failed catalog of a queued export failed, when that is Redis (gone past the retry
+    window): the one cause to name, rather than a count of catalogs. None otherwise."""
+    errors = [outcome.error or "" for outcome in summary.failed]
+    prefix = f"{RedisUnavailableError.__name__}:"
+    if errors and all(error.startswith(prefix) for error in errors):
+        return errors[0]
+    return None
 
 
 def remove_abandoned_parts(directory: Path) -> list[Path]:
