@@ -165,6 +165,10 @@ class Manifest:
             if time.monotonic() - self._saved_at >= CHECKPOINT_INTERVAL:
                 self._save()
 
+    def checkpointed_files(self) -> set[str]:
+        """The names of the partial files a checkpoint vouches for (kept for a resume)."""
+        return {entry.file for entry in self._checkpoints.values()}
+
     def finished(self, uuid: str) -> None:
         """The catalog's file is complete: ``record`` (which follows) drops its checkpoint."""
 
