@@ -48,7 +48,8 @@ def test_a_stop_signal_while_a_chunk_is_in_flight_writes_the_remaining_file_and_
     policy = assignable(served)
     emails = _emails(250)
     remaining = tmp_path / "remaining.txt"
-    served.faults.inject(ALLOCATE.format(policy.uuid), Fault.latency(3), skip=1)  # chunk 2 lingers
+    lingering = Fault.latency(10)  # chunk 2 (and any after it) is still in flight when the signal comes
+    served.faults.inject(ALLOCATE.format(policy.uuid), lingering, skip=1, times=None)
     process = subprocess.Popen(
         [
             *(sys.executable, "-m", "enterprise_async", "bulk", "allocate", policy.uuid),
