@@ -373,8 +373,11 @@ class BaseClient:
             response = await self._send(prepared, options)
             return self._answer(operation, response, chunk_arguments).parse()
 
+        extra_body = options.extra_body if options is not None else None
         with self._transport.telemetry.operation(operation.name):
-            return await send_in_chunks(send, operation, arguments, concurrency=self._options.max_concurrency)
+            return await send_in_chunks(
+                send, operation, arguments, concurrency=self._options.max_concurrency, extra_body=extra_body
+            )
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None

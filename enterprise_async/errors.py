@@ -177,12 +177,15 @@ class ResponseTooLargeError(ResponseDecodeError):
 
 
 class IncompleteBulkError(EnterpriseError):
-    """A bulk call cut into chunks (``..._in_chunks``) in which a chunk failed.
+    """A bulk call cut into chunks (``..._in_chunks``) in which a chunk failed, or raised anything
+    else (a user's middleware's own exception).
 
     Nothing is hidden: ``result`` is the merged ``BulkResult``, whose chunks say which succeeded
-    (with their results), which failed (with their errors) and which were never sent (none is sent
-    after a failure). ``chunk`` is the number of the first chunk that failed (from 1); its error is
-    the ``__cause__``.
+    (with their results), which failed (with their errors), which may have been applied (an
+    exception not the SDK's: nothing says whether the chunk reached the service) and which were
+    never sent (none is sent after a failure). ``chunk`` is the number of the first chunk that
+    failed (from 1); its error is the ``__cause__``. A cancellation is not turned into this error:
+    ``bulk_progress()`` tells what a cancelled call did.
     """
 
     def __init__(self, message: str, *, result: Any, chunk: int) -> None:
