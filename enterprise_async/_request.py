@@ -74,6 +74,10 @@ class HTTPRequest:
     """The operation's name, for traces and log records."""
     page: int | None = None
     """The page number of a listing's page, for traces and log records."""
+    request_id: str | None = None
+    """The id the request is sent with (also in ``headers``), the same on each of its retries."""
+    parent_span: Any = None
+    """The OpenTelemetry span its attempts' spans go under, when not the current one (a listing's)."""
 
     @property
     def label(self) -> str:

@@ -14,8 +14,8 @@ resumed in the middle of a page fetches that page again and gives only the items
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Sequence
-from contextlib import aclosing
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Sequence
+from contextlib import AbstractContextManager, aclosing, nullcontext
 from typing import Generic, TypeVar, cast
 
 from .._cursor import ListingCursor, listing_arguments
@@ -53,8 +53,11 @@ class AsyncPager(Generic[ItemT, PageT]):
         listing: str = "",
         scope: str = "",
         start: ListingCursor | None = None,
+        span: Callable[[], AbstractContextManager[object]] = nullcontext,
     ) -> None:
         self._fetch = fetch
+        self._span = span
+        """Held over each walk and ``first_page()``: the listing's OpenTelemetry span."""
         self._pagination = pagination
         self._envelope = Envelope(pagination)
         self._query = query
@@ -132,6 +135,7 @@ class AsyncPager(Generic[ItemT, PageT]):
             listing=self._listing,
             scope=self._scope,
             start=start,
+            span=self._span,
         )
 
     @property
@@ -161,7 +165,8 @@ class AsyncPager(Generic[ItemT, PageT]):
 
     async def first_page(self) -> PageT:
         """Page 1 alone."""
-        return cast("PageT", await self._pages.page(self._query))
+        with self._span():
+            return cast("PageT", await self._pages.page(self._query))
 
     async def to_list(self, *, page_size: int | None = None) -> list[ItemT]:
         """Every item of the listing, in server order, read in the largest pages the service
@@ -238,13 +243,14 @@ class AsyncPager(Generic[ItemT, PageT]):
         if start.done:
             return
         tally = ListingTally(self._envelope, pages=start.page - 1, items=start.before, listing=self._listing)
-        async with aclosing(self._pages.walk(tally, start, self._query)) as walk:
-            async for step in walk:
-                step.before = tally.items
-                tally.count(step.page)
-                yield step
-        if tally.short():
-            raise tally.ended_early()
+        with self._span():
+            async with aclosing(self._pages.walk(tally, start, self._query)) as walk:
+                async for step in walk:
+                    step.before = tally.items
+                    tally.count(step.page)
+                    yield step
+            if tally.short():
+                raise tally.ended_early()
 
 
 def _check_page_size(pagination: Pagination, page_size: int) -> None:

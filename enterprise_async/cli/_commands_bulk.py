@@ -2,11 +2,15 @@
 
 Each command reads its e-mails from a file (one a line; ``-`` is standard input), hands them to
 the client's ``..._in_chunks`` method, and reports every chunk: sent OK, failed (and why), or never
-sent. ``--remaining FILE`` writes the e-mails that were not sent OK, ready for a second run.
+sent. ``--remaining FILE`` writes the e-mails that were not sent OK, ready for a second run: those
+of chunks that failed, may have been applied (in flight when stopped) or were never sent, and a
+revoke's e-mails the service did not revoke (207). Ctrl-C or SIGTERM still writes it, and the
+summary line, before the command exits with 130 or 143.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -16,7 +20,7 @@ import click
 from attrs import define, field
 from rich.text import Text
 
-from .._bulk import BulkResult, ChunkOutcome
+from .._bulk import BulkResult, ChunkOutcome, bulk_progress
 from .._generated.client import EnterpriseClient
 from ..errors import ClientValidationError, IncompleteBulkError
 from ..models import BulkRevokeResult, to_dict
@@ -34,6 +38,8 @@ COMMENT: Final = "#"
 """Lines of an items file starting with this are notes, not items."""
 
 Work = Callable[[EnterpriseClient], Awaitable[BulkResult[Any]]]
+NOT_DONE: Final = ("failed", "maybe_applied", "not_sent")
+"""Chunk states whose items go to ``--remaining``: none of them is known to be applied."""
 
 
 INDEXED: Final = re.compile(r"^\w+\[(?P<index>\d+)\]")
@@ -90,7 +96,10 @@ remaining_option = click.option(
     "remaining",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     default=None,
-    help="Write the e-mails not sent OK (failed, or never sent) to this file, one a line, to run again.",
+    help=(
+        "Write the e-mails not sent OK (failed, maybe applied, never sent; a revoke's unrevoked ones) "
+        "to this file, one a line, to run again; written on Ctrl-C and SIGTERM too."
+    ),
 )
 
 
@@ -158,13 +167,8 @@ def revoke(
     async def work(client: EnterpriseClient) -> BulkResult[Any]:
         return await client.subscriptions.bulk_revoke_in_chunks(subscription_plan_uuid, user_emails=items)
 
-    result = _run(api, work, items, as_json=as_json, remaining=remaining)
-    failed = [
-        item
-        for revoked in result.results
-        if isinstance(revoked, BulkRevokeResult)
-        for item in revoked.unsuccessful_revocations
-    ]
+    result = _run(api, work, items, as_json=as_json, remaining=remaining, unapplied=_unrevoked)
+    failed = _unrevoked(result)
     if failed:
         raise IncompleteError(f"partial result: {len(failed)} revocation{'s' * (len(failed) != 1)} failed")
 
@@ -238,28 +242,54 @@ def allocate(
 # ---------------------------------------------------------------------------------- reporting
 
 
+def _unrevoked(result: BulkResult[Any]) -> list[str]:
+    """The e-mails of a revoke's chunks answered 207 that the service did not revoke."""
+    return [
+        item.user_email
+        for revoked in result.results
+        if isinstance(revoked, BulkRevokeResult)
+        for item in revoked.unsuccessful_revocations
+        if item.user_email
+    ]
+
+
 def _run(
-    api: ApiSettings, work: Work, items: ItemsFile, *, as_json: bool, remaining: Path | None
+    api: ApiSettings,
+    work: Work,
+    items: ItemsFile,
+    *,
+    as_json: bool,
+    remaining: Path | None,
+    unapplied: Callable[[BulkResult[Any]], list[str]] = lambda _: [],
 ) -> BulkResult[Any]:
     """Run the bulk call, report every chunk, write what remains; exit with 3 when a chunk failed.
-    A bad item is named by its line in ``items``' file."""
+    A bad item is named by its line in ``items``' file. A stop signal cancels the call: what it did so
+    far is reported and written all the same."""
+
+    def report(result: BulkResult[Any]) -> None:
+        if remaining is not None:
+            left = [item for state in NOT_DONE for item in result.items(state)] + unapplied(result)
+            remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
+        if as_json:
+            print_document(_document(result))
+        else:
+            show(_chunks_view(result), _summary(result))
 
     async def guarded(client: EnterpriseClient) -> tuple[BulkResult[Any], IncompleteBulkError | None]:
-        try:
-            return await work(client), None
-        except IncompleteBulkError as error:
-            return error.result, error
-        except ClientValidationError as error:
-            raise items.located(error) from None
+        with bulk_progress() as progress:
+            try:
+                return await work(client), None
+            except IncompleteBulkError as error:
+                return error.result, error
+            except ClientValidationError as error:
+                raise items.located(error) from None
+            except asyncio.CancelledError:
+                if progress.result is not None:
+                    report(progress.result)
+                raise
 
     result, error = run_with_client(api, guarded)
-    if remaining is not None:
-        left = result.items("failed") + result.items("not_sent")
-        remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
-    if as_json:
-        print_document(_document(result))
-    else:
-        show(_chunks_view(result), _summary(result))
+    report(result)
     if error is not None:
         raise IncompleteError(f"IncompleteBulkError: {error}")
     return result
@@ -286,7 +316,12 @@ def _chunk_document(outcome: ChunkOutcome[Any]) -> dict[str, Any]:
     return document
 
 
-_STATE_STYLES: Final = {"succeeded": "green", "failed": "bold red", "not_sent": "yellow"}
+_STATE_STYLES: Final = {
+    "succeeded": "green",
+    "failed": "bold red",
+    "maybe_applied": "bold magenta",
+    "not_sent": "yellow",
+}
 
 
 def _chunks_view(result: BulkResult[Any]) -> RecordList:
@@ -313,9 +348,11 @@ def _chunks_view(result: BulkResult[Any]) -> RecordList:
 
 
 def _summary(result: BulkResult[Any]) -> Text:
-    counts = {state: len(result.items(state)) for state in ("succeeded", "failed", "not_sent")}
+    counts = {state: len(result.items(state)) for state in ("succeeded", *NOT_DONE)}
     text = (
         f"{result.field}: {counts['succeeded']} sent OK, {counts['failed']} in a failed chunk, "
         f"{counts['not_sent']} never sent"
     )
+    if counts["maybe_applied"]:
+        text += f", {counts['maybe_applied']} maybe applied (in flight when stopped: check before resending)"
     return Text(text, style="bold green" if result.complete else "bold red")

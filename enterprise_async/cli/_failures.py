@@ -2,8 +2,9 @@
 
 An error the user can act on (an API error, bad input, missing credentials, a file that cannot be
 written) never shows a traceback; a bug still does, so it can be reported. A command stopped by
-Ctrl-C or SIGTERM is cancelled (so partial files are removed and progress says it was
-interrupted), then exits as shells expect of a signal: 128 + its number (130, 143).
+Ctrl-C or SIGTERM is cancelled (so an export keeps its partial files and checkpoints for
+``--resume``, a bulk call writes ``--remaining``, and progress says it was interrupted), then exits
+as shells expect of a signal: 128 + its number (130, 143).
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def interruption(signum: int) -> InterruptionError:
     """The report of a stop signal, once the work it stopped has been cancelled."""
     kind = TerminationError if signum == signal.SIGTERM else InterruptionError
     name = signal.Signals(signum).name
-    return kind(f"interrupted by {name}; what was not finished was not written")
+    return kind(f"interrupted by {name}; what was done is kept (an export continues with --resume)")
 
 
 def failure(error: EnterpriseError | OSError) -> CommandError:

@@ -6,6 +6,7 @@ import logging
 import subprocess
 import sys
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
@@ -25,7 +26,8 @@ async def test_a_raw_answer_gives_status_headers_request_id_and_the_model() -> N
         page = response.parse()
         assert response.status == 200
         assert response.headers["Content-Type"].startswith("application/json")
-        assert response.request_id == response.headers["x-amzn-RequestId"]
+        assert response.request_id == str(UUID(response.request_id or ""))  # the id it was sent with
+        assert response.response_request_id == response.headers["x-amzn-RequestId"]
         assert response.retries == 0
         assert response.elapsed > 0
         assert isinstance(page, CatalogContentsPage)
@@ -69,7 +71,7 @@ async def test_a_status_error_carries_and_ends_with_the_request_id() -> None:
             await client.catalogs.course(CATALOG, "course-v1:x+y")
         error = raised.value
         assert error.request_id
-        assert error.request_id == error.headers["x-amzn-RequestId"]
+        assert error.response_request_id == error.headers["x-amzn-RequestId"]
         assert str(error).endswith(f"(request id {error.request_id})")
 
 

@@ -85,7 +85,8 @@ async def test_the_readme_fleet_example_runs_as_written(redis_url: str) -> None:
         )
         out, _ = await process.communicate()
     assert process.returncode == 0
-    listed = [catalog for catalog in sandbox.data.catalogs if catalog.customer_uuid == sandbox.tokens.customer_uuid]
+    customer = sandbox.tokens.customer_uuid
+    listed = [catalog for catalog in sandbox.data.catalogs if catalog.customer_uuid == customer]
     assert out.decode().strip() == f"{len(listed)} catalogs; this process requested 1 tokens"
 
 
