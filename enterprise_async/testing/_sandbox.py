@@ -55,7 +55,7 @@ class Sandbox:
     ::
 
         async with Sandbox(seed=0) as sandbox:
-            async with sandbox.client(response_format="xml") as client:
+            async with sandbox.client() as client:
                 catalogs = await client.catalogs.list().to_list()
             customer = sandbox.data.customers[0].uuid
 

@@ -92,6 +92,7 @@ def _config(profile: str) -> str:
             "program_id": data.first(catalog, "program")["uuid"],
         },
         "learner_summary_list": {"enterprise_uuid": data.customers[0].uuid},
+        "policies_list": {"enterprise_customer_uuid": data.customers[0].uuid},
     }
     blocks = []
     services = profile == "services"
