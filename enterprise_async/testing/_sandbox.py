@@ -141,7 +141,9 @@ class Sandbox:
             lifetime=token_lifetime,
         )
         """The token issuer (``issued`` counts tokens, ``expire_all()`` expires them)."""
-        services = Services(profile, spec.services, spec.service, self.data, self.tokens.customer_uuid)
+        services = Services(
+            profile, spec.services, spec.service, self.data, self.tokens.customer_uuid, spec.components
+        )
         self.profile = profile
         """``"services"`` (the services behind the gateway, as they answer) or ``"reference"``."""
         options = ServerOptions(
