@@ -92,9 +92,6 @@ so that CI on four Pythons stays within its time."""
 ALONE = ("tests/fleet/test_rate_budget.py",)
 """Counts the requests the sandbox receives in each second: run alone after the others, as a
 service would see a fleet, not beside tests that load the machine and stretch the way there."""
-LEAK_CHECK = "tests/test_zz_no_leaks.py"
-"""Reads what the run made the SDK say: each pytest process (each xdist worker, and the slow
-suites' own run) checks its own."""
 
 
 @nox.session
@@ -133,7 +130,8 @@ def tests(session: nox.Session) -> None:
     their own, so that their processes and Redis servers never share the machine with the rest's
     CPU-bound tests (all of it with `-- tests`, or any pytest arguments given).
 
-    pytest's exit code 5 (no test collected) fails the session like any other non-zero code.
+    pytest's exit code 5 (no test collected) fails the session like any other non-zero code. Every
+    test of every run, on every worker, is checked for leaked secrets by tests/_leak_watch.py.
     """
     session.install("-e", DEV)
     if session.posargs:
@@ -142,7 +140,7 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "-n", "auto", *[f"--ignore={suite}" for suite in SLOW_SUITES], success_codes=[0])
     if session.python == FULL_SUITE_PYTHON:
         alone = [f"--ignore={suite}" for suite in ALONE]
-        session.run("pytest", "-n", "auto", *SLOW_SUITES, *alone, LEAK_CHECK, success_codes=[0])
+        session.run("pytest", "-n", "auto", *SLOW_SUITES, *alone, success_codes=[0])
         session.run("pytest", *ALONE, success_codes=[0])
 
 

@@ -21,8 +21,8 @@ from ._generated.client import EnterpriseClient
 from ._logs import configure_logging_from_env
 from ._middleware import Middleware, OutgoingRequest, Send
 from ._options import RequestTrace, current_trace
-from ._pagination import AsyncPager, Page
-from ._rate_limit import RateLimiter
+from ._paging import AsyncPager, Page
+from ._rate_limit import InMemoryRateStore, RateStore
 from ._raw_response import APIResponse, RawPager
 from ._responses import RawResponse
 from ._retry import RetryPolicy
@@ -50,7 +50,7 @@ from .errors import (
     ServerError,
     UnprocessableEntityError,
 )
-from .fleet import RedisTokenCache
+from .fleet import RateLimiter, RedisTokenCache
 
 __all__ = [
     "APIResponse",
@@ -79,6 +79,7 @@ __all__ = [
     "DriftReport",
     "EnterpriseClient",
     "EnterpriseError",
+    "InMemoryRateStore",
     "InMemoryTokenCache",
     "IncompleteBulkError",
     "IncompleteListingError",
@@ -89,6 +90,7 @@ __all__ = [
     "PermissionDeniedError",
     "RateLimitError",
     "RateLimiter",
+    "RateStore",
     "RedisTokenCache",
     "RequestStats",
     "ResponseDecodeError",

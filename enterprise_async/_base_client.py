@@ -38,9 +38,9 @@ from ._drift import DriftCollector, DriftReport
 from ._extras import with_extra_body, with_extra_query
 from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
-from ._pagination import AsyncPager
+from ._paging import AsyncPager
 from ._proxy import check_proxy
-from ._rate_limit import RateBudget, RateLimiter, budget_key, parse_rate_limit
+from ._rate_limit import InMemoryRateStore, RateBudget, RateStore, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
 from ._redaction import Redactor, redact_url
 from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
@@ -100,8 +100,9 @@ class BaseClient:
             (``RedisTokenCache(url)``: one token, and one refresh, for a whole fleet).
         rate_limit: A budget every request, retries included, draws from, e.g.
             ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
-        rate_limiter: Where that budget and the pause are kept: ``RateLimiter("redis://...")``
-            shares them with every process using the same client id; in this process by default.
+        rate_limiter: Where that budget and the pause are kept (a ``RateStore``):
+            ``RateLimiter("redis://...")`` shares them with every process using the same client
+            id; in this process by default.
         max_response_bytes: The most one answer may inflate to (64 MiB by default); a larger one
             (a gzip bomb, an endless body) raises ``ResponseTooLargeError`` and nothing is kept.
         options: A whole ``ClientOptions`` (a queued job's, a command line's) in place of
@@ -132,7 +133,7 @@ class BaseClient:
         session: aiohttp.ClientSession | None = None,
         token_cache: TokenCache | None = None,
         rate_limit: str | None = None,
-        rate_limiter: RateLimiter | None = None,
+        rate_limiter: RateStore | None = None,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         options: ClientOptions | None = None,
         proxy: str | None = None,
@@ -676,14 +677,13 @@ def _page_number(pagination: Any, query: Query) -> int:
     return int(value) if value is not None and value.isdigit() else 1
 
 
-def _budget(client_id: str, rate_limit: str | None, limiter: RateLimiter | None) -> RateBudget | None:
-    """The client's budget: its limits on the given limiter (or one of its own, in memory)."""
-    if rate_limit is None and limiter is None:
+def _budget(client_id: str, rate_limit: str | None, store: RateStore | None) -> RateBudget | None:
+    """The client's budget: its limits on the given store (or one of its own, in memory)."""
+    if rate_limit is None and store is None:
         return None
-    if limiter is not None and not isinstance(limiter, RateLimiter):
-        raise ClientValidationError("rate_limiter", f"must be a RateLimiter, got {type(limiter).__name__}")
+    _require_instance("rate_limiter", store, RateStore, "a RateLimiter (or another RateStore)")
     items = parse_rate_limit(rate_limit) if rate_limit is not None else ()
-    return RateBudget(limiter or RateLimiter(), items, key=budget_key(client_id))
+    return RateBudget(store or InMemoryRateStore(), items, key=budget_key(client_id))
 
 
 @functools.lru_cache(maxsize=URLS_KEPT)

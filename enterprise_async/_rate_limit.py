@@ -1,30 +1,20 @@
 """The rate budget: every attempt draws from it, and a "try later" answer pauses all of them.
 
-``RateLimiter`` is where the budget is counted: in this process (the default), or on Redis
-(``RateLimiter("redis://...")``) so that every process of a fleet with the same client id draws from
-one budget and honours one pause. The counting itself is the ``limits`` library's moving window.
+``RateStore`` is what the client needs of the place where budgets are counted: draw a request from
+some limits, pause them, say how long a pause has left, and keep the adaptive concurrency limit of
+``max_concurrency="auto"``. ``InMemoryRateStore`` counts in this process (the default); the fleet's
+``RateLimiter("redis://...")`` (``enterprise_async.fleet``) counts on Redis, so that every process
+of a fleet with the same client id draws from one budget and honours one pause. The counting itself
+is the ``limits`` library's moving window.
 
-``RateBudget`` is one client's view: its limits (``"18/second; 360/minute"``) and key on a limiter.
+``RateBudget`` is one client's view: its limits (``"18/second; 360/minute"``) and key on a store.
 It is owned by the client, so views of the client share it. After a pause, one attempt per process
 goes first (a probe) and the others wait for its answer, so a storm of 429s costs one 429 per
 process per ``Retry-After`` instead of one per request.
 
-Redis keys (``<digest>`` is a hash of the client id, never a credential):
-``LIMITS:LIMITER/enterprise-async:budget:<digest>/...`` (the ``limits`` library's windows) and
-``enterprise-async:pause:<digest>`` (a key that lives as long as the pause),
-``enterprise-async:members:<digest>`` (the processes drawing on the budget lately, by last draw), and
-``enterprise-async:concurrency:<digest>`` (the adaptive concurrency limit of ``max_concurrency="auto"``
-and its generation, the count of its decreases; it lives ``CONCURRENCY_LIFETIME`` after its last change).
-
 The adaptive limit is kept next to the budget (``RateBudget.concurrency_step``): every client
 drawing on a budget adapts one limit, each process of a fleet using it as its own bound. A halving
 applies once per generation, so a 429 seen by four processes at once halves the limit once.
-
-Redis away: a call is retried for ``retry_window`` seconds, then the limiter does without Redis,
-logging a WARNING. Each process then counts its own share of the budget: every limit divided by
-the number of processes last seen drawing on it (at least one request each), so the fleet stays
-under the service's limit; pauses are this process's alone. It tries Redis again every
-``recheck`` seconds and shares the budget again once Redis answers.
 """
 
 from __future__ import annotations
@@ -32,71 +22,26 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-import secrets
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Protocol, runtime_checkable
 
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
 from ._constants import BUDGET_GUARD, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
-from ._redis import (
-    DEFAULT_FALLBACK_WINDOW,
-    DEFAULT_RECHECK,
-    DEFAULT_REDIS_CONNECT_TIMEOUT,
-    DEFAULT_REDIS_READ_TIMEOUT,
-    RedisFallback,
-    RedisPolicy,
-    check_redis_url,
-    connection_options,
-    is_redis_failure,
-)
 from .errors import ClientValidationError
 
-__all__ = ["RateBudget", "RateLimiter", "budget_key", "parse_rate_limit"]
-
-# Extend a pause, never shorten it: the longest Retry-After any process was given wins.
-_EXTEND_PAUSE = """
-local left = redis.call('PTTL', KEYS[1])
-if left < tonumber(ARGV[1]) then
-  redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
-end
-return 1
-"""
-
-MEMBER_REFRESH = 5.0
-"""Seconds between two notes, on Redis, that this process still draws on a budget."""
-MEMBER_LIFETIME = 60.0
-"""Seconds after its last note that a process no longer counts as drawing on a budget."""
-CONCURRENCY_LIFETIME = 600.0
-"""Seconds a shared adaptive concurrency limit is kept after its last change (then it starts over)."""
-
-# Grow or halve the shared limit if it is still at the caller's generation; create it if absent.
-# ARGV: step, generation, the caller's limit after the step, minimum, maximum, lifetime (ms).
-_CONCURRENCY_STEP = """
-local step, generation, limit = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local minimum, maximum = tonumber(ARGV[4]), tonumber(ARGV[5])
-local stored = redis.call('HMGET', KEYS[1], 'limit', 'generation')
-local current, at = tonumber(stored[1]), tonumber(stored[2])
-if current == nil or at == nil then
-  current = limit
-  at = generation
-  if step == 'halve' then at = generation + 1 end
-elseif at == generation then
-  if step == 'halve' then
-    current = math.max(minimum, math.floor(current / 2))
-    at = at + 1
-  else
-    current = math.min(maximum, current + 1)
-  end
-end
-redis.call('HSET', KEYS[1], 'limit', current, 'generation', at)
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-return {current, at}
-"""
+__all__ = [
+    "InMemoryRateStore",
+    "RateBudget",
+    "RateStore",
+    "budget_key",
+    "draw_from",
+    "parse_rate_limit",
+]
 
 
 def parse_rate_limit(text: str) -> tuple[RateLimitItem, ...]:
@@ -124,169 +69,82 @@ def budget_key(client_id: str) -> str:
     return f"{REDIS_KEY_PREFIX}:budget:{digest}"
 
 
-class RateLimiter:
-    """Where rate budgets and pauses are kept: this process, or a Redis shared by a fleet.
+@runtime_checkable
+class RateStore(Protocol):
+    """Where rate budgets, their pauses and their adaptive concurrency limits are kept: this
+    process (``InMemoryRateStore``) or a Redis shared by a fleet (``RateLimiter(url)``).
 
-    Args:
-        redis_url: ``redis://[:password@]host:port/db`` or ``rediss://`` (TLS). None keeps the
-            budget in this process. Needs the ``[redis]`` extra.
-        retry_window: Seconds a Redis call is retried before the limiter does without Redis.
-        recheck: Seconds, while doing without Redis, between two tries of Redis.
-        redis_timeout: Seconds Redis may take to answer one call (to connect, too).
-    """
-
-    def __init__(
-        self,
-        redis_url: str | None = None,
-        *,
-        retry_window: float = DEFAULT_FALLBACK_WINDOW,
-        recheck: float = DEFAULT_RECHECK,
-        redis_timeout: float = DEFAULT_REDIS_READ_TIMEOUT,
-    ) -> None:
-        self._redis_url = redis_url
-        self._redis: Any = None
-        self._pool: Any = None
-        self._local = MovingWindowRateLimiter(MemoryStorage())
-        self._pauses: dict[str, float] = {}
-        self._member = secrets.token_hex(8)
-        self._noted: dict[str, float] = {}
-        self._peers: dict[str, int] = {}
-        self._limits: dict[str, tuple[int, int]] = {}  # adaptive concurrency limits, in memory
-        self.fallback: RedisFallback | None = None
-        if redis_url is None:
-            self._window = self._local
-            return
-        check_redis_url(redis_url, "redis_url")
-        import redis.asyncio  # the [redis] extra
-
-        # One pool for the limits library's windows and our pauses, closed by aclose().
-        options = connection_options(
-            RedisPolicy(retry_window, min(redis_timeout, DEFAULT_REDIS_CONNECT_TIMEOUT), redis_timeout)
-        )
-        self._pool = redis.asyncio.ConnectionPool.from_url(redis_url, **options)
-        storage = RedisStorage(f"async+{redis_url}", implementation="redispy", connection_pool=self._pool)
-        self._window = MovingWindowRateLimiter(storage)
-        self.fallback = RedisFallback("rate budget", redis_url, recheck=recheck)
-
-    def __repr__(self) -> str:
-        return "RateLimiter(redis)" if self._redis_url else "RateLimiter(memory)"
+    Budgets are told apart by ``key`` (``budget_key``): clients with the same key on one store
+    draw from one budget."""
 
     @property
     def shared(self) -> bool:
-        """Whether the budget is shared with other processes (on Redis)."""
-        return self._redis_url is not None
-
-    def _on_redis(self) -> bool:
-        return self.fallback is not None and not self.fallback.away
-
-    def _failed(self, error: Exception) -> None:
-        if not is_redis_failure(error) or self.fallback is None:
-            raise error
-        self.fallback.failed(error, "each process keeps its share of the budget")
+        """Whether the budget is shared with other processes."""
+        ...
 
     async def draw(self, items: Sequence[RateLimitItem], key: str) -> float:
         """Take one request from every limit: 0 when granted, else seconds until one may be."""
-        if self._on_redis():
-            try:
-                await self._note_member(key)
-                wait = await _draw(self._window, items, key)
-            except Exception as error:
-                self._failed(error)
-            else:
-                self._answered()
-                return wait
-        share = [_share(item, self._peers.get(key, 1)) for item in items]
-        return await _draw(self._local, share, key)
-
-    def _answered(self) -> None:
-        if self.fallback is not None:
-            self.fallback.answered()
-
-    async def _note_member(self, key: str) -> None:
-        """Note, now and then, that this process draws on ``key``; and how many processes do."""
-        now = time.time()
-        if now - self._noted.get(key, 0.0) < MEMBER_REFRESH:
-            return
-        members = _members_key(key)
-        client = self._client()
-        async with client.pipeline(transaction=True) as pipe:
-            pipe.zadd(members, {self._member: now})
-            pipe.zremrangebyscore(members, "-inf", now - MEMBER_LIFETIME)
-            pipe.zcard(members)
-            pipe.expire(members, int(MEMBER_LIFETIME * 2))
-            _, _, count, _ = await pipe.execute()
-        self._noted[key] = now
-        self._peers[key] = max(1, int(count))
+        ...
 
     async def pause(self, key: str, seconds: float) -> None:
         """Hold every request drawing on ``key`` for ``seconds`` (a longer pause already set stays)."""
-        if seconds <= 0:
-            return
-        self._pauses[key] = max(self._pauses.get(key, 0.0), time.monotonic() + seconds)
-        if not self._on_redis():
-            return
-        try:
-            await self._client().eval(_EXTEND_PAUSE, 1, _pause_key(key), str(int(seconds * 1000)))
-        except Exception as error:
-            self._failed(error)
-            return
-        self._answered()
+        ...
+
+    async def paused_for(self, key: str) -> float:
+        """Seconds left of the pause on ``key``; 0 when there is none."""
+        ...
 
     async def concurrency_step(
         self, key: str, step: str, generation: int, limit: int, bounds: tuple[int, int]
     ) -> tuple[int, int] | None:
         """Grow (``"grow"``) or halve (``"halve"``) the adaptive limit kept for ``key`` if it is
-        still at ``generation``; the kept ``(limit, generation)`` after. ``limit`` (the caller's,
-        after its step) starts a limit not kept yet. None while Redis is away (each process then
-        adapts its own)."""
-        if not self._on_redis():
-            if self.shared:
-                return None
-            return _step_in_memory(self._limits, key, step, generation, limit, bounds)
-        arguments = (step, generation, limit, bounds[0], bounds[1], int(CONCURRENCY_LIFETIME * 1000))
-        try:
-            answer = await self._client().eval(
-                _CONCURRENCY_STEP, 1, _concurrency_key(key), *map(str, arguments)
-            )
-        except Exception as error:
-            self._failed(error)
-            return None
-        self._answered()
-        return int(answer[0]), int(answer[1])
+        still at ``generation``; the kept ``(limit, generation)`` after, or None when the store
+        cannot be reached (each process then adapts its own). ``limit`` (the caller's, after its
+        step) starts a limit not kept yet."""
+        ...
+
+
+class InMemoryRateStore:
+    """A ``RateStore`` of this process: the budgets of the clients that share it, and their pauses."""
+
+    def __init__(self) -> None:
+        self._window = MovingWindowRateLimiter(MemoryStorage())
+        self._pauses: dict[str, float] = {}
+        self._limits: dict[str, tuple[int, int]] = {}
+
+    def __repr__(self) -> str:
+        return "InMemoryRateStore()"
+
+    @property
+    def shared(self) -> bool:
+        return False
+
+    async def draw(self, items: Sequence[RateLimitItem], key: str) -> float:
+        return await draw_from(self._window, items, key)
+
+    async def pause(self, key: str, seconds: float) -> None:
+        if seconds > 0:
+            self._pauses[key] = max(self._pauses.get(key, 0.0), time.monotonic() + seconds)
 
     async def paused_for(self, key: str) -> float:
-        """Seconds left of the pause on ``key``; 0 when there is none."""
-        local = max(0.0, self._pauses.get(key, 0.0) - time.monotonic())
-        if not self._on_redis():
-            return local
-        try:
-            left = int(await self._client().pttl(_pause_key(key)))
-        except Exception as error:
-            self._failed(error)
-            return local
-        self._answered()
-        return left / 1000 if left > 0 else 0.0
+        return max(0.0, self._pauses.get(key, 0.0) - time.monotonic())
 
-    def _client(self) -> Any:
-        if self._redis is None:
-            import redis.asyncio  # the [redis] extra
-
-            self._redis = redis.asyncio.Redis(connection_pool=self._pool)
-        return self._redis
-
-    async def __aenter__(self) -> RateLimiter:
-        return self
-
-    async def __aexit__(self, *_: object) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        """Close the connections to Redis, if any."""
-        if self._pool is not None:
-            await self._pool.disconnect()
+    async def concurrency_step(
+        self, key: str, step: str, generation: int, limit: int, bounds: tuple[int, int]
+    ) -> tuple[int, int] | None:
+        kept = self._limits.get(key)
+        if kept is None:
+            kept = (limit, generation + 1 if step == "halve" else generation)
+        elif kept[1] == generation and step == "halve":
+            kept = (max(bounds[0], kept[0] // 2), generation + 1)
+        elif kept[1] == generation:
+            kept = (min(bounds[1], kept[0] + 1), generation)
+        self._limits[key] = kept
+        return kept
 
 
-async def _draw(window: MovingWindowRateLimiter, items: Sequence[RateLimitItem], key: str) -> float:
+async def draw_from(window: MovingWindowRateLimiter, items: Sequence[RateLimitItem], key: str) -> float:
+    """Take one request from every limit on ``window``: 0 when granted, else seconds until one may be."""
     for item in items:
         if not await window.test(item, key):
             return await _wait_for(window, item, key)
@@ -301,50 +159,11 @@ async def _wait_for(window: MovingWindowRateLimiter, item: RateLimitItem, key: s
     return max(MIN_BUDGET_WAIT, stats.reset_time - time.time()) + BUDGET_GUARD
 
 
-def _share(item: RateLimitItem, processes: int) -> RateLimitItem:
-    """One process's share of a limit among ``processes`` (at least one request)."""
-    if processes <= 1:
-        return item
-    return type(item)(max(1, item.amount // processes), item.multiples)
-
-
-def _members_key(key: str) -> str:
-    return key.replace(":budget:", ":members:", 1)
-
-
-def _pause_key(key: str) -> str:
-    return key.replace(":budget:", ":pause:", 1)
-
-
-def _concurrency_key(key: str) -> str:
-    return key.replace(":budget:", ":concurrency:", 1)
-
-
-def _step_in_memory(
-    limits: dict[str, tuple[int, int]],
-    key: str,
-    step: str,
-    generation: int,
-    limit: int,
-    bounds: tuple[int, int],
-) -> tuple[int, int]:
-    """``_CONCURRENCY_STEP`` on this process's memory (clients sharing one ``RateLimiter``)."""
-    kept = limits.get(key)
-    if kept is None:
-        kept = (limit, generation + 1 if step == "halve" else generation)
-    elif kept[1] == generation and step == "halve":
-        kept = (max(bounds[0], kept[0] // 2), generation + 1)
-    elif kept[1] == generation:
-        kept = (min(bounds[1], kept[0] + 1), generation)
-    limits[key] = kept
-    return kept
-
-
 class RateBudget:
-    """One client's budget on a limiter: wait your turn, draw, and pause together."""
+    """One client's budget on a store: wait your turn, draw, and pause together."""
 
-    def __init__(self, limiter: RateLimiter, items: Sequence[RateLimitItem], *, key: str) -> None:
-        self.limiter = limiter
+    def __init__(self, store: RateStore, items: Sequence[RateLimitItem], *, key: str) -> None:
+        self.store = store
         self.items = tuple(items)
         self.key = key
         self._drawing = asyncio.Lock()
@@ -358,7 +177,7 @@ class RateBudget:
 
     def __repr__(self) -> str:
         limits = "; ".join(str(item) for item in self.items) or "no limit"
-        return f"RateBudget({limits}, {self.limiter!r})"
+        return f"RateBudget({limits}, {self.store!r})"
 
     @asynccontextmanager
     async def attempt(self) -> AsyncIterator[None]:
@@ -382,12 +201,12 @@ class RateBudget:
         # Known here at once, before Redis is told: an attempt whose look at Redis was on its way
         # before this pause must not take the pause for over.
         self._paused_until = max(self._paused_until, time.monotonic() + seconds)
-        await self.limiter.pause(self.key, seconds)
+        await self.store.pause(self.key, seconds)
 
     async def _turn(self) -> asyncio.Event | None:
         """Wait out a pause; then the first attempt goes alone (it is returned as the probe)."""
         while True:
-            shared = await self.limiter.paused_for(self.key)
+            shared = await self.store.paused_for(self.key)
             left = max(shared, self._paused_until - time.monotonic())
             if left > 0:
                 self._after_pause = True
@@ -406,14 +225,14 @@ class RateBudget:
         self, step: str, generation: int, limit: int, bounds: tuple[int, int]
     ) -> tuple[int, int] | None:
         """Grow or halve the adaptive concurrency limit kept with this budget (``SharedLimit``)."""
-        return await self.limiter.concurrency_step(self.key, step, generation, limit, bounds)
+        return await self.store.concurrency_step(self.key, step, generation, limit, bounds)
 
     async def draw(self) -> None:
         """Wait for one request's share of every limit, and take it."""
         if not self.items:
             return
         async with self._drawing:
-            wait = await self.limiter.draw(self.items, self.key)
+            wait = await self.store.draw(self.items, self.key)
             while wait > 0:
                 await asyncio.sleep(wait)
-                wait = await self.limiter.draw(self.items, self.key)
+                wait = await self.store.draw(self.items, self.key)

@@ -1,14 +1,12 @@
 """Shared fixtures: a scripted loopback API for runtime tests, the aioresponses shim, and the
-leak watch that checks, at the end of the run, that no error or log record of the whole suite
-carried a client secret or a token."""
+leak watch (tests/_leak_watch.py) that fails any test whose log records, output or failure
+report carry a client secret or a token."""
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import logging
 import os
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -18,9 +16,8 @@ from aiohttp import ClientResponse, web
 from aiohttp.test_utils import TestServer
 from attrs import define, field
 
-from enterprise_async import EnterpriseClient, EnterpriseError, RawResponse
+from enterprise_async import EnterpriseClient, RawResponse
 from enterprise_async._middleware import OutgoingRequest, Send
-from enterprise_async.testing import Sandbox
 
 # --------------------------------------------------------------------------- aioresponses shim
 # aioresponses 0.7.9 builds ClientResponse without `stream_writer`, which aiohttp 3.14 requires
@@ -43,76 +40,36 @@ if "stream_writer" in inspect.signature(ClientResponse.__init__).parameters:
 
 
 # --------------------------------------------------------------------------- leak watch
+# Every test of every pytest process (each xdist worker too) is checked for secrets and tokens in
+# what it made the SDK say: tests/_leak_watch.py. This module imports it inside functions only:
+# pytest must import a plugin first (it warns, an error here, of one already imported).
+pytest_plugins = ["tests._leak_watch"]
 
 
-@define
-class LeakWatch:
-    """What the suite said (error messages, log records, reprs) and the secrets it must not say."""
+def watch_for(secret: str) -> None:
+    """Have the leak watch look for ``secret`` in every later test of this process."""
+    from tests._leak_watch import watch_for as watch
 
-    secrets: set[str] = field(factory=set)
-    said: list[tuple[str, str]] = field(factory=list)
-
-    def leaks(self) -> list[tuple[str, str]]:
-        jwt = re.compile(r"eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]+")
-        return [
-            (source, text)
-            for source, text in self.said
-            if jwt.search(text) or any(secret in text for secret in self.secrets)
-        ]
+    watch(secret)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The scripted API's client secret is watched for in every test (its tokens as it issues them)."""
+    watch_for(CLIENT_SECRET)
+
+
+# --------------------------------------------------------------------------- terminal size
 # The command-line tests read output as a pipe gets it: no COLUMNS or LINES, so tables take the
 # CLI's width for pipes. pytest-xdist's workers are given COLUMNS=80 and LINES=24, and a developer's
 # shell may export them: neither is what the tests describe.
 for _terminal_size in ("COLUMNS", "LINES"):
     os.environ.pop(_terminal_size, None)
 
-WATCH = LeakWatch()
-_exception_init = Exception.__init__
-
-
-def _recording_init(self: EnterpriseError, *args: Any, **kwargs: Any) -> None:
-    _exception_init(self, *args)
-    WATCH.said.append((f"str({type(self).__name__})", str(self)))
-
-
-EnterpriseError.__init__ = _recording_init  # type: ignore[method-assign]
-
-
-class _RecordingHandler(logging.Handler):
-    def emit(self, record: logging.LogRecord) -> None:
-        WATCH.said.append((f"log {record.levelname}", self.format(record)))
-
-
-_sdk_logger = logging.getLogger("enterprise_async")
-_sdk_logger.addHandler(_RecordingHandler(logging.DEBUG))
-_sdk_logger.setLevel(logging.DEBUG)
-
-_sandbox_start = Sandbox.start
-
-
-async def _watched_start(self: Sandbox) -> Sandbox:
-    WATCH.secrets.add(self.client_secret)
-    return await _sandbox_start(self)
-
-
-Sandbox.start = _watched_start  # type: ignore[method-assign]
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "last: run after every other test (reads what the whole run did)")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked ``last`` run after everything else (the leak check reads the whole run)."""
-    items.sort(key=lambda item: item.get_closest_marker("last") is not None)
-
 
 # --------------------------------------------------------------------------- scripted API
 
 CLIENT_ID = "test-client"
 CLIENT_SECRET = "s3cr3t-value-never-shown"
-WATCH.secrets.add(CLIENT_SECRET)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -175,7 +132,7 @@ class ScriptedAPI:
         if key == ("POST", "/oauth2/v1/access_token") and key not in self.routes:
             self.tokens_issued += 1
             token = f"token-{self.tokens_issued}"
-            WATCH.secrets.add(token)
+            watch_for(token)
             return web.json_response(
                 {"access_token": token, "token_type": "JWT", "expires_in": self.token_lifetime}
             )

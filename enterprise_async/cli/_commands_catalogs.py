@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from .._generated.client import EnterpriseClient
-from .._redis import RedisPolicy
 from ..exports import ExportSummary, export_catalogs
 from ..fleet._customer_queue import export_customers_via_queue
 from ..fleet._queue import QueueOptions, export_via_queue
+from ..fleet._redis import RedisPolicy
 from ._commands_worker import checked_queue_url, fleet_logging, require_fleet_extra, retry_window_option
 from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError, InputError, read_customers_file, run

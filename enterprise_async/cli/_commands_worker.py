@@ -20,10 +20,10 @@ import click
 from .._constants import REQUIRED_ENVIRONMENT
 from .._options import ClientOptions
 from .._rate_limit import parse_rate_limit
-from .._redis import DEFAULT_RETRY_WINDOW, RedisPolicy, check_redis_url, redis_location
 from ..errors import ClientValidationError
 from ..fleet._customers import Customer
 from ..fleet._queue import DEFAULT_JOB_TIMEOUT, QUEUE_NAME
+from ..fleet._redis import DEFAULT_RETRY_WINDOW, RedisPolicy, check_redis_url, redis_location
 from ..fleet._worker_clients import has_environment_credentials
 from ._failures import InputError, read_customers_file, run
 from ._options import concurrency_option

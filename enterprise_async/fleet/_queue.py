@@ -40,14 +40,6 @@ import attrs
 from attrs import field, frozen
 
 from .._generated.client import EnterpriseClient
-from .._redis import (
-    RedisPolicy,
-    RedisUnavailableError,
-    check_redis_url,
-    connection_options,
-    redis_failures,
-    redis_location,
-)
 from ..errors import EnterpriseError
 from ..exports import PART_SUFFIX, CatalogOutcome, CompletedCatalog, ExportSummary, Manifest, SilentProgress
 from ..exports._catalogs import (
@@ -62,6 +54,14 @@ from ..exports._lock import file_lock_path
 from ..models import Catalog, from_dict, to_dict
 from . import _job_format
 from ._job_format import JobPayloadError, failure_text
+from ._redis import (
+    RedisPolicy,
+    RedisUnavailableError,
+    check_redis_url,
+    connection_options,
+    redis_failures,
+    redis_location,
+)
 from ._runs import DEFAULT_LEASE, RunClaim, RunTicket, guarded
 from ._worker_clients import WorkerClients
 

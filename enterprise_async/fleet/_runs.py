@@ -31,7 +31,6 @@ import orjson
 from attrs import frozen
 
 from .._constants import REDIS_KEY_PREFIX
-from .._redis import is_redis_failure
 from ..exports._lock import (
     DIRECTORY_LOCK_NAME,
     DirectoryLock,
@@ -41,6 +40,7 @@ from ..exports._lock import (
     holder_data,
     read_holder,
 )
+from ._redis import is_redis_failure
 
 __all__ = ["DEFAULT_LEASE", "RunClaim", "RunTicket", "guarded", "run_is_live", "stop_when_run_ends"]
 

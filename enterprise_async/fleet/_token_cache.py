@@ -28,7 +28,8 @@ import orjson
 
 from .._auth import CachedToken, TokenIssue
 from .._constants import TOKEN_LOCK_POLL, TOKEN_LOCK_TTL
-from .._redis import (
+from ..errors import ClientValidationError
+from ._redis import (
     DEFAULT_FALLBACK_WINDOW,
     DEFAULT_RECHECK,
     DEFAULT_REDIS_CONNECT_TIMEOUT,
@@ -39,7 +40,6 @@ from .._redis import (
     is_redis_failure,
     redis_client,
 )
-from ..errors import ClientValidationError
 
 __all__ = ["RedisTokenCache"]
 

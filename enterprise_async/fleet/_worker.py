@@ -19,11 +19,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .._options import ClientOptions
-from .._redis import RedisPolicy, RedisUnavailableError, is_redis_failure, redis_error, redis_location
 from . import _job_format
 from ._customer_queue import CUSTOMER_FUNCTION, export_customer
 from ._customers import Customer
 from ._queue import EXPORT_FUNCTION, MAX_TRIES, QUEUE_NAME, WORKER_HEARTBEAT, export_catalog, queue_redis
+from ._redis import RedisPolicy, RedisUnavailableError, is_redis_failure, redis_error, redis_location
 from ._worker_clients import WorkerClients
 
 __all__ = ["STOP_SIGNALS", "run_worker"]

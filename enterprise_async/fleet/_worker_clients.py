@@ -17,8 +17,8 @@ from typing import Any
 from .._constants import REQUIRED_ENVIRONMENT
 from .._generated.client import EnterpriseClient
 from .._options import ClientOptions
-from .._rate_limit import RateLimiter
 from ._customers import Customer
+from ._rate_limiter import RateLimiter
 from ._token_cache import RedisTokenCache
 
 __all__ = ["WorkerClients", "has_environment_credentials"]

@@ -19,7 +19,7 @@ of your own for an operation (``sandbox.canned``) and a request log with credent
 (``sandbox.requests``). The pytest plugin
 (``enterprise_async.testing.pytest_plugin``, registered as an entry point) provides the
 ``enterprise_sandbox`` fixture; ``serve()`` runs a sandbox in the foreground
-(``python -m enterprise_async.testing --port 8000``).
+(``enterprise-async sandbox --port 8000``).
 """
 
 from __future__ import annotations

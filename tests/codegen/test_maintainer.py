@@ -5,7 +5,7 @@ Each class is one edit: a copy of the repository (the tree, not git) gets the ed
 runs `python -m codegen`, once for the whole class, checking that nothing outside `spec/` and
 `enterprise_async/_generated/` changed. Its tests then run the copied package in subprocesses:
 its client against a local aiohttp server the test scripts, its own sandbox
-(``python -m enterprise_async.testing``, serving the regenerated spec), and its command line
+(``python -m enterprise_async sandbox``, serving the regenerated spec), and its command line
 (``python -m enterprise_async``) against either. The module takes about a minute (select it with
 ``-m maintainer``, skip it with ``-m "not maintainer"``).
 """
@@ -383,10 +383,10 @@ def scripted(api: ScriptedAPI) -> Server:
 
 @pytest.fixture(scope="class")
 def sandbox(repo: Path) -> Iterator[Server]:
-    """The copy's own sandbox (``python -m enterprise_async.testing``, seed 0), serving the
+    """The copy's own sandbox (``python -m enterprise_async sandbox``, seed 0), serving the
     regenerated spec from a process that imports the copy."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "enterprise_async.testing", "--port", "0", "--seed", str(SEED)],
+        [sys.executable, "-m", "enterprise_async", "sandbox", "--port", "0", "--seed", str(SEED)],
         cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:

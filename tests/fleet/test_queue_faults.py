@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 import redis
 
-from enterprise_async._redis import RedisPolicy
 from enterprise_async.exports import Manifest
 from enterprise_async.exports._catalogs import export_catalogs
 from enterprise_async.exports._lock import DirectoryLockedError
 from enterprise_async.fleet._queue import QUEUE_NAME, QueueOptions, export_via_queue
+from enterprise_async.fleet._redis import RedisPolicy
 from enterprise_async.fleet._runs import folder_key
 from enterprise_async.testing import DataSize, Fault, Sandbox
 

@@ -25,7 +25,7 @@ from attrs import define, field
 
 from enterprise_async import EnterpriseClient
 from enterprise_async._redaction import SHORT_SECRET_LENGTH
-from tests.conftest import WATCH
+from tests._leak_watch import watch_for
 
 TOKEN_PATH = "/oauth2/v1/access_token"
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
@@ -98,12 +98,12 @@ class HostileServer:
         self.forms.append(await request.read())
         token = f"opaque-{secrets.token_hex(12)}"
         self.tokens.append(token)
-        WATCH.secrets.add(token)  # the suite's leak watch looks for it in every message too
+        watch_for(token)  # the suite's leak watch looks for it in every test's output too
         return web.json_response({"access_token": token, "token_type": "JWT", "expires_in": 3600})
 
     def start(self) -> None:
         if len(self.client_secret) >= SHORT_SECRET_LENGTH:  # a one-letter one is in every message
-            WATCH.secrets.add(self.client_secret)
+            watch_for(self.client_secret)
         loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=loop.run_forever, name="hostile-server", daemon=True)
         self._thread.start()

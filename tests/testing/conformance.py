@@ -1,6 +1,6 @@
 """Check the sandbox against ``spec/openapi.yaml`` with schemathesis (run by ``nox -s conformance``).
 
-Starts ``python -m enterprise_async.testing`` on a free port, fetches a token the way any client
+Starts ``python -m enterprise_async sandbox`` on a free port, fetches a token the way any client
 would, and runs ``schemathesis run`` against the spec with that token, JSON responses and a fixed
 seed, then stops the sandbox. Extra arguments are passed to schemathesis. Exits with its status.
 """
@@ -122,7 +122,8 @@ def _start_sandbox(profile: str) -> tuple[subprocess.Popen[str], dict[str, str]]
         [
             sys.executable,
             "-m",
-            "enterprise_async.testing",
+            "enterprise_async",
+            "sandbox",
             "--port",
             "0",
             "--catalog-items",

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from attrs import frozen
 
-from .errors import APIConnectionError, ClientValidationError
+from ..errors import APIConnectionError, ClientValidationError
 
 __all__ = [
     "DEFAULT_REDIS_CONNECT_TIMEOUT",
