@@ -194,16 +194,22 @@ def _service(document: Node, node: Node, at: str) -> Iterator[Problem]:
     access = rule.get("access")
     if access is None:
         return
-    names = {_resolved(document, parameter).get("name") for parameter in node.get("parameters", ())}
+    parameters = [_dereferenced(document, parameter) for parameter in node.get("parameters", ())]
+    if any(parameter is None for parameter in parameters):
+        return  # a dangling $ref, reported on its own
+    names = {parameter.get("name") for parameter in parameters if parameter is not None}
     if not isinstance(access, dict) or access.get("param") not in names:
         known = sorted(str(name) for name in names)
         yield Problem(where + pointer("access"), f"`param` must name a parameter of the operation ({known})")
 
 
-def _resolved(document: Node, node: Node) -> Node:
+def _dereferenced(document: Node, node: Node) -> Node | None:
+    """The node a ``$ref`` chain ends at; None when it points to nothing."""
     while isinstance(node, dict) and "$ref" in node:
         target: Any = document
-        for part in node["$ref"].removeprefix("#/").split("/"):
+        for part in str(node["$ref"]).removeprefix("#/").split("/"):
+            if not isinstance(target, dict) or part not in target:
+                return None
             target = target[part]
         node = target
     return node

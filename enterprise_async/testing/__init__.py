@@ -5,10 +5,14 @@
     from enterprise_async.testing import Sandbox
 
     async with Sandbox(seed=0) as sandbox:
-        async with sandbox.client(response_format="xml") as client:
+        async with sandbox.client() as client:
             async for policy in client.policies.list(sandbox.data.customers[0].uuid):
                 ...
 
+``Sandbox()`` answers as the services behind the gateway do (access by the token's customer, their
+checks, envelopes, negotiation...); ``Sandbox(profile="reference")`` answers as the reference
+documents the API (XML by default). README.md beside this module lists both profiles and every
+deliberate difference from the services.
 ``Sandbox`` serves every endpoint of the reference from deterministic data (``sandbox.data``),
 with state, tokens (``sandbox.tokens``), faults on demand (``sandbox.faults`` with ``Fault``), bodies
 of your own for an operation (``sandbox.canned``) and a request log with credentials redacted

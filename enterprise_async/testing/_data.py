@@ -574,6 +574,34 @@ def plan_wire(plan: PlanRecord, licenses: Sequence[LicenseRecord], now: datetime
     }
 
 
+def plan_as_served(plan: PlanRecord, wire: dict[str, Any]) -> dict[str, Any]:
+    """A plan's wire form as license-manager's SubscriptionPlanSerializer writes it: revocations
+    ``{applied, remaining}`` (null without a cap), a license total without the revoked ones, and
+    renewal dates as ``str(datetime)`` (its UUIDField over a datetime)."""
+    served = dict(wire)
+    counters = wire["revocations"]
+    used = counters.get("used", counters.get("applied", 0))
+    served["revocations"] = (
+        {"applied": used, "remaining": counters["remaining"]} if plan.revocation_cap else None
+    )
+    served["licenses"] = {
+        **wire["licenses"],
+        "total": wire["licenses"]["total"] - wire["licenses"]["revoked"],
+    }
+    served["prior_renewals"] = [
+        {name: _python_str(value) if name.endswith("_date") else value for name, value in renewal.items()}
+        for renewal in wire["prior_renewals"]
+    ]
+    return served
+
+
+def _python_str(text: str | None) -> str | None:
+    """An ISO ``...Z`` moment as Python's ``str(datetime)`` writes it (``2026-01-15 10:00:00+00:00``)."""
+    if text is None:
+        return None
+    return str(datetime.datetime.fromisoformat(text.replace("Z", "+00:00")))
+
+
 # ---------------------------------------------------------------------------------- learner summary
 
 

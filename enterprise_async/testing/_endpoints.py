@@ -14,6 +14,7 @@ from attrs import field, frozen
 from multidict import MultiMapping
 
 from .._spec import MaxProductItems, Operation, Pagination
+from ._data import plan_as_served
 from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_envelope, page_links, requested_page
 from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
 from ._records import AssignmentRecord, CatalogRecord
@@ -325,7 +326,13 @@ class Endpoints:
             and (not current or self.data.current_plan(plan))
         ]
         page = self._page(call, "subscriptions.list", len(plans), "subscriptions", "page_size")
+        rules = self.services.rules("subscriptions.list")
         wire = [self.data.plan_wire(plan) for plan in plans[page.start : page.end]]
+        if rules.get("wire") == "service":
+            wire = [
+                plan_as_served(plan, row)
+                for plan, row in zip(plans[page.start : page.end], wire, strict=True)
+            ]
         return self._paged(call, "subscriptions.list", page, wire)
 
     def assign_licenses(self, call: Call) -> Reply:
@@ -334,7 +341,9 @@ class Endpoints:
             raise ApiError(423, PLAN_LOCKED)
         body = call.json("user_emails", "user_sfids", "greeting", "closing", "notify_users")
         emails = body.emails("user_emails")
-        body.optional_strings("user_sfids", blank=True)
+        sfids = body.optional_strings("user_sfids", blank=True)
+        if sfids and len(sfids) != len(emails):  # LicenseAdminAssignActionSerializer.validate
+            raise _non_field("Number of Salesforce IDs did not match number of provided user emails.")
         body.optional_text("greeting")
         body.optional_text("closing")
         body.boolean("notify_users")
@@ -367,6 +376,8 @@ class Endpoints:
             refused = "Plan does not have enough revocations remaining."
             raise ApiError(400, {"unsuccessful_revocations": [{"error": refused}]})
         outcome = self.data.revoke_emails(plan, emails)
+        if outcome.unsuccessful and not outcome.successful:  # license-manager's bulk_revoke: errors only
+            return Reply({"unsuccessful_revocations": outcome.unsuccessful}, status=outcome.status)
         return Reply(
             {"successful_revocations": outcome.successful, "unsuccessful_revocations": outcome.unsuccessful},
             status=outcome.status,
@@ -536,6 +547,9 @@ class Endpoints:
             query=list(call.query.items()),
             page_param=pagination.page_param or "page",
         )
+        emitted = self.services.rules(operation).get("fields")
+        if emitted is not None:  # the serializer's fields, no more
+            items = [{name: item[name] for name in emitted if name in item} for item in items]
         envelope = self.services.rules(operation).get("envelope")
         if envelope is not None and pagination.items is not None:
             fields = {**(head or {}), **extra}

@@ -30,6 +30,8 @@ __all__ = [
     "valid_uuid",
 ]
 
+BAD_EMAIL = "Enter a valid email address."
+"""Django's EmailValidator message."""
 MAX_INTEGER = 2**63 - 1
 """Largest integer a body may carry: the database's 64-bit columns (and orjson) stop there."""
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
@@ -75,11 +77,13 @@ class Body:
         return name in self.data
 
     def emails(self, name: str) -> list[str]:
-        """A required, non-empty list of e-mail addresses."""
+        """A required, non-empty list of e-mail addresses; the bad ones answered by position, as
+        DRF's ``ListField(child=EmailField())`` does (``{"user_emails": {"0": ["Enter a valid
+        email address."]}}``)."""
         values = self.strings(name)
-        for value in values:
-            if not is_email(value):
-                raise _invalid(name, f"Enter a valid email address: {value!r}.")
+        wrong = {str(index): [BAD_EMAIL] for index, value in enumerate(values) if not is_email(value)}
+        if wrong:
+            raise ApiError(400, {name: wrong})
         return values
 
     def strings(self, name: str) -> list[str]:

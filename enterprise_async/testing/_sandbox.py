@@ -79,7 +79,7 @@ class Sandbox:
     ::
 
         async with Sandbox(seed=0) as sandbox:
-            async with sandbox.client(response_format="xml") as client:
+            async with sandbox.client() as client:
                 catalogs = await client.catalogs.list().to_list()
             customer = sandbox.data.customers[0].uuid
 
@@ -165,7 +165,9 @@ class Sandbox:
             lifetime=token_lifetime,
         )
         """The token issuer (``issued`` counts tokens, ``expire_all()`` expires them)."""
-        services = Services(profile, spec.services, spec.service, self.data, self.tokens.customer_uuid)
+        services = Services(
+            profile, spec.services, spec.service, self.data, self.tokens.customer_uuid, spec.components
+        )
         self.profile = profile
         """``"services"`` (the services behind the gateway, as they answer) or ``"reference"``."""
         options = ServerOptions(

@@ -45,6 +45,7 @@ class Services:
         rules: Mapping[str, Mapping[str, Any]],
         data: SandboxData,
         customer_uuid: str,
+        components: Mapping[str, Any] | None = None,
     ) -> None:
         if profile not in PROFILES:
             raise ValueError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")
@@ -52,6 +53,7 @@ class Services:
         self._services = services if profile == "services" else {}
         self._rules = rules if profile == "services" else {}
         self._data = data
+        self._components = components or {}
         self.customer_uuid = customer_uuid
         """The customer the sandbox's tokens are tied to."""
 
@@ -118,10 +120,16 @@ class Services:
         for rule in rules.get("query-rules", ()):  # on the request as sent, not the view's filter
             _query_rule(rule, call)
         for name, choices in rules.get("choices", {}).items():
-            _choice(name, choices, call)
+            _choice(name, self._choices(choices), call)
         for name in rules.get("body-required", ()):
             _body_field(name, call)
         return viewed
+
+    def _choices(self, choices: str | list[str]) -> list[str]:
+        """A parameter's choices: listed, or the ``enum`` of the component schema named."""
+        if isinstance(choices, str):
+            return [str(value) for value in self._components[choices].get("enum", ())]
+        return choices
 
     def _access(self, rule: Mapping[str, Any] | None, operation: str, call: Call) -> Call:
         if rule is None:

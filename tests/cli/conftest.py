@@ -105,7 +105,9 @@ def served(monkeypatch: pytest.MonkeyPatch, cli: CommandLine) -> Iterator[Sandbo
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="served-sandbox", daemon=True)
     thread.start()
-    sandbox = Sandbox(seed=0)
+    # The reference profile: the command tests check the commands against every customer's data;
+    # tests/testing/test_as_the_services.py checks what the services answer.
+    sandbox = Sandbox(seed=0, profile="reference")
     try:
         asyncio.run_coroutine_threadsafe(sandbox.start(), loop).result(timeout=30)
         cli.secrets.add(sandbox.client_secret)

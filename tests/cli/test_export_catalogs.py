@@ -23,7 +23,7 @@ CONTENTS = "/enterprise/v2/enterprise-catalogs/{}"
 
 @pytest.fixture
 async def sandbox() -> AsyncIterator[Sandbox]:
-    async with Sandbox(seed=0) as running:
+    async with Sandbox(seed=0, profile="reference") as running:  # every catalog, both formats
         yield running
 
 

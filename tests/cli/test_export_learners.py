@@ -22,7 +22,7 @@ SUMMARY = "/enterprise/v3/enterprise-customer/{}/learner-summary"
 
 @pytest.fixture
 async def sandbox() -> AsyncIterator[Sandbox]:
-    async with Sandbox(seed=0) as running:
+    async with Sandbox(seed=0, profile="reference") as running:
         yield running
 
 
@@ -99,7 +99,10 @@ async def test_rows_are_written_as_pages_arrive(sandbox: Sandbox) -> None:
 
 
 async def test_a_summary_without_pagination_is_exported_too() -> None:
-    async with Sandbox(seed=1, learner_summary="list") as sandbox, sandbox.client() as client:
+    async with (
+        Sandbox(seed=1, learner_summary="list", profile="reference") as sandbox,
+        sandbox.client() as client,
+    ):
         customer = sandbox.data.customers[0].uuid
         sink = io.BytesIO()
         count = await export_learners(client, customer, sink)

@@ -209,7 +209,8 @@ SHAPES = [
 
 @pytest.fixture(params=SHAPES)
 async def shaped(request: pytest.FixtureRequest) -> AsyncIterator[Sandbox]:
-    async with Sandbox(**request.param) as sandbox:
+    # the reference profile: every answer in both formats (the services render no XML)
+    async with Sandbox(profile="reference", **request.param) as sandbox:
         yield sandbox
 
 

@@ -51,7 +51,7 @@ async def test_every_item_arrives_once_and_in_order_despite_faults_and_expiring_
     response_format: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     size = DataSize(customers=1, catalogs_per_customer=1, catalog_items=ITEMS)
-    async with Sandbox(seed=5, size=size, token_lifetime=2.0, log_limit=0) as sandbox:
+    async with Sandbox(seed=5, size=size, token_lifetime=2.0, log_limit=0, profile="reference") as sandbox:
         catalog = sandbox.data.catalogs[0]
         expected = [
             sandbox.data.item(catalog, index).get("key") or sandbox.data.item(catalog, index).get("uuid")

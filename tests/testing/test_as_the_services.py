@@ -6,6 +6,7 @@ the service file behind it. The sandbox's tokens are tied to its first customer 
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -362,3 +363,78 @@ async def test_the_reference_profile_answers_xml_and_every_customer(session: aio
 def test_an_unknown_profile_is_refused() -> None:
     with pytest.raises(ValueError, match="profile"):
         Sandbox(profile="staging")  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------- error bodies and payloads
+
+
+async def test_a_bad_email_in_a_list_is_answered_by_its_position(services: Sandbox, api: RawAPI) -> None:
+    """license-manager license_manager/apps/api/serializers.py, MultipleEmailsSerializer
+    (ListField(child=EmailField()): DRF indexes a child's errors by position)."""
+    a, _ = _customers(services)
+    path = f"/enterprise/v1/subscriptions/{_plan_of(services, a)}/licenses/assign"
+    answer = await api.post(path, json={"user_emails": ["ada@example.com", "not-an-email"]})
+    assert (answer.status, answer.data) == (400, {"user_emails": {"1": ["Enter a valid email address."]}})
+
+
+async def test_sfids_not_matching_the_emails_are_a_non_field_error(services: Sandbox, api: RawAPI) -> None:
+    """license-manager license_manager/apps/api/serializers.py,
+    LicenseAdminAssignActionSerializer.validate."""
+    a, _ = _customers(services)
+    path = f"/enterprise/v1/subscriptions/{_plan_of(services, a)}/licenses/assign"
+    answer = await api.post(path, json={"user_emails": ["ada@example.com"], "user_sfids": ["a", "b"]})
+    assert answer.status == 400
+    assert answer.data == {
+        "non_field_errors": ["Number of Salesforce IDs did not match number of provided user emails."]
+    }
+
+
+async def test_a_bulk_revoke_where_nothing_succeeds_carries_only_the_failures(
+    services: Sandbox, api: RawAPI
+) -> None:
+    """license-manager license_manager/apps/api/v1/views.py, bulk_revoke (`error_response_status and
+    not revocation_results`: only `unsuccessful_revocations`)."""
+    a, _ = _customers(services)
+    path = f"/enterprise/v1/subscriptions/{_plan_of(services, a)}/licenses/bulk-revoke"
+    answer = await api.post(path, json={"user_emails": ["nobody@example.com"]})
+    assert answer.status == 404
+    assert list(answer.data) == ["unsuccessful_revocations"]
+
+
+async def test_a_plan_carries_only_what_its_serializer_emits(services: Sandbox, api: RawAPI) -> None:
+    """license-manager license_manager/apps/api/serializers.py, SubscriptionPlanSerializer: its
+    fields, revocations `{applied, remaining}` (null without a cap), renewal dates as Python's
+    `str(datetime)` (a UUIDField over a datetime)."""
+    a, _ = _customers(services)
+    answer = await api.get("/enterprise/v1/subscriptions", params={"enterprise_customer_uuid": a})
+    capped = next(plan for plan in answer.data["results"] if plan["is_revocation_cap_enabled"])
+    uncapped = next(plan for plan in answer.data["results"] if not plan["is_revocation_cap_enabled"])
+    assert set(capped["revocations"]) == {"applied", "remaining"}
+    assert uncapped["revocations"] is None
+    assert not {"customer_agreement", "product", "num_revocations_applied"} & set(capped)
+    renewal = capped["prior_renewals"][0]
+    assert re.fullmatch(
+        r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+00:00", renewal["renewed_subscription_plan_start_date"]
+    )
+
+
+async def test_policies_and_assignments_carry_only_what_their_serializers_emit(
+    services: Sandbox, api: RawAPI
+) -> None:
+    """enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py
+    (SubsidyAccessPolicyResponseSerializer) and serializers/content_assignments/assignment.py
+    (LearnerContentAssignmentAdminResponseSerializer): the redemption and learner views' fields
+    are not among them."""
+    a, _ = _customers(services)
+    policies = await api.get(
+        "/enterprise/v1/subsidy-access-policies/", params={"enterprise_customer_uuid": a}
+    )
+    configuration = _assignable(services, a).assignment_configuration_uuid
+    assignments = await api.get(
+        f"/enterprise/v1/assignment-configurations/{configuration}/admin/assignments/"
+    )
+    policy, assignment = policies.data["results"][0], assignments.data["results"][0]
+    assert not {"policy_redemption_url", "remaining_balance", "learner_content_assignments"} & set(policy)
+    assert {"uuid", "aggregates", "assignment_configuration"} <= set(policy)
+    assert not {"content_metadata", "learner_acknowledged"} & set(assignment)
+    assert {"uuid", "learner_state", "recent_action"} <= set(assignment)
