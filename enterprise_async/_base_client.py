@@ -86,9 +86,9 @@ class BaseClient:
         auth_url: The token issuer's base URL; defaults to ``base_url``.
         response_format: ``"json"`` or ``"xml"``; both decode to equal models.
         max_concurrency: Requests in flight at once for this client, pages of listings included;
-            ``"auto"`` adapts it to the answers (README's *Adaptive concurrency*).
+            ``"auto"`` adapts it to the answers (enterprise_async/README.md, *Adaptive concurrency*).
         concurrency_bounds: ``(minimum, maximum)`` requests in flight ``"auto"`` stays within.
-        max_retries: Retries of retryable failures (see the README's *Reliability*).
+        max_retries: Retries of retryable failures (see enterprise_async/README.md, *Reliability*).
         timeout: Seconds allowed per request, or a ``Timeout(connect=, read=, total=)``.
         retry: A ``RetryPolicy``: the delays between retries, their jitter, the statuses retried.
         session: An ``aiohttp.ClientSession`` of the caller's; the client then leaves it open.
@@ -322,7 +322,7 @@ class BaseClient:
         """What this client's responses (and its views') held that the spec does not describe:
         unknown fields, enum values outside the spec, values kept as sent, undocumented statuses,
         each with a count, the operation and an example path. ``reset=True`` starts a new count
-        after this report. See the README's *Keeping spec/ true*."""
+        after this report. See spec/README.md, *Keeping spec/ true*."""
         report = self._drift.report()
         if reset:
             self._drift.clear()

@@ -96,8 +96,8 @@ class DriftReport:
     """What the responses of a client (and its views) held that the spec does not describe.
 
     Each entry says what was found (``kind``), on which operation, where, how often, and the first
-    place it was seen: what ``spec/`` should learn to stay true to the deployment (see the
-    README's *Keeping spec/ true*). ``omitted`` counts findings beyond ``MAX_DRIFT_ENTRIES``
+    place it was seen: what ``spec/`` should learn to stay true to the deployment (see
+    spec/README.md, *Keeping spec/ true*). ``omitted`` counts findings beyond ``MAX_DRIFT_ENTRIES``
     distinct ones, which are not listed. ``str(report)`` reads as a short list; ``to_dict()``
     is JSON-ready.
     """

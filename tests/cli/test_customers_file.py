@@ -138,8 +138,8 @@ def test_a_worker_refuses_a_customer_whose_secret_it_lacks(
 
 
 def test_the_readme_customers_file_is_read_as_written(tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Running a fleet", 1)[1]
+    guide = Path(__file__).resolve().parents[2] / "enterprise_async" / "fleet" / "README.md"
+    section = guide.read_text(encoding="utf-8").split("# Running a fleet", 1)[1]
     example = re.search(r"```json\n(.*?)```", section, re.DOTALL)
     assert example is not None
     path = tmp_path / "customers.json"

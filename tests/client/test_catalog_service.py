@@ -1,5 +1,5 @@
 """Catalogs as openedx/enterprise-catalog serves them behind its gateway (issue 22): the rows of
-README.md's table "Where the services differ from the reference" about catalogs, each shown
+spec/README.md's table "Where the services differ from the reference" about catalogs, each shown
 through the public client against the sandbox."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Where the real services differ from the reference: one test per row of README.md's table
+"""Where the real services differ from the reference: one test per row of spec/README.md's table
 "Where the services differ from the reference", through the public client against the sandbox."""
 
 from __future__ import annotations

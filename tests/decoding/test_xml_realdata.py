@@ -106,8 +106,8 @@ def _equal_in_both_formats(record: dict[str, Any], renderers: Renderers) -> bool
 def test_most_real_records_read_from_xml_equal_their_json_twin_and_write_its_json(
     renderers: Renderers,
 ) -> None:
-    """The count is the closing figure of issue 20 (README, XML); what differs is the renderer's
-    ambiguities: ``""`` in a nullable field, numbers sent as text, ``\\r`` in a text."""
+    """The count is the closing figure of issue 20 (enterprise_async/README.md, XML); what differs
+    is the renderer's ambiguities: ``""`` in a nullable field, numbers sent as text, ``\\r`` in a text."""
     equal = [record.values[0] for record in RECORDS if _equal_in_both_formats(record.values[0], renderers)]
     assert len(equal) >= len(RECORDS) * 3 // 5
 

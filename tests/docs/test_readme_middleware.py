@@ -1,4 +1,4 @@
-"""The README's middleware example, run as written: one middleware adds a header to every attempt,
+"""The client guide's middleware example, run as written: one middleware adds a header to every attempt,
 the other logs each attempt."""
 
 from __future__ import annotations
@@ -12,14 +12,12 @@ import pytest
 
 from enterprise_async.testing import Fault, Sandbox
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "enterprise_async" / "README.md"
 
 
 def middleware_example() -> str:
-    """The last Python block of the README's *Retries and middleware* section."""
-    section = (
-        README.read_text(encoding="utf-8").split("### Retries and middleware", 1)[1].split("\n### ", 1)[0]
-    )
+    """The last Python block of the guide's *Retries and middleware* section."""
+    section = GUIDE.read_text(encoding="utf-8").split("## Retries and middleware", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
     assert len(blocks) == 2, "the section has a RetryPolicy example and a middleware example"
     return str(blocks[1])
@@ -34,7 +32,7 @@ async def test_the_readme_middleware_adds_its_header_and_logs_every_attempt(
         monkeypatch.setenv("ENTERPRISE_CLIENT_SECRET", sandbox.client_secret)
         monkeypatch.setenv("ENTERPRISE_BASE_URL", sandbox.base_url)
         namespace: dict[str, Any] = {"__name__": "readme_middleware"}
-        exec(compile(middleware_example(), "README.md:middleware", "exec"), namespace)
+        exec(compile(middleware_example(), "enterprise_async/README.md:middleware", "exec"), namespace)
         caplog.set_level(logging.INFO, logger="myapp.enterprise")
         async with namespace["client"] as client:
             assert await client.catalogs.list().to_list()

@@ -1,4 +1,5 @@
-"""The README's OpenTelemetry example, run as written: spans are named after the request's trace.
+"""The OpenTelemetry example of enterprise_async/README.md, run as written: spans are named after
+the request's trace.
 
 With a tracer provider the SDK records spans of its own too (``tests/client/test_otel.py``); the
 example's are aiohttp instrumentation's, told apart by their instrumentation scope.
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "enterprise_async" / "README.md"
 
 RUNNER = """
 import asyncio, json, sys
@@ -31,7 +32,7 @@ provider = TracerProvider()
 provider.add_span_processor(SimpleSpanProcessor(exporter))
 trace.set_tracer_provider(provider)
 
-exec(compile(sys.stdin.read(), "README.md:tracing", "exec"), {"__name__": "readme_tracing"})
+exec(compile(sys.stdin.read(), "enterprise_async/README.md:tracing", "exec"), {"__name__": "readme_tracing"})
 
 from enterprise_async.testing import Sandbox
 
@@ -50,8 +51,8 @@ print(json.dumps([
 
 
 def opentelemetry_example() -> str:
-    """The README's OpenTelemetry block (the second Python block of its Tracing section)."""
-    section = README.read_text(encoding="utf-8").split("### Tracing", 1)[1].split("\n## ", 1)[0]
+    """The guide's OpenTelemetry block (the second Python block of its Tracing section)."""
+    section = GUIDE.read_text(encoding="utf-8").split("## Tracing", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
     assert len(blocks) == 2, "the Tracing section has a TraceConfig and an OpenTelemetry example"
     return str(blocks[1])

@@ -1,4 +1,5 @@
-"""The README's "Using it in a service" example, run as written against the sandbox."""
+"""The "Using it in a service" example of enterprise_async/README.md, run as written against the
+sandbox."""
 
 from __future__ import annotations
 
@@ -13,16 +14,16 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from enterprise_async.testing import Fault, Sandbox
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "enterprise_async" / "README.md"
 
 
 def service_example() -> dict[str, Any]:
-    """The first Python block of the README's service section, executed as a module."""
-    section = README.read_text().split("## Using it in a service", 1)[1]
+    """The first Python block of the guide's service section, executed as a module."""
+    section = GUIDE.read_text(encoding="utf-8").split("## Using it in a service", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.DOTALL)
     assert code is not None
     namespace: dict[str, Any] = {"__name__": "service_example"}
-    exec(compile(code.group(1), "README.md:service", "exec"), namespace)
+    exec(compile(code.group(1), "enterprise_async/README.md:service", "exec"), namespace)
     return namespace
 
 

@@ -36,7 +36,7 @@ VALID_BUT_REFUSED = {
 assigning licenses once the plan's unassigned licenses run out (a long run gets there); allocating
 past the policy's spend (422); reminding or cancelling assignments that do not exist (422); and
 bulk revoke sent the reference's filter form raw, which the service refuses with 400 (the client
-sends the service's form; README, "Where the services differ from the reference", row 1)."""
+sends the service's form; spec/README.md, "Where the services differ from the reference", row 1)."""
 
 REFUSALS_SHOWN = ["missing_auth", "missing_deserializer", "method_not_allowed"]
 """The warnings still shown for the operations of ``VALID_BUT_REFUSED``: their many 404s and 4xx
@@ -47,7 +47,7 @@ mismatch" would report expected answers as a problem, and make a passing run rea
 ANSWERED_NOT_REFUSED = {"catalogs_contents"}
 """Operations whose service answers a request beyond the spec's bounds instead of refusing it:
 enterprise-catalog brings a `page_size` above 100 down to 100 (Django REST framework's
-`max_page_size`), and the gateway drops `limit` whatever its value (README, "Where the services
+`max_page_size`), and the gateway drops `limit` whatever its value (spec/README.md, "Where the services
 differ from the reference", row 18). The sandbox does the same; the client refuses both before
 sending."""
 
