@@ -84,8 +84,14 @@ TEST_PYTHONS = _test_pythons()
 RUNNING_PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
 FULL_SUITE_PYTHON = RUNNING_PYTHON if RUNNING_PYTHON in TEST_PYTHONS else TEST_PYTHONS[-1]
 """The Python whose tests session also runs the slow suites (the one running nox, as CI's)."""
-SLOW_SUITES = ("tests/fleet", "tests/codegen", "tests/exports/test_soak.py")
-"""Multi-process and regeneration suites (minutes each) that test no Python-version-specific code
+SLOW_SUITES = (
+    "tests/fleet",
+    "tests/codegen",
+    "tests/exports/test_soak.py",
+    "tests/docs/test_markdown_blocks.py",
+)
+"""Multi-process, regeneration and guide-running suites (minutes each; each guide block runs in a
+process of its own) that test no Python-version-specific code
 of their own (the generator is a development tool, run on the Python running nox, as `drift`
 does; the code it writes is tested on every Python by the rest): run on FULL_SUITE_PYTHON only,
 so that CI on four Pythons stays within its time."""
