@@ -78,6 +78,7 @@ class ResultsStorage:
     _objects: dict[str, bytes] = field(factory=dict, init=False)
     _key: bytes = field(default=b"sandbox-storage-signing-key", init=False)
     _expired_before: float = field(default=float("-inf"), init=False)
+    _late_reads: int = field(default=0, init=False)
     _runner: web.AppRunner | None = field(default=None, init=False)
     _port: int | None = field(default=None, init=False)
 
@@ -110,6 +111,11 @@ class ResultsStorage:
         """Make every link issued so far expired (as if its lifetime had passed)."""
         self._expired_before = self.clock()
 
+    def read_late(self, count: int = 1) -> None:
+        """The next ``count`` reads find their link expired, as if each were read after its
+        lifetime (a slow client, a clock ahead of the storage host's)."""
+        self._late_reads += count
+
     def _sign(self, name: str, query: dict[str, str]) -> str:
         signed = "&".join(f"{key}={query[key]}" for key in sorted(query) if key != "X-Amz-Signature")
         return hmac.new(self._key, f"{name}?{signed}".encode(), hashlib.sha256).hexdigest()
@@ -129,6 +135,9 @@ class ResultsStorage:
         if name not in self._objects or not hmac.compare_digest(signature, self._sign(name, query)):
             return 403, b"<Error><Code>SignatureDoesNotMatch</Code></Error>"
         issued = float(query["X-Amz-Issued"])
+        if self._late_reads > 0:
+            self._late_reads -= 1
+            return 403, _EXPIRED.encode()
         if issued <= self._expired_before or self.clock() > issued + float(query["X-Amz-Expires"]):
             return 403, _EXPIRED.encode()
         return 200, self._objects[name]
