@@ -21,7 +21,7 @@ from ._generated.client import EnterpriseClient
 from ._logs import configure_logging_from_env
 from ._middleware import Middleware, OutgoingRequest, Send
 from ._options import RequestTrace, current_trace
-from ._pagination import AsyncPager, Page
+from ._paging import AsyncPager, Page
 from ._rate_limit import InMemoryRateStore, RateStore
 from ._raw_response import APIResponse, RawPager
 from ._responses import RawResponse

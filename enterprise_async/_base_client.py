@@ -39,7 +39,7 @@ from ._extras import with_extra_body, with_extra_query
 from ._job_results import read_presigned
 from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
-from ._pagination import AsyncPager
+from ._paging import AsyncPager
 from ._proxy import check_proxy
 from ._rate_limit import InMemoryRateStore, RateBudget, RateStore, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager

@@ -13,7 +13,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from contextlib import aclosing
 from typing import Any, Generic, TypeVar
 
-from ._pagination import AsyncPager
+from ._paging import AsyncPager
 from ._responses import RawResponse
 
 __all__ = ["APIResponse", "RawPager"]

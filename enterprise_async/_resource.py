@@ -7,7 +7,7 @@ from typing import Any, Protocol, TypeVar
 
 from ._bulk import BulkResult
 from ._options import RequestOptions
-from ._pagination import AsyncPager
+from ._paging import AsyncPager
 from ._raw_response import APIResponse, RawPager
 from ._spec import Operation
 

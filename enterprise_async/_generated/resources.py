@@ -16,7 +16,7 @@ from typing import Any
 from .._bulk import BulkResult
 from .._job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT, follow_job_results
 from .._options import RequestOptions
-from .._pagination import AsyncPager
+from .._paging import AsyncPager
 from .._raw_response import APIResponse, RawPager
 from .._resource import Resource
 from .._retry import RetryPolicy

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from .._generated.client import EnterpriseClient
-from .._pagination import take
+from .._paging import take
 from .._spec import Operation
 from ..errors import ClientValidationError
 from ._context import ApiSettings, run_with_client

@@ -14,7 +14,7 @@ import click
 import orjson
 from rich.console import Console, RenderableType
 
-from .._pagination import take
+from .._paging import take
 from ..models import to_dict
 
 __all__ = [

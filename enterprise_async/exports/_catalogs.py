@@ -31,7 +31,7 @@ import orjson
 from attrs import define, frozen
 
 from .._generated.client import EnterpriseClient
-from .._pagination import AsyncPager, take
+from .._paging import AsyncPager, take
 from ..errors import EnterpriseError, ListingCursorError, ResponseDecodeError
 from ..models import Catalog, to_dict
 from ._atomic_file import AtomicFile

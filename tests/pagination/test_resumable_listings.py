@@ -21,7 +21,7 @@ from enterprise_async import (
     ListingCursorError,
 )
 from enterprise_async._generated import operations
-from enterprise_async._pagination import take
+from enterprise_async._paging import take
 from enterprise_async._spec import Operation, Pagination
 from enterprise_async.models import Catalog, to_dict
 from enterprise_async.testing import DataSize, Fault, Sandbox
