@@ -47,6 +47,8 @@ class Argument:
     positional: bool
     description: str
     explode: bool = True
+    wire: str | None = None
+    """The parameter's name on the wire when the argument is named otherwise (``x-sdk-argument``)."""
 
 
 @frozen
@@ -77,6 +79,14 @@ class OperationSpec:
     """The ``Chunking(...)`` source of ``x-sdk-chunks``: the operation has an ``..._in_chunks`` method."""
     chunk_fields: tuple[str, ...] = ()
     """The arrays ``..._in_chunks`` cuts: it takes any iterable of items for them."""
+    job_results: str | None = None
+    """The ``JobResults(...)`` source of ``x-sdk-job-results``: the operation reports on a job whose
+    results file a second method (``results_method``) waits for and reads."""
+    results_method: str | None = None
+    results_hint: str | None = None
+    """The model of one row of the results file."""
+    limit_refusals: tuple[str, ...] = ()
+    """The ``LimitRefusal(...)`` sources of the operation's ``x-sdk-limit-refusal`` responses."""
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -408,7 +418,37 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         empty_statuses=_empty_statuses(reader, node),
         chunking=_chunking(node.get("x-sdk-chunks"), body_schema),
         chunk_fields=_chunk_fields(node.get("x-sdk-chunks")),
+        job_results=_job_results(reader, node.get("x-sdk-job-results")),
+        results_method=(node.get("x-sdk-job-results") or {}).get("method"),
+        results_hint=_results_hint(reader, node.get("x-sdk-job-results")),
+        limit_refusals=_limit_refusals(node),
     )
+
+
+def _results_hint(reader: SpecReader, results: Schema | None) -> str | None:
+    return None if results is None else reader.ref_name(results["rows"])
+
+
+def _job_results(reader: SpecReader, results: Schema | None) -> str | None:
+    """The ``JobResults(...)`` source of ``x-sdk-job-results``."""
+    if results is None:
+        return None
+    columns = tuple((str(header), str(name)) for header, name in results["columns"].items())
+    options = {"link_lifetime": repr(results.get("link-lifetime"))}
+    arguments = [repr(results["method"]), repr(results["link"]), str(reader.ref_name(results["rows"]))]
+    return _call("JobResults", [*arguments, repr(columns)], options)
+
+
+def _limit_refusals(node: Schema) -> tuple[str, ...]:
+    """The ``LimitRefusal(...)`` sources of the responses marked ``x-sdk-limit-refusal``."""
+    found = []
+    for status, response in node.get("responses", {}).items():
+        refusal = response.get("x-sdk-limit-refusal") if str(status).isdigit() else None
+        if refusal:
+            arguments = [str(int(status)), repr(refusal["detail"]), repr(refusal["maximum"])]
+            arguments.append(repr(refusal.get("label", "")))
+            found.append(_call("LimitRefusal", arguments, {"setting": repr(refusal.get("setting"))}))
+    return tuple(found)
 
 
 def _chunk_fields(chunks: Schema | None) -> tuple[str, ...]:
@@ -527,7 +567,7 @@ def _parameter_argument(reader: SpecReader, parameter: Schema) -> Argument:
     required = bool(parameter.get("required")) or location == "path"
     schema = parameter.get("schema", {})
     return Argument(
-        name=parameter["name"],
+        name=parameter.get("x-sdk-argument", parameter["name"]),
         location=location,
         hint=reader.hint(schema),
         rule=reader.rule(schema),
@@ -535,6 +575,7 @@ def _parameter_argument(reader: SpecReader, parameter: Schema) -> Argument:
         positional=required,
         description=parameter.get("description", ""),
         explode=parameter.get("explode", parameter.get("style", "form") == "form"),
+        wire=parameter["name"] if "x-sdk-argument" in parameter else None,
     )
 
 
@@ -675,7 +716,10 @@ def render_resources(resources: tuple[ResourceSpec, ...]) -> str:
         template_environment()
         .get_template("resources.py.jinja2")
         .render(
-            resources=resources, models=models, chunked=any(operation.chunking for operation in operations)
+            resources=resources,
+            models=models,
+            chunked=any(operation.chunking for operation in operations),
+            jobs=any(operation.job_results for operation in operations),
         )
     )
 
@@ -701,6 +745,8 @@ _CHECKS = {
     "NamedValue",
     "Identity",
     "Chunking",
+    "JobResults",
+    "LimitRefusal",
 }
 
 
@@ -712,6 +758,7 @@ def _referenced_models(operations: list[OperationSpec]) -> set[str]:
         sources.extend(model for _, model, _ in operation.outcomes)
         sources.extend([operation.pagination or "", operation.result_hint, operation.identity or ""])
         sources.append(operation.chunking or "")
+        sources.append(operation.job_results or "")
     return _names(sources) - _CHECKS
 
 
@@ -720,6 +767,7 @@ def _hinted_models(operations: list[OperationSpec]) -> set[str]:
     for operation in operations:
         sources.extend(argument.hint for argument in operation.arguments)
         sources.extend([operation.result_hint, operation.item_hint or "", operation.page_hint or ""])
+        sources.append(operation.results_hint or "")
     return _names(sources)
 
 

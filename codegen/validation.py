@@ -44,6 +44,9 @@ EXTENSIONS = (
     "x-sdk-chunks",
     "x-sdk-services",
     "x-sdk-service",
+    "x-sdk-argument",
+    "x-sdk-job-results",
+    "x-sdk-limit-refusal",
 )
 PAGINATION_KEYS = (
     "items",
@@ -339,6 +342,36 @@ def _operations(document: Node) -> Iterator[Problem]:
             yield from _pagination(document, node, at)
         if "x-sdk-chunks" in node:
             yield from _chunks(document, node, at)
+        if "x-sdk-job-results" in node:
+            yield from _job_results(document, node, at)
+
+
+def _job_results(document: Node, node: Node, at: str) -> Iterator[Problem]:
+    """``x-sdk-job-results``: a method name, ``rows`` a ``$ref`` to an object schema whose
+    properties ``columns`` name, and ``link`` a property of the operation's 2xx model."""
+    rule = node["x-sdk-job-results"]
+    where = at + pointer("x-sdk-job-results")
+    if not isinstance(rule, dict) or not str(rule.get("method", "")).isidentifier():
+        yield Problem(where, "needs `method`: the name of the method that reads the results")
+        return
+    rows = _resolved(document, rule.get("rows") or {})
+    fields = set(rows.get("properties", {})) if isinstance(rows, dict) else set()
+    columns = rule.get("columns")
+    if not isinstance(columns, dict) or not columns or not set(columns.values()) <= fields:
+        known = sorted(fields)
+        yield Problem(where + pointer("columns"), f"must map CSV headers to properties of `rows` ({known})")
+    success = [
+        _resolved(document, response)
+        for status, response in node.get("responses", {}).items()
+        if str(status).startswith("2")
+    ]
+    models = [
+        _resolved(document, media.get("schema", {}))
+        for response in success
+        for media in response.get("content", {}).values()
+    ]
+    if not any(rule.get("link") in model.get("properties", {}) for model in models):
+        yield Problem(where + pointer("link"), "must name a property of the operation's 2xx model")
 
 
 CHUNK_KEYS = ("field", "size", "aligned", "across", "concurrent")

@@ -38,6 +38,7 @@ from ._constants import (
 )
 from ._drift import DriftCollector, DriftReport
 from ._extras import with_extra_body, with_extra_query
+from ._job_results import read_presigned
 from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
 from ._paging import AsyncPager
@@ -378,6 +379,13 @@ class BaseClient:
             return await send_in_chunks(
                 send, operation, arguments, concurrency=self._options.max_concurrency, extra_body=extra_body
             )
+
+    async def read_link(self, link: str) -> bytes | None:
+        """The body behind a presigned link (a job's results file), through this client's session
+        and limits but with no token: the link is its own credential, and the token goes to the
+        API's hosts alone. None when the storage host says the link expired (``_job_results``)."""
+        session = self._session_now()
+        return await read_presigned(session, link, self._options, proxy=self._proxy)
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None

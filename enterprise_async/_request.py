@@ -116,9 +116,9 @@ def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> 
 def _query_pairs(param: Param, value: Any) -> list[tuple[str, str]]:
     if isinstance(value, (list, tuple)):
         if not param.explode:
-            return [(param.name, ",".join(query_value(item) for item in value))]
-        return [(param.name, query_value(item)) for item in value]
-    return [(param.name, query_value(value))]
+            return [(param.wire_name, ",".join(query_value(item) for item in value))]
+        return [(param.wire_name, query_value(item)) for item in value]
+    return [(param.wire_name, query_value(value))]
 
 
 def query_value(value: Any) -> str:

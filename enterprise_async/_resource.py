@@ -40,6 +40,10 @@ class OperationCaller(Protocol):
         options: RequestOptions | None = None,
     ) -> BulkResult[ResultT]: ...
 
+    async def read_link(self, link: str) -> bytes | None:
+        """The body behind a presigned link, read with no token; None when the link expired."""
+        ...
+
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
     ) -> AsyncPager[Any, Any]: ...

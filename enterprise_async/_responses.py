@@ -25,13 +25,14 @@ from ._drift import DriftCollector
 from ._enum import OpenEnum
 from ._redaction import REDACTED, Redactor
 from ._request import call_label
-from ._spec import Identity, Operation, Outcome
+from ._spec import Identity, LimitRefusal, Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
 from ._xml_schema import fill_empty_elements
 from .errors import (
     APIStatusError,
     ContentMismatchError,
     RateLimitError,
+    RequestLimitError,
     ResponseDecodeError,
     ResponseTooLargeError,
     status_error_class,
@@ -361,7 +362,23 @@ def status_error(
     }
     if error_class is RateLimitError:
         return RateLimitError(message, retry_after=retry_after, **kwargs)
+    if refusal := _limit_refusal(operation, response.status, body):
+        return limit_error(message, refusal, kwargs)
     return error_class(message, **kwargs)
+
+
+def _limit_refusal(operation: Operation[Any], status: int, body: Any) -> LimitRefusal | None:
+    """The spec's refusal (``x-sdk-limit-refusal``) this answer is, if any."""
+    detail = error_detail(body)
+    matching = (refusal for refusal in operation.limit_refusals if refusal.status == status)
+    return next((refusal for refusal in matching if refusal.detail == detail), None)
+
+
+def limit_error(message: str, refusal: LimitRefusal, details: Mapping[str, Any]) -> RequestLimitError:
+    """``RequestLimitError`` for an answer over the service's own limit, saying what the limit is."""
+    setting = f" ({refusal.setting} by default)" if refusal.setting else ""
+    said = f"{message}; the service takes at most {refusal.maximum} {refusal.label} a request{setting}"
+    return RequestLimitError(said, limit=refusal.maximum, setting=refusal.setting, **details)
 
 
 def _error_result(outcome: Outcome | None, body: Any) -> Any:

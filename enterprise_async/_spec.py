@@ -18,6 +18,8 @@ __all__ = [
     "Check",
     "Chunking",
     "Identity",
+    "JobResults",
+    "LimitRefusal",
     "MaxCombinedItems",
     "MaxProductItems",
     "NamedValue",
@@ -115,13 +117,22 @@ class Rule:
 
 @frozen
 class Param:
-    """A path or query parameter. ``explode=False`` sends an array as one comma-separated value."""
+    """A path or query parameter. ``explode=False`` sends an array as one comma-separated value.
+
+    ``name`` is the method's argument; ``wire`` the parameter's name on the wire when the two
+    differ (``x-sdk-argument``: ``job_id`` sent as ``bulk_enrollment_job_uuid``)."""
 
     name: str
     location: Location
     rule: Rule
     required: bool = False
     explode: bool = True
+    wire: str | None = None
+
+    @property
+    def wire_name(self) -> str:
+        """The name the request carries."""
+        return self.wire or self.name
 
 
 @frozen
@@ -203,6 +214,33 @@ class Chunking:
 
 
 @frozen
+class JobResults:
+    """How the results of a job are read (``x-sdk-job-results`` on its status operation): the status
+    is asked for until its ``link`` field holds a link, and the file behind the link (a CSV with a
+    header row) is read into ``row_model``s, each column named by ``columns`` (header, field).
+    ``link_lifetime`` is the seconds a link lives at the service (a presigned URL)."""
+
+    method: str
+    link: str
+    row_model: type[Any]
+    columns: tuple[tuple[str, str], ...]
+    link_lifetime: float | None = None
+
+
+@frozen
+class LimitRefusal:
+    """The service's answer to a request over its own limit (``x-sdk-limit-refusal`` on a
+    response): that ``status`` with that ``detail`` raises ``RequestLimitError``, naming the
+    ``maximum`` of ``label`` a request and the service's ``setting`` for it."""
+
+    status: int
+    detail: str
+    maximum: int
+    label: str
+    setting: str | None = None
+
+
+@frozen
 class Identity:
     """What the answer of a lookup by key must be (``x-sdk-identity``): its ``field`` equals the
     path parameter ``param``, and its ``type_field``, when the answer has one, is one of ``types``.
@@ -240,6 +278,10 @@ class Operation(Generic[ResultT]):
     """The spec's description of each parameter and body field, by argument name (help texts)."""
     chunking: Chunking | None = None
     """How the call is cut into requests by its ``..._in_chunks`` method (``x-sdk-chunks``)."""
+    job_results: JobResults | None = None
+    """How the results of the job this operation reports on are read (``x-sdk-job-results``)."""
+    limit_refusals: tuple[LimitRefusal, ...] = ()
+    """The service's answers to a request over its own limit (``x-sdk-limit-refusal``)."""
 
     @property
     def idempotent(self) -> bool:

@@ -12,8 +12,11 @@
     │   └── ResponseTooLargeError: a body larger than ``max_response_bytes`` once inflated
     ├── IncompleteListingError: a listing that ended short of what it promised (.page, .items)
     ├── IncompleteBulkError: a bulk call cut into chunks in which a chunk failed (.chunk, .result)
+    ├── JobResultsUnavailableError: a job gave no readable results link in time (.job, .links)
+    ├── JobResultsDownloadError: the storage host refused a job's results file (.status)
     └── APIStatusError (.status, .body, .headers)
         ├── BadRequestError 400
+        │   └── RequestLimitError: more than the service's own limit a request (.limit, .setting)
         ├── AuthenticationError 401   (after one token refresh and retry)
         ├── PermissionDeniedError 403
         ├── NotFoundError 404
@@ -46,11 +49,14 @@ __all__ = [
     "EnterpriseError",
     "IncompleteBulkError",
     "IncompleteListingError",
+    "JobResultsDownloadError",
+    "JobResultsUnavailableError",
     "ListingCursorError",
     "NotFoundError",
     "PermissionDeniedError",
     "ProxyAuthenticationError",
     "RateLimitError",
+    "RequestLimitError",
     "ResponseDecodeError",
     "ResponseTooLargeError",
     "UnprocessableEntityError",
@@ -194,6 +200,26 @@ class IncompleteBulkError(EnterpriseError):
         super().__init__(message)
 
 
+class JobResultsUnavailableError(EnterpriseError):
+    """A job's results file could not be had within the time given: the job's status never gave
+    a link (``links == 0``: the job has not finished, or the service has no results storage
+    configured and never will), or every link it gave had expired by the time it was read."""
+
+    def __init__(self, message: str, *, job: str, links: int) -> None:
+        self.job = job
+        self.links = links
+        super().__init__(message)
+
+
+class JobResultsDownloadError(EnterpriseError):
+    """The storage host that holds a job's results file answered with an error other than an
+    expired link (``status``); the message names the host, never the link's signature."""
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        self.status = status
+        super().__init__(message)
+
+
 class IncompleteListingError(EnterpriseError):
     """A listing stopped before it had everything: a page after the first failed (past its retries),
     or the listing ended short of the count or page count its envelopes promised.
@@ -263,6 +289,17 @@ class APIStatusError(EnterpriseError):
 
 class BadRequestError(APIStatusError):
     """400: the server rejected the request's data."""
+
+
+class RequestLimitError(BadRequestError):
+    """400 for a request over the service's own limit (``x-sdk-limit-refusal`` in the spec):
+    ``limit`` is the most the service takes in one request by default, ``setting`` the service's
+    name for it (a deployment may set it otherwise). Send smaller requests (``..._in_chunks``)."""
+
+    def __init__(self, message: str, *, limit: int, setting: str | None = None, **kwargs: Any) -> None:
+        self.limit = limit
+        self.setting = setting
+        super().__init__(message, **kwargs)
 
 
 class AuthenticationError(APIStatusError):

@@ -65,8 +65,13 @@ def _operation(route: str, method: str, node: Mapping[str, Any], path: Path) -> 
     driven = {pagination.get("page_param", "page"), pagination.get("offset_param")} if pagination else set()
     parameters = [resolve(parameter, path) for parameter in node.get("parameters", ())]
     parameters = [parameter for parameter in parameters if parameter["name"] not in driven]
-    positional = [p["name"] for p in parameters if p["in"] == "path" or p.get("required")]
-    optional = [p["name"] for p in parameters if p["name"] not in positional]
+    # an argument named otherwise than its wire parameter (x-sdk-argument: job_id)
+    positional = [
+        p.get("x-sdk-argument", p["name"]) for p in parameters if p["in"] == "path" or p.get("required")
+    ]
+    optional = [
+        p.get("x-sdk-argument", p["name"]) for p in parameters if not (p["in"] == "path" or p.get("required"))
+    ]
     body: dict[str, Any] = {}
     required: set[str] = set()
     if "requestBody" in node:

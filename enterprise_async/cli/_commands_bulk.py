@@ -11,6 +11,7 @@ summary line, before the command exits with 130 or 143.
 from __future__ import annotations
 
 import asyncio
+import csv
 import re
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -22,8 +23,10 @@ from rich.text import Text
 
 from .._bulk import BulkResult, ChunkOutcome, bulk_progress
 from .._generated.client import EnterpriseClient
+from .._generated.operations import ENROLLMENTS_JOB_STATUS
+from .._job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT
 from ..errors import ClientValidationError, IncompleteBulkError
-from ..models import BulkRevokeResult, to_dict
+from ..models import BulkEnrollmentResult, BulkRevokeResult, to_dict
 from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError
 from ._options import api_options, json_option, list_option
@@ -180,6 +183,28 @@ def revoke(
     "--course-run-key", "course_run_keys", help="Course run to enroll them in", required=True, metavar="KEY"
 )
 @click.option("--notify/--no-notify", default=None, help="Notify learners of their enrollment.")
+@click.option("--wait", is_flag=True, help="Wait for every job's results (with --remaining: add the failed).")
+@click.option(
+    "--results",
+    "results_file",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="With --wait: write every job's result rows to this CSV file, in the services' columns.",
+)
+@click.option(
+    "--wait-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_RESULTS_TIMEOUT,
+    show_default=True,
+    help="Seconds to wait for each job's results.",
+)
+@click.option(
+    "--poll-interval",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_POLL_INTERVAL,
+    show_default=True,
+    help="Seconds between two requests of a job's status.",
+)
 @remaining_option
 @json_option
 @api_options()
@@ -188,23 +213,48 @@ def enroll(
     emails_file: IO[str],
     course_run_keys: list[str],
     notify: bool | None,
+    wait: bool,
+    results_file: Path | None,
+    wait_timeout: float,
+    poll_interval: float,
     remaining: Path | None,
     as_json: bool,
     api: ApiSettings,
 ) -> None:
-    """Enroll every learner of the file in the course runs, in jobs of the size the service accepts."""
+    """Enroll every learner of the file in the course runs, in jobs of the size the service accepts.
+
+    With --wait, then waits for each job's results file and reports how each enrollment ended
+    (success, pending license activation, failed); --results FILE writes the rows, and
+    --remaining also holds the learners whose rows failed (never those pending: they are enrolled
+    once they activate their license).
+    """
+    if results_file is not None and not wait:
+        raise click.UsageError("--results needs --wait")
+    rows: list[BulkEnrollmentResult] = []
 
     items = read_items(emails_file)
 
     async def work(client: EnterpriseClient) -> BulkResult[Any]:
-        return await client.enrollments.bulk_enroll_in_chunks(
+        result = await client.enrollments.bulk_enroll_in_chunks(
             enterprise_customer_uuid,
             emails=items,
             course_run_keys=course_run_keys,
             notify=notify,
         )
+        for job in result.results if wait else ():
+            rows.extend(
+                await client.enrollments.results(
+                    enterprise_customer_uuid,
+                    str(job.job_id),
+                    timeout=wait_timeout,
+                    poll_interval=poll_interval,
+                )
+            )
+        return result
 
     _run(api, work, items, as_json=as_json, remaining=remaining)
+    if wait:
+        report_enrollment_results(rows, results_file, remaining)
 
 
 @bulk.command("allocate")
@@ -356,3 +406,37 @@ def _summary(result: BulkResult[Any]) -> Text:
     if counts["maybe_applied"]:
         text += f", {counts['maybe_applied']} maybe applied (in flight when stopped: check before resending)"
     return Text(text, style="bold green" if result.complete else "bold red")
+
+
+# ---------------------------------------------------------------------------------- enrollment results
+
+
+def report_enrollment_results(
+    rows: list[BulkEnrollmentResult], results_file: Path | None, remaining: Path | None
+) -> None:
+    """Write the jobs' rows (the services' CSV columns, ``x-sdk-job-results``), add the learners
+    whose rows failed to ``--remaining``, and say how the enrollments ended."""
+    if results_file is not None:
+        _write_rows(rows, results_file)
+    failed = list(dict.fromkeys(row.email for row in rows if row.status == "failed"))
+    if remaining is not None and failed:
+        kept = remaining.read_text(encoding="utf-8").splitlines() if remaining.exists() else []
+        left = list(dict.fromkeys([*kept, *failed]))
+        remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
+    counts = {status: sum(1 for row in rows if row.status == status) for status in ("success", "pending")}
+    click.echo(
+        f"enrollments: {counts['success']} success, {counts['pending']} pending license activation, "
+        f"{len(rows) - sum(counts.values())} failed ({len(failed)} learner(s))",
+        err=True,
+    )
+
+
+def _write_rows(rows: list[BulkEnrollmentResult], path: Path) -> None:
+    results = ENROLLMENTS_JOB_STATUS.job_results
+    columns = results.columns if results is not None else ()
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([header for header, _ in columns])
+        for row in rows:
+            written = to_dict(row)
+            writer.writerow([written.get(name, "") for _, name in columns])

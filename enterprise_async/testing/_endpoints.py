@@ -15,6 +15,7 @@ from multidict import MultiMapping
 
 from .._spec import MaxProductItems, Operation, Pagination
 from ._data import plan_as_served
+from ._jobs import EnrollmentJobs
 from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_envelope, page_links, requested_page
 from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
 from ._records import AssignmentRecord, CatalogRecord
@@ -125,6 +126,8 @@ class Endpoints:
         self._sizes = sizes
         self._operations: Mapping[str, Operation[Any]] = GENERATED_SPEC.operations
         self._envelopes: Mapping[str, tuple[str, ...]] = {}
+        self.jobs: EnrollmentJobs | None = None
+        """The bulk enrollment jobs run to their results (``testing/_jobs.py``), set by the sandbox."""
 
     def routes(self, spec: SpecTable = GENERATED_SPEC) -> list[Route]:
         """A route for every operation of ``spec`` (the token route is the server's own): the
@@ -181,6 +184,7 @@ class Endpoints:
             "subscriptions.assign_licenses": aliased(self.assign_licenses, plan="subscription_plan_uuid"),
             "subscriptions.bulk_revoke": aliased(self.bulk_revoke, plan="subscription_plan_uuid"),
             "enrollments.bulk_enroll": self.bulk_enroll,
+            "enrollments.job_status": self.job_status,
             "catalogs.list": self.catalogs,
             "catalogs.contents": aliased(self.contents, catalog="catalog_id"),
             "catalogs.course": aliased(self.course, catalog="catalog_id", key="course_key"),
@@ -407,7 +411,17 @@ class Endpoints:
         if limit is not None and len(emails) * len(keys) > limit:
             raise ApiError(400, TOO_MANY_ENROLLMENTS)
         job = self.data.enroll(customer, emails, keys, notify)
+        if self.jobs is not None:
+            self.jobs.started(job)
         return Reply({"job_id": job.job_id}, status=201)
+
+    def job_status(self, call: Call) -> Reply:
+        query_uuid(call.query, "enterprise_customer_uuid", required=True)
+        job_id = query_uuid(call.query, "bulk_enrollment_job_uuid", required=True)
+        status = self.jobs.status(str(job_id)) if self.jobs is not None else None
+        if status is None:
+            raise not_found()
+        return Reply(status)
 
     # ------------------------------------------------------------------ catalogs
 

@@ -17,6 +17,7 @@ from .._optional import require_extra
 from ._data import DataSize
 from ._endpoints import CatalogService, CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
 from ._faults import FaultInjector
+from ._jobs import DEFAULT_RESULTS_DELAY, EnrollmentJobs, ResultsStorage, spec_link_lifetime
 from ._log import RequestLog
 from ._pages import DEFAULT_PAGE_SIZES, LISTINGS
 from ._registry import GENERATED_SPEC, SpecTable
@@ -114,6 +115,12 @@ class Sandbox:
             its stateful handler, or else with data synthesized from its response schemas.
         rate_limit: The sandbox's own throttle (``"18/second; 360/minute"``): API requests over it
             are answered 429 with ``Retry-After``, as the real services do. None: no throttle.
+        results_delay: Seconds a bulk enrollment job stays pending before its results file is
+            written (``sandbox.jobs``).
+        results_storage: Whether the results go to a storage host (``sandbox.storage``, a second
+            loopback server behind presigned links); False: no link ever, as a service with no
+            results bucket.
+        link_lifetime: Seconds a results link lives (the spec's 300 by default).
     """
 
     def __init__(
@@ -136,6 +143,9 @@ class Sandbox:
         log_limit: int = DEFAULT_LOG_LIMIT,
         spec: SpecTable = GENERATED_SPEC,
         rate_limit: str | None = None,
+        results_delay: float = DEFAULT_RESULTS_DELAY,
+        results_storage: bool = True,
+        link_lifetime: float | None = None,
     ) -> None:
         unknown = set(page_sizes or {}) - set(DEFAULT_PAGE_SIZES)
         if unknown:
@@ -180,8 +190,16 @@ class Sandbox:
         )
         self.throttle = Throttle(rate_limit) if rate_limit else None
         """The sandbox's own rate limit, if any (``throttled`` counts its 429s)."""
+        self.storage = (
+            ResultsStorage(lifetime=link_lifetime or spec_link_lifetime()) if results_storage else None
+        )
+        """The storage host of the bulk enrollment results (None without ``results_storage``)."""
+        self.jobs = EnrollmentJobs(self.data, self.storage, delay=results_delay)
+        """The bulk enrollment jobs, pending ``results_delay`` seconds, then with their results."""
+        endpoints = Endpoints(self.data, options, services)
+        endpoints.jobs = self.jobs
         self.server = SandboxServer(
-            Endpoints(self.data, options, services),
+            endpoints,
             tokens=self.tokens,
             faults=self.faults,
             log=self.requests,
@@ -230,6 +248,8 @@ class Sandbox:
             raise
         self._runner = runner
         self._port = int(listener.getsockname()[1])
+        if self.storage is not None:
+            await self.storage.start()
         return self
 
     async def stop(self) -> None:
@@ -237,6 +257,8 @@ class Sandbox:
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
+        if self.storage is not None:
+            await self.storage.stop()
 
     async def __aenter__(self) -> Sandbox:
         return await self.start()

@@ -88,14 +88,24 @@ async def test_json_lines_read_back_as_the_records(sandbox: Sandbox) -> None:
     assert exported == listed
 
 
-async def test_rows_are_written_as_pages_arrive(sandbox: Sandbox) -> None:
-    customer = sandbox.data.customers[0].uuid
-    sink = WatchedSink(sandbox, customer)
-    async with sandbox.client() as client:
-        await export_learners(client, customer, sink)
+async def test_rows_are_written_as_pages_arrive() -> None:
+    async with Sandbox(seed=0, page_sizes={"learner_summary": 10}) as sandbox:  # pages of 10, not 1000
+        customer = sandbox.data.customers[0].uuid
+        sink = WatchedSink(sandbox, customer)
+        async with sandbox.client() as client:
+            await export_learners(client, customer, sink)
     header, first_row, *_ = sink.pages_served_at_write
     assert (header, first_row) == (1, 1)  # the header with page 1 (nothing before it), before page 2
     assert sink.pages_served_at_write[-1] == len(sandbox.requests.find("GET", SUMMARY.format(customer))) > 1
+
+
+def test_learners_export_asks_for_the_services_largest_page(cli: CommandLine, served: Sandbox) -> None:
+    customer = served.data.customers[0].uuid
+    ran = cli("learners", "export", customer)
+    assert ran.exit_code == 0, ran.stderr
+    requests = served.requests.find("GET", SUMMARY.format(customer))
+    sizes = {value for request in requests for name, value in request.query if name == "page_size"}
+    assert sizes == {"1000"}  # edx-enterprise-data's EnterpriseEnrollmentsPagination.max_page_size
 
 
 async def test_a_summary_without_pagination_is_exported_too() -> None:

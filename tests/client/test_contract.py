@@ -61,7 +61,9 @@ METHODS: dict[str, tuple[list[str], list[str], bool]] = {
     "catalogs.course": (["catalog_id", "course_key"], [], False),
     "catalogs.course_run": (["catalog_id", "course_run_id"], [], False),
     "catalogs.program": (["catalog_id", "program_id"], [], False),
-    "learner_summary.list": (["enterprise_uuid"], ["ordering"], True),
+    # page_size: the enrollments view's, up to 1000 (issue 33)
+    "learner_summary.list": (["enterprise_uuid"], ["ordering", "page_size"], True),
+    "enrollments.job_status": (["enterprise_customer_uuid", "job_id"], [], False),
 }
 REQUIRED_KEYWORDS = {
     "policies.allocate": {"learner_emails", "content_key", "content_price_cents"},

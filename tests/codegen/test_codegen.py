@@ -140,7 +140,9 @@ def test_every_operation_of_the_spec_is_generated() -> None:
 def test_each_operation_has_the_method_path_and_parameters_of_the_spec(expected: SpecOperation) -> None:
     operation = operations.OPERATIONS[expected.name]
     assert (operation.method, operation.path) == (expected.http_method, expected.path)
-    assert [param.name for param in operation.params if param.location == "query"] == list(expected.query)
+    assert [param.wire_name for param in operation.params if param.location == "query"] == list(
+        expected.query
+    )
     body = operation.body.properties if operation.body is not None else {}
     assert list(body) == list(expected.body)
 
