@@ -15,7 +15,8 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 def results_example() -> str:
     """The Python block of the README's *Following a bulk enrollment to its results* section."""
     text = README.read_text(encoding="utf-8")
-    section = re.split(r"\n##+ ", text.split("### Following a bulk enrollment to its results", 1)[1], maxsplit=1)[0]
+    after = text.split("### Following a bulk enrollment to its results", 1)[1]
+    section = re.split(r"\n##+ ", after, maxsplit=1)[0]
     (block,) = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
     return str(block)
 
