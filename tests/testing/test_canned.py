@@ -16,7 +16,7 @@ def page(*items: dict[str, str]) -> dict[str, object]:
 
 
 async def test_canned_bodies_answer_one_request_each_then_the_sandbox_answers_again() -> None:
-    async with Sandbox(seed=0) as sandbox, sandbox.client() as client:
+    async with Sandbox(seed=0, profile="reference") as sandbox, sandbox.client() as client:
         sandbox.canned.add("catalogs.list", page(CATALOG), page())
         first = await client.catalogs.list().to_list()
         second = await client.catalogs.list().to_list()

@@ -117,7 +117,8 @@ async def test_slow_response_becomes_a_timeout(sandbox: Sandbox) -> None:
 
 
 async def test_pager_follows_backend_links_against_the_base_url() -> None:
-    async with Sandbox(next_host="http://backend.internal:8000", page_sizes={"catalogs": 2}) as sandbox:
+    backend = "http://backend.internal:8000"
+    async with Sandbox(next_host=backend, page_sizes={"catalogs": 2}, profile="reference") as sandbox:
         async with sandbox.client() as client:
             catalogs = await client.catalogs.list().to_list()
         assert len(catalogs) == 6

@@ -19,7 +19,10 @@ PLUGIN_TEST = textwrap.dedent(
     async def test_sandbox_answers(enterprise_sandbox):
         async with enterprise_sandbox.client() as client:
             catalogs = await client.catalogs.list().to_list()
-        assert len(catalogs) == 6
+        # the token's customer's catalogs, as enterprise-catalog lists them
+        own = enterprise_sandbox.data.catalogs_of(enterprise_sandbox.data.customers[0].uuid)
+        assert [catalog.uuid for catalog in catalogs] == [catalog.uuid for catalog in own]
+        assert own
         assert enterprise_sandbox.seed == {seed}
     """
 )
@@ -28,7 +31,10 @@ PLUGIN_TEST = textwrap.dedent(
 async def test_fixture_yields_a_running_sandbox(enterprise_sandbox: Sandbox) -> None:
     assert enterprise_sandbox.running
     async with enterprise_sandbox.client() as client:
-        assert len(await client.catalogs.list().to_list()) == 6
+        catalogs = await client.catalogs.list().to_list()
+    own = enterprise_sandbox.data.catalogs_of(enterprise_sandbox.data.customers[0].uuid)
+    assert [catalog.uuid for catalog in catalogs] == [catalog.uuid for catalog in own]
+    assert own
 
 
 @pytest.mark.enterprise_sandbox(seed=5, token_lifetime=2.0)

@@ -115,7 +115,7 @@ async def test_the_references_limit_never_reaches_the_contents(api: RawAPI, sand
 
 async def test_the_catalog_list_takes_any_page_size(session: aiohttp.ClientSession) -> None:
     # PageNumberWithSizePagination sets no max_page_size
-    async with Sandbox(size=DataSize(catalogs_per_customer=50)) as sandbox:
+    async with Sandbox(size=DataSize(catalogs_per_customer=50), profile="reference") as sandbox:
         body = (await RawAPI(sandbox, session).get(CATALOGS, params={"page_size": "150"})).data
     assert (body["count"], len(body["results"]), body["next"]) == (150, 150, None)
 
@@ -159,7 +159,7 @@ async def test_next_host_makes_links_name_the_backend(session: aiohttp.ClientSes
 
 
 async def test_page_sizes_can_be_configured(session: aiohttp.ClientSession) -> None:
-    async with Sandbox(page_sizes={"catalogs": 4}) as sandbox:
+    async with Sandbox(page_sizes={"catalogs": 4}, profile="reference") as sandbox:
         body = (await RawAPI(sandbox, session).get(CATALOGS)).data
     assert (body["count"], len(body["results"])) == (6, 4)
 
@@ -197,7 +197,7 @@ async def test_a_handler_pages_in_the_envelope_its_operation_describes(
         page_param="p",
         size_param="per_page",
     )
-    async with Sandbox(spec=spec) as sandbox:
+    async with Sandbox(spec=spec, profile="reference") as sandbox:
         body = (await RawAPI(sandbox, session).get(CATALOGS, params={"per_page": "4", "p": "2"})).data
         catalogs = [catalog.wire() for catalog in sandbox.data.catalogs]
     assert body == {"total": 6, "total_pages": 2, "per_page": 4, "data": catalogs[4:]}
@@ -206,7 +206,7 @@ async def test_a_handler_pages_in_the_envelope_its_operation_describes(
 async def test_a_handler_answers_a_bare_list_when_its_operation_says_so(
     session: aiohttp.ClientSession,
 ) -> None:
-    async with Sandbox(spec=_catalogs_paged(items=None, size_param="size")) as sandbox:
+    async with Sandbox(spec=_catalogs_paged(items=None, size_param="size"), profile="reference") as sandbox:
         body = (await RawAPI(sandbox, session).get(CATALOGS, params={"size": "5"})).data
         catalogs = [catalog.wire() for catalog in sandbox.data.catalogs]
     assert body == catalogs[:5]
