@@ -46,6 +46,7 @@ __all__ = [
     "IncompleteBulkError",
     "IncompleteListingError",
     "ListingCursorError",
+    "ListingMovedError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
@@ -157,6 +158,18 @@ class IncompleteBulkError(EnterpriseError):
     def __init__(self, message: str, *, result: Any, chunk: int) -> None:
         self.result = result
         self.chunk = chunk
+        super().__init__(message)
+
+
+class ListingMovedError(EnterpriseError):
+    """A resumed listing whose position cannot be found again: the page the cursor names, read again,
+    no longer holds the last item given (items before it were removed or inserted past what a page
+    shows, or the service pages by another size). Raised before any item is given, rather than
+    losing or repeating items. ``changed`` says what changed, ``page`` is the page read again."""
+
+    def __init__(self, message: str, *, page: int, changed: str) -> None:
+        self.page = page
+        self.changed = changed
         super().__init__(message)
 
 
