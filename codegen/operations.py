@@ -292,14 +292,17 @@ class RequestIds:
 
     headers: tuple[str, ...] = ()
     placeholders: tuple[str, ...] = ()
+    sent: str | None = None
+    """The header each request sends its own id in (``x-sdk-request-id-header``)."""
 
 
 def read_request_ids(spec_path: Path) -> RequestIds:
-    """The spec's request-id headers and placeholders."""
+    """The spec's request-id headers and placeholders, and the header a request sends its id in."""
     document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
     return RequestIds(
         tuple(document.get("x-sdk-request-id-headers", ())),
         tuple(document.get("x-sdk-request-id-placeholders", ())),
+        document.get("x-sdk-request-id-header"),
     )
 
 
@@ -659,6 +662,7 @@ def render_operations(resources: tuple[ResourceSpec, ...], request_ids: RequestI
             retry_statuses=sorted(everywhere),
             request_id_headers=request_ids.headers,
             request_id_placeholders=request_ids.placeholders,
+            request_id_header=request_ids.sent,
         )
     )
 

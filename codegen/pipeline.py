@@ -8,6 +8,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from codegen.decoders import render_decoders
 from codegen.models import render_models
 from codegen.operations import (
     SpecError,
@@ -33,8 +34,8 @@ HEADER = """\
 """
 
 PACKAGE_DOC = '''\
-"""Modules generated from `spec/openapi.yaml`: models, union variants, the operation table and
-the spec object, the resources, and the client that holds them."""
+"""Modules generated from `spec/openapi.yaml`: models, their readers and writers, union variants,
+the operation table and the spec object, the resources, and the client that holds them."""
 '''
 
 
@@ -68,9 +69,12 @@ def _render() -> dict[Path, str]:
         warnings.simplefilter("ignore", FutureWarning)
         models = render_models(SPEC)
     resources = read_operations(SPEC)
+    readers, writers = render_decoders(models)
     sources = {
         OUTPUT / "__init__.py": PACKAGE_DOC,
         OUTPUT / "models.py": models,
+        OUTPUT / "readers.py": readers,
+        OUTPUT / "writers.py": writers,
         OUTPUT / "operations.py": render_operations(resources, read_request_ids(SPEC)),
         OUTPUT / "resources.py": render_resources(resources),
         OUTPUT / "client.py": render_client(resources),

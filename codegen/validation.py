@@ -39,6 +39,7 @@ EXTENSIONS = (
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
     "x-sdk-request-id-placeholders",
+    "x-sdk-request-id-header",
     "x-sdk-past-last-page",
     "x-sdk-empty-result",
     "x-sdk-chunks",
@@ -236,6 +237,9 @@ def _top_level(document: Node) -> Iterator[Problem]:
     placeholders = document.get("x-sdk-request-id-placeholders", [])
     if not isinstance(placeholders, list) or not all(isinstance(value, str) for value in placeholders):
         yield Problem(pointer("x-sdk-request-id-placeholders"), 'must be a list of texts, e.g. ["-", "none"]')
+    sent = document.get("x-sdk-request-id-header")
+    if sent is not None and not (isinstance(sent, str) and sent.strip() and " " not in sent):
+        yield Problem(pointer("x-sdk-request-id-header"), "must be a header name, e.g. X-Request-ID")
     yield from _past_last_page(document)
 
 

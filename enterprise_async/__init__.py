@@ -14,7 +14,7 @@ here), the sandbox server in ``enterprise_async.testing``.
 
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
-from ._bulk import BulkResult, ChunkOutcome
+from ._bulk import BulkProgress, BulkResult, ChunkOutcome, bulk_progress
 from ._cursor import ListingCursor
 from ._drift import DriftEntry, DriftReport
 from ._generated.client import EnterpriseClient
@@ -45,6 +45,7 @@ from .errors import (
     ListingMovedError,
     NotFoundError,
     PermissionDeniedError,
+    ProxyAuthenticationError,
     RateLimitError,
     ResponseDecodeError,
     ResponseTooLargeError,
@@ -70,6 +71,7 @@ __all__ = [
     "AsyncPager",
     "AuthenticationError",
     "BadRequestError",
+    "BulkProgress",
     "BulkResult",
     "CachedToken",
     "ChunkOutcome",
@@ -90,6 +92,7 @@ __all__ = [
     "NotFoundError",
     "Page",
     "PermissionDeniedError",
+    "ProxyAuthenticationError",
     "RateLimitError",
     "RateLimiter",
     "RateStore",
@@ -101,6 +104,7 @@ __all__ = [
     "TokenCache",
     "UnprocessableEntityError",
     "__version__",
+    "bulk_progress",
     "models",
 ]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Protocol, runtime_checkable
 from urllib.parse import urlencode
@@ -157,14 +158,6 @@ class TokenProvider:
         self.requests = 0
         """Tokens requested from the issuer by this provider (for tests and benchmarks)."""
 
-    def fresh(self) -> str | None:
-        """The token in hand while it is fresh, else None (``token()`` then gets one): most
-        requests need nothing more, and this answers them without a coroutine."""
-        current = self._current
-        if current is not None and current.fresh(self._clock()):
-            return current.value
-        return None
-
     async def token(self) -> str:
         """A token valid for a while yet; fetched at most once however many callers wait for it."""
         current = self._current
@@ -240,12 +233,19 @@ class ClientCredentials:
     """
 
     def __init__(
-        self, client_id: str, secret: Secret, auth_url: URL, *, retry_statuses: frozenset[int]
+        self,
+        client_id: str,
+        secret: Secret,
+        auth_url: URL,
+        *,
+        retry_statuses: frozenset[int],
+        request_id_header: str | None = None,
     ) -> None:
         self.client_id = client_id
         self.secret = secret
         self.auth_url = auth_url
         self._retry_statuses = retry_statuses
+        self._request_id_header = request_id_header
 
     @property
     def cache_key(self) -> str:
@@ -266,20 +266,25 @@ class ClientCredentials:
             "client_secret": self.secret.reveal(),
             "token_type": "jwt",
         }
+        headers = {
+            "Accept": "application/json",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "User-Agent": USER_AGENT,
+        }
+        request_id = str(uuid.uuid4())
+        if self._request_id_header is not None:
+            headers[self._request_id_header] = request_id
         return HTTPRequest(
             method="POST",
             url=URL(str(self.auth_url).rstrip("/") + TOKEN_PATH, encoded=True),
             path=TOKEN_PATH,
-            headers={
-                "Accept": "application/json",
-                "Content-Type": "application/x-www-form-urlencoded",
-                "User-Agent": USER_AGENT,
-            },
+            headers=headers,
             body=urlencode(form).encode(),
             idempotent=True,  # issuing a token has no side effect worth protecting
             authenticated=False,
             retry_statuses=self._retry_statuses,
             operation=TOKEN_OPERATION,
+            request_id=request_id if self._request_id_header is not None else None,
         )
 
     def _token_from(self, response: RawResponse) -> tuple[str, float]:
@@ -328,6 +333,7 @@ class ClientCredentials:
             method="POST",
             path=TOKEN_PATH,
             request_id=response.request_id,
+            response_request_id=response.response_request_id,
         )
 
 

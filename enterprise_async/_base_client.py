@@ -15,11 +15,13 @@ import copy
 import functools
 import logging
 import os
+import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar, overload
 from urllib.parse import quote, urlencode
 
 import aiohttp
+import attrs
 from typing_extensions import Self
 from yarl import URL
 
@@ -170,7 +172,11 @@ class BaseClient:
         self._parent: BaseClient | None = None  # set on a view made by with_options
         self._closed = False
         self._credentials = ClientCredentials(
-            client_id, Secret(client_secret), auth, retry_statuses=self.spec.retry_statuses
+            client_id,
+            Secret(client_secret),
+            auth,
+            retry_statuses=self.spec.retry_statuses,
+            request_id_header=self.spec.request_id_header,
         )
         self._transport = Transport(
             self._session_now,
@@ -334,8 +340,12 @@ class BaseClient:
         arguments: Mapping[str, Any],
         options: RequestOptions | None = None,
     ) -> ResultT:
-        """Run one operation with a call's arguments: validate, send, map the status."""
-        return (await self.call_raw(operation, arguments, options)).parse()
+        """Run one operation with a call's arguments: the first step of the send chain, which
+        validates them and builds the request (``_send``), and maps the answer's status."""
+        prepared = prepare_request(operation, arguments)
+        with self._transport.telemetry.operation(operation.name):
+            response = await self._send(prepared, options)
+            return self._answer(operation, response, arguments).parse()
 
     async def call_raw(
         self,
@@ -345,8 +355,9 @@ class BaseClient:
     ) -> APIResponse[ResultT]:
         """Like ``call``, but the answer with its HTTP details; an error status still raises."""
         prepared = prepare_request(operation, arguments)
-        response = await self._send(prepared, options)
-        return self._answer(operation, response, arguments)
+        with self._transport.telemetry.operation(operation.name):
+            response = await self._send(prepared, options)
+            return self._answer(operation, response, arguments)
 
     async def call_in_chunks(
         self,
@@ -362,7 +373,11 @@ class BaseClient:
             response = await self._send(prepared, options)
             return self._answer(operation, response, chunk_arguments).parse()
 
-        return await send_in_chunks(send, operation, arguments, concurrency=self._options.max_concurrency)
+        extra_body = options.extra_body if options is not None else None
+        with self._transport.telemetry.operation(operation.name):
+            return await send_in_chunks(
+                send, operation, arguments, concurrency=self._options.max_concurrency, extra_body=extra_body
+            )
 
     def paginate(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
@@ -388,14 +403,16 @@ class BaseClient:
         if pagination is None:
             raise TypeError(f"{operation.name} is not a list operation")
         prepared = prepare_request(operation, arguments)
+        listing = self._transport.telemetry.listing(operation.name)
 
         async def fetch(query: Query) -> Callable[[], Any]:
             number = _page_number(pagination, query)
-            response = await self._send(prepared.with_query(query), options, page=number)
+            page_request = prepared.with_query(query)
+            response = await self._send(page_request, options, page=number, parent_span=listing.span)
             if answers is None:  # the plain pager: the page alone, no answer kept around it
-                self._accept(operation, response)
+                self._accept(operation, response, page=number)
                 return functools.partial(read_result, operation, response, self._drift)
-            return _kept(self._answer(operation, response), answers)
+            return _kept(self._answer(operation, response, page=number), answers)
 
         return AsyncPager(
             fetch,
@@ -404,6 +421,7 @@ class BaseClient:
             window=self._options.most_in_flight,
             listing=operation.name,
             scope=_listing_scope(prepared.path, options),
+            span=listing.walk,
         )
 
     @overload
@@ -481,48 +499,53 @@ class BaseClient:
             method, path, params=params, json=json, cast_to=cast_to, retry_statuses=self.spec.retry_statuses
         )
         options = RequestOptions.of(timeout=timeout, extra_headers=extra_headers, retry=retry)
-        response = await self._transport.send(self._http_request(prepared, options))
-        return self._answer(prepared.operation, response)
+        with self._transport.telemetry.operation(prepared.operation.name):
+            response = await self._transport.send(self._http_request(prepared, options))
+            return self._answer(prepared.operation, response)
 
     def _send(
-        self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int | None = None
+        self,
+        prepared: PreparedRequest,
+        options: RequestOptions | None,
+        *,
+        page: int | None = None,
+        parent_span: Any = None,
     ) -> Awaitable[RawResponse]:
         """Send one request; a status the operation marks "not in this format"
         (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
         JSON, which decodes to the same models. The client's ``response_format`` stays as it is."""
-        request = self._http_request(prepared, options, page=page)
+        request = self._http_request(prepared, options, page=page, parent_span=parent_span)
         if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
             return self._transport.send(request)  # nothing to fall back to
-        return self._send_or_fall_back(prepared, options, request, page)
+        return self._send_or_fall_back(prepared.operation, request)
 
-    async def _send_or_fall_back(
-        self,
-        prepared: PreparedRequest,
-        options: RequestOptions | None,
-        request: HTTPRequest,
-        page: int | None,
-    ) -> RawResponse:
-        """``_send`` in a format other than JSON, for an operation that names fallback statuses."""
+    async def _send_or_fall_back(self, operation: Operation[Any], request: HTTPRequest) -> RawResponse:
+        """``_send`` in a format other than JSON, for an operation that names fallback statuses;
+        the JSON request is the same call (its request id too), asking for JSON."""
         response = await self._transport.send(request)
-        operation = prepared.operation
         if response.status not in operation.json_fallback_statuses:
             return response
         logger.debug(
             "%s: %s %s answered %d in %s; asking once more in JSON",
             operation.name,
-            prepared.method,
-            prepared.path,
+            request.method,
+            request.path,
             response.status,
             self._options.response_format.upper(),
             extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
         )
-        request = self._http_request(prepared, options, page=page, response_format="json")
-        return await self._transport.send(request)
+        in_json = attrs.evolve(request, headers={**request.headers, "Accept": _ACCEPT["json"]})
+        return await self._transport.send(in_json)
 
     def _answer(
-        self, operation: Operation[ResultT], response: RawResponse, arguments: Mapping[str, Any] | None = None
+        self,
+        operation: Operation[ResultT],
+        response: RawResponse,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        page: int | None = None,
     ) -> APIResponse[ResultT]:
-        self._accept(operation, response)
+        self._accept(operation, response, page=page)
         drift = self._drift
         if operation.identity is None or arguments is None:
             return APIResponse(response, lambda raw: read_result(operation, raw, drift))
@@ -534,14 +557,14 @@ class BaseClient:
 
         return APIResponse(response, checked)
 
-    def _accept(self, operation: Operation[Any], response: RawResponse) -> None:
-        """Raise the typed error of a status that is no success of the operation; a success the
-        spec does not document goes to the drift report."""
+    def _accept(self, operation: Operation[Any], response: RawResponse, *, page: int | None = None) -> None:
+        """Raise the typed error of a status that is no success of the operation (naming the
+        listing's ``page``); a success the spec does not document goes to the drift report."""
         outcome = operation.outcomes.get(response.status)
         success = outcome.success if outcome is not None else 200 <= response.status < 300
         if not success:
             retry_after = parse_retry_after(response.headers.get("Retry-After"))
-            raise status_error(operation, response, retry_after=retry_after)
+            raise status_error(operation, response, retry_after=retry_after, page=page)
         if outcome is None:
             documented = (status for status, known in operation.outcomes.items() if known.success)
             request = f"{response.method} {response.path}"
@@ -553,10 +576,12 @@ class BaseClient:
         options: RequestOptions | None,
         *,
         page: int | None = None,
-        response_format: ResponseFormat | None = None,
+        parent_span: Any = None,
     ) -> HTTPRequest:
+        """The request of a prepared call, with the client's headers and the call's options; it
+        goes with a fresh request id unless the caller gave one of its own."""
         headers = {
-            "Accept": _ACCEPT[response_format or self._options.response_format],
+            "Accept": _ACCEPT[self._options.response_format],
             "User-Agent": USER_AGENT,
             **self._options.headers,
         }
@@ -566,6 +591,7 @@ class BaseClient:
         body = with_extra_body(prepared.method, prepared.body, options.extra_body)
         if body is not None:
             headers["Content-Type"] = "application/json"
+        request_id = _with_request_id(headers, self.spec.request_id_header)
         return HTTPRequest(
             method=prepared.method,
             url=_url(self._base_text, prepared.path, with_extra_query(prepared.query, options.extra_query)),
@@ -578,6 +604,8 @@ class BaseClient:
             retry=options.retry,
             operation=prepared.operation.name,
             page=page,
+            request_id=request_id,
+            parent_span=parent_span,
         )
 
     # ------------------------------------------------------------------ views
@@ -623,6 +651,20 @@ class BaseClient:
 
 
 _NO_OPTIONS = RequestOptions()
+
+
+def _with_request_id(headers: dict[str, str], name: str | None) -> str | None:
+    """The id a request goes with, set in ``headers`` under ``name`` (the spec's header): the
+    caller's own value there (``extra_headers``, a view's ``headers``; any case) wins, else a
+    fresh UUID. None when the spec names no header."""
+    if name is None:
+        return None
+    wanted = name.lower()
+    for key, value in headers.items():
+        if key.lower() == wanted:
+            return value
+    headers[name] = str(uuid.uuid4())
+    return headers[name]
 
 
 def _password(url: str | None) -> str:

@@ -7,13 +7,20 @@ operation. It plans the chunks, checks every one before the first is sent, sends
 through the client's own ``call`` (so retries follow the rules of any call: a POST is resent only
 where the server said nothing was done, or nothing reached it), stops starting chunks after one
 fails, and merges the answers into one ``BulkResult``.
+
+Nothing ends a call without an account of every item: any exception a chunk raises (a typed error,
+or a user's middleware's own) ends in ``IncompleteBulkError``. A cancellation stays a
+``CancelledError``, as asyncio requires; ``bulk_progress()`` lets the caller read, after it, what
+was applied, what was in flight and what was never sent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any, Final, Generic, Literal, TypeVar
 
 from attrs import field, frozen
@@ -23,16 +30,28 @@ from ._request import PreparedRequest, prepare_request
 from ._spec import Chunking, Operation
 from .errors import ClientValidationError, EnterpriseError, IncompleteBulkError
 
-__all__ = ["BulkResult", "Chunk", "ChunkOutcome", "ChunkState", "plan_chunks", "send_in_chunks"]
+__all__ = [
+    "BulkProgress",
+    "BulkResult",
+    "Chunk",
+    "ChunkOutcome",
+    "ChunkState",
+    "bulk_progress",
+    "plan_chunks",
+    "send_in_chunks",
+]
 
 T = TypeVar("T")
 
-ChunkState = Literal["succeeded", "failed", "not_sent"]
+ChunkState = Literal["succeeded", "failed", "maybe_applied", "not_sent"]
 """What became of a chunk: its answer was a success; it was sent and failed (the error says why,
-and whether it may still have been applied: a timeout); or it was never sent."""
+and whether it may still have been applied: a timeout); it may have been applied, and nothing says
+whether (an exception not the SDK's, a middleware's own, or the chunk was in flight when the call
+was cancelled); or it was never sent."""
 
 SUCCEEDED: Final = "succeeded"
 FAILED: Final = "failed"
+MAYBE_APPLIED: Final = "maybe_applied"
 NOT_SENT: Final = "not_sent"
 
 SendPrepared = Callable[[PreparedRequest, Mapping[str, Any]], Awaitable[T]]
@@ -57,12 +76,14 @@ class Chunk:
 
 @frozen
 class ChunkOutcome(Generic[T]):
-    """A chunk and what became of it: its result, or its error, or neither (never sent)."""
+    """A chunk and what became of it: its result, or its error, or neither (never sent, or in
+    flight when the call was cancelled). The error of a ``maybe_applied`` chunk is whatever was
+    raised: a user's middleware may raise its own exceptions."""
 
     chunk: Chunk
     state: ChunkState
     result: T | None = None
-    error: EnterpriseError | None = None
+    error: Exception | None = None
 
     @property
     def number(self) -> int:
@@ -98,6 +119,10 @@ class BulkResult(Generic[T]):
     @property
     def failed(self) -> tuple[ChunkOutcome[T], ...]:
         return self._in(FAILED)
+
+    @property
+    def maybe_applied(self) -> tuple[ChunkOutcome[T], ...]:
+        return self._in(MAYBE_APPLIED)
 
     @property
     def not_sent(self) -> tuple[ChunkOutcome[T], ...]:
@@ -236,34 +261,116 @@ def _in_the_call(error: ClientValidationError, chunk: Chunk) -> ClientValidation
 # ---------------------------------------------------------------------------------- sending
 
 
+class BulkProgress:
+    """What the chunked call made inside ``bulk_progress()`` has done so far, chunk by chunk.
+
+    ``result`` is the call's ``BulkResult`` as it stands: chunks answered (``succeeded``,
+    ``failed``), in flight (``maybe_applied``), not yet started (``not_sent``); None before a call
+    began. It is what a caller reads after a ``CancelledError`` (which carries no result); after a
+    later call it is that call's.
+    """
+
+    def __init__(self) -> None:
+        self._operation = ""
+        self._field = ""
+        self._chunks: tuple[Chunk, ...] = ()
+        self._outcomes: dict[int, ChunkOutcome[Any]] = {}
+
+    def __repr__(self) -> str:
+        return (
+            f"<BulkProgress {self._operation or 'idle'}: {len(self._outcomes)} of {len(self._chunks)} chunks>"
+        )
+
+    @property
+    def result(self) -> BulkResult[Any] | None:
+        if not self._chunks:
+            return None
+        outcomes = (
+            self._outcomes.get(chunk.number) or ChunkOutcome(chunk, NOT_SENT) for chunk in self._chunks
+        )
+        return BulkResult(self._operation, self._field, tuple(outcomes))
+
+    def _began(self, operation: str, field: str, chunks: Sequence[Chunk]) -> None:
+        self._operation, self._field, self._chunks, self._outcomes = operation, field, tuple(chunks), {}
+
+    def _noted(self, outcome: ChunkOutcome[Any]) -> None:
+        self._outcomes[outcome.number] = outcome
+
+
+_PROGRESS: ContextVar[BulkProgress | None] = ContextVar("enterprise_async_bulk_progress", default=None)
+
+
+@contextlib.contextmanager
+def bulk_progress() -> Iterator[BulkProgress]:
+    """Follow the chunked calls made inside the block: ``with bulk_progress() as progress:``, and
+    after a cancellation ``progress.result`` says what was applied before it."""
+    progress = BulkProgress()
+    token = _PROGRESS.set(progress)
+    try:
+        yield progress
+    finally:
+        _PROGRESS.reset(token)
+
+
 async def send_in_chunks(
     send_prepared: SendPrepared[T],
     operation: Operation[T],
     arguments: Mapping[str, Any],
     *,
     concurrency: object = DEFAULT_MAX_CONCURRENCY,
+    extra_body: Mapping[str, Any] | None = None,
 ) -> BulkResult[T]:
     """Run ``operation`` over any number of items, in the chunks its spec allows; raise
-    ``IncompleteBulkError`` (carrying the merged result) when a chunk failed."""
+    ``IncompleteBulkError`` (carrying the merged result) when a chunk failed or raised."""
     chunking = operation.chunking
     if chunking is None:
         raise TypeError(f"{operation.name} is not cut into chunks: its spec has no x-sdk-chunks")
+    _check_extra_body(chunking, extra_body, operation.name)
     arguments = _materialized(arguments, chunking)
     chunks = plan_chunks(chunking, arguments, operation=operation.name)
     requests = {chunk.number: _prepared(operation, arguments, chunk) for chunk in chunks}
+    progress = _PROGRESS.get() or BulkProgress()
+    progress._began(operation.name, chunking.field, chunks)
 
     async def send(chunk: Chunk) -> ChunkOutcome[T]:
-        try:
-            result = await send_prepared(*requests.pop(chunk.number))
-        except EnterpriseError as error:
-            return ChunkOutcome(chunk, FAILED, error=error)
-        return ChunkOutcome(chunk, SUCCEEDED, result=result)
+        progress._noted(ChunkOutcome(chunk, MAYBE_APPLIED))  # in flight: it may be applied from now on
+        outcome = await _outcome(send_prepared, chunk, requests.pop(chunk.number))
+        progress._noted(outcome)
+        return outcome
 
     outcomes = await _send_all(send, chunks, _width(chunking, concurrency))
     result = BulkResult(operation.name, chunking.field, tuple(outcomes))
     if not result.complete:
         raise _incomplete(result)
     return result
+
+
+async def _outcome(
+    send_prepared: SendPrepared[T], chunk: Chunk, request: tuple[PreparedRequest, dict[str, Any]]
+) -> ChunkOutcome[T]:
+    """What became of one chunk: any exception is its outcome, so that the call can account for
+    every item; an exception not the SDK's (a middleware's own) cannot say whether the chunk was
+    applied. A cancellation is not caught: it stops the call."""
+    try:
+        result = await send_prepared(*request)
+    except EnterpriseError as error:
+        return ChunkOutcome(chunk, FAILED, error=error)
+    except Exception as error:  # a user's middleware raises what it likes
+        return ChunkOutcome(chunk, MAYBE_APPLIED, error=error)
+    return ChunkOutcome(chunk, SUCCEEDED, result=result)
+
+
+def _check_extra_body(chunking: Chunking, extra_body: Mapping[str, Any] | None, operation: str) -> None:
+    """Refuse ``extra_body`` fields the chunking owns: one would replace every chunk's share of
+    the items with the same value (sent once per chunk, while the result counted the items)."""
+    owned = {chunking.field, *chunking.aligned, *((chunking.across,) if chunking.across else ())}
+    named = sorted(owned.intersection(extra_body or {}))
+    if named:
+        raise ClientValidationError(
+            "extra_body",
+            f"may not set {', '.join(named)}: the call cuts it into chunks; pass it as an argument",
+            operation=operation,
+        )
 
 
 def _width(chunking: Chunking, concurrency: object) -> int:
@@ -293,7 +400,7 @@ async def _send_all(
             for task in finished:
                 outcome = task.result()
                 done[outcome.number] = outcome
-                failed = failed or outcome.state == FAILED
+                failed = failed or outcome.state in (FAILED, MAYBE_APPLIED)
     finally:
         await _cancelled(running)
     return [done.get(chunk.number) or ChunkOutcome(chunk, NOT_SENT) for chunk in chunks]
@@ -308,12 +415,13 @@ async def _cancelled(running: set[asyncio.Future[Any]]) -> None:
 
 
 def _incomplete(result: BulkResult[Any]) -> IncompleteBulkError:
-    first = result.failed[0]
+    first = min((*result.failed, *result.maybe_applied), key=lambda outcome: outcome.number)
     sent = len(first.items.get(result.field, ()))
+    why = f"{type(first.error).__name__}: {first.error}" if first.state == MAYBE_APPLIED else f"{first.error}"
     message = (
         f"{result.operation}: chunk {first.number} of {len(result.chunks)} ({sent} {result.field}) failed: "
-        f"{first.error}; {len(result.succeeded)} chunk(s) succeeded, {len(result.failed)} failed, "
-        f"{len(result.not_sent)} never sent"
+        f"{why}; {len(result.succeeded)} chunk(s) succeeded, {len(result.failed)} failed, "
+        f"{len(result.maybe_applied)} maybe applied, {len(result.not_sent)} never sent"
     )
     error = IncompleteBulkError(message, result=result, chunk=first.number)
     error.__cause__ = first.error

@@ -230,12 +230,14 @@ class RequestTrace:
 
     ``operation`` is the operation's name (``catalogs.contents``, ``auth.token`` for the token
     request), ``page`` the page number of a listing's page (None otherwise), ``attempt`` counts
-    from 1 (a retry is attempt 2).
+    from 1 (a retry is attempt 2), ``request_id`` is the id the request is sent with
+    (``X-Request-ID``), the same on each attempt.
     """
 
     operation: str
     page: int | None = None
     attempt: int = 1
+    request_id: str | None = None
 
     def __str__(self) -> str:
         page = f" page {self.page}" if self.page is not None else ""

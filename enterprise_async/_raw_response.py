@@ -46,8 +46,13 @@ class APIResponse(Generic[T]):
 
     @property
     def request_id(self) -> str | None:
-        """The gateway's id of the request (``x-amzn-RequestId``...), what support asks for."""
+        """The id the request was sent with (``X-Request-ID``), which the services log."""
         return self._raw.request_id
+
+    @property
+    def response_request_id(self) -> str | None:
+        """The id the answer gave itself (the gateway's ``x-amzn-RequestId``...), when it named one."""
+        return self._raw.response_request_id
 
     @property
     def elapsed(self) -> float:

@@ -21,7 +21,7 @@ from ._spec import Operation, Param
 from ._timeouts import Timeout
 from ._validation import validate_arguments
 
-__all__ = ["HTTPRequest", "PreparedRequest", "Query", "prepare_request", "query_value"]
+__all__ = ["HTTPRequest", "PreparedRequest", "Query", "call_label", "prepare_request", "query_value"]
 
 Query = tuple[tuple[str, str], ...]
 
@@ -74,6 +74,21 @@ class HTTPRequest:
     """The operation's name, for traces and log records."""
     page: int | None = None
     """The page number of a listing's page, for traces and log records."""
+    request_id: str | None = None
+    """The id the request is sent with (also in ``headers``), the same on each of its retries."""
+    parent_span: Any = None
+    """The OpenTelemetry span its attempts' spans go under, when not the current one (a listing's)."""
+
+    @property
+    def label(self) -> str:
+        """What the user called, as errors name it: ``catalogs.contents page 10``."""
+        return call_label(self.operation, self.page)
+
+
+def call_label(operation: str, page: int | None = None) -> str:
+    """An operation (and the page of a listing), as messages name what the user called:
+    ``catalogs.contents page 10``, ``policies.allocate``."""
+    return operation if page is None else f"{operation} page {page}"
 
 
 def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> PreparedRequest:

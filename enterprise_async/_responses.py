@@ -8,7 +8,6 @@ the decoded result where the operation documents one for that status.
 
 from __future__ import annotations
 
-import gc
 import re
 import uuid
 from collections.abc import Awaitable, Mapping
@@ -25,6 +24,7 @@ from ._decoding import DecodeError, Finding, PathsWanted, known_fields, structur
 from ._drift import DriftCollector
 from ._enum import OpenEnum
 from ._redaction import REDACTED, Redactor
+from ._request import call_label
 from ._spec import Identity, Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
 from ._xml_schema import fill_empty_elements
@@ -77,20 +77,30 @@ class RawResponse:
     """What those headers hold when they name no request (``x-sdk-request-id-placeholders``)."""
     redactor: Redactor = field(factory=Redactor, eq=False, repr=False)
     """The client's secrets, hidden from everything this answer makes the SDK say."""
+    sent_request_id: str | None = None
+    """The id the request was sent with (``x-sdk-request-id-header``: X-Request-ID)."""
 
     @property
     def request_id(self) -> str | None:
-        """The gateway's id of the request, when the answer names one (secrets hidden, should a
-        server echo one there)."""
+        """The id of the request: the one it was sent with (what the services log), else the id
+        the answer gives itself (an answer a middleware made)."""
+        if self.sent_request_id is not None:
+            return self.redactor.text(self.sent_request_id)
+        return self.response_request_id
+
+    @property
+    def response_request_id(self) -> str | None:
+        """The id the answer gives itself (the gateway's ``x-amzn-RequestId``...), when it names
+        one (secrets hidden, should a server echo one there)."""
         for name in self.request_id_headers:  # a placeholder in one header leaves the next its turn
             value = real_request_id(request_id_of(self.headers, (name,)), self.request_id_placeholders)
             if value is not None:
                 return self.redactor.text(value)
         return None
 
-    def timed(self, elapsed: float, retries: int) -> RawResponse:
-        """This answer with the time it took and the retries made (a plain copy: ``attrs.evolve``
-        costs more than the rest of a small request's handling)."""
+    def timed(self, elapsed: float, retries: int, sent_request_id: str | None = None) -> RawResponse:
+        """This answer with the time it took and the retries made (and the id its request was
+        sent with, when it does not know it: a middleware's own answer)."""
         return RawResponse(
             self.status,
             self.reason,
@@ -103,6 +113,7 @@ class RawResponse:
             self.request_id_headers,
             self.request_id_placeholders,
             self.redactor,
+            self.sent_request_id or sent_request_id,
         )
 
     @property
@@ -197,36 +208,20 @@ def decode_body(response: RawResponse) -> Any:
             f"valid {kind.upper()}: {reason}",
             status=response.status,
             body=response.preview(),
+            request_id=response.request_id,
         ) from None
     raise ResponseDecodeError(
         f"{response.method} {response.path} returned {response.status} with content type "
         f"{kind!r} where JSON or XML was expected",
         status=response.status,
         body=response.preview(),
+        request_id=response.request_id,
     )
 
 
 def read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None = None) -> Any:
     """The decoded result of a successful response; what it holds that the spec does not describe
-    goes to ``drift``.
-
-    The cyclic garbage collector is held while the body is decoded. A page allocates thousands of
-    containers that all stay alive until it is built, so every collection their allocations
-    trigger meanwhile examines them for nothing and promotes them to older generations, whose
-    collections walk the whole heap. Held, the page is examined once, after it is built, and has
-    usually been consumed and freed before an older generation is collected. A collector that the
-    application turned off stays off.
-    """
-    if not gc.isenabled():
-        return _read_result(operation, response, drift)
-    gc.disable()
-    try:
-        return _read_result(operation, response, drift)
-    finally:
-        gc.enable()
-
-
-def _read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None) -> Any:
+    goes to ``drift``."""
     outcome = operation.outcomes.get(response.status) or _default_success(operation)
     data = decode_body(response)
     if outcome is None or outcome.model is None:
@@ -249,6 +244,7 @@ def _read_result(operation: Operation[Any], response: RawResponse, drift: DriftC
             f"empty body where {type_name(outcome.model)} was expected",
             status=response.status,
             body=response.preview(),
+            request_id=response.request_id,
         )
     for name, value in outcome.fields.items():
         setattr(result, name, value)
@@ -286,6 +282,7 @@ def check_identity(
         expected=expected,
         status=response.status,
         body=response.preview(),
+        request_id=response.request_id,
     )
 
 
@@ -333,19 +330,22 @@ def _structure(
             f"{operation.name}: the {response.status} body does not fit {type_name(model)}: {reason}",
             status=response.status,
             body=response.preview(),
+            request_id=response.request_id,
         ) from None
 
 
 def status_error(
-    operation: Operation[Any], response: RawResponse, *, retry_after: float | None
+    operation: Operation[Any], response: RawResponse, *, retry_after: float | None, page: int | None = None
 ) -> APIStatusError:
-    """The typed error for a response whose status is not a success of the operation.
+    """The typed error for a response whose status is not a success of the operation (``page``:
+    the listing's page it answered, named in the message).
 
     Its message, ``body`` and ``headers`` hide the client's secrets, whatever the server echoed.
     """
     body = response.shown_body()
     message = response.redactor.text(
-        f"{operation.name}: {response.method} {response.path} returned {response.status} {response.reason}"
+        f"{call_label(operation.name, page)}: {response.method} {response.path} "
+        f"returned {response.status} {response.reason}"
     )
     if detail := error_detail(body):
         message = f"{message}: {response.redactor.text(detail)}"
@@ -358,6 +358,7 @@ def status_error(
         "method": response.method,
         "path": response.path,
         "request_id": response.request_id,
+        "response_request_id": response.response_request_id,
     }
     if error_class is RateLimitError:
         return RateLimitError(message, retry_after=retry_after, **kwargs)

@@ -283,3 +283,6 @@ class ApiSpec:
     request_id_placeholders: frozenset[str] = frozenset()
     """What such a header holds when it names no request, lower-cased
     (``x-sdk-request-id-placeholders``)."""
+    request_id_header: str | None = None
+    """The header each request sends its own id in (``x-sdk-request-id-header``: X-Request-ID);
+    None sends none."""

@@ -17,6 +17,7 @@
         ├── AuthenticationError 401   (after one token refresh and retry)
         ├── PermissionDeniedError 403
         ├── NotFoundError 404
+        ├── ProxyAuthenticationError 407  (the proxy refused, not the API)
         ├── UnprocessableEntityError 422  (message: the service's own reason)
         ├── RateLimitError 429        (.retry_after)
         └── ServerError 5xx
@@ -49,6 +50,7 @@ __all__ = [
     "ListingMovedError",
     "NotFoundError",
     "PermissionDeniedError",
+    "ProxyAuthenticationError",
     "RateLimitError",
     "ResponseDecodeError",
     "ResponseTooLargeError",
@@ -59,7 +61,19 @@ __all__ = [
 
 
 class EnterpriseError(Exception):
-    """Base of every error raised by enterprise_async."""
+    """Base of every error raised by enterprise_async.
+
+    ``request_id`` is the id the failed request was sent with (``X-Request-ID``: a fresh UUID per
+    call, the same on its retries, or the caller's own value), which the services log; the message
+    ends with it. None when nothing was sent (a bad argument) or no one request failed.
+    """
+
+    request_id: str | None = None
+
+
+def _with_request_id(message: str, request_id: str | None) -> str:
+    """``message`` ending with the request id, so that support can find the call from a log line."""
+    return f"{message} (request id {request_id})" if request_id else message
 
 
 class ClientValidationError(EnterpriseError, ValueError):
@@ -93,10 +107,18 @@ class ClientStateError(EnterpriseError, RuntimeError):
 class APIConnectionError(EnterpriseError):
     """The request did not get an HTTP response (refused, reset, DNS, TLS...)."""
 
-    def __init__(self, message: str, *, method: str | None = None, path: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        method: str | None = None,
+        path: str | None = None,
+        request_id: str | None = None,
+    ) -> None:
         self.method = method
         self.path = path
-        super().__init__(message)
+        self.request_id = request_id
+        super().__init__(_with_request_id(message, request_id))
 
 
 class APITimeoutError(APIConnectionError):
@@ -109,10 +131,18 @@ class ResponseDecodeError(EnterpriseError):
     ``status`` is the HTTP status of the response when there was one, ``body`` the raw text (cut short).
     """
 
-    def __init__(self, message: str, *, status: int | None = None, body: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        body: str | None = None,
+        request_id: str | None = None,
+    ) -> None:
         self.status = status
         self.body = body
-        super().__init__(message)
+        self.request_id = request_id
+        super().__init__(_with_request_id(message, request_id))
 
 
 class ContentMismatchError(ResponseDecodeError):
@@ -131,10 +161,11 @@ class ContentMismatchError(ResponseDecodeError):
         expected: Mapping[str, str],
         status: int | None = None,
         body: str | None = None,
+        request_id: str | None = None,
     ) -> None:
         self.received = received
         self.expected = dict(expected)
-        super().__init__(message, status=status, body=body)
+        super().__init__(message, status=status, body=body, request_id=request_id)
 
 
 class ResponseTooLargeError(ResponseDecodeError):
@@ -147,12 +178,15 @@ class ResponseTooLargeError(ResponseDecodeError):
 
 
 class IncompleteBulkError(EnterpriseError):
-    """A bulk call cut into chunks (``..._in_chunks``) in which a chunk failed.
+    """A bulk call cut into chunks (``..._in_chunks``) in which a chunk failed, or raised anything
+    else (a user's middleware's own exception).
 
     Nothing is hidden: ``result`` is the merged ``BulkResult``, whose chunks say which succeeded
-    (with their results), which failed (with their errors) and which were never sent (none is sent
-    after a failure). ``chunk`` is the number of the first chunk that failed (from 1); its error is
-    the ``__cause__``.
+    (with their results), which failed (with their errors), which may have been applied (an
+    exception not the SDK's: nothing says whether the chunk reached the service) and which were
+    never sent (none is sent after a failure). ``chunk`` is the number of the first chunk that
+    failed (from 1); its error is the ``__cause__``. A cancellation is not turned into this error:
+    ``bulk_progress()`` tells what a cancelled call did.
     """
 
     def __init__(self, message: str, *, result: Any, chunk: int) -> None:
@@ -211,8 +245,9 @@ class APIStatusError(EnterpriseError):
 
     ``body`` is the decoded error body (a dict, list, string, or None when empty), ``headers`` the
     response headers, ``result`` the decoded result where the operation documents one for this status.
-    ``request_id`` is the gateway's id of the request (``x-amzn-RequestId``...) when the answer had
-    one; the message ends with it, so support can find the call from a log line alone.
+    ``request_id`` is the id the request was sent with (the message ends with it);
+    ``response_request_id`` the id the answer gave itself (the gateway's ``x-amzn-RequestId``...),
+    when it named one.
     """
 
     def __init__(
@@ -226,15 +261,17 @@ class APIStatusError(EnterpriseError):
         method: str | None = None,
         path: str | None = None,
         request_id: str | None = None,
+        response_request_id: str | None = None,
     ) -> None:
         self.status = status
         self.request_id = request_id
+        self.response_request_id = response_request_id
         self.body = body
         self.headers: Mapping[str, str] = dict(headers or {})
         self.result = result
         self.method = method
         self.path = path
-        super().__init__(f"{message} (request id {request_id})" if request_id else message)
+        super().__init__(_with_request_id(message, request_id))
 
 
 class BadRequestError(APIStatusError):
@@ -251,6 +288,12 @@ class PermissionDeniedError(APIStatusError):
 
 class NotFoundError(APIStatusError):
     """404: no such resource (for bulk revoke, ``result`` holds the decoded revocation result)."""
+
+
+class ProxyAuthenticationError(APIStatusError):
+    """407: the proxy between the client and the API refused the request, so it never reached the
+    API. Give the proxy its credentials in the URL (``proxy="http://user:password@host:port"``, or
+    ``HTTP_PROXY``/``HTTPS_PROXY``); nothing is retried, and the API's status is unknown."""
 
 
 class UnprocessableEntityError(APIStatusError):
@@ -275,6 +318,7 @@ _BY_STATUS: Mapping[int, type[APIStatusError]] = {
     401: AuthenticationError,
     403: PermissionDeniedError,
     404: NotFoundError,
+    407: ProxyAuthenticationError,
     422: UnprocessableEntityError,
     429: RateLimitError,
 }

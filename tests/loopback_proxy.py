@@ -2,14 +2,14 @@
 absolute URL the client named and records what it saw, so a test can tell which requests went
 through a proxy and which went straight to the server.
 
-Only plain HTTP is relayed (the sandbox and the scripted API speak HTTP); a CONNECT tunnel for
-HTTPS is not needed on loopback.
+Only plain HTTP is relayed (the sandbox and the scripted API speak HTTP); a CONNECT (a tunnel for
+HTTPS) is only checked for the proxy's credentials, then refused: no tunnel is needed on loopback.
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 import aiohttp
 from aiohttp import web
@@ -17,6 +17,8 @@ from aiohttp.test_utils import TestServer
 from attrs import define, field
 from multidict import CIMultiDict
 from yarl import URL
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 # Hop-by-hop headers (RFC 9110 section 7.6.1) and the proxy's own: never relayed.
 _HOP_BY_HOP = frozenset(
@@ -76,7 +78,7 @@ class LoopbackProxy:
     async def __aenter__(self) -> LoopbackProxy:
         # The proxy's own upstream session ignores the environment: it must never proxy to itself.
         self._upstream = aiohttp.ClientSession(trust_env=False, auto_decompress=False)
-        app = web.Application()
+        app = web.Application(middlewares=[self._connect])
         app.router.add_route("*", "/{tail:.*}", self._relay)
         self._server = TestServer(app, host="127.0.0.1")
         await self._server.start_server()
@@ -87,6 +89,16 @@ class LoopbackProxy:
             await self._server.close()
         if self._upstream is not None:
             await self._upstream.close()
+
+    @web.middleware
+    async def _connect(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """A CONNECT names a host, not a path, so no route takes it: it is answered here."""
+        if request.method != "CONNECT":
+            return await handler(request)
+        given = _basic_credentials(request.headers.get("Proxy-Authorization"))
+        if self.credentials is not None and given != self.credentials:
+            return web.Response(status=407, headers={"Proxy-Authenticate": 'Basic realm="loopback"'})
+        return web.Response(status=501, text="this proxy opens no tunnel")
 
     async def _relay(self, request: web.Request) -> web.StreamResponse:
         if request.raw_path.startswith("/"):

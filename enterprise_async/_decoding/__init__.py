@@ -1,5 +1,11 @@
 """One cattrs converter, configured once, that reads JSON and XML bodies into the same models.
 
+``converter`` is the way values are structured and unstructured: the client, ``from_dict`` and
+``to_dict`` all go through it. A model's hooks are the reader and the writer the generator wrote
+for it (``_generated/readers.py``, ``_generated/writers.py``), which the public ``models`` module
+hands over with ``register_generated`` and which are loaded on the first decode; a class the
+generator did not see is read and written field by field the same way (``readers``, ``writers``).
+
 XML arrives with text leaves (see ``_xml``), JSON with typed ones; the hooks registered here make
 both land on the same values, guided only by the models' types:
 
@@ -9,7 +15,7 @@ both land on the same values, guided only by the models' types:
   value as a plain string (``registry``);
 - unions pick their variant by the shape of the value, or by the variant rules of the spec, which
   the public ``models`` module hands over with ``register_variants`` (``unions``);
-- every model keeps unknown fields in ``extra``, and ``to_dict`` writes them back (``structuring``,
+- every model keeps unknown fields in ``extra``, and ``to_dict`` writes them back (``readers``,
   ``writers``);
 - a value its declared type does not allow is kept as sent, with a DEBUG record naming the model,
   the path from the top and the declared type; only a top level of the wrong shape is an error
@@ -29,18 +35,20 @@ import attrs
 from ..errors import ResponseDecodeError
 from .failure import DecodeError, type_name
 from .fields import known_fields
+from .readers import model_reader
 from .registry import (
     converter,
     enum_hook,
+    generated_reader,
     is_list,
     is_mapping,
     is_open_enum,
     is_union,
     list_hook,
     mapping_hook,
+    register_generated,
 )
-from .scalars import SCALAR_HOOKS
-from .structuring import model_hook
+from .scalars import SCALAR_HOOKS, Hook
 from .tolerance import Finding, PathsWanted, structure
 from .unions import register_variants, union_hook
 from .writers import model_writer, to_dict
@@ -52,6 +60,7 @@ __all__ = [
     "converter",
     "from_dict",
     "known_fields",
+    "register_generated",
     "register_variants",
     "structure",
     "to_dict",
@@ -61,13 +70,18 @@ __all__ = [
 T = TypeVar("T")
 
 
+def _model_hook(cls: type[Any]) -> Hook:
+    """The reader the generator wrote for a model class, or one that reads it field by field."""
+    return generated_reader(cls) or model_reader(cls)
+
+
 def _install() -> None:
     """Register every hook on the converter, once, when the package is first imported."""
     converter.register_structure_hook_factory(is_union, union_hook)
     converter.register_structure_hook_factory(is_list, list_hook)
     converter.register_structure_hook_factory(is_mapping, mapping_hook)
     converter.register_structure_hook_factory(is_open_enum, enum_hook)
-    converter.register_structure_hook_factory(attrs.has, model_hook)
+    converter.register_structure_hook_factory(attrs.has, _model_hook)
     for type_, scalar_hook in SCALAR_HOOKS.items():
         if type_ is Any:  # not a class before Python 3.11, so single dispatch refuses it: match it exactly
             converter.register_structure_hook_func(lambda candidate: candidate is Any, scalar_hook)

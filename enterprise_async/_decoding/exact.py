@@ -1,4 +1,4 @@
-"""Values a compiled structuring function takes without calling the field's reader.
+"""Values a generated reader takes without calling the field's reader (see ``readers``).
 
 Each check answers only for a value that its reader would decode to the same thing and note
 nothing about: the written form of the decoded value (what ``to_dict`` writes back) is the value
@@ -13,7 +13,7 @@ import decimal
 import sys
 from typing import Any
 
-__all__ = ["READ_DATETIMES", "exact_decimal", "of_class", "read_utc_datetime", "utc_datetime"]
+__all__ = ["exact_decimal", "of_class", "utc_datetime"]
 
 _READS_Z = sys.version_info >= (3, 11)
 """Python 3.11's ``datetime.fromisoformat`` reads a trailing ``Z``; 3.10's reads ``+00:00`` only."""
@@ -45,25 +45,6 @@ def utc_datetime(text: str) -> datetime.datetime | None:
     except ValueError:
         return None
     return moment if moment.microsecond else None  # zeros are written back without the fraction
-
-
-READ_DATETIMES: dict[str, datetime.datetime] = {}
-"""The texts ``read_utc_datetime`` read lately, with their datetimes: what a compiled function looks
-up before it parses. A listing repeats its datetimes (the start of the runs, the deadlines of
-their seats: 5,278 values for 200 sandbox courses, 607 distinct; 1,998 for 839 in the real
-payloads), and a look-up costs a tenth of a parse. Datetimes are immutable, so models may share
-one. At most ``_MAX_READ_DATETIMES`` are held; then the cache starts afresh."""
-_MAX_READ_DATETIMES = 4096
-
-
-def read_utc_datetime(text: str) -> datetime.datetime | None:
-    """``utc_datetime(text)``, kept in ``READ_DATETIMES`` when it is one."""
-    moment = utc_datetime(text)
-    if moment is not None:
-        if len(READ_DATETIMES) >= _MAX_READ_DATETIMES:
-            READ_DATETIMES.clear()
-        READ_DATETIMES[text] = moment
-    return moment
 
 
 def exact_decimal(text: str) -> decimal.Decimal | None:

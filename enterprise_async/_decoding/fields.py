@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 import typing
 from types import NoneType
 from typing import Any, NamedTuple, get_args
@@ -11,6 +13,7 @@ import attrs
 from .registry import is_list, is_union
 
 __all__ = [
+    "ABSENT",
     "WIRE",
     "FieldPlan",
     "field_plans",
@@ -21,6 +24,9 @@ __all__ = [
     "wire_name",
     "without_none",
 ]
+
+ABSENT: Any = object()
+"""What ``data.get(wire, ABSENT)`` gives for a field left out (None is a field sent as null)."""
 
 WIRE = "_sdk_wire"
 """The private attribute of every model holding the object it was decoded from (see ``to_dict``)."""
@@ -64,9 +70,7 @@ def without_none(type_: Any) -> Any:
     members = tuple(member for member in get_args(type_) if member is not NoneType)
     if len(members) == len(get_args(type_)):
         return type_
-    if len(members) == 1:
-        return members[0]
-    return typing.Union[members]  # noqa: UP007 - built from a runtime tuple
+    return functools.reduce(operator.or_, members)  # ``A | B``, as the models declare it
 
 
 class FieldPlan(NamedTuple):

@@ -1,9 +1,15 @@
-"""Field readers: what a compiled structuring function calls for the values it does not take as they are.
+"""What the generated readers (``_generated/readers.py``) call: the tolerant path, and a model's end.
 
-A reader decodes a field's value with the hook of its type, keeps it as sent when the type does not
+A generated reader takes the values a field mostly holds as they are (a ``str`` for a string
+field, a UTC datetime as ``to_dict`` writes it back, a documented enum value, an object for a
+nested model) and hands anything else to the field's type reader (``reader_for``). That reader
+decodes the value with the converter's hook of its type, keeps it as sent when the type does not
 allow it (``tolerance.keep``), and notes a value whose written form is not what was sent, so that
-``to_dict`` writes it back as sent. A reader never raises: a model with an odd value costs hardly more
-than a clean one.
+``to_dict`` writes it back as sent. A reader never raises: a model with an odd value costs hardly
+more than a clean one. ``finish`` then gives the model its ``extra`` and its ``WireRecord``.
+
+A model class the generator did not see (one a user or a test declares) is read field by field
+with the same readers (``model_reader``).
 """
 
 from __future__ import annotations
@@ -16,47 +22,133 @@ from typing import Any, get_args
 
 import attrs
 
-from .failure import DecodeError
-from .fields import FieldPlan
+from .._xml import TextObject
+from .failure import DecodeError, describe
+from .fields import ABSENT, WIRE, field_plans, known_fields
+from .record import WireRecord, wire_record
 from .registry import PASS_THROUGH_CLASSES, hook, is_list, is_mapping, is_open_enum, is_union
 from .scalars import SCALAR_HOOKS, Hook
-from .tolerance import Note, keep, noting_outside_enum
-from .writers import written_as_sent
+from .tolerance import Note, keep, noting_outside_enum, report_problems, report_unknown
+from .writers import text_natural, written_as_sent
 
-__all__ = ["COMPILING", "Reader", "field_hook", "field_reader", "inline_class", "null_array"]
+__all__ = [
+    "ABSENT",
+    "Reader",
+    "finish",
+    "inline_class",
+    "model_reader",
+    "not_an_object",
+    "null_array",
+    "read_models",
+    "reader_for",
+    "values_of",
+]
 
-Reader = Callable[[Any, list[Note]], Any]
-"""Reads a field's value (never None) for its model; notes what the model must keep; never raises."""
-
-COMPILING: set[type[Any]] = set()
-"""The model classes whose function is being compiled: a field of one of them gets its hook on first use."""
-
-
-def null_array(wire: str, type_: Any) -> Callable[[list[Note]], list[Any]]:
-    """An array sent as null: ``[]`` on the model, and a note so that ``to_dict`` writes null back."""
-    note: Note = (wire, type_, None, None)
-
-    def read_null(notes: list[Note]) -> list[Any]:
-        notes.append(note)
-        return []
-
-    return read_null
+Reader = Callable[[Any, str, list[Note]], Any]
+"""Reads a field's value (never None), sent under a wire name, for its model; notes what the model
+must keep; never raises."""
 
 
-def field_reader(plan: FieldPlan) -> Reader:
-    """The reader of a field's values that the compiled function does not take as they are."""
-    type_, wire = plan.type, plan.wire
-    decode = field_hook(type_)
+def reader_for(type_: Any) -> Reader:
+    """The reader of the values of a field of ``type_`` that its model's reader does not take as they are."""
     if _writes_itself(type_):
-        return _nested_reader(decode, type_, wire)
+        return _nested_reader(type_)
     if inline_class(type_) is not None:
-        return _converting_reader(decode, type_, wire, _never_same)
+        return _converting_reader(type_, _never_same)
     same = _SAME_AS_SENT.get(type_, written_as_sent)
     if is_union(type_) and is_open_enum(get_args(type_)[0]):
         same = _same_member
-    return typing.cast(
-        Reader, noting_outside_enum(_converting_reader(decode, type_, wire, same), type_, wire)
-    )
+    return typing.cast(Reader, noting_outside_enum(_converting_reader(type_, same), type_))
+
+
+def values_of(enum: Any) -> dict[str, Any]:
+    """The members of an open enum by their documented value: what a reader takes with nothing to note."""
+    return {member.value: member for member in enum}
+
+
+def not_an_object(data: Any, cls: type[Any]) -> Any:
+    """What a model's reader gives for a value that is no object: None for null, else ``DecodeError``."""
+    if data is None:
+        return None
+    raise DecodeError(f"expected an object ({cls.__name__}), got {describe(data)}")
+
+
+def null_array(wire: str, type_: Any, notes: list[Note]) -> list[Any]:
+    """An array sent as null: ``[]`` on the model, and a note so that ``to_dict`` writes null back."""
+    notes.append((wire, type_, None, None))
+    return []
+
+
+def read_models(
+    items: list[Any], read: Callable[[Any], Any], wire: str, item_type: type[Any], notes: list[Note]
+) -> list[Any]:
+    """An array of models, each read by ``read``; when one item is no object, the array is read
+    item by item with the tolerant path, so the others are still decoded."""
+    try:
+        return [read(item) for item in items]
+    except DecodeError as error:
+        return typing.cast(list[Any], keep(items, list[item_type], wire, error, notes))  # type: ignore[valid-type]
+
+
+def finish(model: Any, data: Any, notes: list[Note], left: list[str], known: frozenset[str]) -> None:
+    """Give a model read from ``data`` its ``extra`` (the fields the spec does not describe) and its
+    ``WireRecord``; report what its readers noted. ``left``: the documented fields left out."""
+    if len(data) + len(left) == len(known):
+        model.extra = {}
+    else:
+        model.extra = {key: data[key] for key in data.keys() - known}
+        report_unknown(model)
+    text = data.__class__ is TextObject
+    setattr(model, WIRE, _record(model, notes, tuple(left), text))
+
+
+def _record(model: Any, notes: list[Note], left: tuple[str, ...], text: bool) -> WireRecord:
+    """The record of a model from what its readers noted; its problems are reported."""
+    if not notes:
+        return wire_record(left, text)
+    problems = [note for note in notes if note[3] is not None]
+    if problems:
+        report_problems(model, problems)
+    differs: dict[str, Any] = {}
+    for where, type_, value, error in notes:
+        if "[" in where:
+            continue  # an item of an array: the array's own note keeps it
+        if text and (value is None or (error is None and value.__class__ is str and not text_natural(type_))):
+            continue  # XML text of a number, or an empty element: the model's value is the JSON one
+        differs[where] = value
+    return wire_record(left, text, differs)
+
+
+def model_reader(cls: type[Any]) -> Hook:
+    """The reader of a model class the generator did not write one for: field by field, with the
+    same readers and the same record as a generated one."""
+    plans = field_plans(cls)
+    known = known_fields(cls)
+    readers: list[Reader] = []
+
+    def read_model(data: Any, _: Any = None) -> Any:
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, cls)
+        if not readers:  # resolved on first use: a model may refer to itself
+            readers.extend(reader_for(plan.type) for plan in plans)
+        notes: list[Note] = []
+        left: list[str] = []
+        values: dict[str, Any] = {}
+        for plan, read in zip(plans, readers, strict=True):
+            value = data.get(plan.wire, ABSENT)
+            if value is ABSENT:
+                left.append(plan.wire)
+                value = [] if plan.listish else plan.left_out
+            elif value is None:
+                value = null_array(plan.wire, plan.type, notes) if plan.listish else None
+            else:
+                value = read(value, plan.wire, notes)
+            values[plan.name] = value
+        model = cls(**values)
+        finish(model, data, notes, left, known)
+        return model
+
+    return read_model
 
 
 def _writes_itself(type_: Any) -> bool:
@@ -72,24 +164,39 @@ def _writes_itself(type_: Any) -> bool:
     return False
 
 
-def _nested_reader(decode: Hook, type_: Any, wire: str) -> Reader:
-    """Models write themselves: nothing to note but a value kept as sent."""
+def _type_hook(type_: Any) -> Callable[[], Hook]:
+    """The converter's hook of ``type_``, looked up on first use (the hook of a model may be its own
+    reader's caller)."""
+    resolved: list[Hook] = [SCALAR_HOOKS[type_]] if type_ in SCALAR_HOOKS else []
 
-    def read_nested(value: Any, notes: list[Note]) -> Any:
+    def decoder() -> Hook:
+        if not resolved:
+            resolved.append(hook(type_))
+        return resolved[0]
+
+    return decoder
+
+
+def _nested_reader(type_: Any) -> Reader:
+    """Models write themselves: nothing to note but a value kept as sent."""
+    decoder = _type_hook(type_)
+
+    def read_nested(value: Any, wire: str, notes: list[Note]) -> Any:
         try:
-            return decode(value, type_)
+            return decoder()(value, type_)
         except DecodeError as error:
             return keep(value, type_, wire, error, notes)
 
     return read_nested
 
 
-def _converting_reader(decode: Hook, type_: Any, wire: str, same: Callable[[Any, Any], bool]) -> Reader:
-    """Noted when the value decoded is not written back as sent (``"12"`` read as 12, ``Z`` datetimes)."""
+def _converting_reader(type_: Any, same: Callable[[Any, Any], bool]) -> Reader:
+    """Notes a value decoded that is not written back as sent (``"12"`` read as 12, ``+00:00`` datetimes)."""
+    decoder = _type_hook(type_)
 
-    def read_converted(value: Any, notes: list[Note]) -> Any:
+    def read_converted(value: Any, wire: str, notes: list[Note]) -> Any:
         try:
-            decoded = decode(value, type_)
+            decoded = decoder()(value, type_)
         except DecodeError as error:
             return keep(value, type_, wire, error, notes)
         if decoded is not value and not same(decoded, value):
@@ -157,25 +264,3 @@ def inline_class(type_: Any) -> type[Any] | None:
     if is_mapping(member):
         return dict
     return member if member in PASS_THROUGH_CLASSES else None
-
-
-def field_hook(type_: Any) -> Hook:
-    """The hook of a field's type, resolved now unless the type is a model still being compiled."""
-    scalar = SCALAR_HOOKS.get(type_)
-    if scalar is not None:
-        return scalar
-    if type_ in COMPILING or (is_list(type_) and (get_args(type_) or (Any,))[0] in COMPILING):
-        return _lazy_hook(type_)
-    return hook(type_)
-
-
-def _lazy_hook(type_: Any) -> Hook:
-    """A hook resolved on first use, for a model that refers to itself."""
-    resolved: list[Hook] = []
-
-    def lazy(value: Any, _: Any = None) -> Any:
-        if not resolved:
-            resolved.append(hook(type_))
-        return resolved[0](value, type_)
-
-    return lazy

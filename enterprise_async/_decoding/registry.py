@@ -1,13 +1,15 @@
 """The converter and the hooks it finds by predicate: open enums, arrays, objects, scalars.
 
-Models and unions get their hooks from ``structuring`` and ``unions``; ``install`` in the package's
-``__init__`` registers them all, once.
+Models get the readers and writers the generator wrote, which the public ``models`` module hands
+over with ``register_generated`` (the runtime imports no generated module); unions get theirs from
+``unions``. ``_install`` in the package's ``__init__`` registers them all, once.
 """
 
 from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Callable, Mapping
 from typing import Any, get_args, get_origin
 
 import cattrs
@@ -20,6 +22,8 @@ __all__ = [
     "PASS_THROUGH_CLASSES",
     "converter",
     "enum_hook",
+    "generated_reader",
+    "generated_writer",
     "hook",
     "is_list",
     "is_mapping",
@@ -27,10 +31,45 @@ __all__ = [
     "is_union",
     "list_hook",
     "mapping_hook",
+    "register_generated",
 ]
 
 converter = cattrs.Converter()
 """The SDK's only converter: the client, ``from_dict`` and ``to_dict`` all go through it."""
+
+
+Writer = Callable[[Any, bool], Any]
+
+_READERS: list[Callable[[], Mapping[type[Any], Hook]]] = []
+_WRITERS: list[Callable[[], Mapping[type[Any], Writer]]] = []
+_LOADED: dict[str, list[Mapping[type[Any], Any]]] = {}
+
+
+def register_generated(
+    readers: Callable[[], Mapping[type[Any], Hook]], writers: Callable[[], Mapping[type[Any], Writer]]
+) -> None:
+    """Give the converter the readers and the writers the generator wrote, by model class; each
+    loader imports its module when first needed (the first decode, the first ``to_dict``), so that
+    `import enterprise_async` stays light."""
+    _READERS.append(readers)
+    _WRITERS.append(writers)
+    _LOADED.clear()
+
+
+def _loaded(kind: str, loaders: list[Callable[[], Mapping[type[Any], Any]]]) -> list[Mapping[type[Any], Any]]:
+    if len(_LOADED.get(kind, ())) != len(loaders):
+        _LOADED[kind] = [load() for load in loaders]
+    return _LOADED[kind]
+
+
+def generated_reader(cls: type[Any]) -> Hook | None:
+    """The reader the generator wrote for a model class, if it saw the class."""
+    return next((found[cls] for found in _loaded("readers", _READERS) if cls in found), None)
+
+
+def generated_writer(cls: type[Any]) -> Writer | None:
+    """The writer the generator wrote for a model class, if it saw the class."""
+    return next((found[cls] for found in _loaded("writers", _WRITERS) if cls in found), None)
 
 
 def hook(type_: Any) -> Hook:

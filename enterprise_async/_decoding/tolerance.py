@@ -1,7 +1,7 @@
 """Tolerant re-decoding: a value its declared type does not allow is kept as sent, and reported.
 
-The compiled structuring functions take the fast path; when one meets a value that does not fit,
-the model is built again here, field by field. Each value kept as sent gets a DEBUG record naming
+The generated readers take the values a field mostly holds; a value that does not fit its type
+comes here. Each value kept as sent gets a DEBUG record naming
 the model, the path from the top and the declared type; only a top level of the wrong shape is an
 error.
 
@@ -118,22 +118,22 @@ def report_unknown(model: Any) -> None:
         pending.append((model, None))
 
 
-def noting_outside_enum(read: Any, type_: Any, wire: str) -> Any:
+def noting_outside_enum(read: Any, type_: Any) -> Any:
     """``read`` (a field reader) that also notes a value of an open enum field (or an item of an
     array of them) that names no member: kept as a plain string, it is drift."""
     enum = _open_enum(type_)
     if enum is not None:
-        return _enum_reader(read, type_, wire, enum)
+        return _enum_reader(read, type_, enum)
     item_type = (get_args(type_) or (Any,))[0] if is_list(type_) else None
     enum = _open_enum(item_type)
     if enum is not None:
-        return _enum_array_reader(read, item_type, wire, enum)
+        return _enum_array_reader(read, item_type, enum)
     return read
 
 
-def _enum_reader(read: Any, type_: Any, wire: str, enum: Any) -> Any:
-    def read_enum(value: Any, notes: list[Note]) -> Any:
-        decoded = read(value, notes)
+def _enum_reader(read: Any, type_: Any, enum: Any) -> Any:
+    def read_enum(value: Any, wire: str, notes: list[Note]) -> Any:
+        decoded = read(value, wire, notes)
         if decoded.__class__ is str:  # a member is an instance of the enum, not of str itself
             notes.append((wire, type_, value, _outside(enum)))
         return decoded
@@ -141,9 +141,9 @@ def _enum_reader(read: Any, type_: Any, wire: str, enum: Any) -> Any:
     return read_enum
 
 
-def _enum_array_reader(read: Any, item_type: Any, wire: str, enum: Any) -> Any:
-    def read_enums(value: Any, notes: list[Note]) -> Any:
-        decoded = read(value, notes)
+def _enum_array_reader(read: Any, item_type: Any, enum: Any) -> Any:
+    def read_enums(value: Any, wire: str, notes: list[Note]) -> Any:
+        decoded = read(value, wire, notes)
         if decoded.__class__ is not list or value.__class__ is not list or len(decoded) != len(value):
             return decoded
         for index, item in enumerate(decoded):

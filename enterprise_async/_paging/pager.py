@@ -14,8 +14,8 @@ resumed in the middle of a page fetches that page again and gives only the items
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Sequence
-from contextlib import aclosing
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Sequence
+from contextlib import AbstractContextManager, aclosing, nullcontext
 from typing import Generic, TypeVar, cast
 
 from .._cursor import ListingCursor, listing_arguments
@@ -54,8 +54,11 @@ class AsyncPager(Generic[ItemT, PageT]):
         listing: str = "",
         scope: str = "",
         start: ListingCursor | None = None,
+        span: Callable[[], AbstractContextManager[object]] = nullcontext,
     ) -> None:
         self._fetch = fetch
+        self._span = span
+        """Held over each walk and ``first_page()``: the listing's OpenTelemetry span."""
         self._pagination = pagination
         self._envelope = Envelope(pagination)
         self._query = query
@@ -133,6 +136,7 @@ class AsyncPager(Generic[ItemT, PageT]):
             listing=self._listing,
             scope=self._scope,
             start=start,
+            span=self._span,
         )
 
     @property
@@ -160,7 +164,8 @@ class AsyncPager(Generic[ItemT, PageT]):
 
     async def first_page(self) -> PageT:
         """Page 1 alone."""
-        return cast("PageT", await self._pages.page(self._query))
+        with self._span():
+            return cast("PageT", await self._pages.page(self._query))
 
     async def to_list(self, *, page_size: int | None = None) -> list[ItemT]:
         """Every item of the listing, in server order, read in the largest pages the service
@@ -246,20 +251,21 @@ class AsyncPager(Generic[ItemT, PageT]):
         if start.done:
             return
         check = Resumption(self._envelope, start)
-        held, found = await check.held(self._pages) if self._resumed else (None, False)
-        if held is not None:
-            yield held  # its items were counted in the cursor's ``before``
-        tally = ListingTally(self._envelope, pages=start.page - 1, items=start.before)
-        first = self._resumed
-        async with aclosing(self._pages.walk(tally, start, self._query)) as walk:
-            async for step in walk:
-                if first:
-                    step.skip, first = check.skip(step.page, found), False
-                step.before = tally.items
-                tally.count(step.page)
-                yield step
-        if tally.short():
-            raise tally.ended_early()
+        tally = ListingTally(self._envelope, pages=start.page - 1, items=start.before, listing=self._listing)
+        with self._span():
+            held, found = await check.held(self._pages) if self._resumed else (None, False)
+            if held is not None:
+                yield held  # its items were counted in the cursor's ``before``
+            first = self._resumed
+            async with aclosing(self._pages.walk(tally, start, self._query)) as walk:
+                async for step in walk:
+                    if first:
+                        step.skip, first = check.skip(step.page, found), False
+                    step.before = tally.items
+                    tally.count(step.page)
+                    yield step
+            if tally.short():
+                raise tally.ended_early()
 
 
 def _check_page_size(pagination: Pagination, page_size: int) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from attrs import define, field
 
+from .._request import call_label
 from .._responses import error_detail
 from ..errors import APIStatusError, EnterpriseError, IncompleteListingError
 from .envelope import Envelope
@@ -38,6 +39,13 @@ class ListingTally:
     expected_pages: int | None = None
     ended_by: APIStatusError | None = field(default=None)
     """The past-the-last-page answer that ended the listing, if one did."""
+    listing: str = ""
+    """The listing's operation (``catalogs.contents``), as its errors name it."""
+
+    @property
+    def name(self) -> str:
+        """What the listing's errors call it: its operation, else its page model."""
+        return self.listing or self.envelope.model
 
     def count(self, page: Any) -> None:
         """Add a page, and take its envelope's promise as the latest."""
@@ -80,16 +88,20 @@ class ListingTally:
         return True
 
     def failed(self, page: int, cause: BaseException) -> IncompleteListingError:
-        """The error of a listing whose page ``page`` failed."""
-        message = f"{self.envelope.model} listing: page {page} failed after {self.items} items"
+        """The error of a listing whose page ``page`` failed: ``catalogs.contents page 10 failed
+        after 900 items of 5000: ServerError: ...`` (the page's own error, without its label)."""
+        label = call_label(self.name, page)
+        message = f"{label} failed after {self.items} items"
         if self.expected_items is not None:
             message += f" of {self.expected_items}"
-        return self._incomplete(f"{message}: {type(cause).__name__}: {cause}", page)
+        return self._incomplete(
+            f"{message}: {type(cause).__name__}: {_without_label(str(cause), label)}", page
+        )
 
     def ended_early(self) -> IncompleteListingError:
         """The error of a listing that ended short of its latest envelope's promise."""
         page = self.pages + 1
-        message = f"{self.envelope.model} listing ended early, at page {page}: {self.promised()} arrived"
+        message = f"{self.name} ended early, at page {page}: {self.promised()} arrived"
         return self._incomplete(message, page)
 
     def _incomplete(self, message: str, page: int) -> IncompleteListingError:
@@ -100,3 +112,10 @@ class ListingTally:
             expected_items=self.expected_items,
             expected_pages=self.expected_pages,
         )
+
+
+def _without_label(message: str, label: str) -> str:
+    """A page's error message without the ``catalogs.contents page 10: `` it starts with, which
+    the listing's own message has just said."""
+    prefix = f"{label}: "
+    return message[len(prefix) :] if message.startswith(prefix) else message

@@ -89,15 +89,17 @@ def _add_short_names(root: click.Group) -> None:
             parent.add_command(command, name)
 
 
-cli_help: Final = """Command line of enterprise_async, the SDK of the enterprise learning platform's API.
+cli_help: Final = """The enterprise learning platform's API from the command line.
 
-Every operation of the API is a command, `enterprise-async <resource> <method>`, built from the
-spec: path parameters (and required query parameters, as in the client) are arguments, everything
-else options. Credentials come from
-ENTERPRISE_CLIENT_ID, ENTERPRISE_CLIENT_SECRET, ENTERPRISE_BASE_URL (and ENTERPRISE_AUTH_URL);
-or pass --sandbox to any command to run it against an embedded sandbox. Start with
-`enterprise-async demo`. `enterprise-async --drift <command>` prints afterwards, on stderr, what
-the answers held that the spec does not describe.
+Every operation of the API is a command, `enterprise-async <resource> <method>`: the ids it needs
+are arguments, everything else options (see `enterprise-async <resource> <method> --help`).
+Credentials come from ENTERPRISE_CLIENT_ID, ENTERPRISE_CLIENT_SECRET and ENTERPRISE_BASE_URL (and
+ENTERPRISE_AUTH_URL when tokens come from another host); or add --sandbox to any command to run it
+against a sandbox started for it, with no credentials. Start with `enterprise-async demo`.
+
+Results are tables sized to the terminal; --json writes them for programs instead.
+`enterprise-async --drift <command>` prints afterwards, on stderr, what the answers held that this
+SDK does not know yet.
 
 Exit codes: 0 done, 1 the API or the system refused, 2 bad input or missing credentials,
 3 done in part (a catalog of an export, a revocation of a bulk revoke failed).

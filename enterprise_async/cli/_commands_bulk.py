@@ -2,29 +2,35 @@
 
 Each command reads its e-mails from a file (one a line; ``-`` is standard input), hands them to
 the client's ``..._in_chunks`` method, and reports every chunk: sent OK, failed (and why), or never
-sent. ``--remaining FILE`` writes the e-mails that were not sent OK, ready for a second run.
+sent. ``--remaining FILE`` writes the e-mails that were not sent OK, ready for a second run: those
+of chunks that failed, may have been applied (in flight when stopped) or were never sent, and a
+revoke's e-mails the service did not revoke (207). Ctrl-C or SIGTERM still writes it, and the
+summary line, before the command exits with 130 or 143.
 """
 
 from __future__ import annotations
 
+import asyncio
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, Final, TypeVar
 
 import click
-from rich.table import Table
+from attrs import define, field
 from rich.text import Text
 
-from .._bulk import BulkResult, ChunkOutcome
+from .._bulk import BulkResult, ChunkOutcome, bulk_progress
 from .._generated.client import EnterpriseClient
-from ..errors import IncompleteBulkError
+from ..errors import ClientValidationError, IncompleteBulkError
 from ..models import BulkRevokeResult, to_dict
 from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError
 from ._options import api_options, json_option, list_option
 from ._output import print_document, show
+from ._views import Cell, ListColumn, RecordList
 
-__all__ = ["bulk", "read_items"]
+__all__ = ["ItemsFile", "bulk", "read_items"]
 
 T = TypeVar("T")
 
@@ -32,15 +38,50 @@ COMMENT: Final = "#"
 """Lines of an items file starting with this are notes, not items."""
 
 Work = Callable[[EnterpriseClient], Awaitable[BulkResult[Any]]]
+NOT_DONE: Final = ("failed", "maybe_applied", "not_sent")
+"""Chunk states whose items go to ``--remaining``: none of them is known to be applied."""
 
 
-def read_items(handle: IO[str]) -> Iterator[str]:
+INDEXED: Final = re.compile(r"^\w+\[(?P<index>\d+)\]")
+"""A validation error's field that names an item by its place in the call: ``user_emails[2]``."""
+
+
+@define
+class ItemsFile:
     """The items of a file, one a line, read as they are needed: blanks and ``#`` notes skipped,
-    spaces around an item dropped."""
-    for line in handle:
-        item = line.strip()
-        if item and not item.startswith(COMMENT):
-            yield item
+    spaces around an item dropped. It remembers each item's line, so that an error about the
+    third item names the line it is on, not its place among the items."""
+
+    handle: IO[str]
+    lines: list[int] = field(factory=list)
+    """The line (from 1) of each item read so far."""
+
+    def __iter__(self) -> Iterator[str]:
+        for number, line in enumerate(self.handle, start=1):
+            item = line.strip()
+            if item and not item.startswith(COMMENT):
+                self.lines.append(number)
+                yield item
+
+    @property
+    def name(self) -> str:
+        """The file as the user named it (``<stdin>`` for ``-``)."""
+        return str(getattr(self.handle, "name", "") or "<stdin>")
+
+    def located(self, error: ClientValidationError) -> ClientValidationError:
+        """``error`` naming the file's line instead of the item's place in the call."""
+        match = INDEXED.match(error.field)
+        if match is None or int(match["index"]) >= len(self.lines):
+            return error
+        line = self.lines[int(match["index"])]
+        return ClientValidationError(
+            f"{self.name}, line {line}{error.field[match.end() :]}", error.reason, operation=error.operation
+        )
+
+
+def read_items(handle: IO[str]) -> ItemsFile:
+    """The items of a file, one a line (see ``ItemsFile``)."""
+    return ItemsFile(handle)
 
 
 emails_file_option = click.option(
@@ -55,7 +96,10 @@ remaining_option = click.option(
     "remaining",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     default=None,
-    help="Write the e-mails not sent OK (failed, or never sent) to this file, one a line, to run again.",
+    help=(
+        "Write the e-mails not sent OK (failed, maybe applied, never sent; a revoke's unrevoked ones) "
+        "to this file, one a line, to run again; written on Ctrl-C and SIGTERM too."
+    ),
 )
 
 
@@ -63,8 +107,8 @@ remaining_option = click.option(
 def bulk() -> None:
     """Bulk operations over files of any size, sent in the chunks the services accept.
 
-    Chunk sizes, and whether chunks go concurrently or one at a time (where the service holds a
-    lock), are the spec's (x-sdk-chunks). Exits with 3 when a chunk failed: no chunk is sent after
+    Each file is sent in chunks of the size its service accepts, concurrently, or one at a time
+    where the service allows only one at once. Exits with 3 when a chunk failed: no chunk is sent after
     it, and the report says which e-mails were sent OK, which failed and which were never sent.
     """
 
@@ -90,16 +134,18 @@ def assign_licenses(
 ) -> None:
     """Assign licenses of SUBSCRIPTION_PLAN_UUID to every e-mail of the file, a chunk at a time."""
 
+    items = read_items(emails_file)
+
     async def work(client: EnterpriseClient) -> BulkResult[Any]:
         return await client.subscriptions.assign_licenses_in_chunks(
             subscription_plan_uuid,
-            user_emails=read_items(emails_file),
+            user_emails=items,
             greeting=greeting,
             closing=closing,
             notify_users=notify_users,
         )
 
-    _run(api, work, as_json=as_json, remaining=remaining)
+    _run(api, work, items, as_json=as_json, remaining=remaining)
 
 
 @bulk.command("revoke")
@@ -116,18 +162,13 @@ def revoke(
     Exits with 3 as well when a chunk's result is partial (207: some revocations failed).
     """
 
-    async def work(client: EnterpriseClient) -> BulkResult[Any]:
-        return await client.subscriptions.bulk_revoke_in_chunks(
-            subscription_plan_uuid, user_emails=read_items(emails_file)
-        )
+    items = read_items(emails_file)
 
-    result = _run(api, work, as_json=as_json, remaining=remaining)
-    failed = [
-        item
-        for revoked in result.results
-        if isinstance(revoked, BulkRevokeResult)
-        for item in revoked.unsuccessful_revocations
-    ]
+    async def work(client: EnterpriseClient) -> BulkResult[Any]:
+        return await client.subscriptions.bulk_revoke_in_chunks(subscription_plan_uuid, user_emails=items)
+
+    result = _run(api, work, items, as_json=as_json, remaining=remaining, unapplied=_unrevoked)
+    failed = _unrevoked(result)
     if failed:
         raise IncompleteError(f"partial result: {len(failed)} revocation{'s' * (len(failed) != 1)} failed")
 
@@ -153,15 +194,17 @@ def enroll(
 ) -> None:
     """Enroll every learner of the file in the course runs, in jobs of the size the service accepts."""
 
+    items = read_items(emails_file)
+
     async def work(client: EnterpriseClient) -> BulkResult[Any]:
         return await client.enrollments.bulk_enroll_in_chunks(
             enterprise_customer_uuid,
-            emails=read_items(emails_file),
+            emails=items,
             course_run_keys=course_run_keys,
             notify=notify,
         )
 
-    _run(api, work, as_json=as_json, remaining=remaining)
+    _run(api, work, items, as_json=as_json, remaining=remaining)
 
 
 @bulk.command("allocate")
@@ -183,37 +226,70 @@ def allocate(
 ) -> None:
     """Allocate CONTENT_KEY in POLICY_UUID to every learner of the file, a chunk at a time."""
 
+    items = read_items(emails_file)
+
     async def work(client: EnterpriseClient) -> BulkResult[Any]:
         return await client.policies.allocate_in_chunks(
             policy_uuid,
-            learner_emails=read_items(emails_file),
+            learner_emails=items,
             content_key=content_key,
             content_price_cents=content_price_cents,
         )
 
-    _run(api, work, as_json=as_json, remaining=remaining)
+    _run(api, work, items, as_json=as_json, remaining=remaining)
 
 
 # ---------------------------------------------------------------------------------- reporting
 
 
-def _run(api: ApiSettings, work: Work, *, as_json: bool, remaining: Path | None) -> BulkResult[Any]:
-    """Run the bulk call, report every chunk, write what remains; exit with 3 when a chunk failed."""
+def _unrevoked(result: BulkResult[Any]) -> list[str]:
+    """The e-mails of a revoke's chunks answered 207 that the service did not revoke."""
+    return [
+        item.user_email
+        for revoked in result.results
+        if isinstance(revoked, BulkRevokeResult)
+        for item in revoked.unsuccessful_revocations
+        if item.user_email
+    ]
+
+
+def _run(
+    api: ApiSettings,
+    work: Work,
+    items: ItemsFile,
+    *,
+    as_json: bool,
+    remaining: Path | None,
+    unapplied: Callable[[BulkResult[Any]], list[str]] = lambda _: [],
+) -> BulkResult[Any]:
+    """Run the bulk call, report every chunk, write what remains; exit with 3 when a chunk failed.
+    A bad item is named by its line in ``items``' file. A stop signal cancels the call: what it did so
+    far is reported and written all the same."""
+
+    def report(result: BulkResult[Any]) -> None:
+        if remaining is not None:
+            left = [item for state in NOT_DONE for item in result.items(state)] + unapplied(result)
+            remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
+        if as_json:
+            print_document(_document(result))
+        else:
+            show(_chunks_view(result), _summary(result))
 
     async def guarded(client: EnterpriseClient) -> tuple[BulkResult[Any], IncompleteBulkError | None]:
-        try:
-            return await work(client), None
-        except IncompleteBulkError as error:
-            return error.result, error
+        with bulk_progress() as progress:
+            try:
+                return await work(client), None
+            except IncompleteBulkError as error:
+                return error.result, error
+            except ClientValidationError as error:
+                raise items.located(error) from None
+            except asyncio.CancelledError:
+                if progress.result is not None:
+                    report(progress.result)
+                raise
 
     result, error = run_with_client(api, guarded)
-    if remaining is not None:
-        left = result.items("failed") + result.items("not_sent")
-        remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
-    if as_json:
-        print_document(_document(result))
-    else:
-        show(_chunks_view(result), _summary(result))
+    report(result)
     if error is not None:
         raise IncompleteError(f"IncompleteBulkError: {error}")
     return result
@@ -240,29 +316,43 @@ def _chunk_document(outcome: ChunkOutcome[Any]) -> dict[str, Any]:
     return document
 
 
-_STATE_STYLES: Final = {"succeeded": "green", "failed": "bold red", "not_sent": "yellow"}
+_STATE_STYLES: Final = {
+    "succeeded": "green",
+    "failed": "bold red",
+    "maybe_applied": "bold magenta",
+    "not_sent": "yellow",
+}
 
 
-def _chunks_view(result: BulkResult[Any]) -> Table:
-    view = Table(title=f"{result.operation} in {len(result.chunks)} chunk(s)")
-    for heading in ("Chunk", "State", result.field, "First", "Why"):
-        view.add_column(heading)
+def _chunks_view(result: BulkResult[Any]) -> RecordList:
+    columns = (
+        ListColumn("Chunk", justify="right"),
+        ListColumn("State"),
+        ListColumn(result.field, justify="right"),
+        ListColumn("First", identifier=True),
+        ListColumn("Why"),
+    )
+    rows: list[list[Cell]] = []
     for outcome in result.chunks:
         items = outcome.items.get(result.field, ())
-        view.add_row(
-            str(outcome.number),
-            Text(outcome.state.replace("_", " "), style=_STATE_STYLES[outcome.state]),
-            str(len(items)),
-            str(items[0]) if items else "",
-            f"{type(outcome.error).__name__}: {outcome.error}" if outcome.error is not None else "",
+        rows.append(
+            [
+                str(outcome.number),
+                Text(outcome.state.replace("_", " "), style=_STATE_STYLES[outcome.state]),
+                str(len(items)),
+                str(items[0]) if items else "",
+                f"{type(outcome.error).__name__}: {outcome.error}" if outcome.error is not None else "",
+            ]
         )
-    return view
+    return RecordList(f"{result.operation} in {len(result.chunks)} chunk(s)", columns, rows)
 
 
 def _summary(result: BulkResult[Any]) -> Text:
-    counts = {state: len(result.items(state)) for state in ("succeeded", "failed", "not_sent")}
+    counts = {state: len(result.items(state)) for state in ("succeeded", *NOT_DONE)}
     text = (
         f"{result.field}: {counts['succeeded']} sent OK, {counts['failed']} in a failed chunk, "
         f"{counts['not_sent']} never sent"
     )
+    if counts["maybe_applied"]:
+        text += f", {counts['maybe_applied']} maybe applied (in flight when stopped: check before resending)"
     return Text(text, style="bold green" if result.complete else "bold red")

@@ -10,7 +10,7 @@ import click
 from .._generated.client import EnterpriseClient
 from ..exports import ExportSummary, export_catalogs
 from ..fleet._customer_queue import export_customers_via_queue
-from ..fleet._queue import QueueOptions, export_via_queue
+from ..fleet._queue import QueueOptions, export_via_queue, redis_cause
 from ..fleet._redis import RedisPolicy
 from ._commands_worker import checked_queue_url, fleet_logging, require_fleet_extra, retry_window_option
 from ._context import ApiSettings, run_with_client
@@ -123,6 +123,12 @@ def export(
         show(export_summary_view(summary))
     if summary.failed:
         names = ", ".join(outcome.uuid for outcome in summary.failed)
+        cause = redis_cause(summary)
+        if cause is not None:  # one cause: Redis, not the catalogs
+            raise IncompleteError(
+                f"{cause}; {len(summary.failed)} of {len(summary.outcomes)} catalogs unfinished ({names}); "
+                "rerun with --resume once Redis is back"
+            )
         raise IncompleteError(
             f"{len(summary.failed)} of {len(summary.outcomes)} catalogs failed ({names}); "
             "rerun with --resume to export them"

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..testing import DEFAULT_TOKEN_LIFETIME as SANDBOX_TOKEN_LIFETIME
-from ..testing import DataSize, Sandbox, serve
+from ..testing import DataSize
 from ._demo import DEMO_CATALOG_ITEMS, run_demo
-from ._failures import CommandError, IncompleteError, run
+from ._failures import CommandError, IncompleteError, require_installed, run
 from ._output import stdout_console
 from ._views import export_totals
+
+if TYPE_CHECKING:
+    from ..testing import Sandbox
 
 __all__ = ["demo", "sandbox"]
 
@@ -75,9 +78,7 @@ def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) 
 @click.option(
     "--token-lifetime",
     type=click.FloatRange(min=0, min_open=True),
-    default=SANDBOX_TOKEN_LIFETIME,
-    show_default=True,
-    help="Seconds a token lives.",
+    help="Seconds a token lives (default: an hour).",
 )
 @click.option(
     "--next-host", default=None, help="Origin that next/previous links name instead of the sandbox's."
@@ -97,7 +98,7 @@ def sandbox(
     port: int,
     seed: int,
     catalog_items: int,
-    token_lifetime: float,
+    token_lifetime: float | None,
     next_host: str | None,
     rate_limit: str | None,
     profile: str,
@@ -107,13 +108,17 @@ def sandbox(
     Prints its base URL and the credentials it accepts, as the environment variables the other
     commands read, so that they (or any HTTP tool) can talk to it.
     """
+    require_installed("sandbox")
+    from ..testing import serve
+
+    lifetime: dict[str, Any] = {} if token_lifetime is None else {"token_lifetime": token_lifetime}
     try:
         serve(
             host,
             port,
             seed,
             size=DataSize(catalog_items=catalog_items),
-            token_lifetime=token_lifetime,
+            **lifetime,
             next_host=next_host,
             rate_limit=rate_limit,
             profile=profile,

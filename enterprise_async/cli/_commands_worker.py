@@ -6,7 +6,6 @@ Redis's retry window, and one-line logging (never a traceback).
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 import signal
@@ -25,13 +24,12 @@ from ..fleet._customers import Customer
 from ..fleet._queue import DEFAULT_JOB_TIMEOUT, QUEUE_NAME
 from ..fleet._redis import DEFAULT_RETRY_WINDOW, RedisPolicy, check_redis_url, redis_location
 from ..fleet._worker_clients import has_environment_credentials
-from ._failures import InputError, read_customers_file, run
+from ._failures import InputError, read_customers_file, require_installed, run
 from ._options import concurrency_option
 from ._output import error_console
 
 __all__ = ["checked_queue_url", "fleet_logging", "require_fleet_extra", "retry_window_option", "worker"]
 
-EXTRA_INSTALL: Final = "pip install 'enterprise-async[redis]'"
 SIGNAL_EXIT_BASE: Final = 128
 """A command stopped by signal N exits with 128 + N, as shells report it (130 for SIGINT, 143 for SIGTERM)."""
 
@@ -47,18 +45,7 @@ retry_window_option = click.option(
 
 def require_fleet_extra() -> None:
     """Refuse, in one line naming the install command, when the ``[redis]`` extra is missing."""
-    missing = [name for name in ("redis", "arq") if _missing(name)]
-    if missing:
-        raise InputError(
-            f"the fleet commands need the [redis] extra ({', '.join(missing)} not installed): {EXTRA_INSTALL}"
-        )
-
-
-def _missing(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is None
-    except (ImportError, ValueError):
-        return True
+    require_installed("redis")
 
 
 def checked_queue_url(url: str) -> str:

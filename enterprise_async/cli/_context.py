@@ -12,7 +12,6 @@ from attrs import field, frozen
 from .._constants import REQUIRED_ENVIRONMENT
 from .._generated.client import EnterpriseClient
 from .._options import ClientOptions
-from ..testing import Sandbox
 from ._drift_option import print_drift
 from ._failures import InputError, run
 
@@ -57,6 +56,8 @@ async def open_client(settings: ApiSettings) -> AsyncIterator[EnterpriseClient]:
 @asynccontextmanager
 async def _open_client(settings: ApiSettings) -> AsyncIterator[EnterpriseClient]:
     if settings.sandbox:
+        from ..testing import Sandbox  # here: a command run without --sandbox needs no [sandbox] extra
+
         async with (
             Sandbox(seed=SANDBOX_SEED) as sandbox,
             sandbox.client(**settings.client_options()) as client,

@@ -29,7 +29,7 @@ from ..models import (
     SubscriptionPlan,
     SubsidyAccessPolicy,
 )
-from ..testing import DataSize, Sandbox
+from ..testing import DataSize
 from ._progress import CatalogProgressBars
 from ._views import (
     action_view,
@@ -64,6 +64,8 @@ async def run_demo(
 ) -> ExportSummary:
     """Tour every resource of a sandbox of ``seed``, then export every catalog to ``out`` (a
     temporary directory when None); returns the export's summary."""
+    from ..testing import Sandbox  # here: without the [sandbox] extra, the demo alone says so
+
     size = DataSize(catalog_items=catalog_items)
     async with (
         # XML is the reference's: the services behind the gateway render JSON only.
@@ -119,7 +121,8 @@ class _Tour:
         self.console.rule(f"[bold]{self._step}. {title}", align="left")
 
     def _note(self, text: str) -> None:
-        self.console.print(Text(text, style="italic cyan"))
+        """A line of code the step runs: one line however wide, so that it copies whole."""
+        self.console.print(Text(text, style="italic cyan"), soft_wrap=True)
 
     async def policies(self, customer_uuid: str) -> tuple[SubsidyAccessPolicy, str]:
         """List the customer's policies; pick one that takes assignments, with its configuration."""

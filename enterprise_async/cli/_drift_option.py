@@ -24,8 +24,8 @@ DRIFT_OPTION: Final = click.Option(
     is_flag=True,
     expose_value=False,
     callback=_remember,
-    help="After the command, print to stderr what the API's answers held that spec/ does not "
-    "describe: unknown fields, enum values, values kept as sent, undocumented statuses.",
+    help="After the command, print to stderr what the API's answers held that this SDK does not "
+    "know yet: unknown fields, enum values, values kept as sent, undocumented statuses.",
 )
 """The root group's option; commands that open a client print its report when it is given."""
 

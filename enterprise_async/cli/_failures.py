@@ -2,8 +2,9 @@
 
 An error the user can act on (an API error, bad input, missing credentials, a file that cannot be
 written) never shows a traceback; a bug still does, so it can be reported. A command stopped by
-Ctrl-C or SIGTERM is cancelled (so partial files are removed and progress says it was
-interrupted), then exits as shells expect of a signal: 128 + its number (130, 143).
+Ctrl-C or SIGTERM is cancelled (so an export keeps its partial files and checkpoints for
+``--resume``, a bulk call writes ``--remaining``, and progress says it was interrupted), then exits
+as shells expect of a signal: 128 + its number (130, 143).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Final, TypeVar
 
 import click
 
+from .._optional import MissingExtraError, require_extra
 from .._redaction import Redactor
 from ..errors import ClientValidationError, EnterpriseError, IncompleteListingError
 from ..fleet import Customer, CustomersFileError, read_customers
@@ -35,6 +37,7 @@ __all__ = [
     "failure",
     "interruption",
     "read_customers_file",
+    "require_installed",
     "run",
 ]
 
@@ -90,7 +93,7 @@ def interruption(signum: int) -> InterruptionError:
     """The report of a stop signal, once the work it stopped has been cancelled."""
     kind = TerminationError if signum == signal.SIGTERM else InterruptionError
     name = signal.Signals(signum).name
-    return kind(f"interrupted by {name}; what was not finished was not written")
+    return kind(f"interrupted by {name}; what was done is kept (an export continues with --resume)")
 
 
 def failure(error: EnterpriseError | OSError) -> CommandError:
@@ -103,6 +106,14 @@ def failure(error: EnterpriseError | OSError) -> CommandError:
         return CommandError(f"{type(error).__name__}: {error}")
     where = f": {error.filename}" if error.filename else ""
     return CommandError(f"{error.strerror or type(error).__name__}{where}")
+
+
+def require_installed(extra: str) -> None:
+    """Refuse, in one line naming the install command, when ``extra`` (``"redis"``) is missing."""
+    try:
+        require_extra(extra)
+    except MissingExtraError as error:
+        raise InputError(str(error)) from None
 
 
 def read_customers_file(path: Path) -> dict[str, Customer]:
@@ -124,6 +135,8 @@ def run(work: Coroutine[Any, Any, T]) -> T:
         raise interruption(signal.SIGINT) from None  # Ctrl-C outside the event loop's handler
     except (EnterpriseError, OSError) as error:
         raise failure(error) from None
+    except MissingExtraError as error:  # --sandbox without the [sandbox] extra, say
+        raise InputError(str(error)) from None
 
 
 async def _until_stopped(work: Coroutine[Any, Any, T]) -> T:

@@ -8,10 +8,15 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Final
 
-from rich.console import Group, RenderableType
+from attrs import frozen
+from rich import box
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, JustifyMethod, RenderableType, RenderResult
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -36,7 +41,10 @@ from ..models import (
 )
 
 __all__ = [
+    "Cell",
     "Columns",
+    "ListColumn",
+    "RecordList",
     "action_view",
     "allocation_view",
     "assignments_view",
@@ -133,36 +141,171 @@ def _lookup(model: Any, path: str) -> Any:
     return model
 
 
+IDENTIFIER_NAMES: Final = ("uuid", "key", "license", "job_id", "email")
+IDENTIFIER_SUFFIXES: Final = ("_uuid", "_key", "_email")
+
+
 def _identifier(path: str) -> bool:
+    """Whether a column holds ids, keys or e-mails: values a user copies, never cut nor wrapped."""
     name = path.rsplit(".", 1)[-1]
-    return name in ("uuid", "key", "license") or name.endswith("_uuid")
+    return name in IDENTIFIER_NAMES or name.endswith(IDENTIFIER_SUFFIXES)
 
 
-def table(title: str, columns: Columns, rows: Iterable[Any], *, caption: str | None = None) -> Table:
-    """A table of models, one row each. Identifiers are never wrapped, so they can be copied."""
-    view = Table(title=title, caption=caption, title_justify="left", header_style="bold")
-    for header, path in columns:
-        view.add_column(header, overflow="fold", no_wrap=_identifier(path))
-    for row in rows:
-        view.add_row(*(cell(_lookup(row, path)) for _, path in columns))
-    return view
+TEXT_WIDTH: Final = 14
+"""The narrowest a column of free text (titles, names, reasons) gets; it wraps between words."""
+TEXT_LINES: Final = 3
+"""The most lines the longest text of a table wraps over; past that, records go in blocks."""
+LIST_BOX: Final = box.SIMPLE_HEAD
+"""Lists are drawn with a rule under the header and no other lines: more room for the values."""
 
 
-def details(title: str, model: Any, fields: Sequence[str]) -> Table:
-    """One model as field/value pairs."""
-    view = Table(title=title, show_header=False, title_justify="left")
-    view.add_column(style="bold")
-    view.add_column(overflow="fold")
-    for name in fields:
-        view.add_row(name, cell(_lookup(model, name)))
-    return view
+LIST_PADDING: Final = (0, 1, 0, 0)
+"""A space after each column's text; with the box's separator, two between columns."""
+
+
+def _table_overhead(columns: int) -> int:
+    """What a list's table adds to its columns' text (edges off): two spaces between columns."""
+    return 2 * (columns - 1)
+
+
+BLOCK_INDENT: Final = 2
+"""Spaces before the fields of a record shown as a block."""
+
+
+@frozen
+class ListColumn:
+    """A column of a ``RecordList``: ids are shown whole, text wraps between words."""
+
+    header: str
+    identifier: bool = False
+    justify: JustifyMethod = "left"
+
+
+Cell = str | Text
+
+
+@frozen
+class RecordList:
+    """Records as a table when every column fits the console at its narrowest (ids whole, headers
+    never split inside a word); otherwise one record per block, so that nothing is cut or hidden
+    at any width. Rendered at print time, when the console's width is known."""
+
+    title: str
+    columns: Sequence[ListColumn]
+    rows: Sequence[Sequence[Cell]]
+    caption: str | None = None
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        widths = [self._narrowest(index) for index in range(len(self.columns))]
+        needed = sum(widths) + _table_overhead(len(widths))
+        if needed <= options.max_width:
+            yield self._table(widths)
+        else:
+            yield from self._blocks()
+
+    def _narrowest(self, index: int) -> int:
+        """How narrow a column can get: an id's or a short value's whole width, free text's
+        ``TEXT_WIDTH``, and never less than the longest word of its header."""
+        column = self.columns[index]
+        header = max((cell_len(word) for word in column.header.split()), default=1)
+        values = [_plain(row[index]) for row in self.rows]
+        longest = max((cell_len(value) for value in values), default=0)
+        if column.identifier or longest <= TEXT_WIDTH:
+            return max(header, longest)
+        return max(header, TEXT_WIDTH, *(_width_in_lines(value, TEXT_LINES) for value in values))
+
+    def _table(self, widths: Sequence[int]) -> Table:
+        view = Table(
+            title=self.title,
+            caption=self.caption,
+            title_justify="left",
+            caption_justify="left",
+            header_style="bold",
+            box=LIST_BOX,
+            show_edge=False,
+            pad_edge=False,
+            padding=LIST_PADDING,
+        )
+        for column, width in zip(self.columns, widths, strict=True):
+            view.add_column(
+                column.header,
+                justify=column.justify,
+                min_width=width,
+                no_wrap=column.identifier,
+                overflow="fold",
+            )
+        for row in self.rows:
+            view.add_row(*row)
+        return view
+
+    def _blocks(self) -> Iterator[RenderableType]:
+        """Each record as its first value (its id) in bold, then its other fields, one a line."""
+        yield Text(self.title, style="italic")
+        for row in self.rows:
+            yield Text()
+            yield Text.assemble(f"{self.columns[0].header} ", (_plain(row[0]), "bold"))
+            labels = [column.header for column in self.columns[1:]]
+            yield _fields_block(zip(labels, row[1:], strict=True))
+        if self.caption:
+            yield Text()
+            yield Text(self.caption, style="dim")
+
+
+def _width_in_lines(text: str, lines: int) -> int:
+    """The narrowest width at which ``text``, wrapped between words, takes at most ``lines`` lines."""
+    words = [cell_len(word) for word in text.split()] or [0]
+    width = max(words)
+    while _wrapped_lines(words, width) > lines:
+        width += 1
+    return width
+
+
+def _wrapped_lines(words: Sequence[int], width: int) -> int:
+    """Lines that words of these widths take, wrapped greedily at ``width``."""
+    lines, used = 1, -1
+    for word in words:
+        if used + 1 + word > width:
+            lines, used = lines + 1, word
+        else:
+            used += 1 + word
+    return lines
+
+
+def _plain(value: Cell) -> str:
+    return value.plain if isinstance(value, Text) else value
+
+
+def table(title: str, columns: Columns, rows: Iterable[Any], *, caption: str | None = None) -> RecordList:
+    """Models, one record each: a table where it fits, else one block per record (``RecordList``)."""
+    return RecordList(
+        title,
+        [ListColumn(header, identifier=_identifier(path)) for header, path in columns],
+        [[cell(_lookup(row, path)) for _, path in columns] for row in rows],
+        caption=caption,
+    )
+
+
+def details(title: str, model: Any, fields: Sequence[str]) -> Group:
+    """One model as its title, then field/value pairs, as a record of a list is shown in a block."""
+    pairs = [(name, cell(_lookup(model, name))) for name in fields]
+    return Group(Text(title, style="bold"), _fields_block(pairs))
+
+
+def _fields_block(pairs: Iterable[tuple[str, Cell]]) -> Padding:
+    """Labels and values, one pair a line, indented under what they describe."""
+    fields = Table.grid(padding=(0, 2, 0, 0))
+    fields.add_column(style="bold", no_wrap=True)
+    fields.add_column(overflow="fold")
+    for label, value in pairs:
+        fields.add_row(label, value)
+    return Padding(fields, (0, 0, 0, BLOCK_INDENT))
 
 
 def _count(rows: Sequence[Any], noun: str, nouns: str | None = None) -> str:
     return f"{len(rows)} {noun if len(rows) == 1 else nouns or noun + 's'}"
 
 
-def policies_table(policies: Sequence[SubsidyAccessPolicy]) -> Table:
+def policies_table(policies: Sequence[SubsidyAccessPolicy]) -> RecordList:
     """Subsidy access policies."""
     return table(
         "Subsidy access policies", POLICY_COLUMNS, policies, caption=_count(policies, "policy", "policies")
@@ -171,11 +314,11 @@ def policies_table(policies: Sequence[SubsidyAccessPolicy]) -> Table:
 
 def assignments_view(assignments: Sequence[Assignment], counts: Sequence[LearnerStateCount]) -> Group:
     """Assignments, and the learner state counts their listing carries."""
-    states = Table(title="Learner state counts", title_justify="left", header_style="bold")
-    states.add_column("Learner state")
-    states.add_column("Assignments", justify="right")
-    for state in counts:
-        states.add_row(cell(state.learner_state), cell(state.count))
+    states = RecordList(
+        "Learner state counts",
+        (ListColumn("Learner state"), ListColumn("Assignments", justify="right")),
+        [[cell(state.learner_state), cell(state.count)] for state in counts],
+    )
     listed = table("Assignments", ASSIGNMENT_COLUMNS, assignments, caption=_count(assignments, "assignment"))
     return Group(listed, states)
 
@@ -210,12 +353,12 @@ def action_view(action: str, body: Any) -> RenderableType:
     return view
 
 
-def plans_table(plans: Sequence[SubscriptionPlan]) -> Table:
+def plans_table(plans: Sequence[SubscriptionPlan]) -> RecordList:
     """Subscription plans with their license counters."""
     return table("Subscription plans", PLAN_COLUMNS, plans, caption=_count(plans, "plan"))
 
 
-def license_assignment_view(result: LicenseAssignmentResult) -> Table:
+def license_assignment_view(result: LicenseAssignmentResult) -> RecordList:
     """Licenses just assigned."""
     caption = (
         f"{cell(result.num_successful_assignments)} assigned, "
@@ -254,26 +397,26 @@ def enrollment_view(job: BulkEnrollmentJob) -> Text:
     return Text.assemble("bulk enrollment job ", (cell(job.job_id), "bold"))
 
 
-def learner_summary_table(rows: Sequence[LearnerSummary]) -> Table:
+def learner_summary_table(rows: Sequence[LearnerSummary]) -> RecordList:
     """Learner summary rows: who, which run, how far."""
     return table("Learner summary", LEARNER_SUMMARY_COLUMNS, rows, caption=_count(rows, "record"))
 
 
-def catalogs_table(catalogs: Sequence[Catalog]) -> Table:
+def catalogs_table(catalogs: Sequence[Catalog]) -> RecordList:
     """Catalogs."""
     return table("Catalogs", CATALOG_COLUMNS, catalogs, caption=_count(catalogs, "catalog"))
 
 
-def contents_table(items: Sequence[ContentItem]) -> Table:
+def contents_table(items: Sequence[ContentItem]) -> RecordList:
     """A catalog's contents, whatever their kind, each with the id that reads it on its own:
     the key of a course or course run, the uuid of a program (or of an item without a key)."""
-    view = table("Catalog contents", (("Kind", "kind"), ("Id", "key"), ("Title", "title")), [])
-    view.caption = _count(items, "item")
+    rows = []
     for item in items:
         identifier = item.uuid if isinstance(item, Program) else (item.key or item.uuid)
         kind = item.content_type or "content" if isinstance(item, ContentMetadata) else type(item).__name__
-        view.add_row(kind, cell(identifier), cell(item.title))
-    return view
+        rows.append([cell(identifier), cell(kind), cell(item.title)])
+    columns = (ListColumn("Id", identifier=True), ListColumn("Kind"), ListColumn("Title"))
+    return RecordList("Catalog contents", columns, rows, caption=_count(items, "item"))
 
 
 def course_view(course: Course) -> Group:
@@ -297,7 +440,7 @@ def course_view(course: Course) -> Group:
     return Group(about, runs)
 
 
-def course_run_view(run: CourseRun) -> Table:
+def course_run_view(run: CourseRun) -> Group:
     """A course run."""
     return details(
         f"Course run {cell(run.key)}",
@@ -316,7 +459,7 @@ def course_run_view(run: CourseRun) -> Table:
     )
 
 
-def program_view(program: Program) -> Table:
+def program_view(program: Program) -> Group:
     """A program."""
     return details(
         f"Program {cell(program.uuid)}",
@@ -336,31 +479,58 @@ def program_view(program: Program) -> Table:
 _STATUS_STYLE = {"complete": "green", "skipped": "dim", "failed": "red"}
 
 
+EXPORT_COLUMNS: Final = (
+    ListColumn("Catalog", identifier=True),
+    ListColumn("Title"),
+    ListColumn("Status"),
+    ListColumn("Items", justify="right"),
+    ListColumn("Seconds", justify="right"),
+)
+
+
 def export_summary_view(summary: ExportSummary) -> Group:
-    """A catalog export: each catalog's outcome, then the totals."""
-    view = Table(
-        title=f"Export to {summary.directory}",
-        caption="one <catalog>.jsonl per catalog, and manifest.json",
-        title_justify="left",
-        header_style="bold",
-    )
-    view.add_column("Catalog", no_wrap=True)
-    view.add_column("Title", overflow="fold")
-    view.add_column("Status")
-    view.add_column("Items", justify="right")
-    view.add_column("Seconds", justify="right")
-    if summary.failed:
-        view.add_column("Error", overflow="fold")
-    for outcome in summary.outcomes:
-        row: list[RenderableType] = [
+    """A catalog export: each catalog's outcome, the totals, then one line per failed catalog:
+    its id and why (the whole message is in ``--json`` and the manifest)."""
+    rows: list[list[Cell]] = [
+        [
             outcome.uuid,
             cell(outcome.title),
             Text(outcome.status, style=_STATUS_STYLE[outcome.status]),
             f"{outcome.items:,}",
             f"{outcome.seconds:.2f}",
         ]
-        view.add_row(*row, *([cell(outcome.error)] if summary.failed else []))
-    return Group(view, Text(export_totals(summary), style="bold"))
+        for outcome in summary.outcomes
+    ]
+    outcomes = RecordList(
+        f"Export to {summary.directory}",
+        EXPORT_COLUMNS,
+        rows,
+        caption="one <catalog>.jsonl per catalog, and manifest.json",
+    )
+    failures = [_failure_line(outcome.uuid, outcome.error) for outcome in summary.failed]
+    return Group(outcomes, Text(export_totals(summary), style="bold"), *failures)
+
+
+def _failure_line(name: str, error: str | None) -> Text:
+    """``<id>  failed: <cause>`` on one line: the cause is cut at the console's edge, the id never."""
+    return Text.assemble((name, "bold"), "  failed: ", short_cause(error), no_wrap=True, overflow="ellipsis")
+
+
+_NOISE: Final = re.compile(
+    r"\b[A-Z]\w*Error: "  # the error's kind: the words after it say the same
+    r"|\b[a-z_]+\.[a-z_]+ (?=page )"  # the operation: an export reads catalogs' contents
+    r"|\s?\(?\b(?:GET|POST|PUT|PATCH|DELETE) /[^\s)]*\)?"  # the path: the line names the catalog
+    r"|\breturned |\bfailed: "
+    r"| failed after [\d,]+ items(?: of [\d,]+)?"
+    r"|\s*\(request id [^)]*\)"
+)
+"""What a one-line cause leaves out of an export's error message; the page and the reason stay."""
+
+
+def short_cause(error: str | None) -> str:
+    """An export's error for a one-line report: the page and the reason
+    (``page 3: 503 Service Unavailable``); ``--json`` and the manifest keep the whole message."""
+    return " ".join(_NOISE.sub("", error or "unknown error").split())
 
 
 def export_totals(summary: ExportSummary) -> str:
@@ -377,35 +547,43 @@ def export_totals(summary: ExportSummary) -> str:
     return text
 
 
+CUSTOMER_COLUMNS: Final = (
+    ListColumn("Customer", identifier=True),
+    ListColumn("Status"),
+    ListColumn("Catalogs", justify="right"),
+    ListColumn("Items", justify="right"),
+    ListColumn("Seconds", justify="right"),
+)
+
+
 def customers_summary_view(summary: CustomersSummary) -> Group:
-    """An export by customer: each customer's catalogs and items, then the totals."""
-    view = Table(
-        title=f"Export to {summary.directory}",
-        caption="one <customer>/ per customer, laid out as a catalog export",
-        title_justify="left",
-        header_style="bold",
-    )
-    view.add_column("Customer", no_wrap=True)
-    view.add_column("Status")
-    view.add_column("Catalogs", justify="right")
-    view.add_column("Items", justify="right")
-    view.add_column("Seconds", justify="right")
-    if summary.failed:
-        view.add_column("Error", overflow="fold")
+    """An export by customer: each customer's catalogs and items, the totals, then one line per
+    failure: the customer's own, or one of its catalogs'."""
+    rows: list[list[Cell]] = []
+    failures: list[Text] = []
     for outcome in summary.outcomes:
         export = outcome.summary
         status = "complete" if outcome.ok else "failed"
         catalogs = f"{len(export.completed) + len(export.skipped)}/{len(export.outcomes)}" if export else "-"
-        errors = [outcome.error] if outcome.error else []
-        errors += [f"{failed.uuid}: {failed.error}" for failed in export.failed] if export else []
-        row: list[RenderableType] = [
-            outcome.name,
-            Text(status, style=_STATUS_STYLE[status]),
-            catalogs,
-            f"{export.items:,}" if export else "-",
-            f"{outcome.seconds:.2f}",
-        ]
-        view.add_row(*row, *([cell("; ".join(errors) or None)] if summary.failed else []))
+        rows.append(
+            [
+                outcome.name,
+                Text(status, style=_STATUS_STYLE[status]),
+                catalogs,
+                f"{export.items:,}" if export else "-",
+                f"{outcome.seconds:.2f}",
+            ]
+        )
+        if outcome.error:
+            failures.append(_failure_line(outcome.name, outcome.error))
+        failed = export.failed if export else ()
+        failures += [_failure_line(f"{outcome.name} {catalog.uuid}", catalog.error) for catalog in failed]
+    view = RecordList(
+        f"Export to {summary.directory}",
+        CUSTOMER_COLUMNS,
+        rows,
+        caption="one <customer>/ per customer, laid out as a catalog export",
+    )
     rate = summary.items / summary.seconds if summary.seconds > 0 else 0.0
     totals = (
         f"exported {summary.items:,} items for {len(summary.outcomes)} customers "
@@ -413,4 +591,4 @@ def customers_summary_view(summary: CustomersSummary) -> Group:
     )
     if summary.failed:
         totals += f"; {len(summary.failed)} incomplete"
-    return Group(view, Text(totals, style="bold"))
+    return Group(view, Text(totals, style="bold"), *failures)

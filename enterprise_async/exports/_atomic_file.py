@@ -18,14 +18,16 @@ class AtomicFile:
 
     The data is flushed to disk before the rename, so a crash, an error or Ctrl-C never leaves a
     file under the final name that looks complete and is not. Leaving the ``with`` block without
-    ``commit()`` removes the partial file. The partial file is created by the first write (or by
-    ``commit()``), so a run that fails before writing anything leaves no trace at all. It also
-    counts the bytes and hashes them, for the record of what was written. ``continue_from`` takes
-    up the partial file a killed process left.
+    ``commit()`` removes the partial file, unless ``keep_partial``: then it is closed and left for
+    ``continue_from`` (an export's checkpoint says how much of it is good). The partial file is
+    created by the first write (or by ``commit()``), so a run that fails before writing anything
+    leaves no trace at all. It also counts the bytes and hashes them, for the record of what was
+    written. ``continue_from`` takes up the partial file an earlier run left.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, keep_partial: bool = False) -> None:
         self.path = path
+        self.keep_partial = keep_partial
         self.part = path.with_name(path.name + PART_SUFFIX)
         self.size = 0
         self._digest = hashlib.sha256()
@@ -39,8 +41,18 @@ class AtomicFile:
         return self
 
     def __exit__(self, *_: object) -> None:
-        if not self._committed:
+        if self._committed:
+            return
+        if self.keep_partial:
+            self.close()
+        else:
             self.discard()
+
+    def close(self) -> None:
+        """Close the partial file as it is, leaving it on disk (what was written is flushed)."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
     @property
     def sha256(self) -> str:

@@ -9,8 +9,11 @@ never a whole catalog. A catalog's file becomes ``<catalog uuid>.jsonl`` only on
 manifest holds a checkpoint after every page on disk (the listing's cursor, and the partial file's
 size and SHA-256 up to there): ``resume=True`` continues a catalog whose run was killed (the
 process gone, its partial file left behind) from there, after cutting the partial file back to the
-checkpoint, so every item is in the file exactly once. A catalog that fails, or a run that is
-interrupted, still removes its partial file: such a catalog is exported again from its start.
+checkpoint, so every item is in the file exactly once. A catalog that fails (a page past its
+retries, the server gone) or a run that is stopped (Ctrl-C, SIGTERM, cancellation) keeps its partial
+file and its latest checkpoint the same way, so nothing fetched is fetched again. A resume that
+cannot verify a partial file against its checkpoint says so (a warning) and exports that catalog
+from its start.
 A catalog that fails is reported in the summary (a listing that ended short of its count is a failure:
 ``IncompleteListingError``); the others still complete. The directory is locked for the run
 (``DirectoryLock``): a second export into it fails at once, naming the run that holds it.
@@ -25,7 +28,7 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Literal, Protocol, TypeAlias
 
 import orjson
 from attrs import define, frozen
@@ -35,6 +38,7 @@ from .._paging import AsyncPager, take
 from ..errors import EnterpriseError, ListingCursorError, ResponseDecodeError
 from ..models import Catalog, to_dict
 from ._atomic_file import AtomicFile
+from ._checkpoint_files import CheckpointFiles
 from ._lock import DirectoryLock
 from ._manifest import CatalogCheckpoint, CompletedCatalog, Manifest, modified_stamp
 
@@ -63,7 +67,8 @@ class CatalogOutcome:
     title: str | None
     status: Status
     items: int
-    """Items in its file (for a failed catalog: items written before the failure, now discarded)."""
+    """Items in its file (for a failed catalog: items written before the failure, kept in its
+    partial file for ``resume``)."""
     path: Path | None
     """Its complete file; None when it failed."""
     seconds: float
@@ -222,11 +227,14 @@ async def export_catalogs(
     try:
         manifest = await asyncio.to_thread(Manifest.open, directory)
         job = ExportJob(
-            client, directory, manifest, resume, page_size, progress or SilentProgress(), checkpoints=True
+            client, directory, manifest, resume, page_size, progress or SilentProgress(), checkpoints=manifest
         )
-        catalogs = distinct_catalogs(await client.catalogs.list().to_list())
-        job.progress.catalogs_listed(catalogs)
-        outcomes = await _all(job, catalogs)
+        try:
+            catalogs = distinct_catalogs(await client.catalogs.list().to_list())
+            job.progress.catalogs_listed(catalogs)
+            outcomes = await _all(job, catalogs)
+        finally:
+            await asyncio.to_thread(manifest.save)  # a stopped run keeps its latest checkpoints
     finally:
         lock.release()
     return ExportSummary(directory, tuple(outcomes), time.perf_counter() - started)
@@ -244,6 +252,10 @@ def distinct_catalogs(catalogs: list[Catalog]) -> list[Catalog]:
     return kept
 
 
+Checkpoints: TypeAlias = Manifest | CheckpointFiles
+"""A store of page checkpoints: ``checkpoint_of``, ``checkpoint``, ``finished``, ``save``."""
+
+
 @frozen
 class ExportJob:
     client: EnterpriseClient
@@ -252,9 +264,10 @@ class ExportJob:
     resume: bool
     page_size: int | None
     progress: ExportProgress
-    checkpoints: bool = False
-    """Whether pages are checkpointed in the manifest (the local export; a queue's workers share
-    the directory with the leader's manifest and do not write it)."""
+    checkpoints: Checkpoints | None = None
+    """Where each page is checkpointed: the manifest (a local export), files beside the partial
+    files (a queue's workers, who share the directory with the enqueuer's manifest and do not
+    write it), or nowhere (a partial file is then removed when the export stops)."""
 
 
 @define
@@ -304,7 +317,13 @@ async def _write_catalog(job: ExportJob, catalog: Catalog, started: float) -> Ca
     except (EnterpriseError, OSError) as error:
         seconds = time.perf_counter() - started
         reason = failure_reason(error)
-        await asyncio.to_thread(job.manifest.record_failure, catalog.uuid or "", catalog.title, reason)
+        await asyncio.to_thread(
+            job.manifest.record_failure,
+            catalog.uuid or "",
+            catalog.title,
+            reason,
+            keep_checkpoint=job.checkpoints is not None,  # its partial file was kept
+        )
         return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", tally.items, None, seconds, reason)
     seconds = time.perf_counter() - started
     return CatalogOutcome(
@@ -319,7 +338,8 @@ async def write_catalog_contents(job: ExportJob, catalog: Catalog, tally: ItemTa
         raise ResponseDecodeError("the catalog list gave a catalog without a uuid")
     path = job.directory / catalog_file_name(catalog.uuid)
     pager = job.client.catalogs.contents(catalog.uuid).bulk(job.page_size)
-    with AtomicFile(path) as out:
+    keep = job.checkpoints is not None  # a stop keeps what is checkpointed
+    with AtomicFile(path, keep_partial=keep) as out:
         pager = await _continued(job, catalog, pager, out, tally)
         started = False
         async for page in take(pager.pages(), None):
@@ -330,9 +350,11 @@ async def write_catalog_contents(job: ExportJob, catalog: Catalog, tally: ItemTa
                 started = True
             _write_page(out, page.results, tally)
             job.progress.items_written(catalog, len(page.results))
-            if job.checkpoints:
-                job.manifest.checkpoint(_checkpoint(catalog, out, pager, tally))
+            if job.checkpoints is not None:
+                job.checkpoints.checkpoint(_checkpoint(catalog, out, pager, tally))
         out.commit()
+    if job.checkpoints is not None:
+        job.checkpoints.finished(catalog.uuid)
     return CompletedCatalog(
         uuid=catalog.uuid,
         title=catalog.title,
@@ -359,7 +381,8 @@ async def _continued(
     """The listing from the catalog's checkpoint, with its partial file taken up (cut back to the
     checkpoint) and the tally at the checkpoint's count; the listing unchanged when there is no
     checkpoint to continue from."""
-    checkpoint = job.manifest.checkpoint_of(catalog) if job.resume and job.checkpoints else None
+    store = job.checkpoints if job.resume else None
+    checkpoint = store.checkpoint_of(catalog) if store is not None else None
     if checkpoint is None:
         return pager
     try:

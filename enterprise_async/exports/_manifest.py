@@ -165,6 +165,13 @@ class Manifest:
             if time.monotonic() - self._saved_at >= CHECKPOINT_INTERVAL:
                 self._save()
 
+    def checkpointed_files(self) -> set[str]:
+        """The names of the partial files a checkpoint vouches for (kept for a resume)."""
+        return {entry.file for entry in self._checkpoints.values()}
+
+    def finished(self, uuid: str) -> None:
+        """The catalog's file is complete: ``record`` (which follows) drops its checkpoint."""
+
     def record(self, entry: CompletedCatalog) -> None:
         """Note a catalog as complete (its file must already be in place) and save the manifest."""
         with self._saving:
@@ -173,14 +180,24 @@ class Manifest:
             self._checkpoints.pop(entry.uuid, None)
             self._save()
 
-    def record_failure(self, uuid: str, title: str | None, reason: str) -> None:
+    def record_failure(
+        self, uuid: str, title: str | None, reason: str, *, keep_checkpoint: bool = False
+    ) -> None:
         """Note that a catalog's export failed (and why), and save the manifest. A complete file of
-        an earlier export is no longer vouched for: the catalog is exported again on resume."""
+        an earlier export is no longer vouched for: the catalog is exported again on resume, from its
+        checkpoint when ``keep_checkpoint`` (its partial file was kept), else from its start."""
         now = datetime.datetime.now(datetime.timezone.utc).isoformat()
         with self._saving:
             self._entries.pop(uuid, None)
-            self._checkpoints.pop(uuid, None)  # its partial file is gone with the failure
+            if not keep_checkpoint:
+                self._checkpoints.pop(uuid, None)  # its partial file is gone with the failure
             self._failed[uuid] = FailedCatalog(uuid, title, reason, now)
+            self._save()
+
+    def save(self) -> None:
+        """Write the manifest now: the checkpoints noted since the last save included (a run that
+        stops keeps its latest ones)."""
+        with self._saving:
             self._save()
 
     def _save(self) -> None:
@@ -226,10 +243,10 @@ class Manifest:
         found = document.get("checkpoints") if isinstance(document, dict) else None
         if not isinstance(found, dict):
             return {}
-        return {uuid: entry for uuid, data in found.items() if (entry := _checkpoint(data)) is not None}
+        return {uuid: entry for uuid, data in found.items() if (entry := read_checkpoint(data)) is not None}
 
 
-def _checkpoint(data: Any) -> CatalogCheckpoint | None:
+def read_checkpoint(data: Any) -> CatalogCheckpoint | None:
     """A checkpoint as written, or None (a hand-edited or foreign entry is not continued from)."""
     try:
         entry = CatalogCheckpoint(**data)

@@ -25,7 +25,7 @@ from typing import Any, Final
 from attrs import frozen
 
 from ..errors import EnterpriseError
-from ..exports import PART_SUFFIX, ExportSummary, export_catalogs
+from ..exports import PART_SUFFIX, ExportSummary, Manifest, export_catalogs
 from ..exports._catalogs import failure_reason
 from ..exports._lock import file_lock_path
 from ._customers import Customer
@@ -133,11 +133,14 @@ async def export_customers_via_queue(
 
 
 def _remove_abandoned_parts(directory: Path, name: str) -> None:
-    """A customer's ``.part`` files, once no job writes the customer (no lock): a lost job's."""
+    """A customer's ``.part`` files, once no job writes the customer (no lock): a lost job's; those
+    its manifest checkpoints stay, for a resume to continue."""
     if file_lock_path(directory / name).exists():
         return
+    kept = Manifest(directory / name).checkpointed_files()
     for part in (directory / name).glob(f"*{PART_SUFFIX}"):
-        part.unlink(missing_ok=True)
+        if part.name not in kept:
+            part.unlink(missing_ok=True)
 
 
 async def _one(

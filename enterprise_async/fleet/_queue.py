@@ -13,11 +13,14 @@ Faults (see also ``_redis`` and ``_runs``):
   unnoticed. A job whose Redis calls fail past it fails alone (its catalog is named in the summary).
 - A job lost with Redis's data (a restart without persistence) is enqueued again under its id.
 - A job that fails (a timeout, an error, a refused payload) fails its catalog alone.
-- A worker killed mid-catalog leaves only ``<uuid>.jsonl.part``; arq runs the job again once the
-  dead worker's hold on it expires (``job_timeout`` + 10 seconds), and the new run rewrites the
-  ``.part`` file from the start and renames it into place: the file appears whole, once. Each
-  catalog's file is written under a lock file (``<uuid>.jsonl.lock``), so two jobs never write it
-  at once; ``.part`` files nobody writes are removed when the run ends.
+- A worker killed mid-catalog leaves ``<uuid>.jsonl.part`` and its page checkpoint beside it
+  (``CheckpointFiles``); arq runs the job again once the dead worker's hold on it expires
+  (``job_timeout`` + 10 seconds), and the new run continues after the last page checkpointed (the
+  ``.part`` file cut back to it) and renames it into place: the file appears whole, once, every item
+  in it once. A job that fails keeps its ``.part`` file and checkpoint the same way, for the next
+  run. Each catalog's file is written under a lock file (``<uuid>.jsonl.lock``), so two jobs never
+  write it at once; ``.part`` files nobody writes and no checkpoint vouches for are removed when
+  the run ends.
 - Jobs and results are JSON (``_job_format``); the jobs carry their run's id and lease (``_runs``).
 
 Redis keys: arq's own (``arq:job:*``, ``arq:result:*``...), the queue ``enterprise-async:exports``,
@@ -50,6 +53,7 @@ from ..exports._catalogs import (
     failure_reason,
     write_catalog_contents,
 )
+from ..exports._checkpoint_files import CHECKPOINT_SUFFIX, CheckpointFiles
 from ..exports._lock import file_lock_path
 from ..models import Catalog, from_dict, to_dict
 from . import _job_format
@@ -80,6 +84,7 @@ __all__ = [
     "export_via_queue",
     "gather_or_cancel",
     "queue_redis",
+    "redis_cause",
 ]
 
 T = TypeVar("T")
@@ -128,10 +133,11 @@ class QueueOptions:
 
 def queue_redis(url: str, policy: RedisPolicy) -> Any:
     """arq's Redis client on ``url``: JSON jobs, the policy's timeouts and retries."""
-    import redis.asyncio  # the [redis] extra
+    options = connection_options(policy, url)  # first: it checks for the [redis] extra
+    import redis.asyncio
     from arq.connections import ArqRedis
 
-    pool = redis.asyncio.ConnectionPool.from_url(check_redis_url(url), **connection_options(policy))
+    pool = redis.asyncio.ConnectionPool.from_url(check_redis_url(url), **options)
     return ArqRedis(
         pool,
         job_serializer=_job_format.dump,
@@ -286,13 +292,24 @@ async def gather_or_cancel(waits: Sequence[Awaitable[T]]) -> list[T]:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+def redis_cause(summary: ExportSummary) -> str | None:
+    """Why every failed catalog of a queued export failed, when that is Redis (gone past the retry
+    window): the one cause to name, rather than a count of catalogs. None otherwise."""
+    errors = [outcome.error or "" for outcome in summary.failed]
+    prefix = f"{RedisUnavailableError.__name__}:"
+    if errors and all(error.startswith(prefix) for error in errors):
+        return errors[0]
+    return None
+
+
 def remove_abandoned_parts(directory: Path) -> list[Path]:
-    """``.part`` files that no job writes (no lock beside their file): left by jobs lost with a
-    worker or with Redis. Removed; the list of them."""
+    """``.part`` files that no job writes (no lock beside their file) and no checkpoint vouches for:
+    left by jobs lost with a worker or with Redis before their first page. Removed; the list of them."""
     removed = []
     for part in directory.glob(f"*{PART_SUFFIX}"):
         final = part.with_name(part.name[: -len(PART_SUFFIX)])
-        if file_lock_path(final).exists():
+        checkpoint = part.with_name(part.name + CHECKPOINT_SUFFIX)
+        if file_lock_path(final).exists() or checkpoint.exists():
             continue
         with contextlib.suppress(FileNotFoundError):
             part.unlink()
@@ -391,7 +408,10 @@ async def export_catalog(
         return {"error": f"refused a job with bad arguments: {' '.join(str(error).split())}"}
     if client is None:
         return {"error": "this worker has no ENTERPRISE_* credentials: start it with them to export catalogs"}
-    job = ExportJob(client, path.parent, Manifest(path.parent), False, page_size, SilentProgress())
+    checkpoints = CheckpointFiles(path.parent, catalog_file_name)  # a later run continues from them
+    job = ExportJob(
+        client, path.parent, Manifest(path.parent), True, page_size, SilentProgress(), checkpoints=checkpoints
+    )
 
     async def write() -> dict[str, Any]:
         twin = await twin_result(context)

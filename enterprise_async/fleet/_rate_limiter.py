@@ -116,12 +116,12 @@ class RateLimiter(InMemoryRateStore):
         if redis_url is None:
             return
         check_redis_url(redis_url, "redis_url")
-        import redis.asyncio  # the [redis] extra
-
         # One pool for the limits library's windows and our pauses, closed by aclose().
         options = connection_options(
             RedisPolicy(retry_window, min(redis_timeout, DEFAULT_REDIS_CONNECT_TIMEOUT), redis_timeout)
         )
+        import redis.asyncio  # the [redis] extra, checked by connection_options
+
         self._pool = redis.asyncio.ConnectionPool.from_url(redis_url, **options)
         storage = RedisStorage(f"async+{redis_url}", implementation="redispy", connection_pool=self._pool)
         self._shared_window = MovingWindowRateLimiter(storage)

@@ -6,8 +6,10 @@ budget's) is made here, with a connect timeout and a read timeout, so a Redis th
 (``SIGSTOP``, a full network buffer) is noticed instead of awaited forever. A call that fails on
 a connection error or a timeout is retried with exponential backoff and jitter until
 ``retry_window`` seconds have passed since its first failure; a restart shorter than that goes
-unnoticed. After it, ``RedisUnavailableError`` (an ``APIConnectionError``) says which Redis did not
-answer, never its password.
+unnoticed, and the first failure of an outage says (WARNING) that it waits, and for how long. A
+Redis never reached (a wrong port, nothing listening) is not waited for that long: the first
+contact gets ``FIRST_CONTACT_WINDOW`` seconds. After it, ``RedisUnavailableError`` (an
+``APIConnectionError``) says which Redis did not answer, never its password.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from urllib.parse import urlsplit
 
 from attrs import frozen
 
+from .._optional import require_extra
 from ..errors import APIConnectionError, ClientValidationError
 
 __all__ = [
@@ -51,6 +54,9 @@ DEFAULT_REDIS_READ_TIMEOUT: Final = 5.0
 """Seconds Redis may take to answer one command (the fleet's commands are all quick)."""
 FIRST_RETRY_DELAY: Final = 0.1
 LONGEST_RETRY_DELAY: Final = 2.0
+FIRST_CONTACT_WINDOW: Final = 2.0
+"""Seconds a connection's calls are retried while its Redis has never answered: a wrong URL is
+known at once, and a Redis still starting gets a moment."""
 DEFAULT_FALLBACK_WINDOW: Final = 3.0
 """Seconds the token cache and the rate budget retry Redis before they do without it."""
 DEFAULT_RECHECK: Final = 5.0
@@ -105,10 +111,45 @@ def redis_location(url: str) -> str:
     return f"{parts.hostname}:{parts.port or 6379}"
 
 
-def _window_retry(policy: RedisPolicy) -> Any:
+class _Contact:
+    """What the connections of one client know of their Redis (shared by all of them: redis-py
+    copies the retry into each connection, not this): whether it ever answered, and whether it is
+    away now (so that an outage is announced once)."""
+
+    def __init__(self, location: str | None) -> None:
+        self.location = location
+        self.reached = False
+        self.away = False
+
+    def answered(self) -> None:
+        self.reached = True
+        if self.away and self.location is not None:
+            logger.warning("Redis at %s is back", self.location)
+        self.away = False
+
+    def window(self, policy: RedisPolicy, error: BaseException) -> float:
+        """How long to retry a failing call: the policy's window once Redis answered (announced
+        once per outage), a moment when it never did."""
+        if not self.reached:
+            return min(policy.retry_window, FIRST_CONTACT_WINDOW)
+        if not self.away and self.location is not None:
+            reason = " ".join(str(error).split()) or type(error).__name__
+            logger.warning(
+                "Redis at %s went away (%s); waiting up to %g s for it",
+                self.location,
+                reason,
+                policy.retry_window,
+            )
+        self.away = True
+        return policy.retry_window
+
+
+def _window_retry(policy: RedisPolicy, location: str | None) -> Any:
     from redis.asyncio.retry import Retry
     from redis.backoff import NoBackoff
     from redis.exceptions import ConnectionError, TimeoutError
+
+    contact = _Contact(location)
 
     class WindowRetry(Retry):
         """Retry for as long as the window lasts since a call's first failure, not a number of times."""
@@ -118,14 +159,17 @@ def _window_retry(policy: RedisPolicy) -> Any:
             delay = FIRST_RETRY_DELAY
             while True:
                 try:
-                    return await do()
+                    answer = await do()
                 except self._supported_errors as error:
                     await fail(error)
-                    deadline = deadline or time.monotonic() + policy.retry_window
+                    deadline = deadline or time.monotonic() + contact.window(policy, error)
                     if time.monotonic() >= deadline:
                         raise
                     await _sleep(min(random.uniform(0, delay), max(0.0, deadline - time.monotonic())))
                     delay = min(delay * 2, LONGEST_RETRY_DELAY)
+                else:
+                    contact.answered()
+                    return answer
 
     # redis-py retries its own ConnectionError and TimeoutError; a refused or timed-out connect
     # reaches the retry as the OS's error (OSError, asyncio's TimeoutError), so those are retried too.
@@ -142,23 +186,27 @@ async def _sleep(seconds: float) -> None:
     await asyncio.sleep(seconds)
 
 
-def connection_options(policy: RedisPolicy) -> dict[str, Any]:
-    """Keyword arguments of redis-py's clients and pools: the timeouts and the window's retry."""
+def connection_options(policy: RedisPolicy, url: str | None = None) -> dict[str, Any]:
+    """Keyword arguments of redis-py's clients and pools: the timeouts and the window's retry
+    (which, given the ``url``, says on stderr when that Redis went away and how long it waits).
+    Every Redis connection is made with them, so a missing ``[redis]`` extra is reported here."""
+    require_extra("redis")
     from redis.exceptions import ConnectionError, TimeoutError
 
     return {
         "socket_connect_timeout": policy.connect_timeout,
         "socket_timeout": policy.read_timeout,
-        "retry": _window_retry(policy),
+        "retry": _window_retry(policy, redis_location(url) if url is not None else None),
         "retry_on_error": [ConnectionError, TimeoutError],
     }
 
 
-def redis_client(url: str, policy: RedisPolicy, **options: Any) -> Any:
+def redis_client(url: str, policy: RedisPolicy, **extra: Any) -> Any:
     """A ``redis.asyncio.Redis`` on ``url`` with the policy's timeouts and retries."""
+    options = connection_options(policy)
     import redis.asyncio  # the [redis] extra
 
-    return redis.asyncio.from_url(url, **connection_options(policy), **options)  # type: ignore[no-untyped-call]
+    return redis.asyncio.from_url(url, **options, **extra)  # type: ignore[no-untyped-call]
 
 
 def redis_error(url: str, error: BaseException) -> RedisUnavailableError:

@@ -107,10 +107,10 @@ async def run_worker(
 ) -> signal.Signals | None:
     """Run a worker until stopped (or, with ``burst``, until the queue is empty); the signal that
     stopped it, if one did. ``announce`` is called once the worker is connected and ready."""
+    policy = policy or RedisPolicy()
+    pool = queue_redis(queue_url, policy)  # first: it checks for the [redis] extra
     from arq import func
 
-    policy = policy or RedisPolicy()
-    pool = queue_redis(queue_url, policy)
     settings = {
         "queue_url": queue_url,
         "rate_limit": rate_limit,
@@ -141,6 +141,7 @@ async def run_worker(
     stopped_by: list[signal.Signals] = []
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
+    quiet_lost_redis_tasks(loop)
     for number in STOP_SIGNALS:
         loop.add_signal_handler(number, _stop, worker, number, stopped_by, stopping)
     try:
@@ -154,6 +155,29 @@ async def run_worker(
             loop.remove_signal_handler(number)
         await _close(worker)
     return stopped_by[0] if stopped_by else None
+
+
+def quiet_lost_redis_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """Tell in one line, not a traceback, of a task that failed on Redis and that nobody awaited.
+
+    arq shields a job's last step (``finish_job``: storing its result) from cancellation; when
+    Redis is gone, that step fails in a task nobody awaits, and asyncio prints "Task exception was
+    never retrieved" with a traceback, even after the worker ended. Redis's absence is already
+    told (and arq runs the job again); any other error still goes to the loop's handler. The
+    handler stays for the loop's life: such a task may be collected after the worker stopped."""
+    previous = loop.get_exception_handler()
+
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        error = context.get("exception")
+        if isinstance(error, BaseException) and is_redis_failure(error):
+            reason = " ".join(str(error).split()) or type(error).__name__
+            logger.warning("a job's last step could not reach Redis (%s); the job will run again", reason)
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handle)
 
 
 async def _until_stopped(worker: Any, stopping: asyncio.Event) -> None:

@@ -35,15 +35,20 @@ class SpecTable:
     description (parameters and body as JSON Schema; an operation without one is described from
     its own parameters and body rule)."""
 
-    operations: Mapping[str, Operation[Any]]
-    responses: Mapping[str, Mapping[int, Any]] = field(factory=dict)
-    components: Mapping[str, Any] = field(factory=dict)
-    unauthenticated: frozenset[str] = frozenset()
-    requests: Mapping[str, Mapping[str, Any]] = field(factory=dict)
-    services: Mapping[str, Mapping[str, Any]] = field(factory=dict)
+    operations: Mapping[str, Operation[Any]] = field(repr=False)
+    responses: Mapping[str, Mapping[int, Any]] = field(factory=dict, repr=False)
+    components: Mapping[str, Any] = field(factory=dict, repr=False)
+    unauthenticated: frozenset[str] = field(default=frozenset(), repr=False)
+    requests: Mapping[str, Mapping[str, Any]] = field(factory=dict, repr=False)
+    services: Mapping[str, Mapping[str, Any]] = field(factory=dict, repr=False)
     """The services behind the gateway (``x-sdk-services``)."""
-    service: Mapping[str, Mapping[str, Any]] = field(factory=dict)
+    service: Mapping[str, Mapping[str, Any]] = field(factory=dict, repr=False)
     """Each operation's service and how it answers there (``x-sdk-service``)."""
+
+    def __repr__(self) -> str:
+        """Short: the table is the whole spec, and it is the default of ``Sandbox(spec=)``, which
+        ``help(Sandbox)`` prints."""
+        return f"SpecTable({len(self.operations)} operations)"
 
 
 GENERATED_SPEC = SpecTable(

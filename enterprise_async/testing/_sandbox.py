@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import logging
 import socket
 from collections.abc import Mapping
 from typing import Any, Final
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from .._generated.client import EnterpriseClient
+from .._optional import require_extra
 from ._data import DataSize
 from ._endpoints import CatalogService, CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
 from ._faults import FaultInjector
@@ -25,6 +28,8 @@ from ._tokens import TokenIssuer
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_TOKEN_LIFETIME", "Sandbox"]
 
+require_extra("sandbox")  # its request checks use jsonschema: say so here, not on a first request
+
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_TOKEN_LIFETIME: Final = 3600.0
 """Seconds a sandbox token lives unless ``token_lifetime`` says otherwise."""
@@ -32,6 +37,25 @@ SHUTDOWN_TIMEOUT: Final = 0.5
 """Seconds that stopping waits for requests in flight (a slow fault must not hold a test up)."""
 DEFAULT_LOG_LIMIT: Final = 10_000
 """Requests the log keeps (the latest ones)."""
+
+
+class MalformedRequestNote(logging.Filter):
+    """aiohttp logs a request it cannot parse (a NUL in a header, from a fuzzer) as an error with
+    its traceback, though it answers 400 as it should: one DEBUG line says so instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            record.args = (record.getMessage(), " ".join(str(error).split()))
+            record.msg = "%s; answered 400: %s"
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            record.exc_info = record.exc_text = None
+        return True
+
+
+SERVER_LOGGER: Final = logging.getLogger("enterprise_async.testing.server")
+"""The logger of the sandbox's HTTP server (aiohttp's ``aiohttp.server`` otherwise)."""
+SERVER_LOGGER.addFilter(MalformedRequestNote())
 
 
 def _service_page_sizes(services: Services) -> dict[str, int]:
@@ -191,6 +215,7 @@ class Sandbox:
         runner = web.AppRunner(
             self.server.application(),
             access_log=None,
+            logger=SERVER_LOGGER,
             handle_signals=False,
             shutdown_timeout=SHUTDOWN_TIMEOUT,
         )

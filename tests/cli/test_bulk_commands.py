@@ -106,8 +106,19 @@ def test_a_bad_address_in_the_file_is_refused_before_anything_is_sent(
     emails[120] = "nobody"
     ran = cli("bulk", "revoke", plan, "--emails-file", str(emails_file(tmp_path, emails)))
     assert ran.exit_code == 2
-    assert "user_emails[120]" in ran.stderr
+    assert "emails.txt, line 121:" in ran.stderr
     assert not served.requests.find("POST", REVOKE.format(plan))
+
+
+def test_a_bad_address_is_named_by_its_line_in_the_file_notes_and_blanks_counted(
+    cli: CommandLine, served: Sandbox, tmp_path: Path
+) -> None:
+    plan = served.data.plans[1].uuid
+    emails = ["learner0@example.com", "nobody"]  # after a note and a blank line: line 4
+    ran = cli("bulk", "revoke", plan, "--emails-file", str(emails_file(tmp_path, emails, notes=True)))
+    assert ran.exit_code == 2
+    assert f"{tmp_path / 'emails.txt'}, line 4: " in ran.stderr
+    assert "user_emails[1]" not in ran.stderr
 
 
 def test_emails_come_from_standard_input_with_a_dash(cli: CommandLine, served: Sandbox) -> None:

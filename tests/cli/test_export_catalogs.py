@@ -122,7 +122,7 @@ async def test_a_failed_catalog_is_named_in_the_manifest_until_a_resume_complete
     assert orjson.loads((tmp_path / MANIFEST_NAME).read_bytes())["failed"] == {}
 
 
-async def test_a_catalog_failing_after_its_first_page_leaves_no_file(
+async def test_a_catalog_failing_after_its_first_page_keeps_it_in_a_partial_file_only(
     sandbox: Sandbox, tmp_path: Path
 ) -> None:
     broken = sandbox.data.catalogs[0]
@@ -130,8 +130,8 @@ async def test_a_catalog_failing_after_its_first_page_leaves_no_file(
     async with sandbox.client(max_retries=0) as client:
         summary = await export_catalogs(client, tmp_path, page_size=20)  # several pages, not one of 100
     (failed,) = summary.failed
-    assert failed.items == 20  # page 1 was written, then discarded
-    assert files_of(tmp_path, broken.uuid) == []
+    assert failed.items == 20  # page 1 was written, and is kept for a resume
+    assert files_of(tmp_path, broken.uuid) == [f"{broken.uuid}.jsonl.part"]
 
 
 async def test_resume_skips_the_catalogs_already_complete(sandbox: Sandbox, tmp_path: Path) -> None:
@@ -215,7 +215,7 @@ async def test_an_interrupted_export_leaves_no_file_that_looks_complete(
         export.cancel()
         with pytest.raises(asyncio.CancelledError):
             await export
-    assert files_of(tmp_path, slow.uuid) == []
+    assert files_of(tmp_path, slow.uuid) == [f"{slow.uuid}.jsonl.part"]  # kept for a resume, and no more
     assert slow.uuid not in completed_in_manifest(tmp_path)
 
 

@@ -30,6 +30,9 @@ from enterprise_async.testing import DataSize, Sandbox
 from tests.conftest import ScriptedAPI
 from tests.fixtures import json_fixture, xml_fixture
 
+CATALOG = "00000000-0000-4000-8000-000000000007"
+"""A catalog id (a UUID, as every catalog's is) that the test's server does not know."""
+
 CONTENTS = "catalogs.contents"
 
 
@@ -314,21 +317,21 @@ async def test_a_lookup_by_key_refused_in_xml_is_asked_once_more_in_json(
 
 
 async def test_a_406_to_json_is_raised_without_asking_again(api: ScriptedAPI) -> None:
-    path = "/enterprise/v2/enterprise-catalogs/c1/courses/edX+DemoX"
+    path = f"/enterprise/v2/enterprise-catalogs/{CATALOG}/courses/edX+DemoX"
     api.json("GET", path, {"detail": "Could not satisfy the request Accept header."}, status=406)
     async with api.client() as client:
         with pytest.raises(APIStatusError, match="Could not satisfy the request Accept header") as raised:
-            await client.catalogs.course("c1", "edX+DemoX")
+            await client.catalogs.course(CATALOG, "edX+DemoX")
     assert raised.value.status == 406
     assert len(api.calls("GET", path)) == 1
 
 
 async def test_a_406_still_refused_in_json_is_raised(api: ScriptedAPI) -> None:
-    path = "/enterprise/v2/enterprise-catalogs/c1/courses/edX+DemoX"
+    path = f"/enterprise/v2/enterprise-catalogs/{CATALOG}/courses/edX+DemoX"
     api.json("GET", path, {"detail": "Could not satisfy the request Accept header."}, status=406)
     async with api.client(response_format="xml") as client:
         with pytest.raises(APIStatusError) as raised:
-            await client.catalogs.course("c1", "edX+DemoX")
+            await client.catalogs.course(CATALOG, "edX+DemoX")
     assert raised.value.status == 406
     assert [call.headers.get("Accept") for call in api.calls("GET", path)] == [
         "application/xml",

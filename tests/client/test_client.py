@@ -270,9 +270,9 @@ async def test_error_messages_name_method_path_status_and_detail(api: ScriptedAP
     async with api.client() as client:
         with pytest.raises(BadRequestError) as caught:
             await allocate(client)
-    assert (
-        str(caught.value)
-        == f"policies.allocate: POST {ALLOCATE} returned 400 Bad Request: Policy is not active."
+    assert str(caught.value) == (
+        f"policies.allocate: POST {ALLOCATE} returned 400 Bad Request: Policy is not active."
+        f" (request id {caught.value.request_id})"
     )
     assert caught.value.headers["Content-Type"].startswith("application/json")
 
@@ -307,7 +307,8 @@ async def test_error_bodies_are_decoded_tolerantly(
         with pytest.raises(BadRequestError) as caught:
             await allocate(client)
     assert caught.value.body == decoded
-    assert str(caught.value).endswith(f"400 Bad Request: {detail}" if detail else "400 Bad Request")
+    said = f"400 Bad Request: {detail}" if detail else "400 Bad Request"
+    assert str(caught.value).endswith(f"{said} (request id {caught.value.request_id})")
 
 
 async def test_html_where_a_result_is_due_raises_decode_error_with_the_status(api: ScriptedAPI) -> None:

@@ -7,6 +7,9 @@ import pytest
 from enterprise_async import APITimeoutError, ClientValidationError, ServerError
 from enterprise_async.testing import Fault, Sandbox
 
+CATALOG = "00000000-0000-4000-8000-000000000007"
+"""A catalog id (a UUID, as every catalog's is) that the test's server does not know."""
+
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 
 
@@ -84,7 +87,7 @@ async def test_extra_headers_cannot_replace_the_authorization() -> None:
 async def test_a_bad_per_call_timeout_is_refused_before_sending(timeout: object) -> None:
     async with Sandbox() as sandbox, sandbox.client() as client:
         with pytest.raises(ClientValidationError, match="timeout"):
-            await client.catalogs.course("x", "y", timeout=timeout)  # type: ignore[arg-type]
+            await client.catalogs.course(CATALOG, "y", timeout=timeout)  # type: ignore[arg-type]
         assert len(sandbox.requests) == 0
 
 

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from enterprise_async import APIConnectionError, EnterpriseClient
+from enterprise_async import APIConnectionError, EnterpriseClient, ProxyAuthenticationError, ServerError
 from enterprise_async.testing import Sandbox
 from tests.loopback_proxy import LoopbackProxy
 
@@ -149,3 +149,25 @@ async def test_the_sandboxs_own_client_reads_no_proxy_from_the_environment(
     async with sandbox.client() as client:
         assert await client.catalogs.list().to_list()
     assert proxy.relayed == []
+
+
+async def test_a_proxys_407_is_a_proxy_authentication_error_never_a_server_error(sandbox: Sandbox) -> None:
+    async with LoopbackProxy(credentials=("agent", PROXY_PASSWORD)) as guarded:
+        async with sandbox.client(proxy=guarded.url) as client:
+            with pytest.raises(ProxyAuthenticationError) as raised:
+                await client.catalogs.list().first_page()
+        assert guarded.relayed == []
+    assert raised.value.status == 407
+    assert not isinstance(raised.value, ServerError)
+
+
+async def test_a_407_to_a_connect_through_the_proxy_is_a_proxy_authentication_error() -> None:
+    async with LoopbackProxy(credentials=("agent", PROXY_PASSWORD)) as guarded:
+        client = EnterpriseClient(
+            client_id="id", client_secret="secret", base_url="https://127.0.0.1:1", proxy=guarded.url
+        )
+        async with client:
+            with pytest.raises(ProxyAuthenticationError) as raised:
+                await client.catalogs.list().first_page()
+    assert raised.value.status == 407
+    assert "proxy" in str(raised.value)

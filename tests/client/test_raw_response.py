@@ -6,6 +6,7 @@ import logging
 import subprocess
 import sys
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
@@ -14,6 +15,8 @@ from enterprise_async.models import CatalogContentsPage
 from enterprise_async.testing import Fault, Sandbox
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
+CATALOG = "00000000-0000-4000-8000-000000000007"
+"""A catalog id (a UUID, as every catalog's is) that the sandbox does not know."""
 
 
 async def test_a_raw_answer_gives_status_headers_request_id_and_the_model() -> None:
@@ -23,7 +26,8 @@ async def test_a_raw_answer_gives_status_headers_request_id_and_the_model() -> N
         page = response.parse()
         assert response.status == 200
         assert response.headers["Content-Type"].startswith("application/json")
-        assert response.request_id == response.headers["x-amzn-RequestId"]
+        assert response.request_id == str(UUID(response.request_id or ""))  # the id it was sent with
+        assert response.response_request_id == response.headers["x-amzn-RequestId"]
         assert response.retries == 0
         assert response.elapsed > 0
         assert isinstance(page, CatalogContentsPage)
@@ -64,10 +68,10 @@ async def test_a_raw_call_raises_the_same_typed_error_as_the_plain_call() -> Non
 async def test_a_status_error_carries_and_ends_with_the_request_id() -> None:
     async with Sandbox() as sandbox, sandbox.client() as client:
         with pytest.raises(APIStatusError) as raised:
-            await client.catalogs.course("no-such-catalog", "course-v1:x+y")
+            await client.catalogs.course(CATALOG, "course-v1:x+y")
         error = raised.value
         assert error.request_id
-        assert error.request_id == error.headers["x-amzn-RequestId"]
+        assert error.response_request_id == error.headers["x-amzn-RequestId"]
         assert str(error).endswith(f"(request id {error.request_id})")
 
 

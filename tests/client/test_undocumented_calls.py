@@ -61,7 +61,7 @@ async def test_request_maps_an_error_status_to_its_typed_error_with_the_request_
     api.json("GET", PROFILE, {"detail": "No such learner."}, status=404, **{"x-request-id": "req-42"})
     async with api.client() as client:
         with pytest.raises(NotFoundError) as raised:
-            await client.request("GET", PROFILE)
+            await client.request("GET", PROFILE, extra_headers={"X-Request-ID": "req-42"})
     assert raised.value.request_id == "req-42"
     assert "No such learner." in str(raised.value)
     assert "req-42" in str(raised.value)
@@ -95,7 +95,9 @@ async def test_request_with_raw_response_gives_the_answer_and_parses_as_the_plai
 ) -> None:
     api.json("GET", PROFILE, {"uuid": "c1"}, **{"x-request-id": "req-7"})
     async with api.client() as client:
-        answer = await client.with_raw_response.request("GET", PROFILE, cast_to=Catalog)
+        answer = await client.with_raw_response.request(
+            "GET", PROFILE, cast_to=Catalog, extra_headers={"X-Request-ID": "req-7"}
+        )
     assert (answer.status, answer.request_id, answer.retries) == (200, "req-7", 0)
     assert answer.parse() == Catalog(uuid="c1")
 

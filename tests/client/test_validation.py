@@ -77,6 +77,19 @@ async def test_a_malformed_uuid_in_a_path_is_rejected(client: EnterpriseClient) 
     assert "policies.allocate" in str(error)
 
 
+async def test_a_catalog_id_that_is_not_a_uuid_is_rejected_before_sending(client: EnterpriseClient) -> None:
+    error = await rejects("catalog_id", client.catalogs.course("1234", "edX+DemoX"))
+    assert "catalogs.course" in str(error)
+
+
+def test_a_catalog_listing_with_an_id_that_is_not_a_uuid_is_rejected_when_made(
+    client: EnterpriseClient,
+) -> None:
+    with pytest.raises(ClientValidationError) as caught:
+        client.catalogs.contents("1234")
+    assert caught.value.field == "catalog_id"
+
+
 @pytest.mark.parametrize("blank", ["", "   "])
 async def test_policy_list_requires_a_non_blank_customer(client: EnterpriseClient, blank: str) -> None:
     with pytest.raises(ClientValidationError) as caught:

@@ -240,7 +240,7 @@ def test_export_by_customer_from_the_command_line_reports_each_customer(
     rows = {name: next(line for line in table.splitlines() if name in line) for name in ("acme", "globex")}
     assert "complete" in rows["acme"]
     assert "failed" in rows["globex"]
-    assert "AuthenticationError" in table
+    assert "globex  failed: the token request was refused with 401 Unauthorized" in table
     assert "1 of 2 customers are incomplete (globex)" in ran.stderr.decode()
     assert (tmp_path / "out" / "acme" / "manifest.json").is_file()
     assert not list((tmp_path / "out" / "globex").glob("*.jsonl"))

@@ -1,5 +1,6 @@
 """A request-id header holding a placeholder (django-log-request-id's ``None``, ``-``, nothing) is
-no request id: errors and answers report none, and a real id is still reported."""
+no request id: errors report the id their request was sent with and no id of the answer's, and a
+real id of the answer's is still reported."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from aiohttp import web
 from enterprise_async import NotFoundError
 from tests.hostile.leak_server import HostileServer, serving
 
-COURSE = "/enterprise/v2/enterprise-catalogs/7/courses/edX+DemoX"
+CATALOG = "00000000-0000-4000-8000-000000000007"
+"""A catalog id (a UUID, as every catalog's is) that the test's server does not know."""
+
+COURSE = f"/enterprise/v2/enterprise-catalogs/{CATALOG}/courses/edX+DemoX"
 
 
 @pytest.fixture
@@ -32,9 +36,10 @@ async def test_a_placeholder_request_id_is_no_request_id(server: HostileServer, 
 
     async with server.client() as client:
         with pytest.raises(NotFoundError) as caught:
-            await client.catalogs.course("7", "edX+DemoX")
-    assert caught.value.request_id is None
-    assert "request id" not in str(caught.value)
+            await client.catalogs.course(CATALOG, "edX+DemoX")
+    assert caught.value.response_request_id is None
+    assert caught.value.request_id
+    assert str(caught.value).endswith(f"(request id {caught.value.request_id})")
 
 
 async def test_a_real_request_id_is_still_reported(server: HostileServer) -> None:
@@ -44,9 +49,8 @@ async def test_a_real_request_id_is_still_reported(server: HostileServer) -> Non
 
     async with server.client() as client:
         with pytest.raises(NotFoundError) as caught:
-            await client.catalogs.course("7", "edX+DemoX")
-    assert caught.value.request_id == "5f0c8b2e9d1a"
-    assert str(caught.value).endswith("(request id 5f0c8b2e9d1a)")
+            await client.catalogs.course(CATALOG, "edX+DemoX")
+    assert caught.value.response_request_id == "5f0c8b2e9d1a"
 
 
 async def test_a_placeholder_in_one_header_leaves_a_real_id_in_another(server: HostileServer) -> None:
@@ -57,5 +61,5 @@ async def test_a_placeholder_in_one_header_leaves_a_real_id_in_another(server: H
 
     async with server.client() as client:
         with pytest.raises(NotFoundError) as caught:
-            await client.catalogs.course("7", "edX+DemoX")
-    assert caught.value.request_id == "5f0c8b2e9d1a"
+            await client.catalogs.course(CATALOG, "edX+DemoX")
+    assert caught.value.response_request_id == "5f0c8b2e9d1a"

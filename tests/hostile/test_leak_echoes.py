@@ -29,6 +29,9 @@ from tests.hostile.leak_server import (
     serving,
 )
 
+CATALOG = "00000000-0000-4000-8000-000000000007"
+"""A catalog id (a UUID, as every catalog's is) that the test's server does not know."""
+
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 
 
@@ -144,8 +147,8 @@ async def test_a_short_secret_leaves_the_paths_of_errors_intact() -> None:
     with serving(client_secret="e") as server:
         async with server.client() as client:
             with pytest.raises(APIStatusError) as caught:
-                await client.catalogs.course("7", "edX+DemoX")
-    assert "/enterprise/v2/enterprise-catalogs/7/courses/edX+DemoX" in str(caught.value)
+                await client.catalogs.course(CATALOG, "edX+DemoX")
+    assert f"/enterprise/v2/enterprise-catalogs/{CATALOG}/courses/edX+DemoX" in str(caught.value)
     assert "<redacted>" not in str(caught.value)
 
 

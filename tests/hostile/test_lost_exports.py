@@ -121,7 +121,7 @@ def test_a_signal_mid_export_exits_with_its_code_and_nothing_looks_finished(
     assert process.returncode == exit_code
     assert f"Error: interrupted by {stop.name}" in stderr
     assert "Traceback" not in stderr
-    assert not list(tmp_path.glob("*.part"))  # partial files removed
+    assert list(tmp_path.glob("*.part"))  # partial files kept, for --resume
     assert not list(tmp_path.glob("*.jsonl"))  # and none looks complete
     assert not (tmp_path / DIRECTORY_LOCK_NAME).exists()
     overall = next(line for line in stderr.splitlines() if "all catalogs" in line)

@@ -20,6 +20,9 @@ from enterprise_async import (
 from enterprise_async.cli import cli as command_line
 from tests.hostile.leak_server import HostileServer, serving
 
+CATALOG = "00000000-0000-4000-8000-000000000007"
+"""A catalog id (a UUID, as every catalog's is) that the test's server does not know."""
+
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 SETTINGS: dict[str, Any] = {"client_id": "id", "client_secret": "secret", "base_url": "https://api.test"}
 NOT_A_DURATION = [float("nan"), float("inf"), -1.0, 0, "30", True, None]
@@ -71,7 +74,7 @@ async def test_a_calls_extra_headers_with_a_line_break_are_refused_before_sendin
 ) -> None:
     async with server.client() as client:
         with pytest.raises(ClientValidationError) as caught:
-            await client.catalogs.course("7", "edX+DemoX", extra_headers={"X-Note": "a\r\nb"})  # type: ignore[call-arg]
+            await client.catalogs.course(CATALOG, "edX+DemoX", extra_headers={"X-Note": "a\r\nb"})  # type: ignore[call-arg]
     assert caught.value.field == "extra_headers"
     assert server.tokens == [], "nothing was sent"
 

@@ -20,6 +20,9 @@ from enterprise_async import (
 )
 from tests.hostile.leak_server import HostileServer, serving
 
+CATALOG = "00000000-0000-4000-8000-000000000007"
+"""A catalog id (a UUID, as every catalog's is) that the test's server does not know."""
+
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 BASE: dict[str, Any] = {
     "client_id": "id",
@@ -95,7 +98,7 @@ def test_a_call_with_any_options_ends_typed_and_never_hangs(
 ) -> None:
     async def call() -> None:
         async with server.client() as client:
-            await client.catalogs.course("7", "edX+DemoX", timeout=timeout, extra_headers=extra_headers)
+            await client.catalogs.course(CATALOG, "edX+DemoX", timeout=timeout, extra_headers=extra_headers)
 
     with pytest.raises(EnterpriseError) as caught:
         asyncio.run(asyncio.wait_for(call(), 30))

@@ -1,0 +1,447 @@
+"""Emit each model's reader (from JSON, and from XML's text) and writer (``to_dict``) as source.
+
+The generator loads the models module it has just rendered and reads every class's fields: their
+wire names, their declared types, their defaults. From those it writes, per class:
+
+- a reader (``_generated/readers.py``): one ``get`` per field; the value a field mostly holds is
+  taken as it is (a ``str`` for a string field, a documented enum value, a UTC datetime as
+  ``to_dict`` writes it back, an object for a nested model); anything else goes to the reader of
+  the field's type in the runtime (``_decoding.readers.reader_for``), which decodes it leniently,
+  keeps it as sent when its type does not allow it, and notes what ``to_dict`` must write back;
+- a writer (``_generated/writers.py``): each field written as the server sent it when the model
+  was decoded (``WireRecord``), else from its value.
+
+The readers build a model by setting its fields one by one, as its attrs ``__init__`` would:
+matching seventy keyword arguments costs ten times more. The generator knows that ``__init__``
+does nothing more (no validator, converter or hook: it writes the classes), and refuses a class
+for which it would.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import re
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any, NamedTuple, get_args, get_origin
+
+import attrs
+
+from enterprise_async._enum import OpenEnum
+
+READERS_DOC = '''"""Each model's reader, from a JSON object or an XML one (text leaves); see codegen/decoders.
+
+`enterprise_async._decoding` registers them as the converter's structure hooks, and loads this
+module on the first decode. A value a reader does not take as it is goes to the runtime's reader
+of its type (`_decoding.readers`), which never raises; `finish` gives the model its `extra` and
+its record of what was sent.
+"""
+'''
+
+WRITERS_DOC = '''"""Each model's writer (`to_dict`), writing a decoded one as sent: see `codegen/decoders`.
+
+`enterprise_async._decoding` registers them as the converter's unstructure hooks, and loads this
+module on the first `to_dict`.
+"""
+'''
+
+_AS_IS = (str, int, float, bool)
+_WRITE_METHOD = {
+    datetime.datetime: "json_datetime(v)",
+    datetime.date: "v.isoformat()",
+    decimal.Decimal: "str(v)",
+}
+
+
+class Field(NamedTuple):
+    """One field of a model as the reader and the writer see it."""
+
+    name: str
+    wire: str
+    type: Any
+    """The declared type without ``None``."""
+    default: Any
+    """What the field holds when the server leaves it out: its scalar default, else None."""
+    listish: bool
+
+
+class Model(NamedTuple):
+    cls: type[Any]
+    fields: tuple[Field, ...]
+
+
+def load_models(source: str) -> types.ModuleType:
+    """The models module rendered from the spec, loaded from its source (not from the package)."""
+    module = types.ModuleType("enterprise_async._generated.models")
+    exec(compile(source, "<generated models>", "exec"), module.__dict__)  # the generator's own output
+    return module
+
+
+def read_models(module: types.ModuleType) -> list[Model]:
+    """Every attrs class of ``module``, in the order it defines them, with its fields."""
+    models = []
+    for value in vars(module).values():
+        if isinstance(value, type) and attrs.has(value) and value.__module__ == module.__name__:
+            _check_plain(value)
+            hints = typing.get_type_hints(value, globalns=vars(module))
+            fields = tuple(
+                _field(field, hints[field.name])
+                for field in attrs.fields(value)
+                if field.init and field.name != "extra"
+            )
+            models.append(Model(value, fields))
+    return models
+
+
+def _check_plain(cls: type[Any]) -> None:
+    """Refuse a class whose ``__init__`` does more than set its fields: its reader could not set them."""
+    hooks = [name for name in ("__attrs_pre_init__", "__attrs_post_init__") if hasattr(cls, name)]
+    checked = [f.name for f in attrs.fields(cls) if f.validator is not None or f.converter is not None]
+    if hooks or checked:
+        raise ValueError(f"{cls.__name__}: readers set fields directly; {hooks + checked} would be skipped")
+
+
+def _field(field: attrs.Attribute[Any], hint: Any) -> Field:
+    type_ = _without_none(hint)
+    default = field.default
+    scalar_default = (
+        default is not None and default is not attrs.NOTHING and not isinstance(default, attrs.Factory)
+    )  # type: ignore[arg-type]
+    listish = _is_list(type_) or (_is_union(type_) and _is_list(get_args(type_)[0]))
+    wire = str(field.metadata.get("wire", field.name))
+    return Field(field.name, wire, type_, default if scalar_default else None, listish)
+
+
+def _is_union(type_: Any) -> bool:
+    return get_origin(type_) in (typing.Union, types.UnionType)
+
+
+def _is_list(type_: Any) -> bool:
+    return get_origin(type_) is list
+
+
+def _is_mapping(type_: Any) -> bool:
+    return type_ is dict or get_origin(type_) is dict
+
+
+def _item(type_: Any) -> Any:
+    return (get_args(type_) or (Any,))[0]
+
+
+def _open_enum(type_: Any) -> Any:
+    """``E`` for an open enum field (``E | str``), else None."""
+    members = get_args(type_) if _is_union(type_) else ()
+    if len(members) == 2 and members[1] is str and _is_enum(members[0]):
+        return members[0]
+    return None
+
+
+def _is_enum(type_: Any) -> bool:
+    return isinstance(type_, type) and issubclass(type_, OpenEnum)
+
+
+def _without_none(type_: Any) -> Any:
+    if not _is_union(type_):
+        return type_
+    members = [member for member in get_args(type_) if member is not types.NoneType]
+    return members[0] if len(members) == 1 else typing.Union[tuple(members)]  # noqa: UP007
+
+
+def source_of(type_: Any) -> str:
+    """A declared type as source in the generated modules (``list[Seat]``, ``LevelType | str``)."""
+    if type_ is types.NoneType or type_ is None:
+        return "None"
+    if type_ is Any:
+        return "Any"
+    if _is_union(type_):
+        return " | ".join(source_of(member) for member in get_args(type_))
+    if get_origin(type_) in (list, dict):
+        return f"{get_origin(type_).__name__}[{', '.join(source_of(arg) for arg in get_args(type_))}]"
+    if type_ in _WRITE_METHOD:
+        return f"{type_.__module__}.{type_.__qualname__}"
+    return str(type_.__name__)
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def _constant(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").upper()
+
+
+# ------------------------------------------------------------------------------------------ readers
+
+
+class _Names:
+    """The module-level constants the readers use: one type reader per declared type, one table of
+    documented values per open enum. Named from the type, and defined once."""
+
+    def __init__(self) -> None:
+        self.readers: dict[str, str] = {}
+        self.enums: dict[str, str] = {}
+
+    def reader(self, type_: Any) -> str:
+        source = source_of(type_)
+        if source not in self.readers:
+            name = f"_READ_{_constant(snake(source.replace('datetime.', '').replace('decimal.', '')))}"
+            while name in self.readers.values():
+                name += "_"
+            self.readers[source] = name
+        return self.readers[source]
+
+    def enum(self, enum: Any) -> str:
+        return self.enums.setdefault(enum.__name__, f"_{_constant(snake(enum.__name__))}_VALUES")
+
+    def lines(self) -> Iterator[str]:
+        for enum, name in self.enums.items():
+            yield f"{name} = values_of({enum})"
+        for source, name in self.readers.items():
+            yield f"{name} = reader_for({source})"
+
+
+def _fast(field: Field, names: _Names) -> tuple[str, str] | None:
+    """The test for the value a field mostly holds, and what the model takes then, or None."""
+    type_ = field.type
+    if type_ is Any:
+        return "v is not ABSENT", "v"
+    if type_ in _AS_IS:
+        return f"v.__class__ is {type_.__name__}", "v"
+    if _is_mapping(type_):
+        return "v.__class__ is dict or v.__class__ is TextObject", "v"
+    if (enum := _open_enum(type_)) is not None:
+        return f"v.__class__ is str and (m := {names.enum(enum)}.get(v)) is not None", "m"
+    if type_ is datetime.datetime:
+        return "v.__class__ is str and (m := utc_datetime(v)) is not None", "m"
+    if type_ is decimal.Decimal:
+        return "v.__class__ is str and (m := exact_decimal(v)) is not None", "m"
+    if attrs.has(type_):
+        return "v.__class__ is dict or v.__class__ is TextObject", f"read_{snake(type_.__name__)}(v)"
+    if not _is_list(type_):
+        return None
+    item = _item(type_)
+    if attrs.has(item):
+        read = f"read_{snake(item.__name__)}"
+        return "v.__class__ is list", f"read_models(v, {read}, {field.wire!r}, {item.__name__}, notes)"
+    if item in (Any, object):
+        return "v.__class__ is list", "v"
+    if item in _AS_IS:
+        return f"v.__class__ is list and of_class(v, {item.__name__})", "v"
+    if _is_mapping(item):
+        return "v.__class__ is list and (of_class(v, dict) or of_class(v, TextObject))", "v"
+    return None
+
+
+def _read_field(field: Field, names: _Names) -> list[str]:
+    """The lines that read one field into the model."""
+    wire, target = repr(field.wire), f"model.{field.name}"
+    absent = "[]" if field.listish else repr(field.default)
+    lines = [f"    v = get({wire}, ABSENT)"]
+    fast = _fast(field, names)
+    branch = "if"
+    if fast is not None:
+        lines += [f"    if {fast[0]}:", f"        {target} = {fast[1]}"]
+        branch = "elif"
+    lines += [f"    {branch} v is ABSENT:", f"        left.append({wire})", f"        {target} = {absent}"]
+    if field.type is Any:
+        return lines
+    null = f"null_array({wire}, {source_of(field.type)}, notes)" if field.listish else "None"
+    if field.default is not None:
+        null += "  # type: ignore[assignment]  # null where the spec gives a default: kept as None"
+    return [
+        *lines,
+        "    elif v is None:",
+        f"        {target} = {null}",
+        "    else:",
+        f"        {target} = {names.reader(field.type)}(v, {wire}, notes)",
+    ]
+
+
+def _reader(model: Model, names: _Names) -> list[str]:
+    cls = model.cls.__name__
+    known = ", ".join(repr(field.wire) for field in model.fields)
+    lines = [
+        f"_{_constant(snake(cls))}_FIELDS = frozenset({{{known}}})",
+        "",
+        "",
+        f"def read_{snake(cls)}(data: Any, _: Any = None) -> Any:",
+        f'    """A ``{cls}`` read from an object (None for null; ``DecodeError`` for anything else)."""',
+        "    if data.__class__ is not dict and data.__class__ is not TextObject:",
+        f"        return not_an_object(data, {cls})",
+        "    get = data.get",
+        "    notes: list[Note] = []",
+        "    left: list[str] = []",
+        "    v: Any",
+        f"    model = {cls}.__new__({cls})",
+    ]
+    body = [line for field in model.fields for line in _read_field(field, names)]
+    if any("(m := " in line for line in body):
+        lines.insert(-1, "    m: Any")
+    lines += body
+    lines += [f"    finish(model, data, notes, left, _{_constant(snake(cls))}_FIELDS)", "    return model"]
+    return lines
+
+
+def render_readers(module: types.ModuleType, models: list[Model]) -> str:
+    """The source of ``_generated/readers.py`` (unformatted, without header)."""
+    names = _Names()
+    functions = [_reader(model, names) for model in models]
+    table = "".join(f"    {model.cls.__name__}: read_{snake(model.cls.__name__)},\n" for model in models)
+    return "\n".join(
+        [
+            READERS_DOC,
+            "from __future__ import annotations",
+            "",
+            "import datetime",
+            "import decimal",
+            "from collections.abc import Callable",
+            "from typing import Any",
+            "",
+            "from enterprise_async._decoding.exact import exact_decimal, of_class, utc_datetime",
+            "from enterprise_async._decoding.fields import ABSENT",
+            "from enterprise_async._decoding.readers import (",
+            "    finish, not_an_object, null_array, read_models, reader_for, values_of,",
+            ")",
+            "from enterprise_async._decoding.tolerance import Note",
+            _import_models(module),
+            "from enterprise_async._xml import TextObject",
+            "",
+            *names.lines(),
+            "",
+            "",
+            *["\n".join(function) + "\n\n" for function in functions],
+            f"READERS: dict[type[Any], Callable[[Any, Any], Any]] = {{\n{table}}}",
+            '"""The reader of each model class: its structure hook."""',
+            "",
+        ]
+    )
+
+
+# ------------------------------------------------------------------------------------------ writers
+
+
+def _write(type_: Any) -> str:
+    """The expression that writes ``v``, a value of ``type_`` (or None), as JSON-ready data."""
+    if type_ in _AS_IS:
+        return f"v if v is None or v.__class__ is {type_.__name__} else plain(v, every)"
+    if type_ in _WRITE_METHOD:
+        written = _WRITE_METHOD[type_]
+        return f"None if v is None else ({written} if v.__class__ is {source_of(type_)} else plain(v))"
+    if _is_list(type_) and _item(type_) in _AS_IS:
+        item = _item(type_).__name__
+        return f"list(v) if v.__class__ is list and of_class(v, {item}) else plain(v, every)"
+    if (enum := _open_enum(type_)) is not None:
+        as_is = "v if v is None or v.__class__ is str else plain(v)"
+        return f"v.value if v.__class__ is {enum.__name__} else ({as_is})"
+    if attrs.has(type_):
+        write = f"write_{snake(type_.__name__)}"
+        written = f"{write}(v, every) if v.__class__ is {type_.__name__} else plain(v, every)"
+        return f"None if v is None else ({written})"
+    if _is_list(type_) and attrs.has(item := _item(type_)):
+        each = (
+            f"write_{snake(item.__name__)}(x, every) if x.__class__ is {item.__name__} else plain(x, every)"
+        )
+        return f"[{each} for x in v] if v.__class__ is list else plain(v, every)"
+    return "plain(v, every)"
+
+
+def _write_sent(type_: Any) -> str:
+    """The expression that writes ``v``, decoded from ``r`` (what the server sent), as sent while it can."""
+    as_sent = f"as_sent(v, r, {source_of(type_)}, record.text, every)"
+    if attrs.has(type_):
+        return _write(type_)
+    if _is_list(type_) and attrs.has(_item(type_)):
+        null = "([] if record.text else None) if r is None and not v"  # an array sent as null, still empty
+        return f"({null} else {_write(type_)}) if v.__class__ is list else plain(v, every)"
+    if type_ in _AS_IS:
+        return f"r if v is r else {as_sent}"
+    if (enum := _open_enum(type_)) is not None:
+        return f"r if v is r or (v.__class__ is {enum.__name__} and v.value == r) else {as_sent}"
+    return as_sent
+
+
+def _set_since(field: Field) -> str:
+    """The test that ``v`` no longer holds what a field left out reads as: it was set since."""
+    if field.listish:
+        return "v.__class__ is not list or v"
+    if field.default is not None:
+        return f"v is not {field.default!r}" if isinstance(field.default, bool) else f"v != {field.default!r}"
+    return "v is not None"
+
+
+def _writer(model: Model) -> list[str]:
+    cls = model.cls.__name__
+    lines = [
+        f"def write_{snake(cls)}(model: {cls}, every: bool = False) -> dict[str, Any]:",
+        f'    """A ``{cls}`` as JSON-ready data: as the server sent it if decoded, else from its values."""',
+        "    record = model._sdk_wire or BUILT",
+        "    left_out = record.left_out",
+        "    differs = record.differs",
+        "    data = plain(model.extra, every) if model.extra else {}",
+        "    v: Any",
+    ]
+    for field in model.fields:
+        wire = repr(field.wire)
+        write, sent = _write(field.type), _write_sent(field.type)
+        if sent == write:  # a nested model writes itself as it was sent
+            lines += [
+                f"    v = model.{field.name}",
+                f"    if every or {wire} not in left_out or {wire} in differs or {_set_since(field)}:",
+                f"        data[{wire}] = {write}",
+            ]
+            continue
+        lines += [
+            f"    v = model.{field.name}",
+            f"    if {wire} in differs:",
+            *([f"        r = differs[{wire}]"] if re.search(r"\br\b", sent) else []),
+            f"        data[{wire}] = {sent}",
+            f"    elif every or {wire} not in left_out or {_set_since(field)}:",
+            f"        data[{wire}] = {write}",
+        ]
+    return [*lines, "    return data"]
+
+
+def render_writers(module: types.ModuleType, models: list[Model]) -> str:
+    """The source of ``_generated/writers.py`` (unformatted, without header)."""
+    functions = [_writer(model) for model in models]
+    table = "".join(f"    {model.cls.__name__}: write_{snake(model.cls.__name__)},\n" for model in models)
+    return "\n".join(
+        [
+            WRITERS_DOC,
+            "from __future__ import annotations",
+            "",
+            "import datetime",
+            "import decimal",
+            "from collections.abc import Callable",
+            "from typing import Any",
+            "",
+            "from enterprise_async._decoding.exact import of_class",
+            "from enterprise_async._decoding.writers import BUILT, as_sent, json_datetime, plain",
+            _import_models(module),
+            "",
+            "",
+            *["\n".join(function) + "\n\n" for function in functions],
+            f"WRITERS: dict[type[Any], Callable[[Any, bool], dict[str, Any]]] = {{\n{table}}}",
+            '"""The writer of each model class: its unstructure hook."""',
+            "",
+        ]
+    )
+
+
+def _import_models(module: types.ModuleType) -> str:
+    """Every class of the models module (the formatter drops those a module does not use)."""
+    names = sorted(
+        name
+        for name, value in vars(module).items()
+        if isinstance(value, type) and value.__module__ == module.__name__
+    )
+    return f"from enterprise_async._generated.models import ({', '.join(names)})"
+
+
+def render_decoders(models_source: str) -> tuple[str, str]:
+    """The sources of the readers and the writers of the models ``models_source`` defines."""
+    module = load_models(models_source)
+    models = read_models(module)
+    return render_readers(module, models), render_writers(module, models)
