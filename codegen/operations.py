@@ -537,6 +537,9 @@ def _pagination(
     options = {key: repr(value) for key, value in values.items()}
     options["past_last_status"] = repr(reader.past_last_page.get("status"))
     options["past_last_detail"] = repr(reader.past_last_page.get("detail"))
+    identity = reader.schemas.get(item_hint, {}).get("x-sdk-identity-field")
+    if identity is not None:
+        options["identity"] = repr(identity)
     source = _call("Pagination", [page_model, item_hint], options)
     return page_hint, item_hint, source
 

@@ -18,7 +18,15 @@ import yaml
 from codegen.operations import HTTP_METHODS, template_environment
 
 DROPPED_KEYS = frozenset(
-    {"description", "summary", "example", "examples", "x-sdk-variants", "x-sdk-fallback-variant"}
+    {
+        "description",
+        "summary",
+        "example",
+        "examples",
+        "x-sdk-variants",
+        "x-sdk-fallback-variant",
+        "x-sdk-identity-field",
+    }
 )
 """Schema keys that only document; left out to keep the table small."""
 

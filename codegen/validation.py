@@ -34,6 +34,7 @@ EXTENSIONS = (
     "x-sdk-wire",
     "x-sdk-retry",
     "x-sdk-identity",
+    "x-sdk-identity-field",
     "x-sdk-json-fallback",
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
@@ -183,6 +184,20 @@ def _extensions(document: Node) -> Iterator[Problem]:
             yield from _fallback_variant(node, at)
         if "x-sdk-service" in node:
             yield from _service(document, node, at)
+        if "x-sdk-identity-field" in node:
+            yield from _identity_field(document, node, at)
+
+
+def _identity_field(document: Node, node: Node, at: str) -> Iterator[Problem]:
+    """``x-sdk-identity-field``: a property of the schema, or of every variant of a union (the
+    field a listing's cursor names its last item by)."""
+    name = node["x-sdk-identity-field"]
+    variants = [_resolved(document, variant) for variant in node.get("anyOf") or node.get("oneOf") or ()]
+    for schema in variants or [node]:
+        if not isinstance(name, str) or name not in (schema.get("properties") or {}):
+            where = at + pointer("x-sdk-identity-field")
+            yield Problem(where, f"{name!r} is not a property of every variant")
+            return
 
 
 def _service(document: Node, node: Node, at: str) -> Iterator[Problem]:

@@ -428,7 +428,7 @@ class BaseClient:
             prepared.query,
             window=self._options.most_in_flight,
             listing=operation.name,
-            scope=prepared.path,
+            scope=_listing_scope(prepared.path, options),
             span=listing.walk,
         )
 
@@ -734,6 +734,13 @@ def _budget(client_id: str, rate_limit: str | None, store: RateStore | None) -> 
     _require_instance("rate_limiter", store, RateStore, "a RateLimiter (or another RateStore)")
     items = parse_rate_limit(rate_limit) if rate_limit is not None else ()
     return RateBudget(store or InMemoryRateStore(), items, key=budget_key(client_id))
+
+
+def _listing_scope(path: str, options: RequestOptions | None) -> str:
+    """What ties a listing's cursors to its call besides its arguments: the path, and the query
+    ``extra_query`` adds (another filter is another listing)."""
+    extra = sorted((options.extra_query or {}).items(), key=str) if options is not None else []
+    return f"{path} {extra!r}" if extra else path
 
 
 @functools.lru_cache(maxsize=URLS_KEPT)

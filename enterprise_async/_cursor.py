@@ -22,13 +22,20 @@ from .errors import ListingCursorError
 
 __all__ = ["CURSOR_VERSION", "ListingCursor", "listing_arguments"]
 
-CURSOR_VERSION: Final = 1
+CURSOR_VERSION: Final = 2
+READABLE_VERSIONS: Final = (1, 2)
+"""Version 1 cursors (before the last item and the page sizes were recorded) are read: their
+resume checks what it can, by position."""
 
 
 @frozen
 class ListingCursor:
     """A position in one listing: opaque to callers, serialisable (``to_json``/``from_json``;
     ``str(cursor)`` is the same text).
+
+    It records the operation and a digest of its arguments (``extra_query`` included), the page
+    size asked for and the one the service answered, and the identity of the last item given, so
+    that a resume can find that item in the refetched page (``_paging.resumption``).
 
     ``page`` is the number, in listing order from 1, of the page the listing continues with, and
     ``query`` the query that asks for it; ``skip`` of its items were given already (a cursor taken
@@ -47,6 +54,17 @@ class ListingCursor:
     size: int | None = None
     """The page size numbered pages are computed with, when the listing numbers pages itself."""
     done: bool = False
+    asked: int | None = None
+    """The page size the call asked for (None: the service's default)."""
+    answered: int | None = None
+    """The size of a full page as the service answered it when the cursor was taken (None: unknown,
+    the cursor's page was the last one)."""
+    last: str | None = None
+    """The identity (``x-sdk-identity-field``) of the last item given; None when the listing's
+    items have none, or nothing was given yet."""
+    held: Query | None = None
+    """The query of the page that holds the last item given, when it is not ``query`` (a cursor
+    at a page boundary): a resume reads that page again to find the item."""
 
     def __str__(self) -> str:
         return self.to_json()
@@ -63,6 +81,10 @@ class ListingCursor:
             "before": self.before,
             "size": self.size,
             "done": self.done,
+            "asked": self.asked,
+            "answered": self.answered,
+            "last": self.last,
+            "held": None if self.held is None else [list(pair) for pair in self.held],
         }
         return orjson.dumps(document).decode()
 
@@ -73,7 +95,7 @@ class ListingCursor:
             document = orjson.loads(text)
         except (orjson.JSONDecodeError, TypeError) as error:
             raise ListingCursorError(f"not a listing cursor: {error}") from None
-        if not isinstance(document, dict) or document.get("version") != CURSOR_VERSION:
+        if not isinstance(document, dict) or document.get("version") not in READABLE_VERSIONS:
             raise ListingCursorError(f"not a listing cursor of version {CURSOR_VERSION}")
         return cls(
             listing=_text(document, "listing"),
@@ -84,6 +106,10 @@ class ListingCursor:
             before=_count(document, "before"),
             size=None if document.get("size") is None else _count(document, "size", least=1),
             done=_flag(document, "done"),
+            asked=_size(document, "asked"),
+            answered=_size(document, "answered"),
+            last=None if document.get("last") is None else _text(document, "last"),
+            held=None if document.get("held") is None else _query(document.get("held")),
         )
 
     def check(self, listing: str, arguments: str) -> None:
@@ -92,7 +118,8 @@ class ListingCursor:
             raise ListingCursorError(f"the cursor is a position in {self.listing}, not in {listing}")
         if self.arguments != arguments:
             raise ListingCursorError(
-                f"the cursor is a position in {listing} called with other arguments (or another page size)"
+                f"the cursor is a position in {listing} called with other arguments (another filter, "
+                "extra_query or page size)"
             )
 
 
@@ -115,6 +142,10 @@ def _count(document: dict[str, Any], key: str, *, least: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
         raise ListingCursorError(f"the cursor's {key} must be an integer >= {least}, got {value!r:.60}")
     return value
+
+
+def _size(document: dict[str, Any], key: str) -> int | None:
+    return None if document.get(key) is None else _count(document, key, least=1)
 
 
 def _flag(document: dict[str, Any], key: str) -> bool:

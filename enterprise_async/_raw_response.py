@@ -13,6 +13,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from contextlib import aclosing
 from typing import Any, Generic, TypeVar
 
+from ._cursor import ListingCursor
 from ._paging import AsyncPager
 from ._responses import RawResponse
 
@@ -93,11 +94,23 @@ class RawPager(Generic[PageT]):
     def __aiter__(self) -> AsyncIterator[APIResponse[PageT]]:
         return self._responses()
 
+    @property
+    def cursor(self) -> ListingCursor:
+        """Where the latest iteration stands, as the plain pager's ``cursor``: after the last page
+        given."""
+        return self._pager.cursor
+
+    def resume(self, cursor: ListingCursor | str) -> RawPager[PageT]:
+        """This listing's raw pages from ``cursor`` on, checked as the plain pager's ``resume``
+        checks it (``ListingCursorError`` for a cursor of another listing, before anything is
+        sent; ``ListingMovedError`` when its position cannot be found again)."""
+        return RawPager(self._pager.resume(cursor), self._answers)
+
     async def _responses(self) -> AsyncGenerator[APIResponse[PageT], None]:
         try:
-            async with aclosing(self._pager.pages()) as pages:
-                async for page in pages:
-                    yield self._answer(page)
+            async with aclosing(self._pager.pages_as_sent()) as pages:
+                async for page, sent in pages:
+                    yield self._answer(page, sent)
         finally:
             self._answers.clear()
 
@@ -105,11 +118,13 @@ class RawPager(Generic[PageT]):
         """Page 1's answer alone."""
         return self._answer(await self._pager.first_page())
 
-    def _answer(self, page: Any) -> APIResponse[PageT]:
-        # The fetch recorded the answer under the decoded page, or under the bare list that the
-        # pager wraps into an envelope.
+    def _answer(self, page: Any, sent: Any = None) -> APIResponse[PageT]:
+        # The fetch recorded the answer under the decoded page (``sent``: as it arrived, before a
+        # resumed listing trimmed the items given already), or under the bare list that the pager
+        # wraps into an envelope.
         # The parsed model is then the page as the pager yields it, an envelope in both cases.
-        entry = self._answers.pop(id(page), None) or self._answers.pop(id(getattr(page, "results", None)))
+        sent = page if sent is None else sent
+        entry = self._answers.pop(id(sent), None) or self._answers.pop(id(getattr(sent, "results", None)))
         answer: APIResponse[PageT] = entry[1]
         answer._parsed[:] = [page]
         return answer

@@ -257,7 +257,8 @@ def check_identity(
 ) -> None:
     """Refuse an answer that is not the item asked for (``x-sdk-identity``): a key other than the
     one asked for, or a content type other than the operation's. A key or type the answer leaves
-    out cannot be checked and is not held against it."""
+    out cannot be checked and is not held against it; an answer without the key (an empty
+    object included) is not the item asked for."""
     identity = operation.identity
     if identity is None:
         return
@@ -265,7 +266,7 @@ def check_identity(
     key = getattr(result, identity.field, None)
     kind = getattr(result, identity.type_field, None) if identity.type_field else None
     kind = kind.value if isinstance(kind, OpenEnum) else kind
-    same_key = key is None or _same_key(str(key), asked)
+    same_key = key is not None and _same_key(str(key), asked)
     same_type = kind is None or kind in identity.types
     if same_key and same_type:
         return
@@ -273,7 +274,7 @@ def check_identity(
     expected = {identity.field: asked}
     if identity.type_field and identity.types:
         expected[identity.type_field] = "|".join(identity.types)
-    answered = f"{kind or type(received).__name__} {key!r}"
+    answered = f"{kind or type(received).__name__} {key!r}" if key is not None else f"no {identity.field}"
     raise ContentMismatchError(
         f"{operation.name}: {response.method} {response.path} asked for "
         f"{expected.get(identity.type_field or '', 'the item')} {asked!r} and the service answered "

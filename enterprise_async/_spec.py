@@ -192,6 +192,9 @@ class Pagination:
     max_size: int | None = None
     bulk_size: int | None = None
     size_aliases: tuple[str, ...] = ()
+    identity: str | None = None
+    """The item field that names an item (``x-sdk-identity-field`` of the item schema): a cursor
+    records the last item given by it, and a resume looks for that item in the refetched page."""
 
 
 @frozen

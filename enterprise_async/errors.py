@@ -52,6 +52,7 @@ __all__ = [
     "JobResultsDownloadError",
     "JobResultsUnavailableError",
     "ListingCursorError",
+    "ListingMovedError",
     "NotFoundError",
     "PermissionDeniedError",
     "ProxyAuthenticationError",
@@ -217,6 +218,18 @@ class JobResultsDownloadError(EnterpriseError):
 
     def __init__(self, message: str, *, status: int | None = None) -> None:
         self.status = status
+        super().__init__(message)
+
+
+class ListingMovedError(EnterpriseError):
+    """A resumed listing whose position cannot be found again: the page the cursor names, read again,
+    no longer holds the last item given (items before it were removed or inserted past what a page
+    shows, or the service pages by another size). Raised before any item is given, rather than
+    losing or repeating items. ``changed`` says what changed, ``page`` is the page read again."""
+
+    def __init__(self, message: str, *, page: int, changed: str) -> None:
+        self.page = page
+        self.changed = changed
         super().__init__(message)
 
 

@@ -25,6 +25,7 @@ from ..errors import ClientValidationError, IncompleteListingError
 from .envelope import Envelope, Page, PageFetcher
 from .plans import PageStep, PageT, requested_size
 from .position import Position
+from .resumption import Resumption
 from .tally import ListingTally
 from .window import Window
 
@@ -148,15 +149,13 @@ class AsyncPager(Generic[ItemT, PageT]):
 
     async def _items(self) -> AsyncGenerator[ItemT, None]:
         position = self._begin()
-        skip = self._start.skip
         async with aclosing(self._steps()) as steps:
             async for step in steps:
                 items = self.items_of(step.page)
-                rest = iter(items[skip:] if skip else items)
+                rest = iter(items[step.skip :] if step.skip else items)
                 position.step, position.rest = step, rest
                 for item in rest:  # the iterator moves past an item before it is given
                     yield item
-                skip = 0
         position.finished = True
 
     def items_of(self, page: PageT) -> Sequence[ItemT]:
@@ -226,26 +225,42 @@ class AsyncPager(Generic[ItemT, PageT]):
         Raises ``IncompleteListingError`` when a page after the first fails or the listing ends
         short of what its envelopes promised; a failure of page 1 raises as it is.
         """
+        async with aclosing(self.pages_as_sent()) as pages:
+            async for page, _ in pages:
+                yield page
+
+    async def pages_as_sent(self) -> AsyncGenerator[tuple[PageT, PageT], None]:
+        """``pages()``, each page with the page as it arrived (the same object, except the first
+        page of a resumed listing, trimmed of the items given already)."""
         position = self._begin()
-        skip = self._start.skip
         async with aclosing(self._steps()) as steps:
             async for step in steps:
-                page = self._envelope.trimmed(step.page, skip) if skip else step.page
-                skip = 0
+                page = self._envelope.trimmed(step.page, step.skip) if step.skip else step.page
                 position.step, position.rest = step, iter(())
-                yield page
+                yield page, step.page
         position.finished = True
 
     async def _steps(self) -> AsyncGenerator[PageStep[PageT], None]:
         """The walk from the start cursor, counted (the tally starts with the pages and items
-        before the cursor, so a resumed listing is checked against its count all the same)."""
+        before the cursor, so a resumed listing is checked against its count all the same).
+
+        A resumed listing first finds its position again (``resumption``): the page that held
+        the last item given comes first when items not yet given moved onto it, and the start
+        page's items given already are skipped by where that item now stands."""
         start = self._start
         if start.done:
             return
+        check = Resumption(self._envelope, start)
         tally = ListingTally(self._envelope, pages=start.page - 1, items=start.before, listing=self._listing)
         with self._span():
+            held, found = await check.held(self._pages) if self._resumed else (None, False)
+            if held is not None:
+                yield held  # its items were counted in the cursor's ``before``
+            first = self._resumed
             async with aclosing(self._pages.walk(tally, start, self._query)) as walk:
                 async for step in walk:
+                    if first:
+                        step.skip, first = check.skip(step.page, found), False
                     step.before = tally.items
                     tally.count(step.page)
                     yield step

@@ -42,6 +42,8 @@ class PageStep(Generic[PageT]):
     """The page size that numbers pages (listings without links), kept in cursors."""
     before: int = 0
     """Items of the pages before this one (set as the walk counts them)."""
+    skip: int = 0
+    """Items of this page given before (a resumed listing's first page, as its check found them)."""
 
 
 @frozen

@@ -16,9 +16,9 @@ from attrs import define, field
 
 from .._cursor import ListingCursor
 from .envelope import Envelope, link_query
-from .plans import PageStep, PageT
+from .plans import PageStep, PageT, requested_size
 
-__all__ = ["Position"]
+__all__ = ["Position", "identity"]
 
 
 @define
@@ -38,10 +38,31 @@ class Position(Generic[PageT]):
         if step is None:
             cursor = self.start
         else:
-            size = len(envelope.items(step.page))
+            items = envelope.items(step.page)
+            size = len(items)
             given = size - operator.length_hint(self.rest, 0)
             cursor = _within(self.start, step, given) if given < size else _after(self.start, step, size)
+            if given:
+                held = None if given < size else step.query
+                last = identity(items[given - 1], envelope.pagination.identity)
+                asked, answered = _sizes(envelope, step, size)
+                cursor = attrs.evolve(cursor, held=held, last=last, asked=asked, answered=answered)
         return attrs.evolve(cursor, done=True) if self.finished and not cursor.done else cursor
+
+
+def identity(item: Any, field: str | None) -> str | None:
+    """An item's identity by the spec's ``x-sdk-identity-field``; None when it has none."""
+    value = getattr(item, field, None) if field else None
+    if value is None and field and isinstance(item, dict):
+        value = item.get(field)
+    return None if value is None else str(value)
+
+
+def _sizes(envelope: Envelope, step: PageStep[Any], size: int) -> tuple[int | None, int | None]:
+    """The page size the call asked for, and the one the service answered: the size of the
+    cursor's page when another page followed it (a last page may be short, and says nothing)."""
+    answered = size if step.after is not None else None
+    return requested_size(envelope, step.query), answered
 
 
 def _within(start: ListingCursor, step: PageStep[Any], given: int) -> ListingCursor:

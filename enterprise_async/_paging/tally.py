@@ -16,7 +16,7 @@ from attrs import define, field
 
 from .._request import call_label
 from .._responses import error_detail
-from ..errors import APIStatusError, EnterpriseError, IncompleteListingError
+from ..errors import APIStatusError, IncompleteListingError
 from .envelope import Envelope
 
 __all__ = ["ListingTally"]
@@ -71,7 +71,7 @@ class ListingTally:
             return f"{self.items} of {self.expected_items} items"
         return f"{self.pages} of {self.expected_pages} pages ({self.items} items)"
 
-    def past_last(self, error: EnterpriseError) -> bool:
+    def past_last(self, error: BaseException) -> bool:
         """Whether a page's failure ends the listing: the service's answer to a page past the last
         one, once every item and page the latest envelope promised has arrived (the pages before
         it are all counted by then). The same answer inside the promise is a failure."""

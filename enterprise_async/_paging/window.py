@@ -22,7 +22,7 @@ from attrs import frozen
 
 from .._cursor import ListingCursor
 from .._request import Query
-from ..errors import EnterpriseError, IncompleteListingError
+from ..errors import IncompleteListingError
 from .envelope import Envelope, PageDecoder, PageFetcher, link_query
 from .plans import NumberedPlan, PageStep, plan_by_link, plan_without_links
 from .tally import ListingTally
@@ -130,7 +130,7 @@ class Window:
                     if total is not None and fill() and self.width > 1:
                         await asyncio.sleep(0)
                     page = self.envelope.decoded(decode, plan.query_of(current))
-                except EnterpriseError as error:
+                except Exception as error:  # a middleware's own too; not CancelledError
                     if tally.past_last(error):
                         return
                     raise await self._failed(tally, current, error, pending, plan) from error
@@ -145,7 +145,7 @@ class Window:
             await _cancel(pending)
 
     async def _failed(
-        self, tally: ListingTally, number: int, error: EnterpriseError, pending: Pending, plan: NumberedPlan
+        self, tally: ListingTally, number: int, error: Exception, pending: Pending, plan: NumberedPlan
     ) -> IncompleteListingError:
         """The error of a failed page, holding the items of the pages requested after it that
         arrive (they are awaited, not cancelled: nothing received is dropped)."""
@@ -155,7 +155,7 @@ class Window:
             after, task = pending.popleft()
             try:
                 page = self.envelope.decoded(await task, plan.query_of(after))
-            except EnterpriseError:
+            except Exception:
                 continue
             later.extend(self.envelope.items(page))
             later_pages.append(after)
@@ -178,7 +178,7 @@ class Window:
             seen.add(query)
             try:
                 page = await self.page(query)
-            except EnterpriseError as error:
+            except Exception as error:  # a middleware's own too; not CancelledError
                 if tally.past_last(error):
                     return
                 raise tally.failed(tally.pages + 1, error) from error

@@ -58,7 +58,7 @@ async def test_each_attempt_runs_the_chain_with_its_attempt_number(
 
 
 async def test_the_first_middleware_is_the_outermost(api: ScriptedAPI) -> None:
-    api.json("GET", COURSE, {})
+    api.json("GET", COURSE, {"key": "edX+DemoX"})
     order: list[str] = []
 
     def named(name: str):  # type: ignore[no-untyped-def]
@@ -76,7 +76,7 @@ async def test_the_first_middleware_is_the_outermost(api: ScriptedAPI) -> None:
 
 
 async def test_no_middleware_sees_the_token_or_the_token_request(api: ScriptedAPI) -> None:
-    api.json("GET", COURSE, {})
+    api.json("GET", COURSE, {"key": "edX+DemoX"})
     seen: list[OutgoingRequest] = []
 
     async def watch(request: OutgoingRequest, send: Send) -> RawResponse:
@@ -146,7 +146,7 @@ async def test_a_middleware_cannot_set_the_authorization_header(api: ScriptedAPI
 
 
 async def test_a_view_replaces_the_middleware_and_the_client_keeps_its(api: ScriptedAPI) -> None:
-    api.json("GET", COURSE, {})
+    api.json("GET", COURSE, {"key": "edX+DemoX"})
 
     async def add_team(request: OutgoingRequest, send: Send) -> RawResponse:
         return await send(request.with_headers({"X-Team": "reports"}))
@@ -164,7 +164,7 @@ async def test_a_middleware_that_returns_no_answer_is_named_in_the_error(api: Sc
         await send(request)
         return None  # type: ignore[return-value]
 
-    api.json("GET", COURSE, {})
+    api.json("GET", COURSE, {"key": "edX+DemoX"})
     async with api.client(middleware=[forgetful]) as client:
         with pytest.raises(ClientValidationError, match="forgetful"):
             await course(client)
