@@ -138,7 +138,9 @@ def test_a_killed_export_resumed_by_the_command_continues_mid_catalog_with_every
     resumed = served.export(killed, "--resume")
     _, stderr = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, stderr
-    assert pages_requested(served, checkpoint["uuid"])[0] == checkpoint["pages"] + 1  # not page 1
+    requested = pages_requested(served, checkpoint["uuid"])
+    assert requested[0] >= checkpoint["pages"]  # not page 1: at most the last page written, checked
+    assert checkpoint["pages"] + 1 in requested
     served.export_in_process(fresh)
     assert_same_files(killed, fresh)
     assert checkpoints(killed) == {}

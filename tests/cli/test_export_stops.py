@@ -55,7 +55,8 @@ def test_a_catalog_that_fails_keeps_its_partial_file_and_resume_continues_after_
     assert (failed / checkpoint["file"]).stat().st_size == checkpoint["bytes"]
     served.sandbox.requests.clear()
     assert served.export_in_process(failed, resume=True).ok
-    assert pages_requested(served, catalog)[0] == 4  # after the last page written, not page 1
+    # after the last page written (read once more to find its last item again), not from page 1
+    assert pages_requested(served, catalog)[:2] == [3, 4]
     served.export_in_process(fresh)
     assert_same_files(failed, fresh)
 
@@ -84,7 +85,9 @@ def test_a_stopped_export_keeps_its_partial_files_and_resume_finishes_them_byte_
     resumed = served.export(stopped, "--resume")
     _, stderr = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, stderr
-    assert pages_requested(served, kept["uuid"])[0] == kept["pages"] + 1
+    requested = pages_requested(served, kept["uuid"])
+    assert requested[0] >= kept["pages"]  # the last page written is read again to check, no earlier
+    assert kept["pages"] + 1 in requested
     served.export_in_process(fresh)
     assert_same_files(stopped, fresh)
 
