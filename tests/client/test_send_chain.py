@@ -33,9 +33,22 @@ def sdk_frames_below_the_resource_method(frame: FrameType | None) -> list[str] |
         if path.is_relative_to(GENERATED):
             return names
         if path.is_relative_to(PACKAGE):
-            names.append(frame.f_code.co_qualname)
+            names.append(qualified_name(frame))
         frame = frame.f_back
     return None
+
+
+def qualified_name(frame: FrameType) -> str:
+    """``Class.method`` of a frame: its code's ``co_qualname`` (Python 3.11+), else the class of
+    ``self`` whose own dictionary holds the function running (Python 3.10)."""
+    code = frame.f_code
+    if hasattr(code, "co_qualname"):
+        return str(code.co_qualname)
+    owner = frame.f_locals.get("self")
+    for cls in type(owner).__mro__ if owner is not None else ():
+        if getattr(cls.__dict__.get(code.co_name), "__code__", None) is code:
+            return f"{cls.__name__}.{code.co_name}"
+    return code.co_name
 
 
 async def chains_of_a_lookup() -> list[list[str]]:

@@ -70,7 +70,10 @@ async def test_three_workers_one_killed_mid_run_export_every_item_exactly_once(
 ) -> None:
     queued, local = tmp_path / "queued", tmp_path / "local"
     queued.mkdir()
-    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
+    async with (
+        Sandbox(seed=0, size=DataSize(catalog_items=ITEMS), profile="reference") as sandbox,
+        sandbox.client() as client,
+    ):
         export = asyncio.ensure_future(export_via_queue(client, queued, redis_url, page_size=20))
         await enqueued(redis_url, len(sandbox.data.catalogs))
         workers = await start_workers(sandbox, redis_url)

@@ -141,7 +141,10 @@ async def test_redis_killed_and_restarted_mid_export_goes_unnoticed(
     restartable_redis: RedisProcess, tmp_path: Path
 ) -> None:
     queued = tmp_path / "queued"
-    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
+    async with (
+        Sandbox(seed=0, size=DataSize(catalog_items=ITEMS), profile="reference") as sandbox,
+        sandbox.client() as client,
+    ):
         async with fleet(sandbox, restartable_redis.url, tmp_path) as workers:
             # both workers serve before the export is queued: on a loaded machine the first one
             # could otherwise export every catalog while the second is still starting
@@ -164,7 +167,10 @@ async def test_redis_frozen_past_the_window_names_every_unfinished_catalog_and_a
     faulty_redis: RedisProcess, tmp_path: Path
 ) -> None:
     queued = tmp_path / "queued"
-    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
+    async with (
+        Sandbox(seed=0, size=DataSize(catalog_items=ITEMS), profile="reference") as sandbox,
+        sandbox.client() as client,
+    ):
         async with fleet(sandbox, faulty_redis.url, tmp_path) as workers:
             export = asyncio.ensure_future(
                 export_via_queue(client, queued, faulty_redis.url, page_size=20, options=options(window=2.0))
@@ -209,7 +215,10 @@ async def _resume_with_a_worker(
 
 async def test_a_job_past_its_timeout_fails_its_catalog_alone(redis_url: str, tmp_path: Path) -> None:
     queued = tmp_path / "queued"
-    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
+    async with (
+        Sandbox(seed=0, size=DataSize(catalog_items=ITEMS), profile="reference") as sandbox,
+        sandbox.client() as client,
+    ):
         slow = (await client.catalogs.list().to_list())[0].uuid
         sandbox.faults.inject(f"*{slow}*", Fault.latency(120), times=None)
         async with fleet(sandbox, redis_url, tmp_path) as workers:
@@ -231,7 +240,10 @@ async def test_a_second_run_on_the_same_folder_is_refused_naming_the_first_or_wa
     redis_url: str, tmp_path: Path
 ) -> None:
     queued = tmp_path / "queued"
-    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
+    async with (
+        Sandbox(seed=0, size=DataSize(catalog_items=ITEMS), profile="reference") as sandbox,
+        sandbox.client() as client,
+    ):
         first = asyncio.ensure_future(
             export_via_queue(client, queued, redis_url, page_size=20, options=options())
         )
@@ -265,7 +277,10 @@ async def test_a_worker_killed_together_with_redis_loses_nothing(
     persistent_redis: RedisProcess, tmp_path: Path
 ) -> None:
     queued = tmp_path / "queued"
-    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
+    async with (
+        Sandbox(seed=0, size=DataSize(catalog_items=ITEMS), profile="reference") as sandbox,
+        sandbox.client() as client,
+    ):
         async with fleet(sandbox, persistent_redis.url, tmp_path) as workers:
             export = asyncio.ensure_future(
                 export_via_queue(client, queued, persistent_redis.url, page_size=20, options=options())
@@ -298,7 +313,7 @@ asyncio.run(main())
 
 async def test_the_jobs_of_a_dead_run_are_dropped_not_run(redis_url: str, tmp_path: Path) -> None:
     queued = tmp_path / "queued"
-    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox:
+    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS), profile="reference") as sandbox:
         enqueuer = await asyncio.create_subprocess_exec(
             sys.executable, "-c", ENQUEUER, str(queued), redis_url, cwd=ROOT, env=sandbox_environment(sandbox)
         )
@@ -320,7 +335,10 @@ async def test_the_jobs_of_a_dead_run_are_dropped_not_run(redis_url: str, tmp_pa
 
 async def test_a_tampered_job_is_refused_and_fails_its_catalog_alone(redis_url: str, tmp_path: Path) -> None:
     queued = tmp_path / "queued"
-    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
+    async with (
+        Sandbox(seed=0, size=DataSize(catalog_items=ITEMS), profile="reference") as sandbox,
+        sandbox.client() as client,
+    ):
         export = asyncio.ensure_future(
             export_via_queue(client, queued, redis_url, page_size=20, options=options())
         )
@@ -341,7 +359,10 @@ async def test_a_tampered_job_is_refused_and_fails_its_catalog_alone(redis_url: 
 
 async def test_a_worker_stopped_mid_job_hands_it_back_and_exits_143(redis_url: str, tmp_path: Path) -> None:
     queued = tmp_path / "queued"
-    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
+    async with (
+        Sandbox(seed=0, size=DataSize(catalog_items=ITEMS), profile="reference") as sandbox,
+        sandbox.client() as client,
+    ):
         async with fleet(sandbox, redis_url, tmp_path) as workers:
             export = asyncio.ensure_future(
                 export_via_queue(client, queued, redis_url, page_size=20, options=options())

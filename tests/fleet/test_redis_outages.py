@@ -28,7 +28,7 @@ async def test_a_token_cache_on_a_redis_that_is_down_fetches_tokens_directly(
 ) -> None:
     faulty_redis.kill()
     async with (
-        Sandbox(seed=0) as sandbox,
+        Sandbox(seed=0, profile="reference") as sandbox,
         RedisTokenCache(faulty_redis.url, **QUICK) as cache,
         sandbox.client(token_cache=cache) as client,
     ):
@@ -45,7 +45,7 @@ async def test_a_token_cache_on_a_frozen_redis_does_not_hang(
 ) -> None:
     faulty_redis.freeze()
     async with (
-        Sandbox(seed=0) as sandbox,
+        Sandbox(seed=0, profile="reference") as sandbox,
         RedisTokenCache(faulty_redis.url, **QUICK) as cache,
         sandbox.client(token_cache=cache) as client,
     ):
@@ -59,7 +59,7 @@ async def test_a_token_refresh_while_redis_is_killed_is_fetched_directly_and_sha
     faulty_redis: RedisProcess, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with (
-        Sandbox(seed=0) as sandbox,
+        Sandbox(seed=0, profile="reference") as sandbox,
         RedisTokenCache(faulty_redis.url, **QUICK) as cache,
         sandbox.client(token_cache=cache) as client,
     ):
@@ -106,7 +106,7 @@ async def test_a_rate_budget_without_redis_keeps_this_processs_share_of_the_limi
 
 async def test_a_rate_limited_client_goes_on_while_redis_is_frozen(faulty_redis: RedisProcess) -> None:
     async with (
-        Sandbox(seed=0) as sandbox,
+        Sandbox(seed=0, profile="reference") as sandbox,
         RateLimiter(faulty_redis.url, **QUICK) as limiter,
         RedisTokenCache(faulty_redis.url, **QUICK) as cache,
         sandbox.client(token_cache=cache, rate_limit="100/second", rate_limiter=limiter) as client,
