@@ -7,8 +7,8 @@ import gc
 import os
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,20 @@ async def start_workers(
     ]
 
 
+@asynccontextmanager
+async def reaped(processes: list[asyncio.subprocess.Process]) -> AsyncIterator[None]:
+    """Every process still running when the block ends (a failed assertion, a burst worker not yet
+    out of work) is killed, and every one is waited for: none outlives its test's event loop."""
+    try:
+        yield
+    finally:
+        for process in processes:
+            if process.returncode is None:
+                process.kill()
+        for process in processes:
+            await process.wait()
+
+
 def sandbox_environment(sandbox: Sandbox) -> dict[str, str]:
     """The environment of a fleet process: the sandbox's credentials, as a deployment would give them."""
     return {
@@ -75,39 +89,45 @@ def sandbox_environment(sandbox: Sandbox) -> dict[str, str]:
 async def start(sandbox: Sandbox, processes: int, *arguments: str) -> list[asyncio.subprocess.Process]:
     """Start ``processes`` fleet processes named 0..n-1 with the same ``arguments``, and let them
     make their calls once every one of them is ready (see ``_process``)."""
-    started = [
-        await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tests.fleet._process",
-            "--name",
-            str(number),
-            *arguments,
-            cwd=ROOT,
-            env=sandbox_environment(sandbox),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-        )
-        for number in range(processes)
-    ]
-    for process in started:
-        assert process.stdout is not None
-        assert await process.stdout.readline() == READY, "a fleet process failed to start"
-    for process in started:
-        assert process.stdin is not None
-        process.stdin.write(b"go\n")
-        await process.stdin.drain()
+    started: list[asyncio.subprocess.Process] = []
+    try:
+        for number in range(processes):
+            started.append(
+                await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "tests.fleet._process",
+                    "--name",
+                    str(number),
+                    *arguments,
+                    cwd=ROOT,
+                    env=sandbox_environment(sandbox),
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                )
+            )
+        for process in started:
+            assert process.stdout is not None
+            assert await process.stdout.readline() == READY, "a fleet process failed to start"
+        for process in started:
+            assert process.stdin is not None
+            process.stdin.write(b"go\n")
+            await process.stdin.drain()
+    except BaseException:
+        async with reaped(started):
+            raise
     return started
 
 
 async def finish(started: list[asyncio.subprocess.Process]) -> list[dict[str, Any]]:
     """Wait for every process; what each printed, or an error naming the one that failed."""
     reports = []
-    for process in started:
-        out, _ = await process.communicate()
-        if process.returncode != 0:
-            raise AssertionError(f"a fleet process exited with {process.returncode}")
-        reports.append(orjson.loads(out))
+    async with reaped(started):
+        for process in started:
+            out, _ = await process.communicate()
+            if process.returncode != 0:
+                raise AssertionError(f"a fleet process exited with {process.returncode}")
+            reports.append(orjson.loads(out))
     return reports
 
 

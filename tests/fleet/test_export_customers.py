@@ -12,8 +12,6 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import orjson
@@ -24,7 +22,7 @@ from enterprise_async.fleet._customer_queue import export_customers_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 from tests.cli.conftest import ENVIRONMENT
 
-from ._fleet import ROOT, enqueued
+from ._fleet import ROOT, enqueued, reaped
 from ._fleet import start_workers as fleet_workers
 from .test_export_queue import files, manifest_without_times
 
@@ -71,18 +69,6 @@ async def start_workers(
     return await fleet_workers(count, redis_url, worker_environment(acme), *arguments)
 
 
-@asynccontextmanager
-async def stopped_on_exit(workers: list[asyncio.subprocess.Process]) -> AsyncIterator[None]:
-    """Workers still running when the block ends (a failed assertion) are killed and reaped."""
-    try:
-        yield
-    finally:
-        for worker in workers:
-            if worker.returncode is None:
-                worker.kill()
-                await worker.wait()
-
-
 def everything_stored(redis_url: str) -> bytes:
     """Every key and value in Redis, whatever its type."""
     stored = []
@@ -127,7 +113,7 @@ async def test_each_customer_is_exported_with_its_own_credentials_and_one_token(
         )
         await enqueued(redis_url, 2)
         workers = await start_workers(2, redis_url, customers, acme, "--rate-limit", "60/second")
-        async with stopped_on_exit(workers):
+        async with reaped(workers):
             summary = await export
             assert [await worker.wait() for worker in workers] == [0, 0]
         tokens = (acme.tokens_issued, globex.tokens_issued)
@@ -157,7 +143,7 @@ async def test_a_worker_killed_mid_customer_loses_nothing_and_the_retry_resumes(
             1, redis_url, customers, acme, "--max-jobs", "2", "--max-concurrency", "1"
         )
         try:
-            async with stopped_on_exit(workers):
+            async with reaped(workers):
                 complete_at_kill = await kill_mid_customer(workers[0], queued)
                 workers += await start_workers(2, redis_url, customers, acme)
                 summary = await export
@@ -224,10 +210,10 @@ def test_export_by_customer_from_the_command_line_reports_each_customer(
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
             )
-            async with stopped_on_exit([command]):
+            async with reaped([command]):
                 await enqueued(redis_url, 2)
                 workers = await start_workers(1, redis_url, tmp_path / "customers.json", acme)
-                async with stopped_on_exit(workers):
+                async with reaped(workers):
                     out, err = await asyncio.wait_for(command.communicate(), COMMAND_DEADLINE)
                     assert [await worker.wait() for worker in workers] == [0]
             contents = acme.requests.find(operation="catalogs.contents")

@@ -12,7 +12,7 @@ from enterprise_async.exports._lock import file_lock_path, read_holder
 from enterprise_async.fleet._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
-from ._fleet import enqueued, sandbox_environment
+from ._fleet import enqueued, reaped, sandbox_environment
 from ._fleet import start_workers as fleet_workers
 
 WORKERS = 3
@@ -77,11 +77,12 @@ async def test_three_workers_one_killed_mid_run_export_every_item_exactly_once(
         export = asyncio.ensure_future(export_via_queue(client, queued, redis_url, page_size=20))
         await enqueued(redis_url, len(sandbox.data.catalogs))
         workers = await start_workers(sandbox, redis_url)
-        killed = await kill_one_mid_catalog(workers, queued)
-        summary = await export
-        for index, worker in enumerate(workers):
-            if index != killed:
-                assert await worker.wait() == 0
+        async with reaped(workers):
+            killed = await kill_one_mid_catalog(workers, queued)
+            summary = await export
+            for index, worker in enumerate(workers):
+                if index != killed:
+                    assert await worker.wait() == 0
         await export_catalogs(client, local, page_size=20)
     assert summary.ok, [outcome.error for outcome in summary.failed]
     assert not list(queued.glob("*.part"))

@@ -14,7 +14,7 @@ from enterprise_async.exports._lock import file_lock_path, read_holder
 from enterprise_async.fleet._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
-from ._fleet import enqueued
+from ._fleet import enqueued, reaped
 from .test_export_queue import ITEMS, WAIT_STEPS, files, start_workers
 
 CONTENTS = "/enterprise/v2/enterprise-catalogs/{}"
@@ -57,8 +57,9 @@ async def test_a_killed_workers_catalog_continues_mid_catalog_on_another_worker_
         export = asyncio.ensure_future(export_via_queue(client, queued, redis_url, page_size=20))
         await enqueued(redis_url, len(await client.catalogs.list().to_list()))
         workers = await start_workers(sandbox, redis_url)
-        _, catalog = await kill_one_past_its_checkpoint(workers, queued)
-        summary = await export
+        async with reaped(workers):
+            _, catalog = await kill_one_past_its_checkpoint(workers, queued)
+            summary = await export
         pages = Counter(
             int(dict(entry.query).get("page", "1"))
             for entry in sandbox.requests.find("GET", CONTENTS.format(catalog))

@@ -28,7 +28,7 @@ from enterprise_async.fleet._redis import RedisPolicy
 from enterprise_async.fleet._runs import folder_key
 from enterprise_async.testing import DataSize, Fault, Sandbox
 
-from ._fleet import ROOT, enqueued, sandbox_environment
+from ._fleet import ROOT, enqueued, reaped, sandbox_environment
 from ._redis_server import RedisProcess, redis_process
 from .test_export_queue import files, manifest_without_times
 
@@ -103,12 +103,8 @@ class Workers:
 @asynccontextmanager
 async def fleet(sandbox: Sandbox, url: str, directory: Path) -> AsyncIterator[Workers]:
     workers = Workers(sandbox, url, directory)
-    try:
+    async with reaped(workers.processes):
         yield workers
-    finally:
-        workers.kill()
-        for process in workers.processes:
-            await process.wait()
 
 
 async def until(condition: object, what: str) -> None:
@@ -317,9 +313,8 @@ async def test_the_jobs_of_a_dead_run_are_dropped_not_run(redis_url: str, tmp_pa
         enqueuer = await asyncio.create_subprocess_exec(
             sys.executable, "-c", ENQUEUER, str(queued), redis_url, cwd=ROOT, env=sandbox_environment(sandbox)
         )
-        await enqueued(redis_url, len(sandbox.data.catalogs))
-        enqueuer.kill()  # a crash: its lease is not renewed any more
-        await enqueuer.wait()
+        async with reaped([enqueuer]):  # a crash: its lease is not renewed any more
+            await enqueued(redis_url, len(sandbox.data.catalogs))
         with redis.Redis.from_url(redis_url) as raw:  # workers come after the lease ran out
             await until(lambda: not any(raw.scan_iter("enterprise-async:run:*")), "the lease expired")
         async with fleet(sandbox, redis_url, tmp_path) as workers:
