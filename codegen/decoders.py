@@ -11,6 +11,10 @@ wire names, their declared types, their defaults. From those it writes, per clas
 - a writer (``_generated/writers.py``): each field written as the server sent it when the model
   was decoded (``WireRecord``), else from its value.
 
+A model whose schema lists its types (a ``discriminator`` of its own, such as a policy's
+``policy_type``) gets one more line in its reader: a type the spec does not list is reported to
+the drift report, with the model it was decoded as (``report_unknown_type``).
+
 The readers build a model by setting its fields one by one, as its attrs ``__init__`` would:
 matching seventy keyword arguments costs ten times more. The generator knows that ``__init__``
 does nothing more (no validator, converter or hook: it writes the classes), and refuses a class
@@ -70,6 +74,10 @@ class Field(NamedTuple):
 class Model(NamedTuple):
     cls: type[Any]
     fields: tuple[Field, ...]
+
+
+TypeLists = dict[str, tuple[str, tuple[str, ...]]]
+"""By model name: the discriminator property and the types the spec lists (``codegen.variants``)."""
 
 
 def load_models(source: str) -> types.ModuleType:
@@ -136,6 +144,12 @@ def _open_enum(type_: Any) -> Any:
     if len(members) == 2 and members[1] is str and _is_enum(members[0]):
         return members[0]
     return None
+
+
+def _is_date_or_datetime(type_: Any) -> bool:
+    """A field the spec gives a date or a datetime (``anyOf`` of both formats): a UTC datetime as
+    ``to_dict`` writes it is taken as it is, anything else (a date alone) goes to the union's reader."""
+    return _is_union(type_) and set(get_args(type_)) == {datetime.datetime, datetime.date}
 
 
 def _is_enum(type_: Any) -> bool:
@@ -213,7 +227,7 @@ def _fast(field: Field, names: _Names) -> tuple[str, str] | None:
         return "v.__class__ is dict or v.__class__ is TextObject", "v"
     if (enum := _open_enum(type_)) is not None:
         return f"v.__class__ is str and (m := {names.enum(enum)}.get(v)) is not None", "m"
-    if type_ is datetime.datetime:
+    if type_ is datetime.datetime or _is_date_or_datetime(type_):
         return "v.__class__ is str and (m := utc_datetime(v)) is not None", "m"
     if type_ is decimal.Decimal:
         return "v.__class__ is str and (m := exact_decimal(v)) is not None", "m"
@@ -259,10 +273,29 @@ def _read_field(field: Field, names: _Names) -> list[str]:
     ]
 
 
-def _reader(model: Model, names: _Names) -> list[str]:
+def _type_check(model: Model, types: tuple[str, tuple[str, ...]] | None) -> tuple[list[str], list[str]]:
+    """The lines that report a type the spec does not list, for a model whose schema lists them,
+    and the constant they read (the listed types)."""
+    if types is None:
+        return [], []
+    wire, values = types
+    field = next((field for field in model.fields if field.wire == wire), None)
+    if field is None:
+        raise ValueError(f"{model.cls.__name__}: its discriminator {wire!r} is none of its fields")
+    cls, target = model.cls.__name__, f"model.{field.name}"
+    listed = ", ".join(repr(value) for value in values)
+    return [
+        f"    if {target} not in _{_constant(snake(cls))}_TYPES:",
+        f"        report_unknown_type(model, {wire!r}, {target}, {cls!r})",
+    ], [f"_{_constant(snake(cls))}_TYPES = frozenset({{{listed}}})", ""]
+
+
+def _reader(model: Model, names: _Names, types: tuple[str, tuple[str, ...]] | None = None) -> list[str]:
     cls = model.cls.__name__
     known = ", ".join(repr(field.wire) for field in model.fields)
+    check, listed = _type_check(model, types)
     lines = [
+        *listed,
         f"_{_constant(snake(cls))}_FIELDS = frozenset({{{known}}})",
         "",
         "",
@@ -280,14 +313,19 @@ def _reader(model: Model, names: _Names) -> list[str]:
     if any("(m := " in line for line in body):
         lines.insert(-1, "    m: Any")
     lines += body
-    lines += [f"    finish(model, data, notes, left, _{_constant(snake(cls))}_FIELDS)", "    return model"]
+    lines += [
+        f"    finish(model, data, notes, left, _{_constant(snake(cls))}_FIELDS)",
+        *check,
+        "    return model",
+    ]
     return lines
 
 
-def render_readers(module: types.ModuleType, models: list[Model]) -> str:
+def render_readers(module: types.ModuleType, models: list[Model], type_lists: TypeLists | None = None) -> str:
     """The source of ``_generated/readers.py`` (unformatted, without header)."""
     names = _Names()
-    functions = [_reader(model, names) for model in models]
+    listed = type_lists or {}
+    functions = [_reader(model, names, listed.get(model.cls.__name__)) for model in models]
     table = "".join(f"    {model.cls.__name__}: read_{snake(model.cls.__name__)},\n" for model in models)
     return "\n".join(
         [
@@ -304,7 +342,7 @@ def render_readers(module: types.ModuleType, models: list[Model]) -> str:
             "from enterprise_async._decoding.readers import (",
             "    finish, not_an_object, null_array, read_models, reader_for, values_of,",
             ")",
-            "from enterprise_async._decoding.tolerance import Note",
+            "from enterprise_async._decoding.tolerance import Note, report_unknown_type",
             _import_models(module),
             "from enterprise_async._xml import TextObject",
             "",
@@ -440,8 +478,9 @@ def _import_models(module: types.ModuleType) -> str:
     return f"from enterprise_async._generated.models import ({', '.join(names)})"
 
 
-def render_decoders(models_source: str) -> tuple[str, str]:
-    """The sources of the readers and the writers of the models ``models_source`` defines."""
+def render_decoders(models_source: str, type_lists: TypeLists | None = None) -> tuple[str, str]:
+    """The sources of the readers and the writers of the models ``models_source`` defines
+    (``type_lists``: the models whose schema lists their types, see ``codegen.variants``)."""
     module = load_models(models_source)
     models = read_models(module)
-    return render_readers(module, models), render_writers(module, models)
+    return render_readers(module, models, type_lists), render_writers(module, models)

@@ -21,7 +21,7 @@ from codegen.operations import (
 from codegen.schemas import read_schemas, render_schemas
 from codegen.source import InvalidSpecError, Problem, load
 from codegen.validation import problems
-from codegen.variants import read_variants, render_variants
+from codegen.variants import read_type_lists, read_variants, render_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "openapi.yaml"
@@ -69,7 +69,7 @@ def _render() -> dict[Path, str]:
         warnings.simplefilter("ignore", FutureWarning)
         models = render_models(SPEC)
     resources = read_operations(SPEC)
-    readers, writers = render_decoders(models)
+    readers, writers = render_decoders(models, read_type_lists(SPEC))
     sources = {
         OUTPUT / "__init__.py": PACKAGE_DOC,
         OUTPUT / "models.py": models,

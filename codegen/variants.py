@@ -2,6 +2,10 @@
 
 A ``discriminator`` names the property and values the server sends; ``x-sdk-variants`` lists,
 per variant, fields that only that variant carries, for responses without the discriminator.
+
+A ``discriminator`` on a schema of its own (no ``oneOf``/``anyOf``) lists the types one model
+stands for (a policy's ``policy_type``): every mapping value is the schema itself. The readers
+report any other value to the drift report (``read_type_lists``, ``codegen.decoders``).
 """
 
 from __future__ import annotations
@@ -45,6 +49,24 @@ def read_variants(spec_path: Path) -> list[dict[str, Any]]:
             }
         )
     return unions
+
+
+def read_type_lists(spec_path: Path) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The models whose schema carries a ``discriminator`` of its own: by name, the discriminator
+    property and the type values the spec lists."""
+    schemas: Mapping[str, Any] = yaml.safe_load(spec_path.read_text(encoding="utf-8"))["components"][
+        "schemas"
+    ]
+    found = {}
+    for name, schema in schemas.items():
+        discriminator = schema.get("discriminator")
+        if not discriminator or schema.get("oneOf") or schema.get("anyOf"):
+            continue
+        targets = {_ref_name({"$ref": ref}) for ref in discriminator.get("mapping", {}).values()}
+        if targets - {name}:
+            raise SpecError(f"{name}: a discriminator of a model maps every value to the model itself")
+        found[name] = (discriminator["propertyName"], tuple(discriminator.get("mapping", {})))
+    return found
 
 
 def _ref_name(option: Mapping[str, Any]) -> str | None:

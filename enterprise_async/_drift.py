@@ -1,8 +1,10 @@
 """The drift report: what the responses held that the spec does not describe.
 
 The tolerant decoder notices every unknown field (kept in a model's ``extra``), every enum value
-outside the spec (kept as a plain string) and every value its declared type does not allow (kept
-as sent); the client notices a success status its operation does not document. Each response's
+outside the spec (kept as a plain string), every value its declared type does not allow (kept
+as sent) and every discriminator value that names no type of the spec (a ``content_type`` of
+``"podcast"``, a ``policy_type`` the spec does not list), with the class it was decoded as
+instead; the client notices a success status its operation does not document. Each response's
 findings are handed to the client's ``DriftCollector`` (nothing global: one per client, shared by
 its ``with_options`` views), which counts them by kind, operation, model and field and keeps the
 first place each was seen. ``client.drift()`` returns them as a ``DriftReport``.
@@ -29,7 +31,7 @@ from ._redaction import Redactor
 
 __all__ = ["MAX_DRIFT_ENTRIES", "DriftCollector", "DriftEntry", "DriftKind", "DriftReport"]
 
-DriftKind = Literal["unknown_field", "enum_value", "kept_as_sent", "undocumented_status"]
+DriftKind = Literal["unknown_field", "enum_value", "kept_as_sent", "unknown_type", "undocumented_status"]
 
 MAX_DRIFT_ENTRIES: Final = 1000
 """Distinct findings a client keeps; beyond, they are only counted (``DriftReport.omitted``), so a
@@ -38,10 +40,13 @@ server that invents a new field name per item cannot grow the report without bou
 _SHOWN_VALUE_LENGTH: Final = 60
 _KEPT_VALUE_LENGTH: Final = 200
 _INDEX = re.compile(r"\[\d+\]")
+_VALUED: Final = frozenset({"enum_value", "unknown_type"})
+"""Kinds whose entries are told apart by the value sent (each unknown type is an entry of its own)."""
 _KIND_TITLES: Final[Mapping[str, str]] = {
     "unknown_field": "unknown field",
     "enum_value": "enum value outside the spec",
     "kept_as_sent": "value kept as sent",
+    "unknown_type": "type the spec does not know",
     "undocumented_status": "undocumented status",
 }
 
@@ -54,7 +59,12 @@ class DriftEntry:
     (``seat_types[]``); ``example`` is the first place it was seen, from the operation's answer
     down (``catalogs.contents > results[3].foo``). ``declared`` is what the spec declares there
     (empty for an unknown field); ``sent`` the JSON kinds that arrived (``string``, ``null``...).
-    ``value`` is the enum value outside the spec, or the undocumented status; None otherwise.
+    ``value`` is the enum value outside the spec, the discriminator value that names no type, or
+    the undocumented status; None otherwise.
+
+    For an ``unknown_type``, ``model`` is the class the value was decoded as (the union's fallback,
+    such as ``ContentMetadata``), ``field`` the discriminator (``content_type``) and ``declared``
+    the union, or the model, whose types the spec lists (``ContentItem``).
     """
 
     kind: DriftKind
@@ -82,6 +92,11 @@ class DriftEntry:
         }
 
     def __str__(self) -> str:
+        if self.kind == "unknown_type":
+            return (
+                f"{_KIND_TITLES[self.kind]}: {self.declared}.{self.field} {self.value!r}, decoded as "
+                f"{self.model} ({self.count}x); e.g. {self.example}"
+            )
         where = f"{self.model}.{self.field}" if self.model else self.operation
         what = f" {self.value!r}" if self.value is not None else ""
         declared = f", declared {self.declared}" if self.declared else ""
@@ -168,7 +183,7 @@ class DriftCollector:
         with self._lock:
             for finding in findings:
                 key, declared_name = self._key(operation, finding)
-                tally = self._tally(key, declared_name, key[4] if finding[0] == "enum_value" else None)
+                tally = self._tally(key, declared_name, key[4] if finding[0] in _VALUED else None)
                 if tally is None:
                     continue
                 if not tally.example:
@@ -188,11 +203,12 @@ class DriftCollector:
         return new_among
 
     def _key(self, operation: str, finding: Finding) -> tuple[_Key, str]:
-        """The entry a finding counts for (its value kept for an enum value), and its declared type."""
+        """The entry a finding counts for (its value kept for an enum value or an unknown type), and
+        its declared type."""
         kind, _, model, where, declared, value = finding
         field = _INDEX.sub("[]", where) if "[" in where else where
         declared_name = self._declared_name(declared)
-        detail = _kept_value(value) if kind == "enum_value" else declared_name
+        detail = _kept_value(value) if kind in _VALUED else declared_name
         return (kind, operation, model, field, detail), declared_name
 
     def record_status(self, operation: str, status: int, documented: Iterable[int], request: str) -> None:
@@ -261,7 +277,7 @@ class DriftCollector:
 
 
 def _kept_value(value: Any) -> str:
-    """An enum value as an entry keeps it until a report shows it (secrets are hidden then)."""
+    """An enum value or a type as an entry keeps it until a report shows it (secrets are hidden then)."""
     text = value if isinstance(value, str) else repr(value)
     return text[:_KEPT_VALUE_LENGTH]
 

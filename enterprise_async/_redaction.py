@@ -33,6 +33,8 @@ from urllib.parse import quote, quote_plus
 
 from multidict import CIMultiDict
 
+from ._xml import TextObject
+
 __all__ = ["REDACTED", "SHORT_SECRET_LENGTH", "Redactor", "redact_url"]
 
 REDACTED = "<redacted>"
@@ -93,11 +95,14 @@ class Redactor:
         return _JWT.sub(REDACTED, redact_url(text))
 
     def data(self, value: Any) -> Any:
-        """A decoded body (strings, lists, mappings, in any nesting) with its strings redacted."""
+        """A decoded body (strings, lists, mappings, in any nesting) with its strings redacted. An
+        object read from XML stays one (``TextObject``): its leaves are the renderer's text, which
+        the decoder reads as the spec says (``"404"`` where an integer is due)."""
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, Mapping):
-            return {self.data(key): self.data(item) for key, item in value.items()}
+            redacted = {self.data(key): self.data(item) for key, item in value.items()}
+            return TextObject(redacted) if value.__class__ is TextObject else redacted
         if isinstance(value, (list, tuple)):
             return type(value)(self.data(item) for item in value)
         return value

@@ -355,7 +355,7 @@ def status_error(
         "status": response.status,
         "body": body,
         "headers": response.shown_headers(),
-        "result": _error_result(operation.outcomes.get(response.status), body),
+        "result": _error_result(operation.outcomes.get(response.status), response),
         "method": response.method,
         "path": response.path,
         "request_id": response.request_id,
@@ -382,14 +382,21 @@ def limit_error(message: str, refusal: LimitRefusal, details: Mapping[str, Any])
     return RequestLimitError(said, limit=refusal.maximum, setting=refusal.setting, **details)
 
 
-def _error_result(outcome: Outcome | None, body: Any) -> Any:
-    """The documented result of an error status, when the body carries one."""
-    if outcome is None or outcome.model is None or not isinstance(body, dict):
+def _error_result(outcome: Outcome | None, response: RawResponse) -> Any:
+    """The documented result of an error status, when the body carries one: read as a success's
+    is (XML's text as the model's fields say), secrets hidden."""
+    if outcome is None or outcome.model is None:
+        return None
+    try:
+        body = decode_body(response)
+    except ResponseDecodeError:
+        return None
+    if not isinstance(body, dict):
         return None
     if attrs.has(outcome.model) and known_fields(outcome.model).isdisjoint(body):
         return None
     try:
-        return structure(body, outcome.model)
+        return structure(response.redactor.data(_read_as(response, body, outcome.model)), outcome.model)
     except DecodeError:
         return None
 

@@ -300,13 +300,16 @@ class VariantRule:
 
     ``fallback`` (``x-sdk-fallback-variant``) is the class of a value whose discriminator names no
     variant, or that has none and no marker field: a generic class that keeps every field, so a
-    value never decodes into a class it does not belong to.
+    value never decodes into a class it does not belong to. A discriminator value that names no
+    variant is reported as drift, with the class chosen, under the union's ``name``.
     """
 
     discriminator: str | None
     mapping: Mapping[str, type[Any]]
     markers: tuple[tuple[type[Any], frozenset[str]], ...]
     fallback: type[Any] | None = None
+    name: str = ""
+    """The union's name in the spec (``ContentItem``), as the drift report shows it."""
 
 
 @frozen

@@ -47,6 +47,9 @@ class _Field(NamedTuple):
     items_read: bool
     """For an array: whether its items need reading at all (an empty item to fill, or objects of a
     model inside); an array of plain text is left as it is."""
+    values: _Field | None = None
+    """For an object keyed by data (``additionalProperties`` of a schema): the field each of its
+    values is read as."""
 
 
 class _Action(NamedTuple):
@@ -107,6 +110,12 @@ def fill_empty_elements(data: Any, model: Any) -> Any:
                         value[index] = item_empty()
                 elif item.__class__ is TextObject or item.__class__ is list:
                     pending.append((item, _ITEMS.get(item_type) or _items_of(item_type)))
+            continue
+        if field.values is not None:
+            if value.__class__ is TextObject:
+                pending.extend(
+                    (item, field.values) for item in value.values() if item.__class__ is TextObject
+                )
             continue
         shape = _shape_of(field.type, value) if value.__class__ is TextObject else None
         if shape is None:
@@ -193,11 +202,32 @@ def _shape(cls: type[Any]) -> _Shape:
         item = _item_type(plan.type)
         item_empty = _empty(item, items)
         items_read = item_empty is not None or _mentions_model(item)
-        field = _Field(plan.type, _empty(plan.type, schema), item_empty, _numeric(schema), item, items_read)
-        inside = field if items_read or _mentions_model(plan.type) else None
+        values = _values_field(schema)
+        field = _Field(
+            plan.type, _empty(plan.type, schema), item_empty, _numeric(schema), item, items_read, values
+        )
+        inside = field if items_read or _mentions_model(plan.type) or values is not None else None
         if field.empty is not None or field.number or inside is not None:
             shape.append(_Action(plan.wire, field.empty, field.number, inside))
     return tuple(shape)
+
+
+def _values_field(schema: Any) -> _Field | None:
+    """For a free-form object whose values the spec describes (``additionalProperties`` naming a
+    schema, such as each run's normalized metadata): the field each value is read as, by that
+    schema alone (its numbers and booleans); else None."""
+    described = schema.get("additionalProperties") if isinstance(schema, Mapping) else None
+    ref = described.get("$ref", "") if isinstance(described, Mapping) else ""
+    if not ref:
+        return None
+    if ref not in _SHAPES:
+        properties = _components().get(ref.rpartition("/")[2], {}).get("properties", {})
+        _SHAPES[ref] = tuple(
+            _Action(wire, None, True, None)
+            for wire, property_schema in properties.items()
+            if _numeric(property_schema)
+        )
+    return _Field(ref, None, None, False, Any, False)
 
 
 _NUMERIC = frozenset({"integer", "number", "boolean"})
@@ -208,8 +238,9 @@ whether the learner unenrolled in time), the renderer's ``True`` or ``12`` can o
 
 def _numeric(schema: Any) -> bool:
     """Whether every value the schema admits (null aside) is a number, a boolean, or, in a union with
-    one of those, text of a format that never spells one."""
-    if not isinstance(schema, Mapping):
+    one of those, text of a format that never spells one. A decimal is not: its text is read by the
+    decimal reader exactly as written (``"0.00"`` stays two places, as from JSON), never through a float."""
+    if not isinstance(schema, Mapping) or schema.get("format") == "decimal":
         return False
     alternatives = _alternatives(schema)
     if not any(kind in _NUMERIC for kind, _ in alternatives):

@@ -5,9 +5,10 @@ comes here. Each value kept as sent gets a DEBUG record naming
 the model, the path from the top and the declared type; only a top level of the wrong shape is an
 error.
 
-The same findings, with the enum values outside the spec and the unknown fields a model keeps in
-``extra``, go to a drift listener when the caller of ``structure()`` gives one (a list the client
-hands over per response; see ``_drift``). Models report to the ``structure()`` call under way only
+The same findings, with the enum values outside the spec, the unknown fields a model keeps in
+``extra`` and the discriminator values that name no type of the spec, go to a drift listener
+when the caller of ``structure()`` gives one (a list the client hands over per response; see
+``_drift``). Models report to the ``structure()`` call under way only
 when something drifted, and the paths are found only then: a clean decode does no extra work.
 """
 
@@ -28,12 +29,14 @@ __all__ = [
     "Finding",
     "Note",
     "OutsideEnumError",
+    "UnknownTypeError",
     "PathsWanted",
     "Problem",
     "keep",
     "noting_outside_enum",
     "report_problems",
     "report_unknown",
+    "report_unknown_type",
     "structure",
     "tolerant",
     "under_way",
@@ -52,9 +55,11 @@ Problem = Note
 """A note with an error: a value kept as sent."""
 
 Finding = tuple[str, str, str, str, Any, Any]
-"""What a drift listener is told: the kind (``unknown_field``, ``enum_value``, ``kept_as_sent``),
-the path from the top (``results[3].foo``), the model's class name, the field in the model
-(``foo``, ``seat_types[1]``), the declared type (None for an unknown field) and the value as sent."""
+"""What a drift listener is told: the kind (``unknown_field``, ``enum_value``, ``kept_as_sent``,
+``unknown_type``), the path from the top (``results[3].foo``), the model's class name (for an
+unknown type: the class the value was decoded as), the field in the model (``foo``,
+``seat_types[1]``), the declared type (None for an unknown field; for an unknown type, the name of
+the union or model whose discriminator it is) and the value as sent."""
 
 
 PathsWanted = Callable[[list[Finding]], bool]
@@ -64,6 +69,10 @@ from the top, which cost a search through the whole answer (a first sighting doe
 
 class OutsideEnumError(DecodeError):
     """Why a value of an open enum field was kept as a plain string: it names no member."""
+
+
+class UnknownTypeError(DecodeError):
+    """Why a model was chosen by fallback: its discriminator's value names no type of the spec."""
 
 
 Redact = Callable[[Any], Any]
@@ -116,6 +125,20 @@ def report_unknown(model: Any) -> None:
     pending = under_way.pending
     if pending is not None:
         pending.append((model, None))
+
+
+def report_unknown_type(model: Any, field: str, value: Any, declared: str) -> None:
+    """Note, for a drift listener, that ``model`` was decoded from an object whose discriminator
+    ``field`` holds ``value``, which names no type of ``declared`` (a union, or a model whose types
+    the spec lists): the model is the class it fell back to. Nothing is logged; null or ``""`` name
+    no type at all, and are not noted."""
+    pending = under_way.pending
+    if pending is None or value is None or value == "":
+        return
+    error = UnknownTypeError(
+        f"{field} {value!r} names no type of {declared}; decoded as {type(model).__name__}"
+    )
+    pending.append((model, [(field, declared, value, error)]))
 
 
 def noting_outside_enum(read: Any, type_: Any) -> Any:
@@ -332,7 +355,9 @@ def _findings(path: str, model: str, problems: list[Problem]) -> list[Finding]:
 
 
 def _kind(error: DecodeError | None) -> str:
-    return "enum_value" if isinstance(error, OutsideEnumError) else "kept_as_sent"
+    if isinstance(error, OutsideEnumError):
+        return "enum_value"
+    return "unknown_type" if isinstance(error, UnknownTypeError) else "kept_as_sent"
 
 
 def _joined(path: str, where: str) -> str:
@@ -345,6 +370,8 @@ def _report(top: str, path: str, model: str, problems: list[Problem]) -> None:
         return
     redact = under_way.redact or _as_it_is
     for where, type_, value, problem in problems:
+        if isinstance(problem, UnknownTypeError):
+            continue  # nothing was kept as sent: the drift report names it
         full = _joined(path, where)
         declared = type_name(type_)
         logger.debug(

@@ -1,7 +1,9 @@
 """Union dispatch: a union's variant is picked by the value's JSON kind, then by the spec's variant rules.
 
 The rules (a discriminator and its mapping, or marker fields) are data of the spec, handed over by
-``register_variants``: the decoder itself knows no generated module.
+``register_variants``: the decoder itself knows no generated module. A discriminator value that
+names no variant (a content type the spec does not know) is reported to the drift listener with
+the class the value was decoded as.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .failure import DecodeError, describe, type_name
 from .fields import known_fields
 from .registry import enum_hook, hook, is_list, is_mapping, is_open_enum
 from .scalars import SCALAR_HOOKS, Hook
+from .tolerance import report_unknown_type
 
 __all__ = ["register_variants", "union_hook", "variant_of"]
 
@@ -118,34 +121,50 @@ class _UnionDispatch:
         raise self._mismatch(None)
 
     def _object(self, value: dict[str, Any]) -> Any:
-        if self.classes:
-            chosen = self.choose_class(value)
-            structure = self.hooks.get(chosen)
-            if structure is None:
-                structure = self.hooks[chosen] = hook(chosen)
-            return structure(value, chosen)
-        if self.mappings:
-            return value
-        raise self._mismatch(value)
+        if not self.classes:
+            if self.mappings:
+                return value
+            raise self._mismatch(value)
+        rule = self._rule() if len(self.classes) > 1 else None
+        tag = value.get(rule.discriminator) if rule is not None and rule.discriminator else None
+        known = tag is None or (rule is not None and tag.__class__ is str and tag in rule.mapping)
+        chosen = self._chosen(rule, tag, value) if rule is not None else self._by_fields(value)
+        structure = self.hooks.get(chosen)
+        if structure is None:
+            structure = self.hooks[chosen] = hook(chosen)
+        model = structure(value, chosen)
+        if not known and rule is not None and rule.discriminator:
+            report_unknown_type(model, rule.discriminator, tag, rule.name or type_name(self.union))
+        return model
 
     def choose_class(self, value: Mapping[str, Any]) -> type[Any]:
-        if len(self.classes) == 1:
-            return self.classes[0]
+        """The class ``value`` decodes into: by the discriminator, then the markers, then the fallback."""
+        rule = self._rule() if len(self.classes) > 1 else None
+        if rule is None:
+            return self._by_fields(value)
+        return self._chosen(rule, value.get(rule.discriminator) if rule.discriminator else None, value)
+
+    def _rule(self) -> VariantRule | None:
         if self.rule_seen != _RULES_CHANGED[0]:
             self.rule, self.rule_seen = _VARIANT_RULES.get(self.union), _RULES_CHANGED[0]
-        rule = self.rule
-        if rule is not None:
-            tag = value.get(rule.discriminator) if rule.discriminator else None
-            if isinstance(tag, str) and tag in rule.mapping:
-                return rule.mapping[tag]
-            if rule.fallback is not None and tag not in (None, ""):
-                return rule.fallback  # a type the spec does not know: never one it does
-            for variant, markers in rule.markers:
-                if not markers.isdisjoint(value.keys()):
-                    return variant
-            if rule.fallback is not None:
-                return rule.fallback
-        # No rule decides: the class that knows most of the value's fields.
+        return self.rule
+
+    def _chosen(self, rule: VariantRule, tag: Any, value: Mapping[str, Any]) -> type[Any]:
+        if tag.__class__ is str and tag in rule.mapping:
+            return rule.mapping[tag]
+        if rule.fallback is not None and tag not in (None, ""):
+            return rule.fallback  # a type the spec does not know: never one it does
+        for variant, markers in rule.markers:
+            if not markers.isdisjoint(value.keys()):
+                return variant
+        if rule.fallback is not None:
+            return rule.fallback
+        return self._by_fields(value)
+
+    def _by_fields(self, value: Mapping[str, Any]) -> type[Any]:
+        """With one class, that class; else (no rule decides) the class knowing most of the value's fields."""
+        if len(self.classes) == 1:
+            return self.classes[0]
         return max(self.classes, key=lambda cls: len(known_fields(cls) & value.keys()))
 
     def _text(self, value: str) -> Any:
