@@ -28,6 +28,10 @@ from ._xml import TextObject, parse_drf_xml
 
 __all__ = ["fill_empty_elements", "read_drf_xml", "register_schemas"]
 
+Number = Callable[[str], Any] | None
+"""How the text of a number field is read back (``_json_number``, ``_decimal_number``), or None
+for a field whose text stays text."""
+
 Empty = Callable[[], Any] | None
 """What an empty element becomes: the factory of its value (``str``, ``list``, ``TextObject``), or
 None to leave it None."""
@@ -38,10 +42,10 @@ class _Field(NamedTuple):
     empty: Empty
     item_empty: Empty
     """For an array: what an empty ``<list-item>`` becomes."""
-    number: bool
-    """Whether the spec gives the field a number or a boolean, never text: its text is a JSON number
-    written out, read back as that number (``"149"`` is 149 where a float is due, ``"1"`` is 1 where
-    a boolean is), so that ``to_dict`` writes what the JSON had."""
+    number: Number
+    """How its text is read, where the spec gives the field a number or a boolean, never text: its
+    text is a JSON number written out, read back as that number (``"149"`` is 149 where a float is
+    due, ``"1"`` is 1 where a boolean is), so that ``to_dict`` writes what the JSON had."""
     item: Any
     """For an array: the type of its items."""
     items_read: bool
@@ -58,8 +62,8 @@ class _Action(NamedTuple):
     wire: str
     empty: Empty
     """For an empty element (None): the factory of the value it stands for, if any."""
-    number: bool
-    """For text: whether it is a number or boolean written out."""
+    number: Number
+    """For text: how it is read back, when it is a number or boolean written out (else None)."""
     inside: _Field | None
     """For an object or an array: the field to read it as, when it may hold something to read."""
 
@@ -126,9 +130,9 @@ def fill_empty_elements(data: Any, model: Any) -> Any:
                 if make is not None and wire in value:
                     value[wire] = make()
             elif item.__class__ is str:
-                if number:
+                if number is not None:
                     found = _RENDERED_BOOLEANS.get(item)  # half of them: no call for those
-                    value[wire] = _json_number(item) if found is None else found
+                    value[wire] = number(item) if found is None else found
             elif inside is not None and (item.__class__ is TextObject or item.__class__ is list):
                 pending.append((item, inside))
     return data
@@ -140,7 +144,7 @@ _ITEMS: dict[Any, _Field] = {}
 
 def _items_of(item_type: Any) -> _Field:
     item = _item_type(item_type)
-    found = _ITEMS[item_type] = _Field(item_type, None, None, False, item, _mentions_model(item))
+    found = _ITEMS[item_type] = _Field(item_type, None, None, None, item, _mentions_model(item))
     return found
 
 
@@ -204,10 +208,10 @@ def _shape(cls: type[Any]) -> _Shape:
         items_read = item_empty is not None or _mentions_model(item)
         values = _values_field(schema)
         field = _Field(
-            plan.type, _empty(plan.type, schema), item_empty, _numeric(schema), item, items_read, values
+            plan.type, _empty(plan.type, schema), item_empty, _number_of(schema), item, items_read, values
         )
         inside = field if items_read or _mentions_model(plan.type) or values is not None else None
-        if field.empty is not None or field.number or inside is not None:
+        if field.empty is not None or field.number is not None or inside is not None:
             shape.append(_Action(plan.wire, field.empty, field.number, inside))
     return tuple(shape)
 
@@ -223,11 +227,11 @@ def _values_field(schema: Any) -> _Field | None:
     if ref not in _SHAPES:
         properties = _components().get(ref.rpartition("/")[2], {}).get("properties", {})
         _SHAPES[ref] = tuple(
-            _Action(wire, None, True, None)
+            _Action(wire, None, number, None)
             for wire, property_schema in properties.items()
-            if _numeric(property_schema)
+            if (number := _number_of(property_schema)) is not None
         )
-    return _Field(ref, None, None, False, Any, False)
+    return _Field(ref, None, None, None, Any, False)
 
 
 _NUMERIC = frozenset({"integer", "number", "boolean"})
@@ -236,11 +240,27 @@ _NEVER_A_NUMBER = frozenset({"date", "date-time", "uuid"})
 whether the learner unenrolled in time), the renderer's ``True`` or ``12`` can only be the other."""
 
 
+def _number_of(schema: Any) -> Number:
+    """How the text of a field of ``schema`` is read back: as a JSON number where the schema admits
+    only numbers and booleans (``_numeric``), as a decimal number only where no digit is lost
+    (``_decimal_number``); else None."""
+    if not _numeric(schema):
+        return None
+    return _decimal_number if schema.get("format") == "decimal" else _json_number
+
+
+def _decimal_number(text: str) -> Any:
+    """A decimal's text as the JSON number the renderer wrote, where that number writes the same
+    text (``"149.0"``, ``"12"``); other text as it is (``"0.00"``, sent as text in JSON), which the
+    decimal reader reads exactly, as it reads the JSON text: the same value from both formats."""
+    number = _json_number(text)
+    return number if number.__class__ is not str and str(number) == text else text
+
+
 def _numeric(schema: Any) -> bool:
     """Whether every value the schema admits (null aside) is a number, a boolean, or, in a union with
-    one of those, text of a format that never spells one. A decimal is not: its text is read by the
-    decimal reader exactly as written (``"0.00"`` stays two places, as from JSON), never through a float."""
-    if not isinstance(schema, Mapping) or schema.get("format") == "decimal":
+    one of those, text of a format that never spells one."""
+    if not isinstance(schema, Mapping):
         return False
     alternatives = _alternatives(schema)
     if not any(kind in _NUMERIC for kind, _ in alternatives):

@@ -623,9 +623,7 @@ class CatalogContent:
                 {"corporation_name": "Globex", "statement": "A must for our analysts."}
             ],
             "job_outlook_items": [{"value": f"Demand for {subject_name.lower()} skills is growing."}],
-            "individual_endorsements": [
-                {"endorser": staff[0]["given_name"], "quote": "Rigorous and practical."}
-            ],
+            "individual_endorsements": [{"endorser": staff[0], "quote": "Rigorous and practical."}],
             "languages": ["en-us"],
             "transcript_languages": ["en-us", "es"],
             "subjects": [self._subjects[subject_index]],

@@ -87,9 +87,10 @@ def test_a_decimal_reads_the_same_value_from_json_and_from_xml(sent: Any) -> Non
     assert str(from_xml.course_list_price) == str(from_json.course_list_price)
 
 
-def test_a_decimal_sent_as_text_is_written_back_as_that_text_from_xml() -> None:
-    _, from_xml = from_json_and_xml(LearnerSummary, {"amount_learner_paid": "0.00"})
-    assert to_dict(from_xml) == {"amount_learner_paid": "0.00"}
+@pytest.mark.parametrize("sent", ["0.00", 149.0, 12.5, 149])
+def test_a_decimal_is_written_back_from_xml_as_the_json_sent_it(sent: Any) -> None:
+    _, from_xml = from_json_and_xml(LearnerSummary, {"amount_learner_paid": sent})
+    assert to_dict(from_xml) == {"amount_learner_paid": sent}
 
 
 # ------------------------------------------------------------------ integers written back

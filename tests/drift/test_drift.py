@@ -80,10 +80,10 @@ async def test_an_unknown_field_is_counted_with_its_operation_and_first_path(
 async def test_an_unknown_field_is_reported_from_xml_answers_too(sandbox: Sandbox) -> None:
     async with sandbox.client(response_format="xml") as client:
         policies = await policy_payloads(client, sandbox)
-        sandbox.canned.add("policies.list", page([{**policies[0], "spent_limit": 500}]))
+        sandbox.canned.add("policies.list", page([{**policies[0], "reporting_tag": 500}]))
         await list_policies(client, sandbox)
         entry = only(client.drift())
-    assert (entry.kind, entry.model, entry.field) == ("unknown_field", "SubsidyAccessPolicy", "spent_limit")
+    assert (entry.kind, entry.model, entry.field) == ("unknown_field", "SubsidyAccessPolicy", "reporting_tag")
 
 
 async def test_an_enum_value_outside_the_spec_is_reported_with_the_value(
@@ -146,9 +146,9 @@ async def test_a_success_status_the_operation_does_not_document_is_reported(
 async def test_a_view_reports_to_the_client_it_belongs_to(client: EnterpriseClient, sandbox: Sandbox) -> None:
     policies = await policy_payloads(client, sandbox)
     view = client.with_options(timeout=30, max_retries=0)
-    sandbox.canned.add("policies.list", page([{**policies[0], "list_price": 1}]))
+    sandbox.canned.add("policies.list", page([{**policies[0], "reporting_tag": 1}]))
     await list_policies(view, sandbox)
-    assert only(client.drift()).field == "list_price"
+    assert only(client.drift()).field == "reporting_tag"
     assert view.drift() == client.drift()
 
 
@@ -156,9 +156,9 @@ async def test_reset_returns_the_report_and_starts_a_new_count(
     client: EnterpriseClient, sandbox: Sandbox
 ) -> None:
     policies = await policy_payloads(client, sandbox)
-    sandbox.canned.add("policies.list", page([{**policies[0], "list_price": 1}]))
+    sandbox.canned.add("policies.list", page([{**policies[0], "reporting_tag": 1}]))
     await list_policies(client, sandbox)
-    assert only(client.drift(reset=True)).field == "list_price"
+    assert only(client.drift(reset=True)).field == "reporting_tag"
     assert not client.drift()
 
 
@@ -176,7 +176,7 @@ async def test_no_secret_shows_in_a_report(client: EnterpriseClient, sandbox: Sa
 
 async def test_the_report_is_immutable(client: EnterpriseClient, sandbox: Sandbox) -> None:
     policies = await policy_payloads(client, sandbox)
-    sandbox.canned.add("policies.list", page([{**policies[0], "list_price": 1}]))
+    sandbox.canned.add("policies.list", page([{**policies[0], "reporting_tag": 1}]))
     await list_policies(client, sandbox)
     report = client.drift()
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
@@ -188,13 +188,13 @@ async def test_to_dict_is_json_ready_and_str_reads_as_a_list(
     client: EnterpriseClient, sandbox: Sandbox
 ) -> None:
     policies = await policy_payloads(client, sandbox)
-    sandbox.canned.add("policies.list", page([{**policies[0], "list_price": 1}]))
+    sandbox.canned.add("policies.list", page([{**policies[0], "reporting_tag": 1}]))
     await list_policies(client, sandbox)
     report = client.drift()
     data = json.loads(json.dumps(report.to_dict()))
-    assert data["entries"][0]["field"] == "list_price"
+    assert data["entries"][0]["field"] == "reporting_tag"
     assert data["entries"][0]["count"] == 1
-    assert "unknown field: SubsidyAccessPolicy.list_price" in str(report)
+    assert "unknown field: SubsidyAccessPolicy.reporting_tag" in str(report)
 
 
 def test_an_array_of_enums_reports_each_value_outside_the_spec() -> None:
@@ -244,7 +244,7 @@ async def test_a_repeat_is_counted_without_searching_the_answer_again(
 ) -> None:
     caplog.set_level(logging.INFO, logger="enterprise_async")  # DEBUG records name paths, so they search
     policies = await policy_payloads(client, sandbox)
-    drifted = page([{**policy, "list_price": 1} for policy in policies[:2]])
+    drifted = page([{**policy, "reporting_tag": 1} for policy in policies[:2]])
     sandbox.canned.add("policies.list", drifted, drifted)
     await list_policies(client, sandbox)
 
@@ -255,7 +255,7 @@ async def test_a_repeat_is_counted_without_searching_the_answer_again(
     await list_policies(client, sandbox)
     entry = only(client.drift())
     assert entry.count == 4
-    assert entry.example == "policies.list > results[0].list_price"
+    assert entry.example == "policies.list > results[0].reporting_tag"
 
 
 async def test_a_value_kept_as_sent_that_echoes_the_secret_is_hidden_in_its_debug_record(
