@@ -14,7 +14,6 @@ import asyncio
 import copy
 import functools
 import logging
-import os
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar, overload
@@ -43,19 +42,29 @@ from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
 from ._paging import AsyncPager
 from ._proxy import check_proxy
-from ._rate_limit import InMemoryRateStore, RateBudget, RateStore, budget_key, parse_rate_limit
+from ._rate_limit import RateBudget, RateStore
 from ._raw_response import APIResponse, RawPager
 from ._redaction import Redactor, redact_url
 from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
 from ._responses import RawResponse, check_identity, read_result, status_error
 from ._retry import RetryPolicy
+from ._settings import (
+    check_base_url,
+    chosen_options,
+    password_of,
+    rate_budget,
+    require_instance,
+    require_text,
+    settings_from_env,
+    trust_env_setting,
+)
 from ._spec import ApiSpec, Operation
 from ._timeouts import Timeout
 from ._transport import RequestStats, Transport, parse_retry_after
 from ._undocumented import prepare_undocumented
-from .errors import ClientStateError, ClientValidationError
+from .errors import ClientStateError
 
-__all__ = ["BaseClient", "BaseClientWithRawResponse", "check_base_url"]
+__all__ = ["BaseClient", "BaseClientWithRawResponse"]
 
 ResultT = TypeVar("ResultT")
 
@@ -64,12 +73,6 @@ logger = logging.getLogger("enterprise_async")
 _ACCEPT = {"json": "application/json", "xml": "application/xml"}
 URLS_KEPT = 256
 """Request URLs kept for reuse (``_url``)."""
-_ENVIRONMENT = {
-    "client_id": "ENTERPRISE_CLIENT_ID",
-    "client_secret": "ENTERPRISE_CLIENT_SECRET",
-    "base_url": "ENTERPRISE_BASE_URL",
-    "auth_url": "ENTERPRISE_AUTH_URL",
-}
 
 
 class BaseClient:
@@ -112,9 +115,9 @@ class BaseClient:
             ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
             ``max_response_bytes``, which are then left out.
 
-    Every setting is checked here, with a ``ClientValidationError`` naming it. A client belongs to
-    the event loop of its first call; a call from another loop, or after ``aclose()``, raises
-    ``ClientStateError``.
+    Every setting is checked here (``_settings``), with a ``ClientValidationError`` naming it. A
+    client belongs to the event loop of its first call; a call from another loop, or after
+    ``aclose()``, raises ``ClientStateError``.
     """
 
     spec: ClassVar[ApiSpec]
@@ -143,8 +146,8 @@ class BaseClient:
         trust_env: bool | None = None,
         middleware: Sequence[Middleware] | None = None,
     ) -> None:
-        _require_text("client_id", client_id)
-        _require_text("client_secret", client_secret)
+        require_text("client_id", client_id)
+        require_text("client_secret", client_secret)
         separate = ClientOptions(
             response_format=response_format,
             max_concurrency=max_concurrency,
@@ -154,16 +157,16 @@ class BaseClient:
             max_response_bytes=max_response_bytes,
             concurrency_bounds=concurrency_bounds,
         )
-        self._options = _one_of(options, separate)
-        self._trust_env = _trust_env(trust_env, session)
+        self._options = chosen_options(options, separate)
+        self._trust_env = trust_env_setting(trust_env, session)
         self._proxy = check_proxy(proxy)
         self._base_url = check_base_url("base_url", base_url)
         self._base_text = str(self._base_url).rstrip("/")
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
-        _require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
-        _require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
+        require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
+        require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
         self._redactor = Redactor(
-            [client_secret, self._base_url.password or "", auth.password or "", _password(self._proxy)]
+            [client_secret, self._base_url.password or "", auth.password or "", password_of(self._proxy)]
         )
         self._client_id = client_id
         self._drift = DriftCollector(self._redactor)  # shared by reference with every view
@@ -185,7 +188,7 @@ class BaseClient:
             spec=self.spec,
             credentials=self._credentials,
             token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
-            budget=_budget(client_id, rate_limit, rate_limiter),
+            budget=rate_budget(client_id, rate_limit, rate_limiter),
             redactor=self._redactor,
             proxy=self._proxy,
             proxy_from_environment=self._trust_env,
@@ -200,14 +203,7 @@ class BaseClient:
     def from_env(cls, **overrides: Any) -> Self:
         """A client configured from ``ENTERPRISE_CLIENT_ID``, ``ENTERPRISE_CLIENT_SECRET``,
         ``ENTERPRISE_BASE_URL`` and ``ENTERPRISE_AUTH_URL`` (optional); keyword arguments override them."""
-        settings: dict[str, Any] = {
-            name: os.environ[variable] for name, variable in _ENVIRONMENT.items() if os.environ.get(variable)
-        }
-        settings.update(overrides)
-        for name in ("client_id", "client_secret", "base_url"):
-            if not settings.get(name):
-                raise ClientValidationError(name, f"is not set: export {_ENVIRONMENT[name]} or pass {name}=")
-        return cls(**settings)
+        return cls(**settings_from_env(overrides))
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -675,41 +671,6 @@ def _with_request_id(headers: dict[str, str], name: str | None) -> str | None:
     return headers[name]
 
 
-def _password(url: str | None) -> str:
-    """The password in a URL (a proxy's), for the redactor; empty when there is none."""
-    return (URL(url).password or "") if url else ""
-
-
-def _trust_env(value: object, session: aiohttp.ClientSession | None) -> bool:
-    """Whether the client's own session reads the proxy variables: yes unless told otherwise; a
-    caller's session has its own setting, which this one cannot change."""
-    if value is None:
-        return True
-    if not isinstance(value, bool):
-        raise ClientValidationError("trust_env", f"must be True or False, got {value!r}")
-    if session is not None:
-        raise ClientValidationError(
-            "trust_env",
-            "applies to the client's own session; give your aiohttp.ClientSession trust_env= instead",
-        )
-    return value
-
-
-def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOptions:
-    """``options`` when given (the separate settings then left at their defaults), else ``separate``."""
-    if options is None:
-        return separate
-    if not isinstance(options, ClientOptions):
-        raise ClientValidationError("options", f"must be a ClientOptions, got {type(options).__name__}")
-    if separate != ClientOptions():
-        raise ClientValidationError(
-            "options",
-            "give either options= or response_format/max_concurrency/concurrency_bounds/max_retries/timeout/"
-            "max_response_bytes",
-        )
-    return options
-
-
 def _kept(answer: APIResponse[Any], answers: dict[int, tuple[Any, APIResponse[Any]]]) -> Callable[[], Any]:
     """The decoder of a raw pager's page: it keeps the page's answer, found again by the page."""
 
@@ -727,15 +688,6 @@ def _page_number(pagination: Any, query: Query) -> int:
     return int(value) if value is not None and value.isdigit() else 1
 
 
-def _budget(client_id: str, rate_limit: str | None, store: RateStore | None) -> RateBudget | None:
-    """The client's budget: its limits on the given store (or one of its own, in memory)."""
-    if rate_limit is None and store is None:
-        return None
-    _require_instance("rate_limiter", store, RateStore, "a RateLimiter (or another RateStore)")
-    items = parse_rate_limit(rate_limit) if rate_limit is not None else ()
-    return RateBudget(store or InMemoryRateStore(), items, key=budget_key(client_id))
-
-
 def _listing_scope(path: str, options: RequestOptions | None) -> str:
     """What ties a listing's cursors to its call besides its arguments: the path, and the query
     ``extra_query`` adds (another filter is another listing)."""
@@ -751,40 +703,6 @@ def _url(base: str, path: str, query: Query) -> URL:
     if query:
         text += "?" + urlencode(query, quote_via=quote, safe=",")
     return URL(text, encoded=True)
-
-
-def check_base_url(name: str, value: Any) -> URL:
-    """An absolute http(s) URL without query or fragment; a typed error names anything else."""
-    if not isinstance(value, str) or not value.strip():
-        raise ClientValidationError(name, "must be an absolute http(s) URL")
-    try:
-        url = URL(value.strip())
-    except ValueError:
-        raise ClientValidationError(
-            name, f"must be an absolute http(s) URL, got {redact_url(value)!r}"
-        ) from None
-    if url.scheme not in ("http", "https") or not url.host:
-        raise ClientValidationError(name, f"must be an absolute http(s) URL, got {redact_url(value)!r}")
-    if url.query_string or url.fragment:
-        raise ClientValidationError(name, "may not carry a query or fragment")
-    return url
-
-
-def _not_a_url(name: str, value: str) -> ClientValidationError:
-    """The error for a URL refused; a password in it is not shown."""
-    return ClientValidationError(name, f"must be an absolute http(s) URL, got {redact_url(value)!r}")
-
-
-def _require_instance(name: str, value: object, kind: type[Any], described: str) -> None:
-    """None (the default) or an instance of ``kind``; a typed error names anything else now, not
-    at the first call."""
-    if value is not None and not isinstance(value, kind):
-        raise ClientValidationError(name, f"must be {described}, got {type(value).__name__}")
-
-
-def _require_text(name: str, value: Any) -> None:
-    if not isinstance(value, str) or not value.strip():
-        raise ClientValidationError(name, "must be a non-empty string")
 
 
 class BaseClientWithRawResponse:
