@@ -14,15 +14,11 @@ import asyncio
 import copy
 import functools
 import logging
-import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar, overload
-from urllib.parse import quote, urlencode
 
 import aiohttp
-import attrs
 from typing_extensions import Self
-from yarl import URL
 
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
 from ._bulk import BulkResult, send_in_chunks
@@ -33,13 +29,12 @@ from ._constants import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
-    USER_AGENT,
 )
 from ._drift import DriftCollector, DriftReport
-from ._extras import with_extra_body, with_extra_query
 from ._job_results import read_presigned
 from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
+from ._outgoing import build_request, in_json
 from ._paging import AsyncPager
 from ._proxy import check_proxy
 from ._rate_limit import RateBudget, RateStore
@@ -69,10 +64,6 @@ __all__ = ["BaseClient", "BaseClientWithRawResponse"]
 ResultT = TypeVar("ResultT")
 
 logger = logging.getLogger("enterprise_async")
-
-_ACCEPT = {"json": "application/json", "xml": "application/xml"}
-URLS_KEPT = 256
-"""Request URLs kept for reuse (``_url``)."""
 
 
 class BaseClient:
@@ -538,8 +529,7 @@ class BaseClient:
             self._options.response_format.upper(),
             extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
         )
-        in_json = attrs.evolve(request, headers={**request.headers, "Accept": _ACCEPT["json"]})
-        return await self._transport.send(in_json)
+        return await self._transport.send(in_json(request))
 
     def _answer(
         self,
@@ -582,33 +572,14 @@ class BaseClient:
         page: int | None = None,
         parent_span: Any = None,
     ) -> HTTPRequest:
-        """The request of a prepared call, with the client's headers and the call's options; it
-        goes with a fresh request id unless the caller gave one of its own."""
-        headers = {
-            "Accept": _ACCEPT[self._options.response_format],
-            "User-Agent": USER_AGENT,
-            **self._options.headers,
-        }
-        options = options or _NO_OPTIONS
-        if options.extra_headers:
-            headers.update(options.extra_headers)
-        body = with_extra_body(prepared.method, prepared.body, options.extra_body)
-        if body is not None:
-            headers["Content-Type"] = "application/json"
-        request_id = _with_request_id(headers, self.spec.request_id_header)
-        return HTTPRequest(
-            method=prepared.method,
-            url=_url(self._base_text, prepared.path, with_extra_query(prepared.query, options.extra_query)),
-            path=prepared.path,
-            headers=headers,
-            body=body,
-            idempotent=prepared.operation.idempotent,
-            retry_statuses=prepared.operation.retry_statuses,
-            timeout=options.timeout,
-            retry=options.retry,
-            operation=prepared.operation.name,
+        """The request of a prepared call, as this client completes it (``_outgoing``)."""
+        return build_request(
+            prepared,
+            options,
+            settings=self._options,
+            base=self._base_text,
+            request_id_header=self.spec.request_id_header,
             page=page,
-            request_id=request_id,
             parent_span=parent_span,
         )
 
@@ -654,23 +625,6 @@ class BaseClient:
         return view
 
 
-_NO_OPTIONS = RequestOptions()
-
-
-def _with_request_id(headers: dict[str, str], name: str | None) -> str | None:
-    """The id a request goes with, set in ``headers`` under ``name`` (the spec's header): the
-    caller's own value there (``extra_headers``, a view's ``headers``; any case) wins, else a
-    fresh UUID. None when the spec names no header."""
-    if name is None:
-        return None
-    wanted = name.lower()
-    for key, value in headers.items():
-        if key.lower() == wanted:
-            return value
-    headers[name] = str(uuid.uuid4())
-    return headers[name]
-
-
 def _kept(answer: APIResponse[Any], answers: dict[int, tuple[Any, APIResponse[Any]]]) -> Callable[[], Any]:
     """The decoder of a raw pager's page: it keeps the page's answer, found again by the page."""
 
@@ -693,16 +647,6 @@ def _listing_scope(path: str, options: RequestOptions | None) -> str:
     ``extra_query`` adds (another filter is another listing)."""
     extra = sorted((options.extra_query or {}).items(), key=str) if options is not None else []
     return f"{path} {extra!r}" if extra else path
-
-
-@functools.lru_cache(maxsize=URLS_KEPT)
-def _url(base: str, path: str, query: Query) -> URL:
-    """The URL of a request. The latest are kept: a URL is immutable, and one used again (the same
-    call made again, a retry) keeps what yarl and aiohttp worked out of it (its host, port...)."""
-    text = base + path
-    if query:
-        text += "?" + urlencode(query, quote_via=quote, safe=",")
-    return URL(text, encoded=True)
 
 
 class BaseClientWithRawResponse:
