@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar, overload
@@ -20,6 +19,7 @@ from typing import Any, ClassVar, TypeVar, overload
 import aiohttp
 from typing_extensions import Self
 
+from ._answers import PageAnswers, answer, page_decoder
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
 from ._bulk import BulkResult, send_in_chunks
 from ._concurrency import ConcurrencyLimit
@@ -41,7 +41,7 @@ from ._rate_limit import RateBudget, RateStore
 from ._raw_response import APIResponse, RawPager
 from ._redaction import Redactor, redact_url
 from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
-from ._responses import RawResponse, check_identity, read_result, status_error
+from ._responses import RawResponse
 from ._retry import RetryPolicy
 from ._settings import (
     check_base_url,
@@ -55,7 +55,7 @@ from ._settings import (
 )
 from ._spec import ApiSpec, Operation
 from ._timeouts import Timeout
-from ._transport import RequestStats, Transport, parse_retry_after
+from ._transport import RequestStats, Transport
 from ._undocumented import prepare_undocumented
 from .errors import ClientStateError
 
@@ -333,7 +333,7 @@ class BaseClient:
         prepared = prepare_request(operation, arguments)
         with self._transport.telemetry.operation(operation.name):
             response = await self._send(prepared, options)
-            return self._answer(operation, response, arguments).parse()
+            return answer(operation, response, self._drift, arguments).parse()
 
     async def call_raw(
         self,
@@ -345,7 +345,7 @@ class BaseClient:
         prepared = prepare_request(operation, arguments)
         with self._transport.telemetry.operation(operation.name):
             response = await self._send(prepared, options)
-            return self._answer(operation, response, arguments)
+            return answer(operation, response, self._drift, arguments)
 
     async def call_in_chunks(
         self,
@@ -359,7 +359,7 @@ class BaseClient:
 
         async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
             response = await self._send(prepared, options)
-            return self._answer(operation, response, chunk_arguments).parse()
+            return answer(operation, response, self._drift, chunk_arguments).parse()
 
         extra_body = options.extra_body if options is not None else None
         with self._transport.telemetry.operation(operation.name):
@@ -384,7 +384,7 @@ class BaseClient:
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
     ) -> RawPager[Any]:
         """A ``RawPager`` over a list operation: each page's answer with its HTTP details."""
-        answers: dict[int, tuple[Any, APIResponse[Any]]] = {}
+        answers: PageAnswers = {}
         return RawPager(self._pager(operation, arguments, options, answers), answers)
 
     def _pager(
@@ -392,7 +392,7 @@ class BaseClient:
         operation: Operation[Any],
         arguments: Mapping[str, Any],
         options: RequestOptions | None,
-        answers: dict[int, tuple[Any, APIResponse[Any]]] | None,
+        answers: PageAnswers | None,
     ) -> AsyncPager[Any, Any]:
         pagination = operation.pagination
         if pagination is None:
@@ -404,10 +404,7 @@ class BaseClient:
             number = _page_number(pagination, query)
             page_request = prepared.with_query(query)
             response = await self._send(page_request, options, page=number, parent_span=listing.span)
-            if answers is None:  # the plain pager: the page alone, no answer kept around it
-                self._accept(operation, response, page=number)
-                return functools.partial(read_result, operation, response, self._drift)
-            return _kept(self._answer(operation, response, page=number), answers)
+            return page_decoder(operation, response, self._drift, page=number, answers=answers)
 
         return AsyncPager(
             fetch,
@@ -496,7 +493,7 @@ class BaseClient:
         options = RequestOptions.of(timeout=timeout, extra_headers=extra_headers, retry=retry)
         with self._transport.telemetry.operation(prepared.operation.name):
             response = await self._transport.send(self._http_request(prepared, options))
-            return self._answer(prepared.operation, response)
+            return answer(prepared.operation, response, self._drift)
 
     def _send(
         self,
@@ -530,39 +527,6 @@ class BaseClient:
             extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
         )
         return await self._transport.send(in_json(request))
-
-    def _answer(
-        self,
-        operation: Operation[ResultT],
-        response: RawResponse,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        page: int | None = None,
-    ) -> APIResponse[ResultT]:
-        self._accept(operation, response, page=page)
-        drift = self._drift
-        if operation.identity is None or arguments is None:
-            return APIResponse(response, lambda raw: read_result(operation, raw, drift))
-
-        def checked(raw: RawResponse) -> ResultT:
-            result: ResultT = read_result(operation, raw, drift)
-            check_identity(operation, raw, result, arguments)
-            return result
-
-        return APIResponse(response, checked)
-
-    def _accept(self, operation: Operation[Any], response: RawResponse, *, page: int | None = None) -> None:
-        """Raise the typed error of a status that is no success of the operation (naming the
-        listing's ``page``); a success the spec does not document goes to the drift report."""
-        outcome = operation.outcomes.get(response.status)
-        success = outcome.success if outcome is not None else 200 <= response.status < 300
-        if not success:
-            retry_after = parse_retry_after(response.headers.get("Retry-After"))
-            raise status_error(operation, response, retry_after=retry_after, page=page)
-        if outcome is None:
-            documented = (status for status, known in operation.outcomes.items() if known.success)
-            request = f"{response.method} {response.path}"
-            self._drift.record_status(operation.name, response.status, documented, request)
 
     def _http_request(
         self,
@@ -623,17 +587,6 @@ class BaseClient:
         view._transport = self._transport.derive(options, session=view._session_now, middleware=chain)
         view._bind_resources()
         return view
-
-
-def _kept(answer: APIResponse[Any], answers: dict[int, tuple[Any, APIResponse[Any]]]) -> Callable[[], Any]:
-    """The decoder of a raw pager's page: it keeps the page's answer, found again by the page."""
-
-    def decode() -> Any:
-        page = answer.parse()
-        answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
-        return page
-
-    return decode
 
 
 def _page_number(pagination: Any, query: Query) -> int:
