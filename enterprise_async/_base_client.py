@@ -14,7 +14,7 @@ import asyncio
 import copy
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar, overload
+from typing import Any, ClassVar, TypeVar
 
 import aiohttp
 from typing_extensions import Self
@@ -56,17 +56,17 @@ from ._settings import (
 from ._spec import ApiSpec, Operation
 from ._timeouts import Timeout
 from ._transport import RequestStats, Transport
-from ._undocumented import prepare_undocumented
+from ._undocumented import UndocumentedCalls, prepare_undocumented
 from .errors import ClientStateError
 
-__all__ = ["BaseClient", "BaseClientWithRawResponse"]
+__all__ = ["BaseClient"]
 
 ResultT = TypeVar("ResultT")
 
 logger = logging.getLogger("enterprise_async")
 
 
-class BaseClient:
+class BaseClient(UndocumentedCalls):
     """Asynchronous client of the enterprise learning platform's API.
 
     Use it as ``async with EnterpriseClient(...) as client:``; the resource namespaces
@@ -416,66 +416,6 @@ class BaseClient:
             span=listing.walk,
         )
 
-    @overload
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: type[ResultT],
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-    ) -> ResultT: ...
-
-    @overload
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: Any = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-    ) -> Any: ...
-
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: Any = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-    ) -> Any:
-        """Call an endpoint the spec does not describe, with everything a generated method has: the
-        token, retries, middleware, error mapping, request ids, tracing and redaction.
-
-        Args:
-            method: ``GET``, ``POST``, ``PUT``, ``PATCH`` or ``DELETE``.
-            path: The path under ``base_url`` (``/enterprise/v1/...``); never another host.
-            params: Query parameters (a list is sent as one comma-separated value; None is left out).
-            json: The JSON body (not for a GET).
-            cast_to: The model (or type, such as ``list[Course]``) to decode a 2xx body into; by
-                default the body is returned as decoded JSON (or XML) data, None when empty.
-            timeout: Seconds, or a ``Timeout``, for this call's requests.
-            retry: A ``RetryPolicy`` for this call.
-            extra_headers: Headers added to this call's requests.
-
-        An error status raises its typed error (``NotFoundError``...), with the request id.
-        ``client.with_raw_response.request(...)`` returns the ``APIResponse`` instead.
-        """
-        answer = await self._request_raw(method, path, params, json, cast_to, timeout, retry, extra_headers)
-        return answer.parse()
-
     async def _request_raw(
         self,
         method: object,
@@ -487,6 +427,7 @@ class BaseClient:
         retry: object,
         extra_headers: object,
     ) -> APIResponse[Any]:
+        """``client.request``'s call: prepared, then sent and answered as every call is."""
         prepared = prepare_undocumented(
             method, path, params=params, json=json, cast_to=cast_to, retry_statuses=self.spec.retry_statuses
         )
@@ -600,29 +541,3 @@ def _listing_scope(path: str, options: RequestOptions | None) -> str:
     ``extra_query`` adds (another filter is another listing)."""
     extra = sorted((options.extra_query or {}).items(), key=str) if options is not None else []
     return f"{path} {extra!r}" if extra else path
-
-
-class BaseClientWithRawResponse:
-    """``client.with_raw_response``: what the client calls, answering with HTTP details
-    (``APIResponse``) instead of the model; the generated subclass adds every resource."""
-
-    def __init__(self, client: BaseClient) -> None:
-        self._client = client
-
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: Any = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-    ) -> APIResponse[Any]:
-        """``client.request``'s answer with its status, headers, request id, time and retries;
-        ``parse()`` decodes it as ``client.request`` would. An error status still raises."""
-        return await self._client._request_raw(
-            method, path, params, json, cast_to, timeout, retry, extra_headers
-        )

@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from .._base_client import BaseClient, BaseClientWithRawResponse
+from .._base_client import BaseClient
+from .._undocumented import BaseClientWithRawResponse
 from .operations import SPEC
 from .resources import (
     AssignmentsResource,
