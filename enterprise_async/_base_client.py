@@ -13,13 +13,13 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 import aiohttp
 from typing_extensions import Self
 
-from ._answers import PageAnswers, answer, page_decoder
+from ._answers import PageAnswers, answer
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
 from ._bulk import BulkResult, send_in_chunks
 from ._concurrency import ConcurrencyLimit
@@ -32,6 +32,7 @@ from ._constants import (
 )
 from ._drift import DriftCollector, DriftReport
 from ._job_results import read_presigned
+from ._listing import listing_pager
 from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
 from ._outgoing import build_request, in_json
@@ -40,7 +41,7 @@ from ._proxy import check_proxy
 from ._rate_limit import RateBudget, RateStore
 from ._raw_response import APIResponse, RawPager
 from ._redaction import Redactor, redact_url
-from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
+from ._request import HTTPRequest, PreparedRequest, prepare_request
 from ._responses import RawResponse
 from ._retry import RetryPolicy
 from ._settings import (
@@ -394,26 +395,16 @@ class BaseClient(UndocumentedCalls):
         options: RequestOptions | None,
         answers: PageAnswers | None,
     ) -> AsyncPager[Any, Any]:
-        pagination = operation.pagination
-        if pagination is None:
-            raise TypeError(f"{operation.name} is not a list operation")
-        prepared = prepare_request(operation, arguments)
-        listing = self._transport.telemetry.listing(operation.name)
-
-        async def fetch(query: Query) -> Callable[[], Any]:
-            number = _page_number(pagination, query)
-            page_request = prepared.with_query(query)
-            response = await self._send(page_request, options, page=number, parent_span=listing.span)
-            return page_decoder(operation, response, self._drift, page=number, answers=answers)
-
-        return AsyncPager(
-            fetch,
-            pagination,
-            prepared.query,
+        """The pager of a list operation's call, sent through this client (``_listing``)."""
+        return listing_pager(
+            operation,
+            arguments,
+            options,
+            answers,
+            send=self._send,
+            drift=self._drift,
+            telemetry=self._transport.telemetry,
             window=self._options.most_in_flight,
-            listing=operation.name,
-            scope=_listing_scope(prepared.path, options),
-            span=listing.walk,
         )
 
     async def _request_raw(
@@ -528,16 +519,3 @@ class BaseClient(UndocumentedCalls):
         view._transport = self._transport.derive(options, session=view._session_now, middleware=chain)
         view._bind_resources()
         return view
-
-
-def _page_number(pagination: Any, query: Query) -> int:
-    """The page a listing's query asks for (1 when it names none), as traces and logs show it."""
-    value = dict(query).get(pagination.page_param) if pagination.page_param else None
-    return int(value) if value is not None and value.isdigit() else 1
-
-
-def _listing_scope(path: str, options: RequestOptions | None) -> str:
-    """What ties a listing's cursors to its call besides its arguments: the path, and the query
-    ``extra_query`` adds (another filter is another listing)."""
-    extra = sorted((options.extra_query or {}).items(), key=str) if options is not None else []
-    return f"{path} {extra!r}" if extra else path
