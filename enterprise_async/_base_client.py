@@ -10,7 +10,6 @@ it, gives it ``SPEC`` and holds the resource namespaces (``client.policies``...)
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import logging
 from collections.abc import Awaitable, Mapping, Sequence
@@ -44,6 +43,7 @@ from ._redaction import Redactor, redact_url
 from ._request import HTTPRequest, PreparedRequest, prepare_request
 from ._responses import RawResponse
 from ._retry import RetryPolicy
+from ._session import SharedSession
 from ._settings import (
     check_base_url,
     chosen_options,
@@ -162,9 +162,7 @@ class BaseClient(UndocumentedCalls):
         )
         self._client_id = client_id
         self._drift = DriftCollector(self._redactor)  # shared by reference with every view
-        self._session = session
-        self._owns_session = session is None
-        self._loop: asyncio.AbstractEventLoop | None = None  # the loop of the first call
+        self._shared_session = SharedSession(session)  # shared by reference with every view
         self._parent: BaseClient | None = None  # set on a view made by with_options
         self._closed = False
         self._credentials = ClientCredentials(
@@ -207,53 +205,27 @@ class BaseClient(UndocumentedCalls):
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the client's own session (a caller's session is left open). Safe to call twice."""
-        if self._closed:
-            return
+        """Close the client's own session (a caller's session is left open). Safe to call twice.
+        Closing a view leaves the client it belongs to open."""
         self._closed = True
-        if self._owns_session and self._session is not None:
-            await self._session.close()
-        self._session = None
+        if self._parent is None:
+            await self._shared_session.close()
 
     close = aclose
 
     @property
     def closed(self) -> bool:
         """Whether this client, or for a view the client it belongs to, is closed."""
-        return self._closed or (self._parent is not None and self._parent.closed)
+        return self._closed or self._shared_session.closed
 
     async def _get_session(self) -> aiohttp.ClientSession:
         return self._session_now()
 
     def _session_now(self) -> aiohttp.ClientSession:
-        """The session, made at the first call; what the transport asks for at every attempt."""
+        """The session (``_session``); what the transport asks for at every attempt."""
         if self._closed:
             raise ClientStateError(f"the {'view' if self._parent else 'client'} is closed: make a new one")
-        if self._parent is not None:
-            return self._parent._session_now()
-        self._check_loop()
-        if self._session is None:
-            # No pool limit: max_concurrency is enforced once, by the transport, for every view.
-            connector = aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True)
-            # The transport reads the proxy variables itself (once per host): a session that trusts the
-            # environment looks up ~/.netrc in a thread for every request, a cost bigger than the rest.
-            self._session = aiohttp.ClientSession(connector=connector)
-        return self._session
-
-    def _check_loop(self) -> None:
-        """Bind the client to the running loop at its first call; refuse any other loop after.
-
-        Its connections belong to that loop: used from another one (a second ``asyncio.run``)
-        they fail with aiohttp's bare ``RuntimeError``, or hang.
-        """
-        running = asyncio.get_running_loop()
-        if self._loop is None:
-            self._loop = running
-        elif self._loop is not running:
-            raise ClientStateError(
-                "the client is used from another event loop than the one it started on; make one "
-                "client per event loop (each asyncio.run), inside it"
-            )
+        return self._shared_session.get()
 
     def __repr__(self) -> str:
         return (
@@ -513,7 +485,6 @@ class BaseClient(UndocumentedCalls):
         chain = check_middleware(middleware)
         view = copy.copy(self)
         view._parent = self._parent or self
-        view._owns_session = False
         view._closed = False
         view._options = options
         view._transport = self._transport.derive(options, session=view._session_now, middleware=chain)
