@@ -11,7 +11,6 @@ it, gives it ``SPEC`` and holds the resource namespaces (``client.policies``...)
 from __future__ import annotations
 
 import copy
-import logging
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
@@ -34,7 +33,7 @@ from ._job_results import read_presigned
 from ._listing import listing_pager
 from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
-from ._outgoing import build_request, in_json
+from ._outgoing import build_request, with_json_fallback
 from ._paging import AsyncPager
 from ._proxy import check_proxy
 from ._rate_limit import RateBudget, RateStore
@@ -63,8 +62,6 @@ from .errors import ClientStateError
 __all__ = ["BaseClient"]
 
 ResultT = TypeVar("ResultT")
-
-logger = logging.getLogger("enterprise_async")
 
 
 class BaseClient(UndocumentedCalls):
@@ -413,24 +410,9 @@ class BaseClient(UndocumentedCalls):
         request = self._http_request(prepared, options, page=page, parent_span=parent_span)
         if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
             return self._transport.send(request)  # nothing to fall back to
-        return self._send_or_fall_back(prepared.operation, request)
-
-    async def _send_or_fall_back(self, operation: Operation[Any], request: HTTPRequest) -> RawResponse:
-        """``_send`` in a format other than JSON, for an operation that names fallback statuses;
-        the JSON request is the same call (its request id too), asking for JSON."""
-        response = await self._transport.send(request)
-        if response.status not in operation.json_fallback_statuses:
-            return response
-        logger.debug(
-            "%s: %s %s answered %d in %s; asking once more in JSON",
-            operation.name,
-            request.method,
-            request.path,
-            response.status,
-            self._options.response_format.upper(),
-            extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
+        return with_json_fallback(
+            self._transport.send, prepared.operation, request, self._options.response_format
         )
-        return await self._transport.send(in_json(request))
 
     def _http_request(
         self,

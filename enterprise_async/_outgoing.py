@@ -4,12 +4,16 @@
 the client completes it into the ``HTTPRequest`` its transport sends: the URL under ``base_url``,
 the headers every request carries (the format asked for, the user agent, the client's and the
 call's own), the call's extra query and body, its request id, and its timeout and retry policy.
+Where an operation names statuses that mean "not in this format", the same request is asked once
+more in JSON (``with_json_fallback``).
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -20,8 +24,12 @@ from ._constants import USER_AGENT
 from ._extras import with_extra_body, with_extra_query
 from ._options import ClientOptions, RequestOptions
 from ._request import HTTPRequest, PreparedRequest, Query
+from ._responses import RawResponse
+from ._spec import Operation
 
-__all__ = ["build_request", "in_json"]
+__all__ = ["build_request", "with_json_fallback"]
+
+logger = logging.getLogger("enterprise_async")
 
 _ACCEPT = {"json": "application/json", "xml": "application/xml"}
 URLS_KEPT = 256
@@ -70,9 +78,28 @@ def build_request(
     )
 
 
-def in_json(request: HTTPRequest) -> HTTPRequest:
-    """The same request (its request id too), asking for JSON."""
-    return attrs.evolve(request, headers={**request.headers, "Accept": _ACCEPT["json"]})
+async def with_json_fallback(
+    send: Callable[[HTTPRequest], Awaitable[RawResponse]],
+    operation: Operation[Any],
+    request: HTTPRequest,
+    response_format: str,
+) -> RawResponse:
+    """The answer to a request in ``response_format``, not JSON, for an operation that names fallback
+    statuses (``json_fallback_statuses``: 406 from a view that renders JSON only); on one of them
+    the same request (its request id too) is sent once more, asking for JSON."""
+    response = await send(request)
+    if response.status not in operation.json_fallback_statuses:
+        return response
+    logger.debug(
+        "%s: %s %s answered %d in %s; asking once more in JSON",
+        operation.name,
+        request.method,
+        request.path,
+        response.status,
+        response_format.upper(),
+        extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
+    )
+    return await send(attrs.evolve(request, headers={**request.headers, "Accept": _ACCEPT["json"]}))
 
 
 def _with_request_id(headers: dict[str, str], name: str | None) -> str | None:
