@@ -39,7 +39,7 @@ from ._proxy import check_proxy
 from ._rate_limit import RateBudget, RateStore
 from ._raw_response import APIResponse, RawPager
 from ._redaction import Redactor, redact_url
-from ._request import HTTPRequest, PreparedRequest, prepare_request
+from ._request import PreparedRequest, prepare_request
 from ._responses import RawResponse
 from ._retry import RetryPolicy
 from ._session import SharedSession
@@ -56,7 +56,7 @@ from ._settings import (
 from ._spec import ApiSpec, Operation
 from ._timeouts import Timeout
 from ._transport import RequestStats, Transport
-from ._undocumented import UndocumentedCalls, prepare_undocumented
+from ._undocumented import UndocumentedCalls
 from .errors import ClientStateError
 
 __all__ = ["BaseClient"]
@@ -376,24 +376,12 @@ class BaseClient(UndocumentedCalls):
             window=self._options.most_in_flight,
         )
 
-    async def _request_raw(
-        self,
-        method: object,
-        path: object,
-        params: object,
-        json: object,
-        cast_to: object,
-        timeout: object,
-        retry: object,
-        extra_headers: object,
+    async def _call_prepared(
+        self, prepared: PreparedRequest, options: RequestOptions | None
     ) -> APIResponse[Any]:
-        """``client.request``'s call: prepared, then sent and answered as every call is."""
-        prepared = prepare_undocumented(
-            method, path, params=params, json=json, cast_to=cast_to, retry_statuses=self.spec.retry_statuses
-        )
-        options = RequestOptions.of(timeout=timeout, extra_headers=extra_headers, retry=retry)
+        """Send a prepared call (``client.request``'s) and answer it, as ``call_raw`` does."""
         with self._transport.telemetry.operation(prepared.operation.name):
-            response = await self._transport.send(self._http_request(prepared, options))
+            response = await self._send(prepared, options)
             return answer(prepared.operation, response, self._drift)
 
     def _send(
@@ -407,23 +395,7 @@ class BaseClient(UndocumentedCalls):
         """Send one request; a status the operation marks "not in this format"
         (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
         JSON, which decodes to the same models. The client's ``response_format`` stays as it is."""
-        request = self._http_request(prepared, options, page=page, parent_span=parent_span)
-        if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
-            return self._transport.send(request)  # nothing to fall back to
-        return with_json_fallback(
-            self._transport.send, prepared.operation, request, self._options.response_format
-        )
-
-    def _http_request(
-        self,
-        prepared: PreparedRequest,
-        options: RequestOptions | None,
-        *,
-        page: int | None = None,
-        parent_span: Any = None,
-    ) -> HTTPRequest:
-        """The request of a prepared call, as this client completes it (``_outgoing``)."""
-        return build_request(
+        request = build_request(
             prepared,
             options,
             settings=self._options,
@@ -431,6 +403,11 @@ class BaseClient(UndocumentedCalls):
             request_id_header=self.spec.request_id_header,
             page=page,
             parent_span=parent_span,
+        )
+        if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
+            return self._transport.send(request)  # nothing to fall back to
+        return with_json_fallback(
+            self._transport.send, prepared.operation, request, self._options.response_format
         )
 
     # ------------------------------------------------------------------ views

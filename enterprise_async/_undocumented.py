@@ -10,18 +10,19 @@ every other call, a POST, PUT, PATCH or DELETE is retried only where nothing was
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypeVar, get_origin, overload
+from collections.abc import Awaitable, Mapping
+from typing import Any, ClassVar, TypeVar, get_origin, overload
 from urllib.parse import quote
 
 import attrs
 
 from ._constants import UNDOCUMENTED_OPERATION
 from ._extras import check_extra_query, encode_json
+from ._options import RequestOptions
 from ._raw_response import APIResponse
 from ._request import PreparedRequest
 from ._retry import RetryPolicy
-from ._spec import Operation, Outcome
+from ._spec import ApiSpec, Operation, Outcome
 from ._timeouts import Timeout
 from .errors import ClientValidationError
 
@@ -63,8 +64,10 @@ def prepare_undocumented(
 
 
 class UndocumentedCalls:
-    """``client.request``: the client's call to an endpoint the spec does not describe; the client
-    (``BaseClient``) sends it in ``_request_raw``."""
+    """``client.request``: the client's call to an endpoint the spec does not describe, prepared
+    here and sent by the client (``BaseClient._call_prepared``)."""
+
+    spec: ClassVar[ApiSpec]
 
     @overload
     async def request(
@@ -126,7 +129,7 @@ class UndocumentedCalls:
         answer = await self._request_raw(method, path, params, json, cast_to, timeout, retry, extra_headers)
         return answer.parse()
 
-    async def _request_raw(
+    def _request_raw(
         self,
         method: object,
         path: object,
@@ -136,8 +139,18 @@ class UndocumentedCalls:
         timeout: object,
         retry: object,
         extra_headers: object,
+    ) -> Awaitable[APIResponse[Any]]:
+        """The answer of ``client.request``; its arguments are checked now, before anything is sent."""
+        prepared = prepare_undocumented(
+            method, path, params=params, json=json, cast_to=cast_to, retry_statuses=self.spec.retry_statuses
+        )
+        options = RequestOptions.of(timeout=timeout, extra_headers=extra_headers, retry=retry)
+        return self._call_prepared(prepared, options)
+
+    async def _call_prepared(
+        self, prepared: PreparedRequest, options: RequestOptions | None
     ) -> APIResponse[Any]:
-        """The answer of ``client.request``; the client defines how it is sent."""
+        """Send a prepared call and answer it: ``BaseClient`` does, as it sends every call."""
         raise NotImplementedError
 
 
