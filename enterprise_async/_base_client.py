@@ -1,11 +1,13 @@
-"""``BaseClient``: the hand-written runtime every generated client stands on.
+"""``BaseClient``: the client every generated client stands on.
 
 It is given the spec (an ``ApiSpec``: the operation table, the client-wide retry statuses, the
-request-id headers) and does everything once: it validates a call's arguments and builds the
-request, sends it through its transport, maps the status to a result or a typed error, and pages.
-It knows no endpoint, model or resource of its own: the generated ``EnterpriseClient`` subclasses
-it, gives it ``SPEC`` and holds the resource namespaces (``client.policies``...), whose methods call
-``call`` and ``paginate`` here.
+request-id headers) and runs every call the same way: the call's arguments are checked and its
+request built (``_request``, ``_outgoing``), sent through the transport, and the answer mapped to a
+result or a typed error (``_answers``); a list operation's call becomes a pager (``_listing``). It
+holds what a client is made of: its checked settings (``_settings``), its session (``_session``)
+and its views. It knows no endpoint, model or resource of its own: the generated
+``EnterpriseClient`` subclasses it, gives it ``SPEC`` and holds the resource namespaces
+(``client.policies``...), whose methods call ``call`` and ``paginate`` here.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from ._redaction import Redactor, redact_url
 from ._request import PreparedRequest, prepare_request
 from ._responses import RawResponse
 from ._retry import RetryPolicy
-from ._session import SharedSession
+from ._session import SessionHandle
 from ._settings import (
     check_base_url,
     chosen_options,
@@ -57,7 +59,6 @@ from ._spec import ApiSpec, Operation
 from ._timeouts import Timeout
 from ._transport import RequestStats, Transport
 from ._undocumented import UndocumentedCalls
-from .errors import ClientStateError
 
 __all__ = ["BaseClient"]
 
@@ -159,9 +160,7 @@ class BaseClient(UndocumentedCalls):
         )
         self._client_id = client_id
         self._drift = DriftCollector(self._redactor)  # shared by reference with every view
-        self._shared_session = SharedSession(session)  # shared by reference with every view
-        self._parent: BaseClient | None = None  # set on a view made by with_options
-        self._closed = False
+        self._session = SessionHandle(session)  # a view holds the same session (``_session``)
         self._credentials = ClientCredentials(
             client_id,
             Secret(client_secret),
@@ -170,7 +169,7 @@ class BaseClient(UndocumentedCalls):
             request_id_header=self.spec.request_id_header,
         )
         self._transport = Transport(
-            self._session_now,
+            self._session.get,
             options=self._options,
             spec=self.spec,
             credentials=self._credentials,
@@ -195,7 +194,7 @@ class BaseClient(UndocumentedCalls):
     # ------------------------------------------------------------------ lifecycle
 
     async def __aenter__(self) -> Self:
-        await self._get_session()
+        self._session.get()
         return self
 
     async def __aexit__(self, *_: object) -> None:
@@ -204,25 +203,14 @@ class BaseClient(UndocumentedCalls):
     async def aclose(self) -> None:
         """Close the client's own session (a caller's session is left open). Safe to call twice.
         Closing a view leaves the client it belongs to open."""
-        self._closed = True
-        if self._parent is None:
-            await self._shared_session.close()
+        await self._session.close()
 
     close = aclose
 
     @property
     def closed(self) -> bool:
         """Whether this client, or for a view the client it belongs to, is closed."""
-        return self._closed or self._shared_session.closed
-
-    async def _get_session(self) -> aiohttp.ClientSession:
-        return self._session_now()
-
-    def _session_now(self) -> aiohttp.ClientSession:
-        """The session (``_session``); what the transport asks for at every attempt."""
-        if self._closed:
-            raise ClientStateError(f"the {'view' if self._parent else 'client'} is closed: make a new one")
-        return self._shared_session.get()
+        return self._session.closed
 
     def __repr__(self) -> str:
         return (
@@ -341,7 +329,7 @@ class BaseClient(UndocumentedCalls):
         """The body behind a presigned link (a job's results file), through this client's session
         and limits but with no token: the link is its own credential, and the token goes to the
         API's hosts alone. None when the storage host says the link expired (``_job_results``)."""
-        session = self._session_now()
+        session = self._session.get()
         return await read_presigned(session, link, self._options, proxy=self._proxy)
 
     def paginate(
@@ -443,9 +431,8 @@ class BaseClient(UndocumentedCalls):
         )
         chain = check_middleware(middleware)
         view = copy.copy(self)
-        view._parent = self._parent or self
-        view._closed = False
+        view._session = self._session.view()
         view._options = options
-        view._transport = self._transport.derive(options, session=view._session_now, middleware=chain)
+        view._transport = self._transport.derive(options, session=view._session.get, middleware=chain)
         view._bind_resources()
         return view
