@@ -101,6 +101,19 @@ class Services:
         """Whether a page size that is not a positive integer means the default size."""
         return bool(self.service(operation).get("page-size-fallback"))
 
+    def max_page_size(self, operation: str | None) -> int | None:
+        """The largest page size a request may ask ``operation``'s service for (``max-page-size``):
+        DRF's ``max_page_size`` caps a size given in the query, never the default size."""
+        found = self.rules(operation).get("max-page-size")
+        return None if found is None else int(found)
+
+    def emitted(self, operation: str, items: Sequence[Any]) -> list[Any]:
+        """``items`` (the records the operation answers with) as its serializer emits them: only
+        the fields its ``fields`` rule lists, a ``{field: [...]}`` entry naming the fields of a
+        nested serializer. Without the rule, the items as they are."""
+        names = self.rules(operation).get("fields")
+        return list(items) if names is None else [_only(item, names) for item in items]
+
     def listed(self, operation: str, records: Sequence[T]) -> list[T]:
         """The records a listing holds: those of the token's customer where the service lists
         only them (``listed: token-customer``), else all."""
@@ -163,6 +176,22 @@ class Services:
         return next(
             (policy for policy in self._data.policies if policy.assignment_configuration_uuid == key), None
         )
+
+
+def _only(value: Any, names: Sequence[Any]) -> Any:
+    """``value`` (a mapping, or a list of them) with only the fields ``names`` lists, in its order;
+    an entry ``{field: [...]}`` keeps ``field`` with only those fields of its own."""
+    if isinstance(value, list):
+        return [_only(item, names) for item in value]
+    if not isinstance(value, dict):
+        return value
+    kept: dict[str, Any] = {}
+    for entry in names:
+        nested = entry if isinstance(entry, dict) else {entry: None}
+        for name, inner in nested.items():
+            if name in value:
+                kept[name] = value[name] if inner is None else _only(value[name], inner)
+    return kept
 
 
 def _with_query(call: Call, name: str, value: str) -> Call:
