@@ -516,8 +516,10 @@ class Endpoints:
         if not valid_uuid(customer) or self.data.customer(customer) is None:
             raise not_found()
         rows = _order_rows(self.data.summaries(customer), call.query.get("ordering") or "last_activity_date")
-        if self.options.learner_summary == "list":
-            return Reply(self.services.emitted("learner_summary.list", rows))
+        operation = "learner_summary.list"
+        unpaged = self.options.learner_summary == "list" or self.services.streams(operation, call.accept)
+        if unpaged:  # a plain list, or every row for the CSV the service streams
+            return Reply(self.services.emitted(operation, rows))
         page = self._page(call, "learner_summary.list", len(rows), "learner_summary", "page_size")
         return self._paged(call, "learner_summary.list", page, rows[page.start : page.end])
 

@@ -10,6 +10,8 @@ a rule names its parameter, and the owner of a resource is found by its kind.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
@@ -32,6 +34,7 @@ NO_CUSTOMER: Final = "00000000-0000-0000-0000-000000000000"
 NOT_ACCEPTABLE: Final = "Could not satisfy the request Accept header."
 JSON: Final = "application/json"
 XML: Final = "application/xml"
+CSV: Final = "text/csv"
 _CHOICE: Final = "Select a valid choice. {value} is not one of the available choices."
 
 
@@ -73,17 +76,36 @@ class Services:
     # ------------------------------------------------------------------ negotiation, ids, tokens
 
     def media(self, operation: str | None, accept: str) -> str | None:
-        """The media type of the answer to ``accept``: the first of the service's formats the
-        header names, else 406 (None) when it names only XML and the service renders none, else
-        the service's first format (DRF's negotiation; ``*/*`` and others get JSON). Without a
-        service: JSON when asked for, XML otherwise (the reference)."""
-        formats = self.service(operation).get("formats")
+        """The media type of the answer to ``accept``: the first of the view's formats (the
+        operation's own ``formats``, else its service's) the header names, else 406 (None) when
+        it names only XML and the view renders none, else the first format (DRF's negotiation;
+        ``*/*`` and others get JSON). Without a service: JSON when asked for, XML otherwise (the
+        reference)."""
+        formats = self.rules(operation).get("formats") or self.service(operation).get("formats")
         if not formats:
             return JSON if JSON in accept else XML
         named = next((media for media in formats if media in accept), None)
         if named is not None:
             return str(named)
         return None if XML in accept else str(formats[0])
+
+    def streams(self, operation: str, accept: str) -> bool:
+        """Whether the view streams every record as CSV to ``accept`` (a ``csv`` rule, and the
+        negotiation picks ``text/csv``) instead of answering a page."""
+        return "csv" in self.rules(operation) and self.media(operation, accept) == CSV
+
+    def csv(self, operation: str, records: Sequence[Mapping[str, Any]]) -> tuple[bytes, dict[str, str]]:
+        """``records`` as the view's CSV renderer writes them (djangorestframework-csv: a header
+        row of the ``fields``, then one row a record, ``csv.writer``'s excel dialect, UTF-8) and
+        the headers of its streamed answer (``csv.filename`` as an attachment)."""
+        columns = [name for name in self.rules(operation)["fields"] if isinstance(name, str)]
+        text = io.StringIO()
+        writer = csv.writer(text)
+        writer.writerow(columns)
+        writer.writerows([record.get(name) for name in columns] for record in records)
+        filename = self.rules(operation)["csv"]["filename"]
+        headers = {"Content-Type": CSV, "Content-Disposition": f'attachment; filename="{filename}"'}
+        return text.getvalue().encode(), headers
 
     def request_id(self, operation: str | None, given: str | None) -> dict[str, str]:
         """The request id header the service echoes (its placeholder when none was given)."""

@@ -6,6 +6,8 @@ the service file behind it. The sandbox's tokens are tied to its first customer 
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -640,3 +642,28 @@ async def test_edx_enterprise_data_sends_no_request_id(services: Sandbox, api: R
     )
     assert answer.status == 200
     assert "X-Request-ID" not in answer.headers
+
+
+async def test_the_learner_report_streams_every_row_as_csv(services: Sandbox, api: RawAPI) -> None:
+    """edx-enterprise-data enterprise_data/api/v1/views/enterprise_learner.py,
+    EnterpriseLearnerEnrollmentViewSet (renderer_classes = (JSONRenderer, EnrollmentsCSVRenderer);
+    list: a CSV format streams every row, unpaged, as learner_progress_report.csv) and
+    enterprise_data/renderers.py (EnrollmentsCSVRenderer.header: the serializer's fields)."""
+    a, _ = _customers(services)
+    path = f"/enterprise/v3/enterprise-customer/{a}/learner-summary"
+    answer = await api.get(path, accept="text/csv")
+    paged = await api.get(path)
+    assert answer.status == 200
+    assert answer.headers["Content-Type"] == "text/csv"
+    assert answer.headers["Content-Disposition"] == 'attachment; filename="learner_progress_report.csv"'
+    rows = list(csv.reader(io.StringIO(answer.raw.decode())))
+    assert rows[0] == list(paged.data["results"][0])
+    assert len(rows) == 1 + paged.data["count"]
+
+
+async def test_an_error_of_the_learner_report_asked_in_csv_is_json(services: Sandbox, api: RawAPI) -> None:
+    """edx-enterprise-data (permission on the customer in the path): the 403 is the service's;
+    its body in JSON is a deliberate difference (the CSV renderer would write it as a CSV row)."""
+    _, b = _customers(services)
+    answer = await api.get(f"/enterprise/v3/enterprise-customer/{b}/learner-summary", accept="text/csv")
+    assert (answer.status, answer.data) == (403, FORBIDDEN)
