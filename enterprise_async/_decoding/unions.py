@@ -126,16 +126,19 @@ class _UnionDispatch:
                 return value
             raise self._mismatch(value)
         rule = self._rule() if len(self.classes) > 1 else None
-        tag = value.get(rule.discriminator) if rule is not None and rule.discriminator else None
-        known = tag is None or (rule is not None and tag.__class__ is str and tag in rule.mapping)
-        chosen = self._chosen(rule, tag, value) if rule is not None else self._by_fields(value)
+        if rule is None or not rule.discriminator:
+            return self._build(self.choose_class(value), value)
+        tag = value.get(rule.discriminator)
+        model = self._build(self._chosen(rule, tag, value), value)
+        if tag is not None and not (tag.__class__ is str and tag in rule.mapping):
+            report_unknown_type(model, rule.discriminator, tag, rule.name or type_name(self.union))
+        return model
+
+    def _build(self, chosen: type[Any], value: dict[str, Any]) -> Any:
         structure = self.hooks.get(chosen)
         if structure is None:
             structure = self.hooks[chosen] = hook(chosen)
-        model = structure(value, chosen)
-        if not known and rule is not None and rule.discriminator:
-            report_unknown_type(model, rule.discriminator, tag, rule.name or type_name(self.union))
-        return model
+        return structure(value, chosen)
 
     def choose_class(self, value: Mapping[str, Any]) -> type[Any]:
         """The class ``value`` decodes into: by the discriminator, then the markers, then the fallback."""
