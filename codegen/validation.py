@@ -186,6 +186,24 @@ def _extensions(document: Node) -> Iterator[Problem]:
             yield from _service(document, node, at)
         if "x-sdk-identity-field" in node:
             yield from _identity_field(document, node, at)
+        if "discriminator" in node and not (node.get("oneOf") or node.get("anyOf")):
+            yield from _own_discriminator(node, at)
+
+
+def _own_discriminator(node: Node, at: str) -> Iterator[Problem]:
+    """A ``discriminator`` on a model schema (the types one model stands for): its property is one
+    of the schema's, and every mapping value is the schema itself."""
+    discriminator = node["discriminator"]
+    name = discriminator.get("propertyName") if isinstance(discriminator, dict) else None
+    if name not in (node.get("properties") or {}):
+        yield Problem(
+            at + pointer("discriminator"), f"propertyName {name!r} is not a property of this schema"
+        )
+    mapping = discriminator.get("mapping") if isinstance(discriminator, dict) else None
+    for value, ref in (mapping or {}).items():
+        if ref != f"#{at}":
+            where = at + pointer("discriminator") + pointer("mapping") + pointer(value)
+            yield Problem(where, f"maps to {ref!r}; a model's own discriminator maps every type to #{at}")
 
 
 def _identity_field(document: Node, node: Node, at: str) -> Iterator[Problem]:
