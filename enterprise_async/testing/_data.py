@@ -323,6 +323,10 @@ def policy_wire(policy: PolicyRecord, allocated_cents: int, now: datetime.dateti
         "subsidy_expiration_date": iso(policy.subsidy_expiration),
         "learner_content_assignments": [],
         "learner_requests": [],
+        # The redeemable policy of enterprise-access's MFE API specification (docs/decisions/0006).
+        "spent_limit": policy.spend_limit,
+        "remaining_balance_for_learner": policy.per_learner_spend_limit,
+        "list_price": None,
     }
 
 
