@@ -22,7 +22,8 @@ from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_u
 from ._records import AssignmentRecord, CatalogRecord
 from ._registry import GENERATED_SPEC, Route, SpecTable, aliased, build_routes
 from ._replies import ApiError, Reply, not_found
-from ._request_validation import RequestCheck, described
+from ._request_schemas import described
+from ._request_validation import RequestCheck
 from ._services import Services
 from ._state import NotEnoughLicensesError, SandboxData
 from ._synthesis import Synthesizer
