@@ -30,7 +30,7 @@ from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ._canned import CannedAnswers
-    from ._data import DataSize
+    from ._data_size import DataSize
     from ._endpoints import MAX_ENROLLMENT_ITEMS, ServerOptions
     from ._faults import DEFAULT_RANDOM_FAULTS, Fault, FaultInjector, FaultRule
     from ._log import LoggedRequest, RequestLog
@@ -85,7 +85,7 @@ __all__ = [
 # for the sandbox.
 _LAZY = {
     "CannedAnswers": "._canned",
-    "DataSize": "._data",
+    "DataSize": "._data_size",
     "MAX_ENROLLMENT_ITEMS": "._endpoints",
     "ServerOptions": "._endpoints",
     "DEFAULT_RANDOM_FAULTS": "._faults",

@@ -15,10 +15,10 @@ from attrs import field, frozen
 from multidict import MultiMapping
 
 from .._spec import MaxProductItems, Operation, Pagination
-from ._data import plan_as_served
 from ._jobs import EnrollmentJobs
 from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_envelope, page_links, requested_page
 from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
+from ._plan_data import plan_as_served
 from ._records import AssignmentRecord, CatalogRecord
 from ._registry import GENERATED_SPEC, Route, SpecTable, aliased, build_routes
 from ._replies import ApiError, Reply, not_found

@@ -14,7 +14,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from .._generated.client import EnterpriseClient
 from .._optional import require_extra
-from ._data import DataSize
+from ._data_size import DataSize
 from ._endpoints import CatalogService, CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
 from ._faults import FaultInjector
 from ._jobs import DEFAULT_RESULTS_DELAY, EnrollmentJobs, ResultsStorage, spec_link_lifetime

@@ -27,7 +27,10 @@ from typing import Any
 from attrs import frozen
 
 from ._content import CatalogContent, ContentKind
-from ._data import DataSize, World, action, generate_world, plan_wire, policy_wire
+from ._data import World, generate_world
+from ._data_size import DataSize
+from ._plan_data import plan_wire
+from ._policy_data import action, policy_wire
 from ._records import (
     AssignmentRecord,
     CatalogRecord,
