@@ -16,6 +16,7 @@ from multidict import MultiMapping
 
 from .._spec import MaxProductItems, Operation, Pagination
 from ._jobs import EnrollmentJobs
+from ._license_state import NotEnoughLicensesError
 from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_envelope, page_links, requested_page
 from ._parsing import Body, json_body, query_bool, query_csv, query_int, query_uuid, valid_uuid
 from ._plan_data import plan_as_served
@@ -25,7 +26,7 @@ from ._replies import ApiError, Reply, not_found
 from ._request_schemas import described
 from ._request_validation import RequestCheck
 from ._services import Services
-from ._state import NotEnoughLicensesError, SandboxData
+from ._state import SandboxData
 from ._synthesis import Synthesizer
 
 __all__ = ["MAX_ENROLLMENT_ITEMS", "Call", "Endpoints", "Route", "ServerOptions"]
