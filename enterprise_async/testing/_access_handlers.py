@@ -13,14 +13,13 @@ from typing import Any, Final
 
 from multidict import MultiMapping
 
-from ._answer_pages import PagedAnswers, sorted_nulls_last
+from ._answer_pages import sorted_nulls_last
 from ._call import Call, Handler
 from ._parsing import query_bool, query_csv, query_int, query_uuid, valid_uuid
 from ._records import AssignmentRecord
 from ._registry import aliased
 from ._replies import ApiError, Reply, not_found
-from ._services import Services
-from ._state import SandboxData
+from ._service_handlers import ServiceHandlers
 
 __all__ = ["AccessHandlers"]
 
@@ -45,16 +44,10 @@ ASSIGNMENT_ORDERING: Final[Mapping[str, Callable[[AssignmentRecord], Any]]] = {
 """Fields the assignment list orders by; others named in ``ordering`` are ignored, as DRF does."""
 
 
-class AccessHandlers:
+class AccessHandlers(ServiceHandlers):
     """The policy and assignment endpoints over one ``SandboxData``."""
 
-    def __init__(self, data: SandboxData, services: Services, pages: PagedAnswers) -> None:
-        self.data = data
-        self.services = services
-        self.pages = pages
-
     def handlers(self) -> dict[str, Handler]:
-        """These endpoints' handlers, by operation name (path parameters by their short names)."""
         return {
             "policies.allocate": aliased(self.allocate, policy="policy_uuid"),
             "policies.list": self.policies,

@@ -10,31 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from ._answer_pages import PagedAnswers
 from ._call import Call, Handler
 from ._records import CatalogRecord
 from ._registry import aliased
 from ._replies import ApiError, Reply, not_found
-from ._server_options import ServerOptions
-from ._services import Services
-from ._state import SandboxData
+from ._service_handlers import ServiceHandlers
 
 __all__ = ["CatalogHandlers"]
 
 
-class CatalogHandlers:
+class CatalogHandlers(ServiceHandlers):
     """The catalog endpoints over one ``SandboxData``."""
 
-    def __init__(
-        self, data: SandboxData, options: ServerOptions, services: Services, pages: PagedAnswers
-    ) -> None:
-        self.data = data
-        self.options = options
-        self.services = services
-        self.pages = pages
-
     def handlers(self) -> dict[str, Handler]:
-        """These endpoints' handlers, by operation name (path parameters by their short names)."""
         return {
             "catalogs.list": self.catalogs,
             "catalogs.contents": aliased(self.contents, catalog="catalog_id"),

@@ -48,8 +48,8 @@ class Endpoints:
         """The services' rules (``x-sdk-service``) the handlers read: none under the reference."""
         self.pages = PagedAnswers(options, self.services)
         self._groups = (
-            AccessHandlers(data, self.services, self.pages),
-            LicenseHandlers(data, self.services, self.pages, jobs),
+            AccessHandlers(data, options, self.services, self.pages),
+            LicenseHandlers(data, options, self.services, self.pages, jobs),
             CatalogHandlers(data, options, self.services, self.pages),
             LearnerSummaryHandlers(data, options, self.services, self.pages),
         )

@@ -18,6 +18,8 @@ from ._parsing import Body, query_bool, query_uuid
 from ._plan_data import plan_as_served
 from ._registry import GENERATED_SPEC, aliased
 from ._replies import ApiError, Reply, not_found
+from ._server_options import ServerOptions
+from ._service_handlers import ServiceHandlers
 from ._services import Services
 from ._state import SandboxData
 
@@ -40,20 +42,22 @@ PLAN_LOCKED: Final = "Assignment currently locked for this subscription plan."
 REVOKE_FILTERS: Final = ("user_email", "status_in")
 
 
-class LicenseHandlers:
+class LicenseHandlers(ServiceHandlers):
     """The subscription and enrollment endpoints over one ``SandboxData``."""
 
     def __init__(
-        self, data: SandboxData, services: Services, pages: PagedAnswers, jobs: EnrollmentJobs | None
+        self,
+        data: SandboxData,
+        options: ServerOptions,
+        services: Services,
+        pages: PagedAnswers,
+        jobs: EnrollmentJobs | None,
     ) -> None:
-        self.data = data
-        self.services = services
-        self.pages = pages
+        super().__init__(data, options, services, pages)
         self.jobs = jobs
         """The bulk enrollment jobs run to their results (``testing/_jobs.py``), if the sandbox runs them."""
 
     def handlers(self) -> dict[str, Handler]:
-        """These endpoints' handlers, by operation name (path parameters by their short names)."""
         return {
             "subscriptions.list": self.subscriptions,
             "subscriptions.assign_licenses": aliased(self.assign_licenses, plan="subscription_plan_uuid"),

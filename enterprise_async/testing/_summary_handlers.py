@@ -9,31 +9,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._answer_pages import PagedAnswers, sorted_nulls_last
+from ._answer_pages import sorted_nulls_last
 from ._call import Call, Handler
 from ._parsing import valid_uuid
 from ._registry import aliased
 from ._replies import Reply, not_found
-from ._server_options import ServerOptions
-from ._services import Services
-from ._state import SandboxData
+from ._service_handlers import ServiceHandlers
 
 __all__ = ["LearnerSummaryHandlers"]
 
 
-class LearnerSummaryHandlers:
+class LearnerSummaryHandlers(ServiceHandlers):
     """The learner summary endpoint over one ``SandboxData``."""
 
-    def __init__(
-        self, data: SandboxData, options: ServerOptions, services: Services, pages: PagedAnswers
-    ) -> None:
-        self.data = data
-        self.options = options
-        self.services = services
-        self.pages = pages
-
     def handlers(self) -> dict[str, Handler]:
-        """This endpoint's handler, by operation name (path parameters by their short names)."""
         return {"learner_summary.list": aliased(self.learner_summary, customer="enterprise_uuid")}
 
     def learner_summary(self, call: Call) -> Reply:
