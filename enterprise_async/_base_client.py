@@ -42,6 +42,7 @@ from ._job_results import read_presigned
 from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
 from ._paging import AsyncPager
+from ._paging.reading import PageRead
 from ._proxy import check_proxy
 from ._rate_limit import InMemoryRateStore, RateBudget, RateStore, budget_key, parse_rate_limit
 from ._raw_response import APIResponse, RawPager
@@ -419,7 +420,7 @@ class BaseClient:
             response = await self._send(page_request, options, page=number, parent_span=listing.span)
             if answers is None:  # the plain pager: the page alone, no answer kept around it
                 self._accept(operation, response, page=number)
-                return functools.partial(read_result, operation, response, self._drift)
+                return PageRead(operation, response, self._drift)
             return _kept(self._answer(operation, response, page=number), answers)
 
         return AsyncPager(
