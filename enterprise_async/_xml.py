@@ -25,8 +25,6 @@ from typing import Any
 from xml.etree import ElementTree
 from xml.parsers import expat
 
-import xmltodict
-
 __all__ = ["TextObject", "XMLDecodeError", "parse_drf_xml", "parse_drf_xml_in_steps", "render_drf_xml"]
 
 LIST_ITEM = "list-item"
@@ -344,6 +342,8 @@ def _element_value(element: ElementTree.Element) -> Any:
 
 
 def _parse_guarded(body: bytes | str) -> Any:
+    import xmltodict  # only for documents the renderer does not write: imported by the first one
+
     try:
         document = xmltodict.parse(
             body,
