@@ -12,6 +12,7 @@ starts (its readers are loaded on the first decode; see the notes).
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 
 from enterprise_async import EnterpriseClient
@@ -28,26 +29,38 @@ TARGETS_MS = {"json": 25.0, "xml": 60.0}
 
 class Probe:
     """A task that hands the loop back at every turn, noting the longest gap between its turns: in
-    the thread's CPU time (what the loop spent on other work) and in wall time (that, plus any
-    time the process waited for a CPU)."""
+    the thread's CPU time (what the loop spent on other work), the same less the garbage collector's
+    passes within it, and in wall time (plus any time the process waited for a CPU)."""
 
     def __init__(self) -> None:
         self.longest_cpu = 0.0
+        self.longest_outside = 0.0
         self.longest_wall = 0.0
+        self.collecting = 0.0
+        """CPU seconds the collector has spent since the probe started."""
+        self._started = 0.0
+
+    def collector(self, phase: str, _: dict[str, int]) -> None:
+        """A ``gc.callbacks`` entry: counts the collector's CPU time."""
+        if phase == "start":
+            self._started = time.thread_time()
+        else:
+            self.collecting += time.thread_time() - self._started
 
     async def run(self) -> None:
         cpu_clock, wall_clock = time.thread_time, time.perf_counter
-        last_cpu, last_wall = cpu_clock(), wall_clock()
+        last_cpu, last_wall, last_collecting = cpu_clock(), wall_clock(), self.collecting
         while True:
             await asyncio.sleep(0)
-            cpu, wall = cpu_clock(), wall_clock()
+            cpu, wall, collecting = cpu_clock(), wall_clock(), self.collecting
             self.longest_cpu = max(self.longest_cpu, cpu - last_cpu)
+            self.longest_outside = max(self.longest_outside, cpu - last_cpu - (collecting - last_collecting))
             self.longest_wall = max(self.longest_wall, wall - last_wall)
-            last_cpu, last_wall = cpu, wall
+            last_cpu, last_wall, last_collecting = cpu, wall, collecting
 
 
-async def _longest_hold(address: SandboxAddress, response_format: str) -> tuple[float, float, float]:
-    """The longest hold while the listing was read (seconds: CPU, wall), and the listing's wall time."""
+async def _longest_hold(address: SandboxAddress, response_format: str) -> Probe:
+    """What the probe saw while the listing was read."""
     async with EnterpriseClient(
         client_id=address.client_id,
         client_secret=address.client_secret,
@@ -56,51 +69,66 @@ async def _longest_hold(address: SandboxAddress, response_format: str) -> tuple[
     ) as client:
         await client.catalogs.contents(address.catalog, page_size=PAGE_SIZE).first_page()
         probe = Probe()
+        gc.callbacks.append(probe.collector)
         task = asyncio.create_task(probe.run())
-        await asyncio.sleep(0)  # the probe's first turn
-        started = time.perf_counter()
-        items = 0
-        async for _ in client.catalogs.contents(address.catalog, page_size=PAGE_SIZE):
-            items += 1
-        seconds = time.perf_counter() - started
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        try:
+            await asyncio.sleep(0)  # the probe's first turn
+            items = 0
+            async for _ in client.catalogs.contents(address.catalog, page_size=PAGE_SIZE):
+                items += 1
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            gc.callbacks.remove(probe.collector)
     if items != ITEMS:
         raise AssertionError(f"{response_format}: read {items} items, expected {ITEMS}")
-    return probe.longest_cpu, probe.longest_wall, seconds
+    return probe
 
 
 def run(rounds: int) -> list[Row]:
-    holds: dict[str, list[float]] = {kind: [] for kind in TARGETS_MS}
-    wall_holds: dict[str, list[float]] = {kind: [] for kind in TARGETS_MS}
-    walls: dict[str, list[float]] = {kind: [] for kind in TARGETS_MS}
+    seen: dict[str, dict[str, list[float]]] = {
+        kind: {"cpu": [], "outside": [], "wall": []} for kind in TARGETS_MS
+    }
     with remote_sandbox(RemoteSandbox(catalog_items=ITEMS)) as address:
         for _ in range(rounds):
-            for kind in TARGETS_MS:
-                hold, wall_hold, wall = asyncio.run(_longest_hold(address, kind))
-                holds[kind].append(hold * 1000)
-                wall_holds[kind].append(wall_hold * 1000)
-                walls[kind].append(wall)
-    ms = {kind: median(values) for kind, values in holds.items()}
-    met = all(ms[kind] <= target for kind, target in TARGETS_MS.items())
+            for kind, figures in seen.items():
+                probe = asyncio.run(_longest_hold(address, kind))
+                figures["cpu"].append(probe.longest_cpu * 1000)
+                figures["outside"].append(probe.longest_outside * 1000)
+                figures["wall"].append(probe.longest_wall * 1000)
+    ms = {kind: {name: median(values) for name, values in figures.items()} for kind, figures in seen.items()}
+    targets = f"<= {TARGETS_MS['json']:.0f} ms / <= {TARGETS_MS['xml']:.0f} ms"
     return [
         Row(
             "B10",
             f"longest hold of the event loop while a listing of {PAGE_SIZE}-item pages is read "
             f"({ITEMS:,} catalog items, window of 8): JSON / XML",
-            f"{ms['json']:.0f} ms / {ms['xml']:.0f} ms",
-            f"<= {TARGETS_MS['json']:.0f} ms / <= {TARGETS_MS['xml']:.0f} ms",
-            met,
+            f"{ms['json']['cpu']:.0f} ms / {ms['xml']['cpu']:.0f} ms",
+            targets,
+            all(ms[kind]["cpu"] <= target for kind, target in TARGETS_MS.items()),
             (
                 "A probe task hands the loop back at every turn (`await asyncio.sleep(0)`); the figure is "
                 "the longest gap between two of its turns while the listing is read, in the thread's CPU "
-                "time (the work the loop did meanwhile). Round by round: JSON "
-                f"{_shown(holds['json'])} ms, XML {_shown(holds['xml'])} ms. In wall time, which adds "
-                "whatever time the process waited for a CPU on this shared machine: JSON "
-                f"{_shown(wall_holds['json'])} ms, XML {_shown(wall_holds['xml'])} ms. The listing took "
-                f"{median(walls['json']):.2f} s in JSON, {median(walls['xml']):.2f} s in XML.",
+                f"time (the work the loop did meanwhile). Round by round: JSON {_shown(seen['json']['cpu'])} "
+                f"ms, XML {_shown(seen['xml']['cpu'])} ms. In wall time, which adds whatever time the "
+                "process waited for a CPU on this shared machine: JSON "
+                f"{_shown(seen['json']['wall'])} ms, XML {_shown(seen['xml']['wall'])} ms.",
             ),
-        )
+        ),
+        Row(
+            "B10",
+            "the same, less the garbage collector's passes within the gap: JSON / XML",
+            f"{ms['json']['outside']:.0f} ms / {ms['xml']['outside']:.0f} ms",
+            targets,
+            all(ms[kind]["outside"] <= target for kind, target in TARGETS_MS.items()),
+            (
+                "The collector's time is counted with a `gc.callbacks` entry of the benchmark's. The longest "
+                "gaps are the interpreter's full collections, which the allocations of any code may start "
+                "and whose length grows with every object the process holds; the SDK changes no collector "
+                f"setting. Round by round: JSON {_shown(seen['json']['outside'])} ms, XML "
+                f"{_shown(seen['xml']['outside'])} ms.",
+            ),
+        ),
     ]
 
 
