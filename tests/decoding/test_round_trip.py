@@ -24,8 +24,7 @@ import attrs
 import orjson
 import pytest
 
-from enterprise_async import EnterpriseClient, NotFoundError
-from enterprise_async import _base_client as _client
+from enterprise_async import EnterpriseClient, NotFoundError, _answers
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._paging import reading as _reading
 from enterprise_async._spec import Operation
@@ -148,7 +147,7 @@ class Recorder:
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     recorded = Recorder()
-    render, read_result, result_of = _server.render, _client.read_result, _reading.result_of
+    render, read_result, result_of = _server.render, _answers.read_result, _reading.result_of
 
     def recording_render(reply: Any, wants_json: bool) -> Any:
         if reply.data is not None:
@@ -166,7 +165,7 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
         return result
 
     monkeypatch.setattr(_server, "render", recording_render)
-    monkeypatch.setattr(_client, "read_result", recording_read_result)
+    monkeypatch.setattr(_answers, "read_result", recording_read_result)
     monkeypatch.setattr(_reading, "result_of", recording_result_of)  # a listing's pages
     return recorded
 
