@@ -12,17 +12,19 @@ limit by reference, so a view of an ``"auto"`` client adapts the same limit as i
 - **Latency halves it only when it rises with the client's own concurrency.** A page deep in a
   listing may take ten times the first one with nothing wrong, and latency that changes while the
   limit stays put is the server's doing, not the client's. So latencies are never compared across
-  time, only between attempts of the same moment sent at different concurrency (a *probe*, the
-  test TCP Vegas makes: latency above what the same request takes with fewer in flight is a
-  queue). Each time the limit has grown to ``PROBE_GROWTH`` times the level last probed, while
-  there is more to send than it lets out, the gate lets the attempts on the wire fall to half the
-  limit and sends ``PROBE_SENDS`` attempts from there (``Ticket.crowd``: on the wire when each left).
-  If they are answered in at most ``QUEUED`` of the time the same operation's attempts sent at the
-  full limit just before took (their median), halving the concurrency halved the wait: a queue.
-  The limit halves, and the new level is probed next, so the limit steps down to where fewer in
-  flight no longer answer faster. Otherwise the level counts as probed. A probe costs about a
-  quarter of a round trip's sending; the starting level is taken as probed (it is the SDK's fixed
-  default), so a client that meets no queue probes once per doubling of its limit.
+  time, only between attempts of the same moment sent at different concurrency: a *probe*. When
+  the limit has grown to ``PROBE_GROWTH`` times the level last probed (in slow start: once it
+  reached its upper bound), the gate lets the attempts on the wire fall to half the limit and sends
+  ``PROBE_SENDS`` attempts from there (``Ticket.crowd``: the attempts on the wire when each left).
+  Their latency is compared with the median of the same operation's attempts sent at the full limit
+  just before, as TCP Vegas compares the expected rate with the actual one: had the requests in
+  flight beyond the probe's answered as fast as the probe's, they would have brought so many more
+  answers a second; if they brought less than ``QUEUED`` of that, they mostly waited in a queue.
+  Two probes in a row must find it (one stall of a loaded machine looks like a queue), then the
+  limit halves and the new level is probed next, so it steps down to where fewer in flight no
+  longer answer faster. A probe that finds no queue marks its level probed, and the limit grows
+  past twice that level only after the next probe. A probe costs about a quarter of a round trip's
+  sending; with the default bounds, a client that meets no queue probes once, at 32.
 - **Growth**: every healthy answer counts; once as many have come as the limit allows in flight
   (about one round trip's worth), the limit doubles until the first decrease (slow start, as TCP's:
   a server that is never troubled is used fully within a few round trips), then grows by one; for
@@ -75,8 +77,9 @@ PROBE_GROWTH = 2
 """How many times the level last probed the limit grows to before its latency is probed again."""
 PROBE_SENDS = 2
 """Attempts a probe sends with half the limit on the wire."""
-QUEUED = 0.8
-"""The share of the full limit's latency a probe's attempts must beat (on average) to show a queue."""
+QUEUED = 0.5
+"""A probe shows a queue when the requests in flight beyond its own yielded (on average) less than
+this share of the answers per second they would at the probe's latency."""
 FULL = 0.75
 """The share of the limit on the wire at which an attempt counts as sent at the full limit."""
 FULL_SAMPLES = 32
@@ -245,15 +248,30 @@ class _Probe:
     """One probe under way: the level it tests and the full limit's latency it compares with."""
 
     level: int
-    reference: dict[str, float]
-    """Per operation, the median latency of its recent answers sent at the full limit."""
+    reference: dict[str, tuple[int, float]]
+    """Per operation, the median crowd and latency of its recent answers sent at the full limit."""
     sends_left: int = PROBE_SENDS
     drained: bool = False
     """Whether the attempts on the wire have fallen to half the level (the probe's sends began)."""
-    ratios: list[float | None] = field(factory=list)
-    """Each probe answer's latency over its operation's reference (None: no reference)."""
+    yields: list[float | None] = field(factory=list)
+    """Each probe answer's yield (``_yield``; None: nothing to compare it with)."""
     waited: int = 0
     """Healthy answers heard since the probe began."""
+
+
+def _yield(reference: tuple[int, float] | None, crowd: int, seconds: float) -> float | None:
+    """What the requests in flight beyond a probe's ``crowd`` brought, as a share of what they
+    would bring if each answered as fast as the probe (TCP Vegas's expected against actual rate):
+    1 when latency does not rise with concurrency, 0 when the answers per second did not rise at
+    all (the extra requests only queued). None when there is nothing to compare with."""
+    if reference is None or seconds <= 0:
+        return None
+    full_crowd, full_seconds = reference
+    more = full_crowd / crowd
+    if more <= 1 or full_seconds <= 0:
+        return None
+    gain = more * seconds / full_seconds  # answers per second at the full crowd / at the probe's
+    return (gain - 1) / (more - 1)
 
 
 class AdaptiveConcurrency(ConcurrencyLimit):
@@ -274,7 +292,8 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         self._next_send = 0.0
         self._on_wire = 0  # attempts that left (entered and paced) and have not come back
         self._recent: dict[str, deque[tuple[int, float]]] = {}  # per operation: (crowd, seconds)
-        self._probed_at = self.limit  # the starting level is the SDK's fixed default
+        self._probed_at = min(self.limit, maximum // 2)  # the SDK's fixed default, as a start
+        self._suspected = 0  # the level the last probe found a queue at, to be confirmed
         self._probe: _Probe | None = None
         self.increases = 0
         """Times this client grew the limit."""
@@ -308,7 +327,7 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         self._round_trip = seconds if self._round_trip is None else self._round_trip
         self._round_trip += LATENCY_SMOOTHING * (seconds - self._round_trip)
         if ticket.probe:
-            if await self._judge(operation, seconds):
+            if await self._judge(operation, ticket.crowd, seconds):
                 return
         else:
             self._remember(operation, ticket.crowd, seconds)
@@ -346,12 +365,20 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         recent.append((crowd, seconds))
 
     def _probe_due(self) -> bool:
-        """Whether the limit has grown far enough past the level last probed to be probed."""
+        """Whether the limit has grown far enough past the level last probed to be probed (in
+        slow start, once it reached its upper bound)."""
+        if self._slow_start() and self.limit < self.bounds[1]:
+            return False
         return self.limit >= 2 and self.limit >= PROBE_GROWTH * self._probed_at
 
     def _may_grow(self) -> bool:
         """The limit grows past a level only once that level was probed (and not during a probe)."""
         return self._probe is None and not self._probe_due()
+
+    def _slow_start(self) -> bool:
+        """Whether growth doubles: until the first decrease, for a limit of this client's own (a
+        shared limit's store takes one step at a time)."""
+        return self._shared is None and self._generation == 0
 
     def _start_probe_if_due(self) -> None:
         """Begin a probe once it is due and answers of attempts sent at the full limit came
@@ -364,13 +391,14 @@ class AdaptiveConcurrency(ConcurrencyLimit):
             self._probe = _Probe(level, reference)
             self._gate.resize(level, hold=level // 2)
 
-    def _full_latencies(self, level: int) -> dict[str, float]:
-        """Per operation, the median latency of its recent answers sent at the full ``level``."""
-        medians: dict[str, float] = {}
+    def _full_latencies(self, level: int) -> dict[str, tuple[int, float]]:
+        """Per operation, the median crowd and latency of its recent answers sent at the full ``level``."""
+        medians: dict[str, tuple[int, float]] = {}
         for operation, recent in self._recent.items():
-            full = [seconds for crowd, seconds in recent if crowd >= level * FULL]
+            full = [(crowd, seconds) for crowd, seconds in recent if crowd >= level * FULL]
             if len(full) >= MIN_FULL_SAMPLES:
-                medians[operation] = statistics.median(full)
+                crowds, latencies = zip(*full, strict=True)
+                medians[operation] = (statistics.median_low(crowds), statistics.median(latencies))
         return medians
 
     def _probe_send(self) -> bool:
@@ -387,28 +415,31 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         probe.sends_left -= 1
         return True
 
-    async def _judge(self, operation: str, seconds: float) -> bool:
+    async def _judge(self, operation: str, crowd: int, seconds: float) -> bool:
         """Hear a probe's answer; once all are in, halve the limit if they show a queue (whether
         it was halved)."""
         probe = self._probe
         if probe is None:
             return False
-        reference = probe.reference.get(operation)
-        probe.ratios.append(seconds / reference if reference else None)
-        if len(probe.ratios) < PROBE_SENDS:
+        probe.yields.append(_yield(probe.reference.get(operation), crowd, seconds))
+        if len(probe.yields) < PROBE_SENDS:
             return False
         self._probe = None
-        ratios = [ratio for ratio in probe.ratios if ratio is not None]
-        if not ratios:
+        self._recent.clear()  # the next probe compares with answers sent after this one
+        yields = [found for found in probe.yields if found is not None]
+        if not yields:
             return False  # other operations than the reference's: probe again
         self.probes += 1
-        ratio = statistics.fmean(ratios)
-        if ratio > QUEUED:
-            self._probed_at = probe.level
+        found = statistics.fmean(yields)
+        if found >= QUEUED:
+            self._probed_at, self._suspected = probe.level, 0
+            return False
+        if self._suspected != probe.level:  # a stall of the machine looks like a queue once
+            self._suspected = probe.level
             return False
         await self._halve(
-            f"latency rises with concurrency (with half of {probe.level} in flight, answers took "
-            f"{ratio:.0%} of the time)"
+            f"latency rises with concurrency (the requests in flight beyond half of {probe.level} "
+            f"yielded {max(found, 0.0):.0%} of their share of answers)"
         )
         self._probed_at = 0  # probe the new level next
         return True
@@ -434,7 +465,7 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         await self._publish("halve", generation)
 
     async def _grow(self) -> None:
-        grown = self.limit * 2 if self._generation == 0 else self.limit + 1  # slow start, then one
+        grown = self.limit * 2 if self._slow_start() else self.limit + 1
         self._set(min(self.bounds[1], grown), self._generation)
         self.increases += 1
         await self._publish("grow", self._generation)

@@ -24,6 +24,7 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B7": fleet.run,
     "B8": realdata.run,
     "B9": adaptive.run,
+    "B10": adaptive.run_deep,
 }
 DEFAULT_ROUNDS = 5
 
