@@ -292,7 +292,8 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         self._next_send = 0.0
         self._on_wire = 0  # attempts that left (entered and paced) and have not come back
         self._recent: dict[str, deque[tuple[int, float]]] = {}  # per operation: (crowd, seconds)
-        self._probed_at = min(self.limit, maximum // 2)  # the SDK's fixed default, as a start
+        # The SDK's fixed default counts as probed, unless it is the top: then the top is probed.
+        self._probed_at = self.limit if self.limit < maximum else maximum // 2
         self._suspected = 0  # the level the last probe found a queue at, to be confirmed
         self._probe: _Probe | None = None
         self.increases = 0
