@@ -29,8 +29,8 @@ limit by reference, so a view of an ``"auto"`` client adapts the same limit as i
   (about one round trip's worth), the limit doubles until the first decrease (slow start, as TCP's:
   a server that is never troubled is used fully within a few round trips), then grows by one; for
   the steps from the limit at which the last decrease came to ``NEAR_OVERLOAD`` past it,
-  ``GENTLE_GROWTH`` times as many answers (it probes gently where trouble was). With a shared
-  limit the store takes one step at a time.
+  ``GENTLE_GROWTH`` times as many answers (it probes gently where trouble was). A shared limit has
+  no slow start: its store takes one step a round trip.
 - **Paced**: the attempts leave one every round trip / limit (the smoothed latency of healthy
   answers shared among the places in flight), not in bursts as places free together: a throttle
   counting arrivals in a moving window sees the rate the limit stands for, not its peaks.
