@@ -1,30 +1,25 @@
-"""``BaseClient``: the hand-written runtime every generated client stands on.
+"""``BaseClient``: the client every generated client stands on.
 
 It is given the spec (an ``ApiSpec``: the operation table, the client-wide retry statuses, the
-request-id headers) and does everything once: it validates a call's arguments and builds the
-request, sends it through its transport, maps the status to a result or a typed error, and pages.
-It knows no endpoint, model or resource of its own: the generated ``EnterpriseClient`` subclasses
-it, gives it ``SPEC`` and holds the resource namespaces (``client.policies``...), whose methods call
-``call`` and ``paginate`` here.
+request-id headers) and runs every call the same way: the call's arguments are checked and its
+request built (``_request``, ``_outgoing``), sent through the transport, and the answer mapped to a
+result or a typed error (``_answers``); a list operation's call becomes a pager (``_listing``). It
+holds what a client is made of: its checked settings (``_settings``), its session (``_session``)
+and its views. It knows no endpoint, model or resource of its own: the generated
+``EnterpriseClient`` subclasses it, gives it ``SPEC`` and holds the resource namespaces
+(``client.policies``...), whose methods call ``call`` and ``paginate`` here.
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
-import functools
-import logging
-import os
-import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar, overload
-from urllib.parse import quote, urlencode
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
 
 import aiohttp
-import attrs
 from typing_extensions import Self
-from yarl import URL
 
+from ._answers import PageAnswers, answer
 from ._auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
 from ._bulk import BulkResult, send_in_chunks
 from ._concurrency import ConcurrencyLimit
@@ -34,45 +29,43 @@ from ._constants import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
-    USER_AGENT,
 )
 from ._drift import DriftCollector, DriftReport
-from ._extras import with_extra_body, with_extra_query
 from ._job_results import read_presigned
+from ._listing import listing_pager
 from ._middleware import Middleware, check_middleware
 from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
+from ._outgoing import build_request, with_json_fallback
 from ._paging import AsyncPager
 from ._proxy import check_proxy
-from ._rate_limit import InMemoryRateStore, RateBudget, RateStore, budget_key, parse_rate_limit
+from ._rate_limit import RateBudget, RateStore
 from ._raw_response import APIResponse, RawPager
 from ._redaction import Redactor, redact_url
-from ._request import HTTPRequest, PreparedRequest, Query, prepare_request
-from ._responses import RawResponse, check_identity, read_result, status_error
+from ._request import PreparedRequest, prepare_request
+from ._responses import RawResponse
 from ._retry import RetryPolicy
+from ._session import SessionHandle
+from ._settings import (
+    check_base_url,
+    chosen_options,
+    password_of,
+    rate_budget,
+    require_instance,
+    require_text,
+    settings_from_env,
+    trust_env_setting,
+)
 from ._spec import ApiSpec, Operation
 from ._timeouts import Timeout
-from ._transport import RequestStats, Transport, parse_retry_after
-from ._undocumented import prepare_undocumented
-from .errors import ClientStateError, ClientValidationError
+from ._transport import RequestStats, Transport
+from ._undocumented import UndocumentedCalls
 
-__all__ = ["BaseClient", "BaseClientWithRawResponse", "check_base_url"]
+__all__ = ["BaseClient"]
 
 ResultT = TypeVar("ResultT")
 
-logger = logging.getLogger("enterprise_async")
 
-_ACCEPT = {"json": "application/json", "xml": "application/xml"}
-URLS_KEPT = 256
-"""Request URLs kept for reuse (``_url``)."""
-_ENVIRONMENT = {
-    "client_id": "ENTERPRISE_CLIENT_ID",
-    "client_secret": "ENTERPRISE_CLIENT_SECRET",
-    "base_url": "ENTERPRISE_BASE_URL",
-    "auth_url": "ENTERPRISE_AUTH_URL",
-}
-
-
-class BaseClient:
+class BaseClient(UndocumentedCalls):
     """Asynchronous client of the enterprise learning platform's API.
 
     Use it as ``async with EnterpriseClient(...) as client:``; the resource namespaces
@@ -112,9 +105,9 @@ class BaseClient:
             ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
             ``max_response_bytes``, which are then left out.
 
-    Every setting is checked here, with a ``ClientValidationError`` naming it. A client belongs to
-    the event loop of its first call; a call from another loop, or after ``aclose()``, raises
-    ``ClientStateError``.
+    Every setting is checked here (``_settings``), with a ``ClientValidationError`` naming it. A
+    client belongs to the event loop of its first call; a call from another loop, or after
+    ``aclose()``, raises ``ClientStateError``.
     """
 
     spec: ClassVar[ApiSpec]
@@ -143,8 +136,8 @@ class BaseClient:
         trust_env: bool | None = None,
         middleware: Sequence[Middleware] | None = None,
     ) -> None:
-        _require_text("client_id", client_id)
-        _require_text("client_secret", client_secret)
+        require_text("client_id", client_id)
+        require_text("client_secret", client_secret)
         separate = ClientOptions(
             response_format=response_format,
             max_concurrency=max_concurrency,
@@ -154,24 +147,20 @@ class BaseClient:
             max_response_bytes=max_response_bytes,
             concurrency_bounds=concurrency_bounds,
         )
-        self._options = _one_of(options, separate)
-        self._trust_env = _trust_env(trust_env, session)
+        self._options = chosen_options(options, separate)
+        self._trust_env = trust_env_setting(trust_env, session)
         self._proxy = check_proxy(proxy)
         self._base_url = check_base_url("base_url", base_url)
         self._base_text = str(self._base_url).rstrip("/")
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
-        _require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
-        _require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
+        require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
+        require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
         self._redactor = Redactor(
-            [client_secret, self._base_url.password or "", auth.password or "", _password(self._proxy)]
+            [client_secret, self._base_url.password or "", auth.password or "", password_of(self._proxy)]
         )
         self._client_id = client_id
         self._drift = DriftCollector(self._redactor)  # shared by reference with every view
-        self._session = session
-        self._owns_session = session is None
-        self._loop: asyncio.AbstractEventLoop | None = None  # the loop of the first call
-        self._parent: BaseClient | None = None  # set on a view made by with_options
-        self._closed = False
+        self._session = SessionHandle(session)  # a view holds the same session (``_session``)
         self._credentials = ClientCredentials(
             client_id,
             Secret(client_secret),
@@ -180,12 +169,12 @@ class BaseClient:
             request_id_header=self.spec.request_id_header,
         )
         self._transport = Transport(
-            self._session_now,
+            self._session.get,
             options=self._options,
             spec=self.spec,
             credentials=self._credentials,
             token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
-            budget=_budget(client_id, rate_limit, rate_limiter),
+            budget=rate_budget(client_id, rate_limit, rate_limiter),
             redactor=self._redactor,
             proxy=self._proxy,
             proxy_from_environment=self._trust_env,
@@ -200,72 +189,28 @@ class BaseClient:
     def from_env(cls, **overrides: Any) -> Self:
         """A client configured from ``ENTERPRISE_CLIENT_ID``, ``ENTERPRISE_CLIENT_SECRET``,
         ``ENTERPRISE_BASE_URL`` and ``ENTERPRISE_AUTH_URL`` (optional); keyword arguments override them."""
-        settings: dict[str, Any] = {
-            name: os.environ[variable] for name, variable in _ENVIRONMENT.items() if os.environ.get(variable)
-        }
-        settings.update(overrides)
-        for name in ("client_id", "client_secret", "base_url"):
-            if not settings.get(name):
-                raise ClientValidationError(name, f"is not set: export {_ENVIRONMENT[name]} or pass {name}=")
-        return cls(**settings)
+        return cls(**settings_from_env(overrides))
 
     # ------------------------------------------------------------------ lifecycle
 
     async def __aenter__(self) -> Self:
-        await self._get_session()
+        self._session.get()
         return self
 
     async def __aexit__(self, *_: object) -> None:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the client's own session (a caller's session is left open). Safe to call twice."""
-        if self._closed:
-            return
-        self._closed = True
-        if self._owns_session and self._session is not None:
-            await self._session.close()
-        self._session = None
+        """Close the client's own session (a caller's session is left open). Safe to call twice.
+        Closing a view leaves the client it belongs to open."""
+        await self._session.close()
 
     close = aclose
 
     @property
     def closed(self) -> bool:
         """Whether this client, or for a view the client it belongs to, is closed."""
-        return self._closed or (self._parent is not None and self._parent.closed)
-
-    async def _get_session(self) -> aiohttp.ClientSession:
-        return self._session_now()
-
-    def _session_now(self) -> aiohttp.ClientSession:
-        """The session, made at the first call; what the transport asks for at every attempt."""
-        if self._closed:
-            raise ClientStateError(f"the {'view' if self._parent else 'client'} is closed: make a new one")
-        if self._parent is not None:
-            return self._parent._session_now()
-        self._check_loop()
-        if self._session is None:
-            # No pool limit: max_concurrency is enforced once, by the transport, for every view.
-            connector = aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True)
-            # The transport reads the proxy variables itself (once per host): a session that trusts the
-            # environment looks up ~/.netrc in a thread for every request, a cost bigger than the rest.
-            self._session = aiohttp.ClientSession(connector=connector)
-        return self._session
-
-    def _check_loop(self) -> None:
-        """Bind the client to the running loop at its first call; refuse any other loop after.
-
-        Its connections belong to that loop: used from another one (a second ``asyncio.run``)
-        they fail with aiohttp's bare ``RuntimeError``, or hang.
-        """
-        running = asyncio.get_running_loop()
-        if self._loop is None:
-            self._loop = running
-        elif self._loop is not running:
-            raise ClientStateError(
-                "the client is used from another event loop than the one it started on; make one "
-                "client per event loop (each asyncio.run), inside it"
-            )
+        return self._session.closed
 
     def __repr__(self) -> str:
         return (
@@ -346,7 +291,7 @@ class BaseClient:
         prepared = prepare_request(operation, arguments)
         with self._transport.telemetry.operation(operation.name):
             response = await self._send(prepared, options)
-            return self._answer(operation, response, arguments).parse()
+            return answer(operation, response, self._drift, arguments).parse()
 
     async def call_raw(
         self,
@@ -358,7 +303,7 @@ class BaseClient:
         prepared = prepare_request(operation, arguments)
         with self._transport.telemetry.operation(operation.name):
             response = await self._send(prepared, options)
-            return self._answer(operation, response, arguments)
+            return answer(operation, response, self._drift, arguments)
 
     async def call_in_chunks(
         self,
@@ -372,7 +317,7 @@ class BaseClient:
 
         async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
             response = await self._send(prepared, options)
-            return self._answer(operation, response, chunk_arguments).parse()
+            return answer(operation, response, self._drift, chunk_arguments).parse()
 
         extra_body = options.extra_body if options is not None else None
         with self._transport.telemetry.operation(operation.name):
@@ -384,7 +329,7 @@ class BaseClient:
         """The body behind a presigned link (a job's results file), through this client's session
         and limits but with no token: the link is its own credential, and the token goes to the
         API's hosts alone. None when the storage host says the link expired (``_job_results``)."""
-        session = self._session_now()
+        session = self._session.get()
         return await read_presigned(session, link, self._options, proxy=self._proxy)
 
     def paginate(
@@ -397,7 +342,7 @@ class BaseClient:
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
     ) -> RawPager[Any]:
         """A ``RawPager`` over a list operation: each page's answer with its HTTP details."""
-        answers: dict[int, tuple[Any, APIResponse[Any]]] = {}
+        answers: PageAnswers = {}
         return RawPager(self._pager(operation, arguments, options, answers), answers)
 
     def _pager(
@@ -405,111 +350,27 @@ class BaseClient:
         operation: Operation[Any],
         arguments: Mapping[str, Any],
         options: RequestOptions | None,
-        answers: dict[int, tuple[Any, APIResponse[Any]]] | None,
+        answers: PageAnswers | None,
     ) -> AsyncPager[Any, Any]:
-        pagination = operation.pagination
-        if pagination is None:
-            raise TypeError(f"{operation.name} is not a list operation")
-        prepared = prepare_request(operation, arguments)
-        listing = self._transport.telemetry.listing(operation.name)
-
-        async def fetch(query: Query) -> Callable[[], Any]:
-            number = _page_number(pagination, query)
-            page_request = prepared.with_query(query)
-            response = await self._send(page_request, options, page=number, parent_span=listing.span)
-            if answers is None:  # the plain pager: the page alone, no answer kept around it
-                self._accept(operation, response, page=number)
-                return functools.partial(read_result, operation, response, self._drift)
-            return _kept(self._answer(operation, response, page=number), answers)
-
-        return AsyncPager(
-            fetch,
-            pagination,
-            prepared.query,
+        """The pager of a list operation's call, sent through this client (``_listing``)."""
+        return listing_pager(
+            operation,
+            arguments,
+            options,
+            answers,
+            send=self._send,
+            drift=self._drift,
+            telemetry=self._transport.telemetry,
             window=self._options.most_in_flight,
-            listing=operation.name,
-            scope=_listing_scope(prepared.path, options),
-            span=listing.walk,
         )
 
-    @overload
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: type[ResultT],
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-    ) -> ResultT: ...
-
-    @overload
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: Any = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-    ) -> Any: ...
-
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: Any = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-    ) -> Any:
-        """Call an endpoint the spec does not describe, with everything a generated method has: the
-        token, retries, middleware, error mapping, request ids, tracing and redaction.
-
-        Args:
-            method: ``GET``, ``POST``, ``PUT``, ``PATCH`` or ``DELETE``.
-            path: The path under ``base_url`` (``/enterprise/v1/...``); never another host.
-            params: Query parameters (a list is sent as one comma-separated value; None is left out).
-            json: The JSON body (not for a GET).
-            cast_to: The model (or type, such as ``list[Course]``) to decode a 2xx body into; by
-                default the body is returned as decoded JSON (or XML) data, None when empty.
-            timeout: Seconds, or a ``Timeout``, for this call's requests.
-            retry: A ``RetryPolicy`` for this call.
-            extra_headers: Headers added to this call's requests.
-
-        An error status raises its typed error (``NotFoundError``...), with the request id.
-        ``client.with_raw_response.request(...)`` returns the ``APIResponse`` instead.
-        """
-        answer = await self._request_raw(method, path, params, json, cast_to, timeout, retry, extra_headers)
-        return answer.parse()
-
-    async def _request_raw(
-        self,
-        method: object,
-        path: object,
-        params: object,
-        json: object,
-        cast_to: object,
-        timeout: object,
-        retry: object,
-        extra_headers: object,
+    async def _call_prepared(
+        self, prepared: PreparedRequest, options: RequestOptions | None
     ) -> APIResponse[Any]:
-        prepared = prepare_undocumented(
-            method, path, params=params, json=json, cast_to=cast_to, retry_statuses=self.spec.retry_statuses
-        )
-        options = RequestOptions.of(timeout=timeout, extra_headers=extra_headers, retry=retry)
+        """Send a prepared call (``client.request``'s) and answer it, as ``call_raw`` does."""
         with self._transport.telemetry.operation(prepared.operation.name):
-            response = await self._transport.send(self._http_request(prepared, options))
-            return self._answer(prepared.operation, response)
+            response = await self._send(prepared, options)
+            return answer(prepared.operation, response, self._drift)
 
     def _send(
         self,
@@ -522,98 +383,19 @@ class BaseClient:
         """Send one request; a status the operation marks "not in this format"
         (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
         JSON, which decodes to the same models. The client's ``response_format`` stays as it is."""
-        request = self._http_request(prepared, options, page=page, parent_span=parent_span)
+        request = build_request(
+            prepared,
+            options,
+            settings=self._options,
+            base=self._base_text,
+            request_id_header=self.spec.request_id_header,
+            page=page,
+            parent_span=parent_span,
+        )
         if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
             return self._transport.send(request)  # nothing to fall back to
-        return self._send_or_fall_back(prepared.operation, request)
-
-    async def _send_or_fall_back(self, operation: Operation[Any], request: HTTPRequest) -> RawResponse:
-        """``_send`` in a format other than JSON, for an operation that names fallback statuses;
-        the JSON request is the same call (its request id too), asking for JSON."""
-        response = await self._transport.send(request)
-        if response.status not in operation.json_fallback_statuses:
-            return response
-        logger.debug(
-            "%s: %s %s answered %d in %s; asking once more in JSON",
-            operation.name,
-            request.method,
-            request.path,
-            response.status,
-            self._options.response_format.upper(),
-            extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
-        )
-        in_json = attrs.evolve(request, headers={**request.headers, "Accept": _ACCEPT["json"]})
-        return await self._transport.send(in_json)
-
-    def _answer(
-        self,
-        operation: Operation[ResultT],
-        response: RawResponse,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        page: int | None = None,
-    ) -> APIResponse[ResultT]:
-        self._accept(operation, response, page=page)
-        drift = self._drift
-        if operation.identity is None or arguments is None:
-            return APIResponse(response, lambda raw: read_result(operation, raw, drift))
-
-        def checked(raw: RawResponse) -> ResultT:
-            result: ResultT = read_result(operation, raw, drift)
-            check_identity(operation, raw, result, arguments)
-            return result
-
-        return APIResponse(response, checked)
-
-    def _accept(self, operation: Operation[Any], response: RawResponse, *, page: int | None = None) -> None:
-        """Raise the typed error of a status that is no success of the operation (naming the
-        listing's ``page``); a success the spec does not document goes to the drift report."""
-        outcome = operation.outcomes.get(response.status)
-        success = outcome.success if outcome is not None else 200 <= response.status < 300
-        if not success:
-            retry_after = parse_retry_after(response.headers.get("Retry-After"))
-            raise status_error(operation, response, retry_after=retry_after, page=page)
-        if outcome is None:
-            documented = (status for status, known in operation.outcomes.items() if known.success)
-            request = f"{response.method} {response.path}"
-            self._drift.record_status(operation.name, response.status, documented, request)
-
-    def _http_request(
-        self,
-        prepared: PreparedRequest,
-        options: RequestOptions | None,
-        *,
-        page: int | None = None,
-        parent_span: Any = None,
-    ) -> HTTPRequest:
-        """The request of a prepared call, with the client's headers and the call's options; it
-        goes with a fresh request id unless the caller gave one of its own."""
-        headers = {
-            "Accept": _ACCEPT[self._options.response_format],
-            "User-Agent": USER_AGENT,
-            **self._options.headers,
-        }
-        options = options or _NO_OPTIONS
-        if options.extra_headers:
-            headers.update(options.extra_headers)
-        body = with_extra_body(prepared.method, prepared.body, options.extra_body)
-        if body is not None:
-            headers["Content-Type"] = "application/json"
-        request_id = _with_request_id(headers, self.spec.request_id_header)
-        return HTTPRequest(
-            method=prepared.method,
-            url=_url(self._base_text, prepared.path, with_extra_query(prepared.query, options.extra_query)),
-            path=prepared.path,
-            headers=headers,
-            body=body,
-            idempotent=prepared.operation.idempotent,
-            retry_statuses=prepared.operation.retry_statuses,
-            timeout=options.timeout,
-            retry=options.retry,
-            operation=prepared.operation.name,
-            page=page,
-            request_id=request_id,
-            parent_span=parent_span,
+        return with_json_fallback(
+            self._transport.send, prepared.operation, request, self._options.response_format
         )
 
     # ------------------------------------------------------------------ views
@@ -649,165 +431,8 @@ class BaseClient:
         )
         chain = check_middleware(middleware)
         view = copy.copy(self)
-        view._parent = self._parent or self
-        view._owns_session = False
-        view._closed = False
+        view._session = self._session.view()
         view._options = options
-        view._transport = self._transport.derive(options, session=view._session_now, middleware=chain)
+        view._transport = self._transport.derive(options, session=view._session.get, middleware=chain)
         view._bind_resources()
         return view
-
-
-_NO_OPTIONS = RequestOptions()
-
-
-def _with_request_id(headers: dict[str, str], name: str | None) -> str | None:
-    """The id a request goes with, set in ``headers`` under ``name`` (the spec's header): the
-    caller's own value there (``extra_headers``, a view's ``headers``; any case) wins, else a
-    fresh UUID. None when the spec names no header."""
-    if name is None:
-        return None
-    wanted = name.lower()
-    for key, value in headers.items():
-        if key.lower() == wanted:
-            return value
-    headers[name] = str(uuid.uuid4())
-    return headers[name]
-
-
-def _password(url: str | None) -> str:
-    """The password in a URL (a proxy's), for the redactor; empty when there is none."""
-    return (URL(url).password or "") if url else ""
-
-
-def _trust_env(value: object, session: aiohttp.ClientSession | None) -> bool:
-    """Whether the client's own session reads the proxy variables: yes unless told otherwise; a
-    caller's session has its own setting, which this one cannot change."""
-    if value is None:
-        return True
-    if not isinstance(value, bool):
-        raise ClientValidationError("trust_env", f"must be True or False, got {value!r}")
-    if session is not None:
-        raise ClientValidationError(
-            "trust_env",
-            "applies to the client's own session; give your aiohttp.ClientSession trust_env= instead",
-        )
-    return value
-
-
-def _one_of(options: ClientOptions | None, separate: ClientOptions) -> ClientOptions:
-    """``options`` when given (the separate settings then left at their defaults), else ``separate``."""
-    if options is None:
-        return separate
-    if not isinstance(options, ClientOptions):
-        raise ClientValidationError("options", f"must be a ClientOptions, got {type(options).__name__}")
-    if separate != ClientOptions():
-        raise ClientValidationError(
-            "options",
-            "give either options= or response_format/max_concurrency/concurrency_bounds/max_retries/timeout/"
-            "max_response_bytes",
-        )
-    return options
-
-
-def _kept(answer: APIResponse[Any], answers: dict[int, tuple[Any, APIResponse[Any]]]) -> Callable[[], Any]:
-    """The decoder of a raw pager's page: it keeps the page's answer, found again by the page."""
-
-    def decode() -> Any:
-        page = answer.parse()
-        answers[id(page)] = (page, answer)  # the page is kept alive, so its id stays its own
-        return page
-
-    return decode
-
-
-def _page_number(pagination: Any, query: Query) -> int:
-    """The page a listing's query asks for (1 when it names none), as traces and logs show it."""
-    value = dict(query).get(pagination.page_param) if pagination.page_param else None
-    return int(value) if value is not None and value.isdigit() else 1
-
-
-def _budget(client_id: str, rate_limit: str | None, store: RateStore | None) -> RateBudget | None:
-    """The client's budget: its limits on the given store (or one of its own, in memory)."""
-    if rate_limit is None and store is None:
-        return None
-    _require_instance("rate_limiter", store, RateStore, "a RateLimiter (or another RateStore)")
-    items = parse_rate_limit(rate_limit) if rate_limit is not None else ()
-    return RateBudget(store or InMemoryRateStore(), items, key=budget_key(client_id))
-
-
-def _listing_scope(path: str, options: RequestOptions | None) -> str:
-    """What ties a listing's cursors to its call besides its arguments: the path, and the query
-    ``extra_query`` adds (another filter is another listing)."""
-    extra = sorted((options.extra_query or {}).items(), key=str) if options is not None else []
-    return f"{path} {extra!r}" if extra else path
-
-
-@functools.lru_cache(maxsize=URLS_KEPT)
-def _url(base: str, path: str, query: Query) -> URL:
-    """The URL of a request. The latest are kept: a URL is immutable, and one used again (the same
-    call made again, a retry) keeps what yarl and aiohttp worked out of it (its host, port...)."""
-    text = base + path
-    if query:
-        text += "?" + urlencode(query, quote_via=quote, safe=",")
-    return URL(text, encoded=True)
-
-
-def check_base_url(name: str, value: Any) -> URL:
-    """An absolute http(s) URL without query or fragment; a typed error names anything else."""
-    if not isinstance(value, str) or not value.strip():
-        raise ClientValidationError(name, "must be an absolute http(s) URL")
-    try:
-        url = URL(value.strip())
-    except ValueError:
-        raise ClientValidationError(
-            name, f"must be an absolute http(s) URL, got {redact_url(value)!r}"
-        ) from None
-    if url.scheme not in ("http", "https") or not url.host:
-        raise ClientValidationError(name, f"must be an absolute http(s) URL, got {redact_url(value)!r}")
-    if url.query_string or url.fragment:
-        raise ClientValidationError(name, "may not carry a query or fragment")
-    return url
-
-
-def _not_a_url(name: str, value: str) -> ClientValidationError:
-    """The error for a URL refused; a password in it is not shown."""
-    return ClientValidationError(name, f"must be an absolute http(s) URL, got {redact_url(value)!r}")
-
-
-def _require_instance(name: str, value: object, kind: type[Any], described: str) -> None:
-    """None (the default) or an instance of ``kind``; a typed error names anything else now, not
-    at the first call."""
-    if value is not None and not isinstance(value, kind):
-        raise ClientValidationError(name, f"must be {described}, got {type(value).__name__}")
-
-
-def _require_text(name: str, value: Any) -> None:
-    if not isinstance(value, str) or not value.strip():
-        raise ClientValidationError(name, "must be a non-empty string")
-
-
-class BaseClientWithRawResponse:
-    """``client.with_raw_response``: what the client calls, answering with HTTP details
-    (``APIResponse``) instead of the model; the generated subclass adds every resource."""
-
-    def __init__(self, client: BaseClient) -> None:
-        self._client = client
-
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: Any = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-    ) -> APIResponse[Any]:
-        """``client.request``'s answer with its status, headers, request id, time and retries;
-        ``parse()`` decodes it as ``client.request`` would. An error status still raises."""
-        return await self._client._request_raw(
-            method, path, params, json, cast_to, timeout, retry, extra_headers
-        )

@@ -31,7 +31,7 @@ from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError
 from ._options import api_options, json_option, list_option
 from ._output import print_document, show
-from ._views import Cell, ListColumn, RecordList
+from ._record_list import Cell, ListColumn, RecordList
 
 __all__ = ["ItemsFile", "bulk", "read_items"]
 

@@ -14,11 +14,11 @@ from ..fleet._queue import QueueOptions, export_via_queue, redis_cause
 from ..fleet._redis import RedisPolicy
 from ._commands_worker import checked_queue_url, fleet_logging, require_fleet_extra, retry_window_option
 from ._context import ApiSettings, run_with_client
+from ._export_views import customers_summary_view, export_summary_view
 from ._failures import IncompleteError, InputError, read_customers_file, run
 from ._options import api_options, json_option
 from ._output import error_console, print_document, show
 from ._progress import CatalogProgressBars
-from ._views import customers_summary_view, export_summary_view
 
 __all__ = ["catalogs"]
 

@@ -10,9 +10,9 @@ import click
 
 from ..testing import DataSize
 from ._demo import DEMO_CATALOG_ITEMS, run_demo
+from ._export_views import export_totals
 from ._failures import CommandError, IncompleteError, require_installed, run
 from ._output import stdout_console
-from ._views import export_totals
 
 if TYPE_CHECKING:
     from ..testing import Sandbox

@@ -30,6 +30,7 @@ from ..models import (
     SubsidyAccessPolicy,
 )
 from ..testing import DataSize
+from ._export_views import export_summary_view
 from ._progress import CatalogProgressBars
 from ._views import (
     action_view,
@@ -39,7 +40,6 @@ from ._views import (
     contents_table,
     course_view,
     enrollment_view,
-    export_summary_view,
     license_assignment_view,
     plans_table,
     policies_table,

@@ -29,17 +29,15 @@ from ..models import (
     SubscriptionPlan,
     SubsidyAccessPolicy,
 )
+from ._record_list import Columns, cell, details, table
 from ._views import (
-    Columns,
     action_view,
     allocation_view,
     assignments_view,
     catalogs_table,
-    cell,
     contents_table,
     course_run_view,
     course_view,
-    details,
     enrollment_view,
     learner_summary_table,
     license_assignment_view,
@@ -47,7 +45,6 @@ from ._views import (
     policies_table,
     program_view,
     revocation_view,
-    table,
 )
 
 __all__ = ["DEFAULT_PRESENTATION", "Presentation", "generic_listing", "generic_result"]

@@ -29,8 +29,8 @@ from ..exports import PART_SUFFIX, ExportSummary, Manifest, export_catalogs
 from ..exports._catalogs import failure_reason
 from ..exports._lock import file_lock_path
 from ._customers import Customer
-from ._queue import JobQueue, QueueOptions, gather_or_cancel, twin_result
-from ._runs import RunTicket, guarded
+from ._queue import JobQueue, QueueOptions, gather_or_cancel
+from ._runs import RunTicket, guarded, twin_result
 from ._worker_clients import WorkerClients
 
 __all__ = [

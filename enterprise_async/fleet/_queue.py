@@ -3,8 +3,9 @@
 
 ``export_via_queue`` lists the catalogs, enqueues one job per catalog that is not already complete,
 waits for the jobs, and records each finished file in the directory's manifest, so the directory
-ends up exactly as a local export leaves it. Workers export one catalog per job with a client that
-shares its token (``RedisTokenCache``) and its rate budget (``RateLimiter``) through the same Redis.
+ends up exactly as a local export leaves it. Workers export one catalog per job (``_catalog_job``)
+with a client that shares its token (``RedisTokenCache``) and its rate budget (``RateLimiter``)
+through the same Redis.
 The directory must be shared by the workers and the command (same path).
 
 Faults (see also ``_redis`` and ``_runs``):
@@ -39,23 +40,17 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-import attrs
 from attrs import field, frozen
 
 from .._generated.client import EnterpriseClient
 from ..errors import EnterpriseError
-from ..exports import PART_SUFFIX, CatalogOutcome, CompletedCatalog, ExportSummary, Manifest, SilentProgress
+from ..exports import PART_SUFFIX, CatalogOutcome, CompletedCatalog, ExportSummary, Manifest
 from ..exports._catalogs import (
-    ExportJob,
-    ItemTally,
-    catalog_file_name,
     distinct_catalogs,
-    failure_reason,
-    write_catalog_contents,
 )
-from ..exports._checkpoint_files import CHECKPOINT_SUFFIX, CheckpointFiles
+from ..exports._checkpoint_files import CHECKPOINT_SUFFIX
 from ..exports._lock import file_lock_path
-from ..models import Catalog, from_dict, to_dict
+from ..models import Catalog, to_dict
 from . import _job_format
 from ._job_format import JobPayloadError, failure_text
 from ._redis import (
@@ -66,8 +61,7 @@ from ._redis import (
     redis_failures,
     redis_location,
 )
-from ._runs import DEFAULT_LEASE, RunClaim, RunTicket, guarded
-from ._worker_clients import WorkerClients
+from ._runs import DEFAULT_LEASE, RunClaim
 
 __all__ = [
     "DEFAULT_JOB_TIMEOUT",
@@ -80,7 +74,6 @@ __all__ = [
     "JobQueue",
     "NoWorkerError",
     "QueueOptions",
-    "export_catalog",
     "export_via_queue",
     "gather_or_cancel",
     "queue_redis",
@@ -383,71 +376,3 @@ def _entry(result: dict[str, Any]) -> CompletedCatalog | None:
         return CompletedCatalog(**data)
     except TypeError:
         return None
-
-
-async def export_catalog(
-    context: dict[str, Any],
-    run: dict[str, Any],
-    directory: str,
-    catalog: dict[str, Any],
-    page_size: int | None,
-    client_options: dict[str, Any],
-) -> dict[str, Any]:
-    """The job: one catalog to ``<directory>/<uuid>.jsonl``; its manifest entry, or why it failed
-    (``{"dropped": ...}`` when its run is over)."""
-    try:
-        ticket = RunTicket.from_dict(run)
-        wanted = _catalog_argument(catalog)
-        path = Path(directory) / catalog_file_name(wanted.uuid or "")
-    except (ValueError, TypeError, EnterpriseError) as error:
-        return {"error": f"refused a job with bad arguments: {' '.join(str(error).split())}"}
-    clients: WorkerClients = context["clients"]
-    try:
-        client = await clients.environment(client_options)
-    except EnterpriseError as error:  # options that are not ClientOptions: a tampered job
-        return {"error": f"refused a job with bad arguments: {' '.join(str(error).split())}"}
-    if client is None:
-        return {"error": "this worker has no ENTERPRISE_* credentials: start it with them to export catalogs"}
-    checkpoints = CheckpointFiles(path.parent, catalog_file_name)  # a later run continues from them
-    job = ExportJob(
-        client, path.parent, Manifest(path.parent), True, page_size, SilentProgress(), checkpoints=checkpoints
-    )
-
-    async def write() -> dict[str, Any]:
-        twin = await twin_result(context)
-        if twin is not None:
-            return twin
-        try:
-            entry = await write_catalog_contents(job, wanted, ItemTally())
-        except (EnterpriseError, OSError) as error:
-            return {"error": failure_reason(error)}
-        return {"entry": attrs.asdict(entry)}
-
-    try:
-        result = await guarded(context["redis"], ticket, file_lock_path(path), write)
-    except OSError as error:  # the folder is not there, or not writable, on this worker
-        return {"error": failure_reason(error)}
-    return result if result is not None else {"dropped": f"run {ticket.run_id} is over"}
-
-
-async def twin_result(context: dict[str, Any]) -> dict[str, Any] | None:
-    """The result a twin of this job stored (the same job, enqueued again after Redis lost it while
-    the first ran); this job then ends with the same result instead of writing the files again."""
-    job_id = context.get("job_id")
-    if not job_id:
-        return None
-    stored = await context["redis"].get(f"arq:result:{job_id}")
-    if stored is None:
-        return None
-    try:
-        data = _job_format.load(stored)
-    except JobPayloadError:
-        return None
-    result = data["r"]
-    return result if data["s"] and isinstance(result, dict) and "dropped" not in result else None
-
-
-def _catalog_argument(catalog: Any) -> Catalog:
-    if not isinstance(catalog, dict) or not isinstance(catalog.get("uuid"), str) or not catalog["uuid"]:
-        raise ValueError("the catalog has no uuid")
-    return from_dict(Catalog, catalog)

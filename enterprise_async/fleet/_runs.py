@@ -9,7 +9,9 @@ folder's ``DirectoryLock``). Every job carries its run's id and lease:
   crash, Redis with persistence gives the dead run's jobs back, and they must not export again
   over the next run;
 - a running job whose run ends stops, and its partial file is removed;
-- a second run on the same folder gets ``DirectoryLockedError`` naming the holder, or waits.
+- a second run on the same folder gets ``DirectoryLockedError`` naming the holder, or waits;
+- a job enqueued again after Redis lost it while the first ran ends with its twin's result
+  (``twin_result``) instead of writing the files again.
 
 A Redis that lost its data (restarted without persistence) loses the lease and the claim too: the
 enqueuer sets them again at its next renewal, and a job that finds no lease waits one lease for it
@@ -40,9 +42,19 @@ from ..exports._lock import (
     holder_data,
     read_holder,
 )
+from . import _job_format
+from ._job_format import JobPayloadError
 from ._redis import is_redis_failure
 
-__all__ = ["DEFAULT_LEASE", "RunClaim", "RunTicket", "guarded", "run_is_live", "stop_when_run_ends"]
+__all__ = [
+    "DEFAULT_LEASE",
+    "RunClaim",
+    "RunTicket",
+    "guarded",
+    "run_is_live",
+    "stop_when_run_ends",
+    "twin_result",
+]
 
 logger = logging.getLogger("enterprise_async.fleet")
 T = TypeVar("T")
@@ -254,6 +266,23 @@ async def guarded(
         return task.result()
     finally:
         lock.release()
+
+
+async def twin_result(context: dict[str, Any]) -> dict[str, Any] | None:
+    """The result a twin of this job stored (the same job, enqueued again after Redis lost it while
+    the first ran); this job then ends with the same result instead of writing the files again."""
+    job_id = context.get("job_id")
+    if not job_id:
+        return None
+    stored = await context["redis"].get(f"arq:result:{job_id}")
+    if stored is None:
+        return None
+    try:
+        data = _job_format.load(stored)
+    except JobPayloadError:
+        return None
+    result = data["r"]
+    return result if data["s"] and isinstance(result, dict) and "dropped" not in result else None
 
 
 async def _take(lock: FileLock, redis: Any, ticket: RunTicket) -> bool:

@@ -20,9 +20,10 @@ from typing import Any
 
 from .._options import ClientOptions
 from . import _job_format
+from ._catalog_job import export_catalog
 from ._customer_queue import CUSTOMER_FUNCTION, export_customer
 from ._customers import Customer
-from ._queue import EXPORT_FUNCTION, MAX_TRIES, QUEUE_NAME, WORKER_HEARTBEAT, export_catalog, queue_redis
+from ._queue import EXPORT_FUNCTION, MAX_TRIES, QUEUE_NAME, WORKER_HEARTBEAT, queue_redis
 from ._redis import RedisPolicy, RedisUnavailableError, is_redis_failure, redis_error, redis_location
 from ._worker_clients import WorkerClients
 

@@ -140,6 +140,11 @@ class CatalogContent:
             return next((run for run in item["course_runs"] if run["key"] == key), None)
         return None
 
+    def holds(self, catalog: CatalogRecord, content_key: str) -> bool:
+        """Whether the catalog holds content with this key: a course, a course run or a program."""
+        finders = (self.course, self.course_run, self.program)
+        return any(find(catalog, content_key) is not None for find in finders)
+
     def program(self, catalog: CatalogRecord, program_uuid: str) -> dict[str, Any] | None:
         """The program of this catalog whose uuid is ``program_uuid``, if any."""
         try:

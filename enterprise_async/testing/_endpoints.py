@@ -8,6 +8,7 @@ knows about sockets, tokens or faults.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any, Final, Literal
 
 from attrs import field, frozen
@@ -209,18 +210,20 @@ class Endpoints:
         if price * len(emails) > self.data.spend_available(policy):
             raise ApiError(422, [_refusal("policy_spend_limit_reached", NO_FUNDS, policy.uuid)])
         outcome = self.data.allocate(policy, emails, content_key, price)
+        emitted = partial(self.services.emitted, "policies.allocate")
         return Reply(
             {
-                "updated": [record.wire() for record in outcome.updated],
-                "created": [record.wire() for record in outcome.created],
-                "no_change": [record.wire() for record in outcome.no_change],
+                "updated": emitted([record.wire() for record in outcome.updated]),
+                "created": emitted([record.wire() for record in outcome.created]),
+                "no_change": emitted([record.wire() for record in outcome.no_change]),
             },
             status=202,
         )
 
     def _allocatable(self, policy: Any, content_key: str, price: int) -> None:
-        """The service's checks before allocating (``x-sdk-service`` ``allocation``): the price
-        asked within its ratio of the content's price, then an active policy; 422 otherwise."""
+        """The service's checks before allocating (``x-sdk-service`` ``allocation``), in its
+        order: the price asked within its ratio of the content's price, an active policy, then
+        content the policy's catalog holds; 422 otherwise."""
         rules = self.services.rules("policies.allocate").get("allocation")
         if not rules:
             return
@@ -246,6 +249,9 @@ class Endpoints:
             )
         if not policy.active:
             raise ApiError(422, [_refusal(rules["inactive-refusal"]["reason"], NO_FUNDS, policy.uuid)])
+        outside = rules.get("outside-catalog-refusal")
+        if outside and not (catalog and self.data.content.holds(catalog, content_key)):
+            raise ApiError(422, [_refusal(outside["reason"], outside["user_message"], policy.uuid)])
 
     def policies(self, call: Call) -> Reply:
         customer = query_uuid(call.query, "enterprise_customer_uuid", required=True)
@@ -510,8 +516,10 @@ class Endpoints:
         if not valid_uuid(customer) or self.data.customer(customer) is None:
             raise not_found()
         rows = _order_rows(self.data.summaries(customer), call.query.get("ordering") or "last_activity_date")
-        if self.options.learner_summary == "list":
-            return Reply(rows)
+        operation = "learner_summary.list"
+        unpaged = self.options.learner_summary == "list" or self.services.streams(operation, call.accept)
+        if unpaged:  # a plain list, or every row for the CSV the service streams
+            return Reply(self.services.emitted(operation, rows))
         page = self._page(call, "learner_summary.list", len(rows), "learner_summary", "page_size")
         return self._paged(call, "learner_summary.list", page, rows[page.start : page.end])
 
@@ -537,6 +545,7 @@ class Endpoints:
             size_param=pagination.size_param or size_param,
             page_param=pagination.page_param or "page",
             max_size=_smallest(pagination.max_size, self.options.largest_pages.get(listing)),
+            max_given=self.services.max_page_size(operation),
             fallback=self.services.page_size_fallback(operation),
         )
 
@@ -561,9 +570,7 @@ class Endpoints:
             query=list(call.query.items()),
             page_param=pagination.page_param or "page",
         )
-        emitted = self.services.rules(operation).get("fields")
-        if emitted is not None:  # the serializer's fields, no more
-            items = [{name: item[name] for name in emitted if name in item} for item in items]
+        items = self.services.emitted(operation, items)  # the serializer's fields, no more
         envelope = self.services.rules(operation).get("envelope")
         if envelope is not None and pagination.items is not None:
             fields = {**(head or {}), **extra}

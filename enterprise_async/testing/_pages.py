@@ -95,17 +95,22 @@ def requested_page(
     size_param: str,
     page_param: str = "page",
     max_size: int | None = None,
+    max_given: int | None = None,
     fallback: bool = False,
 ) -> PageSlice:
     """The page a request asks for; beyond the end, the answer the spec's ``x-sdk-past-last-page``
     names (Django REST framework's 404 "Invalid page."); 400 for a bad size. A size beyond
-    ``max_size`` is brought down to it, as Django REST framework's ``max_page_size`` does. With
+    ``max_size`` is brought down to it, as Django REST framework's ``max_page_size`` does; so is a
+    size the query gives beyond ``max_given`` (a service whose ``max_page_size`` is below its
+    default size, which DRF applies only to a size asked for). With
     ``fallback``, a size that is not a positive integer means ``default_size``, as DRF's
     ``get_page_size`` reads it."""
     given = query.get(size_param)
     if fallback and given is not None and not (given.isdigit() and int(given) > 0):
         given = None
     size = _size(given, size_param, default_size)
+    if given is not None and max_given is not None:
+        size = min(size, max_given)
     if max_size is not None:
         size = min(size, max_size)
     text = query.get(page_param, "1")

@@ -142,7 +142,10 @@ class SandboxServer:
             reply = error.reply
         if echoed:
             reply = Reply(reply.data, reply.status, {**reply.headers, **echoed})
-        return render(reply, wants_json if media is None else media == JSON)
+        if operation is not None and reply.status == 200 and self.services.streams(operation, media or ""):
+            body, headers = self.services.csv(operation, reply.data)
+            return web.Response(status=200, body=body, headers={**reply.headers, **headers, "Vary": "Accept"})
+        return render(reply, wants_json if media is None else "xml" not in media)  # a CSV view's errors: JSON
 
     def _dispatch(self, request: web.Request, body: bytes, path: str) -> Reply:
         found, path = self._match(request.method, path)

@@ -10,6 +10,8 @@ a rule names its parameter, and the owner of a resource is found by its kind.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
@@ -32,6 +34,7 @@ NO_CUSTOMER: Final = "00000000-0000-0000-0000-000000000000"
 NOT_ACCEPTABLE: Final = "Could not satisfy the request Accept header."
 JSON: Final = "application/json"
 XML: Final = "application/xml"
+CSV: Final = "text/csv"
 _CHOICE: Final = "Select a valid choice. {value} is not one of the available choices."
 
 
@@ -73,17 +76,36 @@ class Services:
     # ------------------------------------------------------------------ negotiation, ids, tokens
 
     def media(self, operation: str | None, accept: str) -> str | None:
-        """The media type of the answer to ``accept``: the first of the service's formats the
-        header names, else 406 (None) when it names only XML and the service renders none, else
-        the service's first format (DRF's negotiation; ``*/*`` and others get JSON). Without a
-        service: JSON when asked for, XML otherwise (the reference)."""
-        formats = self.service(operation).get("formats")
+        """The media type of the answer to ``accept``: the first of the view's formats (the
+        operation's own ``formats``, else its service's) the header names, else 406 (None) when
+        it names only XML and the view renders none, else the first format (DRF's negotiation;
+        ``*/*`` and others get JSON). Without a service: JSON when asked for, XML otherwise (the
+        reference)."""
+        formats = self.rules(operation).get("formats") or self.service(operation).get("formats")
         if not formats:
             return JSON if JSON in accept else XML
         named = next((media for media in formats if media in accept), None)
         if named is not None:
             return str(named)
         return None if XML in accept else str(formats[0])
+
+    def streams(self, operation: str, accept: str) -> bool:
+        """Whether the view streams every record as CSV to ``accept`` (a ``csv`` rule, and the
+        negotiation picks ``text/csv``) instead of answering a page."""
+        return "csv" in self.rules(operation) and self.media(operation, accept) == CSV
+
+    def csv(self, operation: str, records: Sequence[Mapping[str, Any]]) -> tuple[bytes, dict[str, str]]:
+        """``records`` as the view's CSV renderer writes them (djangorestframework-csv: a header
+        row of the ``fields``, then one row a record, ``csv.writer``'s excel dialect, UTF-8) and
+        the headers of its streamed answer (``csv.filename`` as an attachment)."""
+        columns = [name for name in self.rules(operation)["fields"] if isinstance(name, str)]
+        text = io.StringIO()
+        writer = csv.writer(text)
+        writer.writerow(columns)
+        writer.writerows([record.get(name) for name in columns] for record in records)
+        filename = self.rules(operation)["csv"]["filename"]
+        headers = {"Content-Type": CSV, "Content-Disposition": f'attachment; filename="{filename}"'}
+        return text.getvalue().encode(), headers
 
     def request_id(self, operation: str | None, given: str | None) -> dict[str, str]:
         """The request id header the service echoes (its placeholder when none was given)."""
@@ -100,6 +122,19 @@ class Services:
     def page_size_fallback(self, operation: str | None) -> bool:
         """Whether a page size that is not a positive integer means the default size."""
         return bool(self.service(operation).get("page-size-fallback"))
+
+    def max_page_size(self, operation: str | None) -> int | None:
+        """The largest page size a request may ask ``operation``'s service for (``max-page-size``):
+        DRF's ``max_page_size`` caps a size given in the query, never the default size."""
+        found = self.rules(operation).get("max-page-size")
+        return None if found is None else int(found)
+
+    def emitted(self, operation: str, items: Sequence[Any]) -> list[Any]:
+        """``items`` (the records the operation answers with) as its serializer emits them: only
+        the fields its ``fields`` rule lists, a ``{field: [...]}`` entry naming the fields of a
+        nested serializer. Without the rule, the items as they are."""
+        names = self.rules(operation).get("fields")
+        return list(items) if names is None else [_only(item, names) for item in items]
 
     def listed(self, operation: str, records: Sequence[T]) -> list[T]:
         """The records a listing holds: those of the token's customer where the service lists
@@ -163,6 +198,22 @@ class Services:
         return next(
             (policy for policy in self._data.policies if policy.assignment_configuration_uuid == key), None
         )
+
+
+def _only(value: Any, names: Sequence[Any]) -> Any:
+    """``value`` (a mapping, or a list of them) with only the fields ``names`` lists, in its order;
+    an entry ``{field: [...]}`` keeps ``field`` with only those fields of its own."""
+    if isinstance(value, list):
+        return [_only(item, names) for item in value]
+    if not isinstance(value, dict):
+        return value
+    kept: dict[str, Any] = {}
+    for entry in names:
+        nested = entry if isinstance(entry, dict) else {entry: None}
+        for name, inner in nested.items():
+            if name in value:
+                kept[name] = value[name] if inner is None else _only(value[name], inner)
+    return kept
 
 
 def _with_query(call: Call, name: str, value: str) -> Call:

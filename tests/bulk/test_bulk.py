@@ -164,10 +164,11 @@ async def test_a_bulk_revoke_by_filters_is_one_request(enterprise_sandbox: Sandb
 
 async def test_allocate_in_chunks_merges_the_assignments_created(enterprise_sandbox: Sandbox) -> None:
     policy = next(p for p in enterprise_sandbox.data.policies if p.assignment_configuration_uuid)
+    key, price = _cheapest_course(enterprise_sandbox, policy.catalog_uuid)
     emails = _emails(230)
     async with enterprise_sandbox.client() as client:
         result = await client.policies.allocate_in_chunks(
-            policy.uuid, learner_emails=emails, content_key="HarvardX+CS50", content_price_cents=1
+            policy.uuid, learner_emails=emails, content_key=key, content_price_cents=price
         )
     assert [
         len(sent) for sent in _sent(enterprise_sandbox, ALLOCATE.format(policy.uuid), "learner_emails")
@@ -178,6 +179,24 @@ async def test_allocate_in_chunks_merges_the_assignments_created(enterprise_sand
     ]
     assert result.total("created") == 230
     assert sorted(item.learner_email for item in result.collect("created")) == sorted(emails)
+
+
+def _cheapest_course(sandbox: Sandbox, catalog_uuid: str) -> tuple[str, int]:
+    """A course of the policy's catalog and its price (the services allocate only content the
+    policy's catalog holds, at its price), the cheapest among the first items so that 230
+    learners stay within the policy's funds."""
+    catalog = sandbox.data.catalog(catalog_uuid)
+    assert catalog is not None
+    content = sandbox.data.content
+    priced = [
+        (price, item["key"])
+        for index in range(10)
+        if content.kind(index) == "course"
+        for item in [content.item(catalog, index)]
+        if (price := content.price_cents(catalog, item["key"])) is not None
+    ]
+    price, key = min(priced)
+    return key, price
 
 
 # ---------------------------------------------------------------------------------- concurrency

@@ -464,7 +464,7 @@ async def test_a_callers_session_is_left_open(api: ScriptedAPI) -> None:
 async def test_the_clients_own_session_is_closed(api: ScriptedAPI) -> None:
     client = api.client()
     async with client:
-        session = await client._get_session()
+        session = client._session.get()
     assert session.closed
 
 

@@ -22,7 +22,7 @@ async def test_a_view_shares_the_pool_and_the_token_of_its_client() -> None:
         await client.catalogs.list().to_list()
         view = client.with_options(timeout=5, max_retries=0)
         await view.catalogs.list().to_list()
-        assert await view._get_session() is await client._get_session()
+        assert view._session.get() is client._session.get()
         assert sandbox.tokens_issued == 1
         assert view.stats is client.stats
 

@@ -103,13 +103,16 @@ async def test_a_plan_locked_past_the_retries_raises_the_services_words(
 
 async def test_a_refused_allocation_raises_422_with_the_services_reason(enterprise_sandbox: Sandbox) -> None:
     policy = next(p for p in enterprise_sandbox.data.policies if p.assignment_configuration_uuid)
+    course = enterprise_sandbox.data.first(policy.catalog_uuid, "course")  # the services allocate only
+    catalog = enterprise_sandbox.data.catalog(policy.catalog_uuid)  # content of the policy's catalog,
+    assert catalog is not None  # at its price: learners enough for that price to exceed the funds
+    price = enterprise_sandbox.data.content.price_cents(catalog, course["key"])
+    assert price is not None
+    learners = [f"rich{n}@example.com" for n in range(policy.spend_limit // price + 1)]
     async with enterprise_sandbox.client() as client:
         with pytest.raises(UnprocessableEntityError) as caught:
             await client.policies.allocate(
-                policy.uuid,
-                learner_emails=["rich@example.com"],
-                content_key="HarvardX+CS50",
-                content_price_cents=policy.spend_limit + 1,
+                policy.uuid, learner_emails=learners, content_key=course["key"], content_price_cents=price
             )
     reason = HTTPStatus(422).phrase  # the server's words: "Unprocessable Content" from Python 3.13 on
     assert str(caught.value).endswith(

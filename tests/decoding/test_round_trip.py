@@ -24,8 +24,7 @@ import attrs
 import orjson
 import pytest
 
-from enterprise_async import EnterpriseClient, NotFoundError
-from enterprise_async import _base_client as _client
+from enterprise_async import EnterpriseClient, NotFoundError, _answers
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._spec import Operation
 from enterprise_async._xml import parse_drf_xml, render_drf_xml
@@ -147,7 +146,7 @@ class Recorder:
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     recorded = Recorder()
-    render, read_result = _server.render, _client.read_result
+    render, read_result = _server.render, _answers.read_result
 
     def recording_render(reply: Any, wants_json: bool) -> Any:
         if reply.data is not None:
@@ -160,7 +159,7 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
         return result
 
     monkeypatch.setattr(_server, "render", recording_render)
-    monkeypatch.setattr(_client, "read_result", recording_read_result)
+    monkeypatch.setattr(_answers, "read_result", recording_read_result)
     return recorded
 
 

@@ -10,9 +10,9 @@ import pytest
 import redis.asyncio
 
 from enterprise_async._options import ClientOptions
+from enterprise_async.fleet._catalog_job import export_catalog
 from enterprise_async.fleet._customer_queue import export_customer
 from enterprise_async.fleet._customers import Customer
-from enterprise_async.fleet._queue import export_catalog
 from enterprise_async.fleet._runs import run_key
 from enterprise_async.fleet._worker_clients import WorkerClients
 from enterprise_async.models import to_dict

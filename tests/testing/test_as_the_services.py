@@ -6,6 +6,8 @@ the service file behind it. The sandbox's tokens are tied to its first customer 
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -13,7 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from enterprise_async.testing import Sandbox
+from enterprise_async.testing import DataSize, Sandbox
 
 from .conftest import RawAPI
 
@@ -438,3 +440,230 @@ async def test_policies_and_assignments_carry_only_what_their_serializers_emit(
     assert {"uuid", "aggregates", "assignment_configuration"} <= set(policy)
     assert not {"content_metadata", "learner_acknowledged"} & set(assignment)
     assert {"uuid", "learner_state", "recent_action"} <= set(assignment)
+
+
+# ------------------------------------------------------------------ what each serializer emits
+
+V0_LEARNER_FIELDS = {
+    "id",
+    "enterprise_id",
+    "enterprise_user",
+    "enterprise_site_id",
+    "lms_user_id",
+    "course_id",
+    "consent_granted",
+    "course_start",
+    "course_end",
+    "course_duration",
+    "course_price",
+    "discount_price",
+    "offer",
+    "enrollment_created_timestamp",
+    "unenrollment_timestamp",
+    "passed_timestamp",
+    "user_account_creation_timestamp",
+    "user_country",
+}
+"""The 18 fields of edx-enterprise-data's v0 EnterpriseEnrollmentSerializer (and the reference)
+that its v1 EnterpriseLearnerEnrollmentSerializer does not emit."""
+
+
+async def test_learner_rows_carry_only_what_their_serializer_emits(services: Sandbox, api: RawAPI) -> None:
+    """edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer
+    (the serializer_class of api/v1/views/enterprise_learner.py, EnterpriseLearnerEnrollmentViewSet):
+    its 56 fields, in its order, none of the v0 serializer's."""
+    a, _ = _customers(services)
+    answer = await api.get(f"/enterprise/v3/enterprise-customer/{a}/learner-summary")
+    row = answer.data["results"][0]
+    assert answer.status == 200
+    assert not V0_LEARNER_FIELDS & set(row)
+    assert len(row) == 56
+    assert (list(row)[:2], list(row)[-2:]) == (
+        ["enrollment_id", "enterprise_enrollment_id"],
+        ["course_progress", "course_passing_grade"],
+    )
+
+
+async def test_allocated_assignments_carry_only_what_their_serializer_emits(
+    services: Sandbox, api: RawAPI
+) -> None:
+    """enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py,
+    SubsidyAccessPolicyAllocationResponseSerializer: its assignments are
+    LearnerContentAssignmentResponseSerializer's (serializers/content_assignments/assignment.py),
+    without the admin view's `recent_action`, `learner_state`, `error_reason` or the learner
+    views' `content_metadata`, `learner_acknowledged`."""
+    a, _ = _customers(services)
+    policy = _assignable(services, a)
+    catalog = services.data.catalog(policy.catalog_uuid)
+    assert catalog is not None
+    course = services.data.first(catalog, "course")
+    price = services.data.content.price_cents(catalog, course["key"])
+    body = {"learner_emails": ["ada@example.com"], "content_key": course["key"], "content_price_cents": price}
+    answer = await api.post(f"/enterprise/v1/policy-allocation/{policy.uuid}/allocate/", json=body)
+    assert answer.status == 202
+    (created,) = answer.data["created"]
+    assert set(created) == {
+        "uuid",
+        "assignment_configuration",
+        "learner_email",
+        "lms_user_id",
+        "content_key",
+        "parent_content_key",
+        "is_assigned_course_run",
+        "content_title",
+        "content_quantity",
+        "state",
+        "transaction_uuid",
+        "actions",
+        "earliest_possible_expiration",
+    }
+
+
+async def test_an_assignments_actions_carry_no_learner_acknowledged(services: Sandbox, api: RawAPI) -> None:
+    """enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py:
+    the admin serializer's actions are LearnerContentAssignmentActionSerializer's (created, modified,
+    uuid, action_type, completed_at, error_reason); only the learner-facing one adds
+    `learner_acknowledged`."""
+    a, _ = _customers(services)
+    configuration = _assignable(services, a).assignment_configuration_uuid
+    answer = await api.get(f"/enterprise/v1/assignment-configurations/{configuration}/admin/assignments/")
+    actions = [action for row in answer.data["results"] for action in row["actions"]]
+    assert actions
+    assert {frozenset(action) for action in actions} == {
+        frozenset({"created", "modified", "uuid", "action_type", "completed_at", "error_reason"})
+    }
+
+
+async def test_allocating_content_outside_the_policys_catalog_answers_422_content_not_in_catalog(
+    services: Sandbox, api: RawAPI
+) -> None:
+    """enterprise-access enterprise_access/apps/subsidy_access_policy/models.py, can_allocate
+    (catalog_contains_content_key: REASON_CONTENT_NOT_IN_CATALOG), the reasons list of
+    views/subsidy_access_policy.py, _get_reasons_for_no_redeemable_policies. The content is the
+    customer's (its other catalog holds it, so the price check passes), not the policy's."""
+    a, _ = _customers(services)
+    policy = _assignable(services, a)
+    other = next(c for c in services.data.catalogs if c.customer_uuid == a and c.uuid != policy.catalog_uuid)
+    course = services.data.first(other, "course")
+    held = services.data.catalog(policy.catalog_uuid)
+    assert held is not None
+    assert not services.data.content.holds(held, course["key"])
+    body = {
+        "learner_emails": ["ada@example.com"],
+        "content_key": course["key"],
+        "content_price_cents": services.data.content.price_cents(other, course["key"]),
+    }
+    answer = await api.post(f"/enterprise/v1/policy-allocation/{policy.uuid}/allocate/", json=body)
+    assert answer.status == 422
+    assert answer.data == [
+        {
+            "reason": "content_not_in_catalog",
+            "user_message": "You can't enroll right now because this course is no longer available in your "
+            "organization's catalog.",
+            "metadata": {"enterprise_administrators": []},
+            "policy_uuids": [policy.uuid],
+        }
+    ]
+
+
+# ------------------------------------------------------------------ enterprise-access's page sizes
+
+
+async def test_assignments_page_by_100_and_at_most_500(session: aiohttp.ClientSession) -> None:
+    """enterprise-access enterprise_access/apps/api/v1/views/utils.py, PaginationWithPageCount
+    (page_size = REST_FRAMEWORK PAGE_SIZE, 100 in settings/base.py; max_page_size = 500)."""
+    async with Sandbox(seed=0, size=DataSize(assignments_per_configuration=800)) as sandbox:
+        api = RawAPI(sandbox, session)
+        a, _ = _customers(sandbox)
+        configuration = _assignable(sandbox, a).assignment_configuration_uuid
+        path = f"/enterprise/v1/assignment-configurations/{configuration}/admin/assignments/"
+        default = await api.get(path)
+        largest = await api.get(path, params={"page_size": "1000"})
+    count = default.data["count"]
+    assert count > 500
+    assert (len(default.data["results"]), default.data["num_pages"]) == (100, -(-count // 100))
+    assert (len(largest.data["results"]), largest.data["num_pages"]) == (500, 2)
+
+
+async def test_policies_page_by_100_but_a_page_size_asked_for_is_held_to_10(
+    session: aiohttp.ClientSession,
+) -> None:
+    """enterprise-access enterprise_access/apps/api/v1/views/subsidy_access_policy.py,
+    SubsidyAccessPolicyPagination (max_page_size = 10 over PaginationWithPageCount's page_size 100):
+    DRF's get_page_size caps only a size given in the query. The sandbox has at most a few policies
+    a customer, so the sizes are read where the sandbox keeps them and the cap is seen on `start`."""
+    async with Sandbox(seed=0) as sandbox:
+        endpoints = sandbox.server.endpoints
+        assert endpoints.options.page_sizes["policies"] == 100
+        assert endpoints.services.max_page_size("policies.list") == 10
+        api = RawAPI(sandbox, session)
+        a, _ = _customers(sandbox)
+        answer = await api.get(
+            "/enterprise/v1/subsidy-access-policies/",
+            params={"enterprise_customer_uuid": a, "page_size": "50"},
+        )
+    assert (answer.status, answer.data["num_pages"]) == (200, 1)
+
+
+# ------------------------------------------------------------------ the data and catalog services
+
+
+@pytest.mark.parametrize(
+    "path", ["/enterprise/v3/enterprise-customer/{a}/learner-summary", "/enterprise/v2/enterprise-catalogs"]
+)
+async def test_an_expired_token_reads_invalid_token_at_the_data_and_catalog_services(
+    services: Sandbox, api: RawAPI, path: str
+) -> None:
+    """edx-enterprise-data (installed in edx-analytics-data-api: analyticsdataserver/settings/base.py)
+    and enterprise-catalog enterprise_catalog/settings/base.py: JWT_DECODE_HANDLER is edx-drf-extensions'
+    jwt_decode_handler, which re-raises an expired signature as InvalidTokenError; drf-jwt's
+    JSONWebTokenAuthentication words it "Invalid token."."""
+    a, _ = _customers(services)
+    await api.fresh_token()
+    services.expire_tokens()
+    answer = await api.get(path.format(a=a))
+    assert (answer.status, answer.data) == (401, {"detail": "Invalid token."})
+
+
+async def test_enterprise_catalog_echoes_the_request_id(api: RawAPI) -> None:
+    """enterprise-catalog enterprise_catalog/settings/base.py (log_request_id's RequestIDMiddleware,
+    REQUEST_ID_RESPONSE_HEADER "X-Request-ID", NO_REQUEST_ID "None")."""
+    given = await api.get("/enterprise/v2/enterprise-catalogs", headers={"X-Request-ID": "trace-9"})
+    none = await api.get("/enterprise/v2/enterprise-catalogs")
+    assert (given.headers["X-Request-ID"], none.headers["X-Request-ID"]) == ("trace-9", "None")
+
+
+async def test_edx_enterprise_data_sends_no_request_id(services: Sandbox, api: RawAPI) -> None:
+    """edx-analytics-data-api analyticsdataserver/settings/base.py, where edx-enterprise-data runs:
+    no django-log-request-id middleware, so no X-Request-ID comes back."""
+    a, _ = _customers(services)
+    answer = await api.get(
+        f"/enterprise/v3/enterprise-customer/{a}/learner-summary", headers={"X-Request-ID": "trace-9"}
+    )
+    assert answer.status == 200
+    assert "X-Request-ID" not in answer.headers
+
+
+async def test_the_learner_report_streams_every_row_as_csv(services: Sandbox, api: RawAPI) -> None:
+    """edx-enterprise-data enterprise_data/api/v1/views/enterprise_learner.py,
+    EnterpriseLearnerEnrollmentViewSet (renderer_classes = (JSONRenderer, EnrollmentsCSVRenderer);
+    list: a CSV format streams every row, unpaged, as learner_progress_report.csv) and
+    enterprise_data/renderers.py (EnrollmentsCSVRenderer.header: the serializer's fields)."""
+    a, _ = _customers(services)
+    path = f"/enterprise/v3/enterprise-customer/{a}/learner-summary"
+    answer = await api.get(path, accept="text/csv")
+    paged = await api.get(path)
+    assert answer.status == 200
+    assert answer.headers["Content-Type"] == "text/csv"
+    assert answer.headers["Content-Disposition"] == 'attachment; filename="learner_progress_report.csv"'
+    rows = list(csv.reader(io.StringIO(answer.raw.decode())))
+    assert rows[0] == list(paged.data["results"][0])
+    assert len(rows) == 1 + paged.data["count"]
+
+
+async def test_an_error_of_the_learner_report_asked_in_csv_is_json(services: Sandbox, api: RawAPI) -> None:
+    """edx-enterprise-data (permission on the customer in the path): the 403 is the service's;
+    its body in JSON is a deliberate difference (the CSV renderer would write it as a CSV row)."""
+    _, b = _customers(services)
+    answer = await api.get(f"/enterprise/v3/enterprise-customer/{b}/learner-summary", accept="text/csv")
+    assert (answer.status, answer.data) == (403, FORBIDDEN)

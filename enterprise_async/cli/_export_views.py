@@ -1,0 +1,134 @@
+"""How an export's outcome looks to people: a record per catalog (or per customer), the totals,
+then one line per failure, its cause cut to the page and the reason (``short_cause``); ``--json``
+and the manifest keep every whole message.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from rich.console import Group
+from rich.text import Text
+
+from ..exports import ExportSummary
+from ..fleet._customer_queue import CustomersSummary
+from ._record_list import Cell, ListColumn, RecordList, cell
+
+__all__ = ["customers_summary_view", "export_summary_view", "export_totals", "short_cause"]
+
+
+_STATUS_STYLE = {"complete": "green", "skipped": "dim", "failed": "red"}
+
+
+EXPORT_COLUMNS: Final = (
+    ListColumn("Catalog", identifier=True),
+    ListColumn("Title"),
+    ListColumn("Status"),
+    ListColumn("Items", justify="right"),
+    ListColumn("Seconds", justify="right"),
+)
+
+
+def export_summary_view(summary: ExportSummary) -> Group:
+    """A catalog export: each catalog's outcome, the totals, then one line per failed catalog:
+    its id and why (the whole message is in ``--json`` and the manifest)."""
+    rows: list[list[Cell]] = [
+        [
+            outcome.uuid,
+            cell(outcome.title),
+            Text(outcome.status, style=_STATUS_STYLE[outcome.status]),
+            f"{outcome.items:,}",
+            f"{outcome.seconds:.2f}",
+        ]
+        for outcome in summary.outcomes
+    ]
+    outcomes = RecordList(
+        f"Export to {summary.directory}",
+        EXPORT_COLUMNS,
+        rows,
+        caption="one <catalog>.jsonl per catalog, and manifest.json",
+    )
+    failures = [_failure_line(outcome.uuid, outcome.error) for outcome in summary.failed]
+    return Group(outcomes, Text(export_totals(summary), style="bold"), *failures)
+
+
+def _failure_line(name: str, error: str | None) -> Text:
+    """``<id>  failed: <cause>`` on one line: the cause is cut at the console's edge, the id never."""
+    return Text.assemble((name, "bold"), "  failed: ", short_cause(error), no_wrap=True, overflow="ellipsis")
+
+
+_NOISE: Final = re.compile(
+    r"\b[A-Z]\w*Error: "  # the error's kind: the words after it say the same
+    r"|\b[a-z_]+\.[a-z_]+ (?=page )"  # the operation: an export reads catalogs' contents
+    r"|\s?\(?\b(?:GET|POST|PUT|PATCH|DELETE) /[^\s)]*\)?"  # the path: the line names the catalog
+    r"|\breturned |\bfailed: "
+    r"| failed after [\d,]+ items(?: of [\d,]+)?"
+    r"|\s*\(request id [^)]*\)"
+)
+"""What a one-line cause leaves out of an export's error message; the page and the reason stay."""
+
+
+def short_cause(error: str | None) -> str:
+    """An export's error for a one-line report: the page and the reason
+    (``page 3: 503 Service Unavailable``); ``--json`` and the manifest keep the whole message."""
+    return " ".join(_NOISE.sub("", error or "unknown error").split())
+
+
+def export_totals(summary: ExportSummary) -> str:
+    """One line: items, catalogs, time and rate; skipped and failed catalogs when there are any."""
+    text = _pace(summary.items, f"from {len(summary.completed)} catalogs", summary.seconds)
+    if summary.skipped:
+        text += f"; {len(summary.skipped)} already complete"
+    if summary.failed:
+        text += f"; {len(summary.failed)} failed"
+    return text
+
+
+CUSTOMER_COLUMNS: Final = (
+    ListColumn("Customer", identifier=True),
+    ListColumn("Status"),
+    ListColumn("Catalogs", justify="right"),
+    ListColumn("Items", justify="right"),
+    ListColumn("Seconds", justify="right"),
+)
+
+
+def customers_summary_view(summary: CustomersSummary) -> Group:
+    """An export by customer: each customer's catalogs and items, the totals, then one line per
+    failure: the customer's own, or one of its catalogs'."""
+    rows: list[list[Cell]] = []
+    failures: list[Text] = []
+    for outcome in summary.outcomes:
+        export = outcome.summary
+        status = "complete" if outcome.ok else "failed"
+        catalogs = f"{len(export.completed) + len(export.skipped)}/{len(export.outcomes)}" if export else "-"
+        rows.append(
+            [
+                outcome.name,
+                Text(status, style=_STATUS_STYLE[status]),
+                catalogs,
+                f"{export.items:,}" if export else "-",
+                f"{outcome.seconds:.2f}",
+            ]
+        )
+        if outcome.error:
+            failures.append(_failure_line(outcome.name, outcome.error))
+        failed = export.failed if export else ()
+        failures += [_failure_line(f"{outcome.name} {catalog.uuid}", catalog.error) for catalog in failed]
+    view = RecordList(
+        f"Export to {summary.directory}",
+        CUSTOMER_COLUMNS,
+        rows,
+        caption="one <customer>/ per customer, laid out as a catalog export",
+    )
+    totals = _pace(summary.items, f"for {len(summary.outcomes)} customers", summary.seconds)
+    if summary.failed:
+        totals += f"; {len(summary.failed)} incomplete"
+    return Group(view, Text(totals, style="bold"), *failures)
+
+
+def _pace(items: int, whose: str, seconds: float) -> str:
+    """The start of a totals line: ``exported 1,200 items <whose> in 3.10 s (387 items/s)``."""
+    rate = items / seconds if seconds > 0 else 0.0
+    return f"exported {items:,} items {whose} in {seconds:.2f} s ({rate:,.0f} items/s)"
