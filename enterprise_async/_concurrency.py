@@ -25,15 +25,18 @@ limit by reference, so a view of an ``"auto"`` client adapts the same limit as i
   longer answer faster. A probe that finds no queue marks its level probed, and the limit grows
   past twice that level only after the next probe. A probe costs about a quarter of a round trip's
   sending; with the default bounds, a client that meets no queue probes once, at 32.
-- **Growth**: every healthy answer counts; once as many have come as the limit allows in flight
-  (about one round trip's worth), the limit doubles until the first decrease (slow start, as TCP's:
-  a server that is never troubled is used fully within a few round trips), then grows by one; for
-  the steps from the limit at which the last decrease came to ``NEAR_OVERLOAD`` past it,
-  ``GENTLE_GROWTH`` times as many answers (it probes gently where trouble was). A shared limit has
-  no slow start: its store takes one step a round trip.
-- **Paced**: the attempts leave one every round trip / limit (the smoothed latency of healthy
-  answers shared among the places in flight), not in bursts as places free together: a throttle
-  counting arrivals in a moving window sees the rate the limit stands for, not its peaks.
+- **Growth**: until the first decrease, each healthy answer to an attempt sent with the limit full
+  (``FULL``) grows it by one, so a limit in use doubles each round trip (slow start, as TCP's: a
+  server that is never troubled is used fully within a few round trips). Otherwise, once as many
+  healthy answers have come as the limit allows in flight (about one round trip's worth), the
+  limit grows by one; for the steps from the limit at which the last decrease came to
+  ``NEAR_OVERLOAD`` past it, ``GENTLE_GROWTH`` times as many answers (it probes gently where
+  trouble was). A shared limit has no slow start: its store takes one step a round trip.
+- **Paced** once slow start is over: the attempts leave one every round trip / limit (the smoothed
+  latency of healthy answers shared among the places in flight), not in bursts as places free
+  together: a throttle counting arrivals in a moving window sees the rate the limit stands for,
+  not its peaks. (Before any trouble there is no throttle to spare, and sending at exactly the
+  mean rate would leave places idle whenever answers come in bunches.)
 - **Bounded**: it never leaves ``bounds`` (``ClientOptions.concurrency_bounds``, 1 to 32 by default)
   and starts at the SDK's fixed default (8) brought within them.
 
@@ -81,7 +84,7 @@ QUEUED = 0.5
 """A probe shows a queue when the requests in flight beyond its own yielded (on average) less than
 this share of the answers per second they would at the probe's latency."""
 FULL = 0.75
-"""The share of the limit on the wire at which an attempt counts as sent at the full limit."""
+"""The share of the limit on the wire at which an attempt counts as sent with the limit full."""
 FULL_SAMPLES = 32
 """Recent answers of each operation a probe compares with (those sent at the full limit)."""
 MIN_FULL_SAMPLES = 4
@@ -102,10 +105,12 @@ def is_overload(status: int | None) -> bool:
 @frozen
 class Ticket:
     """One attempt's pass through the gate: the generation of the limit it was sent under, the
-    attempts on the wire when it left (itself included) and whether it is a probe's."""
+    attempts on the wire when it left (itself included), the limit then, and whether it is a
+    probe's."""
 
     generation: int
     crowd: int = 0
+    limit: int = 0
     probe: bool = False
 
 
@@ -313,7 +318,7 @@ class AdaptiveConcurrency(ConcurrencyLimit):
 
     def _leaving(self) -> Ticket:
         self._on_wire += 1
-        return Ticket(self._generation, self._on_wire, self._probe_send())
+        return Ticket(self._generation, self._on_wire, self.limit, self._probe_send())
 
     def leave(self) -> None:
         self._on_wire -= 1
@@ -333,14 +338,16 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         else:
             self._remember(operation, ticket.crowd, seconds)
         self._healthy += 1
-        if self._may_grow() and self._healthy >= self._answers_to_grow():
+        if self._may_grow() and self._healthy >= self._answers_to_grow(ticket):
             await self._grow()
         self._give_up_stale_probe()
         self._start_probe_if_due()
 
     async def _pace(self) -> None:
-        """Leave one round trip / limit after the attempt before (at once until a round trip is known)."""
-        if self._round_trip is None:
+        """Leave one round trip / limit after the attempt before (at once until a round trip is
+        known, and in slow start: nothing throttled yet, and pacing at the mean rate would cost the
+        answers that come in bunches)."""
+        if self._round_trip is None or self._slow_start():
             return
         now = time.monotonic()
         leave = max(now, self._next_send)
@@ -348,8 +355,12 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         if leave > now:
             await asyncio.sleep(leave - now)
 
-    def _answers_to_grow(self) -> int:
-        """Healthy answers that make the limit grow: a round trip's, or a few near trouble."""
+    def _answers_to_grow(self, ticket: Ticket) -> int:
+        """Healthy answers that make the limit grow by one: in slow start, one sent with the limit
+        full (a limit that is not used is not grown fast); else a round trip's, or a few near
+        trouble."""
+        if self._slow_start() and ticket.crowd >= ticket.limit * FULL:
+            return 1
         if 0 <= self.limit + 1 - self._overloaded_at <= NEAR_OVERLOAD:
             return self.limit * GENTLE_GROWTH
         return self.limit
@@ -466,8 +477,7 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         await self._publish("halve", generation)
 
     async def _grow(self) -> None:
-        grown = self.limit * 2 if self._slow_start() else self.limit + 1
-        self._set(min(self.bounds[1], grown), self._generation)
+        self._set(min(self.bounds[1], self.limit + 1), self._generation)
         self.increases += 1
         await self._publish("grow", self._generation)
 
