@@ -1,4 +1,4 @@
-"""B9, B10: ``max_concurrency="auto"`` against fixed bounds, with and without a throttle.
+"""B9, B12: ``max_concurrency="auto"`` against fixed bounds, with and without a throttle.
 
 B9: the sandbox runs in a process of its own (``_remote``), throttles every API request at
 ``18/second`` (429 with ``Retry-After`` beyond it, as the services do per user) and answers each
@@ -6,7 +6,7 @@ page of a catalog's contents after ``LATENCY`` seconds. Each contender reads the
 pages of ``PAGE_SIZE``, with retries enough to get every page; the contenders alternate within a
 round. Counted by the client: the 429s it was answered (every one retried) and items/s.
 
-B10: no throttle, and a latency that grows with the page only (``DEEP_FIRST`` seconds for the
+B12: no throttle, and a latency that grows with the page only (``DEEP_FIRST`` seconds for the
 first page, ``DEEP_PER_PAGE`` more for each page after it, whatever the requests in flight: an
 offset scan on the server). Nothing is congested, so "auto" should read as fast as the best fixed
 bound; it once took the deeper pages' latency for congestion and fell to 1-2 in flight.
@@ -122,7 +122,7 @@ def run_deep(rounds: int) -> list[Row]:
     pages = DEEP_ITEMS // PAGE_SIZE
     return [
         Row(
-            "B10",
+            "B12",
             f"catalog of {DEEP_ITEMS:,} items (pages of {PAGE_SIZE}), no throttle, each page "
             f"{DEEP_FIRST * 1000:.0f} ms + {DEEP_PER_PAGE * 1000:.0f} ms per page before it: items/s, "
             f'`max_concurrency="auto"` / the best fixed bound ({", ".join(map(str, fixed))})',

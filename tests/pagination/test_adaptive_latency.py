@@ -63,14 +63,14 @@ async def test_latency_that_grows_with_requests_in_flight_brings_the_limit_down(
     limits = Limits()
     async with (
         catalog_of(1) as sandbox,
-        LatencyFront(sandbox, Crowded(per_request=0.02)) as front,
+        LatencyFront(sandbox, Crowded(per_request=0.025)) as front,
         front.client(options=AUTO.evolve(concurrency_bounds=(1, 8)), middleware=[limits]) as client,
     ):
         limits.client = client
         await asyncio.gather(*(client.catalogs.list().first_page() for _ in range(200)))
-        assert client.concurrency.decreases >= 2  # a queue at 8 (seen twice), then at 4...
-        assert min(limits.seen) <= 2  # down to where more in flight would only wait longer
-        assert statistics.median(limits.seen[len(limits.seen) // 2 :]) < 8  # and staying below 8
+        assert client.concurrency.decreases >= 1  # a queue at 8, seen by two probes in a row
+        assert min(limits.seen) <= 4  # down to where fewer in flight no longer answer faster
+        assert statistics.median(limits.seen[len(limits.seen) // 2 :]) < 8  # and mostly below 8
 
 
 async def test_a_latency_climb_at_the_same_concurrency_is_no_congestion() -> None:
