@@ -38,6 +38,7 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B9": adaptive.run,
     "B10": loop_hold.run,
     "B11": import_time.run,
+    "B12": adaptive.run_deep,
 }
 DEFAULT_ROUNDS = 5
 
