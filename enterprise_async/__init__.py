@@ -12,12 +12,15 @@ Models live in ``enterprise_async.models``, errors in ``enterprise_async.errors`
 here), the sandbox server in ``enterprise_async.testing``.
 """
 
+from typing import TYPE_CHECKING
+
 from . import models
 from ._auth import CachedToken, InMemoryTokenCache, TokenCache
 from ._bulk import BulkProgress, BulkResult, ChunkOutcome, bulk_progress
 from ._cursor import ListingCursor
 from ._drift import DriftEntry, DriftReport
 from ._generated.client import EnterpriseClient
+from ._lazy import lazy_names
 from ._logs import configure_logging_from_env
 from ._middleware import Middleware, OutgoingRequest, Send
 from ._options import RequestTrace, current_trace
@@ -55,7 +58,9 @@ from .errors import (
     ServerError,
     UnprocessableEntityError,
 )
-from .fleet import RateLimiter, RedisTokenCache
+
+if TYPE_CHECKING:
+    from .fleet import RateLimiter, RedisTokenCache
 
 __all__ = [
     "APIResponse",
@@ -113,5 +118,10 @@ __all__ = [
     "bulk_progress",
     "models",
 ]
+
+_LAZY = {"RateLimiter": ".fleet", "RedisTokenCache": ".fleet"}
+"""The fleet's pieces, imported on first use: a client of one process never loads them."""
+
+__getattr__ = lazy_names(__name__, _LAZY, globals())
 
 configure_logging_from_env()  # ENTERPRISE_LOG=info|debug

@@ -8,11 +8,11 @@ not document is no error: it goes to the client's drift report.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from ._drift import DriftCollector
+from ._paging.reading import PageRead
 from ._raw_response import APIResponse
 from ._responses import RawResponse, check_identity, read_result, status_error
 from ._retry import parse_retry_after
@@ -76,7 +76,7 @@ def page_decoder(
     given) keeps the page's answer, found again by the page; a plain pager's keeps nothing."""
     if answers is None:
         accept(operation, response, drift, page=page)
-        return functools.partial(read_result, operation, response, drift)
+        return PageRead(operation, response, drift)  # decoded in steps: see ``_paging.reading``
     kept = answer(operation, response, drift, page=page)
 
     def decode() -> Any:

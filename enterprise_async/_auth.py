@@ -30,9 +30,10 @@ from ._constants import (
     TOKEN_REFRESH_RATIO,
     USER_AGENT,
 )
+from ._error_detail import error_detail
 from ._redaction import Redactor
 from ._request import HTTPRequest
-from ._responses import RawResponse, decode_body, error_detail
+from ._responses import RawResponse, decode_body
 from .errors import APIStatusError, AuthenticationError, ResponseDecodeError, ServerError, status_error_class
 
 __all__ = [

@@ -25,14 +25,14 @@ import random
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Protocol, runtime_checkable
-
-from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage
-from limits.aio.strategies import MovingWindowRateLimiter
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ._constants import BUDGET_GUARD, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
 from .errors import ClientValidationError
+
+if TYPE_CHECKING:  # ``limits`` is imported by the first budget: `import enterprise_async` stays light
+    from limits import RateLimitItem
+    from limits.aio.strategies import MovingWindowRateLimiter
 
 __all__ = [
     "InMemoryRateStore",
@@ -48,6 +48,8 @@ def parse_rate_limit(text: str) -> tuple[RateLimitItem, ...]:
     """The limits of ``"18/second; 360/minute"``; a clear error for anything else."""
     if not isinstance(text, str) or not text.strip():
         raise ClientValidationError("rate_limit", "must be a text such as '18/second; 360/minute'")
+    from limits import parse_many
+
     try:
         items = parse_many(text)
     except ValueError as error:
@@ -108,6 +110,9 @@ class InMemoryRateStore:
     """A ``RateStore`` of this process: the budgets of the clients that share it, and their pauses."""
 
     def __init__(self) -> None:
+        from limits.aio.storage import MemoryStorage
+        from limits.aio.strategies import MovingWindowRateLimiter
+
         self._window = MovingWindowRateLimiter(MemoryStorage())
         self._pauses: dict[str, float] = {}
         self._limits: dict[str, tuple[int, int]] = {}

@@ -8,7 +8,6 @@ the decoded result where the operation documents one for that status.
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Awaitable, Mapping
 from typing import Any
@@ -23,7 +22,8 @@ from ._constants import ERROR_DETAIL_LIMIT
 from ._decoding import DecodeError, Finding, PathsWanted, known_fields, structure, type_name
 from ._drift import DriftCollector
 from ._enum import OpenEnum
-from ._redaction import REDACTED, Redactor
+from ._error_detail import error_detail
+from ._redaction import Redactor
 from ._request import call_label
 from ._spec import Identity, LimitRefusal, Operation, Outcome
 from ._xml import XMLDecodeError, parse_drf_xml
@@ -42,11 +42,13 @@ __all__ = [
     "RawResponse",
     "check_identity",
     "decode_body",
-    "error_detail",
+    "is_xml",
     "read_bounded",
     "read_result",
     "real_request_id",
+    "result_of",
     "status_error",
+    "unreadable",
 ]
 
 
@@ -203,14 +205,7 @@ def decode_body(response: RawResponse) -> Any:
         if kind == "xml":
             return parse_drf_xml(response.body)
     except (orjson.JSONDecodeError, XMLDecodeError) as error:
-        reason = response.redactor.text(str(error))
-        raise ResponseDecodeError(
-            f"{response.method} {response.path} returned {response.status} with a body that is not "
-            f"valid {kind.upper()}: {reason}",
-            status=response.status,
-            body=response.preview(),
-            request_id=response.request_id,
-        ) from None
+        raise unreadable(response, kind, error) from None
     raise ResponseDecodeError(
         f"{response.method} {response.path} returned {response.status} with content type "
         f"{kind!r} where JSON or XML was expected",
@@ -220,11 +215,35 @@ def decode_body(response: RawResponse) -> Any:
     )
 
 
+def is_xml(response: RawResponse) -> bool:
+    """Whether the answer's body is read as XML (non-empty, and XML by its type or its start)."""
+    body = response.body
+    return bool(body) and not body.isspace() and _format_of(response) == "xml"
+
+
+def unreadable(response: RawResponse, kind: str, error: ValueError) -> ResponseDecodeError:
+    """The error for a body that is not valid ``kind`` (``json``, ``xml``), secrets hidden."""
+    reason = response.redactor.text(str(error))
+    return ResponseDecodeError(
+        f"{response.method} {response.path} returned {response.status} with a body that is not "
+        f"valid {kind.upper()}: {reason}",
+        status=response.status,
+        body=response.preview(),
+        request_id=response.request_id,
+    )
+
+
 def read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None = None) -> Any:
     """The decoded result of a successful response; what it holds that the spec does not describe
     goes to ``drift``."""
+    return result_of(operation, response, decode_body(response), drift)
+
+
+def result_of(
+    operation: Operation[Any], response: RawResponse, data: Any, drift: DriftCollector | None = None
+) -> Any:
+    """``read_result`` from the body already decoded (``data``, JSON-shaped)."""
     outcome = operation.outcomes.get(response.status) or _default_success(operation)
-    data = decode_body(response)
     if outcome is None or outcome.model is None:
         return data
     data = _read_as(response, data, outcome.model)
@@ -399,55 +418,6 @@ def _error_result(outcome: Outcome | None, response: RawResponse) -> Any:
         return structure(response.redactor.data(_read_as(response, body, outcome.model)), outcome.model)
     except DecodeError:
         return None
-
-
-_TAG = re.compile(rf"(?!{re.escape(REDACTED)})<[^>]+>")
-"""Markup to drop from an error's words (an HTML page's tags), never the mark of a hidden secret."""
-_DETAIL_KEYS = (
-    "user_message",
-    "detail",
-    "error_description",
-    "error",
-    "error_message",
-    "message",
-    "errors",
-    "non_field_errors",
-)
-"""Keys whose value is the reason itself, most human first (``user_message`` of an allocation
-refusal before its ``detail``); other keys are field errors, shown as ``field: reason``."""
-
-
-def error_detail(body: Any) -> str:
-    """The server's own words from an error body, in one line."""
-    text = _detail_text(body)
-    text = " ".join(_TAG.sub(" ", text).split())
-    return text if len(text) <= ERROR_DETAIL_LIMIT else text[: ERROR_DETAIL_LIMIT - 3] + "..."
-
-
-def _detail_text(body: Any) -> str:
-    if body is None:
-        return ""
-    if isinstance(body, str):
-        return body
-    if isinstance(body, list):
-        return "; ".join(filter(None, (_detail_text(item) for item in body)))
-    if isinstance(body, dict):
-        for key in _DETAIL_KEYS:
-            if body.get(key):
-                return _detail_text(body[key])
-        return "; ".join(_field_errors(body))
-    return str(body)
-
-
-def _field_errors(body: Mapping[str, Any]) -> list[str]:
-    """Django REST framework's field errors (``{"emails": ["Enter a valid email address."]}``), each
-    named by its field."""
-    found = []
-    for key, value in body.items():
-        if not isinstance(value, (dict, list)) or not (text := _detail_text(value)):
-            continue
-        found.append(f"{key}: {text}")
-    return found
 
 
 def request_id_of(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:

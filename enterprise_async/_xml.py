@@ -20,14 +20,12 @@ from __future__ import annotations
 import datetime
 import decimal
 import re
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from typing import Any
 from xml.etree import ElementTree
 from xml.parsers import expat
 
-import xmltodict
-
-__all__ = ["TextObject", "XMLDecodeError", "parse_drf_xml", "render_drf_xml"]
+__all__ = ["TextObject", "XMLDecodeError", "parse_drf_xml", "parse_drf_xml_in_steps", "render_drf_xml"]
 
 LIST_ITEM = "list-item"
 TEXT = "#text"
@@ -138,6 +136,70 @@ def parse_drf_xml(body: bytes | str) -> Any:
             raise
     text, keys = renamed
     return _restore_keys(_parse(text), keys)
+
+
+FEED_BYTES = 64 * 1024
+"""Bytes the C parser is fed between two turns of the event loop (a few milliseconds' work)."""
+ITEMS_PER_TURN = 20
+"""List items read into dicts between two turns of the event loop (a few milliseconds' work)."""
+
+Steps = Generator[None, None, Any]
+"""Work done in steps: each ``yield`` is a point where the caller may give the event loop a turn;
+the generator returns the result."""
+
+
+def parse_drf_xml_in_steps(body: bytes | str) -> Steps:
+    """``parse_drf_xml(body)``, in steps of a few milliseconds each (see ``Steps``), so that a page of
+    a hundred items does not hold a service's event loop for the whole parse.
+
+    The renderer's documents are fed to the C parser a slice at a time and read into dicts a few
+    list items at a time; any other document (or one the fast path refuses) is read by
+    ``parse_drf_xml`` in one go, which gives the same data and the same errors.
+    """
+    if _renderer_document(body):
+        try:
+            root = yield from _tree_in_steps(body)
+            return (yield from _value_in_steps(root, depth=2))
+        except (XMLDecodeError, _NotRenderedError, RecursionError):
+            pass
+    return parse_drf_xml(body)
+
+
+def _tree_in_steps(body: bytes | str) -> Steps:
+    parser = ElementTree.XMLParser()
+    try:
+        for start in range(0, len(body), FEED_BYTES):
+            parser.feed(body[start : start + FEED_BYTES])
+            yield
+        return parser.close()
+    except (ElementTree.ParseError, ValueError, LookupError) as error:
+        raise XMLDecodeError(f"malformed XML: {error}") from error
+
+
+def _value_in_steps(element: ElementTree.Element, depth: int) -> Steps:
+    """``_element_value(element)``, with a step after every few list items of its top ``depth``
+    levels (a page's envelope, then its items)."""
+    if not len(element) or depth == 0:
+        return _element_value(element)
+    if element.text is not None and element.text.strip():
+        raise _NotRenderedError
+    if element[0].tag == LIST_ITEM:
+        items = []
+        for index, child in enumerate(element, 1):
+            if child.tag != LIST_ITEM or (child.tail is not None and child.tail.strip()):
+                raise _NotRenderedError
+            items.append(_element_value(child) if len(child) else child.text)
+            if index % ITEMS_PER_TURN == 0:
+                yield
+        return items
+    value = TextObject()
+    for child in element:
+        if child.tail is not None and child.tail.strip():
+            raise _NotRenderedError
+        value[child.tag] = (yield from _value_in_steps(child, depth - 1)) if len(child) else child.text
+    if len(value) != len(element) or LIST_ITEM in value:
+        raise _NotRenderedError
+    return value
 
 
 _TAG = re.compile(r"<(/?)([^<>!?/][^<>]*)>")
@@ -280,6 +342,8 @@ def _element_value(element: ElementTree.Element) -> Any:
 
 
 def _parse_guarded(body: bytes | str) -> Any:
+    import xmltodict  # only for documents the renderer does not write: imported by the first one
+
     try:
         document = xmltodict.parse(
             body,

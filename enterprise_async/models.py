@@ -15,13 +15,16 @@ decoded at the top (``from_dict``, a response), while a model's own fields are r
 """
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._decoding import converter, from_dict, register_generated, register_variants, to_dict
+from ._decoding import from_dict, register_generated, register_variants, the_converter, to_dict
 from ._generated.models import *  # noqa: F403 - the generated module defines __all__
 from ._generated.models import __all__ as _generated_names
 from ._generated.variants import VARIANT_RULES
 from ._xml_schema import register_schemas
+
+if TYPE_CHECKING:
+    from ._decoding import converter
 
 register_variants(VARIANT_RULES)
 
@@ -53,3 +56,10 @@ def _component_schemas() -> Mapping[str, Any]:
 register_schemas(_component_schemas)
 
 __all__ = [*_generated_names, "converter", "from_dict", "to_dict"]
+
+
+def __getattr__(name: str) -> Any:
+    """``converter``, made (cattrs imported) when first asked for or by the first decode."""
+    if name == "converter":
+        return the_converter()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

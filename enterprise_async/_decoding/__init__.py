@@ -28,7 +28,7 @@ both land on the same values, guided only by the models' types:
 from __future__ import annotations
 
 import typing
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
@@ -37,7 +37,6 @@ from .failure import DecodeError, type_name
 from .fields import known_fields
 from .readers import model_reader
 from .registry import (
-    converter,
     enum_hook,
     generated_reader,
     is_list,
@@ -46,12 +45,19 @@ from .registry import (
     is_union,
     list_hook,
     mapping_hook,
+    on_converter,
     register_generated,
+    the_converter,
 )
 from .scalars import SCALAR_HOOKS, Hook
 from .tolerance import Finding, PathsWanted, structure
 from .unions import register_variants, union_hook
 from .writers import model_writer, to_dict
+
+if TYPE_CHECKING:
+    import cattrs
+
+    from .registry import converter
 
 __all__ = [
     "DecodeError",
@@ -63,6 +69,7 @@ __all__ = [
     "register_generated",
     "register_variants",
     "structure",
+    "the_converter",
     "to_dict",
     "type_name",
 ]
@@ -75,8 +82,8 @@ def _model_hook(cls: type[Any]) -> Hook:
     return generated_reader(cls) or model_reader(cls)
 
 
-def _install() -> None:
-    """Register every hook on the converter, once, when the package is first imported."""
+def _install(converter: cattrs.Converter) -> None:
+    """Register every hook on the converter, once, when it is made (the first decode)."""
     converter.register_structure_hook_factory(is_union, union_hook)
     converter.register_structure_hook_factory(is_list, list_hook)
     converter.register_structure_hook_factory(is_mapping, mapping_hook)
@@ -92,7 +99,13 @@ def _install() -> None:
     )
 
 
-_install()
+on_converter(_install)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "converter":
+        return the_converter()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @typing.overload

@@ -7,12 +7,11 @@ over with ``register_generated`` (the runtime imports no generated module); unio
 
 from __future__ import annotations
 
+import threading
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, get_args, get_origin
-
-import cattrs
+from typing import TYPE_CHECKING, Any, get_args, get_origin
 
 from .._enum import OpenEnum, normalized
 from .failure import DecodeError, describe
@@ -31,11 +30,46 @@ __all__ = [
     "is_union",
     "list_hook",
     "mapping_hook",
+    "on_converter",
     "register_generated",
+    "the_converter",
 ]
 
-converter = cattrs.Converter()
-"""The SDK's only converter: the client, ``from_dict`` and ``to_dict`` all go through it."""
+if TYPE_CHECKING:
+    import cattrs
+
+    converter: cattrs.Converter
+    """The SDK's only converter: the client, ``from_dict`` and ``to_dict`` all go through it."""
+
+_CONVERTER: list[cattrs.Converter] = []
+_SETUPS: list[Callable[[cattrs.Converter], None]] = []
+_MAKING = threading.Lock()
+
+
+def on_converter(setup: Callable[[cattrs.Converter], None]) -> None:
+    """Have ``setup`` configure the converter when it is made (``_install`` registers its hooks)."""
+    _SETUPS.append(setup)
+
+
+def the_converter() -> cattrs.Converter:
+    """The SDK's only converter, made (and cattrs imported) by the first decode or the first to ask
+    for ``converter``, so that `import enterprise_async` does not load cattrs."""
+    if not _CONVERTER:
+        with _MAKING:
+            if not _CONVERTER:
+                import cattrs
+
+                made = cattrs.Converter()
+                for setup in _SETUPS:
+                    setup(made)
+                _CONVERTER.append(made)
+    return _CONVERTER[0]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "converter":
+        return the_converter()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 Writer = Callable[[Any, bool], Any]
@@ -73,7 +107,7 @@ def generated_writer(cls: type[Any]) -> Writer | None:
 
 
 def hook(type_: Any) -> Hook:
-    return converter.get_structure_hook(type_)
+    return the_converter().get_structure_hook(type_)
 
 
 def is_union(type_: Any) -> bool:

@@ -44,7 +44,8 @@ class Page(Protocol[ItemT_co]):
 
 
 PageDecoder = Callable[[], Any]
-"""Decodes a page whose answer has arrived; raises the client's typed errors (``ResponseDecodeError``)."""
+"""Decodes a page whose answer has arrived; raises the client's typed errors (``ResponseDecodeError``).
+A ``PageRead`` (``reading``) also decodes in steps, between which the window gives the loop a turn."""
 
 PageFetcher = Callable[[Query], Awaitable[PageDecoder]]
 """Fetches one page for a query, retrying as the client does, and gives its decoder; raises the
@@ -95,9 +96,9 @@ class Envelope:
         value = getattr(page, name, None) if name else None
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-    def decoded(self, decode: PageDecoder, query: Query) -> Any:
-        """The page a decoder gives, in its envelope even where the endpoint answered without it."""
-        data = decode()
+    def decoded(self, data: Any, query: Query) -> Any:
+        """The page a decoder gave (``data``), in its envelope even where the endpoint answered
+        without it."""
         pagination = self.pagination
         if isinstance(data, list) and pagination.items is not None:
             # an endpoint that answered without the envelope it usually sends

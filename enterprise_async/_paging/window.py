@@ -25,6 +25,7 @@ from .._request import Query
 from ..errors import IncompleteListingError
 from .envelope import Envelope, PageDecoder, PageFetcher, link_query
 from .plans import NumberedPlan, PageStep, plan_by_link, plan_without_links
+from .reading import PageRead
 from .tally import ListingTally
 
 __all__ = ["Window"]
@@ -46,7 +47,21 @@ class Window:
 
     async def page(self, query: Query) -> Any:
         """One page, decoded as soon as it arrives."""
-        return self.envelope.decoded(await self.fetch(query), query)
+        return await self._decoded(await self.fetch(query), query)
+
+    async def _decoded(self, decode: PageDecoder, query: Query) -> Any:
+        """The page ``decode`` gives, checked; a ``PageRead`` is run in steps, the event loop
+        getting a turn between two of them (and before the first: the request that refills the
+        window goes out, and a page that arrived earlier waits no longer than one step)."""
+        if not isinstance(decode, PageRead):
+            return self.envelope.decoded(decode(), query)
+        steps = decode.steps()
+        while True:
+            await asyncio.sleep(0)
+            try:
+                next(steps)
+            except StopIteration as done:
+                return self.envelope.decoded(done.value, query)
 
     async def walk(
         self, tally: ListingTally, start: ListingCursor, query: Query
@@ -124,12 +139,15 @@ class Window:
                     decode = await task
                     # The window stays full while the consumer holds this page. With the page
                     # count known and more than one page in flight, the refilling request goes
-                    # out before this page is decoded, so decoding never keeps a connection idle;
-                    # read one page at a time, the next request waits until the consumer does,
-                    # so a consumer that stops within this page has asked for no page after it.
-                    if total is not None and fill() and self.width > 1:
-                        await asyncio.sleep(0)
-                    page = self.envelope.decoded(decode, plan.query_of(current))
+                    # out before this page is decoded (decoding gives the loop a turn first), so
+                    # decoding never keeps a connection idle; read one page at a time, the next
+                    # request is made once the page is decoded and goes out when the consumer
+                    # waits, so a consumer that stops within this page has asked for no page after it.
+                    if total is not None and self.width > 1:
+                        fill()
+                    page = await self._decoded(decode, plan.query_of(current))
+                    if total is not None:
+                        fill()
                 except Exception as error:  # a middleware's own too; not CancelledError
                     if tally.past_last(error):
                         return
@@ -154,7 +172,7 @@ class Window:
         while pending:
             after, task = pending.popleft()
             try:
-                page = self.envelope.decoded(await task, plan.query_of(after))
+                page = await self._decoded(await task, plan.query_of(after))
             except Exception:
                 continue
             later.extend(self.envelope.items(page))

@@ -30,9 +30,9 @@ from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ._canned import CannedAnswers
-    from ._data import DataSize
-    from ._endpoints import MAX_ENROLLMENT_ITEMS, ServerOptions
+    from ._data_size import DataSize
     from ._faults import DEFAULT_RANDOM_FAULTS, Fault, FaultInjector, FaultRule
+    from ._license_handlers import MAX_ENROLLMENT_ITEMS
     from ._log import LoggedRequest, RequestLog
     from ._pages import DEFAULT_PAGE_SIZES
     from ._records import (
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from ._registry import GENERATED_SPEC, SpecTable
     from ._sandbox import DEFAULT_TOKEN_LIFETIME, Sandbox
     from ._serve import serve
+    from ._server_options import ServerOptions
     from ._state import SandboxData
     from ._tokens import TokenIssuer
 
@@ -85,9 +86,8 @@ __all__ = [
 # for the sandbox.
 _LAZY = {
     "CannedAnswers": "._canned",
-    "DataSize": "._data",
-    "MAX_ENROLLMENT_ITEMS": "._endpoints",
-    "ServerOptions": "._endpoints",
+    "DataSize": "._data_size",
+    "MAX_ENROLLMENT_ITEMS": "._license_handlers",
     "DEFAULT_RANDOM_FAULTS": "._faults",
     "Fault": "._faults",
     "FaultInjector": "._faults",
@@ -108,6 +108,7 @@ _LAZY = {
     "DEFAULT_TOKEN_LIFETIME": "._sandbox",
     "Sandbox": "._sandbox",
     "serve": "._serve",
+    "ServerOptions": "._server_options",
     "SandboxData": "._state",
     "TokenIssuer": "._tokens",
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -20,6 +20,7 @@ from ._replies import ApiError
 
 __all__ = [
     "Body",
+    "distinct",
     "is_email",
     "json_body",
     "json_object",
@@ -221,3 +222,15 @@ def query_csv(query: MultiMapping[str], name: str) -> list[str] | None:
     """An ``__in`` filter: one comma-separated value (repeated parameters are joined too)."""
     items = [item.strip() for value in query.getall(name, []) for item in value.split(",") if item.strip()]
     return items or None  # an empty value filters nothing, as django-filter's ``__in`` filters do
+
+
+def distinct(values: Iterable[str]) -> list[str]:
+    """Values in order, without case-insensitive repeats: the e-mails or uuids a request lists, as
+    the services read them (one learner or assignment however it is spelled)."""
+    seen: set[str] = set()
+    kept = []
+    for value in values:
+        if value.lower() not in seen:
+            seen.add(value.lower())
+            kept.append(value)
+    return kept

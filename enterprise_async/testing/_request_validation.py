@@ -4,7 +4,8 @@ The rules come from the spec as data (``REQUESTS`` in ``_generated/schemas.py``:
 schema and serialization, the body's JSON Schema with its ``x-sdk-*`` rules) and are checked with
 ``jsonschema``, an implementation that shares nothing with the client's argument checks: a bug in
 those is caught here, the way the real service would catch it. Only the ``x-sdk-*`` rules, which
-JSON Schema cannot say, are checked by hand below.
+JSON Schema cannot say, are checked by hand below; the schemas themselves are made in
+``_request_schemas``.
 
 A path parameter breaking its schema is 404 (no such resource); anything else is 400 with errors
 by field (``{"field": ["message"]}``), worded as DRF words them.
@@ -16,7 +17,6 @@ operation has its handler.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -24,18 +24,18 @@ from typing import TYPE_CHECKING, Any, Final
 
 from multidict import MultiMapping
 
-from .._spec import AtLeastOneOf, MaxCombinedItems, MaxProductItems, NeverTogether, Operation, Rule
-from ._parsing import is_email, json_object, valid_uuid
+from .._spec import Operation
+from ._parsing import json_object
 from ._replies import ApiError, not_found
+from ._request_schemas import validator
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["RequestCheck", "described"]
+__all__ = ["RequestCheck"]
 
 NON_FIELD: Final = "non_field_errors"
 """DRF's key for an error of the whole object (a rule between fields)."""
-COMPONENT_PREFIX: Final = "#/components/schemas/"
 _SEPARATORS: Final = {"form": ",", "simple": ",", "spaceDelimited": " ", "pipeDelimited": "|"}
 _TRUE: Final = frozenset({"true", "True", "1"})
 _FALSE: Final = frozenset({"false", "False", "0"})
@@ -46,22 +46,6 @@ _TYPE_ERRORS: Final = {
     "string": "Not a valid string.",
     "boolean": "Must be a valid boolean.",
 }
-
-
-def _string_check(check: Any) -> Any:
-    return lambda value: not isinstance(value, str) or check(value)
-
-
-@functools.cache
-def _formats() -> Any:
-    """Formats as the services read them: a hyphenated uuid, an address with one @ and a dotted
-    domain (jsonschema's own defaults for the others)."""
-    import jsonschema
-
-    formats = jsonschema.FormatChecker()
-    formats.checks("uuid")(_string_check(valid_uuid))
-    formats.checks("email")(_string_check(is_email))
-    return formats
 
 
 def _first(errors: Iterable[ValidationError]) -> ValidationError | None:
@@ -97,7 +81,7 @@ class RequestCheck:
             if parameter["name"] not in paging
         ]
         body = description.get("body")
-        self.body = None if body is None else _validator(body, components)
+        self.body = None if body is None else validator(body, components)
 
     def check(
         self, params: Mapping[str, str], query: MultiMapping[str], raw: bytes, content_type: str
@@ -131,7 +115,7 @@ class _Parameter:
         self.required = bool(parameter.get("required"))
         self.explode = bool(parameter.get("explode", True))
         self.separator = _SEPARATORS.get(parameter.get("style", "form"), ",")
-        self.validator = _validator(parameter.get("schema", {}), components)
+        self.validator = validator(parameter.get("schema", {}), components)
         self.schema: Mapping[str, Any] = self.validator.schema
 
     def refusal(self, texts: Sequence[str] | str | None) -> str | None:
@@ -349,118 +333,3 @@ def _product(schema: Mapping[str, Any], value: Mapping[str, Any]) -> str | None:
     label = f" ({rule['description']})" if rule.get("description") else ""
     factors = " x ".join(f"{length} {name}" for name, length in lengths)
     return f"Ensure {factors} = {product} stays within {rule['maximum']}{label}."
-
-
-# ---------------------------------------------------------------------------------- schemas
-
-
-def _validator(schema: Mapping[str, Any], components: Mapping[str, Any]) -> Any:
-    """A validator of ``schema`` with its references followed and every ``x-sdk-wire`` object in
-    the form it travels in; what is left as a reference (a cycle) resolves among ``components``."""
-    import jsonschema
-
-    document = {**_inlined(schema, components, ()), "components": {"schemas": components}}
-    return jsonschema.Draft202012Validator(document, format_checker=_formats())
-
-
-def _inlined(schema: Any, components: Mapping[str, Any], trail: tuple[str, ...]) -> Any:
-    if isinstance(schema, list):
-        return [_inlined(item, components, trail) for item in schema]
-    if not isinstance(schema, Mapping):
-        return schema
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith(COMPONENT_PREFIX):
-        name = ref.removeprefix(COMPONENT_PREFIX)
-        if name in trail or name not in components:
-            return dict(schema)
-        target = _inlined(components[name], components, (*trail, name))
-        rest = {key: item for key, item in schema.items() if key != "$ref"}
-        return {"allOf": [target, _inlined(rest, components, trail)]} if rest else target
-    result = {
-        key: item if key.startswith("x-sdk-") else _inlined(item, components, trail)
-        for key, item in schema.items()
-    }
-    wire = result.get("x-sdk-wire")
-    return _wire_form(result, wire) if isinstance(wire, Mapping) else result
-
-
-def _wire_form(schema: Mapping[str, Any], wire: Mapping[str, str]) -> dict[str, Any]:
-    """An object of alternative fields as it travels (``x-sdk-wire``): ``{name_field: one of the
-    fields, value_field: a value valid for that field}`` and nothing else."""
-    name, value = wire["name_field"], wire["value_field"]
-    properties: Mapping[str, Any] = schema.get("properties", {})
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "required": [name, value],
-        "properties": {name: {"enum": list(properties)}, value: {}},
-        "allOf": [
-            {
-                "if": {"properties": {name: {"const": field}}, "required": [name]},
-                "then": {"properties": {value: rule}},
-            }
-            for field, rule in properties.items()
-        ],
-        "x-sdk-wire": dict(wire),
-    }
-
-
-# ---------------------------------------------------------------------------------- hand-built tables
-
-
-def described(operation: Operation[Any]) -> dict[str, Any]:
-    """The request description of an operation of a table built by hand (no ``REQUESTS`` entry),
-    written from its parameters and body rule in the same JSON Schema the generator writes."""
-    parameters = [
-        {
-            "name": param.name,
-            "in": param.location,
-            "required": param.required or param.location == "path",
-            "style": "form" if param.location == "query" else "simple",
-            "explode": param.explode,
-            "schema": _schema_of(param.rule),
-        }
-        for param in operation.params
-    ]
-    body = None if operation.body is None else _schema_of(operation.body)
-    return {"parameters": parameters, "body": body}
-
-
-def _schema_of(rule: Rule) -> dict[str, Any]:
-    schema: dict[str, Any] = {}
-    if rule.kind != "any":
-        schema["type"] = [rule.kind, "null"] if rule.nullable else rule.kind
-    keywords = {
-        "format": rule.format,
-        "const": rule.const,
-        "minimum": rule.minimum,
-        "maximum": rule.maximum,
-        "minLength": rule.min_length,
-        "pattern": rule.pattern,
-        "minItems": rule.min_items,
-        "maxItems": rule.max_items,
-    }
-    schema.update({key: value for key, value in keywords.items() if value is not None})
-    if rule.items is not None:
-        schema["items"] = _schema_of(rule.items)
-    if rule.properties:
-        schema["properties"] = {name: _schema_of(item) for name, item in rule.properties.items()}
-    if rule.required:
-        schema["required"] = sorted(rule.required)
-    if rule.closed:
-        schema["additionalProperties"] = False
-    if rule.wire is not None:
-        schema["x-sdk-wire"] = {"name_field": rule.wire.name_field, "value_field": rule.wire.value_field}
-    for check in rule.checks:
-        schema.update(_check_schema(check))
-    return schema
-
-
-def _check_schema(check: Any) -> dict[str, Any]:
-    if isinstance(check, NeverTogether):
-        return {"not": {"required": list(check.fields)}}
-    if isinstance(check, AtLeastOneOf):
-        return {"anyOf": [{"required": [name]} for name in check.fields]}
-    key = "x-sdk-max-combined-items" if isinstance(check, MaxCombinedItems) else "x-sdk-max-product-items"
-    assert isinstance(check, (MaxCombinedItems, MaxProductItems))
-    return {key: {"fields": list(check.fields), "maximum": check.maximum, "description": check.label}}

@@ -14,14 +14,15 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from .._generated.client import EnterpriseClient
 from .._optional import require_extra
-from ._data import DataSize
-from ._endpoints import CatalogService, CatalogShape, Endpoints, LearnerSummaryShape, ServerOptions
+from ._data_size import DataSize
+from ._endpoints import Endpoints
 from ._faults import FaultInjector
 from ._jobs import DEFAULT_RESULTS_DELAY, EnrollmentJobs, ResultsStorage, spec_link_lifetime
 from ._log import RequestLog
 from ._pages import DEFAULT_PAGE_SIZES, LISTINGS
 from ._registry import GENERATED_SPEC, SpecTable
 from ._server import SandboxServer
+from ._server_options import CatalogService, CatalogShape, LearnerSummaryShape, ServerOptions
 from ._services import Profile, Services
 from ._state import SandboxData
 from ._throttle import Throttle
@@ -196,8 +197,7 @@ class Sandbox:
         """The storage host of the bulk enrollment results (None without ``results_storage``)."""
         self.jobs = EnrollmentJobs(self.data, self.storage, delay=results_delay)
         """The bulk enrollment jobs, pending ``results_delay`` seconds, then with their results."""
-        endpoints = Endpoints(self.data, options, services)
-        endpoints.jobs = self.jobs
+        endpoints = Endpoints(self.data, options, services, self.jobs)
         self.server = SandboxServer(
             endpoints,
             tokens=self.tokens,

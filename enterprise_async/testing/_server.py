@@ -22,11 +22,12 @@ from aiohttp import web
 
 from .._generated.operations import REQUEST_ID_HEADERS
 from .._xml import render_drf_xml
+from ._call import Call
 from ._canned import CannedAnswers
-from ._endpoints import Call, Endpoints, Route
+from ._endpoints import Endpoints
 from ._faults import Fault, FaultInjector
 from ._log import RequestLog
-from ._registry import GENERATED_SPEC, SpecTable
+from ._registry import GENERATED_SPEC, Route, SpecTable
 from ._replies import ApiError, Reply
 from ._services import NOT_ACCEPTABLE, Services
 from ._throttle import Throttle

@@ -21,7 +21,7 @@ from multidict import MultiDict
 from ._replies import ApiError
 
 if TYPE_CHECKING:
-    from ._endpoints import Call
+    from ._call import Call
     from ._state import SandboxData
 
 __all__ = ["NO_CUSTOMER", "PROFILES", "Profile", "Services"]

@@ -11,9 +11,8 @@ Transitions where the reference is silent, as the sandbox models them:
   learner state to ``waiting``. Others are reported as ``non_remindable``.
 - cancel acts on ``allocated`` and ``errored`` assignments: state ``cancelled``, learner state
   cleared, a ``cancelled`` action. Others are reported as ``non_cancelable``.
-- assign licenses takes unassigned licenses of the plan; when there are not enough of them,
-  nothing is assigned (``NotEnoughLicensesError``).
-- bulk revoke honours the plan's revocation cap: past it, a revocation fails with status 400.
+
+The plans' licenses (assign, revoke) are ``_license_state``'s, which lists their choices.
 """
 
 from __future__ import annotations
@@ -27,42 +26,27 @@ from typing import Any
 from attrs import frozen
 
 from ._content import CatalogContent, ContentKind
-from ._data import DataSize, World, action, generate_world, plan_wire, policy_wire
+from ._data import World, generate_world
+from ._data_size import DataSize
+from ._license_state import PlanLicenses
+from ._parsing import distinct
+from ._plan_data import plan_wire
+from ._policy_data import action, policy_wire
 from ._records import (
     AssignmentRecord,
     CatalogRecord,
     Customer,
     EnrollmentJob,
     Learner,
-    LicenseRecord,
     PlanRecord,
     PolicyRecord,
 )
 
-__all__ = [
-    "Allocation",
-    "NotEnoughLicensesError",
-    "Revocation",
-    "SandboxData",
-]
+__all__ = ["Allocation", "SandboxData"]
 
 REMINDABLE_STATES = frozenset({"allocated"})
 CANCELABLE_STATES = frozenset({"allocated", "errored"})
 NO_CHANGE_STATES = frozenset({"allocated", "accepted"})
-REVOCABLE_STATUSES = frozenset({"assigned", "activated"})
-
-
-class NotEnoughLicensesError(Exception):
-    """The plan has fewer unassigned licenses than users to assign (license-manager's words)."""
-
-    def __init__(self, needed: int, available: int) -> None:
-        super().__init__(
-            "There are not enough licenses that can be assigned to complete your request."
-            f"You attempted to assign {needed} licenses, "
-            f"but there are only {available} potentially available."
-        )
-        self.needed = needed
-        self.available = available
 
 
 @frozen
@@ -74,31 +58,15 @@ class Allocation:
     no_change: list[AssignmentRecord]
 
 
-@frozen
-class Revocation:
-    """What a bulk revoke did: revoked licenses and failures, each as the wire sends them."""
-
-    successful: list[dict[str, Any]]
-    unsuccessful: list[dict[str, Any]]
-
-    @property
-    def status(self) -> int:
-        """200 all done, 207 some done, 404 (or 400 past the cap) none done."""
-        if not self.unsuccessful:
-            return 200
-        if self.successful:
-            return 207
-        statuses = {failure["error_response_status"] for failure in self.unsuccessful}
-        return 404 if statuses == {404} else 400
-
-
-class SandboxData:
+class SandboxData(PlanLicenses):
     """The world of a running sandbox: generated from the seed, then changed by requests.
 
     The ids a test needs are here: ``customers``, ``catalogs``, ``policies`` (with their
     ``assignment_configuration_uuid``), ``plans``; and the live records behind them:
     ``assignments(configuration_uuid)``, ``licenses(plan_uuid)``, ``learners(customer_uuid)``,
     ``enrollment_jobs``. Catalog items come from ``item(catalog, index)`` and ``first(catalog, kind)``.
+    The plans' licenses and their transitions (assign, revoke, the assignment lock) are
+    ``PlanLicenses``' (``_license_state``).
     """
 
     def __init__(self, seed: int, size: DataSize, anchor: datetime.datetime) -> None:
@@ -122,11 +90,8 @@ class SandboxData:
         }
         for assignment in world.assignments:
             self._assignments[assignment.configuration_uuid].append(assignment)
-        self._licenses: dict[str, list[LicenseRecord]] = {plan.uuid: [] for plan in self.plans}
-        for license in world.licenses:
-            self._licenses[license.plan_uuid].append(license)
+        super().__init__(self.plans, world.licenses)
         self._rng = random.Random(f"{seed}:runtime")
-        self._plan_locks: dict[str, int | None] = {}
 
     def __repr__(self) -> str:
         return (
@@ -172,10 +137,6 @@ class SandboxData:
     def has_configuration(self, configuration_uuid: str) -> bool:
         """Whether an assignment configuration with this uuid exists."""
         return configuration_uuid in self._assignments
-
-    def licenses(self, plan_uuid: str) -> list[LicenseRecord]:
-        """The live licenses of a plan (empty for an unknown one)."""
-        return self._licenses.get(plan_uuid, [])
 
     def learners(self, customer_uuid: str) -> tuple[Learner, ...]:
         """The learners of a customer."""
@@ -249,7 +210,7 @@ class SandboxData:
         title = self.content.title_of(catalog, content_key)
         outcome = Allocation(created=[], updated=[], no_change=[])
         records = self._assignments[configuration]
-        for email in _distinct(emails):
+        for email in distinct(emails):
             existing = next(
                 (
                     record
@@ -335,119 +296,12 @@ class SandboxData:
         self, configuration_uuid: str, assignment_uuids: Sequence[str]
     ) -> Iterable[tuple[AssignmentRecord | None, str]]:
         by_uuid = {record.uuid: record for record in self.assignments(configuration_uuid)}
-        for wanted in _distinct(assignment_uuids):
+        for wanted in distinct(assignment_uuids):
             yield by_uuid.get(wanted.lower()), wanted
-
-    def assign_licenses(self, plan: PlanRecord, emails: Sequence[str]) -> dict[str, Any]:
-        """Assign a license to each e-mail not yet tied to a non-revoked license of the plan."""
-        licenses = self.licenses(plan.uuid)
-        held = {
-            license.user_email.lower()
-            for license in licenses
-            if license.user_email and license.status != "revoked"
-        }
-        wanted = [email for email in _distinct(emails) if email.lower() not in held]
-        free = [license for license in licenses if license.status == "unassigned"]
-        if len(free) < len(wanted):
-            raise NotEnoughLicensesError(len(wanted), len(free))
-        now = self.now()
-        assignments = []
-        for email, license in zip(wanted, free[: len(wanted)], strict=True):
-            license.status, license.user_email, license.assigned = "assigned", email, now
-            assignments.append({"user_email": email, "license": license.uuid})
-        return {
-            "num_successful_assignments": len(assignments),
-            "num_already_associated": len(_distinct(emails)) - len(wanted),
-            "license_assignments": assignments,
-        }
-
-    def revoke_emails(self, plan: PlanRecord, emails: Sequence[str]) -> Revocation:
-        """Revoke the license of each e-mail (the ``user_emails`` form of bulk revoke)."""
-        outcome = Revocation(successful=[], unsuccessful=[])
-        for email in _distinct(emails):
-            self._revoke_email(plan, email, outcome)
-        return outcome
-
-    def filtered_emails(self, plan: PlanRecord, filters: Sequence[dict[str, Any]]) -> list[str]:
-        """E-mails of the plan's non-revoked licenses that every filter selects, as license-manager
-        reads them: ``user_email`` a case-insensitive substring, ``status_in`` a list of statuses."""
-        selected = [license for license in self.licenses(plan.uuid) if license.status != "revoked"]
-        for selector in filters:
-            value = selector["filter_value"]
-            if selector["name"] == "user_email":
-                selected = [item for item in selected if value.lower() in (item.user_email or "").lower()]
-            else:
-                selected = [item for item in selected if item.status in value]
-        return _distinct(license.user_email for license in selected if license.user_email)
-
-    def revocations_left(self, plan: PlanRecord) -> int | None:
-        """Revocations the plan still allows (None: no cap)."""
-        return self._revocations_left(plan) if plan.revocation_cap else None
-
-    def lock_plan(self, plan_uuid: str, *, attempts: int | None = None) -> None:
-        """Hold the plan's assignment lock, as a concurrent assignment would: license assignment
-        answers 423 Locked for the next ``attempts`` requests (every request until
-        ``unlock_plan`` when None)."""
-        self._plan_locks[plan_uuid.lower()] = attempts
-
-    def unlock_plan(self, plan_uuid: str) -> None:
-        """Release the plan's assignment lock."""
-        self._plan_locks.pop(plan_uuid.lower(), None)
-
-    def plan_locked(self, plan: PlanRecord) -> bool:
-        """Whether an assignment request finds the plan locked (counting down a limited lock)."""
-        if plan.uuid not in self._plan_locks:
-            return False
-        left = self._plan_locks[plan.uuid]
-        if left is not None:
-            if left <= 1:
-                del self._plan_locks[plan.uuid]
-            else:
-                self._plan_locks[plan.uuid] = left - 1
-        return True
 
     def spend_available(self, policy: PolicyRecord) -> int:
         """Cents the policy can still allocate, from the live assignments (as the policy list shows)."""
         return int(self.policy_wire(policy)["aggregates"]["spend_available_usd_cents"])
-
-    def _revoke_email(self, plan: PlanRecord, email: str, outcome: Revocation) -> None:
-        held = [
-            license
-            for license in self.licenses(plan.uuid)
-            if (license.user_email or "").lower() == email.lower()
-        ]
-        revocable = next((license for license in held if license.status in REVOCABLE_STATUSES), None)
-        if revocable is not None:
-            self._revoke(plan, revocable, outcome)
-            return
-        error = (
-            f"License for user with email {email} is {held[0].status}; "
-            "only assigned or activated licenses can be revoked."
-            if held
-            else f"No license for user with email {email} exists in subscription plan {plan.uuid}."
-        )
-        outcome.unsuccessful.append({"error": error, "error_response_status": 404, "user_email": email})
-
-    def _revoke(self, plan: PlanRecord, license: LicenseRecord, outcome: Revocation) -> None:
-        email = license.user_email or ""
-        if plan.revocation_cap and self._revocations_left(plan) <= 0:
-            outcome.unsuccessful.append(
-                {
-                    "error": f"The revocation cap of subscription plan {plan.uuid} has been reached.",
-                    "error_response_status": 400,
-                    "user_email": email,
-                }
-            )
-            return
-        original = license.status
-        license.status, license.revoked = "revoked", self.now()
-        outcome.successful.append(
-            {"license_uuid": license.uuid, "original_status": original, "user_email": email}
-        )
-
-    def _revocations_left(self, plan: PlanRecord) -> int:
-        used = sum(1 for license in self.licenses(plan.uuid) if license.status == "revoked")
-        return plan.revocation_limit - used
 
     def enroll(
         self, customer_uuid: str, emails: Sequence[str], course_run_keys: Sequence[str], notify: bool | None
@@ -462,14 +316,3 @@ class SandboxData:
         )
         self.enrollment_jobs.append(job)
         return job
-
-
-def _distinct(values: Iterable[str]) -> list[str]:
-    """Values in order, without case-insensitive repeats."""
-    seen: set[str] = set()
-    kept = []
-    for value in values:
-        if value.lower() not in seen:
-            seen.add(value.lower())
-            kept.append(value)
-    return kept

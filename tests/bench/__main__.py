@@ -11,7 +11,19 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import adaptive, decode, export, fleet, memory, overhead, realdata, tokens, xml_vs_json
+from . import (
+    adaptive,
+    decode,
+    export,
+    fleet,
+    import_time,
+    loop_hold,
+    memory,
+    overhead,
+    realdata,
+    tokens,
+    xml_vs_json,
+)
 from ._harness import Row, render_report
 
 BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
@@ -24,6 +36,9 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B7": fleet.run,
     "B8": realdata.run,
     "B9": adaptive.run,
+    "B10": loop_hold.run,
+    "B11": import_time.run,
+    "B12": adaptive.run_deep,
 }
 DEFAULT_ROUNDS = 5
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AsyncExitStack, contextmanager, suppress
 from multiprocessing.connection import Connection
 
 import aiohttp
@@ -18,6 +18,7 @@ import orjson
 from attrs import frozen
 
 from enterprise_async.testing import DataSize, Fault, Sandbox
+from tests.latency_front import LatencyFront, PageDepth
 
 __all__ = ["CONTENTS_PATH", "RemoteSandbox", "SandboxAddress", "remote_sandbox", "token_headers"]
 
@@ -34,6 +35,9 @@ class RemoteSandbox:
     catalog_items: int = 45
     latency: float = 0.0
     """Seconds of ``Fault.latency`` added to every request for the catalog's contents."""
+    per_page: float = 0.0
+    """Seconds more for each page past the first: the sandbox then answers behind a front
+    (``tests/latency_front.py``) that waits ``latency`` plus this per page before every API request."""
     learners: int = 24
     seed: int = 0
     rate_limit: str | None = None
@@ -66,13 +70,20 @@ async def _serve(options: RemoteSandbox, connection: Connection) -> None:
         catalog_items=options.catalog_items,
         learners_per_customer=options.learners,
     )
-    async with Sandbox(seed=options.seed, size=size, log_limit=0, rate_limit=options.rate_limit) as sandbox:
-        if options.latency:
+    async with (
+        Sandbox(seed=options.seed, size=size, log_limit=0, rate_limit=options.rate_limit) as sandbox,
+        AsyncExitStack() as fronts,
+    ):
+        base_url = sandbox.base_url
+        if options.per_page:
+            shape = PageDepth(first=options.latency, per_page=options.per_page)
+            base_url = (await fronts.enter_async_context(LatencyFront(sandbox, shape))).url
+        elif options.latency:
             path = CONTENTS_PATH.format(catalog="*")
             sandbox.faults.inject(path, Fault.latency(options.latency), times=None)
         connection.send(
             SandboxAddress(
-                base_url=sandbox.base_url,
+                base_url=base_url,
                 client_id=sandbox.client_id,
                 client_secret=sandbox.client_secret,
                 catalog=sandbox.data.catalogs[0].uuid,

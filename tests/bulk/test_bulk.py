@@ -24,8 +24,7 @@ from enterprise_async import (
 from enterprise_async._bulk import plan_chunks
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._spec import Chunking, MaxProductItems
-from enterprise_async.testing import Fault, Sandbox
-from enterprise_async.testing._data import DataSize
+from enterprise_async.testing import DataSize, Fault, Sandbox
 from enterprise_async.testing._registry import GENERATED_SPEC
 from tests.conftest import InFlight
 

@@ -17,8 +17,7 @@ from enterprise_async import (
     bulk_progress,
 )
 from enterprise_async._responses import RawResponse
-from enterprise_async.testing import Sandbox
-from enterprise_async.testing._data import DataSize
+from enterprise_async.testing import DataSize, Sandbox
 
 ASSIGN = "/enterprise/v1/subscriptions/{}/licenses/assign"
 REVOKE = "/enterprise/v1/subscriptions/{}/licenses/bulk-revoke"

@@ -25,3 +25,24 @@ def test_importing_the_package_loads_no_redis_or_arq() -> None:
 def test_an_in_memory_rate_limiter_loads_no_redis() -> None:
     code = "from enterprise_async import RateLimiter, RedisTokenCache\nRateLimiter()"
     assert loaded_after(code, "redis", "arq") == []
+
+
+def test_importing_the_package_leaves_what_a_first_call_needs_unloaded() -> None:
+    """cattrs comes with the first decode, limits with the first rate budget, xmltodict with the first
+    XML document the renderer did not write, the fleet with its first name."""
+    loaded = loaded_after("import enterprise_async", "cattrs", "limits", "xmltodict")
+    assert loaded == []
+    assert "enterprise_async.fleet" not in loaded_after("import enterprise_async", "enterprise_async")
+
+
+def test_the_first_decode_makes_the_converter() -> None:
+    code = "from enterprise_async.models import Course, from_dict\nfrom_dict(Course, {'key': 'x'})"
+    assert "cattrs" in loaded_after(code, "cattrs")
+
+
+def test_the_converter_is_one_object_however_it_is_reached() -> None:
+    code = (
+        "from enterprise_async import models\nfrom enterprise_async._decoding import registry\n"
+        "assert models.converter is registry.converter is registry.the_converter()"
+    )
+    assert loaded_after(code, "cattrs")

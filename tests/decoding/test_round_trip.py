@@ -26,6 +26,7 @@ import pytest
 
 from enterprise_async import EnterpriseClient, NotFoundError, _answers
 from enterprise_async._generated.operations import OPERATIONS
+from enterprise_async._paging import reading as _reading
 from enterprise_async._spec import Operation
 from enterprise_async._xml import parse_drf_xml, render_drf_xml
 from enterprise_async.models import (
@@ -146,7 +147,7 @@ class Recorder:
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     recorded = Recorder()
-    render, read_result = _server.render, _answers.read_result
+    render, read_result, result_of = _server.render, _answers.read_result, _reading.result_of
 
     def recording_render(reply: Any, wants_json: bool) -> Any:
         if reply.data is not None:
@@ -158,8 +159,14 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
         recorded.answers.append((operation, response, result))
         return result
 
+    def recording_result_of(operation: Operation[Any], response: Any, data: Any, *drift: Any) -> Any:
+        result = result_of(operation, response, data, *drift)
+        recorded.answers.append((operation, response, result))
+        return result
+
     monkeypatch.setattr(_server, "render", recording_render)
     monkeypatch.setattr(_answers, "read_result", recording_read_result)
+    monkeypatch.setattr(_reading, "result_of", recording_result_of)  # a listing's pages
     return recorded
 
 
