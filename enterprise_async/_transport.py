@@ -40,9 +40,10 @@ from collections.abc import Awaitable, Sequence
 
 import aiohttp
 
+from ._adaptive import AdaptiveConcurrency
 from ._admission import Admission, means_pause
 from ._auth import ClientCredentials, TokenCache, TokenProvider
-from ._concurrency import AdaptiveConcurrency, ConcurrencyLimit, FixedConcurrency
+from ._concurrency import ConcurrencyLimit, FixedConcurrency
 from ._middleware import Middleware, chain
 from ._options import ClientOptions
 from ._rate_limit import RateBudget
