@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 import pytest
 
+from enterprise_async import IncompleteListingError, ResponseDecodeError
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._paging.envelope import Envelope
 from enterprise_async._paging.reading import PageRead
@@ -17,6 +18,7 @@ from enterprise_async._paging.window import Window
 from enterprise_async._request import Query
 from enterprise_async._responses import RawResponse, read_result
 from enterprise_async._xml import ITEMS_PER_TURN, render_drf_xml
+from enterprise_async.testing import DataSize, Fault, Sandbox
 
 LISTING = OPERATIONS["catalogs.list"]
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
@@ -80,3 +82,33 @@ async def test_an_xml_page_read_in_steps_equals_its_json_twin() -> None:
     _, from_xml = await turns_while_read("xml")
     _, from_json = await turns_while_read("json")
     assert from_xml == from_json
+
+
+@pytest.mark.parametrize("kind", ["json", "xml"])
+async def test_a_page_cut_short_fails_its_steps_with_a_typed_error(kind: str) -> None:
+    """The body read in steps fails as ``read_result`` does: ``ResponseDecodeError``, no data."""
+    content_type, body = BODIES[kind]
+    cut = RawResponse(200, "OK", {"Content-Type": content_type}, body[: len(body) // 2], "GET", CATALOGS)
+
+    def read_every_step() -> None:
+        for _ in PageRead(LISTING, cut).steps():
+            pass
+
+    with pytest.raises(ResponseDecodeError) as raised:
+        read_every_step()
+    assert kind.upper() in str(raised.value)
+
+
+async def test_an_xml_page_cut_short_mid_listing_ends_in_an_incomplete_listing() -> None:
+    """A sandbox page 2 of an XML listing with its body cut in half: the listing stops with the
+    first page's items and the decode error as the cause, never a short success."""
+    async with (
+        Sandbox(seed=0, size=DataSize(catalog_items=250), profile="reference") as sandbox,
+        sandbox.client(response_format="xml", max_concurrency=1) as client,
+    ):
+        catalog = sandbox.data.catalogs[0].uuid
+        sandbox.faults.inject(f"/enterprise/v2/enterprise-catalogs/{catalog}", Fault.malformed(), skip=1)
+        with pytest.raises(IncompleteListingError) as raised:
+            await client.catalogs.contents(catalog, page_size=100).to_list()
+    assert isinstance(raised.value.__cause__, ResponseDecodeError)
+    assert (raised.value.page, len(raised.value.items)) == (2, 100)
