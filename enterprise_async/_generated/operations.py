@@ -431,7 +431,7 @@ ENROLLMENTS_BULK_ENROLL: Operation[BulkEnrollmentJob] = Operation(
             "course_run_keys": Rule("array", min_items=1, items=Rule("string", min_length=1)),
             "notify": Rule("boolean"),
         },
-        required=frozenset({"emails", "course_run_keys"}),
+        required=frozenset({"emails", "course_run_keys", "notify"}),
         closed=True,
         checks=(MaxProductItems(("emails", "course_run_keys"), 1000, "learners times course keys"),),
     ),

@@ -29,6 +29,7 @@ from ..errors import ClientValidationError, IncompleteBulkError
 from ..models import BulkEnrollmentResult, BulkRevokeResult, to_dict
 from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError
+from ._operation_options import required_choice
 from ._options import api_options, json_option, list_option
 from ._output import print_document, show
 from ._record_list import Cell, ListColumn, RecordList
@@ -182,7 +183,12 @@ def revoke(
 @list_option(
     "--course-run-key", "course_run_keys", help="Course run to enroll them in", required=True, metavar="KEY"
 )
-@click.option("--notify/--no-notify", default=None, help="Notify learners of their enrollment.")
+@click.option(
+    "--notify/--no-notify",
+    default=None,
+    callback=required_choice,
+    help="Whether learners are e-mailed about their enrollment: required (the service requires it).",
+)
 @click.option("--wait", is_flag=True, help="Wait for every job's results (with --remaining: add the failed).")
 @click.option(
     "--results",
@@ -212,7 +218,7 @@ def enroll(
     enterprise_customer_uuid: str,
     emails_file: IO[str],
     course_run_keys: list[str],
-    notify: bool | None,
+    notify: bool,
     wait: bool,
     results_file: Path | None,
     wait_timeout: float,
