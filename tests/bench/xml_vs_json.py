@@ -22,10 +22,10 @@ import orjson
 
 from enterprise_async import EnterpriseClient
 from enterprise_async._decoding import structure
+from enterprise_async._decoding.xml_schema import fill_empty_elements
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._responses import RawResponse, read_result
-from enterprise_async._xml import parse_drf_xml
-from enterprise_async._xml_schema import fill_empty_elements
+from enterprise_async._response.responses import RawResponse, read_result
+from enterprise_async._utils.xml import parse_drf_xml
 from enterprise_async.models import CatalogContentsPage
 
 from ._harness import Row, collector_off, median, per_call
