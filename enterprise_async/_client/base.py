@@ -2,12 +2,12 @@
 
 It is given the spec (an ``ApiSpec``: the operation table, the client-wide retry statuses, the
 request-id headers) and runs every call the same way: the call's arguments are checked and its
-request built (``_request``, ``_outgoing``), sent through the transport, and the answer mapped to a
-result or a typed error (``_answers``); a list operation's call becomes a pager (``_listing``). It
-holds what a client is made of: its checked settings (``_settings``), its session (``_session``)
-and its views. It knows no endpoint, model or resource of its own: the generated
-``EnterpriseClient`` subclasses it, gives it ``SPEC`` and holds the resource namespaces
-(``client.policies``...), whose methods call ``call`` and ``paginate`` here.
+request built (``_request.request``, ``_transport.outgoing``), sent through the transport, and
+the answer mapped to a result or a typed error (``answers``); a list operation's call becomes a
+pager (``listing``). It holds what a client is made of: its checked settings (``settings``), its
+session (``_transport.session``) and its views. It knows no endpoint, model or resource of its
+own: the generated ``EnterpriseClient`` subclasses it, gives it ``SPEC`` and holds the resource
+namespaces (``client.policies``...), whose methods call ``call`` and ``paginate`` here.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class BaseClient(UndocumentedCalls):
             ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
             ``max_response_bytes``, which are then left out.
 
-    Every setting is checked here (``_settings``), with a ``ClientValidationError`` naming it. A
+    Every setting is checked here (``_client.settings``), with a ``ClientValidationError`` naming it. A
     client belongs to the event loop of its first call; a call from another loop, or after
     ``aclose()``, raises ``ClientStateError``.
     """
@@ -160,7 +160,7 @@ class BaseClient(UndocumentedCalls):
         )
         self._client_id = client_id
         self._drift = DriftCollector(self._redactor)  # shared by reference with every view
-        self._session = SessionHandle(session)  # a view holds the same session (``_session``)
+        self._session = SessionHandle(session)  # a view holds the same session (``_transport.session``)
         self._credentials = ClientCredentials(
             client_id,
             Secret(client_secret),
@@ -328,7 +328,7 @@ class BaseClient(UndocumentedCalls):
     async def read_link(self, link: str) -> bytes | None:
         """The body behind a presigned link (a job's results file), through this client's session
         and limits but with no token: the link is its own credential, and the token goes to the
-        API's hosts alone. None when the storage host says the link expired (``_job_results``)."""
+        API's hosts alone. None when the storage host says the link expired (``_client.job_results``)."""
         session = self._session.get()
         return await read_presigned(session, link, self._options, proxy=self._proxy)
 
@@ -352,7 +352,7 @@ class BaseClient(UndocumentedCalls):
         options: RequestOptions | None,
         answers: PageAnswers | None,
     ) -> AsyncPager[Any, Any]:
-        """The pager of a list operation's call, sent through this client (``_listing``)."""
+        """The pager of a list operation's call, sent through this client (``_client.listing``)."""
         return listing_pager(
             operation,
             arguments,

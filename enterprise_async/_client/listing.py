@@ -3,7 +3,7 @@
 The call's arguments are checked when the pager is made, before any request. Each page the pager
 asks for is the call's request with the page's query, sent through the client's send chain under
 the listing's span and named by its page number in traces and logs; it is decoded only when the
-pager takes its items (``_answers.page_decoder``).
+pager takes its items (``_client.answers.page_decoder``).
 """
 
 from __future__ import annotations

@@ -308,7 +308,7 @@ def check_identity(
 
 def _read_as(response: RawResponse, data: Any, model: Any) -> Any:
     """``data`` as ``model``'s fields say it: XML's empty elements, numbers and booleans (see
-    ``_xml_schema``); JSON as it is."""
+    ``_decoding.xml_schema``); JSON as it is."""
     if _format_of(response) == "xml":
         return fill_empty_elements(data, model)
     return data

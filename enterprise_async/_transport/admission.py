@@ -5,7 +5,7 @@ waits for the budget's turn (after a pause, one probe goes first), takes a place
 ``max_concurrency``, draws from the budget right before sending (no burst of draws queued behind
 the bound), and makes the attempt's ``RequestTrace`` the current one. On the way out the place is
 given back, an adaptive bound hears how the attempt went, the answer is logged (DEBUG) and a
-client-wide "try later" pauses the whole budget. Its OpenTelemetry span (``_telemetry``) covers
+client-wide "try later" pauses the whole budget. Its OpenTelemetry span (``_transport.telemetry``) covers
 the exchange alone, not the wait for a place.
 
 The token issuer's requests take a place in the bound but draw nothing from the API's budget, and

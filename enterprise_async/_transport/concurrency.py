@@ -4,7 +4,7 @@ Both are one ``ConcurrencyLimit``: a gate every attempt passes (``enter``/``leav
 attempt went (``observe``). The transport is the only caller; the client and its views hold the
 limit by reference, so a view of an ``"auto"`` client adapts the same limit as its parent.
 
-How ``"auto"`` adapts is ``_adaptive.py``'s docstring.
+How ``"auto"`` adapts is ``_transport.adaptive``'s docstring.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The request a call sends: a prepared call (``_request``) with what the client adds to it.
+"""The request a call sends: a prepared call (``_request.request``) with what the client adds to it.
 
 ``prepare_request`` makes the operation's own path, query and body from a call's arguments; here
 the client completes it into the ``HTTPRequest`` its transport sends: the URL under ``base_url``,

@@ -1,4 +1,4 @@
-"""Send requests: authenticate, retry; each attempt admitted (``_admission``), then on the wire (``_wire``).
+"""Send requests: authenticate, retry; each attempt admitted (``admission``), then on the wire (``wire``).
 
 The send chain, from a resource method to ``session.request``, is four steps, one frame each:
 ``BaseClient.call`` prepares the request, ``Transport.send`` authenticates it (and refreshes the
@@ -25,7 +25,7 @@ Retry policy (the contract's *Reliability*):
   issuer is refused at once, the credentials are at fault and the 401 is final;
 - with a rate budget (``Transport.budget``), every attempt draws from it, and a client-wide "try
   later" (``means_pause``) pauses every attempt that shares the budget;
-- every attempt of an API request passes through the client's middleware (``_middleware``) before
+- every attempt of an API request passes through the client's middleware (``_transport.middleware``) before
   the token is attached; a ``proxy`` given to the client carries every request.
 """
 

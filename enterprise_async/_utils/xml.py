@@ -12,7 +12,7 @@ The renderer's documents (nothing but the XML declaration before the root elemen
 are parsed by the standard library's C parser into an element tree, turned into dicts in one pass;
 any other document (a DTD to refuse, a comment before the root, UTF-16, namespaces, text beside
 elements) goes through xmltodict on an expat parser that refuses DTDs. Both give the same data:
-None for an empty element, which ``_xml_schema`` reads by the field's type.
+None for an empty element, which ``_decoding.xml_schema`` reads by the field's type.
 """
 
 from __future__ import annotations
