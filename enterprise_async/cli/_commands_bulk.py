@@ -20,7 +20,7 @@ import click
 from attrs import define, field
 from rich.text import Text
 
-from .._bulk import BulkResult, ChunkOutcome, bulk_progress
+from .._bulk.chunks import BulkResult, ChunkOutcome, bulk_progress
 from .._generated.client import EnterpriseClient
 from ..errors import ClientValidationError, IncompleteBulkError
 from ..models import BulkRevokeResult, to_dict

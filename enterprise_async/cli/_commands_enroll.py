@@ -15,10 +15,10 @@ from typing import IO, Any, Final
 
 import click
 
-from .._bulk import BulkResult, ChunkOutcome
+from .._bulk.chunks import BulkResult, ChunkOutcome
+from .._client.job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT
 from .._generated.client import EnterpriseClient
 from .._generated.operations import ENROLLMENTS_JOB_STATUS
-from .._job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT
 from ..errors import IncompleteBulkError
 from ..models import BulkEnrollmentResult, to_dict
 from ._commands_bulk import bulk, emails_file_option, job_id, read_items, remaining_option, run_bulk
@@ -72,6 +72,7 @@ def results_command(customer: str, job: str) -> str:
     "--notify/--no-notify",
     default=None,
     callback=required_choice,
+    is_eager=True,  # refused before the e-mails file is opened
     help="Whether learners are e-mailed about their enrollment: required (the service requires it).",
 )
 @click.option("--wait", is_flag=True, help="Wait for every job's results (with --remaining: add the failed).")
