@@ -33,11 +33,14 @@ OVERALL: Final = "[bold]all catalogs[/]"
 
 
 class ItemsPerSecondColumn(ProgressColumn):
-    """Items per second (rich's speed column counts bytes)."""
+    """Items per second of this run: the items it wrote over the time it took, leaving out those
+    a resumed catalog already had on disk (the task's ``resumed`` field)."""
 
     def render(self, task: Task) -> Text:
-        """The task's current speed, or its final one once finished."""
-        speed = task.finished_speed or task.speed
+        """The task's rate so far, or its final one once finished."""
+        own = task.completed - int(task.fields.get("resumed", 0))
+        elapsed = task.finished_time if task.finished else task.elapsed
+        speed = own / elapsed if elapsed and own > 0 else 0.0
         return Text(f"{speed:,.0f} items/s" if speed else "", style="progress.data.speed")
 
 
@@ -126,6 +129,7 @@ class CatalogProgressBars:
         """Catalogs whose size is not known yet (or never told): the overall total waits for them."""
         self._running: set[str] = set()
         self._expected = 0
+        self._resumed = 0
         self._failed = 0
         self._started = False
 
@@ -177,6 +181,12 @@ class CatalogProgressBars:
         """Advance the catalog's bar and the overall one."""
         self._progress.advance(self._bars[catalog.uuid or ""], count)
         self._progress.advance(self._overall, count)
+
+    def items_resumed(self, catalog: Catalog, count: int) -> None:
+        """The items a resumed catalog already had on disk: on the bars, not in their rates."""
+        self._resumed += count
+        self._progress.update(self._bars[catalog.uuid or ""], advance=count, resumed=count)
+        self._progress.update(self._overall, advance=count, resumed=self._resumed)
 
     def catalog_finished(self, outcome: CatalogOutcome) -> None:
         """Mark the catalog done, skipped or failed."""

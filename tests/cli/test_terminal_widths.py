@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
+from enterprise_async.cli._progress import ItemsPerSecondColumn
 from enterprise_async.testing import Sandbox
 
 ESCAPE = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=>78])")
@@ -148,3 +149,30 @@ def test_an_interrupted_export_fits_the_terminal_and_keeps_its_figures_whole(
     assert too_wide(lines, columns) == []
     assert [line for line in lines if CUT_FIGURE.search(line)] == []
     assert any("interrupted" in line for line in lines)
+
+
+def test_the_rate_of_a_resumed_catalog_leaves_out_the_items_already_on_disk() -> None:
+    """The progress bars' items per second count this run's items only."""
+    from rich.console import Console
+    from rich.progress import Task, TaskID
+
+    from enterprise_async.cli._progress import CatalogProgressBars
+    from enterprise_async.models import Catalog
+
+    bars = CatalogProgressBars(Console(width=120, force_terminal=False))
+    catalog = Catalog(uuid="c1", title="One")
+    bars.catalogs_listed([catalog])
+    bars.catalog_started(catalog, 1000)
+    bars.items_resumed(catalog, 900)
+    bars._progress.stop()
+    one, overall = (
+        [task for task in bars._progress.tasks if task.description == "One"],
+        bars._progress.tasks[0],
+    )
+    assert one[0].fields["resumed"] == 900
+    assert overall.fields["resumed"] == 900
+    column = ItemsPerSecondColumn()
+    for completed, shown in ((1000, "10 items/s"), (900, "")):  # 100 items of this run in 10 s; none
+        task = Task(TaskID(0), "One", 1000, completed, _get_time=lambda: 10.0, fields={"resumed": 900})
+        task.start_time = 0.0
+        assert column.render(task).plain == shown
