@@ -1,4 +1,5 @@
-"""``python -m codegen [--check]``: regenerate `enterprise_async/_generated/` from the spec."""
+"""``python -m codegen [--check]``: regenerate `enterprise_async/_generated/` from the spec;
+``python -m codegen compare SCHEMA --service NAME``: hold the spec against a service's document."""
 
 from __future__ import annotations
 
@@ -11,9 +12,14 @@ from codegen.source import InvalidSpecError
 
 
 def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["compare"]:
+        from codegen.compare import main as compare
+
+        return compare(arguments[1:])
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
     parser.add_argument("--check", action="store_true", help="fail if the committed output is not fresh")
-    options = parser.parse_args(argv)
+    options = parser.parse_args(arguments)
     try:
         outputs = generate()
     except InvalidSpecError as invalid:
