@@ -7,9 +7,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from codegen.pipeline import ROOT, check, generate, write
-from codegen.source import InvalidSpecError
-
 
 def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
@@ -17,6 +14,9 @@ def main(argv: list[str] | None = None) -> int:
         from codegen.compare import main as compare
 
         return compare(arguments[1:])
+    from codegen.pipeline import check, generate, write  # the generator's imports are heavy
+    from codegen.source import InvalidSpecError
+
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
     parser.add_argument("--check", action="store_true", help="fail if the committed output is not fresh")
     options = parser.parse_args(arguments)
@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _shown(path: Path) -> str:
+    from codegen.pipeline import ROOT
+
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 

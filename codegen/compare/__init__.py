@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from codegen.compare.documents import UnreadableError, read_document
+from codegen.compare.documents import LOADER, UnreadableError, read_document
 from codegen.compare.known import read_known, split
 from codegen.compare.walk import Difference, differences
 
@@ -72,7 +72,7 @@ def main(argv: list[str]) -> int:
 
 def _read_spec(path: Path) -> dict[str, Any]:
     try:
-        spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+        spec = yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise UnreadableError(f"cannot read the spec {path}: {str(error).splitlines()[0]}") from None
     if not isinstance(spec, dict):

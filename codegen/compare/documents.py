@@ -25,7 +25,7 @@ from codegen.compare.shapes import UnresolvableError, resolve
 
 METHODS = ("get", "post", "put", "patch", "delete")
 _VARIABLE = re.compile(r"\{[^{}/]*\}")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's loader where PyYAML was built with it: a service's document is large."""
 _ACCEPT = "application/vnd.oai.openapi, application/yaml;q=0.9, application/json;q=0.8"
 
@@ -63,7 +63,7 @@ def read_document(source: str, timeout: float = 30.0) -> dict[str, Any]:
 def parse_document(text: str, source: str) -> dict[str, Any]:
     """An OpenAPI document from its text; anything but a mapping with ``paths`` is unreadable."""
     try:
-        document = json.loads(text) if text.lstrip().startswith("{") else yaml.load(text, Loader=_LOADER)
+        document = json.loads(text) if text.lstrip().startswith("{") else yaml.load(text, Loader=LOADER)
     except (ValueError, yaml.YAMLError) as error:
         mark = getattr(error, "problem_mark", None)
         at = f" (line {mark.line + 1})" if mark is not None else ""

@@ -32,6 +32,8 @@ class Shape:
     nullable: bool = False
     enum: frozenset[Any] | None = None
     properties: Mapping[str, Any] = field(factory=dict)
+    fields_listed: bool = False
+    """Whether the schema lists its fields (``properties``, even none), unlike a free-form object."""
     required: frozenset[str] | None = None
     items: Any = None
     read_only: bool = False
@@ -125,6 +127,7 @@ def _plain(schema: dict[str, Any], ref: str | None) -> Shape:
         nullable=nullable,
         enum=enum,
         properties=dict(schema.get("properties") or {}),
+        fields_listed=isinstance(schema.get("properties"), dict),
         required=frozenset(required) if isinstance(required, list) else None,
         items=schema.get("items"),
         read_only=bool(schema.get("readOnly", False)),
@@ -145,6 +148,7 @@ def _with_siblings(inner: Shape, siblings: Mapping[str, Any]) -> Shape:
         nullable=nullable,
         enum=inner.enum,
         properties=inner.properties,
+        fields_listed=inner.fields_listed,
         required=inner.required,
         items=inner.items,
         read_only=inner.read_only or bool(siblings.get("readOnly", False)),
@@ -168,6 +172,7 @@ def _merge_all(parts: list[Shape], ref: str | None) -> Shape:
         nullable=all(part.nullable for part in parts) if parts else False,
         enum=first.enum,
         properties=properties,
+        fields_listed=any(part.fields_listed for part in parts),
         required=frozenset(required) if required is not None else None,
         items=first.items,
     )
@@ -192,6 +197,7 @@ def _merge_any(variants: list[Shape], ref: str | None) -> Shape:
         nullable=nullable,
         enum=frozenset().union(*enums) if enums else None,
         properties=properties,
+        fields_listed=any(variant.fields_listed for variant in real),
         required=frozenset.intersection(*required) if required and len(required) == len(real) else None,
         items=real[0].items if len(real) == 1 else None,
     )

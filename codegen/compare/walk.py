@@ -187,7 +187,7 @@ class _Walker:
             where = f"{where.split(' #/')[0]} #/components/schemas/{their_shape.ref}"
         if our_shape.ref:
             model, field = our_shape.ref, ""
-        if our_shape.properties and their_shape.properties:
+        if our_shape.fields_listed and their_shape.fields_listed:
             self._object(model, field, our_shape, their_shape, where, direction)
         if "array" in our_shape.kinds and "array" in their_shape.kinds:
             our_items = self._shape(self.spec, our_shape.items)
