@@ -205,21 +205,21 @@ class _Walker:
         self._visited.add(visit)
         name = (lambda field: f"{prefix}.{field}") if prefix else (lambda field: field)
         their_fields = {key for key in theirs.properties if theirs.sent(key, direction)}
-        our_fields = set(ours.properties)
+        our_fields = {key for key, node in ours.properties.items() if not _computed(node)}
         for key in theirs.properties:
             if key in their_fields and key not in our_fields:
                 described = self._shape(self.document, theirs.properties[key])
                 self.add(
                     "missing_in_spec", model, name(key), "", described.describe() if described else "", where
                 )
-        for key in ours.properties:
+        for key in sorted(our_fields, key=list(ours.properties).index):
             if key not in theirs.properties:
                 self.add(
                     "missing_in_service", model, name(key), self._our_type(ours.properties[key]), "", where
                 )
         self._required(model, prefix, ours, theirs, their_fields & our_fields, where)
         for key in ours.properties:
-            if key not in their_fields:
+            if key not in their_fields or key not in our_fields:
                 continue
             our_field = self._shape(self.spec, ours.properties[key])
             their_field = self._shape(self.document, theirs.properties[key])
@@ -265,6 +265,11 @@ class _Walker:
             only_ours = ", ".join(sorted(map(str, ours.enum - theirs.enum)))
             only_theirs = ", ".join(sorted(map(str, theirs.enum - ours.enum)))
             self.add("enum_differs", model, field, only_ours, only_theirs, where)
+
+
+def _computed(node: Any) -> bool:
+    """A property the SDK sets itself (``x-sdk-computed``): no service sends it."""
+    return isinstance(node, dict) and bool(node.get("x-sdk-computed"))
 
 
 def _bare(found: Shape) -> str:

@@ -1,0 +1,69 @@
+"""`compare` on the services' real documents (../shared/realdata/schemas/, read in place): nothing
+beyond the differences listed in spec/service-differences.yaml, and every operation of the spec
+names its service's method and path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from codegen.compare import KNOWN, SPEC, main
+from codegen.compare.documents import read_document
+from codegen.compare.known import read_known
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMAS = ROOT.parent / "shared" / "realdata" / "schemas"
+SERVICES = ("license-manager", "enterprise-access")
+
+
+@pytest.mark.skipif(not SCHEMAS.is_dir(), reason="../shared/realdata/schemas/ is not here")
+@pytest.mark.parametrize("service", SERVICES)
+def test_a_real_document_differs_only_where_listed(service: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([str(SCHEMAS / f"{service}.yaml"), "--service", service, "--json"])
+    found = json.loads(capsys.readouterr().out)
+    assert [item for item in found if item["kind"] != "unresolved"] == []
+    assert code == 0
+
+
+@pytest.mark.skipif(not SCHEMAS.is_dir(), reason="../shared/realdata/schemas/ is not here")
+@pytest.mark.parametrize("service", SERVICES)
+def test_every_listed_difference_is_still_found(service: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """With --all the listed differences come back: the list holds no entry the document has outgrown."""
+    main([str(SCHEMAS / f"{service}.yaml"), "--service", service, "--json", "--all"])
+    found = {(item["kind"], item["model"], item["field"]) for item in json.loads(capsys.readouterr().out)}
+    listed = {entry.key for entry in read_known(KNOWN, service)}
+    assert listed
+    assert listed - found == set()
+
+
+@pytest.mark.skipif(not SCHEMAS.is_dir(), reason="../shared/realdata/schemas/ is not here")
+@pytest.mark.parametrize("service", SERVICES)
+def test_every_operation_of_the_service_is_found_in_its_document(service: str) -> None:
+    document = read_document(str(SCHEMAS / f"{service}.yaml"))
+    from codegen.compare.walk import differences
+
+    spec = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+    assert [item for item in differences(spec, document, service) if item.kind == "operation_missing"] == []
+
+
+def test_every_operation_names_its_services_method_and_path() -> None:
+    """`x-sdk-service` of each operation (the token issuer's aside: it is no service behind the
+    gateway) has its service and `endpoint`, ``METHOD /path``."""
+    spec = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+    missing = []
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if method not in ("get", "post", "put", "patch", "delete") or operation.get("x-sdk-internal"):
+                continue
+            rule = operation.get("x-sdk-service") or {}
+            verb, _, where = str(rule.get("endpoint", "")).partition(" ")
+            if (
+                rule.get("service") not in spec["x-sdk-services"]
+                or verb != method.upper()
+                or not where.startswith("/")
+            ):
+                missing.append(f"{method.upper()} {path}")
+    assert missing == []
