@@ -558,3 +558,32 @@ def test_a_url_that_answers_an_error_exits_2(
 def test_a_property_the_sdk_computes_is_no_services(compare: Any) -> None:
     spec = ours({"uuid": {"type": "string"}, "partial": {"type": "boolean", "x-sdk-computed": True}})
     assert compare(spec, theirs({"uuid": {"type": "string"}})) == (0, [])
+
+
+def test_a_model_or_its_uuid_is_compared_as_the_model(compare: Any) -> None:
+    spec = ours(
+        {
+            "owner": {
+                "oneOf": [
+                    {"$ref": "#/components/schemas/Owner"},
+                    {"type": "string", "format": "uuid"},
+                    {"type": "null"},
+                ]
+            }
+        }
+    )
+    spec["components"]["schemas"]["Owner"] = {"type": "object", "properties": {"name": {"type": "string"}}}
+    document = theirs(
+        {"owner": {"$ref": "#/components/schemas/OwnerResponse"}},
+        extra={
+            "OwnerResponse": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "uuid": {"type": "string"}},
+            }
+        },
+    )
+    code, found = compare(spec, document)
+    assert (code, kinds(found)) == (
+        1,
+        [("nullable_differs", "Thing", "owner"), ("missing_in_spec", "Owner", "uuid")],
+    )

@@ -4,6 +4,7 @@ names its service's method and path."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -13,6 +14,8 @@ import yaml
 from codegen.compare import KNOWN, SPEC, main
 from codegen.compare.documents import read_document
 from codegen.compare.known import read_known
+from codegen.compare.walk import differences
+from codegen.validation import problems
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT.parent / "shared" / "realdata" / "schemas"
@@ -43,8 +46,6 @@ def test_every_listed_difference_is_still_found(service: str, capsys: pytest.Cap
 @pytest.mark.parametrize("service", SERVICES)
 def test_every_operation_of_the_service_is_found_in_its_document(service: str) -> None:
     document = read_document(str(SCHEMAS / f"{service}.yaml"))
-    from codegen.compare.walk import differences
-
     spec = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
     assert [item for item in differences(spec, document, service) if item.kind == "operation_missing"] == []
 
@@ -67,3 +68,16 @@ def test_every_operation_names_its_services_method_and_path() -> None:
             ):
                 missing.append(f"{method.upper()} {path}")
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    "endpoint", ["/api/v1/subscriptions/", "FETCH /api/v1/subscriptions/", "GET api/v1/x/", 7]
+)
+def test_an_endpoint_that_is_not_a_method_and_a_path_is_refused_before_generation(endpoint: object) -> None:
+    document = copy.deepcopy(yaml.safe_load(SPEC.read_text(encoding="utf-8")))
+    document["paths"]["/enterprise/v1/subscriptions"]["get"]["x-sdk-service"]["endpoint"] = endpoint
+    found = [f"{problem.pointer}: {problem.message}" for problem in problems(document)]
+    assert found == [
+        "/paths/~1enterprise~1v1~1subscriptions/get/x-sdk-service/endpoint: must be the service's own method"
+        " and path, e.g. `GET /api/v1/subscriptions/{uuid}/`"
+    ]
