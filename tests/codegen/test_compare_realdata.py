@@ -7,13 +7,15 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from codegen.compare import KNOWN, SPEC, main
-from codegen.compare.documents import read_document
+from codegen.compare.documents import find, read_document
 from codegen.compare.known import read_known
+from codegen.compare.shapes import shape
 from codegen.compare.walk import differences
 from codegen.validation import problems
 
@@ -81,3 +83,54 @@ def test_an_endpoint_that_is_not_a_method_and_a_path_is_refused_before_generatio
         "/paths/~1enterprise~1v1~1subscriptions/get/x-sdk-service/endpoint: must be the service's own method"
         " and path, e.g. `GET /api/v1/subscriptions/{uuid}/`"
     ]
+
+
+def _field_names(document: dict[str, Any], schema: Any, seen: set[str], names: set[str]) -> None:
+    """Every property name of the models an answer's schema reaches."""
+    found = shape(document, schema)
+    if found.ref in seen:
+        return
+    if found.ref:
+        seen.add(found.ref)
+    for name, node in found.properties.items():
+        names.add(name)
+        _field_names(document, node, seen, names)
+    if found.items is not None:
+        _field_names(document, found.items, seen, names)
+
+
+def _listed(fields: list[Any]) -> set[str]:
+    names: set[str] = set()
+    for entry in fields:
+        if isinstance(entry, str):
+            names.add(entry)
+        else:
+            for name, nested in entry.items():
+                names |= {name} | _listed(nested)
+    return names
+
+
+@pytest.mark.skipif(not SCHEMAS.is_dir(), reason="../shared/realdata/schemas/ is not here")
+@pytest.mark.parametrize("service", SERVICES)
+def test_the_sandbox_sends_no_field_the_services_document_lacks(service: str) -> None:
+    """The services profile answers with an operation's `x-sdk-service` `fields` only: each is a
+    field of a model the service's document gives for that operation's answers."""
+    document = read_document(str(SCHEMAS / f"{service}.yaml"))
+    spec = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+    checked = {}
+    for item in spec["paths"].values():
+        for operation in item.values():
+            rule = operation.get("x-sdk-service") if isinstance(operation, dict) else None
+            if not rule or rule.get("service") != service or "fields" not in rule:
+                continue
+            method, _, path = rule["endpoint"].partition(" ")
+            endpoint = find(document, method, path)
+            assert endpoint is not None
+            names: set[str] = set()
+            for answer in endpoint.operation["responses"].values():
+                body = (answer.get("content") or {}).get("application/json")
+                if body:
+                    _field_names(document, body["schema"], set(), names)
+            checked[operation["operationId"]] = sorted(_listed(rule["fields"]) - names)
+    assert checked
+    assert checked == {operation: [] for operation in checked}
