@@ -15,6 +15,7 @@ from typing import Any
 from attrs import frozen
 
 from codegen.compare.documents import Endpoint, find, parameters
+from codegen.compare.records import check_fields
 from codegen.compare.shapes import Direction, Shape, UnresolvableError, resolve, shape
 
 KINDS = (
@@ -161,6 +162,7 @@ class _Walker:
                 )
                 continue
             self._schema(f"{operation_id}.response", "", our_body, their_body, where, "response")
+            check_fields(self.document, operation_id, ours, their_body, where, self.add)
 
     # ------------------------------------------------------------------ schemas
 

@@ -587,3 +587,48 @@ def test_a_model_or_its_uuid_is_compared_as_the_model(compare: Any) -> None:
         1,
         [("nullable_differs", "Thing", "owner"), ("missing_in_spec", "Owner", "uuid")],
     )
+
+
+def test_the_sandboxs_record_fields_are_held_to_the_services_records(compare: Any) -> None:
+    """`x-sdk-service` `fields` (what the sandbox's services profile sends) against the items of
+    the answer's arrays, nested lists included."""
+    spec = ours({"created": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}})
+    spec["components"]["schemas"]["Item"] = {
+        "type": "object",
+        "properties": {
+            "uuid": {"type": "string"},
+            "title": {"type": "string"},
+            "actions": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"kind": {"type": "string"}}},
+            },
+        },
+    }
+    operation = spec["paths"]["/gateway/v1/things/{thing_id}"]["get"]
+    operation["x-sdk-service"]["fields"] = ["uuid", "gone", {"actions": ["kind", "old"]}]
+    item = {
+        "type": "object",
+        "properties": {
+            "uuid": {"type": "string"},
+            "title": {"type": "string"},
+            "secret": {"type": "string", "writeOnly": True},
+            "actions": {"type": "array", "items": {"$ref": "#/components/schemas/Action"}},
+        },
+    }
+    document = theirs(
+        {"created": {"type": "array", "items": {"$ref": "#/components/schemas/ItemResponse"}}},
+        extra={
+            "ItemResponse": item,
+            "Action": {"type": "object", "properties": {"kind": {"type": "string"}}},
+        },
+    )
+    code, found = compare(spec, document)
+    assert (code, kinds(found)) == (
+        1,
+        [
+            ("missing_in_spec", "things_read", "fields.title"),
+            ("missing_in_service", "things_read", "fields.gone"),
+            ("missing_in_service", "things_read", "fields.actions.old"),
+        ],
+    )
+    assert found[0]["where"] == "GET /api/v1/things/{uuid}/ 200 #/components/schemas/ItemResponse"
