@@ -64,8 +64,8 @@ def differences(spec: Mapping[str, Any], document: Mapping[str, Any], service: s
     """Every difference between the operations of ours served by ``service`` and ``document``,
     each (kind, model, field) once, in the order found."""
     walker = _Walker(spec, document)
-    for operation_id, method, endpoint in _our_operations(spec, service):
-        walker.operation(operation_id, method, endpoint)
+    for operation_id, operation, endpoint in _our_operations(spec, service):
+        walker.operation(operation_id, operation, endpoint)
     return walker.found
 
 
@@ -77,7 +77,9 @@ def _our_operations(spec: Mapping[str, Any], service: str) -> Iterator[tuple[str
                 continue
             rule = operation.get("x-sdk-service")
             if isinstance(rule, dict) and rule.get("service") == service and rule.get("endpoint"):
-                yield str(operation.get("operationId", method)), operation, str(rule["endpoint"])
+                shared = path_item.get("parameters") or []
+                with_shared = {**operation, "parameters": [*shared, *operation.get("parameters", [])]}
+                yield str(operation.get("operationId", method)), with_shared, str(rule["endpoint"])
 
 
 class _Walker:
@@ -144,12 +146,13 @@ class _Walker:
             our_body = _json_schema(self.spec, answer)
             if our_body is None:
                 continue
-            picked = their_answers.get(str(status)) or their_answers.get(status)
-            if picked is None:
-                success = [code for code in their_answers if str(code).startswith("2")]
-                picked = their_answers[success[0]] if len(success) == 1 else None
+            code: Any = str(status) if str(status) in their_answers else status
+            if code not in their_answers:  # the one success status of theirs, whatever its number
+                success = [each for each in their_answers if str(each).startswith("2")]
+                code = success[0] if len(success) == 1 else status
+            picked = their_answers.get(code)
             their_body = _json_schema(self.document, picked) if picked is not None else None
-            where = f"{theirs.where} {status}"
+            where = f"{theirs.where} {code}"
             if their_body is None:
                 said = (picked or {}).get("description") if isinstance(picked, dict) else None
                 self.add(

@@ -632,3 +632,19 @@ def test_the_sandboxs_record_fields_are_held_to_the_services_records(compare: An
         ],
     )
     assert found[0]["where"] == "GET /api/v1/things/{uuid}/ 200 #/components/schemas/ItemResponse"
+
+
+def test_an_answer_under_another_success_status_is_compared_and_named_by_theirs(compare: Any) -> None:
+    document = theirs({"title": {"type": "string"}})
+    answers = document["paths"]["/api/v1/things/{uuid}/"]["get"]["responses"]
+    answers["201"] = answers.pop("200")
+    code, found = compare(ours({}), document)
+    assert (code, kinds(found)) == (1, [("missing_in_spec", "Thing", "title")])
+    assert found[0]["where"] == "GET /api/v1/things/{uuid}/ 201 #/components/schemas/ThingResponse"
+
+
+def test_parameters_of_our_path_item_count_as_the_operations(compare: Any) -> None:
+    spec = ours({})
+    item = spec["paths"]["/gateway/v1/things/{thing_id}"]
+    item["parameters"] = [{"name": "search", "in": "query", "schema": {"type": "string"}}]
+    assert compare(spec, theirs({}, query={"search": {"type": "string"}})) == (0, [])
