@@ -188,16 +188,12 @@ def _merge_any(variants: list[Shape], ref: str | None) -> Shape:
     for variant in real:
         properties.update(variant.properties)
     formats = {variant.format for variant in real}
-    named = [variant.ref for variant in real if variant.ref]
-    objects = [variant.ref for variant in real if variant.fields_listed]
-    if len(objects) == 1 and objects[0]:  # one model among scalars (a model or its uuid): the model
-        named = objects
-        real_named = True
-    else:
-        real_named = len(real) == 1
+    objects = [variant for variant in real if variant.fields_listed]
+    # One variant, or one model among scalars (a model or its uuid): the union is named by it.
+    single = real[0] if len(real) == 1 else objects[0] if len(objects) == 1 else None
     required = [variant.required for variant in real if variant.required is not None]
     return Shape(
-        ref=ref or (named[0] if real_named and named else None),
+        ref=ref or (single.ref if single is not None else None),
         kinds=frozenset().union(*(variant.kinds for variant in real)) if real else frozenset(),
         format=formats.pop() if len(formats) == 1 else None,
         nullable=nullable,
