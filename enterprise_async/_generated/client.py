@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
-from .._base_client import BaseClient
-from .._undocumented import BaseClientWithRawResponse
+from .._client.base import BaseClient
+from .._client.undocumented import BaseClientWithRawResponse
 from .operations import SPEC
 from .resources import (
     AssignmentsResource,

@@ -10,7 +10,7 @@ from typing import Any, TypeAlias
 
 from attrs import define, field
 
-from enterprise_async._enum import OpenEnum
+from enterprise_async._decoding.enums import OpenEnum
 
 
 class AssignmentState(OpenEnum):

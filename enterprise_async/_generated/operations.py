@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._spec import (
+from .._decoding.spec import (
     ApiSpec,
     AtLeastOneOf,
     Chunking,

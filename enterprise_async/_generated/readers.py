@@ -101,7 +101,7 @@ from enterprise_async._generated.models import (
     Video,
     VideoSkill,
 )
-from enterprise_async._xml import TextObject
+from enterprise_async._utils.xml import TextObject
 
 _LICENSE_STATUS_VALUES = values_of(LicenseStatus)
 _BULK_ENROLLMENT_STATUS_VALUES = values_of(BulkEnrollmentStatus)

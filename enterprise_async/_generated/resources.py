@@ -13,14 +13,14 @@ import builtins
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .._bulk import BulkResult
-from .._job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT, follow_job_results
-from .._options import RequestOptions
+from .._bulk.chunks import BulkResult
+from .._client.job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT, follow_job_results
+from .._client.raw_response import APIResponse, RawPager
+from .._client.resource import Resource
 from .._paging import AsyncPager
-from .._raw_response import APIResponse, RawPager
-from .._resource import Resource
-from .._retry import RetryPolicy
-from .._timeouts import Timeout
+from .._request.options import RequestOptions
+from .._request.retry import RetryPolicy
+from .._request.timeouts import Timeout
 from . import operations
 from .models import (
     AllocationResult,
