@@ -1,5 +1,5 @@
-"""The ``enterprise-async`` command group: a command for every operation of the table, the
-hand-written commands (bulk jobs, short names, the demo and the sandbox), and the entry point."""
+"""The ``enterprise-async`` command tree: a command for every operation of the table, and the
+hand-written commands (bulk jobs, exports, the demo and the sandbox); ``_root`` runs it."""
 
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ from ._commands_sandbox import demo, sandbox
 from ._commands_subscriptions import subscriptions
 from ._commands_worker import worker
 from ._drift_option import DRIFT_OPTION
-from ._failures import exit_code_table
 from ._operation_commands import AliasGroup, build_groups
 from ._presentation import DEFAULT_PRESENTATION, Presentation
+from ._root import CLI_HELP, CONTEXT_SETTINGS
 
-__all__ = ["OLD_NAMES", "build_cli", "cli", "main"]
+__all__ = ["OLD_NAMES", "build_cli", "command_tree"]
 
 OLD_NAMES: Final = (
     ("subscriptions assign", "subscriptions assign-licenses"),
@@ -61,8 +61,8 @@ def build_cli(
     then the hand-written groups merged in (a hand-written command wins over a generated one)."""
     root = AliasGroup(
         "enterprise-async",
-        help=cli_help,
-        context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+        help=CLI_HELP,
+        context_settings=CONTEXT_SETTINGS,
     )
     root.params.append(DRIFT_OPTION)
     groups = build_groups(operations, presentation, descriptions=descriptions)
@@ -112,34 +112,12 @@ def _add_old_names(root: click.Group) -> None:
             parent.add_command(OldName(name, command, new), name)
 
 
-cli_help: Final = f"""The Open edX enterprise API from the command line.
-
-Every operation of the API is a command, `enterprise-async <resource> <method>`: the ids it needs
-are arguments, everything else options (see `enterprise-async <resource> <method> --help`). The
-tasks over many items have a command each: `bulk enroll` (and `bulk assign-licenses`, `bulk
-revoke`, `bulk allocate`) for a file of e-mails, `enrollments results` for a job's results,
-`catalogs export` and `learners export` for files of records.
-Credentials come from ENTERPRISE_CLIENT_ID, ENTERPRISE_CLIENT_SECRET and ENTERPRISE_BASE_URL (and
-ENTERPRISE_AUTH_URL when tokens come from another host); or add --sandbox to any command to run it
-against a sandbox started for it, with no credentials. Start with `enterprise-async demo`.
-
-Results are tables sized to the terminal; --json writes them for programs instead.
-`enterprise-async --drift <command>` prints afterwards, on stderr, what the answers held that this
-SDK does not know yet.
-
-\b
-Exit codes:
-{exit_code_table()}
-"""
-
-cli = build_cli(OPERATIONS.values(), descriptions=_resource_descriptions(), hand_written=HAND_WRITTEN)
-"""The ``enterprise-async`` command group."""
-click.version_option(__version__, prog_name="enterprise-async")(cli)
-for _command in (demo, sandbox, worker, bulk):
-    cli.add_command(_command)
-_add_old_names(cli)
-
-
-def main() -> None:
-    """Run the command line (the ``enterprise-async`` console script and ``python -m enterprise_async``)."""
-    cli()
+def command_tree() -> click.Group:
+    """The whole ``enterprise-async`` tree: a group per resource of the operation table, the
+    hand-written commands, and the old names as hidden aliases."""
+    tree = build_cli(OPERATIONS.values(), descriptions=_resource_descriptions(), hand_written=HAND_WRITTEN)
+    click.version_option(__version__, prog_name="enterprise-async")(tree)
+    for command in (demo, sandbox, worker, bulk):
+        tree.add_command(command)
+    _add_old_names(tree)
+    return tree

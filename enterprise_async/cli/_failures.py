@@ -25,6 +25,7 @@ from .._utils.optional import MissingExtraError, require_extra
 from .._utils.redaction import Redactor
 from ..errors import ClientValidationError, EnterpriseError, IncompleteListingError
 from ..fleet import Customer, CustomersFileError, read_customers
+from ._exit_codes import EXIT_CODES, exit_code_table
 
 __all__ = [
     "EXIT_CODES",
@@ -59,22 +60,6 @@ EXIT_INCOMPLETE: Final = 3
 """The command ran to the end but part of it failed: a catalog of an export, a revocation of a bulk revoke."""
 EXIT_NOTHING_DONE: Final = 4
 """The command ran to the end and every part of it failed: every chunk, every enrollment, every catalog."""
-
-EXIT_CODES: Final = (
-    (0, "everything was done"),
-    (1, "the API, the network or the file system refused"),
-    (2, "bad input or missing credentials: nothing was sent"),
-    (3, "done in part: some chunks, enrollments or catalogs failed"),
-    (4, "nothing done: every chunk, enrollment or catalog failed"),
-    (130, "stopped by Ctrl-C (SIGINT): what was done is reported"),
-    (143, "stopped by SIGTERM: as for Ctrl-C"),
-)
-"""What each exit code means: the table of the command line's help and of its README."""
-
-
-def exit_code_table() -> str:
-    """``EXIT_CODES`` as the lines of a table, one code a line."""
-    return "\n".join(f"{code:>5}  {meaning}" for code, meaning in EXIT_CODES)
 
 
 SECRET_VARIABLE: Final = "ENTERPRISE_CLIENT_SECRET"
