@@ -2,7 +2,7 @@
 
 It is given the spec (an ``ApiSpec``: the operation table, the client-wide retry statuses, the
 request-id headers) and runs every call the same way: the call's arguments are checked and its
-request built (``_request.request``, ``_transport.outgoing``), sent through the transport, and
+request built (``_request.request``), sent through the transport, and
 the answer mapped to a result or a typed error (``answers``); a list operation's call becomes a
 pager (``listing``). It holds what a client is made of: its checked settings (``settings``), its
 session (``_transport.session``) and its views. It knows no endpoint, model or resource of its
@@ -24,14 +24,13 @@ from .._decoding.drift import DriftCollector, DriftReport
 from .._decoding.spec import ApiSpec, Operation
 from .._paging import AsyncPager
 from .._request.options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
-from .._request.request import PreparedRequest, prepare_request
+from .._request.request import PreparedRequest, build_request, prepare_request
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
 from .._response.responses import RawResponse
 from .._transport.auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
 from .._transport.concurrency import ConcurrencyLimit
 from .._transport.middleware import Middleware, check_middleware
-from .._transport.outgoing import build_request, with_json_fallback
 from .._transport.proxy import check_proxy
 from .._transport.rate_limit import RateBudget, RateStore
 from .._transport.session import SessionHandle
@@ -394,9 +393,7 @@ class BaseClient(UndocumentedCalls):
         )
         if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
             return self._transport.send(request)  # nothing to fall back to
-        return with_json_fallback(
-            self._transport.send, prepared.operation, request, self._options.response_format
-        )
+        return self._transport.send_asking_json_again(prepared.operation, request)
 
     # ------------------------------------------------------------------ views
 

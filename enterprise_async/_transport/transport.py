@@ -37,12 +37,14 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Sequence
+from typing import Any
 
 import aiohttp
+import attrs
 
-from .._decoding.spec import ApiSpec
+from .._decoding.spec import ApiSpec, Operation
 from .._request.options import ClientOptions
-from .._request.request import HTTPRequest
+from .._request.request import ACCEPT, HTTPRequest
 from .._request.retry import RetryPolicy, parse_retry_after
 from .._response.responses import RawResponse
 from .._utils.redaction import Redactor
@@ -162,6 +164,24 @@ class Transport:
             issued_for = attempt.number if refreshed.fetched else 0
             response = await self._retrying(attempt)
         return response
+
+    async def send_asking_json_again(self, operation: Operation[Any], request: HTTPRequest) -> RawResponse:
+        """The answer to a request asking for XML, for an operation that names fallback statuses
+        (``json_fallback_statuses``: 406 from a view that renders JSON only); on one of them the
+        same request (its request id too) is sent once more, asking for JSON, which decodes to
+        the same models."""
+        response = await self.send(request)
+        if response.status not in operation.json_fallback_statuses:
+            return response
+        logger.debug(
+            "%s: %s %s answered %d in XML; asking once more in JSON",
+            operation.name,
+            request.method,
+            request.path,
+            response.status,
+            extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
+        )
+        return await self.send(attrs.evolve(request, headers={**request.headers, "Accept": ACCEPT["json"]}))
 
     async def _retrying(self, attempt: Attempt) -> RawResponse:
         """Attempts until an answer not worth another, or the retries are spent; each attempt holds
