@@ -27,7 +27,7 @@ from .._request.options import ClientOptions, Concurrency, RequestOptions, Respo
 from .._request.request import PreparedRequest, build_request, prepare_request
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
-from .._response.responses import RawResponse
+from .._response.responses import RawResponse, accept, read_answer
 from .._transport.auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
 from .._transport.concurrency import ConcurrencyLimit
 from .._transport.middleware import Middleware, check_middleware
@@ -285,12 +285,14 @@ class BaseClient(UndocumentedCalls):
         arguments: Mapping[str, Any],
         options: RequestOptions | None = None,
     ) -> ResultT:
-        """Run one operation with a call's arguments: the first step of the send chain, which
-        validates them and builds the request (``_send``), and maps the answer's status."""
+        """Run one operation with a call's arguments: validate them and build the request, send
+        it (``_send``), and read the answer into its result or the typed error of its status."""
         prepared = prepare_request(operation, arguments)
         with self._transport.telemetry.operation(operation.name):
             response = await self._send(prepared, options)
-            return answer(operation, response, self._drift, arguments).parse()
+            accept(operation, response, self._drift)
+            result: ResultT = read_answer(operation, response, self._drift, arguments)
+            return result
 
     async def call_raw(
         self,
@@ -316,7 +318,9 @@ class BaseClient(UndocumentedCalls):
 
         async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
             response = await self._send(prepared, options)
-            return answer(operation, response, self._drift, chunk_arguments).parse()
+            accept(operation, response, self._drift)
+            result: ResultT = read_answer(operation, response, self._drift, chunk_arguments)
+            return result
 
         extra_body = options.extra_body if options is not None else None
         with self._transport.telemetry.operation(operation.name):

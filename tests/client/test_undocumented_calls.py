@@ -182,7 +182,8 @@ async def test_extra_query_sets_the_methods_own_parameter_where_it_stands(api: S
     (query,) = query_strings
     names = [pair.split("=")[0] for pair in query.split("&")]
     assert names.index("active") < names.index("policy_type") < names.index("new_filter")
-    assert names.count("active") == 1 and "active=false" in query.split("&")
+    assert names.count("active") == 1
+    assert "active=false" in query.split("&")
 
 
 async def test_extra_body_adds_a_field_to_the_methods_body(api: ScriptedAPI) -> None:
