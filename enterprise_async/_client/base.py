@@ -273,10 +273,6 @@ class BaseClient(UndocumentedCalls):
             self._drift.clear()
         return report
 
-    async def _fetch_token(self) -> tuple[str, float]:
-        """A new token from the issuer and its lifetime (what the token provider calls)."""
-        return await self._credentials.fetch(self._transport.send)
-
     # ------------------------------------------------------------------ running operations
 
     async def call(
