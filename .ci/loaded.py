@@ -27,10 +27,12 @@ BURN = "while True: pass"
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=5, help="runs of the whole suite (default 5)")
     parser.add_argument(
-        "--burners", type=int, default=os.cpu_count() or 1, help="CPU-burning processes (default: one per core)"
+        "--burners", type=int, default=os.cpu_count() or 1, help="CPU burners (default: one per core)"
     )
     parser.add_argument("--step", action="append", default=[], help="one pytest command line; repeatable")
     arguments = parser.parse_args(argv)
