@@ -25,7 +25,7 @@ from ._logs import configure_logging_from_env
 from ._middleware import Middleware, OutgoingRequest, Send
 from ._options import RequestTrace, current_trace
 from ._paging import AsyncPager, Page
-from ._rate_limit import InMemoryRateStore, RateStore
+from ._rate_limit import InMemoryRateStore, RateLimit, RateStore
 from ._raw_response import APIResponse, RawPager
 from ._responses import RawResponse
 from ._retry import RetryPolicy
@@ -105,6 +105,7 @@ __all__ = [
     "ProxyAuthenticationError",
     "RateLimitError",
     "RateLimiter",
+    "RateLimit",
     "RateStore",
     "RedisTokenCache",
     "RequestLimitError",

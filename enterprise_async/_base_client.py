@@ -38,7 +38,7 @@ from ._options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
 from ._outgoing import build_request, with_json_fallback
 from ._paging import AsyncPager
 from ._proxy import check_proxy
-from ._rate_limit import RateBudget, RateStore
+from ._rate_limit import RateBudget, RateLimit, RateStore
 from ._raw_response import APIResponse, RawPager
 from ._redaction import Redactor, redact_url
 from ._request import PreparedRequest, prepare_request
@@ -95,7 +95,10 @@ class BaseClient(UndocumentedCalls):
         token_cache: Where the access token is kept; share one among workers to share the token
             (``RedisTokenCache(url)``: one token, and one refresh, for a whole fleet).
         rate_limit: A budget every request, retries included, draws from, e.g.
-            ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
+            ``"18/second; 360/minute"``; a 429 then pauses every request of the client. Each
+            window is counted ``margin`` wider than written (0.1 s by default) so that requests
+            delayed on their way still arrive within it: ``"18/second; margin=0.05s"`` or a
+            ``RateLimit`` sets it.
         rate_limiter: Where that budget and the pause are kept (a ``RateStore``):
             ``RateLimiter("redis://...")`` shares them with every process using the same client
             id; in this process by default.
@@ -128,7 +131,7 @@ class BaseClient(UndocumentedCalls):
         concurrency_bounds: tuple[int, int] = AUTO_CONCURRENCY_BOUNDS,
         session: aiohttp.ClientSession | None = None,
         token_cache: TokenCache | None = None,
-        rate_limit: str | None = None,
+        rate_limit: str | RateLimit | None = None,
         rate_limiter: RateStore | None = None,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         options: ClientOptions | None = None,

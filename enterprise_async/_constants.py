@@ -61,9 +61,9 @@ PAUSE_JITTER = 0.2
 MIN_BUDGET_WAIT = 0.005
 """Shortest wait for the rate budget to refill (the limiter's reset time may already be past)."""
 
-BUDGET_GUARD = 0.1
-"""Seconds added to every wait for the rate budget: a request drawn just as the window moves on
-may travel faster than the one that left the window, and the server counts arrivals."""
+DEFAULT_RATE_MARGIN = 0.1
+"""Seconds every window of a rate budget is widened by, for the spread of the delay between sending
+a request and its arrival (the service counts arrivals); how it was measured: ``_rate_window``."""
 
 TOKEN_LOCK_TTL = 15.0
 """Seconds a process may hold a shared token cache's fetch lock; a holder that dies frees it then."""

@@ -25,44 +25,19 @@ import random
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from ._constants import BUDGET_GUARD, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
-from .errors import ClientValidationError
-
-if TYPE_CHECKING:  # ``limits`` is imported by the first budget: `import enterprise_async` stays light
-    from limits import RateLimitItem
-    from limits.aio.strategies import MovingWindowRateLimiter
+from ._constants import MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
+from ._rate_window import Limit, MemoryWindows, RateLimit, parse_rate_limit
 
 __all__ = [
     "InMemoryRateStore",
     "RateBudget",
+    "RateLimit",
     "RateStore",
     "budget_key",
-    "draw_from",
     "parse_rate_limit",
 ]
-
-
-def parse_rate_limit(text: str) -> tuple[RateLimitItem, ...]:
-    """The limits of ``"18/second; 360/minute"``; a clear error for anything else."""
-    if not isinstance(text, str) or not text.strip():
-        raise ClientValidationError("rate_limit", "must be a text such as '18/second; 360/minute'")
-    from limits import parse_many
-
-    try:
-        items = parse_many(text)
-    except ValueError as error:
-        raise ClientValidationError(
-            "rate_limit", f"cannot read {text!r} ({error}); write it as '18/second; 360/minute'"
-        ) from None
-    if not items:
-        raise ClientValidationError("rate_limit", f"names no limit: {text!r}")
-    if empty := [str(item) for item in items if item.amount < 1]:
-        raise ClientValidationError(
-            "rate_limit", f"{text!r} allows no request ({', '.join(empty)}): every call would wait forever"
-        )
-    return tuple(items)
 
 
 def budget_key(client_id: str) -> str:
@@ -84,8 +59,9 @@ class RateStore(Protocol):
         """Whether the budget is shared with other processes."""
         ...
 
-    async def draw(self, items: Sequence[RateLimitItem], key: str) -> float:
-        """Take one request from every limit: 0 when granted, else seconds until one may be."""
+    async def draw(self, windows: Sequence[Limit], key: str) -> float:
+        """Take one request from every window (``RateLimit.windows``, the margin included): 0 when
+        granted, else seconds until one may be."""
         ...
 
     async def pause(self, key: str, seconds: float) -> None:
@@ -110,10 +86,7 @@ class InMemoryRateStore:
     """A ``RateStore`` of this process: the budgets of the clients that share it, and their pauses."""
 
     def __init__(self) -> None:
-        from limits.aio.storage import MemoryStorage
-        from limits.aio.strategies import MovingWindowRateLimiter
-
-        self._window = MovingWindowRateLimiter(MemoryStorage())
+        self._windows = MemoryWindows()
         self._pauses: dict[str, float] = {}
         self._limits: dict[str, tuple[int, int]] = {}
 
@@ -124,8 +97,8 @@ class InMemoryRateStore:
     def shared(self) -> bool:
         return False
 
-    async def draw(self, items: Sequence[RateLimitItem], key: str) -> float:
-        return await draw_from(self._window, items, key)
+    async def draw(self, windows: Sequence[Limit], key: str) -> float:
+        return self._windows.draw(windows, key)
 
     async def pause(self, key: str, seconds: float) -> None:
         if seconds > 0:
@@ -148,28 +121,13 @@ class InMemoryRateStore:
         return kept
 
 
-async def draw_from(window: MovingWindowRateLimiter, items: Sequence[RateLimitItem], key: str) -> float:
-    """Take one request from every limit on ``window``: 0 when granted, else seconds until one may be."""
-    for item in items:
-        if not await window.test(item, key):
-            return await _wait_for(window, item, key)
-    for item in items:
-        if not await window.hit(item, key):
-            return await _wait_for(window, item, key)
-    return 0.0
-
-
-async def _wait_for(window: MovingWindowRateLimiter, item: RateLimitItem, key: str) -> float:
-    stats = await window.get_window_stats(item, key)
-    return max(MIN_BUDGET_WAIT, stats.reset_time - time.time()) + BUDGET_GUARD
-
-
 class RateBudget:
     """One client's budget on a store: wait your turn, draw, and pause together."""
 
-    def __init__(self, store: RateStore, items: Sequence[RateLimitItem], *, key: str) -> None:
+    def __init__(self, store: RateStore, budget: RateLimit | None, *, key: str) -> None:
         self.store = store
-        self.items = tuple(items)
+        self.budget = budget
+        self.windows = budget.windows if budget is not None else ()
         self.key = key
         self._drawing = asyncio.Lock()
         self._probe: asyncio.Event | None = None
@@ -181,7 +139,7 @@ class RateBudget:
         """Pauses this client started (for tests and benchmarks)."""
 
     def __repr__(self) -> str:
-        limits = "; ".join(str(item) for item in self.items) or "no limit"
+        limits = str(self.budget) if self.budget is not None else "no limit"
         return f"RateBudget({limits}, {self.store!r})"
 
     @asynccontextmanager
@@ -234,10 +192,10 @@ class RateBudget:
 
     async def draw(self) -> None:
         """Wait for one request's share of every limit, and take it."""
-        if not self.items:
+        if not self.windows:
             return
         async with self._drawing:
-            wait = await self.store.draw(self.items, self.key)
+            wait = await self.store.draw(self.windows, self.key)
             while wait > 0:
-                await asyncio.sleep(wait)
-                wait = await self.store.draw(self.items, self.key)
+                await asyncio.sleep(max(wait, MIN_BUDGET_WAIT))
+                wait = await self.store.draw(self.windows, self.key)

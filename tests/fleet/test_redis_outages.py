@@ -89,7 +89,7 @@ async def test_a_rate_budget_without_redis_keeps_this_processs_share_of_the_limi
     faulty_redis: RedisProcess, caplog: pytest.LogCaptureFixture
 ) -> None:
     key = budget_key("acme-sync")
-    limits = parse_rate_limit("10/minute")
+    limits = parse_rate_limit("10/minute").windows
     async with (
         RateLimiter(faulty_redis.url, **QUICK) as mine,
         RateLimiter(faulty_redis.url, **QUICK) as other,
