@@ -28,7 +28,7 @@ from attrs import define, field
 from ._constants import DEFAULT_RATE_MARGIN
 from .errors import ClientValidationError
 
-__all__ = ["Limit", "MemoryWindows", "RateLimit", "parse_rate_limit", "REDIS_DRAW"]
+__all__ = ["REDIS_DRAW", "Limit", "MemoryWindows", "RateLimit", "parse_rate_limit", "spacing"]
 
 _MARGIN = re.compile(r"^margin\s*[=:]?\s*(?P<number>[0-9]*\.?[0-9]+)\s*(?P<unit>ms|s)?$", re.IGNORECASE)
 _EXAMPLE = "'18/second; 360/minute' (with a margin: '18/second; 360/minute; margin=0.1s')"
@@ -116,6 +116,11 @@ def _checked(budget: RateLimit, text: str) -> RateLimit:
     return budget
 
 
+def spacing(windows: Sequence[Limit]) -> float:
+    """The least time between two draws: the shortest window's share of one request."""
+    return min(window.seconds / window.amount for window in windows)
+
+
 class MemoryWindows:
     """Moving windows counted in this process: the moments of the draws on each key."""
 
@@ -126,7 +131,7 @@ class MemoryWindows:
         """Take one request from every window: 0 when granted, else seconds until one may be."""
         now = time.monotonic()
         moments = self._moments.setdefault(key, deque())
-        wait = 0.0
+        wait = moments[-1] + spacing(windows) - now if moments else 0.0
         for window in windows:
             if len(moments) >= window.amount:
                 wait = max(wait, moments[-window.amount] + window.seconds - now)
@@ -145,7 +150,7 @@ REDIS_DRAW = """
 -- noted), else the milliseconds until one may be.
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
-local wait, keep, longest = 0, 0, 0
+local wait, keep, longest, spacing = 0, 0, 0, nil
 for i = 1, #ARGV, 2 do
   local amount, window = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
   local counted = redis.call('LINDEX', KEYS[1], amount - 1)
@@ -154,6 +159,11 @@ for i = 1, #ARGV, 2 do
   end
   keep = math.max(keep, amount)
   longest = math.max(longest, window)
+  if spacing == nil or window / amount < spacing then spacing = window / amount end
+end
+local newest = redis.call('LINDEX', KEYS[1], 0)
+if newest then
+  wait = math.max(wait, tonumber(newest) + spacing - now)
 end
 if wait > 0 then
   return string.format('%.3f', wait)
