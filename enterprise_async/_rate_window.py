@@ -21,7 +21,7 @@ import math
 import re
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from attrs import define, field
 
@@ -42,7 +42,7 @@ class Limit:
     seconds: float
 
     def __str__(self) -> str:
-        return f"{self.amount} per {self.seconds:g} s"
+        return f"{self.amount} per {self.seconds:g} second"
 
 
 @define(frozen=True)
@@ -124,12 +124,13 @@ def spacing(windows: Sequence[Limit]) -> float:
 class MemoryWindows:
     """Moving windows counted in this process: the moments of the draws on each key."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._moments: dict[str, deque[float]] = {}
+        self._clock = clock
 
     def draw(self, windows: Sequence[Limit], key: str) -> float:
         """Take one request from every window: 0 when granted, else seconds until one may be."""
-        now = time.monotonic()
+        now = self._clock()
         moments = self._moments.setdefault(key, deque())
         wait = moments[-1] + spacing(windows) - now if moments else 0.0
         for window in windows:
