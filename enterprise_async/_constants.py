@@ -61,6 +61,11 @@ PAUSE_JITTER = 0.2
 MIN_BUDGET_WAIT = 0.005
 """Shortest wait for the rate budget to refill (the limiter's reset time may already be past)."""
 
+RESERVE_AHEAD = 0.5
+"""Seconds ahead a rate budget holds the next free moment for a request (which then sleeps until
+it and is sent): the budget's pace is then exact, not late by the time a waiting request takes to
+wake and draw again. Never longer, so that a call given up (its timeout) wastes little."""
+
 DEFAULT_RATE_MARGIN = 0.1
 """Seconds every window of a rate budget is widened by, for the spread of the delay between sending
 a request and its arrival (the service counts arrivals); how it was measured: ``_rate_window``."""

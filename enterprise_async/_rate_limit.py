@@ -23,12 +23,12 @@ import asyncio
 import hashlib
 import random
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Protocol, runtime_checkable
 
-from ._constants import MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
-from ._rate_window import Limit, MemoryWindows, RateLimit, parse_rate_limit
+from ._constants import MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX, RESERVE_AHEAD
+from ._rate_window import MemoryWindows, RateLimit, parse_rate_limit
 
 __all__ = [
     "InMemoryRateStore",
@@ -59,9 +59,11 @@ class RateStore(Protocol):
         """Whether the budget is shared with other processes."""
         ...
 
-    async def draw(self, windows: Sequence[Limit], key: str) -> float:
-        """Take one request from every window (``RateLimit.windows``, the margin included): 0 when
-        granted, else seconds until one may be."""
+    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+        """Take one request from every window of ``budget`` (``RateLimit.windows``, the margin
+        included). ``(True, seconds)``: the request is granted, to be sent in ``seconds`` (0: now;
+        the budget holds that moment for it, at most ``RESERVE_AHEAD`` ahead); ``(False,
+        seconds)``: none for now, draw again in ``seconds``."""
         ...
 
     async def pause(self, key: str, seconds: float) -> None:
@@ -97,8 +99,8 @@ class InMemoryRateStore:
     def shared(self) -> bool:
         return False
 
-    async def draw(self, windows: Sequence[Limit], key: str) -> float:
-        return self._windows.draw(windows, key)
+    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+        return self._windows.draw(budget.windows, key, budget.margin)
 
     async def pause(self, key: str, seconds: float) -> None:
         if seconds > 0:
@@ -127,7 +129,6 @@ class RateBudget:
     def __init__(self, store: RateStore, budget: RateLimit | None, *, key: str) -> None:
         self.store = store
         self.budget = budget
-        self.windows = budget.windows if budget is not None else ()
         self.key = key
         self._drawing = asyncio.Lock()
         self._probe: asyncio.Event | None = None
@@ -192,10 +193,12 @@ class RateBudget:
 
     async def draw(self) -> None:
         """Wait for one request's share of every limit, and take it."""
-        if not self.windows:
+        if self.budget is None:
             return
         async with self._drawing:
-            wait = await self.store.draw(self.windows, self.key)
-            while wait > 0:
-                await asyncio.sleep(max(wait, MIN_BUDGET_WAIT))
-                wait = await self.store.draw(self.windows, self.key)
+            granted, wait = await self.store.draw(self.budget, self.key)
+            while not granted:
+                await asyncio.sleep(max(wait - RESERVE_AHEAD, MIN_BUDGET_WAIT))
+                granted, wait = await self.store.draw(self.budget, self.key)
+        if wait > 0:  # the moment held for this request
+            await asyncio.sleep(wait)

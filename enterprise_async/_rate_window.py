@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from attrs import define, field
 
-from ._constants import DEFAULT_RATE_MARGIN
+from ._constants import DEFAULT_RATE_MARGIN, RESERVE_AHEAD
 from .errors import ClientValidationError
 
 __all__ = ["REDIS_DRAW", "Limit", "MemoryWindows", "RateLimit", "parse_rate_limit", "spacing"]
@@ -116,9 +116,13 @@ def _checked(budget: RateLimit, text: str) -> RateLimit:
     return budget
 
 
-def spacing(windows: Sequence[Limit]) -> float:
-    """The least time between two draws: the shortest window's share of one request."""
-    return min(window.seconds / window.amount for window in windows)
+def spacing(windows: Sequence[Limit], margin: float) -> float:
+    """The least time between two draws: the shortest window's share of one request, never more
+    than ``margin``. A clump drawn at once would leave one by one, its last requests late by the
+    time the others take to send, eating into the margin; spaced, each leaves as it is drawn. Never
+    more than the margin, so that a slow limit ("10/minute") still lets a few requests go at once
+    rather than one every six seconds."""
+    return min(margin, *(window.seconds / window.amount for window in windows))
 
 
 class MemoryWindows:
@@ -128,31 +132,33 @@ class MemoryWindows:
         self._moments: dict[str, deque[float]] = {}
         self._clock = clock
 
-    def draw(self, windows: Sequence[Limit], key: str) -> float:
-        """Take one request from every window: 0 when granted, else seconds until one may be."""
+    def draw(self, windows: Sequence[Limit], key: str, margin: float) -> tuple[bool, float]:
+        """Take one request from every window (see ``RateStore.draw``)."""
         now = self._clock()
         moments = self._moments.setdefault(key, deque())
-        wait = moments[-1] + spacing(windows) - now if moments else 0.0
+        wait = moments[-1] + spacing(windows, margin) - now if moments else 0.0
         for window in windows:
             if len(moments) >= window.amount:
                 wait = max(wait, moments[-window.amount] + window.seconds - now)
-        if wait > 0:
-            return wait
-        moments.append(now)
+        if wait > RESERVE_AHEAD:
+            return False, wait
+        moments.append(now + max(0.0, wait))
         keep = max(window.amount for window in windows)
         while len(moments) > keep:
             moments.popleft()
-        return 0.0
+        return True, max(0.0, wait)
 
 
 REDIS_DRAW = """
--- KEYS[1]: the moments (ms, Redis's clock, newest first) of the draws on a budget.
--- ARGV: amount, window (ms) of each limit in turn. Returns '0' when a request is granted (and
--- noted), else the milliseconds until one may be.
+-- KEYS[1]: the moments (ms, Redis's clock, newest first) of the draws on a budget, a draw held
+-- for a moment to come included. ARGV: the margin, the most a draw may be held ahead (ms), then
+-- amount and window (ms) of each limit in turn. Returns {1, ms}: a request granted, to be sent
+-- in ms (noted at that moment); {0, ms}: none, ask again in ms.
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
-local wait, keep, longest, spacing = 0, 0, 0, nil
-for i = 1, #ARGV, 2 do
+local spacing, ahead = tonumber(ARGV[1]), tonumber(ARGV[2])
+local wait, keep, longest = 0, 0, 0
+for i = 3, #ARGV, 2 do
   local amount, window = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
   local counted = redis.call('LINDEX', KEYS[1], amount - 1)
   if counted then
@@ -160,19 +166,19 @@ for i = 1, #ARGV, 2 do
   end
   keep = math.max(keep, amount)
   longest = math.max(longest, window)
-  if spacing == nil or window / amount < spacing then spacing = window / amount end
+  spacing = math.min(spacing, window / amount)
 end
 local newest = redis.call('LINDEX', KEYS[1], 0)
 if newest then
   wait = math.max(wait, tonumber(newest) + spacing - now)
 end
-if wait > 0 then
-  return string.format('%.3f', wait)
+if wait > ahead then
+  return {0, string.format('%.3f', wait)}
 end
-redis.call('LPUSH', KEYS[1], string.format('%.3f', now))
+redis.call('LPUSH', KEYS[1], string.format('%.3f', now + wait))
 redis.call('LTRIM', KEYS[1], 0, keep - 1)
-redis.call('PEXPIRE', KEYS[1], math.ceil(longest))
-return '0'
+redis.call('PEXPIRE', KEYS[1], math.ceil(longest + wait))
+return {1, string.format('%.3f', wait)}
 """
 """The moving windows on Redis, every limit checked and the draw noted at once, on Redis's clock
-(the same for every process of a fleet)."""
+(the same for every process of a fleet): ``MemoryWindows.draw`` in Lua."""

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Sequence
 from typing import Any
 
+from attrs import evolve
+
+from .._constants import RESERVE_AHEAD
 from .._rate_limit import InMemoryRateStore
-from .._rate_window import REDIS_DRAW, Limit
+from .._rate_window import REDIS_DRAW, Limit, RateLimit
 from ._redis import (
     DEFAULT_FALLBACK_WINDOW,
     DEFAULT_RECHECK,
@@ -143,19 +145,24 @@ class RateLimiter(InMemoryRateStore):
         if self.fallback is not None:
             self.fallback.answered()
 
-    async def draw(self, windows: Sequence[Limit], key: str) -> float:
-        """Take one request from every window: 0 when granted, else seconds until one may be."""
+    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+        """Take one request from every window of ``budget`` (see ``RateStore.draw``)."""
         if self._on_redis():
             try:
                 await self._note_member(key)
-                arguments = [str(value) for window in windows for value in _on_redis(window)]
-                wait = float(await self._client().eval(REDIS_DRAW, 1, key, *arguments)) / 1000
+                arguments = [_milliseconds(budget.margin), _milliseconds(RESERVE_AHEAD)]
+                for window in budget.windows:
+                    arguments += [str(window.amount), _milliseconds(window.seconds)]
+                granted, wait = await self._client().eval(REDIS_DRAW, 1, key, *arguments)
             except Exception as error:
                 self._failed(error)
             else:
                 self._answered()
-                return wait
-        return await super().draw([_share(window, self._peers.get(key, 1)) for window in windows], key)
+                return bool(granted), float(wait) / 1000
+        processes = self._peers.get(key, 1)
+        return await super().draw(
+            evolve(budget, limits=tuple(_share(limit, processes) for limit in budget.limits)), key
+        )
 
     async def _note_member(self, key: str) -> None:
         """Note, now and then, that this process draws on ``key``; and how many processes do."""
@@ -241,16 +248,15 @@ class RateLimiter(InMemoryRateStore):
             await self._pool.disconnect()
 
 
-def _share(window: Limit, processes: int) -> Limit:
-    """One process's share of a window among ``processes`` (at least one request)."""
+def _share(limit: Limit, processes: int) -> Limit:
+    """One process's share of a limit among ``processes`` (at least one request)."""
     if processes <= 1:
-        return window
-    return Limit(max(1, window.amount // processes), window.seconds)
+        return limit
+    return Limit(max(1, limit.amount // processes), limit.seconds)
 
 
-def _on_redis(window: Limit) -> tuple[int, float]:
-    """A window as the script reads it: its amount and its width in milliseconds."""
-    return window.amount, round(window.seconds * 1000, 3)
+def _milliseconds(seconds: float) -> str:
+    return f"{seconds * 1000:.3f}"
 
 
 def _members_key(key: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from enterprise_async import ClientValidationError, RateLimit
-from enterprise_async._constants import DEFAULT_RATE_MARGIN
+from enterprise_async._constants import DEFAULT_RATE_MARGIN, RESERVE_AHEAD
 from enterprise_async._rate_window import Limit, MemoryWindows, parse_rate_limit, spacing
 from enterprise_async.testing import Sandbox
 
@@ -66,46 +66,61 @@ def test_a_rate_limit_object_with_a_negative_margin_is_refused() -> None:
         parse_rate_limit(RateLimit((Limit(18, 1.0),), margin=-0.1))
 
 
-def test_requests_leave_spaced_by_the_widened_windows_share_of_one() -> None:
+def granted_at(memory: MemoryWindows, budget: RateLimit, clock: Clock) -> float:
+    """Draw until granted, the clock moving on as a caller would sleep; the moment held."""
+    while True:
+        granted, wait = memory.draw(budget.windows, "k", budget.margin)
+        if granted:
+            return clock.now + wait
+        clock.now += wait
+
+
+def test_requests_are_spaced_by_the_widened_windows_share_of_one() -> None:
     clock = Clock()
-    windows = RateLimit((Limit(3, 1.0),), margin=0.2).windows
+    clock.now = 64.0  # every moment below is exact in binary
+    budget = RateLimit((Limit(4, 1.0),), margin=0.5)
     memory = MemoryWindows(clock)
-    assert memory.draw(windows, "k") == 0
-    assert memory.draw(windows, "k") == pytest.approx(0.4)  # 1.2 s / 3
-    clock.now += 0.4
-    assert memory.draw(windows, "k") == 0
+    assert [granted_at(memory, budget, clock) for _ in range(4)] == [64.0, 64.375, 64.75, 65.125]
 
 
 def test_a_window_is_counted_margin_wider_than_the_services() -> None:
     clock = Clock()
-    clock.now = 64.0  # every moment below is exact in binary
-    windows = RateLimit((Limit(4, 1.0),), margin=0.25).windows
+    clock.now = 64.0
+    budget = RateLimit((Limit(4, 1.0), Limit(2, 0.25)), margin=0.25)
     memory = MemoryWindows(clock)
     for _ in range(4):
-        while (wait := memory.draw(windows, "k")) > 0:
-            clock.now += wait
-    assert clock.now == 64.9375  # spaced by 1.25 s / 4
-    # The service's window (1 s) has let the first request go; the widened one (1.25 s) has not.
+        granted_at(memory, budget, clock)
+    assert clock.now < 65.0
+    # The service's window (1 s) lets the first request go at 65; the widened one (1.25 s) at 65.25.
     clock.now = 65.0
-    assert memory.draw(windows, "k") == 0.25
-    clock.now = 65.25
-    assert memory.draw(windows, "k") == 0
+    assert memory.draw(budget.windows, "k", budget.margin) == (True, 0.25)
 
 
-def test_without_a_margin_the_windows_are_the_services() -> None:
+def test_the_next_free_moment_is_held_only_a_little_ahead() -> None:
     clock = Clock()
-    windows = RateLimit.parse("2/second; margin=0").windows
+    budget = RateLimit((Limit(1, 1.0),), margin=0.0)
     memory = MemoryWindows(clock)
-    assert memory.draw(windows, "k") == 0
-    clock.now += 0.5
-    assert memory.draw(windows, "k") == 0
-    clock.now += 0.5
-    assert memory.draw(windows, "k") == 0
+    assert memory.draw(budget.windows, "k", budget.margin) == (True, 0.0)
+    assert memory.draw(budget.windows, "k", budget.margin) == (False, pytest.approx(1.0))
+    clock.now += 1.0 - RESERVE_AHEAD
+    assert memory.draw(budget.windows, "k", budget.margin) == (True, pytest.approx(RESERVE_AHEAD))
+    # The moment held counts: the next one is a second after it.
+    assert memory.draw(budget.windows, "k", budget.margin) == (False, pytest.approx(1.0 + RESERVE_AHEAD))
 
 
-def test_the_spacing_is_that_of_the_tightest_limit() -> None:
-    assert spacing(RateLimit.parse("18/second; 360/minute; margin=0.08s").windows) == pytest.approx(1.08 / 18)
-    assert spacing(RateLimit.parse("1/second; 360/minute; margin=0").windows) == pytest.approx(60 / 360)
+def test_without_a_margin_the_windows_are_the_services_and_requests_go_at_once() -> None:
+    clock = Clock()
+    budget = RateLimit.parse("2/second; margin=0")
+    memory = MemoryWindows(clock)
+    assert [memory.draw(budget.windows, "k", budget.margin) for _ in range(2)] == [(True, 0.0), (True, 0.0)]
+    assert memory.draw(budget.windows, "k", budget.margin) == (False, 1.0)
+
+
+def test_the_spacing_is_the_tightest_limits_and_never_more_than_the_margin() -> None:
+    budget = RateLimit.parse("18/second; 360/minute; margin=0.08s")
+    assert spacing(budget.windows, budget.margin) == pytest.approx(1.08 / 18)
+    slow = RateLimit.parse("10/minute; margin=0.1s")
+    assert spacing(slow.windows, slow.margin) == pytest.approx(0.1)
 
 
 async def test_a_client_takes_a_rate_limit_object() -> None:
@@ -115,4 +130,4 @@ async def test_a_client_takes_a_rate_limit_object() -> None:
     ):
         await client.catalogs.list().first_page()
         assert client.rate_budget is not None
-        assert client.rate_budget.windows == (Limit(100, 1.05),)
+        assert client.rate_budget.budget.windows == (Limit(100, 1.05),)
