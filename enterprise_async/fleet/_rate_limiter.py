@@ -3,7 +3,7 @@
 ``RateLimiter()`` is the in-process ``RateStore`` of the runtime. ``RateLimiter("redis://...")``
 keeps the budget on Redis, so that every process of a fleet with the same client id draws from one
 budget and honours one pause; the counting is a moving window per limit, ``margin`` wider than the
-service's (``_rate_window``), checked and noted in one script on Redis's clock.
+service's (``_transport.rate_window``), checked and noted in one script on Redis's clock.
 
 Redis keys (``<digest>`` is a hash of the client id, never a credential):
 ``enterprise-async:budget:<digest>`` (the moments of the latest draws, newest first),
@@ -27,9 +27,9 @@ from typing import Any
 
 from attrs import evolve
 
-from .._constants import RESERVE_AHEAD
-from .._rate_limit import InMemoryRateStore
-from .._rate_window import REDIS_DRAW, Limit, RateLimit
+from .._transport.rate_limit import InMemoryRateStore
+from .._transport.rate_window import REDIS_DRAW, Limit, RateLimit
+from .._utils.constants import RESERVE_AHEAD
 from ._redis import (
     DEFAULT_FALLBACK_WINDOW,
     DEFAULT_RECHECK,

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from enterprise_async import RateLimiter, RedisTokenCache
-from enterprise_async._constants import DEFAULT_RATE_MARGIN
+from enterprise_async._utils.constants import DEFAULT_RATE_MARGIN
 from enterprise_async.fleet._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from enterprise_async import ClientValidationError, RateLimit
-from enterprise_async._constants import DEFAULT_RATE_MARGIN, RESERVE_AHEAD
-from enterprise_async._rate_window import Limit, MemoryWindows, parse_rate_limit, spacing
+from enterprise_async._transport.rate_window import Limit, MemoryWindows, parse_rate_limit, spacing
+from enterprise_async._utils.constants import DEFAULT_RATE_MARGIN, RESERVE_AHEAD
 from enterprise_async.testing import Sandbox
 
 

@@ -29,7 +29,7 @@ LOADED_MARGIN = 0.25
 """Seconds of margin on a machine whose every core is busy: there, the way from a draw to the
 sandbox's stamp (both ends on the busy cores) shrank a span of 19 requests by up to 0.10 s beside
 the relay's 0.04 s of jitter, in some twenty runs (the default margin, 0.1 s, is for a client whose
-service is elsewhere: see ``_rate_window``); 0.25 s leaves that tail room to grow."""
+service is elsewhere: see ``_transport.rate_window``); 0.25 s leaves that tail room to grow."""
 LOADED_BUDGET = f"{BUDGET}; margin={LOADED_MARGIN}s"
 LOADED_RUNS = 10
 CALLS_PER_LOADED_RUN = 20
