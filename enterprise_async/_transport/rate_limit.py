@@ -27,7 +27,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Protocol, runtime_checkable
 
-from .._utils.constants import MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX, RESERVE_AHEAD
+from .._utils.constants import LATE_SHARE, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX, RESERVE_AHEAD
 from .rate_window import MemoryWindows, RateLimit, parse_rate_limit
 
 __all__ = [
@@ -138,6 +138,8 @@ class RateBudget:
         self._paused_until = 0.0
         self.pauses = 0
         """Pauses this client started (for tests and benchmarks)."""
+        self.late = 0
+        """Requests that came to their moment too late and drew again (for tests and benchmarks)."""
 
     def __repr__(self) -> str:
         limits = str(self.budget) if self.budget is not None else "no limit"
@@ -192,13 +194,25 @@ class RateBudget:
         return await self.store.concurrency_step(self.key, step, generation, limit, bounds)
 
     async def draw(self) -> None:
-        """Wait for one request's share of every limit, and take it."""
+        """Wait for one request's share of every limit, and take it.
+
+        A request that comes to its moment late (this process's loop was busy, or the machine) by
+        more than half the margin draws again, leaving its moment unused: sent that late, it could
+        arrive among the requests drawn after it."""
         if self.budget is None:
             return
-        async with self._drawing:
-            granted, wait = await self.store.draw(self.budget, self.key)
-            while not granted:
-                await asyncio.sleep(max(wait - RESERVE_AHEAD, MIN_BUDGET_WAIT))
+        while True:
+            async with self._drawing:
+                asked = time.monotonic()
                 granted, wait = await self.store.draw(self.budget, self.key)
-        if wait > 0:  # the moment held for this request
-            await asyncio.sleep(wait)
+                while not granted:
+                    await asyncio.sleep(max(wait - RESERVE_AHEAD, MIN_BUDGET_WAIT))
+                    asked = time.monotonic()
+                    granted, wait = await self.store.draw(self.budget, self.key)
+            # ``asked + wait`` is the earliest the moment held can be, in this process's clock
+            left = asked + wait - time.monotonic()
+            if left > 0:
+                await asyncio.sleep(left)
+            if time.monotonic() - (asked + wait) <= self.budget.margin * LATE_SHARE:
+                return
+            self.late += 1

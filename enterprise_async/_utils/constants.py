@@ -66,6 +66,10 @@ RESERVE_AHEAD = 0.5
 it and is sent): the budget's pace is then exact, not late by the time a waiting request takes to
 wake and draw again. Never longer, so that a call given up (its timeout) wastes little."""
 
+LATE_SHARE = 0.5
+"""Share of the margin a request may come late to the moment the budget held for it; later, it
+draws again (the rest of the margin is for the way to the service)."""
+
 DEFAULT_RATE_MARGIN = 0.1
 """Seconds every window of a rate budget is widened by, for the spread of the delay between sending
 a request and its arrival (the service counts arrivals); how it was measured: ``_transport.rate_window``."""

@@ -3,9 +3,12 @@ its requests, so that requests delayed on their way still arrive within the serv
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from enterprise_async import ClientValidationError, RateLimit
+from enterprise_async._transport.rate_limit import InMemoryRateStore, RateBudget
 from enterprise_async._transport.rate_window import Limit, MemoryWindows, parse_rate_limit, spacing
 from enterprise_async._utils.constants import DEFAULT_RATE_MARGIN, RESERVE_AHEAD
 from enterprise_async.testing import Sandbox
@@ -131,3 +134,35 @@ async def test_a_client_takes_a_rate_limit_object() -> None:
         await client.catalogs.list().first_page()
         assert client.rate_budget is not None
         assert client.rate_budget.budget.windows == (Limit(100, 1.05),)
+
+
+class LateAnswers(InMemoryRateStore):
+    """A store whose first grant comes back ``late`` seconds after it was asked for (a busy loop)."""
+
+    def __init__(self, late: float) -> None:
+        super().__init__()
+        self.late = late
+        self.draws = 0
+
+    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+        self.draws += 1
+        if self.draws == 1:
+            await asyncio.sleep(self.late)  # never ends early: the grant is at least this late
+        return True, 0.0
+
+
+async def test_a_request_that_comes_late_to_its_moment_draws_again() -> None:
+    budget = RateLimit((Limit(18, 1.0),), margin=0.1)
+    store = LateAnswers(late=budget.margin)
+    rate = RateBudget(store, budget, key="k")
+    await rate.draw()
+    assert rate.late >= 1  # late by the whole margin, more than its half
+    assert store.draws >= 2
+
+
+async def test_a_request_on_time_draws_once() -> None:
+    budget = RateLimit((Limit(18, 1.0),), margin=1000.0)  # no machine is that late
+    store = LateAnswers(late=0.0)
+    rate = RateBudget(store, budget, key="k")
+    await rate.draw()
+    assert (rate.late, store.draws) == (0, 1)
