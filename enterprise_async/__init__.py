@@ -124,4 +124,10 @@ _LAZY = {"RateLimiter": ".fleet", "RedisTokenCache": ".fleet"}
 
 __getattr__ = lazy_names(__name__, _LAZY, globals())
 
+
+def __dir__() -> list[str]:
+    """The names a user may import: ``__all__``, nothing of the package's own plumbing."""
+    return sorted(__all__)
+
+
 configure_logging_from_env()  # ENTERPRISE_LOG=info|debug
