@@ -14,7 +14,7 @@ from typing import Any, Generic
 import attrs
 from attrs import define, field
 
-from .._cursor import ListingCursor
+from .cursor import ListingCursor
 from .envelope import Envelope, link_query
 from .plans import PageStep, PageT, requested_size
 
