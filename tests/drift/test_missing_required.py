@@ -48,15 +48,20 @@ async def test_an_item_without_its_identity_ends_the_listing_naming_page_and_ite
     )
     async with sandbox.client(response_format=response_format, max_concurrency=1) as client:
         received: list[Catalog] = []
-        with pytest.raises(IncompleteListingError) as raised:
+
+        async def read() -> None:
             async for item in client.catalogs.list():
                 received.append(item)
+
+        with pytest.raises(IncompleteListingError) as raised:
+            await read()
         report = client.drift()
     error = raised.value
     assert [item.uuid for item in received] == [catalog(1)["uuid"], catalog(2)["uuid"]]
     assert (error.page, error.item) == (2, 1)
     assert [item.uuid for item in error.items] == [catalog(3)["uuid"]]  # the item before it is given
-    assert "item 1" in str(error) and "Catalog.uuid is required and was left out" in str(error)
+    assert "item 1" in str(error)
+    assert "Catalog.uuid is required and was left out" in str(error)
     cause = error.__cause__
     assert isinstance(cause, ResponseDecodeError)
     assert "results[1]" in str(cause)
@@ -71,6 +76,7 @@ async def test_a_single_answer_sent_null_where_null_is_not_allowed_raises(sandbo
         with pytest.raises(IncompleteListingError) as raised:
             await client.catalogs.list().to_list()
         (entry,) = client.drift().of_kind("missing_required")
-    assert raised.value.page == 1 and raised.value.items == []
+    assert raised.value.page == 1
+    assert raised.value.items == []
     assert "Catalog.title is required and was sent as null" in str(raised.value.__cause__)
     assert entry.sent == ("null",)
