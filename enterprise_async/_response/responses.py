@@ -372,11 +372,14 @@ def _items_before(data: Any, model: Any, path: str) -> tuple[int | None, list[An
     if found is None:
         return None, []
     name, index = found.group(1), int(found.group(2))
-    if name is None and isinstance(data, list):
-        return index, list(structure(data[:index], model))
-    if name is not None and isinstance(data, dict) and isinstance(data.get(name), list):
-        before = structure({**data, name: data[name][:index]}, model)
-        return index, list(getattr(before, name, ()))
+    try:
+        if name is None and isinstance(data, list):
+            return index, list(structure(data[:index], model))
+        if name is not None and isinstance(data, dict) and isinstance(data.get(name), list):
+            before = structure({**data, name: data[name][:index]}, model)
+            return index, list(getattr(before, name, ()))
+    except DecodeError:  # the answer breaks another promise outside that list: nothing to give
+        pass
     return None, []
 
 
