@@ -69,6 +69,10 @@ class Field(NamedTuple):
     default: Any
     """What the field holds when the server leaves it out: its scalar default, else None."""
     listish: bool
+    required: bool = False
+    """Listed in its schema's ``required``: the attrs field has no default."""
+    nullable: bool = True
+    """Its declared type admits None."""
 
 
 class Model(NamedTuple):
@@ -119,7 +123,9 @@ def _field(field: attrs.Attribute[Any], hint: Any) -> Field:
     )  # type: ignore[arg-type]
     listish = _is_list(type_) or (_is_union(type_) and _is_list(get_args(type_)[0]))
     wire = str(field.metadata.get("wire", field.name))
-    return Field(field.name, wire, type_, default if scalar_default else None, listish)
+    required = default is attrs.NOTHING
+    nullable = _is_union(hint) and types.NoneType in get_args(hint)
+    return Field(field.name, wire, type_, default if scalar_default else None, listish, required, nullable)
 
 
 def _is_union(type_: Any) -> bool:
@@ -248,26 +254,59 @@ def _fast(field: Field, names: _Names) -> tuple[str, str] | None:
     return None
 
 
-def _read_field(field: Field, names: _Names) -> list[str]:
-    """The lines that read one field into the model."""
+def _read_field(field: Field, names: _Names, cls: str) -> list[str]:
+    """The lines that read one field into the model. A required field left out, or sent as null
+    where its type admits none, raises ``MissingFieldError`` (``missing``): only on those branches,
+    so the values a field mostly holds cost nothing more. An array sent as null is ``[]``, as an
+    empty XML element is, required or not."""
     wire, target = repr(field.wire), f"model.{field.name}"
     absent = "[]" if field.listish else repr(field.default)
     lines = [f"    v = get({wire}, ABSENT)"]
     fast = _fast(field, names)
     branch = "if"
-    if fast is not None:
+    if fast is not None and attrs.has(field.type):
+        # a nested model that breaks a promise names its place, as one read by reader_for does
+        lines += [
+            f"    if {fast[0]}:",
+            "        try:",
+            f"            {target} = {fast[1]}",
+            "        except MissingFieldError as error:",
+            f"            raise error.within({wire}) from None",
+        ]
+        branch = "elif"
+    elif fast is not None:
         lines += [f"    if {fast[0]}:", f"        {target} = {fast[1]}"]
         branch = "elif"
-    lines += [f"    {branch} v is ABSENT:", f"        left.append({wire})", f"        {target} = {absent}"]
+    if field.required:
+        lines += [f"    {branch} v is ABSENT:", f"        missing({cls}, {wire})"]
+    else:
+        lines += [
+            f"    {branch} v is ABSENT:",
+            f"        left.append({wire})",
+            f"        {target} = {absent}",
+        ]
     if field.type is Any:
         return lines
-    null = f"null_array({wire}, {source_of(field.type)}, notes)" if field.listish else "None"
+    if field.required and not field.nullable and not field.listish:
+        null = f"missing({cls}, {wire}, null=True)"
+        return [
+            *lines,
+            "    elif v is None:",
+            f"        {null}",
+            "    else:",
+            f"        {target} = {names.reader(field.type)}(v, {wire}, notes)",
+        ]
+    null = (
+        f"{target} = null_array({wire}, {source_of(field.type)}, notes)"
+        if field.listish
+        else f"{target} = None"
+    )
     if field.default is not None:
         null += "  # type: ignore[assignment]  # null where the spec gives a default: kept as None"
     return [
         *lines,
         "    elif v is None:",
-        f"        {target} = {null}",
+        f"        {null}",
         "    else:",
         f"        {target} = {names.reader(field.type)}(v, {wire}, notes)",
     ]
@@ -309,7 +348,7 @@ def _reader(model: Model, names: _Names, types: tuple[str, tuple[str, ...]] | No
         "    v: Any",
         f"    model = {cls}.__new__({cls})",
     ]
-    body = [line for field in model.fields for line in _read_field(field, names)]
+    body = [line for field in model.fields for line in _read_field(field, names, cls)]
     if any("(m := " in line for line in body):
         lines.insert(-1, "    m: Any")
     lines += body
@@ -338,6 +377,7 @@ def render_readers(module: types.ModuleType, models: list[Model], type_lists: Ty
             "from typing import Any",
             "",
             "from enterprise_async._decoding.exact import exact_decimal, of_class, utc_datetime",
+            "from enterprise_async._decoding.failure import MissingFieldError, missing",
             "from enterprise_async._decoding.fields import ABSENT",
             "from enterprise_async._decoding.readers import (",
             "    finish, not_an_object, null_array, read_models, reader_for, values_of,",

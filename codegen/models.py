@@ -7,7 +7,9 @@ collecting imports, ordering definitions) stays the parser's job.
 The models follow the contract:
 
 - field names are the wire names;
-- every field is optional: a scalar the server leaves out is ``None``, an array is ``[]``;
+- a field the schema lists in ``required`` has no default: typed ``T``, or ``T | None`` where the
+  schema allows null; any other field is optional: a scalar the server leaves out is ``None``, an
+  array is ``[]``;
 - open enums (``anyOf: [$ref Enum, string]`` in the spec) are typed ``Enum | str``;
 - every class has an ``extra`` mapping for fields the spec does not describe.
 """
@@ -38,7 +40,8 @@ IMPORT_ANY = Import(from_="typing", import_="Any")
 
 
 class AttrsField(dataclass_model.DataModelField):
-    """A field rendered as an attrs attribute: wire name, optional, arrays default to ``[]``."""
+    """A field rendered as an attrs attribute: wire name; required without a default, else optional
+    (arrays default to ``[]``)."""
 
     @property
     def field(self) -> str | None:
@@ -66,6 +69,9 @@ class AttrsField(dataclass_model.DataModelField):
     def attrs_annotation(self) -> str:
         if self.holds_array or self.has_value_default:
             return self._strip_none(self.data_type.type_hint)
+        if self.required:
+            # Listed in the schema's `required`: `None` only where the schema allows null.
+            return self.data_type.type_hint
         return self.type_hint
 
     @staticmethod
@@ -75,8 +81,11 @@ class AttrsField(dataclass_model.DataModelField):
 
     @property
     def attrs_default(self) -> str:
+        """What follows the annotation: `` = default``, or nothing for a required field."""
         arguments: list[str] = []
-        if self.holds_array:
+        if self.required and not self.has_value_default:
+            pass
+        elif self.holds_array:
             arguments.append("factory=list")
         elif self.has_value_default:
             arguments.append(f"default={self.default!r}")
@@ -84,11 +93,13 @@ class AttrsField(dataclass_model.DataModelField):
             arguments.append("default=None")
         if self.original_name is not None and self.original_name != self.name:
             arguments.append(f"metadata={{'wire': {self.original_name!r}}}")
+        if not arguments:
+            return ""
         if arguments == ["default=None"]:
-            return "None"
+            return " = None"
         if len(arguments) == 1 and arguments[0].startswith("default="):
-            return arguments[0].removeprefix("default=")
-        return f"field({', '.join(arguments)})"
+            return " = " + arguments[0].removeprefix("default=")
+        return f" = field({', '.join(arguments)})"
 
 
 def _is_array(data_type: DataType) -> bool:
@@ -104,6 +115,7 @@ class AttrsModel(dataclass_model.DataClass):
     """An object schema rendered as an ``@attrs.define(kw_only=True)`` class."""
 
     TEMPLATE_FILE_PATH: ClassVar[str] = "attrs.jinja2"
+    FIELD_CONSTRUCTION_ORDER_KEY = None  # keyword-only: fields stay in the spec's order, required or not
     DEFAULT_IMPORTS: ClassVar[tuple[Import, ...]] = (IMPORT_DEFINE, IMPORT_FIELD, IMPORT_ANY)
 
 

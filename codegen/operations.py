@@ -19,6 +19,8 @@ import jinja2
 import yaml
 from attrs import field, frozen
 
+from .client_doc import constructor_args
+
 TEMPLATES = Path(__file__).parent / "templates"
 ERROR_SCHEMA = "#/components/schemas/ErrorBody"
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
@@ -721,7 +723,9 @@ def render_operations(resources: tuple[ResourceSpec, ...], request_ids: RequestI
 
 
 def render_client(resources: tuple[ResourceSpec, ...]) -> str:
-    return template_environment().get_template("client.py.jinja2").render(resources=resources)
+    arguments = textwrap.indent(constructor_args(), "    ")
+    template = template_environment().get_template("client.py.jinja2")
+    return template.render(resources=resources, constructor_args=arguments)
 
 
 def render_resources(resources: tuple[ResourceSpec, ...]) -> str:

@@ -165,4 +165,9 @@ def __getattr__(name: str) -> Any:
     return _attribute(name)
 
 
+def __dir__() -> list[str]:
+    """The names a user may import: ``__all__``, nothing of the package's own plumbing."""
+    return sorted(__all__)
+
+
 configure_logging_from_env()  # ENTERPRISE_LOG=info|debug

@@ -135,6 +135,8 @@ class ResponseDecodeError(EnterpriseError):
     """A response body could not be read as the model the API promises.
 
     ``status`` is the HTTP status of the response when there was one, ``body`` the raw text (cut short).
+    Where an item of a list breaks a promise of the spec (a required field left out), ``item`` is its
+    index in that list and ``items`` the items before it, decoded.
     """
 
     def __init__(
@@ -144,10 +146,14 @@ class ResponseDecodeError(EnterpriseError):
         status: int | None = None,
         body: str | None = None,
         request_id: str | None = None,
+        item: int | None = None,
+        items: list[Any] | None = None,
     ) -> None:
         self.status = status
         self.body = body
         self.request_id = request_id
+        self.item = item
+        self.items: list[Any] = list(items or ())
         super().__init__(_with_request_id(message, request_id))
 
 
@@ -244,6 +250,10 @@ class IncompleteListingError(EnterpriseError):
     ``item_pages`` numbers the pages whose items are in ``items``. ``received`` counts every item
     received (given and held), ``expected_items`` and ``expected_pages`` are what the latest envelope
     promised (None when it did not say). The failure itself, if one, is the ``__cause__``.
+
+    When the page failed because one of its items broke a promise of the spec (a required field
+    left out: a ``ResponseDecodeError``), ``item`` is that item's index in the page, and ``items``
+    begins with the items of the page before it.
     """
 
     def __init__(
@@ -256,8 +266,10 @@ class IncompleteListingError(EnterpriseError):
         received: int = 0,
         expected_items: int | None = None,
         expected_pages: int | None = None,
+        item: int | None = None,
     ) -> None:
         self.page = page
+        self.item = item
         self.items: list[Any] = list(items or ())
         self.item_pages = item_pages
         self.received = received

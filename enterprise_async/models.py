@@ -58,6 +58,11 @@ register_schemas(_component_schemas)
 __all__ = [*_generated_names, "converter", "from_dict", "to_dict"]
 
 
+def __dir__() -> list[str]:
+    """The names a user may import: the models, ``converter``, ``from_dict`` and ``to_dict``."""
+    return sorted(__all__)
+
+
 def __getattr__(name: str) -> Any:
     """``converter``, made (cattrs imported) when first asked for or by the first decode."""
     if name == "converter":

@@ -80,17 +80,11 @@ class BaseClient(UndocumentedCalls):
         response_format: ``"json"`` or ``"xml"``; both decode to equal models.
         max_concurrency: Requests in flight at once for this client, pages of listings included;
             ``"auto"`` adapts it to the answers (enterprise_async/README.md, *Adaptive concurrency*).
-        concurrency_bounds: ``(minimum, maximum)`` requests in flight ``"auto"`` stays within.
         max_retries: Retries of retryable failures (see enterprise_async/README.md, *Reliability*).
         timeout: Seconds allowed per request, or a ``Timeout(connect=, read=, total=)``.
         retry: A ``RetryPolicy``: the delays between retries, their jitter, the statuses retried.
+        concurrency_bounds: ``(minimum, maximum)`` requests in flight ``"auto"`` stays within.
         session: An ``aiohttp.ClientSession`` of the caller's; the client then leaves it open.
-        proxy: A proxy for every request (``http://[user:password@]host:port``), over the
-            environment's ``HTTP_PROXY``/``HTTPS_PROXY``.
-        trust_env: Whether the client's own session reads ``HTTP_PROXY``, ``HTTPS_PROXY``,
-            ``NO_PROXY`` (and ``~/.netrc``); on by default. A session of yours keeps its own setting.
-        middleware: Async functions every attempt of an API request passes through, which may
-            change it (``async def middleware(request, send)``; see ``OutgoingRequest``).
         token_cache: Where the access token is kept; share one among workers to share the token
             (``RedisTokenCache(url)``: one token, and one refresh, for a whole fleet).
         rate_limit: A budget every request, retries included, draws from, e.g.
@@ -106,8 +100,14 @@ class BaseClient(UndocumentedCalls):
         options: A whole ``ClientOptions`` (a queued job's, a command line's) in place of
             ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
             ``max_response_bytes``, which are then left out.
+        proxy: A proxy for every request (``http://[user:password@]host:port``), over the
+            environment's ``HTTP_PROXY``/``HTTPS_PROXY``.
+        trust_env: Whether the client's own session reads ``HTTP_PROXY``, ``HTTPS_PROXY``,
+            ``NO_PROXY`` (and ``~/.netrc``); on by default. A session of yours keeps its own setting.
+        middleware: Async functions every attempt of an API request passes through, which may
+            change it (``async def middleware(request, send)``; see ``OutgoingRequest``).
 
-    Every setting is checked here (``_client.settings``), with a ``ClientValidationError`` naming it. A
+    Every setting is checked here, with a ``ClientValidationError`` naming it. A
     client belongs to the event loop of its first call; a call from another loop, or after
     ``aclose()``, raises ``ClientStateError``.
     """
@@ -284,8 +284,9 @@ class BaseClient(UndocumentedCalls):
         arguments: Mapping[str, Any],
         options: RequestOptions | None = None,
     ) -> ResultT:
-        """Run one operation with a call's arguments: validate them and build the request, send
-        it (``_send``), and read the answer into its result or the typed error of its status."""
+        """Run one operation with a call's arguments: they are validated, the request is built
+        and sent (with the client's retries, rate budget and middleware), and the answer's status
+        is mapped to its result or to a typed error."""
         prepared = prepare_request(operation, arguments)
         with self._transport.telemetry.operation(operation.name):
             response = await self._send(prepared, options)
@@ -312,8 +313,8 @@ class BaseClient(UndocumentedCalls):
         options: RequestOptions | None = None,
     ) -> BulkResult[ResultT]:
         """Run a bulk operation over any number of items, in the chunks its spec allows
-        (``x-sdk-chunks``); each chunk is checked, then sent once as ``call`` sends; see
-        ``enterprise_async._bulk.chunks``."""
+        (``x-sdk-chunks`` in spec/openapi.yaml); each chunk is checked, then sent once as
+        ``call`` sends it. The ``BulkResult`` names every chunk's outcome."""
 
         async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
             response = await self._send(prepared, options)
@@ -330,7 +331,8 @@ class BaseClient(UndocumentedCalls):
     async def read_link(self, link: str) -> bytes | None:
         """The body behind a presigned link (a job's results file), through this client's session
         and limits but with no token: the link is its own credential, and the token goes to the
-        API's hosts alone. None when the storage host says the link expired (``_client.job_results``)."""
+        API's hosts alone. None when the storage host says the link expired (403): ask the
+        operation for a fresh link."""
         session = self._session.get()
         return await read_presigned(session, link, self._options, proxy=self._proxy)
 

@@ -4,7 +4,9 @@ The tolerant decoder notices every unknown field (kept in a model's ``extra``), 
 outside the spec (kept as a plain string), every value its declared type does not allow (kept
 as sent) and every discriminator value that names no type of the spec (a ``content_type`` of
 ``"podcast"``, a ``policy_type`` the spec does not list), with the class it was decoded as
-instead; the client notices a success status its operation does not document. Each response's
+instead; and every field the spec calls required that an answer left out or sent as null
+(``missing_required``: the answer raised ``ResponseDecodeError``, and the report still counts
+it). The client notices a success status its operation does not document. Each response's
 findings are handed to the client's ``DriftCollector`` (nothing global: one per client, shared by
 its ``with_options`` views), which counts them by kind, operation, model and field and keeps the
 first place each was seen. ``client.drift()`` returns them as a ``DriftReport``.
@@ -29,9 +31,11 @@ from .._utils.constants import UNDOCUMENTED_OPERATION
 from .._utils.redaction import Redactor
 from . import Finding, PathsWanted, type_name
 
-__all__ = ["MAX_DRIFT_ENTRIES", "DriftCollector", "DriftEntry", "DriftKind", "DriftReport"]
+__all__ = ["LEFT_OUT", "MAX_DRIFT_ENTRIES", "DriftCollector", "DriftEntry", "DriftKind", "DriftReport"]
 
-DriftKind = Literal["unknown_field", "enum_value", "kept_as_sent", "unknown_type", "undocumented_status"]
+DriftKind = Literal[
+    "unknown_field", "enum_value", "kept_as_sent", "unknown_type", "missing_required", "undocumented_status"
+]
 
 MAX_DRIFT_ENTRIES: Final = 1000
 """Distinct findings a client keeps; beyond, they are only counted (``DriftReport.omitted``), so a
@@ -47,6 +51,7 @@ _KIND_TITLES: Final[Mapping[str, str]] = {
     "enum_value": "enum value outside the spec",
     "kept_as_sent": "value kept as sent",
     "unknown_type": "type the spec does not know",
+    "missing_required": "required field missing",
     "undocumented_status": "undocumented status",
 }
 
@@ -291,9 +296,24 @@ def declared_name_of(type_: Any) -> str:
     return type_name(type_)
 
 
+class _LeftOut:
+    """What a finding holds as the value of a required field the answer left out."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "LEFT_OUT"
+
+
+LEFT_OUT: Final = _LeftOut()
+
+
 def json_kind(value: Any) -> str:
     """The JSON kind of a decoded value: ``string``, ``integer``, ``number``, ``boolean``, ``null``,
-    ``array`` or ``object`` (XML leaves are text, so they read ``string``)."""
+    ``array`` or ``object`` (XML leaves are text, so they read ``string``); ``absent`` for a field
+    left out (``LEFT_OUT``)."""
+    if value is LEFT_OUT:
+        return "absent"
     if value is None:
         return "null"
     if isinstance(value, bool):

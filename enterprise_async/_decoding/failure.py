@@ -1,8 +1,9 @@
-"""What a failed decode reports: the error with its path, and the names it uses for values and types."""
+"""What a failed decode reports: the error with its path (a required field missing is one of its
+own), and the names it uses for values and types."""
 
 from __future__ import annotations
 
-from typing import Any, get_origin
+from typing import Any, NoReturn, get_origin
 
 
 class DecodeError(ValueError):
@@ -16,6 +17,34 @@ class DecodeError(ValueError):
     def within(self, step: str) -> DecodeError:
         path = f"{step}{'' if self.path.startswith('[') or not self.path else '.'}{self.path}"
         return DecodeError(self.message, path)
+
+
+class MissingFieldError(DecodeError):
+    """A field the spec lists as ``required`` was left out, or sent as null where the spec allows
+    none: the answer breaks the services' promise, so it is never kept as sent nor read as None.
+    ``model`` and ``field`` name it (the wire name); ``path`` locates its model from the top
+    (``results[3]``, ``results[3].actions[0]``)."""
+
+    def __init__(self, model: str, field: str, null: bool, path: str = "") -> None:
+        self.model = model
+        self.field = field
+        self.null = null
+        how = "was sent as null" if null else "was left out"
+        super().__init__(f"{model}.{field} is required and {how}", path)
+
+    @property
+    def place(self) -> str:
+        """The field's path from the top (``results[3].uuid``)."""
+        return f"{self.path}{'.' if self.path else ''}{self.field}"
+
+    def within(self, step: str) -> MissingFieldError:
+        path = f"{step}{'' if self.path.startswith('[') or not self.path else '.'}{self.path}"
+        return MissingFieldError(self.model, self.field, self.null, path)
+
+
+def missing(cls: type[Any], field: str, null: bool = False) -> NoReturn:
+    """Raise ``MissingFieldError`` for ``cls``'s required ``field`` (a generated reader's line)."""
+    raise MissingFieldError(cls.__name__, field, null)
 
 
 def describe(value: Any) -> str:

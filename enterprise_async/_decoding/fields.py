@@ -83,6 +83,9 @@ class FieldPlan(NamedTuple):
     left_out: Any
     """What the field holds when the server leaves it out: its scalar default, else None."""
     listish: bool
+    required: bool = False
+    """The field has no default: left out, or null where its type admits none, it cannot be read."""
+    nullable: bool = True
 
 
 _PLANS: dict[type[Any], tuple[FieldPlan, ...]] = {}
@@ -100,6 +103,8 @@ def field_plans(cls: type[Any]) -> tuple[FieldPlan, ...]:
                 type=(type_ := without_none(hints[field.name])),
                 left_out=field.default if has_scalar_default(field) else None,
                 listish=is_listish(type_),
+                required=field.default is attrs.NOTHING,
+                nullable=is_union(hints[field.name]) and NoneType in get_args(hints[field.name]),
             )
             for field in model_fields(cls)
         )

@@ -5,8 +5,10 @@ field, a UTC datetime as ``to_dict`` writes it back, a documented enum value, an
 nested model) and hands anything else to the field's type reader (``reader_for``). That reader
 decodes the value with the converter's hook of its type, keeps it as sent when the type does not
 allow it (``tolerance.keep``), and notes a value whose written form is not what was sent, so that
-``to_dict`` writes it back as sent. A reader never raises: a model with an odd value costs hardly
-more than a clean one. ``finish`` then gives the model its ``extra`` and its ``WireRecord``.
+``to_dict`` writes it back as sent. A reader never raises for an odd value: a model with one costs
+hardly more than a clean one. A required field left out (or null where its type admits none) is
+the one thing a model's reader raises for (``MissingFieldError``), whatever the depth. ``finish``
+then gives the model its ``extra`` and its ``WireRecord``.
 
 A model class the generator did not see (one a user or a test declares) is read field by field
 with the same readers (``model_reader``).
@@ -23,7 +25,7 @@ from typing import Any, get_args
 import attrs
 
 from .._utils.xml import TextObject
-from .failure import DecodeError, describe
+from .failure import DecodeError, describe, missing
 from .fields import ABSENT, WIRE, field_plans, known_fields
 from .record import WireRecord, wire_record
 from .registry import PASS_THROUGH_CLASSES, hook, is_list, is_mapping, is_open_enum, is_union
@@ -86,7 +88,7 @@ def read_models(
     item by item with the tolerant path, so the others are still decoded."""
     try:
         return [read(item) for item in items]
-    except DecodeError as error:
+    except DecodeError as error:  # a required field missing is raised again by keep, with its place
         return typing.cast(list[Any], keep(items, list[item_type], wire, error, notes))  # type: ignore[valid-type]
 
 
@@ -136,6 +138,8 @@ def model_reader(cls: type[Any]) -> Hook:
         values: dict[str, Any] = {}
         for plan, read in zip(plans, readers, strict=True):
             value = data.get(plan.wire, ABSENT)
+            if plan.required and (value is ABSENT or (value is None and not (plan.nullable or plan.listish))):
+                missing(cls, plan.wire, null=value is None)
             if value is ABSENT:
                 left.append(plan.wire)
                 value = [] if plan.listish else plan.left_out

@@ -21,7 +21,7 @@ from typing import Any, get_args
 
 import attrs
 
-from .failure import DecodeError, type_name
+from .failure import DecodeError, MissingFieldError, type_name
 from .fields import model_fields, wire_name
 from .registry import hook, is_list, is_open_enum, is_union
 
@@ -96,11 +96,13 @@ under_way = _UnderWay()
 
 def keep(value: Any, type_: Any, where: str, error: DecodeError, notes: list[Note]) -> Any:
     """``value`` kept as sent, noted for its model; an array is read item by item instead, so one odd
-    item leaves the others decoded."""
-    error = _detached(error)
+    item leaves the others decoded. A required field missing is never kept: it is raised again,
+    with its place."""
     list_type = _list_member(type_)
     if list_type is None or value.__class__ is not list:
-        notes.append((where, type_, value, error))
+        if error.__class__ is MissingFieldError:
+            raise error.within(where) from None
+        notes.append((where, type_, value, _detached(error)))
         return value
     (item_type,) = get_args(list_type) or (Any,)
     problems: list[Problem] = []
@@ -198,6 +200,8 @@ def tolerant(value: Any, type_: Any, where: str, problems: list[Problem]) -> Any
     decode = hook(type_)
     try:
         return decode(value, type_)
+    except MissingFieldError as error:
+        raise error.within(where) from None
     except DecodeError as error:
         problem = _detached(error)
     list_type = _list_member(type_)

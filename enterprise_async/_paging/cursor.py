@@ -35,7 +35,7 @@ class ListingCursor:
 
     It records the operation and a digest of its arguments (``extra_query`` included), the page
     size asked for and the one the service answered, and the identity of the last item given, so
-    that a resume can find that item in the refetched page (``_paging.resumption``).
+    that a resume can find that item in the refetched page.
 
     ``page`` is the number, in listing order from 1, of the page the listing continues with, and
     ``query`` the query that asks for it; ``skip`` of its items were given already (a cursor taken

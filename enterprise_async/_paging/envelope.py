@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from attrs import frozen
 
+from .._decoding.fields import field_plans
 from .._decoding.spec import Pagination
 from .._request.request import Query
 from ..errors import ResponseDecodeError
@@ -105,6 +106,9 @@ class Envelope:
             fields: dict[str, Any] = {pagination.items: data}
             if pagination.count_field:
                 fields[pagination.count_field] = len(data)
+            for plan in field_plans(pagination.page_model):  # no envelope, so no link: None
+                if plan.required and plan.nullable and plan.name not in fields:
+                    fields[plan.name] = None
             data = pagination.page_model(**fields)
         self._check(data, query)
         return data

@@ -16,7 +16,7 @@ from attrs import define, field
 
 from .._request.request import call_label
 from .._response.error_detail import error_detail
-from ..errors import APIStatusError, IncompleteListingError
+from ..errors import APIStatusError, IncompleteListingError, ResponseDecodeError
 from .envelope import Envelope
 
 __all__ = ["ListingTally"]
@@ -94,9 +94,19 @@ class ListingTally:
         message = f"{label} failed after {self.items} items"
         if self.expected_items is not None:
             message += f" of {self.expected_items}"
-        return self._incomplete(
+        item = cause.item if isinstance(cause, ResponseDecodeError) else None
+        if item is not None:
+            message += f", at its item {item}"
+        incomplete = self._incomplete(
             f"{message}: {type(cause).__name__}: {_without_label(str(cause), label)}", page
         )
+        if isinstance(cause, ResponseDecodeError) and item is not None:
+            # the items of the page before the one that broke the spec's promise
+            incomplete.item = item
+            incomplete.items[:] = cause.items
+            incomplete.item_pages = (page,) if cause.items else ()
+            incomplete.received += len(cause.items)
+        return incomplete
 
     def ended_early(self) -> IncompleteListingError:
         """The error of a listing that ended short of its latest envelope's promise."""

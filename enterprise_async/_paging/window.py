@@ -21,7 +21,7 @@ from typing import Any
 from attrs import frozen
 
 from .._request.request import Query
-from ..errors import IncompleteListingError
+from ..errors import IncompleteListingError, ResponseDecodeError
 from .cursor import ListingCursor
 from .envelope import Envelope, PageDecoder, PageFetcher, link_query
 from .plans import NumberedPlan, PageStep, plan_by_link, plan_without_links
@@ -69,7 +69,12 @@ class Window:
         """The pages from the start cursor's, in order, by whichever plan that page allows (``query``:
         the call's own, which numbers the pages of a listing without links)."""
         number = start.page
-        page = await self.page(start.query)
+        try:
+            page = await self.page(start.query)
+        except ResponseDecodeError as error:
+            if error.item is None:
+                raise  # nothing of the page was read: the error as it is
+            raise tally.failed(number, error) from error
         if self.envelope.pagination.next_field is None:
             async with aclosing(self._without_links(tally, start, page, query)) as linkless:
                 async for step in linkless:
@@ -178,8 +183,8 @@ class Window:
             later.extend(self.envelope.items(page))
             later_pages.append(after)
         incomplete = tally.failed(number, error)
-        incomplete.items[:] = later
-        incomplete.item_pages = tuple(later_pages)
+        incomplete.items.extend(later)
+        incomplete.item_pages = (*incomplete.item_pages, *later_pages)
         incomplete.received += len(later)
         return incomplete
 

@@ -11,6 +11,7 @@ status.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -21,8 +22,9 @@ from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
 
 from .._decoding import DecodeError, Finding, PathsWanted, known_fields, structure, type_name
-from .._decoding.drift import DriftCollector
+from .._decoding.drift import LEFT_OUT, DriftCollector
 from .._decoding.enums import OpenEnum
+from .._decoding.failure import MissingFieldError
 from .._decoding.spec import Identity, LimitRefusal, Operation, Outcome
 from .._decoding.xml_schema import fill_empty_elements
 from .._request.request import call_label
@@ -247,11 +249,13 @@ def result_of(
         result = _structure(operation, response, data, outcome.model)
     else:
         findings: list[Finding] = []
-        result = _structure(
-            operation, response, data, outcome.model, findings, drift.wants_paths(operation.name)
-        )
-        if findings:
-            drift.record(operation.name, findings)
+        try:
+            result = _structure(
+                operation, response, data, outcome.model, findings, drift.wants_paths(operation.name)
+            )
+        finally:  # a required field missing raises, and is counted too
+            if findings:
+                drift.record(operation.name, findings)
     if result is None:
         raise ResponseDecodeError(
             f"{operation.name}: {response.method} {response.path} returned {response.status} with an "
@@ -339,13 +343,44 @@ def _structure(
     try:
         return structure(data, model, findings, paths_wanted, response.redactor.data)
     except DecodeError as error:
+        item: int | None = None
+        items: list[Any] = []
+        if isinstance(error, MissingFieldError):
+            if findings is not None:
+                sent = None if error.null else LEFT_OUT
+                findings.append(("missing_required", error.place, error.model, error.field, "required", sent))
+            item, items = _items_before(data, model, error.path)
         reason = response.redactor.text(str(error))
         raise ResponseDecodeError(
             f"{operation.name}: the {response.status} body does not fit {type_name(model)}: {reason}",
             status=response.status,
             body=response.preview(),
             request_id=response.request_id,
+            item=item,
+            items=items,
         ) from None
+
+
+_ITEM_PATH = re.compile(r"([A-Za-z_]\w*)?\[(\d+)\]")
+
+
+def _items_before(data: Any, model: Any, path: str) -> tuple[int | None, list[Any]]:
+    """For an answer whose item ``path`` names (``results[3]...``, ``[3]...`` in a bare list) broke
+    a promise of the spec: that item's index, and the items before it, decoded (none when the
+    path names no item of a list at the answer's top)."""
+    found = _ITEM_PATH.match(path)
+    if found is None:
+        return None, []
+    name, index = found.group(1), int(found.group(2))
+    try:
+        if name is None and isinstance(data, list):
+            return index, list(structure(data[:index], model))
+        if name is not None and isinstance(data, dict) and isinstance(data.get(name), list):
+            before = structure({**data, name: data[name][:index]}, model)
+            return index, list(getattr(before, name, ()))
+    except DecodeError:  # the answer breaks another promise outside that list: nothing to give
+        pass
+    return None, []
 
 
 def status_error(

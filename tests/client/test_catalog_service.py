@@ -231,11 +231,13 @@ def test_an_unknown_content_type_is_never_taken_for_a_known_one() -> None:
 def test_an_xml_datetime_in_any_form_the_renderers_write_decodes_to_the_same_value(
     text: str, written: str
 ) -> None:
-    xml = f"<root><content_last_modified>{text}</content_last_modified></root>"
+    ids = "<uuid>c1</uuid><title>T</title><enterprise_customer>e1</enterprise_customer>"
+    xml = f"<root>{ids}<content_last_modified>{text}</content_last_modified></root>"
     from_xml = from_dict(Catalog, parse_drf_xml(xml.encode()))
-    from_json = from_dict(Catalog, {"content_last_modified": "2026-11-23T22:02:40.957663Z"})
+    sent = {"uuid": "c1", "title": "T", "enterprise_customer": "e1"}
+    from_json = from_dict(Catalog, {**sent, "content_last_modified": "2026-11-23T22:02:40.957663Z"})
     assert from_xml == from_json
-    assert to_dict(from_xml) == {"content_last_modified": written}
+    assert to_dict(from_xml) == {**sent, "content_last_modified": written}
 
 
 def test_an_xml_page_of_enterprise_catalog_writes_the_json_of_the_same_answer() -> None:

@@ -28,9 +28,17 @@ from enterprise_async import (
 )
 from enterprise_async._utils.xml import render_drf_xml
 from enterprise_async._version import __version__
-from enterprise_async.models import AllocationResult, AssignmentState, BulkRevokeResult, LearnerState
+from enterprise_async.models import (
+    AllocationResult,
+    Assignment,
+    AssignmentAction,
+    AssignmentState,
+    BulkRevokeResult,
+    LearnerState,
+)
 from tests.conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
 from tests.fixtures import json_fixture
+from tests.required import required
 
 PLAN = "2c5e8f1a-4b7d-4a0c-9e3f-6b9c2e5f8a1d"
 POLICY = "c3a1e2f4-5b6d-4e7f-8a9b-0c1d2e3f4a5b"
@@ -340,7 +348,9 @@ async def test_an_empty_body_where_a_result_is_due_raises_decode_error(api: Scri
 async def test_a_value_that_does_not_fit_its_type_is_kept_and_logged_with_its_path(
     api: ScriptedAPI, caplog: pytest.LogCaptureFixture
 ) -> None:
-    api.json("POST", ALLOCATE, {"created": [{"actions": [{"created": "yesterday"}]}]}, 202)
+    action = {**required(AssignmentAction), "created": "yesterday"}
+    created = [{**required(Assignment), "actions": [action]}]
+    api.json("POST", ALLOCATE, {"created": created, "updated": [], "no_change": []}, 202)
     async with api.client() as client:
         with caplog.at_level(logging.DEBUG, logger="enterprise_async"):
             result = await allocate(client)

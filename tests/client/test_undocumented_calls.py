@@ -50,7 +50,9 @@ async def test_request_sends_params_as_the_servers_read_them(api: ScriptedAPI) -
 
 
 async def test_request_decodes_into_cast_to(api: ScriptedAPI) -> None:
-    api.json("GET", PROFILE, {"uuid": "c1", "title": "Leadership", "shelf": "kept"})
+    api.json(
+        "GET", PROFILE, {"uuid": "c1", "title": "Leadership", "enterprise_customer": "e1", "shelf": "kept"}
+    )
     async with api.client() as client:
         catalog = await client.request("GET", PROFILE, cast_to=Catalog)
     assert isinstance(catalog, Catalog)
@@ -93,13 +95,15 @@ async def test_request_never_repeats_a_post_after_a_server_error(
 async def test_request_with_raw_response_gives_the_answer_and_parses_as_the_plain_call(
     api: ScriptedAPI,
 ) -> None:
-    api.json("GET", PROFILE, {"uuid": "c1"}, **{"x-request-id": "req-7"})
+    api.json(
+        "GET", PROFILE, {"uuid": "c1", "title": "T", "enterprise_customer": "e1"}, **{"x-request-id": "req-7"}
+    )
     async with api.client() as client:
         answer = await client.with_raw_response.request(
             "GET", PROFILE, cast_to=Catalog, extra_headers={"X-Request-ID": "req-7"}
         )
     assert (answer.status, answer.request_id, answer.retries) == (200, "req-7", 0)
-    assert answer.parse() == Catalog(uuid="c1")
+    assert answer.parse() == Catalog(uuid="c1", title="T", enterprise_customer="e1")
 
 
 async def test_request_carries_its_trace_through_middleware(api: ScriptedAPI) -> None:

@@ -243,7 +243,12 @@ async def test_only_canonical_uuids_are_sent(client: EnterpriseClient, lenient: 
 
 
 async def test_an_upper_case_uuid_is_sent_as_given(api: ScriptedAPI) -> None:
-    api.json("POST", f"/enterprise/v1/policy-allocation/{POLICY.upper()}/allocate/", {"created": []}, 202)
+    api.json(
+        "POST",
+        f"/enterprise/v1/policy-allocation/{POLICY.upper()}/allocate/",
+        {"created": [], "updated": [], "no_change": []},
+        202,
+    )
     async with api.client() as client:
         await allocate(client, policy_uuid=POLICY.upper())
     assert [request.path for request in api.requests[1:]] == [
@@ -252,7 +257,12 @@ async def test_an_upper_case_uuid_is_sent_as_given(api: ScriptedAPI) -> None:
 
 
 async def test_uuid_objects_are_sent_in_canonical_form(api: ScriptedAPI) -> None:
-    api.json("POST", f"/enterprise/v1/policy-allocation/{POLICY}/allocate/", {"created": []}, 202)
+    api.json(
+        "POST",
+        f"/enterprise/v1/policy-allocation/{POLICY}/allocate/",
+        {"created": [], "updated": [], "no_change": []},
+        202,
+    )
     api.json("POST", f"/enterprise/v1/assignment-configurations/{CONFIG}/admin/assignments/remind/", {}, 200)
     async with api.client() as client:
         await allocate(client, policy_uuid=uuid.UUID(POLICY.upper()))
@@ -276,7 +286,12 @@ async def test_uuid_objects_are_sent_in_canonical_form(api: ScriptedAPI) -> None
     ],
 )
 async def test_addresses_django_accepts_are_accepted(api: ScriptedAPI, address: str) -> None:
-    api.json("POST", f"/enterprise/v1/policy-allocation/{POLICY}/allocate/", {"created": []}, 202)
+    api.json(
+        "POST",
+        f"/enterprise/v1/policy-allocation/{POLICY}/allocate/",
+        {"created": [], "updated": [], "no_change": []},
+        202,
+    )
     async with api.client() as client:
         await allocate(client, learner_emails=[address])
     assert orjson.loads(api.requests[-1].body)["learner_emails"] == [address]

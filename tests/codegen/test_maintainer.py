@@ -29,9 +29,11 @@ import pytest
 from aiohttp import web
 from attrs import frozen
 
+from enterprise_async.models import Assignment, SubsidyAccessPolicy
 from enterprise_async.testing import Sandbox
 from enterprise_async.testing._synthesis import SYNTHETIC_LIST_LENGTH, SYNTHETIC_PAGE_SIZE
 from tests.conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
+from tests.required import required
 
 pytestmark = pytest.mark.maintainer
 
@@ -485,8 +487,8 @@ class TestANewField:
     @pytest.fixture
     def catalogs(self, api: ScriptedAPI) -> list[dict[str, str]]:
         rows = [
-            {"uuid": "c1", "title": "One", "region": "emea"},
-            {"uuid": "c2", "title": "Two", "region": "apac"},
+            {"uuid": "c1", "title": "One", "enterprise_customer": "e1", "region": "emea"},
+            {"uuid": "c2", "title": "Two", "enterprise_customer": "e1", "region": "apac"},
         ]
         envelope = {"count": 2, "next": None, "previous": None, "results": rows}
         api.json("GET", "/enterprise/v2/enterprise-catalogs", envelope)
@@ -522,7 +524,7 @@ class TestANewEnumValue:
             "count": 1,
             "next": None,
             "previous": None,
-            "results": [{"uuid": "a1", "state": "paused"}],
+            "results": [{**required(Assignment), "uuid": "a1", "state": "paused"}],
             "learner_state_counts": [],
         }
         api.json("GET", f"/enterprise/v1/assignment-configurations/{CONFIGURATION}/admin/assignments/", page)
@@ -554,7 +556,7 @@ class TestANewEndpoint:
         api.json(
             "GET",
             f"/enterprise/v1/subsidy-access-policies/{POLICY}/",
-            {"uuid": POLICY, "display_name": "Learning"},
+            {**required(SubsidyAccessPolicy), "uuid": POLICY, "display_name": "Learning"},
         )
         body = f"""
         policy = await client.policies.retrieve("{POLICY}")

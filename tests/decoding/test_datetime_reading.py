@@ -8,10 +8,11 @@ import datetime
 import pytest
 
 from enterprise_async.models import Course, from_dict, to_dict
+from tests.required import required
 
 
 def test_a_utc_datetime_in_whole_seconds_is_an_aware_utc_datetime_written_back_as_sent() -> None:
-    course = from_dict(Course, {"key": "a", "modified": "2026-01-05T10:00:00Z"})
+    course = from_dict(Course, {**required(Course), "key": "a", "modified": "2026-01-05T10:00:00Z"})
 
     assert course.modified == datetime.datetime(2026, 1, 5, 10, tzinfo=datetime.timezone.utc)
     assert to_dict(course) == {"key": "a", "modified": "2026-01-05T10:00:00Z"}
@@ -29,13 +30,13 @@ def test_a_utc_datetime_in_whole_seconds_is_an_aware_utc_datetime_written_back_a
     ],
 )
 def test_datetimes_in_other_forms_are_written_back_as_sent(sent: str) -> None:
-    course = from_dict(Course, {"key": "a", "modified": sent})
+    course = from_dict(Course, {**required(Course), "key": "a", "modified": sent})
 
     assert to_dict(course) == {"key": "a", "modified": sent}
 
 
 def test_text_shaped_like_the_common_form_that_is_no_datetime_is_kept_as_sent() -> None:
-    course = from_dict(Course, {"key": "a", "modified": "2026-13-45T10:00:00Z"})
+    course = from_dict(Course, {**required(Course), "key": "a", "modified": "2026-13-45T10:00:00Z"})
 
     assert course.modified == "2026-13-45T10:00:00Z"
     assert to_dict(course) == {"key": "a", "modified": "2026-13-45T10:00:00Z"}

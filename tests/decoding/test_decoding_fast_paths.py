@@ -16,6 +16,7 @@ from enterprise_async._decoding.registry import converter
 from enterprise_async._decoding.scalars import SCALAR_HOOKS
 from enterprise_async._decoding.writers import json_datetime
 from enterprise_async.models import Course, CourseRun, LevelType, PacingType, Seat, from_dict, to_dict
+from tests.required import required
 
 _read_datetime = SCALAR_HOOKS[datetime.datetime]
 _read_decimal = SCALAR_HOOKS[decimal.Decimal]
@@ -105,15 +106,15 @@ def test_an_enum_spelled_another_way_reads_as_its_reader_reads_it_and_is_written
     read = converter.get_structure_hook(LevelType | str)(text, LevelType | str)
     read_pacing = converter.get_structure_hook(PacingType | str)(text, PacingType | str)
 
-    run = from_dict(CourseRun, {"level_type": text, "pacing_type": text})
+    run = from_dict(CourseRun, {**required(CourseRun), "level_type": text, "pacing_type": text})
 
     assert run.level_type is read or (run.level_type == read and read.__class__ is str)
     assert run.pacing_type is read_pacing or (run.pacing_type == read_pacing and read_pacing.__class__ is str)
-    assert to_dict(run) == {"level_type": text, "pacing_type": text}
+    assert to_dict(run) == {**required(CourseRun), "level_type": text, "pacing_type": text}
 
 
 def test_a_model_with_an_odd_array_item_has_an_extra_of_its_own() -> None:
-    course = from_dict(Course, {"key": "edX+DemoX", "course_runs": ["not an object"]})
+    course = from_dict(Course, {**required(Course), "key": "edX+DemoX", "course_runs": ["not an object"]})
 
     course.extra["region"] = "eu"
 
@@ -129,8 +130,8 @@ def test_a_datetime_read_twice_reads_the_same_and_equals_its_parse(
     text = form(moment)
     read = _parsed(_read_datetime, text)
 
-    first = from_dict(Seat, {"upgrade_deadline": text})
-    again = from_dict(Seat, {"upgrade_deadline": text})
+    first = from_dict(Seat, {**required(Seat), "upgrade_deadline": text})
+    again = from_dict(Seat, {**required(Seat), "upgrade_deadline": text})
 
     assert again.upgrade_deadline == first.upgrade_deadline
     assert again.upgrade_deadline == (text if read is None else read)

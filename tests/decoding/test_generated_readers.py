@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import enterprise_async
-from enterprise_async._decoding import structure
+from enterprise_async._decoding import DecodeError, structure
 from enterprise_async._decoding.readers import model_reader
 from enterprise_async._decoding.registry import converter
 from enterprise_async._utils.xml import TextObject
@@ -85,6 +85,8 @@ def _decoded(model: Any, data: Any) -> tuple[Any, str, Any, list[Any], list[str]
     logger.setLevel(logging.DEBUG)
     try:
         decoded = structure(data, model, findings)
+    except DecodeError as error:  # a required field left out or null: both readers refuse alike
+        return type(error).__name__, str(error), None, findings, handler.messages
     finally:
         logger.removeHandler(handler)
         logger.setLevel(level)

@@ -21,6 +21,7 @@ from enterprise_async.models import (
     AccessToken,
     AllocationResult,
     Assignment,
+    AssignmentAction,
     AssignmentState,
     Availability,
     CatalogContentsPage,
@@ -40,6 +41,7 @@ from enterprise_async.models import (
     to_dict,
 )
 from tests.fixtures import MODELS, json_fixture, xml_fixture
+from tests.required import required
 
 FIXTURES = sorted(MODELS)
 MODEL_CLASSES = sorted(
@@ -127,19 +129,22 @@ def test_datetimes_are_timezone_aware() -> None:
 
 
 def test_a_naive_datetime_stays_naive() -> None:
-    policy = from_dict(SubsidyAccessPolicy, {"subsidy_active_datetime": "2026-11-22T21:16:18.795991"})
+    policy = from_dict(
+        SubsidyAccessPolicy,
+        {**required(SubsidyAccessPolicy), "subsidy_active_datetime": "2026-11-22T21:16:18.795991"},
+    )
     assert policy.subsidy_active_datetime == datetime.datetime(2026, 11, 22, 21, 16, 18, 795991)
     assert policy.subsidy_active_datetime.tzinfo is None
 
 
 def test_a_naive_datetime_is_written_back_as_sent() -> None:
-    sent = {"start": "2026-11-22T21:16:18"}
+    sent = {"key": "course-v1:edX+DemoX+1T2026", "start": "2026-11-22T21:16:18"}
     assert to_dict(from_dict(CourseRun, sent)) == sent
 
 
 def test_a_date_alone_where_a_datetime_is_declared_is_kept_as_sent(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.DEBUG, logger="enterprise_async"):
-        plan = from_dict(SubscriptionPlan, {"start_date": "2020-12-01"})
+        plan = from_dict(SubscriptionPlan, {**required(SubscriptionPlan), "start_date": "2020-12-01"})
     assert plan.start_date == "2020-12-01"
     (record,) = caplog.records
     assert (record.sdk_path, record.sdk_declared) == ("start_date", "datetime")
@@ -148,7 +153,9 @@ def test_a_date_alone_where_a_datetime_is_declared_is_kept_as_sent(caplog: pytes
 
 def test_a_datetime_where_a_date_is_declared_is_kept_as_sent(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.DEBUG, logger="enterprise_async"):
-        summary = from_dict(LearnerSummary, {"passed_date": "2025-02-20T16:27:34Z"})
+        summary = from_dict(
+            LearnerSummary, {**required(LearnerSummary), "passed_date": "2025-02-20T16:27:34Z"}
+        )
     assert summary.passed_date == "2025-02-20T16:27:34Z"
     (record,) = caplog.records
     assert (record.sdk_path, record.sdk_declared) == ("passed_date", "date")
@@ -156,12 +163,19 @@ def test_a_datetime_where_a_date_is_declared_is_kept_as_sent(caplog: pytest.LogC
 
 def test_a_datetime_object_where_a_date_is_declared_keeps_its_time_of_day() -> None:
     moment = datetime.datetime(2025, 2, 20, 16, 27, tzinfo=datetime.timezone.utc)
-    assert from_dict(LearnerSummary, {"passed_date": moment}).passed_date == moment
+    assert (
+        from_dict(LearnerSummary, {**required(LearnerSummary), "passed_date": moment}).passed_date == moment
+    )
 
 
 def test_datetimes_with_z_and_odd_fractions_parse() -> None:
     run = from_dict(
-        CourseRun, {"start": "2025-01-10T12:00:00.5Z", "end": "2025-01-10T12:00:00.1234567+02:00"}
+        CourseRun,
+        {
+            **required(CourseRun),
+            "start": "2025-01-10T12:00:00.5Z",
+            "end": "2025-01-10T12:00:00.1234567+02:00",
+        },
     )
     assert run.start == datetime.datetime(2025, 1, 10, 12, 0, 0, 500000, tzinfo=datetime.timezone.utc)
     assert run.end is not None
@@ -169,13 +183,18 @@ def test_datetimes_with_z_and_odd_fractions_parse() -> None:
 
 
 def test_dates_are_dates() -> None:
-    summary = from_dict(LearnerSummary, {"enrollment_date": "2025-12-31", "passed_date": "2025-02-20"})
+    summary = from_dict(
+        LearnerSummary,
+        {**required(LearnerSummary), "enrollment_date": "2025-12-31", "passed_date": "2025-02-20"},
+    )
     assert summary.enrollment_date == datetime.date(2025, 12, 31)
     assert summary.passed_date == datetime.date(2025, 2, 20)
 
 
 def test_decimal_strings_and_numbers_are_decimals() -> None:
-    summary = from_dict(LearnerSummary, {"amount_learner_paid": "12.10", "current_grade": 0.87})
+    summary = from_dict(
+        LearnerSummary, {**required(LearnerSummary), "amount_learner_paid": "12.10", "current_grade": 0.87}
+    )
     assert summary.amount_learner_paid == decimal.Decimal("12.10")
     assert summary.current_grade == decimal.Decimal("0.87")
 
@@ -190,13 +209,15 @@ def test_created_and_updated_decode_as_lists_of_assignments() -> None:
 
 @pytest.mark.parametrize("wire", [3, "3"])
 def test_created_and_updated_decode_as_declared_integers(wire: Any) -> None:
-    result = from_dict(AllocationResult, {"created": wire, "updated": 0, "no_change": []})
+    result = from_dict(
+        AllocationResult, {**required(AllocationResult), "created": wire, "updated": 0, "no_change": []}
+    )
     assert result.created == 3
     assert result.updated == 0
 
 
 def test_allocation_lists_missing_or_empty_in_xml_are_empty_lists() -> None:
-    xml = b"<root><created></created><no_change></no_change></root>"
+    xml = b"<root><created></created><updated></updated><no_change></no_change></root>"
     result = from_dict(AllocationResult, parse_drf_xml(xml))
     assert (result.created, result.updated, result.no_change) == ([], [], [])
 
@@ -212,21 +233,34 @@ def test_allocation_lists_missing_or_empty_in_xml_are_empty_lists() -> None:
     ],
 )
 def test_revocations_decode_as_object_boolean_or_null(wire: Any, expected: Any) -> None:
-    assert from_dict(SubscriptionPlan, {"revocations": wire}).revocations == expected
+    assert (
+        from_dict(SubscriptionPlan, {**required(SubscriptionPlan), "revocations": wire}).revocations
+        == expected
+    )
 
 
 def test_revocations_as_xml_boolean_text() -> None:
-    plan = from_dict(SubscriptionPlan, parse_drf_xml(b"<root><revocations>False</revocations></root>"))
+    plan = from_dict(
+        SubscriptionPlan,
+        parse_drf_xml(
+            b"<root><title>Plan</title><uuid>p</uuid><start_date>2024-01-01T00:00:00Z</start_date>"
+            b"<expiration_date>2025-01-01T00:00:00Z</expiration_date><enterprise_catalog_uuid>c"
+            b"</enterprise_catalog_uuid><is_active>True</is_active><revocations>False</revocations></root>"
+        ),
+    )
     assert plan.revocations is False
 
 
 def test_original_image_is_a_url_or_an_image() -> None:
     assert (
-        from_dict(Course, {"original_image": "https://cdn.example.org/x.jpg"}).original_image
+        from_dict(
+            Course, {**required(Course), "original_image": "https://cdn.example.org/x.jpg"}
+        ).original_image
         == "https://cdn.example.org/x.jpg"
     )
     image = from_dict(
-        Course, {"original_image": {"src": "https://cdn.example.org/x.jpg", "height": "100"}}
+        Course,
+        {**required(Course), "original_image": {"src": "https://cdn.example.org/x.jpg", "height": "100"}},
     ).original_image
     assert isinstance(image, models.Image)
     assert image.height == 100
@@ -239,7 +273,14 @@ def test_expires_in_given_as_a_string_is_an_integer() -> None:
 
 @pytest.mark.parametrize("reason", ["email_error", {"code": "bounced", "detail": "Mailbox full"}])
 def test_error_reason_is_a_string_or_an_object(reason: Any) -> None:
-    assignment = from_dict(Assignment, {"error_reason": reason, "actions": [{"error_reason": reason}]})
+    assignment = from_dict(
+        Assignment,
+        {
+            **required(Assignment),
+            "error_reason": reason,
+            "actions": [{**required(AssignmentAction), "error_reason": reason}],
+        },
+    )
     assert assignment.error_reason == reason
     assert assignment.actions[0].error_reason == reason
 
@@ -248,25 +289,33 @@ def test_error_reason_is_a_string_or_an_object(reason: Any) -> None:
     ("wire", "member"), [("Intermediate", LevelType.INTERMEDIATE), ("high_school", LevelType.HIGH_SCHOOL)]
 )
 def test_level_type_matches_whatever_its_capitalisation(wire: str, member: LevelType) -> None:
-    assert from_dict(CourseRun, {"level_type": wire}).level_type is member
-    assert from_dict(Course, {"level_type": wire}).level_type is member
+    assert from_dict(CourseRun, {**required(CourseRun), "level_type": wire}).level_type is member
+    assert from_dict(Course, {**required(Course), "level_type": wire}).level_type is member
 
 
 @pytest.mark.parametrize("wire", ["self_paced", "self-paced", "Self-Paced"])
 def test_pacing_type_with_underscores_matches(wire: str) -> None:
-    assert from_dict(CourseRun, {"pacing_type": wire}).pacing_type is PacingType.SELF_PACED
+    assert (
+        from_dict(CourseRun, {**required(CourseRun), "pacing_type": wire}).pacing_type
+        is PacingType.SELF_PACED
+    )
 
 
 def test_program_types_outside_the_enum_are_kept_as_strings() -> None:
-    program = from_dict(Program, {"type": "Doctorate"})
+    program = from_dict(Program, {**required(Program), "type": "Doctorate"})
     assert program.type == "Doctorate"
     assert not isinstance(program.type, ProgramType)
-    assert from_dict(Program, {"type": "XSeries"}).type is ProgramType.X_SERIES
+    assert from_dict(Program, {**required(Program), "type": "XSeries"}).type is ProgramType.X_SERIES
 
 
 def test_unknown_enum_values_survive_to_dict() -> None:
     run = from_dict(
-        CourseRun, {"availability": "Starting Soon", "program_types": ["MicroBachelors", "XSeries"]}
+        CourseRun,
+        {
+            **required(CourseRun),
+            "availability": "Starting Soon",
+            "program_types": ["MicroBachelors", "XSeries"],
+        },
     )
     assert run.availability == "Starting Soon"
     assert run.program_types == ["MicroBachelors", ProgramType.X_SERIES]
@@ -276,22 +325,31 @@ def test_unknown_enum_values_survive_to_dict() -> None:
 
 
 def test_a_member_equals_the_value_decoded_from_any_spelling_of_it() -> None:
-    assert from_dict(CourseRun, {"level_type": "Intermediate"}).level_type == LevelType.INTERMEDIATE
+    assert (
+        from_dict(CourseRun, {**required(CourseRun), "level_type": "Intermediate"}).level_type
+        == LevelType.INTERMEDIATE
+    )
 
 
 def test_models_decoded_from_two_spellings_of_one_value_are_equal() -> None:
-    assert from_dict(CourseRun, {"pacing_type": "self_paced"}) == from_dict(
-        CourseRun, {"pacing_type": "Self-Paced"}
+    assert from_dict(CourseRun, {**required(CourseRun), "pacing_type": "self_paced"}) == from_dict(
+        CourseRun, {**required(CourseRun), "pacing_type": "Self-Paced"}
     )
 
 
 def test_models_decoded_from_two_spellings_keep_their_own_in_to_dict() -> None:
-    runs = [from_dict(CourseRun, {"level_type": spelling}) for spelling in ("Intermediate", "intermediate")]
+    runs = [
+        from_dict(CourseRun, {**required(CourseRun), "level_type": spelling})
+        for spelling in ("Intermediate", "intermediate")
+    ]
     assert [to_dict(run)["level_type"] for run in runs] == ["Intermediate", "intermediate"]
 
 
 def test_values_decoded_from_two_spellings_hash_alike() -> None:
-    runs = [from_dict(CourseRun, {"level_type": spelling}) for spelling in ("Intermediate", "INTERMEDIATE")]
+    runs = [
+        from_dict(CourseRun, {**required(CourseRun), "level_type": spelling})
+        for spelling in ("Intermediate", "INTERMEDIATE")
+    ]
     assert len({run.level_type for run in runs}) == 1
 
 
@@ -302,13 +360,13 @@ def test_members_hash_like_the_services_spelling_they_equal() -> None:
 
 
 def test_a_decoded_level_equals_the_spelling_the_services_send() -> None:
-    course = from_dict(Course, {"level_type": "Intermediate"})
+    course = from_dict(Course, {**required(Course), "level_type": "Intermediate"})
     assert course.level_type == "Intermediate"
     assert course.level_type is LevelType.INTERMEDIATE
 
 
 def test_a_decoded_pacing_equals_the_spelling_the_services_send() -> None:
-    run = from_dict(CourseRun, {"pacing_type": "instructor_paced"})
+    run = from_dict(CourseRun, {**required(CourseRun), "pacing_type": "instructor_paced"})
     assert run.pacing_type == "instructor_paced"
     assert run.pacing_type is PacingType.INSTRUCTOR_PACED
 
@@ -324,7 +382,10 @@ def test_a_members_equality_and_hash_agree_for_every_documented_value() -> None:
 
 def test_the_references_spelling_finds_the_member_without_equalling_it() -> None:
     assert LevelType("intermediate") is LevelType.INTERMEDIATE
-    assert from_dict(CourseRun, {"pacing_type": "self-paced"}).pacing_type is PacingType.SELF_PACED
+    assert (
+        from_dict(CourseRun, {**required(CourseRun), "pacing_type": "self-paced"}).pacing_type
+        is PacingType.SELF_PACED
+    )
     assert LevelType.INTERMEDIATE != "intermediate"
 
 
@@ -339,7 +400,14 @@ def test_enum_members_compare_equal_to_their_wire_values() -> None:
 
 def test_unknown_fields_are_kept_in_extra_and_written_back() -> None:
     assignment = from_dict(
-        Assignment, {"uuid": "u", "state": "allocated", "new_field": {"nested": [1, 2]}, "flag": True}
+        Assignment,
+        {
+            **required(Assignment),
+            "uuid": "u",
+            "state": "allocated",
+            "new_field": {"nested": [1, 2]},
+            "flag": True,
+        },
     )
     assert assignment.extra == {"new_field": {"nested": [1, 2]}, "flag": True}
     data = to_dict(assignment)
@@ -349,7 +417,12 @@ def test_unknown_fields_are_kept_in_extra_and_written_back() -> None:
 
 
 def test_missing_fields_decode_to_none_and_arrays_to_empty_lists() -> None:
-    course = from_dict(Course, {})
+    course = from_dict(
+        Course,
+        {
+            **required(Course),
+        },
+    )
     assert course.title is None
     assert course.image is None
     assert course.level_type is None
@@ -359,13 +432,13 @@ def test_missing_fields_decode_to_none_and_arrays_to_empty_lists() -> None:
 
 
 def test_null_arrays_decode_to_empty_lists() -> None:
-    assert from_dict(Course, {"course_runs": None, "watchers": None}).course_runs == []
+    assert from_dict(Course, {**required(Course), "course_runs": None, "watchers": None}).course_runs == []
 
 
 def test_xml_one_element_list_stays_a_list() -> None:
     xml = (
-        b"<root><watchers><list-item>a@example.org</list-item></watchers>"
-        b"<owners><list-item><key>MITx</key></list-item></owners></root>"
+        b"<root><key>edX+DemoX</key><watchers><list-item>a@example.org</list-item></watchers>"
+        b"<owners><list-item><uuid>o</uuid><key>MITx</key></list-item></owners></root>"
     )
     course = from_dict(Course, parse_drf_xml(xml))
     assert course.watchers == ["a@example.org"]
@@ -374,7 +447,7 @@ def test_xml_one_element_list_stays_a_list() -> None:
 
 def test_xml_text_is_coerced_by_field_type() -> None:
     xml = (
-        b"<root><enrollment_count>42</enrollment_count><editable>False</editable>"
+        b"<root><key>edX+DemoX</key><enrollment_count>42</enrollment_count><editable>False</editable>"
         b"<modified>2025-01-12T09:30:00Z</modified><title>1984</title></root>"
     )
     course = from_dict(Course, parse_drf_xml(xml))
@@ -414,7 +487,13 @@ def test_assignment_learner_states_are_enum_members() -> None:
 
 
 def test_a_value_of_the_wrong_type_is_kept_as_sent(caplog: pytest.LogCaptureFixture) -> None:
-    course = from_dict(Course, {"course_runs": [{}, {"seats": [{"price": "ten dollars"}]}]})
+    course = from_dict(
+        Course,
+        {
+            **required(Course),
+            "course_runs": [{"key": "r1"}, {"key": "r2", "seats": [{"price": "ten dollars"}]}],
+        },
+    )
     assert course.course_runs[1].seats[0].price == "ten dollars"
 
 
@@ -422,7 +501,13 @@ def test_a_value_kept_as_sent_is_logged_with_model_path_and_declared_type(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     with caplog.at_level(logging.DEBUG, logger="enterprise_async"):
-        from_dict(Course, {"course_runs": [{}, {"seats": [{"price": "ten dollars"}]}]})
+        from_dict(
+            Course,
+            {
+                **required(Course),
+                "course_runs": [{"key": "r1"}, {"key": "r2", "seats": [{"price": "ten dollars"}]}],
+            },
+        )
     (record,) = caplog.records
     assert (record.levelno, record.sdk_model, record.sdk_path, record.sdk_declared) == (
         logging.DEBUG,
@@ -433,11 +518,11 @@ def test_a_value_kept_as_sent_is_logged_with_model_path_and_declared_type(
 
 
 def test_an_object_where_a_list_is_due_is_kept_as_sent() -> None:
-    assert from_dict(Course, {"owners": {"key": "MITx"}}).owners == {"key": "MITx"}
+    assert from_dict(Course, {**required(Course), "owners": {"key": "MITx"}}).owners == {"key": "MITx"}
 
 
 def test_one_odd_item_leaves_the_other_items_of_its_list_decoded() -> None:
-    run = from_dict(CourseRun, {"seats": [{"price": "10.00"}, "audit"]})
+    run = from_dict(CourseRun, {**required(CourseRun), "seats": [{"price": "10.00"}, "audit"]})
     assert run.seats == [models.Seat(price=decimal.Decimal("10.00")), "audit"]
 
 
@@ -467,6 +552,7 @@ def test_structure_and_from_dict_use_the_same_converter() -> None:
 
 def test_to_dict_of_a_hand_built_model_with_odd_values_is_still_json_ready() -> None:
     course = Course(
+        key="edX+DemoX",
         title=5,  # type: ignore[arg-type]
         modified="2025-01-01",  # type: ignore[arg-type]
         level_type="Expert",
@@ -482,6 +568,6 @@ def test_to_dict_of_a_hand_built_model_with_odd_values_is_still_json_ready() -> 
 
 
 def test_to_dict_output_does_not_share_lists_with_the_model() -> None:
-    course = from_dict(Course, {"skill_names": ["Python"]})
+    course = from_dict(Course, {**required(Course), "skill_names": ["Python"]})
     to_dict(course)["skill_names"].append("SQL")
     assert course.skill_names == ["Python"]

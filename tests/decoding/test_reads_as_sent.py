@@ -27,10 +27,13 @@ from enterprise_async.models import (
     to_dict,
 )
 from enterprise_async.testing import Sandbox
+from tests.required import required
 
 
 def from_json_and_xml(model: Any, payload: dict[str, Any]) -> tuple[Any, Any]:
-    """``payload`` read as JSON, and as the XML the services' renderer writes of it."""
+    """``payload`` (with the fields its model requires) read as JSON, and as the XML the services'
+    renderer writes of it."""
+    payload = {**required(model), **payload}
     return from_dict(model, payload), from_dict(model, read_drf_xml(render_drf_xml(payload), model))
 
 
@@ -74,7 +77,7 @@ def test_a_nullable_field_sent_as_null_reads_as_none_from_an_empty_xml_element(
     from_json, from_xml = from_json_and_xml(model, {field: None})
     assert getattr(from_json, field) is None
     assert getattr(from_xml, field) is None
-    assert to_dict(from_xml) == {field: None}
+    assert to_dict(from_xml) == {**required(model), field: None}
 
 
 # ------------------------------------------------------------------ decimals
@@ -128,14 +131,14 @@ def test_the_policy_fields_of_the_mfe_specification_read_typed_from_xml() -> Non
         199,
     )
     assert from_xml.extra == {}
-    assert to_dict(from_xml) == sent
+    assert to_dict(from_xml) == {**required(SubsidyAccessPolicy), **sent}
 
 
 def test_a_list_price_object_reads_typed_from_xml() -> None:
     sent = {"list_price": {"usd": 149.5, "usd_cents": 14950}}
     from_json, from_xml = from_json_and_xml(SubsidyAccessPolicy, sent)
     assert from_xml.list_price == from_json.list_price == ListPrice(usd=149.5, usd_cents=14950)
-    assert to_dict(from_xml) == sent
+    assert to_dict(from_xml) == {**required(SubsidyAccessPolicy), **sent}
 
 
 def test_active_on_content_metadata_reads_as_a_boolean_from_xml() -> None:
@@ -159,7 +162,7 @@ def test_the_numbers_of_corporate_endorsements_read_as_numbers_from_xml() -> Non
     }
     from_json, from_xml = from_json_and_xml(Program, {"corporate_endorsements": [endorsement]})
     assert from_xml == from_json
-    assert to_dict(from_xml) == {"corporate_endorsements": [endorsement]}
+    assert to_dict(from_xml) == {**required(Program), "corporate_endorsements": [endorsement]}
 
 
 def test_the_normalized_metadata_of_any_content_type_reads_its_price_as_a_number_from_xml() -> None:
@@ -175,4 +178,4 @@ def test_the_numbers_of_each_runs_normalized_metadata_read_as_numbers_from_xml()
     }
     from_json, from_xml = from_json_and_xml(Course, sent)
     assert from_xml == from_json
-    assert to_dict(from_xml) == sent
+    assert to_dict(from_xml) == {**required(Course), **sent}

@@ -177,7 +177,13 @@ def test_each_value_of_the_wrong_type_is_logged_with_its_path_and_declared_type(
 
 def test_a_value_of_the_wrong_type_inside_a_listing_keeps_its_neighbours_decoded() -> None:
     page = from_dict(
-        CatalogContentsPage, {"count": 2, "results": [dict(WRONG_TYPES, content_type="courserun")] * 2}
+        CatalogContentsPage,
+        {
+            "count": 2,
+            "next": None,
+            "previous": None,
+            "results": [dict(WRONG_TYPES, content_type="courserun")] * 2,
+        },
     )
     assert [type(item) for item in page.results] == [CourseRun, CourseRun]
     assert all(item.image == "https://example.org/card.png" for item in page.results)

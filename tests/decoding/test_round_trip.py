@@ -42,6 +42,7 @@ from enterprise_async.models import (
 )
 from enterprise_async.testing import Sandbox, _server
 from tests.fixtures import MODELS, json_fixture, xml_fixture
+from tests.required import required
 
 FIXTURES = sorted(MODELS)
 
@@ -111,16 +112,25 @@ def test_every_field_writes_the_fields_left_out_too() -> None:
 
 
 def test_a_null_array_is_written_back_as_null() -> None:
-    assert to_dict(from_dict(CourseRun, {"seats": None})) == {"seats": None}
+    assert to_dict(from_dict(CourseRun, {**required(CourseRun), "seats": None})) == {
+        **required(CourseRun),
+        "seats": None,
+    }
 
 
 @pytest.mark.parametrize("moment", ["2026-01-05T00:00:00Z", "2026-01-05T00:00:00.000000+00:00", "2026-01-05"])
 def test_datetimes_are_written_in_the_servers_text(moment: str) -> None:
-    assert to_dict(from_dict(CourseRun, {"start": moment})) == {"start": moment}
+    assert to_dict(from_dict(CourseRun, {**required(CourseRun), "start": moment})) == {
+        **required(CourseRun),
+        "start": moment,
+    }
 
 
 def test_decimals_are_written_in_the_servers_form() -> None:
-    seats = {"seats": [{"price": "149.00"}, {"price": 149}, {"price": 149.5}]}
+    seats = {
+        "key": "course-v1:edX+DemoX+1T2026",
+        "seats": [{"price": "149.00"}, {"price": 149}, {"price": 149.5}],
+    }
     assert to_dict(from_dict(CourseRun, seats)) == seats
 
 

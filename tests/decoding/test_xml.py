@@ -8,14 +8,17 @@ import pytest
 
 from enterprise_async._decoding.xml_schema import read_drf_xml
 from enterprise_async._utils.xml import XMLDecodeError, _parse_guarded, parse_drf_xml, render_drf_xml
+from enterprise_async.errors import ResponseDecodeError
 from enterprise_async.models import (
     CatalogContentsPage,
     Course,
     LearnerSummary,
+    Program,
     SubsidyAccessPolicy,
     from_dict,
     to_dict,
 )
+from tests.required import required
 
 
 def test_list_items_become_lists_even_with_one_element() -> None:
@@ -113,7 +116,8 @@ def test_keys_that_are_no_xml_names_are_read_back_as_sent() -> None:
 def test_a_listing_whose_items_are_keyed_by_run_decodes_every_item() -> None:
     item = {"content_type": "course", "key": "edX+DemoX", "normalized_metadata_by_run": {RUN_KEY: {"a": "b"}}}
     page = from_dict(
-        CatalogContentsPage, parse_drf_xml(render_drf_xml({"count": 2, "results": [item, item]}))
+        CatalogContentsPage,
+        parse_drf_xml(render_drf_xml({"count": 2, "next": None, "previous": None, "results": [item, item]})),
     )
     assert [course.key for course in page.results] == ["edX+DemoX", "edX+DemoX"]
     written = [to_dict(course)["normalized_metadata_by_run"] for course in page.results]
@@ -194,14 +198,19 @@ def test_carriage_returns_come_back_as_line_feeds_as_every_xml_parser_reads_them
 
 
 def read(model: type, data: object) -> object:
-    """``data`` rendered as the servers render it, then read back as ``model`` says."""
+    """``data`` (with the fields its model requires) rendered as the servers render it, then read
+    back as ``model`` says."""
+    data = {**required(model), **data} if isinstance(data, dict) else data
     return from_dict(model, read_drf_xml(render_drf_xml(data), model))
 
 
 def test_an_empty_element_of_a_string_field_is_an_empty_string() -> None:
     policy = read(SubsidyAccessPolicy, {"description": "", "display_name": "Q1"})
-    assert policy == from_dict(SubsidyAccessPolicy, {"description": "", "display_name": "Q1"})
-    assert to_dict(policy) == {"description": "", "display_name": "Q1"}
+    assert policy == from_dict(
+        SubsidyAccessPolicy, {**required(SubsidyAccessPolicy), "description": "", "display_name": "Q1"}
+    )
+    assert policy.description == ""  # a required string: an empty element is "", never None
+    assert to_dict(policy) == {**required(SubsidyAccessPolicy), "description": "", "display_name": "Q1"}
 
 
 def test_an_empty_element_of_an_array_field_is_an_empty_list_written_back_as_one() -> None:
@@ -211,9 +220,14 @@ def test_an_empty_element_of_an_array_field_is_an_empty_list_written_back_as_one
 
 
 def test_an_empty_element_of_an_object_field_is_an_empty_object() -> None:
-    policy = read(SubsidyAccessPolicy, {"uuid": "u", "aggregates": {}})
-    assert policy == from_dict(SubsidyAccessPolicy, {"uuid": "u", "aggregates": {}})
-    assert to_dict(policy) == {"uuid": "u", "aggregates": {}}
+    program = read(Program, {"type_attrs": {}})
+    assert program == from_dict(Program, {**required(Program), "type_attrs": {}})
+    assert to_dict(program) == {**required(Program), "type_attrs": {}}
+
+
+def test_an_empty_element_of_an_object_with_required_fields_breaks_the_promise() -> None:
+    with pytest.raises(ResponseDecodeError, match=r"aggregates: PolicyAggregates\.amount_redeemed_usd_cents"):
+        read(SubsidyAccessPolicy, {"uuid": "u", "aggregates": {}})
 
 
 def test_an_empty_element_of_a_nullable_field_is_none() -> None:
@@ -232,9 +246,16 @@ def test_an_empty_element_of_a_field_the_spec_does_not_document_stays_none() -> 
 
 
 def test_empty_elements_are_read_by_their_field_inside_lists_and_unions() -> None:
-    item = {"content_type": "course", "key": "k", "title": "", "owners": [{"name": "", "description": None}]}
+    item = {
+        "content_type": "course",
+        "key": "k",
+        "title": "",
+        "owners": [{"uuid": "o", "name": "", "description": None}],
+    }
     page = read(CatalogContentsPage, {"count": 1, "results": [item]})
-    assert page == from_dict(CatalogContentsPage, {"count": 1, "results": [item]})
+    assert page == from_dict(
+        CatalogContentsPage, {**required(CatalogContentsPage), "count": 1, "results": [item]}
+    )
     assert to_dict(page.results[0]) == item
 
 

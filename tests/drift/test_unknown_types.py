@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from enterprise_async import DriftEntry, DriftReport
-from enterprise_async._decoding import structure
+from enterprise_async._decoding import DecodeError, structure
 from enterprise_async._decoding.drift import DriftCollector
 from enterprise_async.models import ContentItem, ContentMetadata, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import Sandbox
@@ -101,11 +101,17 @@ def test_an_item_without_a_type_is_no_unknown_type() -> None:
     assert findings == []
 
 
-def test_a_policy_without_a_type_is_no_unknown_type() -> None:
+def test_a_policy_without_a_type_breaks_the_promise_and_is_no_unknown_type() -> None:
+    """enterprise-access sets policy_type on every save: a policy without one is no policy of it."""
     findings: list[Any] = []
-    structure(
-        {"uuid": "6a7b1c2d-0000-4000-8000-000000000002", "policy_type": None}, SubsidyAccessPolicy, findings
-    )
+    with pytest.raises(
+        DecodeError, match=r"SubsidyAccessPolicy\.policy_type is required and was sent as null"
+    ):
+        structure(
+            {"uuid": "6a7b1c2d-0000-4000-8000-000000000002", "policy_type": None},
+            SubsidyAccessPolicy,
+            findings,
+        )
     assert findings == []
 
 

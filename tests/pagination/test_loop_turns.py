@@ -27,7 +27,10 @@ PAGE = {
     "count": ITEMS,
     "next": None,
     "previous": None,
-    "results": [{"uuid": f"catalog-{number:04d}", "title": f"Catalog {number}"} for number in range(ITEMS)],
+    "results": [
+        {"uuid": f"catalog-{number:04d}", "title": f"Catalog {number}", "enterprise_customer": "c"}
+        for number in range(ITEMS)
+    ],
 }
 BODIES = {"json": ("application/json", orjson.dumps(PAGE)), "xml": ("application/xml", render_drf_xml(PAGE))}
 

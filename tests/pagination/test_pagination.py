@@ -23,8 +23,16 @@ from enterprise_async import (
 )
 from enterprise_async._decoding.spec import Operation, Outcome, Pagination, Param, Rule
 from enterprise_async._generated import operations
-from enterprise_async.models import AssignmentPage, Catalog, CatalogPage, LearnerSummary
+from enterprise_async.models import (
+    Assignment,
+    AssignmentPage,
+    Catalog,
+    CatalogPage,
+    LearnerSummary,
+    SubsidyAccessPolicy,
+)
 from tests.conftest import ScriptedAPI
+from tests.required import required
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 POLICIES = "/enterprise/v1/subsidy-access-policies/"
@@ -36,7 +44,10 @@ OTHER_HOST = "http://backend.internal:8000"
 
 
 def catalogs(total: int) -> list[dict[str, Any]]:
-    return [{"uuid": f"catalog-{number:04d}", "title": f"Catalog {number}"} for number in range(total)]
+    return [
+        {"uuid": f"catalog-{number:04d}", "title": f"Catalog {number}", "enterprise_customer": CUSTOMER}
+        for number in range(total)
+    ]
 
 
 def serve_pages(
@@ -129,7 +140,7 @@ async def test_next_links_naming_another_host_are_requested_against_base_url(api
 
 
 async def test_policy_pages_are_planned_from_num_pages(api: ScriptedAPI) -> None:
-    policies = [{"uuid": f"p{number}"} for number in range(23)]
+    policies = [{**required(SubsidyAccessPolicy), "uuid": f"p{number}"} for number in range(23)]
     serve_pages(api, POLICIES, policies, size=10, style="policy", host=OTHER_HOST)
     async with api.client() as client:
         items = await client.policies.list(CUSTOMER, page_size=4).to_list()
@@ -138,7 +149,13 @@ async def test_policy_pages_are_planned_from_num_pages(api: ScriptedAPI) -> None
 
 
 async def test_assignment_pages_carry_learner_state_counts(api: ScriptedAPI) -> None:
-    serve_pages(api, ASSIGNMENTS, [{"uuid": f"a{number}"} for number in range(7)], size=3, style="assignment")
+    serve_pages(
+        api,
+        ASSIGNMENTS,
+        [{**required(Assignment), "uuid": f"a{number}"} for number in range(7)],
+        size=3,
+        style="assignment",
+    )
     async with api.client() as client:
         pages = [page async for page in client.assignments.list(CONFIG).pages()]
     assert all(isinstance(page, AssignmentPage) for page in pages)
@@ -200,7 +217,7 @@ async def test_a_next_link_that_ends_short_of_the_count_raises_with_the_items(ap
     [
         ({"count": 2, "next": None, "results": "catalog-0001"}, "results must be a list"),
         (
-            {"count": 2, "next": {"page": 2}, "results": [{"uuid": "catalog-0001"}]},
+            {"count": 2, "next": {"page": 2}, "results": catalogs(1)},
             "next must be a link or null",
         ),
     ],
@@ -575,7 +592,7 @@ async def test_an_empty_first_page_under_a_count_raises(api: ScriptedAPI) -> Non
 
 
 async def test_a_page_count_the_links_do_not_reach_raises(api: ScriptedAPI) -> None:
-    policies = [{"uuid": f"p{number}"} for number in range(10)]
+    policies = [{**required(SubsidyAccessPolicy), "uuid": f"p{number}"} for number in range(10)]
 
     async def handler(request: web.Request) -> web.StreamResponse:
         second = request.query.get("cursor") == "b"
@@ -593,7 +610,7 @@ async def test_a_page_count_the_links_do_not_reach_raises(api: ScriptedAPI) -> N
 
 
 async def test_an_invalid_page_answer_inside_the_page_count_is_a_failure(api: ScriptedAPI) -> None:
-    policies = [{"uuid": f"p{number}"} for number in range(10)]
+    policies = [{**required(SubsidyAccessPolicy), "uuid": f"p{number}"} for number in range(10)]
 
     async def handler(request: web.Request) -> web.StreamResponse:
         number = int(request.query.get("page", 1))

@@ -23,7 +23,7 @@ from enterprise_async import (
 from enterprise_async._decoding.spec import Operation, Pagination
 from enterprise_async._generated import operations
 from enterprise_async._paging import take
-from enterprise_async.models import Catalog, to_dict
+from enterprise_async.models import Assignment, Catalog, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.conftest import ScriptedAPI
 from tests.pagination.test_pagination import (
@@ -40,6 +40,7 @@ from tests.pagination.test_pagination import (
     serve_numbered,
     serve_pages,
 )
+from tests.required import required
 
 Listing = Callable[[EnterpriseClient], AsyncPager[Any, Any]]
 
@@ -77,9 +78,11 @@ def serve_shape(api: ScriptedAPI, shape: str) -> Listing:
         serve_pages(api, CATALOGS, rows, size=5, style=shape)
         return _by_offset_links if shape == "offset" else lambda client: client.catalogs.list(page_size=5)
     if shape == "policy":
+        rows = [{**required(SubsidyAccessPolicy), **row} for row in rows]
         serve_pages(api, POLICIES, rows, size=5, style="policy")
         return lambda client: client.policies.list(CUSTOMER, page_size=5)
     if shape == "assignment":
+        rows = [{**required(Assignment), **row} for row in rows]
         serve_pages(api, ASSIGNMENTS, rows, size=5, style="assignment")
         return lambda client: client.assignments.list(CONFIG, page_size=5)
     if shape == "bare":
@@ -226,7 +229,13 @@ async def test_a_cursor_of_another_operation_is_refused_before_anything_is_sent(
 async def test_a_cursor_of_the_same_operation_with_other_arguments_is_refused(
     api: ScriptedAPI, other: dict[str, Any]
 ) -> None:
-    serve_pages(api, POLICIES, catalogs(30), size=10, style="policy")
+    serve_pages(
+        api,
+        POLICIES,
+        [{**required(SubsidyAccessPolicy), **row} for row in catalogs(30)],
+        size=10,
+        style="policy",
+    )
     async with api.client() as client:
         pager = client.policies.list(CUSTOMER, page_size=10)
         async for _ in take(pager, 12):

@@ -73,7 +73,7 @@ async def test_an_item_removed_or_inserted_before_the_cursor_loses_and_repeats_n
     first, cursor = await given_then_cursor(api, given, page_size=10)
     edited = [row for row in rows if row["uuid"] != "catalog-0003"]
     if edit == "inserted":
-        edited = [*rows[:2], {"uuid": "catalog-new", "title": "New"}, *rows[2:]]
+        edited = [*rows[:2], {"uuid": "catalog-new", "title": "New", "enterprise_customer": "c"}, *rows[2:]]
     serve_pages(api, CATALOGS, edited, size=10)
     rest = await resumed(api, cursor, page_size=10)
     assert first + rest == uuids(rows)[:given] + uuids(rows)[given:]

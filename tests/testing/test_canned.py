@@ -8,7 +8,7 @@ import pytest
 
 from enterprise_async.testing import Fault, Sandbox
 
-CATALOG = {"uuid": "7d0c5a7e-2b44-4f4b-9a3d-6e1f0c8b5a22", "title": "Canned"}
+CATALOG = {"uuid": "7d0c5a7e-2b44-4f4b-9a3d-6e1f0c8b5a22", "title": "Canned", "enterprise_customer": "c"}
 
 
 def page(*items: dict[str, str]) -> dict[str, object]:

@@ -182,7 +182,12 @@ def _catalogs_paged(**pagination: object) -> SpecTable:
     listing = OPERATIONS["catalogs.list"]
     assert listing.pagination is not None
     altered = evolve(listing, pagination=evolve(listing.pagination, **pagination))
-    return evolve(GENERATED_SPEC, operations={**OPERATIONS, "catalogs.list": altered})
+    # the page's schema holds its items under the new name, as a spec with that envelope would
+    items = pagination.get("items", "results")
+    page = dict(GENERATED_SPEC.components["CatalogPage"])
+    page["required"] = [items] if items else []
+    components = {**GENERATED_SPEC.components, "CatalogPage": page}
+    return evolve(GENERATED_SPEC, operations={**OPERATIONS, "catalogs.list": altered}, components=components)
 
 
 async def test_a_handler_pages_in_the_envelope_its_operation_describes(
