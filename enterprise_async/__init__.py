@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from ._response.responses import RawResponse
     from ._transport.auth import CachedToken, InMemoryTokenCache, TokenCache
     from ._transport.middleware import Middleware, OutgoingRequest, Send
-    from ._transport.rate_limit import InMemoryRateStore, RateStore
+    from ._transport.rate_limit import InMemoryRateStore, RateLimit, RateStore
     from ._transport.transport import RequestStats
     from .fleet import RateLimiter, RedisTokenCache
 
@@ -104,6 +104,7 @@ __all__ = [
     "Page",
     "PermissionDeniedError",
     "ProxyAuthenticationError",
+    "RateLimit",
     "RateLimitError",
     "RateLimiter",
     "RateStore",
@@ -145,6 +146,7 @@ _LAZY = {
     "OutgoingRequest": "._transport.middleware",
     "Send": "._transport.middleware",
     "InMemoryRateStore": "._transport.rate_limit",
+    "RateLimit": "._transport.rate_limit",
     "RateStore": "._transport.rate_limit",
     "RequestStats": "._transport.transport",
     "RateLimiter": ".fleet",
