@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tests.docs._markdown import ROOT, section
+from tests.docs._markdown import GUIDES, ROOT, section
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -41,3 +41,17 @@ def test_ci_builds_and_checks_the_wheel_and_the_sdist() -> None:
     assert '"dist"' in sessions[1]
     assert '"twine", "check"' in noxfile
     assert '"build", "--sdist", "--wheel"' in noxfile
+
+
+def test_no_paragraph_is_written_twice_across_the_guides() -> None:
+    """Each thing is said in one place and linked from the others: no line of prose (60
+    characters or more, outside code) is in two guides."""
+    seen: dict[str, set[str]] = {}
+    for guide in GUIDES:
+        in_code = False
+        for line in (ROOT / guide).read_text(encoding="utf-8").splitlines():
+            if line.startswith("```"):
+                in_code = not in_code
+            elif not in_code and len(line.strip()) >= 60:
+                seen.setdefault(line.strip(), set()).add(guide)
+    assert {line: guides for line, guides in seen.items() if len(guides) > 1} == {}
