@@ -43,7 +43,7 @@ from .._utils.constants import (
     DEFAULT_TIMEOUT,
 )
 from .._utils.redaction import Redactor, redact_url
-from .answers import PageAnswers, answer
+from .answers import answer
 from .job_results import read_presigned
 from .listing import listing_pager
 from .raw_response import APIResponse, RawPager
@@ -335,28 +335,28 @@ class BaseClient(UndocumentedCalls):
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
     ) -> AsyncPager[Any, Any]:
         """An ``AsyncPager`` over a list operation. Arguments are validated now, before any request."""
-        return self._pager(operation, arguments, options, None)
+        return self._pager(operation, arguments, options, raw=False)
 
     def paginate_raw(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
     ) -> RawPager[Any]:
         """A ``RawPager`` over a list operation: each page's answer with its HTTP details."""
-        answers: PageAnswers = {}
-        return RawPager(self._pager(operation, arguments, options, answers), answers)
+        return RawPager(self._pager(operation, arguments, options, raw=True))
 
     def _pager(
         self,
         operation: Operation[Any],
         arguments: Mapping[str, Any],
         options: RequestOptions | None,
-        answers: PageAnswers | None,
+        *,
+        raw: bool,
     ) -> AsyncPager[Any, Any]:
         """The pager of a list operation's call, sent through this client (``_client.listing``)."""
         return listing_pager(
             operation,
             arguments,
             options,
-            answers,
+            raw=raw,
             send=self._send,
             drift=self._drift,
             telemetry=self._transport.telemetry,

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -150,3 +153,38 @@ async def test_a_bare_list_answer_parses_to_the_pagers_envelope() -> None:
         answers = [answer async for answer in client.with_raw_response.learner_summary.list(customer)]
         assert len(answers) == 1
         assert list(answers[0].parse().results) == await client.learner_summary.list(customer).to_list()
+
+
+async def turns_while(read: Callable[[], Awaitable[Any]]) -> int:
+    """The turns the event loop gave another task while ``read`` ran."""
+    turns = 0
+
+    async def tick() -> None:
+        nonlocal turns
+        while True:
+            await asyncio.sleep(0)
+            turns += 1
+
+    task = asyncio.create_task(tick())
+    await asyncio.sleep(0)
+    before = turns
+    await read()
+    given = turns - before
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    return given
+
+
+async def test_a_raw_page_is_decoded_in_steps_as_the_plain_page_is() -> None:
+    """A raw listing's page reaches its answer through the same stepped read as a plain one's:
+    other tasks get the same turns while an XML page is read."""
+    async with (
+        Sandbox(seed=0, page_sizes={"contents": 200}) as sandbox,
+        sandbox.client(response_format="xml") as client,
+    ):
+        catalog = max(sandbox.data.catalogs, key=lambda catalog: catalog.item_count)
+        await client.catalogs.contents(catalog.uuid).first_page()  # the token is fetched
+        plain = await turns_while(lambda: client.catalogs.contents(catalog.uuid).first_page())
+        raw = await turns_while(lambda: client.with_raw_response.catalogs.contents(catalog.uuid).first_page())
+        assert catalog.item_count > 40
+        assert raw >= plain - 2
