@@ -12,7 +12,6 @@ namespaces (``client.policies``...), whose methods call ``call`` and ``paginate`
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
@@ -34,7 +33,7 @@ from .._transport.middleware import Middleware, check_middleware
 from .._transport.proxy import check_proxy
 from .._transport.rate_limit import RateBudget, RateStore
 from .._transport.session import SessionHandle
-from .._transport.transport import RequestStats, Transport
+from .._transport.transport import Link, RequestStats, Transport
 from .._utils.constants import (
     AUTO_CONCURRENCY_BOUNDS,
     DEFAULT_MAX_CONCURRENCY,
@@ -104,6 +103,9 @@ class BaseClient(UndocumentedCalls):
             ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
             ``max_response_bytes``, which are then left out.
 
+    ``_view_of`` is given by ``with_options`` alone: the client whose session, drift report and link
+    (``_transport.transport.Link``) the view shares.
+
     Every setting is checked here (``_client.settings``), with a ``ClientValidationError`` naming it. A
     client belongs to the event loop of its first call; a call from another loop, or after
     ``aclose()``, raises ``ClientStateError``.
@@ -134,6 +136,7 @@ class BaseClient(UndocumentedCalls):
         proxy: str | None = None,
         trust_env: bool | None = None,
         middleware: Sequence[Middleware] | None = None,
+        _view_of: BaseClient | None = None,
     ) -> None:
         require_text("client_id", client_id)
         require_text("client_secret", client_secret)
@@ -154,30 +157,38 @@ class BaseClient(UndocumentedCalls):
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
         require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
         require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
-        self._redactor = Redactor(
-            [client_secret, self._base_url.password or "", auth.password or "", password_of(self._proxy)]
-        )
         self._client_id = client_id
-        self._drift = DriftCollector(self._redactor)  # shared by reference with every view
-        self._session = SessionHandle(session)  # a view holds the same session (``_transport.session``)
-        self._credentials = ClientCredentials(
-            client_id,
-            Secret(client_secret),
-            auth,
-            retry_statuses=self.spec.retry_statuses,
-            request_id_header=self.spec.request_id_header,
-        )
+        chain = check_middleware(middleware) or ()
+        self._middleware = chain
+        if _view_of is None:
+            redactor = Redactor(
+                [client_secret, self._base_url.password or "", auth.password or "", password_of(self._proxy)]
+            )
+            self._drift = DriftCollector(redactor)
+            self._session = SessionHandle(session)
+            self._link = Link(
+                self._session.get,
+                options=self._options,
+                spec=self.spec,
+                credentials=ClientCredentials(
+                    client_id,
+                    Secret(client_secret),
+                    auth,
+                    retry_statuses=self.spec.retry_statuses,
+                    request_id_header=self.spec.request_id_header,
+                ),
+                token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
+                budget=rate_budget(client_id, rate_limit, rate_limiter),
+                redactor=redactor,
+                proxy=self._proxy,
+                proxy_from_environment=self._trust_env,
+            )
+        else:  # a view (``with_options``): the client's session, drift report and link
+            self._drift = _view_of._drift
+            self._session = SessionHandle(of=_view_of._session)
+            self._link = _view_of._link
         self._transport = Transport(
-            self._session.get,
-            options=self._options,
-            spec=self.spec,
-            credentials=self._credentials,
-            token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
-            budget=rate_budget(client_id, rate_limit, rate_limiter),
-            redactor=self._redactor,
-            proxy=self._proxy,
-            proxy_from_environment=self._trust_env,
-            middleware=check_middleware(middleware) or (),
+            self._session.get, options=self._options, link=self._link, middleware=chain
         )
         self._bind_resources()
 
@@ -417,6 +428,9 @@ class BaseClient(UndocumentedCalls):
         view keeps this client's ``max_concurrency`` (an ``"auto"`` limit adapts for both).
         Closing a view leaves this client open; closing
         this client closes the pool under its views too.
+
+        The view is made by this class's constructor, from this client's settings and the new
+        options, over this client's session, drift report and ``Link`` (``_transport.transport``).
         """
         options = self._options.evolve(
             timeout=timeout,
@@ -426,10 +440,15 @@ class BaseClient(UndocumentedCalls):
             retry=retry,
             concurrency_bounds=concurrency_bounds,
         )
-        chain = check_middleware(middleware)
-        view = copy.copy(self)
-        view._session = self._session.view()
-        view._options = options
-        view._transport = self._transport.derive(options, session=view._session.get, middleware=chain)
-        view._bind_resources()
-        return view
+        credentials = self._link.credentials
+        return type(self)(
+            client_id=self._client_id,
+            client_secret=credentials.secret.reveal(),
+            base_url=self.base_url,
+            auth_url=str(credentials.auth_url),
+            options=options,
+            proxy=self._proxy,
+            trust_env=self._trust_env,
+            middleware=self._middleware if middleware is None else middleware,
+            _view_of=self,
+        )

@@ -32,7 +32,6 @@ Retry policy (the contract's *Reliability*):
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 import logging
 import time
@@ -58,13 +57,19 @@ from .rate_limit import RateBudget
 from .telemetry import Telemetry
 from .wire import Attempt, RequestStats, SessionGetter, Wire
 
-__all__ = ["HTTPRequest", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
+__all__ = ["HTTPRequest", "Link", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
 
 logger = logging.getLogger("enterprise_async")
 
 
-class Transport:
-    """Sends ``HTTPRequest``s for one client and returns the final ``RawResponse`` of each."""
+class Link:
+    """What a client and every ``with_options`` view of it send through together: the statistics,
+    the telemetry, the token (with the request that fetches it), the rate budget, the wire's
+    settings, and the bound on requests in flight of the client's concurrency options.
+
+    Made once, by the client; each view's ``Transport`` is built over it, so a view adds no pool,
+    no token and no budget of its own.
+    """
 
     def __init__(
         self,
@@ -78,67 +83,72 @@ class Transport:
         redactor: Redactor | None = None,
         proxy: str | None = None,
         proxy_from_environment: bool = False,
+    ) -> None:
+        self.redactor = redactor if redactor is not None else Redactor()
+        self.stats = RequestStats()
+        self.telemetry = Telemetry(self.redactor)
+        self.budget = budget
+        self.credentials = credentials
+        self.pause_statuses = spec.retry_statuses
+        self.request_ids = (spec.request_id_headers, spec.request_id_placeholders)
+        self.proxy = proxy
+        self.proxy_from_environment = proxy_from_environment
+        self._bound = (_concurrency_options(options), concurrency_limit(options, budget))
+        issuer = Transport(
+            session, options=options, link=self
+        )  # the token request goes as the client's calls
+        self.tokens = TokenProvider(
+            functools.partial(credentials.fetch, issuer.send),
+            cache=token_cache,
+            key=credentials.cache_key,
+            redactor=self.redactor,
+        )
+
+    def bound(self, options: ClientOptions) -> ConcurrencyLimit:
+        """The bound on requests in flight of ``options``: the client's own (an ``"auto"`` limit
+        included) where they agree with the client's, else one of their own."""
+        same, limit = self._bound
+        return limit if _concurrency_options(options) == same else concurrency_limit(options, self.budget)
+
+
+class Transport:
+    """Sends ``HTTPRequest``s for one client (or view) and returns the final ``RawResponse`` of each."""
+
+    def __init__(
+        self,
+        session: SessionGetter,
+        *,
+        options: ClientOptions,
+        link: Link,
         middleware: Sequence[Middleware] = (),
     ) -> None:
-        redactor = redactor if redactor is not None else Redactor()
-        self.stats = RequestStats()
-        self.telemetry = Telemetry(redactor)
+        self.stats = link.stats
+        self.telemetry = link.telemetry
         """The spans and metrics of this client's calls (OpenTelemetry, when configured)."""
         self._wire = Wire(
             session,
-            stats=self.stats,
-            redactor=redactor,
+            stats=link.stats,
+            redactor=link.redactor,
             max_response_bytes=options.max_response_bytes,
-            request_ids=(spec.request_id_headers, spec.request_id_placeholders),
-            proxy=proxy,
-            proxy_from_environment=proxy_from_environment,
+            request_ids=link.request_ids,
+            proxy=link.proxy,
+            proxy_from_environment=link.proxy_from_environment,
         )
         self._timeout = options.timeout.to_aiohttp()
         self._max_retries = options.max_retries
         self._retry = options.retry
         self._middleware = tuple(middleware)
-        self._concurrency_options = _concurrency_options(options)
-        self.concurrency = concurrency_limit(options, budget)
+        self.concurrency = link.bound(options)
         """The bound on this client's requests in flight, fixed or adaptive."""
-        self._pause_statuses = spec.retry_statuses
-        self.tokens = TokenProvider(
-            functools.partial(credentials.fetch, self.send),
-            cache=token_cache,
-            key=credentials.cache_key,
-            redactor=redactor,
-        )
-        self.budget = budget
+        self._pause_statuses = link.pause_statuses
+        self._link = link
+        self.budget = link.budget
         """The rate budget every attempt draws from, and which a "try later" answer pauses."""
 
-    def derive(
-        self,
-        options: ClientOptions,
-        session: SessionGetter | None = None,
-        middleware: Sequence[Middleware] | None = None,
-    ) -> Transport:
-        """A transport sending with ``options`` (and ``middleware``, None keeping this one's): the
-        same session, tokens, statistics, budget and proxy.
-
-        Everything but the options is shared by reference, not copied, so a client view adds no
-        pool, no token and no budget of its own. A view with the same ``max_concurrency`` (and
-        ``concurrency_bounds``) shares this transport's bound, an ``"auto"`` limit included; one
-        with another has its own. ``session`` is how the view gets the pool (so that a closed view
-        refuses to send); the parent's way by default.
-        """
-        view = copy.copy(self)
-        view._wire = copy.copy(self._wire)
-        if session is not None:
-            view._wire.session = session
-        view._wire.max_response_bytes = options.max_response_bytes
-        view._timeout = options.timeout.to_aiohttp()
-        view._max_retries = options.max_retries
-        view._retry = options.retry
-        if middleware is not None:
-            view._middleware = tuple(middleware)
-        if _concurrency_options(options) != self._concurrency_options:
-            view._concurrency_options = _concurrency_options(options)
-            view.concurrency = concurrency_limit(options, self.budget)
-        return view
+    @property
+    def tokens(self) -> TokenProvider:
+        """The token every client and view of the link sends with."""
+        return self._link.tokens
 
     async def send(self, request: HTTPRequest) -> RawResponse:
         """Send with the token and the retry policy; ``APIConnectionError`` or ``APITimeoutError``
