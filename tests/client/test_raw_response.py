@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import inspect
 import logging
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +16,7 @@ from uuid import UUID
 
 import pytest
 
-from enterprise_async import APIStatusError, NotFoundError
+from enterprise_async import APIStatusError, EnterpriseClient, NotFoundError
 from enterprise_async.models import CatalogContentsPage
 from enterprise_async.testing import Fault, Sandbox
 
@@ -188,3 +191,26 @@ async def test_a_raw_page_is_decoded_in_steps_as_the_plain_page_is() -> None:
         raw = await turns_while(lambda: client.with_raw_response.catalogs.contents(catalog.uuid).first_page())
         assert catalog.item_count > 40
         assert raw >= plain - 2
+
+
+RESOURCES = Path(__file__).resolve().parents[2] / "enterprise_async" / "_generated" / "resources.py"
+
+
+def test_each_method_is_written_once_and_its_raw_twin_is_the_same_method() -> None:
+    """``with_raw_response`` holds each resource's own methods, so the generated code writes a
+    signature and a docstring once, and the raw method takes what the plain one takes."""
+    tree = ast.parse(RESOURCES.read_text())
+    written = Counter(
+        (owner.name.removesuffix("WithRawResponse"), node.name)
+        for owner in tree.body
+        if isinstance(owner, ast.ClassDef)
+        for node in owner.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name != "__init__"
+    )
+    assert written
+    assert [name for name, count in written.items() if count > 1] == []
+    client = EnterpriseClient(client_id="id", client_secret="secret", base_url="http://127.0.0.1:9")
+    for plain, raw in ((client.catalogs.course, client.with_raw_response.catalogs.course),
+                       (client.catalogs.contents, client.with_raw_response.catalogs.contents)):  # fmt: skip
+        assert inspect.signature(raw) == inspect.signature(plain)
+        assert raw.__doc__ == plain.__doc__
