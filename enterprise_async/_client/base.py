@@ -27,7 +27,7 @@ from .._request.request import PreparedRequest, build_request, prepare_request
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
 from .._response.responses import RawResponse, accept, read_answer
-from .._transport.auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
+from .._transport.auth import Secret, TokenCache
 from .._transport.concurrency import ConcurrencyLimit
 from .._transport.middleware import Middleware, check_middleware
 from .._transport.proxy import check_proxy
@@ -106,8 +106,7 @@ class BaseClient(UndocumentedCalls):
             ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
             ``max_response_bytes``, which are then left out.
 
-    ``_view_of`` is given by ``with_options`` alone: the client whose session, drift report and link
-    (``_transport.transport.Link``) the view shares.
+    ``_view_of`` (``with_options``): the client whose session, drift report and ``Link`` a view shares.
 
     Every setting is checked here (``_client.settings``), with a ``ClientValidationError`` naming it. A
     client belongs to the event loop of its first call; a call from another loop, or after
@@ -173,14 +172,10 @@ class BaseClient(UndocumentedCalls):
                 self._session.get,
                 options=self._options,
                 spec=self.spec,
-                credentials=ClientCredentials(
-                    client_id,
-                    Secret(client_secret),
-                    auth,
-                    retry_statuses=self.spec.retry_statuses,
-                    request_id_header=self.spec.request_id_header,
-                ),
-                token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
+                client_id=client_id,
+                secret=Secret(client_secret),
+                auth_url=auth,
+                token_cache=token_cache,
                 budget=rate_budget(client_id, rate_limit, rate_limiter),
                 redactor=redactor,
                 proxy=self._proxy,
@@ -431,9 +426,7 @@ class BaseClient(UndocumentedCalls):
         view keeps this client's ``max_concurrency`` (an ``"auto"`` limit adapts for both).
         Closing a view leaves this client open; closing
         this client closes the pool under its views too.
-
-        The view is made by this class's constructor, from this client's settings and the new
-        options, over this client's session, drift report and ``Link`` (``_transport.transport``).
+        The view is made by this class's constructor, over this client's session and ``Link``.
         """
         options = self._options.evolve(
             timeout=timeout,

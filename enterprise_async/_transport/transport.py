@@ -40,6 +40,7 @@ from typing import Any
 
 import aiohttp
 import attrs
+from yarl import URL
 
 from .._decoding.spec import ApiSpec, Operation
 from .._request.options import ClientOptions
@@ -50,7 +51,7 @@ from .._utils.redaction import Redactor
 from ..errors import APIConnectionError, APITimeoutError
 from .adaptive import AdaptiveConcurrency
 from .admission import Exchange, admitted, means_pause
-from .auth import ClientCredentials, TokenCache, TokenProvider
+from .auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache, TokenProvider
 from .concurrency import ConcurrencyLimit, FixedConcurrency
 from .middleware import Middleware, chain
 from .rate_limit import RateBudget
@@ -77,8 +78,10 @@ class Link:
         *,
         options: ClientOptions,
         spec: ApiSpec,
-        credentials: ClientCredentials,
-        token_cache: TokenCache,
+        client_id: str,
+        secret: Secret,
+        auth_url: URL,
+        token_cache: TokenCache | None = None,
         budget: RateBudget | None = None,
         redactor: Redactor | None = None,
         proxy: str | None = None,
@@ -88,21 +91,29 @@ class Link:
         self.stats = RequestStats()
         self.telemetry = Telemetry(self.redactor)
         self.budget = budget
-        self.credentials = credentials
+        self.credentials = ClientCredentials(
+            client_id,
+            secret,
+            auth_url,
+            retry_statuses=spec.retry_statuses,
+            request_id_header=spec.request_id_header,
+        )
         self.pause_statuses = spec.retry_statuses
         self.request_ids = (spec.request_id_headers, spec.request_id_placeholders)
         self.proxy = proxy
         self.proxy_from_environment = proxy_from_environment
         self._bound = (_concurrency_options(options), concurrency_limit(options, budget))
-        issuer = Transport(
-            session, options=options, link=self
-        )  # the token request goes as the client's calls
         self.tokens = TokenProvider(
-            functools.partial(credentials.fetch, issuer.send),
-            cache=token_cache,
-            key=credentials.cache_key,
+            self._fetch_token,
+            cache=token_cache if token_cache is not None else InMemoryTokenCache(),
+            key=self.credentials.cache_key,
             redactor=self.redactor,
         )
+        self._issuer = Transport(session, options=options, link=self)
+
+    def _fetch_token(self) -> Awaitable[tuple[str, float]]:
+        """A new token from the issuer, asked with the client's options (its timeout, retries)."""
+        return self.credentials.fetch(self._issuer.send)
 
     def bound(self, options: ClientOptions) -> ConcurrencyLimit:
         """The bound on requests in flight of ``options``: the client's own (an ``"auto"`` limit
@@ -141,14 +152,10 @@ class Transport:
         self.concurrency = link.bound(options)
         """The bound on this client's requests in flight, fixed or adaptive."""
         self._pause_statuses = link.pause_statuses
-        self._link = link
+        self.tokens = link.tokens
+        """The token that the client and every view of it send with."""
         self.budget = link.budget
         """The rate budget every attempt draws from, and which a "try later" answer pauses."""
-
-    @property
-    def tokens(self) -> TokenProvider:
-        """The token every client and view of the link sends with."""
-        return self._link.tokens
 
     async def send(self, request: HTTPRequest) -> RawResponse:
         """Send with the token and the retry policy; ``APIConnectionError`` or ``APITimeoutError``
