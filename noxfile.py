@@ -1,5 +1,6 @@
-"""Sessions: `nox` runs lint, typecheck, drift (codegen --check), conformance (schemathesis
-against the sandbox) and the tests, last, so that a run ends with pytest's summary: exactly what CI runs.
+"""Sessions: `nox` runs lint, typecheck, drift (codegen --check), dist (the wheel and the sdist
+built and checked with `twine check`), conformance (schemathesis against the sandbox) and the
+tests, last, so that a run ends with pytest's summary: exactly what CI runs.
 
 The tests run once per supported Python this machine has (`tests-3.10` ... `tests-3.13`); the other
 sessions on the Python running nox. Interpreters are looked for, not assumed: with `CI=true` nox
@@ -20,7 +21,7 @@ import sys
 
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "drift", "conformance", "tests"]
+nox.options.sessions = ["lint", "typecheck", "drift", "dist", "conformance", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.default_venv_backend = "uv|venv"
 """uv where it is installed (`pip install 'nox[uv]'`, as CI does): it makes each session's
@@ -130,6 +131,16 @@ def drift(session: nox.Session) -> None:
     """Fail when the committed generated code differs from a fresh generation."""
     session.install("-e", DEV)
     session.run("python", "-m", "codegen", "--check")
+
+
+@nox.session
+def dist(session: nox.Session) -> None:
+    """Build the wheel and the sdist into dist/, and check them with `twine check --strict` (the
+    metadata and the README an index would show): what `pip install dist/*.whl` installs."""
+    session.install("build", "twine")
+    shutil.rmtree("dist", ignore_errors=True)
+    session.run("python", "-m", "build", "--sdist", "--wheel", "--outdir", "dist", ".")
+    session.run("twine", "check", "--strict", *sorted(glob.glob("dist/*")))
 
 
 @nox.session(python=TEST_PYTHONS)

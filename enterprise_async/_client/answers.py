@@ -8,7 +8,7 @@ are made only when asked for: ``with_raw_response`` and a listing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from .._decoding.drift import DriftCollector
@@ -17,12 +17,9 @@ from .._paging.reading import PageRead
 from .._response.responses import RawResponse, accept, read_answer
 from .raw_response import APIResponse
 
-__all__ = ["PageAnswers", "answer", "page_decoder"]
+__all__ = ["answer", "page_decoder"]
 
 ResultT = TypeVar("ResultT")
-
-PageAnswers = dict[int, tuple[Any, APIResponse[Any]]]
-"""The answers of a raw pager's pages, by the id of the page decoded (see ``RawPager``)."""
 
 
 def answer(
@@ -40,23 +37,11 @@ def answer(
 
 
 def page_decoder(
-    operation: Operation[Any],
-    response: RawResponse,
-    drift: DriftCollector,
-    *,
-    page: int,
-    answers: PageAnswers | None,
-) -> Callable[[], Any]:
-    """What decodes a listing's page once the pager asks for it. A raw pager's (``answers``
-    given) keeps the page's answer, found again by the page; a plain pager's keeps nothing."""
-    if answers is None:
+    operation: Operation[Any], response: RawResponse, drift: DriftCollector, *, page: int, raw: bool
+) -> PageRead:
+    """What decodes a listing's page, in steps, once the pager asks for it (``_paging.reading``).
+    A raw pager's carries the page's answer through the walk to the page it gave."""
+    if not raw:
         accept(operation, response, drift, page=page)
-        return PageRead(operation, response, drift)  # decoded in steps: see ``_paging.reading``
-    kept = answer(operation, response, drift, page=page)
-
-    def decode() -> Any:
-        decoded = kept.parse()
-        answers[id(decoded)] = (decoded, kept)  # the page is kept alive, so its id stays its own
-        return decoded
-
-    return decode
+        return PageRead(operation, response, drift)
+    return PageRead(operation, response, drift, answer(operation, response, drift, page=page))

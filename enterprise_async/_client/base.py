@@ -12,7 +12,6 @@ namespaces (``client.policies``...), whose methods call ``call`` and ``paginate`
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
@@ -28,13 +27,13 @@ from .._request.request import PreparedRequest, build_request, prepare_request
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
 from .._response.responses import RawResponse, accept, read_answer
-from .._transport.auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
+from .._transport.auth import Secret, TokenCache
 from .._transport.concurrency import ConcurrencyLimit
 from .._transport.middleware import Middleware, check_middleware
 from .._transport.proxy import check_proxy
 from .._transport.rate_limit import RateBudget, RateLimit, RateStore
 from .._transport.session import SessionHandle
-from .._transport.transport import RequestStats, Transport
+from .._transport.transport import Link, RequestStats, Transport
 from .._utils.constants import (
     AUTO_CONCURRENCY_BOUNDS,
     DEFAULT_MAX_CONCURRENCY,
@@ -43,7 +42,7 @@ from .._utils.constants import (
     DEFAULT_TIMEOUT,
 )
 from .._utils.redaction import Redactor, redact_url
-from .answers import PageAnswers, answer
+from .answers import answer
 from .job_results import read_presigned
 from .listing import listing_pager
 from .raw_response import APIResponse, RawPager
@@ -137,6 +136,7 @@ class BaseClient(UndocumentedCalls):
         proxy: str | None = None,
         trust_env: bool | None = None,
         middleware: Sequence[Middleware] | None = None,
+        _view_of: BaseClient | None = None,
     ) -> None:
         require_text("client_id", client_id)
         require_text("client_secret", client_secret)
@@ -157,30 +157,34 @@ class BaseClient(UndocumentedCalls):
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
         require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
         require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
-        self._redactor = Redactor(
-            [client_secret, self._base_url.password or "", auth.password or "", password_of(self._proxy)]
-        )
         self._client_id = client_id
-        self._drift = DriftCollector(self._redactor)  # shared by reference with every view
-        self._session = SessionHandle(session)  # a view holds the same session (``_transport.session``)
-        self._credentials = ClientCredentials(
-            client_id,
-            Secret(client_secret),
-            auth,
-            retry_statuses=self.spec.retry_statuses,
-            request_id_header=self.spec.request_id_header,
-        )
+        chain = check_middleware(middleware) or ()
+        self._middleware = chain
+        if _view_of is None:
+            redactor = Redactor(
+                [client_secret, self._base_url.password or "", auth.password or "", password_of(self._proxy)]
+            )
+            self._drift = DriftCollector(redactor)
+            self._session = SessionHandle(session)
+            self._link = Link(
+                self._session.get,
+                options=self._options,
+                spec=self.spec,
+                client_id=client_id,
+                secret=Secret(client_secret),
+                auth_url=auth,
+                token_cache=token_cache,
+                budget=rate_budget(client_id, rate_limit, rate_limiter),
+                redactor=redactor,
+                proxy=self._proxy,
+                proxy_from_environment=self._trust_env,
+            )
+        else:  # a view (``with_options``): the client's session, drift report and link
+            self._drift = _view_of._drift
+            self._session = SessionHandle(of=_view_of._session)
+            self._link = _view_of._link
         self._transport = Transport(
-            self._session.get,
-            options=self._options,
-            spec=self.spec,
-            credentials=self._credentials,
-            token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
-            budget=rate_budget(client_id, rate_limit, rate_limiter),
-            redactor=self._redactor,
-            proxy=self._proxy,
-            proxy_from_environment=self._trust_env,
-            middleware=check_middleware(middleware) or (),
+            self._session.get, options=self._options, link=self._link, middleware=chain
         )
         self._bind_resources()
 
@@ -340,28 +344,28 @@ class BaseClient(UndocumentedCalls):
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
     ) -> AsyncPager[Any, Any]:
         """An ``AsyncPager`` over a list operation. Arguments are validated now, before any request."""
-        return self._pager(operation, arguments, options, None)
+        return self._pager(operation, arguments, options, raw=False)
 
     def paginate_raw(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
     ) -> RawPager[Any]:
         """A ``RawPager`` over a list operation: each page's answer with its HTTP details."""
-        answers: PageAnswers = {}
-        return RawPager(self._pager(operation, arguments, options, answers), answers)
+        return RawPager(self._pager(operation, arguments, options, raw=True))
 
     def _pager(
         self,
         operation: Operation[Any],
         arguments: Mapping[str, Any],
         options: RequestOptions | None,
-        answers: PageAnswers | None,
+        *,
+        raw: bool,
     ) -> AsyncPager[Any, Any]:
         """The pager of a list operation's call, sent through this client (``_client.listing``)."""
         return listing_pager(
             operation,
             arguments,
             options,
-            answers,
+            raw=raw,
             send=self._send,
             drift=self._drift,
             telemetry=self._transport.telemetry,
@@ -422,6 +426,7 @@ class BaseClient(UndocumentedCalls):
         view keeps this client's ``max_concurrency`` (an ``"auto"`` limit adapts for both).
         Closing a view leaves this client open; closing
         this client closes the pool under its views too.
+        The view is made by this class's constructor, over this client's session and ``Link``.
         """
         options = self._options.evolve(
             timeout=timeout,
@@ -431,10 +436,15 @@ class BaseClient(UndocumentedCalls):
             retry=retry,
             concurrency_bounds=concurrency_bounds,
         )
-        chain = check_middleware(middleware)
-        view = copy.copy(self)
-        view._session = self._session.view()
-        view._options = options
-        view._transport = self._transport.derive(options, session=view._session.get, middleware=chain)
-        view._bind_resources()
-        return view
+        credentials = self._link.credentials
+        return type(self)(
+            client_id=self._client_id,
+            client_secret=credentials.secret.reveal(),
+            base_url=self.base_url,
+            auth_url=str(credentials.auth_url),
+            options=options,
+            proxy=self._proxy,
+            trust_env=self._trust_env,
+            middleware=self._middleware if middleware is None else middleware,
+            _view_of=self,
+        )

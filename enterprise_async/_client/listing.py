@@ -8,17 +8,18 @@ pager takes its items (``_client.answers.page_decoder``).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Mapping
 from typing import Any, Protocol
 
 from .._decoding.drift import DriftCollector
 from .._decoding.spec import Operation, Pagination
 from .._paging import AsyncPager
+from .._paging.reading import PageRead
 from .._request.options import RequestOptions
 from .._request.request import PreparedRequest, Query, prepare_request
 from .._response.responses import RawResponse
 from .._transport.telemetry import Telemetry
-from .answers import PageAnswers, page_decoder
+from .answers import page_decoder
 
 __all__ = ["SendPage", "listing_pager"]
 
@@ -35,14 +36,14 @@ def listing_pager(
     operation: Operation[Any],
     arguments: Mapping[str, Any],
     options: RequestOptions | None,
-    answers: PageAnswers | None,
     *,
+    raw: bool,
     send: SendPage,
     drift: DriftCollector,
     telemetry: Telemetry,
     window: int,
 ) -> AsyncPager[Any, Any]:
-    """The pager of a list operation's call; a raw pager's keeps each page's answer in ``answers``.
+    """The pager of a list operation's call; a ``raw`` one's pages come with their answers.
     ``window`` bounds the pages in flight."""
     pagination = operation.pagination
     if pagination is None:
@@ -50,11 +51,11 @@ def listing_pager(
     prepared = prepare_request(operation, arguments)
     listing = telemetry.listing(operation.name)
 
-    async def fetch(query: Query) -> Callable[[], Any]:
+    async def fetch(query: Query) -> PageRead:
         number = _page_number(pagination, query)
         page_request = prepared.with_query(query)
         response = await send(page_request, options, page=number, parent_span=listing.span)
-        return page_decoder(operation, response, drift, page=number, answers=answers)
+        return page_decoder(operation, response, drift, page=number, raw=raw)
 
     return AsyncPager(
         fetch,

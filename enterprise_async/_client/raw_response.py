@@ -84,9 +84,8 @@ class RawPager(Generic[PageT]):
     """A listing's pages as raw answers: ``async for response in pager`` gives an
     ``APIResponse[Page]`` per page, in order, fetched as the plain pager fetches them."""
 
-    def __init__(self, pager: AsyncPager[Any, Any], answers: dict[int, tuple[Any, APIResponse[Any]]]) -> None:
+    def __init__(self, pager: AsyncPager[Any, Any]) -> None:
         self._pager = pager
-        self._answers = answers
 
     def __repr__(self) -> str:
         return f"RawPager({self._pager!r})"
@@ -104,27 +103,20 @@ class RawPager(Generic[PageT]):
         """This listing's raw pages from ``cursor`` on, checked as the plain pager's ``resume``
         checks it (``ListingCursorError`` for a cursor of another listing, before anything is
         sent; ``ListingMovedError`` when its position cannot be found again)."""
-        return RawPager(self._pager.resume(cursor), self._answers)
+        return RawPager(self._pager.resume(cursor))
 
     async def _responses(self) -> AsyncGenerator[APIResponse[PageT], None]:
-        try:
-            async with aclosing(self._pager.pages_as_sent()) as pages:
-                async for page, sent in pages:
-                    yield self._answer(page, sent)
-        finally:
-            self._answers.clear()
+        async with aclosing(self._pager.pages_answered()) as pages:
+            async for page, answer in pages:
+                yield _given(page, answer)
 
     async def first_page(self) -> APIResponse[PageT]:
         """Page 1's answer alone."""
-        return self._answer(await self._pager.first_page())
+        return _given(*await self._pager.first_page_answered())
 
-    def _answer(self, page: Any, sent: Any = None) -> APIResponse[PageT]:
-        # The fetch recorded the answer under the decoded page (``sent``: as it arrived, before a
-        # resumed listing trimmed the items given already), or under the bare list that the pager
-        # wraps into an envelope.
-        # The parsed model is then the page as the pager yields it, an envelope in both cases.
-        sent = page if sent is None else sent
-        entry = self._answers.pop(id(sent), None) or self._answers.pop(id(getattr(sent, "results", None)))
-        answer: APIResponse[PageT] = entry[1]
-        answer._parsed[:] = [page]
-        return answer
+
+def _given(page: Any, answer: APIResponse[PageT]) -> APIResponse[PageT]:
+    """A page's answer, whose ``parse()`` is the page as the pager gives it: in its envelope, and
+    for a resumed listing's first page without the items given already."""
+    answer._parsed[:] = [page]
+    return answer

@@ -91,9 +91,13 @@ def register_generated(
 
 
 def _loaded(kind: str, loaders: list[Callable[[], Mapping[type[Any], Any]]]) -> list[Mapping[type[Any], Any]]:
-    if len(_LOADED.get(kind, ())) != len(loaders):
-        _LOADED[kind] = [load() for load in loaders]
-    return _LOADED[kind]
+    found = _LOADED.get(kind)
+    if found is None or len(found) != len(loaders):
+        # A loader may import the module that registers it, which clears _LOADED meanwhile: the
+        # list made here is returned either way, and counted again on the next call.
+        found = [load() for load in loaders]
+        _LOADED[kind] = found
+    return found
 
 
 def generated_reader(cls: type[Any]) -> Hook | None:

@@ -15,8 +15,7 @@ from typing import Any
 
 from .._bulk.chunks import BulkResult
 from .._client.job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT, follow_job_results
-from .._client.raw_response import APIResponse, RawPager
-from .._client.resource import Resource
+from .._client.resource import OperationCaller, RawCalls, Resource, raw_answer, raw_pages
 from .._paging import AsyncPager
 from .._request.options import RequestOptions
 from .._request.retry import RetryPolicy
@@ -173,88 +172,11 @@ class PoliciesResource(Resource):
 class PoliciesResourceWithRawResponse(Resource):
     """Subsidy access policies and the allocation of content assignments. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
-    async def allocate(
-        self,
-        policy_uuid: str,
-        *,
-        learner_emails: Sequence[str],
-        content_key: str,
-        content_price_cents: int,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> APIResponse[AllocationResult]:
-        """Allocate a content assignment in a policy to a list of learners for one content key.
-
-        A learner without an assignment for the policy and content gets a new one (`created`); an
-        existing assignment that is not allocated is allocated again (`updated`); an assignment that
-        is already allocated is reported under `no_change`.
-
-        Args:
-            policy_uuid: The subsidy access policy.
-            learner_emails: Learners to allocate to.
-            content_key: Course content key.
-            content_price_cents: Price in USD cents at allocation time.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `POST /enterprise/v1/policy-allocation/{policy_uuid}/allocate/`
-        """
-        return await self._client.call_raw(
-            operations.POLICIES_ALLOCATE,
-            {
-                "policy_uuid": policy_uuid,
-                "learner_emails": learner_emails,
-                "content_key": content_key,
-                "content_price_cents": content_price_cents,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
-
-    def list(
-        self,
-        enterprise_customer_uuid: str,
-        *,
-        active: bool | None = None,
-        policy_type: str | None = None,
-        page_size: int | None = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> RawPager[PolicyPage]:
-        """List the subsidy access policies of an enterprise customer.
-
-        Args:
-            enterprise_customer_uuid: Owning customer; cannot be blank or null.
-            active: Only the active policies (true) or only the inactive ones (false); left out, both
-                are listed.
-            policy_type: Policy type filter.
-            page_size: Results per page.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `GET /enterprise/v1/subsidy-access-policies/`
-        """
-        return self._client.paginate_raw(
-            operations.POLICIES_LIST,
-            {
-                "enterprise_customer_uuid": enterprise_customer_uuid,
-                "active": active,
-                "policy_type": policy_type,
-                "page_size": page_size,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
+    def __init__(self, client: OperationCaller) -> None:
+        super().__init__(client)
+        methods = PoliciesResource(RawCalls(client))
+        self.allocate = raw_answer(methods.allocate)
+        self.list = raw_pages(methods.list)
 
 
 class AssignmentsResource(Resource):
@@ -401,142 +323,12 @@ class AssignmentsResource(Resource):
 class AssignmentsResourceWithRawResponse(Resource):
     """Learner content assignments of an assignment configuration. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
-    def list(
-        self,
-        assignment_configuration_uuid: str,
-        *,
-        content_key: str | None = None,
-        content_key__in: Sequence[str] | None = None,
-        learner_email: str | None = None,
-        learner_email__in: Sequence[str] | None = None,
-        learner_state: LearnerState | str | None = None,
-        learner_state__in: Sequence[LearnerState | str] | None = None,
-        lms_user_id: int | None = None,
-        lms_user_id__in: Sequence[int] | None = None,
-        ordering: str | None = None,
-        search: str | None = None,
-        state: AssignmentState | str | None = None,
-        state__in: Sequence[AssignmentState | str] | None = None,
-        page_size: int | None = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> RawPager[AssignmentPage]:
-        """List the learner content assignments of an assignment configuration.
-
-        Each page also carries `learner_state_counts`.
-
-        Args:
-            assignment_configuration_uuid: The assignment configuration.
-            content_key: Content key filter.
-            content_key__in: Any of these content keys.
-            learner_email: Learner e-mail filter.
-            learner_email__in: Any of these learner e-mails.
-            learner_state: Learner state filter.
-            learner_state__in: Any of these learner states.
-            lms_user_id: Learner user id filter.
-            lms_user_id__in: Any of these learner user ids.
-            ordering: Field used for ordering.
-            search: Free-text search.
-            state: Assignment state filter.
-            state__in: Any of these assignment states.
-            page_size: Results per page.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `GET /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/`
-        """
-        return self._client.paginate_raw(
-            operations.ASSIGNMENTS_LIST,
-            {
-                "assignment_configuration_uuid": assignment_configuration_uuid,
-                "content_key": content_key,
-                "content_key__in": content_key__in,
-                "learner_email": learner_email,
-                "learner_email__in": learner_email__in,
-                "learner_state": learner_state,
-                "learner_state__in": learner_state__in,
-                "lms_user_id": lms_user_id,
-                "lms_user_id__in": lms_user_id__in,
-                "ordering": ordering,
-                "search": search,
-                "state": state,
-                "state__in": state__in,
-                "page_size": page_size,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
-
-    async def remind(
-        self,
-        assignment_configuration_uuid: str,
-        *,
-        assignment_uuids: Sequence[str],
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> APIResponse[Any]:
-        """Remind the learners of the given assignments.
-
-        Args:
-            assignment_configuration_uuid: The assignment configuration.
-            assignment_uuids: Assignments belonging to the configuration in the path.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/remind/`
-        """
-        return await self._client.call_raw(
-            operations.ASSIGNMENTS_REMIND,
-            {
-                "assignment_configuration_uuid": assignment_configuration_uuid,
-                "assignment_uuids": assignment_uuids,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
-
-    async def cancel(
-        self,
-        assignment_configuration_uuid: str,
-        *,
-        assignment_uuids: Sequence[str],
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> APIResponse[Any]:
-        """Cancel the given assignments.
-
-        Args:
-            assignment_configuration_uuid: The assignment configuration.
-            assignment_uuids: Assignments belonging to the configuration in the path.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `POST /enterprise/v1/assignment-configurations/{assignment_configuration_uuid}/admin/assignments/cancel/`
-        """
-        return await self._client.call_raw(
-            operations.ASSIGNMENTS_CANCEL,
-            {
-                "assignment_configuration_uuid": assignment_configuration_uuid,
-                "assignment_uuids": assignment_uuids,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
+    def __init__(self, client: OperationCaller) -> None:
+        super().__init__(client)
+        methods = AssignmentsResource(RawCalls(client))
+        self.list = raw_pages(methods.list)
+        self.remind = raw_answer(methods.remind)
+        self.cancel = raw_answer(methods.cancel)
 
 
 class SubscriptionsResource(Resource):
@@ -733,124 +525,12 @@ class SubscriptionsResource(Resource):
 class SubscriptionsResourceWithRawResponse(Resource):
     """Subscription plans and their licenses. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
-    def list(
-        self,
-        *,
-        enterprise_customer_uuid: str | None = None,
-        current: bool | None = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> RawPager[SubscriptionPlanPage]:
-        """List subscription plans.
-
-        Args:
-            enterprise_customer_uuid: Customer whose plans are listed.
-            current: Return only the active plan.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `GET /enterprise/v1/subscriptions`
-        """
-        return self._client.paginate_raw(
-            operations.SUBSCRIPTIONS_LIST,
-            {
-                "enterprise_customer_uuid": enterprise_customer_uuid,
-                "current": current,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
-
-    async def assign_licenses(
-        self,
-        subscription_plan_uuid: str,
-        *,
-        user_emails: Sequence[str],
-        user_sfids: Sequence[str] | None = None,
-        greeting: str | None = None,
-        closing: str | None = None,
-        notify_users: bool | None = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> APIResponse[LicenseAssignmentResult]:
-        """Assign licenses of a subscription plan to users.
-
-        Users already tied to a non-revoked license in the plan are counted in
-        `num_already_associated`.
-
-        Args:
-            subscription_plan_uuid: The subscription plan.
-            user_emails: Users to assign licenses to.
-            user_sfids: External customer-relationship-system user ids.
-            greeting: Opening text added to the notification e-mail.
-            closing: Closing text added to the notification e-mail.
-            notify_users: Whether learners are notified after assignment.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/assign`
-        """
-        return await self._client.call_raw(
-            operations.SUBSCRIPTIONS_ASSIGN_LICENSES,
-            {
-                "subscription_plan_uuid": subscription_plan_uuid,
-                "user_emails": user_emails,
-                "user_sfids": user_sfids,
-                "greeting": greeting,
-                "closing": closing,
-                "notify_users": notify_users,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
-
-    async def bulk_revoke(
-        self,
-        subscription_plan_uuid: str,
-        *,
-        user_emails: Sequence[str] | None = None,
-        filters: Sequence[BulkRevokeFilter | Mapping[str, Any]] | None = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> APIResponse[BulkRevokeResult]:
-        """Revoke licenses of a subscription plan in bulk, by e-mail or by filters (never both).
-
-        Args:
-            subscription_plan_uuid: The subscription plan.
-            user_emails: E-mails whose licenses are revoked.
-            filters: Filters selecting the licenses to revoke (all of them must match). Written
-                `{"user_email": "al"}` or `{"status_in": [...]}`, sent as the service reads them:
-                `{"name": "user_email", "filter_value": "al"}`.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `POST /enterprise/v1/subscriptions/{subscription_plan_uuid}/licenses/bulk-revoke`
-        """
-        return await self._client.call_raw(
-            operations.SUBSCRIPTIONS_BULK_REVOKE,
-            {
-                "subscription_plan_uuid": subscription_plan_uuid,
-                "user_emails": user_emails,
-                "filters": filters,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
+    def __init__(self, client: OperationCaller) -> None:
+        super().__init__(client)
+        methods = SubscriptionsResource(RawCalls(client))
+        self.list = raw_pages(methods.list)
+        self.assign_licenses = raw_answer(methods.assign_licenses)
+        self.bulk_revoke = raw_answer(methods.bulk_revoke)
 
 
 class EnrollmentsResource(Resource):
@@ -1004,83 +684,11 @@ class EnrollmentsResource(Resource):
 class EnrollmentsResourceWithRawResponse(Resource):
     """Bulk enrollment of learners in course runs. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
-    async def job_status(
-        self,
-        enterprise_customer_uuid: str,
-        job_id: str,
-        *,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> APIResponse[BulkEnrollmentJobStatus]:
-        """The status of a bulk enrollment job; download_url is set once its results file exists.
-
-        Args:
-            enterprise_customer_uuid: The customer.
-            job_id: The job (the job_id of bulk_enroll).
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `GET /enterprise/v1/bulk-license-enrollment`
-        """
-        return await self._client.call_raw(
-            operations.ENROLLMENTS_JOB_STATUS,
-            {
-                "enterprise_customer_uuid": enterprise_customer_uuid,
-                "job_id": job_id,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
-
-    async def bulk_enroll(
-        self,
-        enterprise_customer_uuid: str,
-        *,
-        enroll_all: bool | None = None,
-        subscription_uuid: str | None = None,
-        emails: Sequence[str],
-        course_run_keys: Sequence[str],
-        notify: bool,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> APIResponse[BulkEnrollmentJob]:
-        """Enroll learners in course runs in bulk; returns the id of the enrollment job.
-
-        Args:
-            enterprise_customer_uuid: The customer.
-            enroll_all: The service's `enroll_all` flag, passed as is to its enrollment job.
-            subscription_uuid: The subscription plan whose licenses the enrollment job uses.
-            emails: Learners to enroll.
-            course_run_keys: Course runs to enroll them in.
-            notify: Notify users about the enrollment.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `POST /enterprise/v1/bulk-license-enrollment`
-        """
-        return await self._client.call_raw(
-            operations.ENROLLMENTS_BULK_ENROLL,
-            {
-                "enterprise_customer_uuid": enterprise_customer_uuid,
-                "enroll_all": enroll_all,
-                "subscription_uuid": subscription_uuid,
-                "emails": emails,
-                "course_run_keys": course_run_keys,
-                "notify": notify,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
+    def __init__(self, client: OperationCaller) -> None:
+        super().__init__(client)
+        methods = EnrollmentsResource(RawCalls(client))
+        self.job_status = raw_answer(methods.job_status)
+        self.bulk_enroll = raw_answer(methods.bulk_enroll)
 
 
 class CatalogsResource(Resource):
@@ -1264,179 +872,14 @@ class CatalogsResource(Resource):
 class CatalogsResourceWithRawResponse(Resource):
     """Catalogs available to the customer, and the courses, course runs and programs in them. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
-    def list(
-        self,
-        *,
-        page_size: int | None = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> RawPager[CatalogPage]:
-        """List the catalogs available to the organization.
-
-        Catalogs come 10 a page unless `page_size` asks for more (there is no maximum); a whole
-        listing (`to_list()`, exports) asks for 100 a page.
-
-        Args:
-            page_size: Catalogs per page (the service's default is 10; it sets no maximum).
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `GET /enterprise/v2/enterprise-catalogs`
-        """
-        return self._client.paginate_raw(
-            operations.CATALOGS_LIST,
-            {
-                "page_size": page_size,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
-
-    def contents(
-        self,
-        catalog_id: str,
-        *,
-        page_size: int | None = None,
-        limit: int | None = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> RawPager[CatalogContentsPage]:
-        """List the active content of a catalog (open for enrollment now or later).
-
-        Items are courses, course runs and programs, in the nested or the flat shape: 10 a page
-        unless `page_size` (or the reference's `limit`) asks for more, at most 100.
-
-        Args:
-            catalog_id: The catalog (its `uuid` in the catalog list).
-            page_size: Items per page (the service's default is 10, its maximum 100).
-            limit: The reference's name for `page_size`, sent as `page_size` (give one of them).
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `GET /enterprise/v2/enterprise-catalogs/{catalog_id}`
-        """
-        return self._client.paginate_raw(
-            operations.CATALOGS_CONTENTS,
-            {
-                "catalog_id": catalog_id,
-                "page_size": page_size,
-                "limit": limit,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
-
-    async def course(
-        self,
-        catalog_id: str,
-        course_key: str,
-        *,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> APIResponse[Course]:
-        """Read one course of a catalog.
-
-        Args:
-            catalog_id: The catalog (its `uuid` in the catalog list).
-            course_key: The `key` of the course in the catalog contents.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/courses/{course_key}`
-        """
-        return await self._client.call_raw(
-            operations.CATALOGS_COURSE,
-            {
-                "catalog_id": catalog_id,
-                "course_key": course_key,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
-
-    async def course_run(
-        self,
-        catalog_id: str,
-        course_run_id: str,
-        *,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> APIResponse[CourseRun]:
-        """Read one course run of a catalog.
-
-        The service may answer a course run's key with the run's course: the answer's `key` and
-        `content_type` are checked, and another item raises `ContentMismatchError` carrying it.
-
-        Args:
-            catalog_id: The catalog (its `uuid` in the catalog list).
-            course_run_id: The `key` of the course run in the catalog contents.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/course-runs/{course_run_id}`
-        """
-        return await self._client.call_raw(
-            operations.CATALOGS_COURSE_RUN,
-            {
-                "catalog_id": catalog_id,
-                "course_run_id": course_run_id,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
-
-    async def program(
-        self,
-        catalog_id: str,
-        program_id: str,
-        *,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> APIResponse[Program]:
-        """Read one program of a catalog.
-
-        Args:
-            catalog_id: The catalog (its `uuid` in the catalog list).
-            program_id: The `uuid` of the program in the catalog contents.
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `GET /enterprise/v2/enterprise-catalogs/{catalog_id}/programs/{program_id}`
-        """
-        return await self._client.call_raw(
-            operations.CATALOGS_PROGRAM,
-            {
-                "catalog_id": catalog_id,
-                "program_id": program_id,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
+    def __init__(self, client: OperationCaller) -> None:
+        super().__init__(client)
+        methods = CatalogsResource(RawCalls(client))
+        self.list = raw_pages(methods.list)
+        self.contents = raw_pages(methods.contents)
+        self.course = raw_answer(methods.course)
+        self.course_run = raw_answer(methods.course_run)
+        self.program = raw_answer(methods.program)
 
 
 class LearnerSummaryResource(Resource):
@@ -1485,41 +928,7 @@ class LearnerSummaryResource(Resource):
 class LearnerSummaryResourceWithRawResponse(Resource):
     """Per-learner enrollment and progress report of an enterprise customer. (raw answers: ``APIResponse``, ``RawPager`` for listings)"""
 
-    def list(
-        self,
-        enterprise_uuid: str,
-        *,
-        ordering: str | None = None,
-        page_size: int | None = None,
-        timeout: float | Timeout | None = None,
-        retry: RetryPolicy | None = None,
-        extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
-    ) -> RawPager[LearnerSummaryPage]:
-        """List the learner summary records of a customer.
-
-        Sorted by `last_activity_date` unless `ordering` names another field. The server may answer
-        with a plain list or with a paginated envelope; both are read.
-
-        Args:
-            enterprise_uuid: The enterprise customer.
-            ordering: Response field used for sorting.
-            page_size: Records per page (the service's default is 10, its maximum 1000).
-            timeout: Seconds (or a ``Timeout``) for this call's requests, over the client's.
-            retry: A ``RetryPolicy`` for this call, over the client's.
-            extra_headers: Headers added to this call's requests.
-            extra_query: Query parameters added to (or, by name, replacing) this call's.
-            extra_body: Body fields added to (or, by name, replacing) this call's.
-
-        `GET /enterprise/v3/enterprise-customer/{enterprise_uuid}/learner-summary`
-        """
-        return self._client.paginate_raw(
-            operations.LEARNER_SUMMARY_LIST,
-            {
-                "enterprise_uuid": enterprise_uuid,
-                "ordering": ordering,
-                "page_size": page_size,
-            },
-            RequestOptions.of(timeout, extra_headers, extra_query, extra_body, retry),
-        )
+    def __init__(self, client: OperationCaller) -> None:
+        super().__init__(client)
+        methods = LearnerSummaryResource(RawCalls(client))
+        self.list = raw_pages(methods.list)

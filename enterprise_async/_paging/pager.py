@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager, aclosing, nullcontext
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from .._decoding.spec import Pagination
 from .._request.request import Query, merge_query
@@ -164,8 +164,14 @@ class AsyncPager(Generic[ItemT, PageT]):
 
     async def first_page(self) -> PageT:
         """Page 1 alone."""
+        page, _ = await self.first_page_answered()
+        return page
+
+    async def first_page_answered(self) -> tuple[PageT, Any]:
+        """Page 1 alone, with the answer its fetch gave beside it (a raw listing's)."""
         with self._span():
-            return cast("PageT", await self._pages.page(self._query))
+            page, answer = await self._pages.page(self._query)
+            return cast("PageT", page), answer
 
     async def to_list(self, *, page_size: int | None = None) -> list[ItemT]:
         """Every item of the listing, in server order, read in the largest pages the service
@@ -225,19 +231,18 @@ class AsyncPager(Generic[ItemT, PageT]):
         Raises ``IncompleteListingError`` when a page after the first fails or the listing ends
         short of what its envelopes promised; a failure of page 1 raises as it is.
         """
-        async with aclosing(self.pages_as_sent()) as pages:
+        async with aclosing(self.pages_answered()) as pages:
             async for page, _ in pages:
                 yield page
 
-    async def pages_as_sent(self) -> AsyncGenerator[tuple[PageT, PageT], None]:
-        """``pages()``, each page with the page as it arrived (the same object, except the first
-        page of a resumed listing, trimmed of the items given already)."""
+    async def pages_answered(self) -> AsyncGenerator[tuple[PageT, Any], None]:
+        """``pages()``, each page with the answer its fetch gave beside it (a raw listing's)."""
         position = self._begin()
         async with aclosing(self._steps()) as steps:
             async for step in steps:
                 page = self._envelope.trimmed(step.page, step.skip) if step.skip else step.page
                 position.step, position.rest = step, iter(())
-                yield page, step.page
+                yield page, step.answer
         position.finished = True
 
     async def _steps(self) -> AsyncGenerator[PageStep[PageT], None]:

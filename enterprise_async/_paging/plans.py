@@ -44,6 +44,8 @@ class PageStep(Generic[PageT]):
     """Items of the pages before this one (set as the walk counts them)."""
     skip: int = 0
     """Items of this page given before (a resumed listing's first page, as its check found them)."""
+    answer: Any = None
+    """What the fetch gave beside the page (``PageRead.answer``): a raw listing's answer."""
 
 
 @frozen
@@ -67,9 +69,11 @@ class NumberedPlan:
         last = short if self.total is None else number >= self.total
         return None if last else self.query_of(number + 1)
 
-    def step(self, page: Any, number: int) -> PageStep[Any]:
+    def step(self, page: Any, number: int, answer: Any = None) -> PageStep[Any]:
         """Page ``number`` of this plan, as a step of the walk."""
-        return PageStep(page, number, self.query_of(number), self.after(page, number), self.size)
+        return PageStep(
+            page, number, self.query_of(number), self.after(page, number), self.size, answer=answer
+        )
 
 
 def plan_by_link(envelope: Envelope, first: Any, start: ListingCursor) -> NumberedPlan | None:

@@ -24,11 +24,14 @@ __all__ = ["PageRead"]
 
 @frozen
 class PageRead:
-    """The decoder of one page's answer: call it for the page in one go, or run ``steps()``."""
+    """The decoder of one page's answer: call it for the page in one go, or run ``steps()``.
+    ``answer`` travels with the page through the walk (``PageStep.answer``): a raw listing's
+    answer with its HTTP details, None for a plain listing."""
 
     operation: Operation[Any]
     response: RawResponse
     drift: DriftCollector | None = None
+    answer: Any = None
 
     def __call__(self) -> Any:
         return read_result(self.operation, self.response, self.drift)

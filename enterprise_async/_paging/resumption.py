@@ -51,7 +51,7 @@ class Resumption:
         start = self.start
         if start.skip or start.last is None or start.held is None or start.held == start.query:
             return None, False
-        page = await window.page(start.held)
+        page, answer = await window.page(start.held)
         items = self.envelope.items(page)
         index = self._index(items)
         if index is None:
@@ -61,7 +61,9 @@ class Resumption:
         moved, number = len(items) - index - 1, start.page - 1
         logger.info("resumed listing: %d item(s) moved onto page %d; given first", moved, number)
         before = max(0, start.before - (start.answered or len(items)))
-        step = PageStep(page, number, start.held, start.query, start.size, before=before, skip=index + 1)
+        step = PageStep(
+            page, number, start.held, start.query, start.size, before=before, skip=index + 1, answer=answer
+        )
         return step, True
 
     def skip(self, page: Any, found: bool) -> int:

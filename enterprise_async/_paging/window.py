@@ -45,23 +45,24 @@ class Window:
     envelope: Envelope
     width: int
 
-    async def page(self, query: Query) -> Any:
-        """One page, decoded as soon as it arrives."""
+    async def page(self, query: Query) -> tuple[Any, Any]:
+        """One page, decoded as soon as it arrives, with its answer (``PageRead.answer``)."""
         return await self._decoded(await self.fetch(query), query)
 
-    async def _decoded(self, decode: PageDecoder, query: Query) -> Any:
-        """The page ``decode`` gives, checked; a ``PageRead`` is run in steps, the event loop
-        getting a turn between two of them (and before the first: the request that refills the
-        window goes out, and a page that arrived earlier waits no longer than one step)."""
+    async def _decoded(self, decode: PageDecoder, query: Query) -> tuple[Any, Any]:
+        """The page ``decode`` gives, checked, with the answer it came with; a ``PageRead`` is run
+        in steps, the event loop getting a turn between two of them (and before the first: the
+        request that refills the window goes out, and a page that arrived earlier waits no longer
+        than one step)."""
         if not isinstance(decode, PageRead):
-            return self.envelope.decoded(decode(), query)
+            return self.envelope.decoded(decode(), query), None
         steps = decode.steps()
         while True:
             await asyncio.sleep(0)
             try:
                 next(steps)
             except StopIteration as done:
-                return self.envelope.decoded(done.value, query)
+                return self.envelope.decoded(done.value, query), decode.answer
 
     async def walk(
         self, tally: ListingTally, start: ListingCursor, query: Query
@@ -70,18 +71,18 @@ class Window:
         the call's own, which numbers the pages of a listing without links)."""
         number = start.page
         try:
-            page = await self.page(start.query)
+            page, answer = await self.page(start.query)
         except ResponseDecodeError as error:
             if error.item is None:
                 raise  # nothing of the page was read: the error as it is
             raise tally.failed(number, error) from error
         if self.envelope.pagination.next_field is None:
-            async with aclosing(self._without_links(tally, start, page, query)) as linkless:
+            async with aclosing(self._without_links(tally, start, page, answer, query)) as linkless:
                 async for step in linkless:
                     yield step
             return
         link = self.envelope.next_link(page) if self.envelope.items(page) else None
-        yield PageStep(page, number, start.query, link)
+        yield PageStep(page, number, start.query, link, answer=answer)
         if link is None:
             return
         plan = plan_by_link(self.envelope, page, start)
@@ -97,16 +98,16 @@ class Window:
                 yield step
 
     async def _without_links(
-        self, tally: ListingTally, start: ListingCursor, page: Any, query: Query
+        self, tally: ListingTally, start: ListingCursor, page: Any, answer: Any, query: Query
     ) -> AsyncGenerator[PageStep[Any], None]:
         """A listing whose envelopes carry no link: numbered pages after ``page``, when it is full."""
         number = start.page
         plan = plan_without_links(self.envelope, page, start, query) if self.envelope.items(page) else None
         if plan is None:
-            yield PageStep(page, number, start.query, None)
+            yield PageStep(page, number, start.query, None, answer=answer)
             return
         after = plan.after(page, number)
-        yield PageStep(page, number, start.query, after, plan.size)
+        yield PageStep(page, number, start.query, after, plan.size, answer=answer)
         if after is None:
             return
         first = self.envelope.items(page)
@@ -150,7 +151,7 @@ class Window:
                     # waits, so a consumer that stops within this page has asked for no page after it.
                     if total is not None and self.width > 1:
                         fill()
-                    page = await self._decoded(decode, plan.query_of(current))
+                    page, answer = await self._decoded(decode, plan.query_of(current))
                     if total is not None:
                         fill()
                 except Exception as error:  # a middleware's own too; not CancelledError
@@ -160,7 +161,7 @@ class Window:
                 items = self.envelope.items(page)
                 if total is None and (not items or items == previous):
                     return
-                yield plan.step(page, current)
+                yield plan.step(page, current, answer)
                 if total is None and len(items) < plan.size:
                     return
                 previous = items if total is None else ()
@@ -177,7 +178,7 @@ class Window:
         while pending:
             after, task = pending.popleft()
             try:
-                page = await self._decoded(await task, plan.query_of(after))
+                page, _ = await self._decoded(await task, plan.query_of(after))
             except Exception:
                 continue
             later.extend(self.envelope.items(page))
@@ -200,13 +201,13 @@ class Window:
                 return
             seen.add(query)
             try:
-                page = await self.page(query)
+                page, answer = await self.page(query)
             except Exception as error:  # a middleware's own too; not CancelledError
                 if tally.past_last(error):
                     return
                 raise tally.failed(tally.pages + 1, error) from error
             number += 1
-            yield PageStep(page, number, query, self.envelope.next_link(page))
+            yield PageStep(page, number, query, self.envelope.next_link(page), answer=answer)
 
 
 async def _cancel(pending: Pending) -> None:

@@ -8,7 +8,7 @@ is made from it. ``RequestOptions`` is what a call may change for itself (``time
 spec does not know yet (a new filter, a new body field): they are checked here, before anything is
 sent, and merged over the method's own values when the request is built (``_request.request``). A
 query value is written as the servers read the method's own (``true``/``false``, a list as one
-comma-separated value; ``query_value``); ``None`` removes the parameter.
+comma-separated value; ``validation.query_value``); ``None`` removes the parameter.
 ``RequestTrace`` is what a request tells an ``aiohttp.TraceConfig`` (as ``trace_request_ctx``) and
 OpenTelemetry (through ``current_trace()``): which operation, which page, which attempt.
 """
@@ -36,6 +36,7 @@ from .._utils.constants import (
 from ..errors import ClientValidationError
 from .retry import RetryPolicy, check_retry_policy
 from .timeouts import Timeout, check_timeout
+from .validation import query_value
 
 __all__ = [
     "ClientOptions",
@@ -45,7 +46,6 @@ __all__ = [
     "check_extra_query",
     "current_trace",
     "encode_json",
-    "query_value",
 ]
 
 ResponseFormat = Literal["json", "xml"]
@@ -239,15 +239,6 @@ def check_headers(value: object, name: str = "extra_headers") -> Mapping[str, st
 
 
 _SCALARS = (str, int, float, bool, OpenEnum)
-
-
-def query_value(value: Any) -> str:
-    """A scalar as the servers read it in a query or path."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, OpenEnum):
-        return str(value.value)
-    return str(value)
 
 
 def check_extra_query(value: object, name: str = "extra_query") -> dict[str, str | None] | None:

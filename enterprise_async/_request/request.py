@@ -21,13 +21,13 @@ import orjson
 from attrs import define, frozen
 from yarl import URL
 
-from .._decoding.spec import Operation, Param
+from .._decoding.spec import Operation
 from .._utils.constants import USER_AGENT
 from ..errors import ClientValidationError
-from .options import ClientOptions, RequestOptions, query_value
+from .options import ClientOptions, RequestOptions
 from .retry import RetryPolicy
 from .timeouts import Timeout
-from .validation import validate_arguments
+from .validation import query_pairs, query_value, validate_arguments
 
 __all__ = [
     "ACCEPT",
@@ -123,7 +123,7 @@ def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> 
         if param.location == "path":
             path_values[param.name] = quote(query_value(arguments[param.name]), safe=_PATH_SAFE)
         elif param.location == "query" and (value := arguments.get(param.name)) is not None:
-            query.extend(_query_pairs(param, value))
+            query.extend(query_pairs(param, value))
     pagination = operation.pagination
     if query and pagination is not None and pagination.size_param is not None:
         aliases, size_param = pagination.size_aliases, pagination.size_param
@@ -134,14 +134,6 @@ def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> 
         tuple(query),
         orjson.dumps(body) if operation.body is not None else None,
     )
-
-
-def _query_pairs(param: Param, value: Any) -> list[tuple[str, str]]:
-    if isinstance(value, (list, tuple)):
-        if not param.explode:
-            return [(param.wire_name, ",".join(query_value(item) for item in value))]
-        return [(param.wire_name, query_value(item)) for item in value]
-    return [(param.wire_name, query_value(value))]
 
 
 def merge_query(base: Sequence[tuple[str, str]], overrides: Mapping[str, str | None] | None) -> Query:

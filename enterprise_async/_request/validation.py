@@ -2,7 +2,10 @@
 
 The rules are the spec's (``Rule`` and ``Check`` in ``_decoding.spec``); this module only knows how to
 read them. Every failure is a ``ClientValidationError`` naming the argument as a path
-(``learner_emails[2]``, ``filters[0].status_in``).
+(``learner_emails[2]``, ``filters[0].status_in``). A checked argument is then written as the
+servers read it: a body as a JSON object (``as_wire_object``), a path or query parameter as text
+(``query_value``, ``query_pairs``: booleans as ``true``/``false``, an ``explode: false`` array as
+one comma-separated value).
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from .._decoding.spec import (
     MaxProductItems,
     NeverTogether,
     Operation,
+    Param,
     Rule,
 )
 from ..errors import ClientValidationError
 
-__all__ = ["validate_arguments", "as_wire_object"]
+__all__ = ["as_wire_object", "query_pairs", "query_value", "validate_arguments"]
 
 # The canonical text of a UUID: ASCII hex digits in the 8-4-4-4-12 groups, either case. Python's
 # ``uuid.UUID`` also takes braces, ``urn:uuid:``, no dashes and non-ASCII digits; the services'
@@ -80,6 +84,24 @@ def validate_arguments(operation: Operation[Any], arguments: Mapping[str, Any]) 
         raise ClientValidationError(
             invalid.path or "body", invalid.message, operation=operation.name
         ) from None
+
+
+def query_value(value: Any) -> str:
+    """A scalar as the servers read it in a query or path."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, OpenEnum):
+        return str(value.value)
+    return str(value)
+
+
+def query_pairs(param: Param, value: Any) -> list[tuple[str, str]]:
+    """A query parameter's value as the pairs of the query string, in the spec's style."""
+    if isinstance(value, (list, tuple)):
+        if not param.explode:
+            return [(param.wire_name, ",".join(query_value(item) for item in value))]
+        return [(param.wire_name, query_value(item)) for item in value]
+    return [(param.wire_name, query_value(value))]
 
 
 def _check_page_size_aliases(operation: Operation[Any], arguments: Mapping[str, Any]) -> None:

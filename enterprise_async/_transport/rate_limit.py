@@ -28,7 +28,7 @@ from contextlib import asynccontextmanager
 from typing import Protocol, runtime_checkable
 
 from .._utils.constants import LATE_SHARE, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX, RESERVE_AHEAD
-from .rate_window import MemoryWindows, RateLimit, parse_rate_limit
+from .rate_window import Draw, MemoryWindows, RateLimit, parse_rate_limit
 
 __all__ = [
     "InMemoryRateStore",
@@ -59,11 +59,15 @@ class RateStore(Protocol):
         """Whether the budget is shared with other processes."""
         ...
 
-    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+    async def draw(self, budget: RateLimit, key: str) -> Draw:
         """Take one request from every window of ``budget`` (``RateLimit.windows``, the margin
-        included). ``(True, seconds)``: the request is granted, to be sent in ``seconds`` (0: now;
-        the budget holds that moment for it, at most ``RESERVE_AHEAD`` ahead); ``(False,
-        seconds)``: none for now, draw again in ``seconds``."""
+        included). Granted: the request is to be sent in ``wait`` seconds (0: now; the budget
+        holds that ``moment`` for it, at most ``RESERVE_AHEAD`` ahead); else draw again in
+        ``wait`` seconds."""
+        ...
+
+    async def release(self, key: str, moment: float | str) -> None:
+        """Give back a moment drawn and not used: nothing will arrive for it."""
         ...
 
     async def pause(self, key: str, seconds: float) -> None:
@@ -99,8 +103,11 @@ class InMemoryRateStore:
     def shared(self) -> bool:
         return False
 
-    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+    async def draw(self, budget: RateLimit, key: str) -> Draw:
         return self._windows.draw(budget.windows, key, budget.margin)
+
+    async def release(self, key: str, moment: float | str) -> None:
+        self._windows.release(key, moment)
 
     async def pause(self, key: str, seconds: float) -> None:
         if seconds > 0:
@@ -197,18 +204,18 @@ class RateBudget:
         """Wait for one request's share of every limit, and take it.
 
         A request that comes to its moment late (this process's loop was busy, or the machine) by
-        more than half the margin draws again, leaving its moment unused: sent that late, it could
+        more than half the margin gives the moment back and draws again: sent that late, it could
         arrive among the requests drawn after it."""
         if self.budget is None:
             return
         while True:
             async with self._drawing:
                 asked = time.monotonic()
-                granted, wait = await self.store.draw(self.budget, self.key)
+                granted, wait, moment = await self.store.draw(self.budget, self.key)
                 while not granted:
                     await asyncio.sleep(max(wait - RESERVE_AHEAD, MIN_BUDGET_WAIT))
                     asked = time.monotonic()
-                    granted, wait = await self.store.draw(self.budget, self.key)
+                    granted, wait, moment = await self.store.draw(self.budget, self.key)
             # ``asked + wait`` is the earliest the moment held can be, in this process's clock
             left = asked + wait - time.monotonic()
             if left > 0:
@@ -216,3 +223,4 @@ class RateBudget:
             if time.monotonic() - (asked + wait) <= self.budget.margin * LATE_SHARE:
                 return
             self.late += 1
+            await self.store.release(self.key, moment)

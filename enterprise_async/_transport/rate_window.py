@@ -22,18 +22,20 @@ tail, and is near the most a budget can give up and still keep 90% of its pace (
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from attrs import define, field
 
 from .._utils.constants import DEFAULT_RATE_MARGIN, RESERVE_AHEAD
 from ..errors import ClientValidationError
 
-__all__ = ["REDIS_DRAW", "Limit", "MemoryWindows", "RateLimit", "parse_rate_limit", "spacing"]
+__all__ = ["REDIS_DRAW", "Draw", "Limit", "MemoryWindows", "RateLimit", "parse_rate_limit", "spacing"]
 
 _MARGIN = re.compile(r"^margin\s*[=:]?\s*(?P<number>[0-9]*\.?[0-9]+)\s*(?P<unit>ms|s)?$", re.IGNORECASE)
 _EXAMPLE = "'18/second; 360/minute' (with a margin: '18/second; 360/minute; margin=0.1s')"
@@ -130,6 +132,15 @@ def spacing(windows: Sequence[Limit], margin: float) -> float:
     return min(margin, *(window.seconds / window.amount for window in windows))
 
 
+class Draw(NamedTuple):
+    """What a draw gives: ``granted`` and, if so, the request is to be sent in ``wait`` seconds
+    (``moment`` is held for it, as the store noted it); else draw again in ``wait`` seconds."""
+
+    granted: bool
+    wait: float
+    moment: float | str = 0.0
+
+
 class MemoryWindows:
     """Moving windows counted in this process: the moments of the draws on each key."""
 
@@ -137,7 +148,7 @@ class MemoryWindows:
         self._moments: dict[str, deque[float]] = {}
         self._clock = clock
 
-    def draw(self, windows: Sequence[Limit], key: str, margin: float) -> tuple[bool, float]:
+    def draw(self, windows: Sequence[Limit], key: str, margin: float) -> Draw:
         """Take one request from every window (see ``RateStore.draw``)."""
         now = self._clock()
         moments = self._moments.setdefault(key, deque())
@@ -146,19 +157,25 @@ class MemoryWindows:
             if len(moments) >= window.amount:
                 wait = max(wait, moments[-window.amount] + window.seconds - now)
         if wait > RESERVE_AHEAD:
-            return False, wait
-        moments.append(now + max(0.0, wait))
+            return Draw(False, wait)
+        moment = now + max(0.0, wait)
+        moments.append(moment)
         keep = max(window.amount for window in windows)
         while len(moments) > keep:
             moments.popleft()
-        return True, max(0.0, wait)
+        return Draw(True, max(0.0, wait), moment)
+
+    def release(self, key: str, moment: float | str) -> None:
+        """Give back a moment drawn and not used: nothing will arrive for it."""
+        with contextlib.suppress(ValueError):
+            self._moments.get(key, deque()).remove(float(moment))
 
 
 REDIS_DRAW = """
 -- KEYS[1]: the moments (ms, Redis's clock, newest first) of the draws on a budget, a draw held
 -- for a moment to come included. ARGV: the margin, the most a draw may be held ahead (ms), then
--- amount and window (ms) of each limit in turn. Returns {1, ms}: a request granted, to be sent
--- in ms (noted at that moment); {0, ms}: none, ask again in ms.
+-- amount and window (ms) of each limit in turn. Returns {1, ms, moment}: a request granted, to be
+-- sent in ms (noted at that moment); {0, ms}: none, ask again in ms.
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
 local spacing, ahead = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -180,10 +197,11 @@ end
 if wait > ahead then
   return {0, string.format('%.3f', wait)}
 end
-redis.call('LPUSH', KEYS[1], string.format('%.3f', now + wait))
+local moment = string.format('%.3f', now + wait)
+redis.call('LPUSH', KEYS[1], moment)
 redis.call('LTRIM', KEYS[1], 0, keep - 1)
 redis.call('PEXPIRE', KEYS[1], math.ceil(longest + wait))
-return {1, string.format('%.3f', wait)}
+return {1, string.format('%.3f', wait), moment}
 """
 """The moving windows on Redis, every limit checked and the draw noted at once, on Redis's clock
 (the same for every process of a fleet): ``MemoryWindows.draw`` in Lua."""

@@ -10,7 +10,6 @@ once the client, or the view making it, is closed.
 from __future__ import annotations
 
 import asyncio
-import copy
 
 import aiohttp
 
@@ -20,20 +19,16 @@ __all__ = ["SessionHandle"]
 
 
 class SessionHandle:
-    """A client's hold on its session, or a view's (``view()``) on its client's. Closing the
-    client's closes the session under every view; closing a view's closes that view alone."""
+    """A client's hold on its session, or a view's (``of``: the hold of the client, or view, it is
+    made of) on its client's. Closing the client's closes the session under every view; closing a
+    view's closes that view alone."""
 
-    def __init__(self, session: aiohttp.ClientSession | None) -> None:
-        self._shared = _SharedSession(session)
-        self._of_view = False
+    def __init__(
+        self, session: aiohttp.ClientSession | None = None, *, of: SessionHandle | None = None
+    ) -> None:
+        self._shared: _SharedSession = _SharedSession(session) if of is None else of._shared
+        self._of_view = of is not None
         self._closed = False
-
-    def view(self) -> SessionHandle:
-        """The hold of a view made of this client (or of one of its views)."""
-        handle = copy.copy(self)
-        handle._of_view = True
-        handle._closed = False
-        return handle
 
     @property
     def closed(self) -> bool:

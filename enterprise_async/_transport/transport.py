@@ -32,7 +32,6 @@ Retry policy (the contract's *Reliability*):
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 import logging
 import time
@@ -41,6 +40,7 @@ from typing import Any
 
 import aiohttp
 import attrs
+from yarl import URL
 
 from .._decoding.spec import ApiSpec, Operation
 from .._request.options import ClientOptions
@@ -51,20 +51,26 @@ from .._utils.redaction import Redactor
 from ..errors import APIConnectionError, APITimeoutError
 from .adaptive import AdaptiveConcurrency
 from .admission import Exchange, admitted, means_pause
-from .auth import ClientCredentials, TokenCache, TokenProvider
+from .auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache, TokenProvider
 from .concurrency import ConcurrencyLimit, FixedConcurrency
 from .middleware import Middleware, chain
 from .rate_limit import RateBudget
 from .telemetry import Telemetry
 from .wire import Attempt, RequestStats, SessionGetter, Wire
 
-__all__ = ["HTTPRequest", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
+__all__ = ["HTTPRequest", "Link", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
 
 logger = logging.getLogger("enterprise_async")
 
 
-class Transport:
-    """Sends ``HTTPRequest``s for one client and returns the final ``RawResponse`` of each."""
+class Link:
+    """What a client and every ``with_options`` view of it send through together: the statistics,
+    the telemetry, the token (with the request that fetches it), the rate budget, the wire's
+    settings, and the bound on requests in flight of the client's concurrency options.
+
+    Made once, by the client; each view's ``Transport`` is built over it, so a view adds no pool,
+    no token and no budget of its own.
+    """
 
     def __init__(
         self,
@@ -72,73 +78,84 @@ class Transport:
         *,
         options: ClientOptions,
         spec: ApiSpec,
-        credentials: ClientCredentials,
-        token_cache: TokenCache,
+        client_id: str,
+        secret: Secret,
+        auth_url: URL,
+        token_cache: TokenCache | None = None,
         budget: RateBudget | None = None,
         redactor: Redactor | None = None,
         proxy: str | None = None,
         proxy_from_environment: bool = False,
+    ) -> None:
+        self.redactor = redactor if redactor is not None else Redactor()
+        self.stats = RequestStats()
+        self.telemetry = Telemetry(self.redactor)
+        self.budget = budget
+        self.credentials = ClientCredentials(
+            client_id,
+            secret,
+            auth_url,
+            retry_statuses=spec.retry_statuses,
+            request_id_header=spec.request_id_header,
+        )
+        self.pause_statuses = spec.retry_statuses
+        self.request_ids = (spec.request_id_headers, spec.request_id_placeholders)
+        self.proxy = proxy
+        self.proxy_from_environment = proxy_from_environment
+        self._bound = (_concurrency_options(options), concurrency_limit(options, budget))
+        self.tokens = TokenProvider(
+            self._fetch_token,
+            cache=token_cache if token_cache is not None else InMemoryTokenCache(),
+            key=self.credentials.cache_key,
+            redactor=self.redactor,
+        )
+        self._issuer = Transport(session, options=options, link=self)
+
+    def _fetch_token(self) -> Awaitable[tuple[str, float]]:
+        """A new token from the issuer, asked with the client's options (its timeout, retries)."""
+        return self.credentials.fetch(self._issuer.send)
+
+    def bound(self, options: ClientOptions) -> ConcurrencyLimit:
+        """The bound on requests in flight of ``options``: the client's own (an ``"auto"`` limit
+        included) where they agree with the client's, else one of their own."""
+        same, limit = self._bound
+        return limit if _concurrency_options(options) == same else concurrency_limit(options, self.budget)
+
+
+class Transport:
+    """Sends ``HTTPRequest``s for one client (or view) and returns the final ``RawResponse`` of each."""
+
+    def __init__(
+        self,
+        session: SessionGetter,
+        *,
+        options: ClientOptions,
+        link: Link,
         middleware: Sequence[Middleware] = (),
     ) -> None:
-        redactor = redactor if redactor is not None else Redactor()
-        self.stats = RequestStats()
-        self.telemetry = Telemetry(redactor)
+        self.stats = link.stats
+        self.telemetry = link.telemetry
         """The spans and metrics of this client's calls (OpenTelemetry, when configured)."""
         self._wire = Wire(
             session,
-            stats=self.stats,
-            redactor=redactor,
+            stats=link.stats,
+            redactor=link.redactor,
             max_response_bytes=options.max_response_bytes,
-            request_ids=(spec.request_id_headers, spec.request_id_placeholders),
-            proxy=proxy,
-            proxy_from_environment=proxy_from_environment,
+            request_ids=link.request_ids,
+            proxy=link.proxy,
+            proxy_from_environment=link.proxy_from_environment,
         )
         self._timeout = options.timeout.to_aiohttp()
         self._max_retries = options.max_retries
         self._retry = options.retry
         self._middleware = tuple(middleware)
-        self._concurrency_options = _concurrency_options(options)
-        self.concurrency = concurrency_limit(options, budget)
+        self.concurrency = link.bound(options)
         """The bound on this client's requests in flight, fixed or adaptive."""
-        self._pause_statuses = spec.retry_statuses
-        self.tokens = TokenProvider(
-            functools.partial(credentials.fetch, self.send),
-            cache=token_cache,
-            key=credentials.cache_key,
-            redactor=redactor,
-        )
-        self.budget = budget
+        self._pause_statuses = link.pause_statuses
+        self.tokens = link.tokens
+        """The token that the client and every view of it send with."""
+        self.budget = link.budget
         """The rate budget every attempt draws from, and which a "try later" answer pauses."""
-
-    def derive(
-        self,
-        options: ClientOptions,
-        session: SessionGetter | None = None,
-        middleware: Sequence[Middleware] | None = None,
-    ) -> Transport:
-        """A transport sending with ``options`` (and ``middleware``, None keeping this one's): the
-        same session, tokens, statistics, budget and proxy.
-
-        Everything but the options is shared by reference, not copied, so a client view adds no
-        pool, no token and no budget of its own. A view with the same ``max_concurrency`` (and
-        ``concurrency_bounds``) shares this transport's bound, an ``"auto"`` limit included; one
-        with another has its own. ``session`` is how the view gets the pool (so that a closed view
-        refuses to send); the parent's way by default.
-        """
-        view = copy.copy(self)
-        view._wire = copy.copy(self._wire)
-        if session is not None:
-            view._wire.session = session
-        view._wire.max_response_bytes = options.max_response_bytes
-        view._timeout = options.timeout.to_aiohttp()
-        view._max_retries = options.max_retries
-        view._retry = options.retry
-        if middleware is not None:
-            view._middleware = tuple(middleware)
-        if _concurrency_options(options) != self._concurrency_options:
-            view._concurrency_options = _concurrency_options(options)
-            view.concurrency = concurrency_limit(options, self.budget)
-        return view
 
     async def send(self, request: HTTPRequest) -> RawResponse:
         """Send with the token and the retry policy; ``APIConnectionError`` or ``APITimeoutError``

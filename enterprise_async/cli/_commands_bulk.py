@@ -289,9 +289,9 @@ def run_bulk(
                 raise
 
     on_stop = (
-        f"the e-mails not sent OK are in {remaining}"
+        f"what was sent is reported above; the e-mails not sent OK are in {remaining}"
         if remaining is not None
-        else "--remaining FILE would have kept the e-mails not sent OK, to run again"
+        else "what was sent is reported above (--remaining FILE keeps the e-mails not sent OK)"
     )
     result, error = run_with_client(api, guarded, on_stop=on_stop)
     report(result)

@@ -118,7 +118,9 @@ def export(
             return await export_catalogs(client, directory, resume=resume, page_size=limit, progress=bars)
 
     summary = run_with_client(
-        api, work, on_stop=f"continue with `catalogs export --out {directory} --resume`"
+        api,
+        work,
+        on_stop=f"what was written is kept: continue with `catalogs export --out {directory} --resume`",
     )
     if as_json:
         print_document(summary.to_dict())

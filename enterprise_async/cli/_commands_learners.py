@@ -68,6 +68,11 @@ def export(
             file.commit()
         return count
 
-    count = run_with_client(api, work)
+    left = (
+        "nothing was written: the file appears only once complete"
+        if out
+        else "the records sent so far are out"
+    )
+    count = run_with_client(api, work, on_stop=left)
     where = str(out) if out else "standard output"
     error_console().print(f"wrote {count:,} learner records to {where} ({output_format})", markup=False)

@@ -46,8 +46,10 @@ def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) 
     """Tour every resource against an embedded sandbox: no credentials, no network.
 
     Lists policies, allocates twice (created, then no_change), lists assignments with their learner
-    state counts, reminds and cancels, assigns and bulk-revokes licenses (a 207 partial result),
-    bulk-enrolls, browses catalogs and a course, and ends with a concurrent export of every catalog.
+    state counts (over every assignment the listing matches), reminds and cancels, assigns and
+    bulk-revokes licenses (a 207 partial result), browses catalogs and a course, bulk-enrolls and
+    reads the job's status, shows the learner summary, and ends with a concurrent export of every
+    catalog.
     """
     console = stdout_console()
     started = time.perf_counter()

@@ -25,7 +25,7 @@ from .._utils.optional import MissingExtraError, require_extra
 from .._utils.redaction import Redactor
 from ..errors import ClientValidationError, EnterpriseError, IncompleteListingError
 from ..fleet import Customer, CustomersFileError, read_customers
-from ._exit_codes import EXIT_CODES, exit_code_table
+from ._help import EXIT_CODES, exit_code_table
 
 __all__ = [
     "EXIT_CODES",
@@ -127,7 +127,7 @@ def interruption(signum: int, notes: list[str] | None = None) -> InterruptionErr
     """The report of a stop signal, once the work it stopped has been cancelled."""
     kind = TerminationError if signum == signal.SIGTERM else InterruptionError
     name = signal.Signals(signum).name
-    return kind("; ".join([f"interrupted by {name}; what was done is kept", *(notes or ())]))
+    return kind("; ".join([f"interrupted by {name}", *(notes or ())]))
 
 
 def failure(error: EnterpriseError | OSError) -> CommandError:

@@ -28,7 +28,7 @@ from typing import Any
 from attrs import evolve
 
 from .._transport.rate_limit import InMemoryRateStore
-from .._transport.rate_window import REDIS_DRAW, Limit, RateLimit
+from .._transport.rate_window import REDIS_DRAW, Draw, Limit, RateLimit
 from .._utils.constants import RESERVE_AHEAD
 from ._redis import (
     DEFAULT_FALLBACK_WINDOW,
@@ -145,7 +145,7 @@ class RateLimiter(InMemoryRateStore):
         if self.fallback is not None:
             self.fallback.answered()
 
-    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+    async def draw(self, budget: RateLimit, key: str) -> Draw:
         """Take one request from every window of ``budget`` (see ``RateStore.draw``)."""
         if self._on_redis():
             try:
@@ -153,12 +153,13 @@ class RateLimiter(InMemoryRateStore):
                 arguments = [_milliseconds(budget.margin), _milliseconds(RESERVE_AHEAD)]
                 for window in budget.windows:
                     arguments += [str(window.amount), _milliseconds(window.seconds)]
-                granted, wait = await self._client().eval(REDIS_DRAW, 1, key, *arguments)
+                answer = await self._client().eval(REDIS_DRAW, 1, key, *arguments)
             except Exception as error:
                 self._failed(error)
             else:
                 self._answered()
-                return bool(granted), float(wait) / 1000
+                moment = answer[2].decode() if len(answer) > 2 else 0.0
+                return Draw(bool(answer[0]), float(answer[1]) / 1000, moment)
         processes = self._peers.get(key, 1)
         return await super().draw(
             evolve(budget, limits=tuple(_share(limit, processes) for limit in budget.limits)), key
@@ -179,6 +180,20 @@ class RateLimiter(InMemoryRateStore):
             _, _, count, _ = await pipe.execute()
         self._noted[key] = now
         self._peers[key] = max(1, int(count))
+
+    async def release(self, key: str, moment: float | str) -> None:
+        """Give back a moment drawn and not used (on Redis when it was drawn there)."""
+        if not isinstance(moment, str):
+            await super().release(key, moment)
+            return
+        if not self._on_redis():
+            return
+        try:
+            await self._client().lrem(key, 1, moment)
+        except Exception as error:
+            self._failed(error)
+            return
+        self._answered()
 
     async def pause(self, key: str, seconds: float) -> None:
         """Hold every request drawing on ``key`` for ``seconds`` (a longer pause already set stays)."""

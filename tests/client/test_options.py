@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from enterprise_async import APITimeoutError, ClientValidationError, ServerError
+from enterprise_async import APITimeoutError, ClientValidationError, EnterpriseClient, ServerError
 from enterprise_async.testing import Fault, Sandbox
 
 CATALOG = "00000000-0000-4000-8000-000000000007"
@@ -25,6 +27,40 @@ async def test_a_view_shares_the_pool_and_the_token_of_its_client() -> None:
         assert view._session.get() is client._session.get()
         assert sandbox.tokens_issued == 1
         assert view.stats is client.stats
+
+
+class CountedClient(EnterpriseClient):
+    """A client of the user's own, which counts the clients its constructor made."""
+
+    made = 0
+
+    def __init__(self, **settings: Any) -> None:
+        type(self).made += 1
+        super().__init__(**settings)
+
+
+async def test_a_view_is_made_by_the_clients_constructor_and_shares_what_the_client_holds() -> None:
+    async with Sandbox() as sandbox:
+        client = CountedClient(
+            client_id=sandbox.client_id,
+            client_secret=sandbox.client_secret,
+            base_url=sandbox.base_url,
+            auth_url=sandbox.auth_url,
+            trust_env=False,
+            max_retries=1,
+        )
+        async with client:
+            view = client.with_options(max_retries=0, headers={"X-Tenant": "acme"})
+            assert isinstance(view, CountedClient)
+            assert CountedClient.made == 2
+            assert view.options.max_retries == 0
+            assert view.options.headers == {"X-Tenant": "acme"}
+            assert (view.base_url, view.response_format) == (client.base_url, client.response_format)
+            await view.catalogs.list().first_page()
+            await client.catalogs.list().first_page()
+            assert sandbox.tokens_issued == 1
+            assert (view.stats, view.concurrency) == (client.stats, client.concurrency)
+            assert view.token_requests == client.token_requests == 1
 
 
 async def test_closing_a_view_leaves_its_client_open() -> None:

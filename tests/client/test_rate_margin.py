@@ -9,7 +9,7 @@ import pytest
 
 from enterprise_async import ClientValidationError, RateLimit
 from enterprise_async._transport.rate_limit import InMemoryRateStore, RateBudget
-from enterprise_async._transport.rate_window import Limit, MemoryWindows, parse_rate_limit, spacing
+from enterprise_async._transport.rate_window import Draw, Limit, MemoryWindows, parse_rate_limit, spacing
 from enterprise_async._utils.constants import DEFAULT_RATE_MARGIN, RESERVE_AHEAD
 from enterprise_async.testing import Sandbox
 
@@ -72,7 +72,7 @@ def test_a_rate_limit_object_with_a_negative_margin_is_refused() -> None:
 def granted_at(memory: MemoryWindows, budget: RateLimit, clock: Clock) -> float:
     """Draw until granted, the clock moving on as a caller would sleep; the moment held."""
     while True:
-        granted, wait = memory.draw(budget.windows, "k", budget.margin)
+        granted, wait, _ = memory.draw(budget.windows, "k", budget.margin)
         if granted:
             return clock.now + wait
         clock.now += wait
@@ -96,27 +96,41 @@ def test_a_window_is_counted_margin_wider_than_the_services() -> None:
     assert clock.now < 65.0
     # The service's window (1 s) lets the first request go at 65; the widened one (1.25 s) at 65.25.
     clock.now = 65.0
-    assert memory.draw(budget.windows, "k", budget.margin) == (True, 0.25)
+    assert memory.draw(budget.windows, "k", budget.margin)[:2] == (True, 0.25)
 
 
 def test_the_next_free_moment_is_held_only_a_little_ahead() -> None:
     clock = Clock()
     budget = RateLimit((Limit(1, 1.0),), margin=0.0)
     memory = MemoryWindows(clock)
-    assert memory.draw(budget.windows, "k", budget.margin) == (True, 0.0)
-    assert memory.draw(budget.windows, "k", budget.margin) == (False, pytest.approx(1.0))
+    assert memory.draw(budget.windows, "k", budget.margin)[:2] == (True, 0.0)
+    assert memory.draw(budget.windows, "k", budget.margin)[:2] == (False, pytest.approx(1.0))
     clock.now += 1.0 - RESERVE_AHEAD
-    assert memory.draw(budget.windows, "k", budget.margin) == (True, pytest.approx(RESERVE_AHEAD))
+    assert memory.draw(budget.windows, "k", budget.margin)[:2] == (True, pytest.approx(RESERVE_AHEAD))
     # The moment held counts: the next one is a second after it.
-    assert memory.draw(budget.windows, "k", budget.margin) == (False, pytest.approx(1.0 + RESERVE_AHEAD))
+    assert memory.draw(budget.windows, "k", budget.margin)[:2] == (False, pytest.approx(1.0 + RESERVE_AHEAD))
+
+
+def test_a_moment_given_back_is_free_again() -> None:
+    clock = Clock()
+    budget = RateLimit.parse("1/second; margin=0")
+    memory = MemoryWindows(clock)
+    drawn = memory.draw(budget.windows, "k", budget.margin)
+    assert drawn.granted
+    assert not memory.draw(budget.windows, "k", budget.margin).granted
+    memory.release("k", drawn.moment)
+    assert memory.draw(budget.windows, "k", budget.margin)[:2] == (True, 0.0)
 
 
 def test_without_a_margin_the_windows_are_the_services_and_requests_go_at_once() -> None:
     clock = Clock()
     budget = RateLimit.parse("2/second; margin=0")
     memory = MemoryWindows(clock)
-    assert [memory.draw(budget.windows, "k", budget.margin) for _ in range(2)] == [(True, 0.0), (True, 0.0)]
-    assert memory.draw(budget.windows, "k", budget.margin) == (False, 1.0)
+    assert [memory.draw(budget.windows, "k", budget.margin)[:2] for _ in range(2)] == [
+        (True, 0.0),
+        (True, 0.0),
+    ]
+    assert memory.draw(budget.windows, "k", budget.margin)[:2] == (False, 1.0)
 
 
 def test_the_spacing_is_the_tightest_limits_and_never_more_than_the_margin() -> None:
@@ -143,12 +157,16 @@ class LateAnswers(InMemoryRateStore):
         super().__init__()
         self.late = late
         self.draws = 0
+        self.released: list[float | str] = []
 
-    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+    async def draw(self, budget: RateLimit, key: str) -> Draw:
         self.draws += 1
         if self.draws == 1:
             await asyncio.sleep(self.late)  # never ends early: the grant is at least this late
-        return True, 0.0
+        return Draw(True, 0.0, f"moment {self.draws}")
+
+    async def release(self, key: str, moment: float | str) -> None:
+        self.released.append(moment)
 
 
 async def test_a_request_that_comes_late_to_its_moment_draws_again() -> None:
@@ -158,6 +176,7 @@ async def test_a_request_that_comes_late_to_its_moment_draws_again() -> None:
     await rate.draw()
     assert rate.late >= 1  # late by the whole margin, more than its half
     assert store.draws >= 2
+    assert store.released[0] == "moment 1"  # given back: nothing was sent at it
 
 
 async def test_a_request_on_time_draws_once() -> None:
@@ -165,4 +184,4 @@ async def test_a_request_on_time_draws_once() -> None:
     store = LateAnswers(late=0.0)
     rate = RateBudget(store, budget, key="k")
     await rate.draw()
-    assert (rate.late, store.draws) == (0, 1)
+    assert (rate.late, store.draws, store.released) == (0, 1, [])

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import ast
+import asyncio
+import inspect
 import logging
 import subprocess
 import sys
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import pytest
 
-from enterprise_async import APIStatusError, NotFoundError
+from enterprise_async import APIStatusError, EnterpriseClient, NotFoundError
 from enterprise_async.models import CatalogContentsPage
 from enterprise_async.testing import Fault, Sandbox
 
@@ -150,3 +156,61 @@ async def test_a_bare_list_answer_parses_to_the_pagers_envelope() -> None:
         answers = [answer async for answer in client.with_raw_response.learner_summary.list(customer)]
         assert len(answers) == 1
         assert list(answers[0].parse().results) == await client.learner_summary.list(customer).to_list()
+
+
+async def turns_while(read: Callable[[], Awaitable[Any]]) -> int:
+    """The turns the event loop gave another task while ``read`` ran."""
+    turns = 0
+
+    async def tick() -> None:
+        nonlocal turns
+        while True:
+            await asyncio.sleep(0)
+            turns += 1
+
+    task = asyncio.create_task(tick())
+    await asyncio.sleep(0)
+    before = turns
+    await read()
+    given = turns - before
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    return given
+
+
+async def test_a_raw_page_is_decoded_in_steps_as_the_plain_page_is() -> None:
+    """A raw listing's page reaches its answer through the same stepped read as a plain one's:
+    other tasks get the same turns while an XML page is read."""
+    async with (
+        Sandbox(seed=0, page_sizes={"contents": 200}) as sandbox,
+        sandbox.client(response_format="xml") as client,
+    ):
+        catalog = max(sandbox.data.catalogs, key=lambda catalog: catalog.item_count)
+        await client.catalogs.contents(catalog.uuid).first_page()  # the token is fetched
+        plain = await turns_while(lambda: client.catalogs.contents(catalog.uuid).first_page())
+        raw = await turns_while(lambda: client.with_raw_response.catalogs.contents(catalog.uuid).first_page())
+        assert catalog.item_count > 40
+        assert raw >= plain - 2
+
+
+RESOURCES = Path(__file__).resolve().parents[2] / "enterprise_async" / "_generated" / "resources.py"
+
+
+def test_each_method_is_written_once_and_its_raw_twin_is_the_same_method() -> None:
+    """``with_raw_response`` holds each resource's own methods, so the generated code writes a
+    signature and a docstring once, and the raw method takes what the plain one takes."""
+    tree = ast.parse(RESOURCES.read_text())
+    written = Counter(
+        (owner.name.removesuffix("WithRawResponse"), node.name)
+        for owner in tree.body
+        if isinstance(owner, ast.ClassDef)
+        for node in owner.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name != "__init__"
+    )
+    assert written
+    assert [name for name, count in written.items() if count > 1] == []
+    client = EnterpriseClient(client_id="id", client_secret="secret", base_url="http://127.0.0.1:9")
+    for plain, raw in ((client.catalogs.course, client.with_raw_response.catalogs.course),
+                       (client.catalogs.contents, client.with_raw_response.catalogs.contents)):  # fmt: skip
+        assert inspect.signature(raw) == inspect.signature(plain)
+        assert raw.__doc__ == plain.__doc__

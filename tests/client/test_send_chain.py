@@ -19,7 +19,7 @@ from typing import Any
 
 import aiohttp
 
-from enterprise_async import APIStatusError
+from enterprise_async import APIStatusError, EnterpriseClient
 from enterprise_async.testing import Sandbox
 
 PACKAGE = Path(__file__).resolve().parents[2] / "enterprise_async"
@@ -67,3 +67,42 @@ async def test_a_call_reaches_the_wire_in_a_few_frames_entering_each_module_once
     assert 3 <= len(chain) <= MOST_FRAMES
     entered = [path for number, path in enumerate(chain) if number == 0 or chain[number - 1] != path]
     assert len(entered) == len(set(entered)), [path.relative_to(PACKAGE) for path in reversed(chain)]
+
+
+REQUEST_LAYER = PACKAGE / "_request"
+ASSIGNMENT_CONFIGURATION = "00000000-0000-4000-8000-000000000001"
+
+
+def request_layer_modules_entered_while_a_listing_is_prepared() -> list[Path]:
+    """The request layer's modules, in the order the preparation of a listing's call enters them
+    (a module entered again straight after itself is one entry). A listing's call checks its
+    arguments and writes its query at once, before anything is sent: that is all it runs."""
+    client = EnterpriseClient(client_id="id", client_secret="secret", base_url="http://127.0.0.1:9")
+    entered: list[Path] = []
+
+    def profile(frame: FrameType, event: str, _: Any) -> None:
+        path = Path(frame.f_code.co_filename).resolve()
+        if event == "call" and path.is_relative_to(REQUEST_LAYER) and (not entered or entered[-1] != path):
+            entered.append(path)
+
+    sys.setprofile(profile)
+    try:
+        client.assignments.list(
+            ASSIGNMENT_CONFIGURATION,
+            learner_email__in=["al@example.com", "bo@example.com"],
+            lms_user_id__in=[1, 2],
+            learner_state__in=["waiting"],
+        )
+    finally:
+        sys.setprofile(None)
+    return entered
+
+
+def test_a_call_is_checked_and_written_in_one_pass_down_the_request_layer() -> None:
+    """Once the request is being made, the arguments go down to their checks and their written
+    form and come back: no module of the layer is entered twice on the way."""
+    entered = request_layer_modules_entered_while_a_listing_is_prepared()
+    making = entered.index(REQUEST_LAYER / "request.py")
+    below = [path for path in entered[making:] if path != entered[making]]
+    assert below
+    assert len(below) == len(set(below)), [path.relative_to(PACKAGE) for path in entered]

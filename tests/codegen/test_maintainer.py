@@ -395,7 +395,7 @@ def sandbox(repo: Path) -> Iterator[Server]:
         banner: dict[str, str] = {}
         assert process.stdout is not None
         for line in process.stdout:
-            name, _, value = line.strip().partition("=")
+            name, _, value = line.strip().removeprefix("export ").partition("=")
             banner[name] = value
             if name == "ENTERPRISE_CLIENT_SECRET":
                 break

@@ -29,6 +29,8 @@ NOT_RUN = {
     "runs it and sources what it prints",
     "export ENTERPRISE_BASE_URL=": "the values are the sandbox's, printed by the line above",
     "python3 -m venv": "installs from a package index into a new environment: CI's .ci/run does it",
+    "git clone": "installs from the repository, whose URL is the reader's",
+    "pip install": "installs from a package index or the repository; `nox -s dist` checks the wheel",
 }
 LEARNERS = ("ada@acme.example", "grace@acme.example")
 """The learners the guides name: they hold licenses of ``$PLAN`` before the commands run."""

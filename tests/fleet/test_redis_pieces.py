@@ -100,3 +100,19 @@ def test_only_the_specs_client_wide_statuses_pause_the_client(status: int, pause
     answer = RawResponse(status, "", {"Retry-After": "1"}, b"", "POST", "/assign")
     assert 423 in assign.retry_statuses
     assert means_pause(request, answer, SPEC.retry_statuses) is pauses
+
+
+async def test_a_budget_on_redis_counts_widened_windows_and_takes_a_moment_back(redis_url: str) -> None:
+    from enterprise_async._transport.rate_limit import budget_key, parse_rate_limit
+
+    key = budget_key("acme-moments")
+    spaced = parse_rate_limit("2/second; margin=30s")  # 2 per 31 s, one every 15.5 s (never reached)
+    async with RateLimiter(redis_url) as limiter:
+        first = await limiter.draw(spaced, key)
+        assert first.granted
+        assert first.wait == 0
+        second = await limiter.draw(spaced, key)
+        assert not second.granted
+        assert second.wait > 15  # spaced by the widened window's share
+        await limiter.release(key, first.moment)
+        assert (await limiter.draw(spaced, key)).granted  # the moment given back is free again

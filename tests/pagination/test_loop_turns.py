@@ -65,7 +65,7 @@ async def turns_while_read(kind: str) -> tuple[int, Any]:
     task = asyncio.create_task(ticker.run())
     await asyncio.sleep(0)  # the ticker's first turn
     before = ticker.turns
-    page = await window.page(())
+    page, _ = await window.page(())
     turns = ticker.turns - before
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)

@@ -149,11 +149,11 @@ def _start_sandbox(profile: str) -> tuple[subprocess.Popen[str], dict[str, str]]
     )
     assert process.stdout is not None
     settings: dict[str, str] = {}
-    for line in process.stdout:
-        name, _, value = line.strip().partition("=")
+    for line in process.stdout:  # export lines for the variables, # comments for the rest
+        name, _, value = line.strip().removeprefix("export ").partition("=")
         if name.startswith("ENTERPRISE_"):
             settings[name] = value
-        if line.startswith("Press Ctrl-C"):
+        if line.startswith("# Press Ctrl-C"):
             return process, settings
     raise RuntimeError("the sandbox did not start")
 
