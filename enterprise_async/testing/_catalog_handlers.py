@@ -25,10 +25,10 @@ class CatalogHandlers(ServiceHandlers):
     def handlers(self) -> dict[str, Handler]:
         return {
             "catalogs.list": self.catalogs,
-            "catalogs.contents": aliased(self.contents, catalog="catalog_id"),
-            "catalogs.course": aliased(self.course, catalog="catalog_id", key="course_key"),
-            "catalogs.course_run": aliased(self.course_run, catalog="catalog_id", key="course_run_id"),
-            "catalogs.program": aliased(self.program, catalog="catalog_id", key="program_id"),
+            "catalogs.contents": aliased(self.contents, catalog="catalog_uuid"),
+            "catalogs.course": aliased(self.course, catalog="catalog_uuid", key="course_key"),
+            "catalogs.course_run": aliased(self.course_run, catalog="catalog_uuid", key="course_run_id"),
+            "catalogs.program": aliased(self.program, catalog="catalog_uuid", key="program_id"),
         }
 
     def catalogs(self, call: Call) -> Reply:
