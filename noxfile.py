@@ -102,10 +102,12 @@ service would see a fleet, not beside tests that load the machine and stretch th
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff: lint and formatting."""
+    """ruff: lint and formatting; import-linter: the layers contract of pyproject.toml."""
     session.install("ruff==0.17.6")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.install("-e", ".", "import-linter>=2.1")
+    session.run("lint-imports")
 
 
 @nox.session

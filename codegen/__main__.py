@@ -1,4 +1,5 @@
-"""``python -m codegen [--check]``: regenerate `enterprise_async/_generated/` from the spec."""
+"""``python -m codegen [--check]``: regenerate `enterprise_async/_generated/` from the spec;
+``python -m codegen compare SCHEMA --service NAME``: hold the spec against a service's document."""
 
 from __future__ import annotations
 
@@ -6,14 +7,19 @@ import argparse
 import sys
 from pathlib import Path
 
-from codegen.pipeline import ROOT, check, generate, write
-from codegen.source import InvalidSpecError
-
 
 def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["compare"]:
+        from codegen.compare import main as compare
+
+        return compare(arguments[1:])
+    from codegen.pipeline import check, generate, write  # the generator's imports are heavy
+    from codegen.source import InvalidSpecError
+
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
     parser.add_argument("--check", action="store_true", help="fail if the committed output is not fresh")
-    options = parser.parse_args(argv)
+    options = parser.parse_args(arguments)
     try:
         outputs = generate()
     except InvalidSpecError as invalid:
@@ -36,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _shown(path: Path) -> str:
+    from codegen.pipeline import ROOT
+
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 

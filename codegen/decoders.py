@@ -33,7 +33,7 @@ from typing import Any, NamedTuple, get_args, get_origin
 
 import attrs
 
-from enterprise_async._enum import OpenEnum
+from enterprise_async._decoding.enums import OpenEnum
 
 READERS_DOC = '''"""Each model's reader, from a JSON object or an XML one (text leaves); see codegen/decoders.
 
@@ -344,7 +344,7 @@ def render_readers(module: types.ModuleType, models: list[Model], type_lists: Ty
             ")",
             "from enterprise_async._decoding.tolerance import Note, report_unknown_type",
             _import_models(module),
-            "from enterprise_async._xml import TextObject",
+            "from enterprise_async._utils.xml import TextObject",
             "",
             *names.lines(),
             "",

@@ -118,7 +118,7 @@ def render_models(spec_path: Path) -> str:
         data_model_field_type=AttrsField,
         data_type_manager_type=stock.data_type_manager,
         custom_template_dir=TEMPLATES,
-        additional_imports=["enterprise_async._enum.OpenEnum"],
+        additional_imports=["enterprise_async._decoding.enums.OpenEnum"],
         target_python_version=PythonVersion.PY_310,
         target_datetime_class=DatetimeClassType.Datetime,
         target_date_class=DateClassType.Date,

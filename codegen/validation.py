@@ -240,6 +240,12 @@ def _service(document: Node, node: Node, at: str) -> Iterator[Problem]:
     if not isinstance(rule, dict) or rule.get("service") not in services:
         yield Problem(where, f"needs `service:` naming one of x-sdk-services ({', '.join(services)})")
         return
+    endpoint = rule.get("endpoint")
+    if endpoint is not None and not _is_endpoint(endpoint):
+        yield Problem(
+            where + pointer("endpoint"),
+            "must be the service's own method and path, e.g. `GET /api/v1/subscriptions/{uuid}/`",
+        )
     access = rule.get("access")
     if access is None:
         return
@@ -250,6 +256,13 @@ def _service(document: Node, node: Node, at: str) -> Iterator[Problem]:
     if not isinstance(access, dict) or access.get("param") not in names:
         known = sorted(str(name) for name in names)
         yield Problem(where + pointer("access"), f"`param` must name a parameter of the operation ({known})")
+
+
+def _is_endpoint(value: Any) -> bool:
+    """``METHOD /path``: an HTTP method in capitals, one blank, an absolute path without blanks."""
+    method, _, path = value.partition(" ") if isinstance(value, str) else ("", "", "")
+    known = {"GET", "POST", "PUT", "PATCH", "DELETE"}
+    return method in known and path.startswith("/") and " " not in path
 
 
 def _dereferenced(document: Node, node: Node) -> Node | None:

@@ -15,22 +15,22 @@ here), the sandbox server in ``enterprise_async.testing``.
 from typing import TYPE_CHECKING
 
 from . import models
-from ._auth import CachedToken, InMemoryTokenCache, TokenCache
-from ._bulk import BulkProgress, BulkResult, ChunkOutcome, bulk_progress
-from ._cursor import ListingCursor
-from ._drift import DriftEntry, DriftReport
+from ._bulk.chunks import BulkProgress, BulkResult, ChunkOutcome, bulk_progress
+from ._client.raw_response import APIResponse, RawPager
+from ._decoding.drift import DriftEntry, DriftReport
 from ._generated.client import EnterpriseClient
-from ._lazy import lazy_names
-from ._logs import configure_logging_from_env
-from ._middleware import Middleware, OutgoingRequest, Send
-from ._options import RequestTrace, current_trace
 from ._paging import AsyncPager, Page
-from ._rate_limit import InMemoryRateStore, RateStore
-from ._raw_response import APIResponse, RawPager
-from ._responses import RawResponse
-from ._retry import RetryPolicy
-from ._timeouts import Timeout
-from ._transport import RequestStats
+from ._paging.cursor import ListingCursor
+from ._request.options import RequestTrace, current_trace
+from ._request.retry import RetryPolicy
+from ._request.timeouts import Timeout
+from ._response.responses import RawResponse
+from ._transport.auth import CachedToken, InMemoryTokenCache, TokenCache
+from ._transport.middleware import Middleware, OutgoingRequest, Send
+from ._transport.rate_limit import InMemoryRateStore, RateStore
+from ._transport.transport import RequestStats
+from ._utils.lazy import lazy_names
+from ._utils.logs import configure_logging_from_env
 from ._version import __version__
 from .errors import (
     APIConnectionError,

@@ -18,10 +18,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ._decoding import from_dict, register_generated, register_variants, the_converter, to_dict
+from ._decoding.xml_schema import register_schemas
 from ._generated.models import *  # noqa: F403 - the generated module defines __all__
 from ._generated.models import __all__ as _generated_names
 from ._generated.variants import VARIANT_RULES
-from ._xml_schema import register_schemas
 
 if TYPE_CHECKING:
     from ._decoding import converter

@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestServer
 from attrs import define, field
 
 from enterprise_async import EnterpriseClient, RawResponse
-from enterprise_async._middleware import OutgoingRequest, Send
+from enterprise_async._transport.middleware import OutgoingRequest, Send
 
 # --------------------------------------------------------------------------- aioresponses shim
 # aioresponses 0.7.9 builds ClientResponse without `stream_writer`, which aiohttp 3.14 requires
@@ -174,7 +174,7 @@ def no_sleep(monkeypatch: pytest.MonkeyPatch) -> list[float]:
         delays.append(delay)
         await asyncio.sleep(0)
 
-    monkeypatch.setattr("enterprise_async._transport.pause", record)
+    monkeypatch.setattr("enterprise_async._transport.transport.pause", record)
     return delays
 
 

@@ -6,7 +6,7 @@ for it (``_generated/readers.py``, ``_generated/writers.py``), which the public 
 hands over with ``register_generated`` and which are loaded on the first decode; a class the
 generator did not see is read and written field by field the same way (``readers``, ``writers``).
 
-XML arrives with text leaves (see ``_xml``), JSON with typed ones; the hooks registered here make
+XML arrives with text leaves (see ``_utils.xml``), JSON with typed ones; the hooks registered here make
 both land on the same values, guided only by the models' types:
 
 - scalars are lenient (``scalars``);

@@ -22,7 +22,7 @@ from typing import Any, get_args
 
 import attrs
 
-from .._xml import TextObject
+from .._utils.xml import TextObject
 from .failure import DecodeError, describe
 from .fields import ABSENT, WIRE, field_plans, known_fields
 from .record import WireRecord, wire_record

@@ -13,7 +13,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, get_args, get_origin
 
-from .._enum import OpenEnum, normalized
+from .enums import OpenEnum, normalized
 from .failure import DecodeError, describe
 from .scalars import SCALAR_HOOKS, Hook, to_mapping, to_str
 

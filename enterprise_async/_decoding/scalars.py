@@ -16,7 +16,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._xml import TextObject
+from .._utils.xml import TextObject
 from .failure import DecodeError, describe
 
 __all__ = ["SCALAR_HOOKS", "Hook", "to_mapping", "to_str"]

@@ -8,7 +8,7 @@ error.
 The same findings, with the enum values outside the spec, the unknown fields a model keeps in
 ``extra`` and the discriminator values that name no type of the spec, go to a drift listener
 when the caller of ``structure()`` gives one (a list the client hands over per response; see
-``_drift``). Models report to the ``structure()`` call under way only
+``_decoding.drift``). Models report to the ``structure()`` call under way only
 when something drifted, and the paths are found only then: a clean decode does no extra work.
 """
 

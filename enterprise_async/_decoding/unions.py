@@ -16,12 +16,12 @@ from typing import Any, get_args
 
 import attrs
 
-from .._enum import OpenEnum
-from .._spec import VariantRule
+from .enums import OpenEnum
 from .failure import DecodeError, describe, type_name
 from .fields import known_fields
 from .registry import enum_hook, hook, is_list, is_mapping, is_open_enum
 from .scalars import SCALAR_HOOKS, Hook
+from .spec import VariantRule
 from .tolerance import report_unknown_type
 
 __all__ = ["register_variants", "union_hook", "variant_of"]

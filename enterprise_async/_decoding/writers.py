@@ -19,8 +19,8 @@ from typing import Any, get_args
 
 import attrs
 
-from .._enum import OpenEnum
-from .._xml import TextObject
+from .._utils.xml import TextObject
+from .enums import OpenEnum
 from .failure import DecodeError
 from .fields import WIRE, field_plans, has_scalar_default, model_fields
 from .record import WireRecord

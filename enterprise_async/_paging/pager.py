@@ -18,10 +18,10 @@ from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callab
 from contextlib import AbstractContextManager, aclosing, nullcontext
 from typing import Generic, TypeVar, cast
 
-from .._cursor import ListingCursor, listing_arguments
-from .._request import Query, merge_query
-from .._spec import Pagination
+from .._decoding.spec import Pagination
+from .._request.request import Query, merge_query
 from ..errors import ClientValidationError, IncompleteListingError
+from .cursor import ListingCursor, listing_arguments
 from .envelope import Envelope, Page, PageFetcher
 from .plans import PageStep, PageT, requested_size
 from .position import Position

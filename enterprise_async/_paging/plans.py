@@ -19,8 +19,8 @@ from typing import Any, Generic
 from attrs import define, frozen
 from typing_extensions import TypeVar as DefaultTypeVar
 
-from .._cursor import ListingCursor
-from .._request import Query, merge_query
+from .._request.request import Query, merge_query
+from .cursor import ListingCursor
 from .envelope import Envelope, QueryOf, link_query
 
 __all__ = ["NumberedPlan", "PageStep", "plan_by_link", "plan_without_links", "requested_size"]

@@ -17,8 +17,8 @@ from typing import Any, Generic
 import attrs
 from attrs import define, field
 
-from .._cursor import ListingCursor
-from .._spec import Pagination
+from .._decoding.spec import Pagination
+from .cursor import ListingCursor
 from .envelope import Envelope, link_query
 from .plans import PageStep, PageT, requested_size
 

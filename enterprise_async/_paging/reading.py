@@ -14,10 +14,10 @@ from typing import Any
 
 from attrs import frozen
 
-from .._drift import DriftCollector
-from .._responses import RawResponse, decode_body, is_xml, read_result, result_of, unreadable
-from .._spec import Operation
-from .._xml import XMLDecodeError, parse_drf_xml_in_steps
+from .._decoding.drift import DriftCollector
+from .._decoding.spec import Operation
+from .._response.responses import RawResponse, decode_body, is_xml, read_result, result_of, unreadable
+from .._utils.xml import XMLDecodeError, parse_drf_xml_in_steps
 
 __all__ = ["PageRead"]
 

@@ -21,8 +21,8 @@ from typing import Any
 
 from attrs import frozen
 
-from .._cursor import ListingCursor
 from ..errors import ListingMovedError
+from .cursor import ListingCursor
 from .envelope import Envelope
 from .plans import PageStep
 from .position import identity, mark

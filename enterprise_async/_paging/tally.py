@@ -14,8 +14,8 @@ from typing import Any
 
 from attrs import define, field
 
-from .._error_detail import error_detail
-from .._request import call_label
+from .._request.request import call_label
+from .._response.error_detail import error_detail
 from ..errors import APIStatusError, IncompleteListingError
 from .envelope import Envelope
 

@@ -20,9 +20,9 @@ from typing import Any
 
 from attrs import frozen
 
-from .._cursor import ListingCursor
-from .._request import Query
+from .._request.request import Query
 from ..errors import IncompleteListingError
+from .cursor import ListingCursor
 from .envelope import Envelope, PageDecoder, PageFetcher, link_query
 from .plans import NumberedPlan, PageStep, plan_by_link, plan_without_links
 from .reading import PageRead

@@ -9,7 +9,7 @@ It needs the ``[cli]`` extra (click, rich): without it, importing this package r
 ``MissingExtraError`` (an ``ImportError``) naming the install command.
 """
 
-from .._optional import require_extra
+from .._utils.optional import require_extra
 
 require_extra("cli")
 

@@ -21,10 +21,10 @@ import click
 from attrs import define, field
 from rich.text import Text
 
-from .._bulk import BulkResult, ChunkOutcome, bulk_progress
+from .._bulk.chunks import BulkResult, ChunkOutcome, bulk_progress
+from .._client.job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT
 from .._generated.client import EnterpriseClient
 from .._generated.operations import ENROLLMENTS_JOB_STATUS
-from .._job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT
 from ..errors import ClientValidationError, IncompleteBulkError
 from ..models import BulkEnrollmentResult, BulkRevokeResult, to_dict
 from ._context import ApiSettings, run_with_client

@@ -16,9 +16,9 @@ from typing import Any, Final, Literal, NoReturn
 
 import click
 
-from .._constants import REQUIRED_ENVIRONMENT
-from .._options import ClientOptions
-from .._rate_limit import parse_rate_limit
+from .._request.options import ClientOptions
+from .._transport.rate_limit import parse_rate_limit
+from .._utils.constants import REQUIRED_ENVIRONMENT
 from ..errors import ClientValidationError
 from ..fleet._customers import Customer
 from ..fleet._queue import DEFAULT_JOB_TIMEOUT, QUEUE_NAME

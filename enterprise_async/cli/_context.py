@@ -9,9 +9,9 @@ from typing import Any, Final, Literal, TypeVar
 
 from attrs import field, frozen
 
-from .._constants import REQUIRED_ENVIRONMENT
 from .._generated.client import EnterpriseClient
-from .._options import ClientOptions
+from .._request.options import ClientOptions
+from .._utils.constants import REQUIRED_ENVIRONMENT
 from ._drift_option import print_drift
 from ._failures import InputError, run
 

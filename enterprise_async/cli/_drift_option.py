@@ -6,7 +6,7 @@ from typing import Final
 
 import click
 
-from .._base_client import BaseClient
+from .._client.base import BaseClient
 
 __all__ = ["DRIFT_OPTION", "print_drift"]
 

@@ -19,8 +19,8 @@ from typing import Any, Final, TypeVar
 
 import click
 
-from .._optional import MissingExtraError, require_extra
-from .._redaction import Redactor
+from .._utils.optional import MissingExtraError, require_extra
+from .._utils.redaction import Redactor
 from ..errors import ClientValidationError, EnterpriseError, IncompleteListingError
 from ..fleet import Customer, CustomersFileError, read_customers
 

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .._options import ClientOptions
+from .._request.options import ClientOptions
 from ..errors import ClientValidationError
 from ._context import ApiSettings
 from ._failures import InputError

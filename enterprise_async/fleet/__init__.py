@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._lazy import lazy_names
-from .._rate_limit import RateBudget, budget_key, parse_rate_limit
+from .._transport.rate_limit import RateBudget, budget_key, parse_rate_limit
+from .._utils.lazy import lazy_names
 from ._rate_limiter import RateLimiter
 from ._redis import RedisPolicy, RedisUnavailableError
 from ._token_cache import RedisTokenCache

@@ -33,8 +33,8 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
-from .._rate_limit import parse_rate_limit
-from .._settings import check_base_url as absolute_url
+from .._client.settings import check_base_url as absolute_url
+from .._transport.rate_limit import parse_rate_limit
 from ..errors import ClientValidationError, EnterpriseError
 
 __all__ = ["Customer", "CustomersFileError", "read_customers"]

@@ -29,7 +29,7 @@ from limits import RateLimitItem
 from limits.aio.storage import RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from .._rate_limit import InMemoryRateStore, draw_from
+from .._transport.rate_limit import InMemoryRateStore, draw_from
 from ._redis import (
     DEFAULT_FALLBACK_WINDOW,
     DEFAULT_RECHECK,

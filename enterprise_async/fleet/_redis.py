@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from attrs import frozen
 
-from .._optional import require_extra
+from .._utils.optional import require_extra
 from ..errors import APIConnectionError, ClientValidationError
 
 __all__ = [

@@ -32,7 +32,7 @@ from typing import Any, Final, TypeVar
 import orjson
 from attrs import frozen
 
-from .._constants import REDIS_KEY_PREFIX
+from .._utils.constants import REDIS_KEY_PREFIX
 from ..exports._lock import (
     DIRECTORY_LOCK_NAME,
     DirectoryLock,

@@ -26,8 +26,8 @@ from typing import Any
 
 import orjson
 
-from .._auth import CachedToken, TokenIssue
-from .._constants import TOKEN_LOCK_POLL, TOKEN_LOCK_TTL
+from .._transport.auth import CachedToken, TokenIssue
+from .._utils.constants import TOKEN_LOCK_POLL, TOKEN_LOCK_TTL
 from ..errors import ClientValidationError
 from ._redis import (
     DEFAULT_FALLBACK_WINDOW,

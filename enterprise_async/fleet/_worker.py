@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .._options import ClientOptions
+from .._request.options import ClientOptions
 from . import _job_format
 from ._catalog_job import export_catalog
 from ._customer_queue import CUSTOMER_FUNCTION, export_customer

@@ -14,9 +14,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from .._constants import REQUIRED_ENVIRONMENT
 from .._generated.client import EnterpriseClient
-from .._options import ClientOptions
+from .._request.options import ClientOptions
+from .._utils.constants import REQUIRED_ENVIRONMENT
 from ._customers import Customer
 from ._rate_limiter import RateLimiter
 from ._token_cache import RedisTokenCache

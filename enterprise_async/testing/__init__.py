@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._lazy import lazy_names
+from .._utils.lazy import lazy_names
 
 if TYPE_CHECKING:
     from ._canned import CannedAnswers

@@ -13,7 +13,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from .._generated.client import EnterpriseClient
-from .._optional import require_extra
+from .._utils.optional import require_extra
 from ._data_size import DataSize
 from ._endpoints import Endpoints
 from ._faults import FaultInjector

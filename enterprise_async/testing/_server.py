@@ -21,7 +21,7 @@ import orjson
 from aiohttp import web
 
 from .._generated.operations import REQUEST_ID_HEADERS
-from .._xml import render_drf_xml
+from .._utils.xml import render_drf_xml
 from ._call import Call
 from ._canned import CannedAnswers
 from ._endpoints import Endpoints

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from enterprise_async import EnterpriseClient
-from enterprise_async._options import ClientOptions
+from enterprise_async._request.options import ClientOptions
 
 from ._harness import Row, median
 from ._remote import RemoteSandbox, SandboxAddress, remote_sandbox

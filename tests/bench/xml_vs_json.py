@@ -4,7 +4,7 @@ One page of catalog contents (20 items) is fetched from one sandbox in both form
 body goes through the client's own path (``read_result``: parse, then build the models); the
 two results are checked equal before anything is timed. The XML parser is the standard library's
 C parser and tree builder (``xml.etree``), then one pass reads the empty elements by the spec
-(``_xml_schema``). A second row counts the real records (``../shared/realdata``) that read from
+(``_decoding.xml_schema``). A second row counts the real records (``../shared/realdata``) that read from
 djangorestframework-xml's rendering into a model equal to their JSON twin's, writing the same JSON.
 """
 
@@ -22,10 +22,10 @@ import orjson
 
 from enterprise_async import EnterpriseClient
 from enterprise_async._decoding import structure
+from enterprise_async._decoding.xml_schema import fill_empty_elements
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._responses import RawResponse, read_result
-from enterprise_async._xml import parse_drf_xml
-from enterprise_async._xml_schema import fill_empty_elements
+from enterprise_async._response.responses import RawResponse, read_result
+from enterprise_async._utils.xml import parse_drf_xml
 from enterprise_async.models import CatalogContentsPage
 
 from ._harness import Row, collector_off, median, per_call

@@ -21,9 +21,9 @@ from enterprise_async import (
     IncompleteBulkError,
     ServerError,
 )
-from enterprise_async._bulk import plan_chunks
+from enterprise_async._bulk.chunks import plan_chunks
+from enterprise_async._decoding.spec import Chunking, MaxProductItems
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._spec import Chunking, MaxProductItems
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from enterprise_async.testing._registry import GENERATED_SPEC
 from tests.conftest import InFlight
@@ -366,7 +366,7 @@ def test_course_keys_past_the_limit_are_cut_too() -> None:
 
 
 def test_an_operation_without_chunking_is_refused() -> None:
-    from enterprise_async._bulk import send_in_chunks
+    from enterprise_async._bulk.chunks import send_in_chunks
 
     async def never(*_: object) -> None:
         raise AssertionError("nothing may be sent")

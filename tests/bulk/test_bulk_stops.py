@@ -16,7 +16,7 @@ from enterprise_async import (
     Send,
     bulk_progress,
 )
-from enterprise_async._responses import RawResponse
+from enterprise_async._response.responses import RawResponse
 from enterprise_async.testing import DataSize, Sandbox
 
 ASSIGN = "/enterprise/v1/subscriptions/{}/licenses/assign"

@@ -19,8 +19,8 @@ from enterprise_async import (
     JobResultsUnavailableError,
     RequestLimitError,
 )
+from enterprise_async._client.job_results import read_rows
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._job_results import read_rows
 from enterprise_async.models import BulkEnrollmentJobStatus, BulkEnrollmentResult
 from enterprise_async.testing import Sandbox
 

@@ -7,7 +7,7 @@ import pytest
 
 from tests.without_extras import assert_one_line, run_without
 
-CONSOLE_SCRIPT = "from enterprise_async._console import main; main()"
+CONSOLE_SCRIPT = "from enterprise_async.__main__ import main; main()"
 """What the ``enterprise-async`` console script runs."""
 PYTHON_DASH_M = "import runpy; runpy.run_module('enterprise_async', run_name='__main__')"
 """What ``python -m enterprise_async`` runs."""

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from enterprise_async import CachedToken, InMemoryTokenCache
-from enterprise_async._auth import TokenProvider, token_cache_key
+from enterprise_async._transport.auth import TokenProvider, token_cache_key
 
 
 class Issuer:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from enterprise_async import APIStatusError, ClientValidationError, ContentMismatchError
-from enterprise_async._xml import parse_drf_xml
+from enterprise_async._utils.xml import parse_drf_xml
 from enterprise_async.cli import export_catalogs
 from enterprise_async.models import (
     Catalog,

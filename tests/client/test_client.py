@@ -22,8 +22,8 @@ from enterprise_async import (
     ResponseDecodeError,
     ServerError,
 )
+from enterprise_async._utils.xml import render_drf_xml
 from enterprise_async._version import __version__
-from enterprise_async._xml import render_drf_xml
 from enterprise_async.models import AllocationResult, AssignmentState, BulkRevokeResult, LearnerState
 from tests.conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
 from tests.fixtures import json_fixture
@@ -435,7 +435,7 @@ async def test_token_lifetime_is_read_from_expires_in_as_sent(
 async def test_an_unusable_expires_in_falls_back_to_the_default_lifetime(
     api: ScriptedAPI, expires_in: object
 ) -> None:
-    from enterprise_async._constants import DEFAULT_TOKEN_LIFETIME
+    from enterprise_async._utils.constants import DEFAULT_TOKEN_LIFETIME
 
     api.json("POST", "/oauth2/v1/access_token", {"access_token": "t", "expires_in": expires_in})
     async with api.client() as client:

@@ -54,7 +54,13 @@ METHODS: dict[str, tuple[list[str], list[str], bool]] = {
         False,
     ),
     "subscriptions.bulk_revoke": (["subscription_plan_uuid"], ["user_emails", "filters"], False),
-    "enrollments.bulk_enroll": (["enterprise_customer_uuid"], ["emails", "course_run_keys", "notify"], False),
+    # enroll_all, subscription_uuid: the query parameters license-manager reads and the gateway
+    # forwards, found by `python -m codegen compare` (issue 42)
+    "enrollments.bulk_enroll": (
+        ["enterprise_customer_uuid"],
+        ["enroll_all", "subscription_uuid", "emails", "course_run_keys", "notify"],
+        False,
+    ),
     # page_size: what the gateway forwards and enterprise-catalog reads (issue 22); limit stays its alias
     "catalogs.list": ([], ["page_size"], True),
     "catalogs.contents": (["catalog_id"], ["page_size", "limit"], True),

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from enterprise_async._generated import operations
-from enterprise_async._responses import RawResponse, read_result
-from enterprise_async._xml import render_drf_xml
+from enterprise_async._response.responses import RawResponse, read_result
+from enterprise_async._utils.xml import render_drf_xml
 from enterprise_async.errors import ResponseDecodeError
 from tests.fixtures import json_fixture
 

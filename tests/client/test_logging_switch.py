@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from enterprise_async._logs import RedactingFilter
+from enterprise_async._utils.logs import RedactingFilter
 
 ROOT = Path(__file__).resolve().parents[2]
 

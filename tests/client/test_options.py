@@ -108,7 +108,7 @@ async def test_a_view_keeps_its_own_concurrency_bound() -> None:
 
 
 async def test_client_options_travel_whole_and_are_validated_once() -> None:
-    from enterprise_async._options import ClientOptions
+    from enterprise_async._request.options import ClientOptions
 
     options = ClientOptions(response_format="xml", max_concurrency=3, max_retries=0, timeout=5.0)
     assert ClientOptions.from_json(options.to_json()) == options
@@ -128,7 +128,7 @@ async def test_client_options_travel_whole_and_are_validated_once() -> None:
     ],
 )
 def test_bad_client_options_are_refused_by_name(data: dict[str, object]) -> None:
-    from enterprise_async._options import ClientOptions
+    from enterprise_async._request.options import ClientOptions
 
     with pytest.raises(ClientValidationError) as refused:
         ClientOptions.from_json(data)
@@ -136,7 +136,7 @@ def test_bad_client_options_are_refused_by_name(data: dict[str, object]) -> None
 
 
 async def test_options_and_separate_settings_are_not_mixed() -> None:
-    from enterprise_async._options import ClientOptions
+    from enterprise_async._request.options import ClientOptions
 
     async with Sandbox() as sandbox:
         with pytest.raises(ClientValidationError, match="either options="):

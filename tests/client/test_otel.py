@@ -22,7 +22,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from enterprise_async import APIStatusError
-from enterprise_async import _telemetry as telemetry_module
+from enterprise_async._transport import telemetry as telemetry_module
 from enterprise_async.testing import Fault, Sandbox
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"

@@ -77,7 +77,7 @@ async def test_a_status_error_carries_and_ends_with_the_request_id() -> None:
 
 def test_the_apigw_id_names_a_request_when_the_request_id_is_missing() -> None:
     from enterprise_async._generated.operations import SPEC
-    from enterprise_async._responses import request_id_of
+    from enterprise_async._response.responses import request_id_of
 
     names = SPEC.request_id_headers
     assert request_id_of({"x-amz-apigw-id": "Abc="}, names) == "Abc="
@@ -135,9 +135,9 @@ def test_mypy_types_raw_calls_precisely(tmp_path: Path) -> None:
         line.split("Revealed type is ", 1)[1] for line in result.stdout.splitlines() if "Revealed" in line
     ]
     assert revealed == [
-        '"enterprise_async._raw_response.APIResponse[enterprise_async._generated.models.AllocationResult]"',
+        '"enterprise_async._client.raw_response.APIResponse[enterprise_async._generated.models.AllocationResult]"',
         '"enterprise_async._generated.models.AllocationResult"',
-        '"enterprise_async._raw_response.RawPager[enterprise_async._generated.models.CatalogContentsPage]"',
+        '"enterprise_async._client.raw_response.RawPager[enterprise_async._generated.models.CatalogContentsPage]"',
         '"list[enterprise_async._generated.models.Course | enterprise_async._generated.models.CourseRun | '
         "enterprise_async._generated.models.Program | enterprise_async._generated.models.LearnerPathway | "
         'enterprise_async._generated.models.Video | enterprise_async._generated.models.ContentMetadata]"',

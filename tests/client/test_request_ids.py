@@ -12,7 +12,7 @@ import pytest
 
 from enterprise_async import APIConnectionError, APIStatusError, current_trace
 from enterprise_async._generated.operations import SPEC
-from enterprise_async._middleware import OutgoingRequest
+from enterprise_async._transport.middleware import OutgoingRequest
 from enterprise_async.testing import Fault, Sandbox
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"

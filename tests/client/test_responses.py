@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import orjson
 import pytest
 
-from enterprise_async import _responses
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._responses import RawResponse, read_result
+from enterprise_async._response import responses as _responses
+from enterprise_async._response.responses import RawResponse, read_result
 from enterprise_async.errors import ResponseDecodeError
 from enterprise_async.models import CatalogPage
 

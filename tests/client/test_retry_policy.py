@@ -164,7 +164,7 @@ async def test_a_retry_that_is_not_a_policy_is_refused_before_sending(api: Scrip
 
 
 def test_a_policy_travels_as_json_with_the_client_options() -> None:
-    from enterprise_async._options import ClientOptions
+    from enterprise_async._request.options import ClientOptions
 
     options = ClientOptions(retry=RetryPolicy(initial_delay=0.2, retry_statuses={502, 429}))
     assert ClientOptions.from_json(options.to_json()) == options

@@ -14,8 +14,8 @@ from aioresponses import aioresponses
 from yarl import URL
 
 from enterprise_async import APIConnectionError, APITimeoutError, RateLimitError, ServerError
-from enterprise_async._constants import INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
-from enterprise_async._transport import parse_retry_after
+from enterprise_async._transport.transport import parse_retry_after
+from enterprise_async._utils.constants import INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
 from enterprise_async.models import AllocationResult
 from tests.conftest import ScriptedAPI
 from tests.fixtures import json_fixture

@@ -24,7 +24,7 @@ import enterprise_async
 from enterprise_async._decoding import structure
 from enterprise_async._decoding.readers import model_reader
 from enterprise_async._decoding.registry import converter
-from enterprise_async._xml import TextObject
+from enterprise_async._utils.xml import TextObject
 from enterprise_async.models import CourseRun, Seat, from_dict, to_dict
 
 _BASE: dict[str, Any] = {

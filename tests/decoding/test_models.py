@@ -15,7 +15,7 @@ import pytest
 from enterprise_async import models
 from enterprise_async._decoding import structure
 from enterprise_async._generated import models as generated
-from enterprise_async._xml import parse_drf_xml
+from enterprise_async._utils.xml import parse_drf_xml
 from enterprise_async.errors import ResponseDecodeError
 from enterprise_async.models import (
     AccessToken,

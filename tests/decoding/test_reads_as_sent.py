@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from enterprise_async import EnterpriseClient, errors
-from enterprise_async._xml import render_drf_xml
-from enterprise_async._xml_schema import read_drf_xml
+from enterprise_async._decoding.xml_schema import read_drf_xml
+from enterprise_async._utils.xml import render_drf_xml
 from enterprise_async.models import (
     ContentItem,
     ContentMetadata,

@@ -24,7 +24,7 @@ import attrs
 import pytest
 
 from enterprise_async import models
-from enterprise_async._xml import parse_drf_xml, render_drf_xml
+from enterprise_async._utils.xml import parse_drf_xml, render_drf_xml
 from enterprise_async.models import (
     Availability,
     CatalogContentsPage,

@@ -24,11 +24,12 @@ import attrs
 import orjson
 import pytest
 
-from enterprise_async import EnterpriseClient, NotFoundError, _answers
+from enterprise_async import EnterpriseClient, NotFoundError
+from enterprise_async._client import answers as _answers
+from enterprise_async._decoding.spec import Operation
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._paging import reading as _reading
-from enterprise_async._spec import Operation
-from enterprise_async._xml import parse_drf_xml, render_drf_xml
+from enterprise_async._utils.xml import parse_drf_xml, render_drf_xml
 from enterprise_async.models import (
     BulkRevokeFilter,
     Course,

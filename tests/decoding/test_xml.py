@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from enterprise_async._xml import XMLDecodeError, _parse_guarded, parse_drf_xml, render_drf_xml
-from enterprise_async._xml_schema import read_drf_xml
+from enterprise_async._decoding.xml_schema import read_drf_xml
+from enterprise_async._utils.xml import XMLDecodeError, _parse_guarded, parse_drf_xml, render_drf_xml
 from enterprise_async.models import (
     CatalogContentsPage,
     Course,

@@ -13,7 +13,7 @@ import pytest
 
 from enterprise_async import DriftEntry, DriftReport, EnterpriseClient
 from enterprise_async._decoding import structure, tolerance
-from enterprise_async._drift import MAX_DRIFT_ENTRIES, DriftCollector
+from enterprise_async._decoding.drift import MAX_DRIFT_ENTRIES, DriftCollector
 from enterprise_async.models import CourseRun, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import Sandbox
 

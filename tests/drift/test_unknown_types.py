@@ -11,7 +11,7 @@ import pytest
 
 from enterprise_async import DriftEntry, DriftReport
 from enterprise_async._decoding import structure
-from enterprise_async._drift import DriftCollector
+from enterprise_async._decoding.drift import DriftCollector
 from enterprise_async.models import ContentItem, ContentMetadata, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import Sandbox
 

@@ -14,8 +14,8 @@ import pytest
 import redis.asyncio
 
 from enterprise_async import RateLimiter, RateLimitError
-from enterprise_async._options import ClientOptions
-from enterprise_async._rate_limit import budget_key
+from enterprise_async._request.options import ClientOptions
+from enterprise_async._transport.rate_limit import budget_key
 from enterprise_async.fleet._worker_clients import WorkerClients
 from enterprise_async.testing import Fault, Sandbox
 from tests.pagination.test_adaptive_concurrency import Together

@@ -10,7 +10,7 @@ import logging
 import pytest
 
 from enterprise_async import RateLimiter, RedisTokenCache
-from enterprise_async._rate_limit import budget_key, parse_rate_limit
+from enterprise_async._transport.rate_limit import budget_key, parse_rate_limit
 from enterprise_async.testing import Sandbox
 
 from ._redis_server import RedisProcess
@@ -80,7 +80,7 @@ async def test_a_token_refresh_while_redis_is_killed_is_fetched_directly_and_sha
 
 
 def client_token_key(sandbox: Sandbox) -> str:
-    from enterprise_async._auth import token_cache_key
+    from enterprise_async._transport.auth import token_cache_key
 
     return token_cache_key(sandbox.auth_url, sandbox.client_id)
 

@@ -11,10 +11,10 @@ import redis.asyncio
 from yarl import URL
 
 from enterprise_async import ClientValidationError, EnterpriseClient, RateLimiter, RedisTokenCache
-from enterprise_async._auth import token_cache_key
 from enterprise_async._generated.operations import OPERATIONS, SPEC
-from enterprise_async._responses import RawResponse
-from enterprise_async._transport import HTTPRequest, means_pause
+from enterprise_async._response.responses import RawResponse
+from enterprise_async._transport.auth import token_cache_key
+from enterprise_async._transport.transport import HTTPRequest, means_pause
 from enterprise_async.testing import Fault, Sandbox
 
 from ._fleet import ROOT, sandbox_environment

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import redis.asyncio
 
-from enterprise_async._options import ClientOptions
+from enterprise_async._request.options import ClientOptions
 from enterprise_async.fleet._catalog_job import export_catalog
 from enterprise_async.fleet._customer_queue import export_customer
 from enterprise_async.fleet._customers import Customer

@@ -24,7 +24,7 @@ from aiohttp import web
 from attrs import define, field
 
 from enterprise_async import EnterpriseClient
-from enterprise_async._redaction import SHORT_SECRET_LENGTH
+from enterprise_async._utils.redaction import SHORT_SECRET_LENGTH
 from tests._leak_watch import watch_for
 
 TOKEN_PATH = "/oauth2/v1/access_token"

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from enterprise_async import ClientValidationError
-from enterprise_async._validation import is_email_address
+from enterprise_async._request.validation import is_email_address
 from enterprise_async.models import BulkRevokeFilter
 from tests.hostile.leak_server import HostileServer, serving
 

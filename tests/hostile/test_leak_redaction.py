@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from enterprise_async._redaction import REDACTED, SHORT_SECRET_LENGTH, Redactor, redact_url
+from enterprise_async._utils.redaction import REDACTED, SHORT_SECRET_LENGTH, Redactor, redact_url
 
 SECRET = "p@ss+w/rd=1&x~é"
 FAST = settings(max_examples=60, deadline=None)

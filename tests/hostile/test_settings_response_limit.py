@@ -11,7 +11,7 @@ import pytest
 from aiohttp import web
 
 from enterprise_async import APITimeoutError, ResponseTooLargeError
-from enterprise_async._constants import DEFAULT_MAX_RESPONSE_BYTES
+from enterprise_async._utils.constants import DEFAULT_MAX_RESPONSE_BYTES
 from tests.hostile.leak_server import (
     CATALOGS,
     TOKEN_PATH,

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from enterprise_async import ClientValidationError, NotFoundError, RateLimiter, RateLimitError
-from enterprise_async._middleware import OutgoingRequest
-from enterprise_async._options import ClientOptions
+from enterprise_async._request.options import ClientOptions
+from enterprise_async._transport.middleware import OutgoingRequest
 from enterprise_async.testing import Fault, Sandbox
 from tests.conftest import InFlight
 

@@ -13,7 +13,7 @@ import asyncio
 import statistics
 from typing import Any
 
-from enterprise_async._options import ClientOptions
+from enterprise_async._request.options import ClientOptions
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.conftest import InFlight
 from tests.latency_front import Crowded, LatencyFront, PageDepth

@@ -15,9 +15,9 @@ from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._paging.envelope import Envelope
 from enterprise_async._paging.reading import PageRead
 from enterprise_async._paging.window import Window
-from enterprise_async._request import Query
-from enterprise_async._responses import RawResponse, read_result
-from enterprise_async._xml import ITEMS_PER_TURN, render_drf_xml
+from enterprise_async._request.request import Query
+from enterprise_async._response.responses import RawResponse, read_result
+from enterprise_async._utils.xml import ITEMS_PER_TURN, render_drf_xml
 from enterprise_async.testing import DataSize, Fault, Sandbox
 
 LISTING = OPERATIONS["catalogs.list"]

@@ -12,7 +12,7 @@ import pytest
 from attrs import frozen
 from multidict import CIMultiDictProxy
 
-from enterprise_async._xml import parse_drf_xml
+from enterprise_async._utils.xml import parse_drf_xml
 from enterprise_async.testing import Sandbox
 
 TOKEN_PATH = "/oauth2/v1/access_token"

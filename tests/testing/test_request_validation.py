@@ -19,7 +19,7 @@ from attrs import evolve
 
 import enterprise_async.testing
 from enterprise_async import errors
-from enterprise_async._spec import Operation
+from enterprise_async._decoding.spec import Operation
 from enterprise_async.testing import GENERATED_SPEC, Sandbox, SpecTable
 
 from .conftest import RawAPI
@@ -303,7 +303,7 @@ async def test_a_client_whose_own_checks_are_broken_is_still_refused_by_the_sand
         fields = operation.body.properties if operation.body is not None else {}
         return {name: arguments[name] for name in fields if arguments.get(name) is not None}
 
-    monkeypatch.setattr("enterprise_async._request.validate_arguments", accepts_everything)
+    monkeypatch.setattr("enterprise_async._request.request.validate_arguments", accepts_everything)
     async with Sandbox(spec=BARE_SPEC) as sandbox, sandbox.client(max_retries=0) as client:
         with pytest.raises(errors.BadRequestError) as refused:
             await client.policies.allocate(

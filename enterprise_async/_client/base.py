@@ -1,0 +1,438 @@
+"""``BaseClient``: the client every generated client stands on.
+
+It is given the spec (an ``ApiSpec``: the operation table, the client-wide retry statuses, the
+request-id headers) and runs every call the same way: the call's arguments are checked and its
+request built (``_request.request``, ``_transport.outgoing``), sent through the transport, and
+the answer mapped to a result or a typed error (``answers``); a list operation's call becomes a
+pager (``listing``). It holds what a client is made of: its checked settings (``settings``), its
+session (``_transport.session``) and its views. It knows no endpoint, model or resource of its
+own: the generated ``EnterpriseClient`` subclasses it, gives it ``SPEC`` and holds the resource
+namespaces (``client.policies``...), whose methods call ``call`` and ``paginate`` here.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
+
+import aiohttp
+from typing_extensions import Self
+
+from .._bulk.chunks import BulkResult, send_in_chunks
+from .._decoding.drift import DriftCollector, DriftReport
+from .._decoding.spec import ApiSpec, Operation
+from .._paging import AsyncPager
+from .._request.options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
+from .._request.request import PreparedRequest, prepare_request
+from .._request.retry import RetryPolicy
+from .._request.timeouts import Timeout
+from .._response.responses import RawResponse
+from .._transport.auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
+from .._transport.concurrency import ConcurrencyLimit
+from .._transport.middleware import Middleware, check_middleware
+from .._transport.outgoing import build_request, with_json_fallback
+from .._transport.proxy import check_proxy
+from .._transport.rate_limit import RateBudget, RateStore
+from .._transport.session import SessionHandle
+from .._transport.transport import RequestStats, Transport
+from .._utils.constants import (
+    AUTO_CONCURRENCY_BOUNDS,
+    DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+)
+from .._utils.redaction import Redactor, redact_url
+from .answers import PageAnswers, answer
+from .job_results import read_presigned
+from .listing import listing_pager
+from .raw_response import APIResponse, RawPager
+from .settings import (
+    check_base_url,
+    chosen_options,
+    password_of,
+    rate_budget,
+    require_instance,
+    require_text,
+    settings_from_env,
+    trust_env_setting,
+)
+from .undocumented import UndocumentedCalls
+
+__all__ = ["BaseClient"]
+
+ResultT = TypeVar("ResultT")
+
+
+class BaseClient(UndocumentedCalls):
+    """Asynchronous client of the enterprise learning platform's API.
+
+    Use it as ``async with EnterpriseClient(...) as client:``; the resource namespaces
+    (``client.policies``, ``client.assignments``, ``client.subscriptions``, ``client.enrollments``,
+    ``client.catalogs``, ``client.learner_summary``) hold the operations.
+
+    Args:
+        client_id: The client identifier issued to the customer account.
+        client_secret: Its secret. It only ever goes to ``auth_url``, and never into a repr, a log
+            record or an error message.
+        base_url: The API's base URL.
+        auth_url: The token issuer's base URL; defaults to ``base_url``.
+        response_format: ``"json"`` or ``"xml"``; both decode to equal models.
+        max_concurrency: Requests in flight at once for this client, pages of listings included;
+            ``"auto"`` adapts it to the answers (enterprise_async/README.md, *Adaptive concurrency*).
+        concurrency_bounds: ``(minimum, maximum)`` requests in flight ``"auto"`` stays within.
+        max_retries: Retries of retryable failures (see enterprise_async/README.md, *Reliability*).
+        timeout: Seconds allowed per request, or a ``Timeout(connect=, read=, total=)``.
+        retry: A ``RetryPolicy``: the delays between retries, their jitter, the statuses retried.
+        session: An ``aiohttp.ClientSession`` of the caller's; the client then leaves it open.
+        proxy: A proxy for every request (``http://[user:password@]host:port``), over the
+            environment's ``HTTP_PROXY``/``HTTPS_PROXY``.
+        trust_env: Whether the client's own session reads ``HTTP_PROXY``, ``HTTPS_PROXY``,
+            ``NO_PROXY`` (and ``~/.netrc``); on by default. A session of yours keeps its own setting.
+        middleware: Async functions every attempt of an API request passes through, which may
+            change it (``async def middleware(request, send)``; see ``OutgoingRequest``).
+        token_cache: Where the access token is kept; share one among workers to share the token
+            (``RedisTokenCache(url)``: one token, and one refresh, for a whole fleet).
+        rate_limit: A budget every request, retries included, draws from, e.g.
+            ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
+        rate_limiter: Where that budget and the pause are kept (a ``RateStore``):
+            ``RateLimiter("redis://...")`` shares them with every process using the same client
+            id; in this process by default.
+        max_response_bytes: The most one answer may inflate to (64 MiB by default); a larger one
+            (a gzip bomb, an endless body) raises ``ResponseTooLargeError`` and nothing is kept.
+        options: A whole ``ClientOptions`` (a queued job's, a command line's) in place of
+            ``response_format``, ``max_concurrency``, ``max_retries``, ``timeout`` and
+            ``max_response_bytes``, which are then left out.
+
+    Every setting is checked here (``_client.settings``), with a ``ClientValidationError`` naming it. A
+    client belongs to the event loop of its first call; a call from another loop, or after
+    ``aclose()``, raises ``ClientStateError``.
+    """
+
+    spec: ClassVar[ApiSpec]
+    """The spec this client runs (the generated ``SPEC``, given by the generated subclass)."""
+
+    def __init__(
+        self,
+        *,
+        client_id: str,
+        client_secret: str,
+        base_url: str,
+        auth_url: str | None = None,
+        response_format: ResponseFormat = "json",
+        max_concurrency: Concurrency = DEFAULT_MAX_CONCURRENCY,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        timeout: float | Timeout = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        concurrency_bounds: tuple[int, int] = AUTO_CONCURRENCY_BOUNDS,
+        session: aiohttp.ClientSession | None = None,
+        token_cache: TokenCache | None = None,
+        rate_limit: str | None = None,
+        rate_limiter: RateStore | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        options: ClientOptions | None = None,
+        proxy: str | None = None,
+        trust_env: bool | None = None,
+        middleware: Sequence[Middleware] | None = None,
+    ) -> None:
+        require_text("client_id", client_id)
+        require_text("client_secret", client_secret)
+        separate = ClientOptions(
+            response_format=response_format,
+            max_concurrency=max_concurrency,
+            max_retries=max_retries,
+            timeout=timeout,
+            retry=retry,
+            max_response_bytes=max_response_bytes,
+            concurrency_bounds=concurrency_bounds,
+        )
+        self._options = chosen_options(options, separate)
+        self._trust_env = trust_env_setting(trust_env, session)
+        self._proxy = check_proxy(proxy)
+        self._base_url = check_base_url("base_url", base_url)
+        self._base_text = str(self._base_url).rstrip("/")
+        auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
+        require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
+        require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
+        self._redactor = Redactor(
+            [client_secret, self._base_url.password or "", auth.password or "", password_of(self._proxy)]
+        )
+        self._client_id = client_id
+        self._drift = DriftCollector(self._redactor)  # shared by reference with every view
+        self._session = SessionHandle(session)  # a view holds the same session (``_transport.session``)
+        self._credentials = ClientCredentials(
+            client_id,
+            Secret(client_secret),
+            auth,
+            retry_statuses=self.spec.retry_statuses,
+            request_id_header=self.spec.request_id_header,
+        )
+        self._transport = Transport(
+            self._session.get,
+            options=self._options,
+            spec=self.spec,
+            credentials=self._credentials,
+            token_cache=token_cache if token_cache is not None else InMemoryTokenCache(),
+            budget=rate_budget(client_id, rate_limit, rate_limiter),
+            redactor=self._redactor,
+            proxy=self._proxy,
+            proxy_from_environment=self._trust_env,
+            middleware=check_middleware(middleware) or (),
+        )
+        self._bind_resources()
+
+    def _bind_resources(self) -> None:
+        """Make the resource namespaces of this client (or view); the generated subclass does."""
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> Self:
+        """A client configured from ``ENTERPRISE_CLIENT_ID``, ``ENTERPRISE_CLIENT_SECRET``,
+        ``ENTERPRISE_BASE_URL`` and ``ENTERPRISE_AUTH_URL`` (optional); keyword arguments override them."""
+        return cls(**settings_from_env(overrides))
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def __aenter__(self) -> Self:
+        self._session.get()
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the client's own session (a caller's session is left open). Safe to call twice.
+        Closing a view leaves the client it belongs to open."""
+        await self._session.close()
+
+    close = aclose
+
+    @property
+    def closed(self) -> bool:
+        """Whether this client, or for a view the client it belongs to, is closed."""
+        return self._session.closed
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(base_url={redact_url(self._base_url)!r}, client_id={self._client_id!r}, "
+            f"response_format={self._options.response_format!r}, "
+            f"max_concurrency={self._options.max_concurrency})"
+        )
+
+    # ------------------------------------------------------------------ observability
+
+    @property
+    def options(self) -> ClientOptions:
+        """How this client sends: format, concurrency, retries, timeout and headers."""
+        return self._options
+
+    @property
+    def base_url(self) -> str:
+        return str(self._base_url)
+
+    @property
+    def response_format(self) -> ResponseFormat:
+        return self._options.response_format
+
+    @property
+    def max_concurrency(self) -> Concurrency:
+        """Requests this client keeps in flight at most, pages of every listing included ("auto": adapted)."""
+        return self._options.max_concurrency
+
+    @property
+    def concurrency(self) -> ConcurrencyLimit:
+        """The bound on requests in flight as it stands (``limit``, ``in_flight``), shared by views alike."""
+        return self._transport.concurrency
+
+    @property
+    def max_response_bytes(self) -> int:
+        """The most one answer may inflate to before ``ResponseTooLargeError``."""
+        return self._options.max_response_bytes
+
+    @property
+    def stats(self) -> RequestStats:
+        """Requests, retries and faults seen by this client so far."""
+        return self._transport.stats
+
+    @property
+    def rate_budget(self) -> RateBudget | None:
+        """The rate budget this client draws from (None without ``rate_limit``/``rate_limiter``)."""
+        return self._transport.budget
+
+    @property
+    def token_requests(self) -> int:
+        """Tokens this client has requested from the issuer."""
+        return self._transport.tokens.requests
+
+    def drift(self, *, reset: bool = False) -> DriftReport:
+        """What this client's responses (and its views') held that the spec does not describe:
+        unknown fields, enum values outside the spec, values kept as sent, undocumented statuses,
+        each with a count, the operation and an example path. ``reset=True`` starts a new count
+        after this report. See spec/README.md, *Keeping spec/ true*."""
+        report = self._drift.report()
+        if reset:
+            self._drift.clear()
+        return report
+
+    async def _fetch_token(self) -> tuple[str, float]:
+        """A new token from the issuer and its lifetime (what the token provider calls)."""
+        return await self._credentials.fetch(self._transport.send)
+
+    # ------------------------------------------------------------------ running operations
+
+    async def call(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> ResultT:
+        """Run one operation with a call's arguments: the first step of the send chain, which
+        validates them and builds the request (``_send``), and maps the answer's status."""
+        prepared = prepare_request(operation, arguments)
+        with self._transport.telemetry.operation(operation.name):
+            response = await self._send(prepared, options)
+            return answer(operation, response, self._drift, arguments).parse()
+
+    async def call_raw(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> APIResponse[ResultT]:
+        """Like ``call``, but the answer with its HTTP details; an error status still raises."""
+        prepared = prepare_request(operation, arguments)
+        with self._transport.telemetry.operation(operation.name):
+            response = await self._send(prepared, options)
+            return answer(operation, response, self._drift, arguments)
+
+    async def call_in_chunks(
+        self,
+        operation: Operation[ResultT],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None = None,
+    ) -> BulkResult[ResultT]:
+        """Run a bulk operation over any number of items, in the chunks its spec allows
+        (``x-sdk-chunks``); each chunk is checked, then sent once as ``call`` sends; see
+        ``enterprise_async._bulk.chunks``."""
+
+        async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
+            response = await self._send(prepared, options)
+            return answer(operation, response, self._drift, chunk_arguments).parse()
+
+        extra_body = options.extra_body if options is not None else None
+        with self._transport.telemetry.operation(operation.name):
+            return await send_in_chunks(
+                send, operation, arguments, concurrency=self._options.max_concurrency, extra_body=extra_body
+            )
+
+    async def read_link(self, link: str) -> bytes | None:
+        """The body behind a presigned link (a job's results file), through this client's session
+        and limits but with no token: the link is its own credential, and the token goes to the
+        API's hosts alone. None when the storage host says the link expired (``_client.job_results``)."""
+        session = self._session.get()
+        return await read_presigned(session, link, self._options, proxy=self._proxy)
+
+    def paginate(
+        self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
+    ) -> AsyncPager[Any, Any]:
+        """An ``AsyncPager`` over a list operation. Arguments are validated now, before any request."""
+        return self._pager(operation, arguments, options, None)
+
+    def paginate_raw(
+        self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
+    ) -> RawPager[Any]:
+        """A ``RawPager`` over a list operation: each page's answer with its HTTP details."""
+        answers: PageAnswers = {}
+        return RawPager(self._pager(operation, arguments, options, answers), answers)
+
+    def _pager(
+        self,
+        operation: Operation[Any],
+        arguments: Mapping[str, Any],
+        options: RequestOptions | None,
+        answers: PageAnswers | None,
+    ) -> AsyncPager[Any, Any]:
+        """The pager of a list operation's call, sent through this client (``_client.listing``)."""
+        return listing_pager(
+            operation,
+            arguments,
+            options,
+            answers,
+            send=self._send,
+            drift=self._drift,
+            telemetry=self._transport.telemetry,
+            window=self._options.most_in_flight,
+        )
+
+    async def _call_prepared(
+        self, prepared: PreparedRequest, options: RequestOptions | None
+    ) -> APIResponse[Any]:
+        """Send a prepared call (``client.request``'s) and answer it, as ``call_raw`` does."""
+        with self._transport.telemetry.operation(prepared.operation.name):
+            response = await self._send(prepared, options)
+            return answer(prepared.operation, response, self._drift)
+
+    def _send(
+        self,
+        prepared: PreparedRequest,
+        options: RequestOptions | None,
+        *,
+        page: int | None = None,
+        parent_span: Any = None,
+    ) -> Awaitable[RawResponse]:
+        """Send one request; a status the operation marks "not in this format"
+        (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
+        JSON, which decodes to the same models. The client's ``response_format`` stays as it is."""
+        request = build_request(
+            prepared,
+            options,
+            settings=self._options,
+            base=self._base_text,
+            request_id_header=self.spec.request_id_header,
+            page=page,
+            parent_span=parent_span,
+        )
+        if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
+            return self._transport.send(request)  # nothing to fall back to
+        return with_json_fallback(
+            self._transport.send, prepared.operation, request, self._options.response_format
+        )
+
+    # ------------------------------------------------------------------ views
+
+    def with_options(
+        self,
+        *,
+        timeout: float | Timeout | None = None,
+        max_retries: int | None = None,
+        max_concurrency: Concurrency | None = None,
+        headers: Mapping[str, str] | None = None,
+        retry: RetryPolicy | None = None,
+        middleware: Sequence[Middleware] | None = None,
+        concurrency_bounds: tuple[int, int] | None = None,
+    ) -> Self:
+        """A view of this client differing only in these options (None keeps this client's;
+        ``middleware`` replaces the client's list).
+
+        A fail-fast route and a patient background job can share one client: the view shares the
+        connection pool, the token provider, the statistics and everything else this client holds
+        (a rate budget included) by reference, and the bound on requests in flight too while the
+        view keeps this client's ``max_concurrency`` (an ``"auto"`` limit adapts for both).
+        Closing a view leaves this client open; closing
+        this client closes the pool under its views too.
+        """
+        options = self._options.evolve(
+            timeout=timeout,
+            max_retries=max_retries,
+            max_concurrency=max_concurrency,
+            headers=headers,
+            retry=retry,
+            concurrency_bounds=concurrency_bounds,
+        )
+        chain = check_middleware(middleware)
+        view = copy.copy(self)
+        view._session = self._session.view()
+        view._options = options
+        view._transport = self._transport.derive(options, session=view._session.get, middleware=chain)
+        view._bind_resources()
+        return view

@@ -1,0 +1,80 @@
+"""A list operation's call made a pager: what ``client.catalogs.list()`` returns.
+
+The call's arguments are checked when the pager is made, before any request. Each page the pager
+asks for is the call's request with the page's query, sent through the client's send chain under
+the listing's span and named by its page number in traces and logs; it is decoded only when the
+pager takes its items (``_client.answers.page_decoder``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+from .._decoding.drift import DriftCollector
+from .._decoding.spec import Operation, Pagination
+from .._paging import AsyncPager
+from .._request.options import RequestOptions
+from .._request.request import PreparedRequest, Query, prepare_request
+from .._response.responses import RawResponse
+from .._transport.telemetry import Telemetry
+from .answers import PageAnswers, page_decoder
+
+__all__ = ["SendPage", "listing_pager"]
+
+
+class SendPage(Protocol):
+    """How the client sends one page of a listing (``BaseClient._send``)."""
+
+    def __call__(
+        self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int, parent_span: Any
+    ) -> Awaitable[RawResponse]: ...
+
+
+def listing_pager(
+    operation: Operation[Any],
+    arguments: Mapping[str, Any],
+    options: RequestOptions | None,
+    answers: PageAnswers | None,
+    *,
+    send: SendPage,
+    drift: DriftCollector,
+    telemetry: Telemetry,
+    window: int,
+) -> AsyncPager[Any, Any]:
+    """The pager of a list operation's call; a raw pager's keeps each page's answer in ``answers``.
+    ``window`` bounds the pages in flight."""
+    pagination = operation.pagination
+    if pagination is None:
+        raise TypeError(f"{operation.name} is not a list operation")
+    prepared = prepare_request(operation, arguments)
+    listing = telemetry.listing(operation.name)
+
+    async def fetch(query: Query) -> Callable[[], Any]:
+        number = _page_number(pagination, query)
+        page_request = prepared.with_query(query)
+        response = await send(page_request, options, page=number, parent_span=listing.span)
+        return page_decoder(operation, response, drift, page=number, answers=answers)
+
+    return AsyncPager(
+        fetch,
+        pagination,
+        prepared.query,
+        window=window,
+        listing=operation.name,
+        scope=_listing_scope(prepared.path, options),
+        span=listing.walk,
+    )
+
+
+def _page_number(pagination: Pagination, query: Query) -> int:
+    """The page a listing's query asks for (1 when it names none), as traces and logs show it."""
+    value = dict(query).get(pagination.page_param) if pagination.page_param else None
+    return int(value) if value is not None and value.isdigit() else 1
+
+
+def _listing_scope(path: str, options: RequestOptions | None) -> str:
+    """What ties a listing's cursors to its call besides its arguments: the path, and the query
+    ``extra_query`` adds (another filter is another listing)."""
+    extra = sorted((options.extra_query or {}).items(), key=str) if options is not None else []
+    return f"{path} {extra!r}" if extra else path

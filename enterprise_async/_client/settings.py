@@ -1,0 +1,129 @@
+"""The checks of a client's settings, made when the client is made.
+
+Each bad setting raises a ``ClientValidationError`` that names it, in ``EnterpriseClient(...)``
+rather than at the first call; a password in a URL refused is not shown. ``BaseClient`` runs them
+and keeps what they return; ``settings_from_env`` reads the same settings from the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import aiohttp
+from yarl import URL
+
+from .._request.options import ClientOptions
+from .._transport.rate_limit import InMemoryRateStore, RateBudget, RateStore, budget_key, parse_rate_limit
+from .._utils.redaction import redact_url
+from ..errors import ClientValidationError
+
+__all__ = [
+    "ENVIRONMENT",
+    "check_base_url",
+    "chosen_options",
+    "password_of",
+    "rate_budget",
+    "require_instance",
+    "require_text",
+    "settings_from_env",
+    "trust_env_setting",
+]
+
+ENVIRONMENT = {
+    "client_id": "ENTERPRISE_CLIENT_ID",
+    "client_secret": "ENTERPRISE_CLIENT_SECRET",
+    "base_url": "ENTERPRISE_BASE_URL",
+    "auth_url": "ENTERPRISE_AUTH_URL",
+}
+"""The environment variable of each setting ``from_env`` reads."""
+
+
+def settings_from_env(overrides: dict[str, Any]) -> dict[str, Any]:
+    """The settings the environment gives (``ENVIRONMENT``), ``overrides`` over them; a typed error
+    names a required one that neither sets."""
+    settings: dict[str, Any] = {
+        name: os.environ[variable] for name, variable in ENVIRONMENT.items() if os.environ.get(variable)
+    }
+    settings.update(overrides)
+    for name in ("client_id", "client_secret", "base_url"):
+        if not settings.get(name):
+            raise ClientValidationError(name, f"is not set: export {ENVIRONMENT[name]} or pass {name}=")
+    return settings
+
+
+def check_base_url(name: str, value: Any) -> URL:
+    """An absolute http(s) URL without query or fragment; a typed error names anything else."""
+    if not isinstance(value, str) or not value.strip():
+        raise ClientValidationError(name, "must be an absolute http(s) URL")
+    try:
+        url = URL(value.strip())
+    except ValueError:
+        raise _not_a_url(name, value) from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise _not_a_url(name, value)
+    if url.query_string or url.fragment:
+        raise ClientValidationError(name, "may not carry a query or fragment")
+    return url
+
+
+def _not_a_url(name: str, value: str) -> ClientValidationError:
+    """The error for a URL refused; a password in it is not shown."""
+    return ClientValidationError(name, f"must be an absolute http(s) URL, got {redact_url(value)!r}")
+
+
+def chosen_options(options: ClientOptions | None, separate: ClientOptions) -> ClientOptions:
+    """``options`` when given (the separate settings then left at their defaults), else ``separate``."""
+    if options is None:
+        return separate
+    if not isinstance(options, ClientOptions):
+        raise ClientValidationError("options", f"must be a ClientOptions, got {type(options).__name__}")
+    if separate != ClientOptions():
+        raise ClientValidationError(
+            "options",
+            "give either options= or response_format/max_concurrency/concurrency_bounds/max_retries/timeout/"
+            "max_response_bytes",
+        )
+    return options
+
+
+def trust_env_setting(value: object, session: aiohttp.ClientSession | None) -> bool:
+    """Whether the client's own session reads the proxy variables: yes unless told otherwise; a
+    caller's session has its own setting, which this one cannot change."""
+    if value is None:
+        return True
+    if not isinstance(value, bool):
+        raise ClientValidationError("trust_env", f"must be True or False, got {value!r}")
+    if session is not None:
+        raise ClientValidationError(
+            "trust_env",
+            "applies to the client's own session; give your aiohttp.ClientSession trust_env= instead",
+        )
+    return value
+
+
+def password_of(url: str | None) -> str:
+    """The password in a URL (a proxy's), for the redactor; empty when there is none."""
+    return (URL(url).password or "") if url else ""
+
+
+def rate_budget(client_id: str, rate_limit: str | None, store: RateStore | None) -> RateBudget | None:
+    """The client's budget: its limits on the given store (or one of its own, in memory)."""
+    if rate_limit is None and store is None:
+        return None
+    require_instance("rate_limiter", store, RateStore, "a RateLimiter (or another RateStore)")
+    items = parse_rate_limit(rate_limit) if rate_limit is not None else ()
+    return RateBudget(store or InMemoryRateStore(), items, key=budget_key(client_id))
+
+
+def require_instance(name: str, value: object, kind: type[Any], described: str) -> None:
+    """None (the default) or an instance of ``kind``; a typed error names anything else now, not
+    at the first call."""
+    if value is not None and not isinstance(value, kind):
+        raise ClientValidationError(name, f"must be {described}, got {type(value).__name__}")
+
+
+def require_text(name: str, value: Any) -> None:
+    """A non-empty string (an id, a secret); a typed error names anything else."""
+    if not isinstance(value, str) or not value.strip():
+        raise ClientValidationError(name, "must be a non-empty string")

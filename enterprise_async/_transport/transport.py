@@ -1,0 +1,261 @@
+"""Send requests: authenticate, retry; each attempt admitted (``admission``), then on the wire (``wire``).
+
+The send chain, from a resource method to ``session.request``, is four steps, one frame each:
+``BaseClient.call`` prepares the request, ``Transport.send`` authenticates it (and refreshes the
+token once after a 401), ``Transport._retrying`` makes its attempts, each holding a place in the
+budget and the bound while it passes the middleware, and ``Wire.send`` puts one on the wire. One
+``Attempt`` carries an attempt through them.
+
+The concurrency bound (``Transport.concurrency``: fixed, or ``"auto"``) is held here and nowhere else:
+every attempt passes its gate while on the wire, and tells it how the attempt went.
+
+Retry policy (the contract's *Reliability*):
+
+- a GET is retried on connection errors, timeouts and the ``RetryPolicy``'s statuses (429 and 5xx
+  by default);
+- any request is retried on the statuses its operation marks "nothing was done, try later"
+  (``HTTPRequest.retry_statuses``, from the spec: 429 everywhere, 423 on license assignment) and
+  when the connection was refused before anything was sent; a POST is never retried otherwise, so
+  a bulk job never enrolls or revokes twice;
+- ``Retry-After`` (seconds or an HTTP date) is honoured up to the policy's ``max_retry_after``;
+  otherwise the delay doubles from its ``initial_delay`` up to its ``max_delay``, with its jitter;
+  the policy is the call's (``retry=``), else the client's or view's;
+- a 401 makes one token refresh (shared with every call that saw the same token) and one retry,
+  which does not count against ``max_retries``; when the token that the refresh fetched from the
+  issuer is refused at once, the credentials are at fault and the 401 is final;
+- with a rate budget (``Transport.budget``), every attempt draws from it, and a client-wide "try
+  later" (``means_pause``) pauses every attempt that shares the budget;
+- every attempt of an API request passes through the client's middleware (``_transport.middleware``) before
+  the token is attached; a ``proxy`` given to the client carries every request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Sequence
+
+import aiohttp
+
+from .._decoding.spec import ApiSpec
+from .._request.options import ClientOptions
+from .._request.request import HTTPRequest
+from .._request.retry import RetryPolicy, parse_retry_after
+from .._response.responses import RawResponse
+from .._utils.redaction import Redactor
+from ..errors import APIConnectionError, APITimeoutError
+from .adaptive import AdaptiveConcurrency
+from .admission import Admission, means_pause
+from .auth import ClientCredentials, TokenCache, TokenProvider
+from .concurrency import ConcurrencyLimit, FixedConcurrency
+from .middleware import Middleware, chain
+from .rate_limit import RateBudget
+from .telemetry import Telemetry
+from .wire import Attempt, RequestStats, SessionGetter, Wire
+
+__all__ = ["HTTPRequest", "RequestStats", "Transport", "means_pause", "parse_retry_after"]
+
+logger = logging.getLogger("enterprise_async")
+
+
+class Transport:
+    """Sends ``HTTPRequest``s for one client and returns the final ``RawResponse`` of each."""
+
+    def __init__(
+        self,
+        session: SessionGetter,
+        *,
+        options: ClientOptions,
+        spec: ApiSpec,
+        credentials: ClientCredentials,
+        token_cache: TokenCache,
+        budget: RateBudget | None = None,
+        redactor: Redactor | None = None,
+        proxy: str | None = None,
+        proxy_from_environment: bool = False,
+        middleware: Sequence[Middleware] = (),
+    ) -> None:
+        redactor = redactor if redactor is not None else Redactor()
+        self.stats = RequestStats()
+        self.telemetry = Telemetry(redactor)
+        """The spans and metrics of this client's calls (OpenTelemetry, when configured)."""
+        self._wire = Wire(
+            session,
+            stats=self.stats,
+            redactor=redactor,
+            max_response_bytes=options.max_response_bytes,
+            request_ids=(spec.request_id_headers, spec.request_id_placeholders),
+            proxy=proxy,
+            proxy_from_environment=proxy_from_environment,
+        )
+        self._timeout = options.timeout.to_aiohttp()
+        self._max_retries = options.max_retries
+        self._retry = options.retry
+        self._middleware = tuple(middleware)
+        self._concurrency_options = _concurrency_options(options)
+        self.concurrency = concurrency_limit(options, budget)
+        """The bound on this client's requests in flight, fixed or adaptive."""
+        self._pause_statuses = spec.retry_statuses
+        self.tokens = TokenProvider(
+            functools.partial(credentials.fetch, self.send),
+            cache=token_cache,
+            key=credentials.cache_key,
+            redactor=redactor,
+        )
+        self.budget = budget
+        """The rate budget every attempt draws from, and which a "try later" answer pauses."""
+
+    def derive(
+        self,
+        options: ClientOptions,
+        session: SessionGetter | None = None,
+        middleware: Sequence[Middleware] | None = None,
+    ) -> Transport:
+        """A transport sending with ``options`` (and ``middleware``, None keeping this one's): the
+        same session, tokens, statistics, budget and proxy.
+
+        Everything but the options is shared by reference, not copied, so a client view adds no
+        pool, no token and no budget of its own. A view with the same ``max_concurrency`` (and
+        ``concurrency_bounds``) shares this transport's bound, an ``"auto"`` limit included; one
+        with another has its own. ``session`` is how the view gets the pool (so that a closed view
+        refuses to send); the parent's way by default.
+        """
+        view = copy.copy(self)
+        view._wire = copy.copy(self._wire)
+        if session is not None:
+            view._wire.session = session
+        view._wire.max_response_bytes = options.max_response_bytes
+        view._timeout = options.timeout.to_aiohttp()
+        view._max_retries = options.max_retries
+        view._retry = options.retry
+        if middleware is not None:
+            view._middleware = tuple(middleware)
+        if _concurrency_options(options) != self._concurrency_options:
+            view._concurrency_options = _concurrency_options(options)
+            view.concurrency = concurrency_limit(options, self.budget)
+        return view
+
+    async def send(self, request: HTTPRequest) -> RawResponse:
+        """Send with the token and the retry policy; ``APIConnectionError`` or ``APITimeoutError``
+        when no response came. The answer carries the seconds since the first attempt began and
+        the retries made.
+
+        A 401 earns one token refresh, shared with every call that saw the same token, and one
+        more attempt that counts against no retry; a token fresh from the issuer refused at once
+        (no other fault between) means the credentials are at fault, and that 401 is final.
+        """
+        timeout = self._timeout if request.timeout is None else request.timeout.to_aiohttp()
+        attempt = Attempt(request, time.perf_counter(), timeout)
+        if not request.authenticated:
+            return await self._retrying(attempt)
+        attempt.token = await self.tokens.token()
+        response = await self._retrying(attempt)
+        issued_for = 0  # the attempt a token fresh from the issuer went with
+        while response.status == 401 and attempt.number != issued_for:
+            self.stats.faults["401"] += 1
+            self.stats.token_refreshes += 1
+            refreshed = await self.tokens.refresh(stale=attempt.token)
+            attempt.token = refreshed.value
+            issued_for = attempt.number if refreshed.fetched else 0
+            response = await self._retrying(attempt)
+        return response
+
+    async def _retrying(self, attempt: Attempt) -> RawResponse:
+        """Attempts until an answer not worth another, or the retries are spent; each attempt holds
+        its place in the budget and the bound while it passes the middleware to the wire."""
+        request = attempt.request
+        policy = request.retry or self._retry
+        through_middleware = request.authenticated and bool(self._middleware)
+        while True:
+            place = Admission(attempt, self.concurrency, self.budget, self._pause_statuses, self.telemetry)
+            try:
+                async with place:
+                    response = await self._exchange(attempt, through_middleware)
+                    if through_middleware:  # a middleware's own answer is timed here
+                        response = attempt.timed(response)
+                    place.answer = response
+            except APIConnectionError as error:
+                if not place.admitted:
+                    raise  # the rate budget's wait ran out: another wait would end the same way
+                sent, kind = _unanswered(error)
+                self.stats.faults[kind] += 1
+                if attempt.retries >= self._max_retries or (sent and not request.idempotent):
+                    raise
+                await self._backoff(attempt, policy, None, kind)
+                continue
+            retryable = policy.retries_status(
+                response.status, idempotent=request.idempotent, try_later=request.retry_statuses
+            )
+            if not retryable or attempt.retries >= self._max_retries:
+                return response
+            self.stats.faults[str(response.status)] += 1
+            retry_after = parse_retry_after(response.headers.get("Retry-After"))
+            await self._backoff(attempt, policy, retry_after, str(response.status))
+
+    def _exchange(self, attempt: Attempt, through_middleware: bool) -> Awaitable[RawResponse]:
+        """The attempt through the middleware to the wire; the token issuer's request (its body
+        holds the secret) and a client without middleware go straight to the wire."""
+        if not through_middleware:
+            return self._wire.send(attempt, attempt.request)
+        wire = functools.partial(self._wire.send, attempt)
+        return chain(self._middleware, wire)(attempt.outgoing())
+
+    async def _backoff(
+        self, attempt: Attempt, policy: RetryPolicy, retry_after: float | None, why: str
+    ) -> None:
+        """Wait before the next attempt (the policy's delay, or the server's ``Retry-After``), then
+        move the attempt on."""
+        request = attempt.request
+        self.stats.retries += 1
+        self.telemetry.retried(request, why)
+        delay = policy.delay(attempt.retries, retry_after)
+        logger.info(
+            "%s %s: retry %d of %d in %.2f s after %s",
+            request.method,
+            request.path,
+            attempt.number,
+            self._max_retries,
+            delay,
+            why,
+            extra={"method": request.method, "path": request.path, "attempt": attempt.number, "delay": delay},
+        )
+        await pause(delay)
+        attempt.advance()
+
+
+def concurrency_limit(options: ClientOptions, budget: RateBudget | None) -> ConcurrencyLimit:
+    """The bound of ``options``: ``max_concurrency`` as a fixed gate, or ``"auto"`` adapting within
+    ``concurrency_bounds``, kept with the rate budget (and so shared with it) when there is one."""
+    if options.max_concurrency == "auto":
+        return AdaptiveConcurrency(options.concurrency_bounds, shared=budget)
+    return FixedConcurrency(options.max_concurrency)
+
+
+def _concurrency_options(options: ClientOptions) -> tuple[object, ...]:
+    """What decides a transport's bound: views that agree on it share one."""
+    if options.max_concurrency == "auto":
+        return ("auto", options.concurrency_bounds)
+    return (options.max_concurrency,)
+
+
+def _unanswered(error: APIConnectionError) -> tuple[bool, str]:
+    """Whether an attempt that got no answer may have reached the server, and what went wrong,
+    read from its cause: nothing was sent when no connection was made (refused, or the connect
+    limit ran out), so a retry is safe whatever the method; anything else (a middleware's own
+    error too) may have reached the server."""
+    cause = error.__cause__
+    if isinstance(cause, aiohttp.ConnectionTimeoutError):
+        return False, "timeout"
+    if isinstance(error, APITimeoutError):
+        return True, "timeout"
+    if isinstance(cause, aiohttp.ClientConnectorError):
+        return False, "refused"
+    return True, "connection"
+
+
+async def pause(seconds: float) -> None:
+    """Wait between attempts (looked up at call time, so tests can record backoffs instead)."""
+    await asyncio.sleep(seconds)
