@@ -12,7 +12,7 @@ the sandbox models them:
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from attrs import frozen
@@ -63,10 +63,9 @@ class Revocation:
 class PlanLicenses:
     """The licenses of every plan, by plan uuid, and the transitions requests apply to them."""
 
-    def __init__(self, plans: Iterable[PlanRecord], licenses: Iterable[LicenseRecord]) -> None:
-        self._licenses: dict[str, list[LicenseRecord]] = {plan.uuid: [] for plan in plans}
-        for license in licenses:
-            self._licenses[license.plan_uuid].append(license)
+    def __init__(self, make: Callable[[PlanRecord], list[LicenseRecord]]) -> None:
+        self._make = make
+        self._licenses: dict[str, list[LicenseRecord]] = {}
         self._plan_locks: dict[str, int | None] = {}
 
     if TYPE_CHECKING:
@@ -74,9 +73,18 @@ class PlanLicenses:
         def now(self) -> datetime.datetime:
             """The wall clock of the records requests create (``SandboxData.now``)."""
 
+        def plan(self, plan_uuid: str) -> PlanRecord | None:
+            """The plan with this uuid (``SandboxData.plan``)."""
+
     def licenses(self, plan_uuid: str) -> list[LicenseRecord]:
-        """The live licenses of a plan (empty for an unknown one)."""
-        return self._licenses.get(plan_uuid, [])
+        """The live licenses of a plan (empty for an unknown one); made from the seed (``make``)
+        when first asked for."""
+        if plan_uuid not in self._licenses:
+            plan = self.plan(plan_uuid)
+            if plan is None:
+                return []
+            self._licenses[plan_uuid] = self._make(plan)
+        return self._licenses[plan_uuid]
 
     def assign_licenses(self, plan: PlanRecord, emails: Sequence[str]) -> dict[str, Any]:
         """Assign a license to each e-mail not yet tied to a non-revoked license of the plan."""

@@ -21,6 +21,7 @@ from . import (
     memory,
     overhead,
     realdata,
+    sandbox_size,
     tokens,
     xml_vs_json,
 )
@@ -39,6 +40,7 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B10": loop_hold.run,
     "B11": import_time.run,
     "B12": adaptive.run_deep,
+    "B13": sandbox_size.run,
 }
 DEFAULT_ROUNDS = 5
 

@@ -588,8 +588,9 @@ async def test_policies_page_by_100_but_a_page_size_asked_for_is_held_to_10(
 ) -> None:
     """enterprise-access enterprise_access/apps/api/v1/views/subsidy_access_policy.py,
     SubsidyAccessPolicyPagination (max_page_size = 10 over PaginationWithPageCount's page_size 100):
-    DRF's get_page_size caps only a size given in the query. The sandbox has at most a few policies
-    a customer, so the sizes are read where the sandbox keeps them and the cap is seen on `start`."""
+    DRF's get_page_size caps only a size given in the query. The default 3 policies a customer fit
+    either way, so the sizes are read where the sandbox keeps them; test_production_sizes.py pages
+    a 12-policy customer through the cap."""
     async with Sandbox(seed=0) as sandbox:
         endpoints = sandbox.server.endpoints
         assert endpoints.options.page_sizes["policies"] == 100
