@@ -1,4 +1,4 @@
-"""Shared fixtures: a scripted loopback API for runtime tests, the aioresponses shim, and the
+"""Shared fixtures: a scripted loopback API for runtime tests, mocked aiohttp (``mocked_aiohttp``), and the
 leak watch (tests/_leak_watch.py) that fails any test whose log records, output or failure
 report carry a client secret or a token."""
 
@@ -7,37 +7,17 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
-import aioresponses.core
 import pytest
 from aiohttp import ClientResponse, web
 from aiohttp.test_utils import TestServer
+from aioresponses import aioresponses
 from attrs import define, field
 
 from enterprise_async import EnterpriseClient, RawResponse
 from enterprise_async._transport.middleware import OutgoingRequest, Send
-
-# --------------------------------------------------------------------------- aioresponses shim
-# aioresponses 0.7.9 builds ClientResponse without `stream_writer`, which aiohttp 3.14 requires
-# (aioresponses issue #289, still open). Until a release fixes it, give the constructor the one
-# thing it reads from a request that was already sent: the number of bytes written.
-
-
-class _SentRequestWriter:
-    output_size = 0
-
-
-class _ClientResponseWithWriter(ClientResponse):
-    def __init__(self, method: str, url: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("stream_writer", _SentRequestWriter())
-        super().__init__(method, url, **kwargs)
-
-
-if "stream_writer" in inspect.signature(ClientResponse.__init__).parameters:
-    aioresponses.core.ClientResponse = _ClientResponseWithWriter  # type: ignore[misc]
-
 
 # --------------------------------------------------------------------------- leak watch
 # Every test of every pytest process (each xdist worker too) is checked for secrets and tokens in
@@ -193,3 +173,29 @@ class InFlight:
             return await send(request)
         finally:
             self.now -= 1
+
+
+# --------------------------------------------------------------------------- mocked aiohttp
+# aioresponses 0.7.9 builds ClientResponse without `stream_writer`, which aiohttp 3.14 requires
+# (aioresponses issue #289, still open). Until a release fixes it, the fixture gives the
+# constructor, for the test's duration only, the one thing it reads from a request that was
+# already sent: the number of bytes written.
+
+
+class _SentRequestWriter:
+    output_size = 0
+
+
+class _ClientResponseWithWriter(ClientResponse):
+    def __init__(self, method: str, url: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("stream_writer", _SentRequestWriter())
+        super().__init__(method, url, **kwargs)
+
+
+@pytest.fixture
+def mocked_aiohttp(monkeypatch: pytest.MonkeyPatch) -> Iterator[aioresponses]:
+    """aiohttp's requests answered by ``aioresponses`` within the test (no socket opened)."""
+    if "stream_writer" in inspect.signature(ClientResponse.__init__).parameters:
+        monkeypatch.setattr("aioresponses.core.ClientResponse", _ClientResponseWithWriter)
+    with aioresponses() as mocked:
+        yield mocked

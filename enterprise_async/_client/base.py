@@ -2,7 +2,7 @@
 
 It is given the spec (an ``ApiSpec``: the operation table, the client-wide retry statuses, the
 request-id headers) and runs every call the same way: the call's arguments are checked and its
-request built (``_request.request``, ``_transport.outgoing``), sent through the transport, and
+request built (``_request.request``), sent through the transport, and
 the answer mapped to a result or a typed error (``answers``); a list operation's call becomes a
 pager (``listing``). It holds what a client is made of: its checked settings (``settings``), its
 session (``_transport.session``) and its views. It knows no endpoint, model or resource of its
@@ -24,14 +24,13 @@ from .._decoding.drift import DriftCollector, DriftReport
 from .._decoding.spec import ApiSpec, Operation
 from .._paging import AsyncPager
 from .._request.options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
-from .._request.request import PreparedRequest, prepare_request
+from .._request.request import PreparedRequest, build_request, prepare_request
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
-from .._response.responses import RawResponse
+from .._response.responses import RawResponse, accept, read_answer
 from .._transport.auth import ClientCredentials, InMemoryTokenCache, Secret, TokenCache
 from .._transport.concurrency import ConcurrencyLimit
 from .._transport.middleware import Middleware, check_middleware
-from .._transport.outgoing import build_request, with_json_fallback
 from .._transport.proxy import check_proxy
 from .._transport.rate_limit import RateBudget, RateStore
 from .._transport.session import SessionHandle
@@ -274,10 +273,6 @@ class BaseClient(UndocumentedCalls):
             self._drift.clear()
         return report
 
-    async def _fetch_token(self) -> tuple[str, float]:
-        """A new token from the issuer and its lifetime (what the token provider calls)."""
-        return await self._credentials.fetch(self._transport.send)
-
     # ------------------------------------------------------------------ running operations
 
     async def call(
@@ -286,12 +281,14 @@ class BaseClient(UndocumentedCalls):
         arguments: Mapping[str, Any],
         options: RequestOptions | None = None,
     ) -> ResultT:
-        """Run one operation with a call's arguments: the first step of the send chain, which
-        validates them and builds the request (``_send``), and maps the answer's status."""
+        """Run one operation with a call's arguments: validate them and build the request, send
+        it (``_send``), and read the answer into its result or the typed error of its status."""
         prepared = prepare_request(operation, arguments)
         with self._transport.telemetry.operation(operation.name):
             response = await self._send(prepared, options)
-            return answer(operation, response, self._drift, arguments).parse()
+            accept(operation, response, self._drift)
+            result: ResultT = read_answer(operation, response, self._drift, arguments)
+            return result
 
     async def call_raw(
         self,
@@ -317,7 +314,9 @@ class BaseClient(UndocumentedCalls):
 
         async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
             response = await self._send(prepared, options)
-            return answer(operation, response, self._drift, chunk_arguments).parse()
+            accept(operation, response, self._drift)
+            result: ResultT = read_answer(operation, response, self._drift, chunk_arguments)
+            return result
 
         extra_body = options.extra_body if options is not None else None
         with self._transport.telemetry.operation(operation.name):
@@ -394,9 +393,7 @@ class BaseClient(UndocumentedCalls):
         )
         if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
             return self._transport.send(request)  # nothing to fall back to
-        return with_json_fallback(
-            self._transport.send, prepared.operation, request, self._options.response_format
-        )
+        return self._transport.send_asking_json_again(prepared.operation, request)
 
     # ------------------------------------------------------------------ views
 

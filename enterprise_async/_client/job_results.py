@@ -21,7 +21,7 @@ from yarl import URL
 
 from .._decoding import from_dict
 from .._decoding.spec import JobResults, Operation
-from .._response.responses import read_bounded
+from .._transport.wire import read_bounded
 from ..errors import (
     APIConnectionError,
     ClientValidationError,

@@ -17,8 +17,7 @@ from urllib.parse import quote
 import attrs
 
 from .._decoding.spec import ApiSpec, Operation, Outcome
-from .._request.extras import check_extra_query, encode_json
-from .._request.options import RequestOptions
+from .._request.options import RequestOptions, check_extra_query, encode_json
 from .._request.request import PreparedRequest
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout

@@ -49,7 +49,7 @@ Note = tuple[str, Any, Any, "DecodeError | None"]
 """What a field's reader noticed: where the value is (relative to its model: ``seats``,
 ``logo_image_urls[0]``), its declared type, the value as sent, and why it was kept as sent; or
 None there for a value whose written form is not what was sent (for the model's ``WireRecord``).
-A plain tuple: readers make one for every ``Z`` datetime, a named tuple costs twice as much."""
+A plain tuple, the cheapest record: readers make one for every ``Z`` datetime."""
 
 Problem = Note
 """A note with an error: a value kept as sent."""

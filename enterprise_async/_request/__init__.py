@@ -1,2 +1,2 @@
 """Building a request: arguments checked against the spec (``validation``) and prepared
-(``request``), with the per-request options (``options``, ``extras``, ``retry``, ``timeouts``)."""
+(``request``), with the per-request options (``options``, with the call's extras; ``retry``, ``timeouts``)."""

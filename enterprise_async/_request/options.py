@@ -4,7 +4,11 @@
 concurrency, retries and their policy, timeouts and headers. It is declared once, validated once,
 and travels whole: the command line builds one, a queued job carries it as JSON, a worker's client
 is made from it. ``RequestOptions`` is what a call may change for itself (``timeout=``, ``retry=``,
-``extra_headers=``, ``extra_query=``, ``extra_body=``);
+``extra_headers=``, ``extra_query=``, ``extra_body=``). The extras are the way to send what the
+spec does not know yet (a new filter, a new body field): they are checked here, before anything is
+sent, and merged over the method's own values when the request is built (``_request.request``). A
+query value is written as the servers read the method's own (``true``/``false``, a list as one
+comma-separated value; ``query_value``); ``None`` removes the parameter.
 ``RequestTrace`` is what a request tells an ``aiohttp.TraceConfig`` (as ``trace_request_ctx``) and
 OpenTelemetry (through ``current_trace()``): which operation, which page, which attempt.
 """
@@ -17,8 +21,10 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import attrs
+import orjson
 from attrs import field, frozen
 
+from .._decoding.enums import OpenEnum
 from .._utils.constants import (
     AUTO_CONCURRENCY_BOUNDS,
     DEFAULT_MAX_CONCURRENCY,
@@ -28,11 +34,19 @@ from .._utils.constants import (
     RESPONSE_FORMATS,
 )
 from ..errors import ClientValidationError
-from .extras import check_extra_body, check_extra_query
 from .retry import RetryPolicy, check_retry_policy
 from .timeouts import Timeout, check_timeout
 
-__all__ = ["ClientOptions", "RequestOptions", "RequestTrace", "current_trace"]
+__all__ = [
+    "ClientOptions",
+    "RequestOptions",
+    "RequestTrace",
+    "check_extra_body",
+    "check_extra_query",
+    "current_trace",
+    "encode_json",
+    "query_value",
+]
 
 ResponseFormat = Literal["json", "xml"]
 Concurrency = int | Literal["auto"]
@@ -222,6 +236,60 @@ def check_headers(value: object, name: str = "extra_headers") -> Mapping[str, st
         if key.lower() in _FORBIDDEN_HEADERS:
             raise ClientValidationError(name, f"{key!r} is set by the client and cannot be overridden")
     return dict(value)
+
+
+_SCALARS = (str, int, float, bool, OpenEnum)
+
+
+def query_value(value: Any) -> str:
+    """A scalar as the servers read it in a query or path."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, OpenEnum):
+        return str(value.value)
+    return str(value)
+
+
+def check_extra_query(value: object, name: str = "extra_query") -> dict[str, str | None] | None:
+    """Query parameters as the wire writes them; a typed error names a name or value it cannot send."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise ClientValidationError(name, f"must be a mapping of parameter names to values, got {value!r}")
+    encoded: dict[str, str | None] = {}
+    for key, item in value.items():
+        if not isinstance(key, str) or not key:
+            raise ClientValidationError(name, f"parameter names must be non-empty strings, got {key!r}")
+        encoded[key] = _query_text(name, key, item)
+    return encoded
+
+
+def _query_text(name: str, key: str, item: object) -> str | None:
+    if item is None:
+        return None
+    if isinstance(item, (list, tuple)) and all(isinstance(part, _SCALARS) for part in item):
+        return ",".join(query_value(part) for part in item)
+    if isinstance(item, _SCALARS):
+        return query_value(item)
+    raise ClientValidationError(name, f"{key}: a value must be a string, number, boolean or a list of them")
+
+
+def check_extra_body(value: object, name: str = "extra_body") -> dict[str, Any] | None:
+    """Body fields that can be written as JSON; a typed error names a value that cannot."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
+        raise ClientValidationError(name, f"must be a mapping of field names to JSON values, got {value!r}")
+    encode_json(name, dict(value))
+    return dict(value)
+
+
+def encode_json(name: str, value: object) -> bytes:
+    """``value`` as JSON bytes, or a typed error naming the argument whose value is not JSON."""
+    try:
+        return orjson.dumps(value)
+    except TypeError as error:
+        raise ClientValidationError(name, f"cannot be written as JSON: {error}") from None
 
 
 @frozen

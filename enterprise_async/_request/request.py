@@ -1,32 +1,55 @@
-"""Turn an operation and its (validated) arguments into an HTTP request.
+"""Turn an operation and a call's arguments into the HTTP request the transport sends.
 
-Path parameters are percent-encoded into the path; query parameters follow the spec's style
-(``explode: false`` arrays as one comma-separated value, booleans as ``true``/``false``); the body
-is JSON. Arguments left as None are not sent at all.
+``prepare_request`` checks the arguments (``validation``) and makes the operation's own path, query
+and body: path parameters are percent-encoded into the path; query parameters follow the spec's
+style (``explode: false`` arrays as one comma-separated value, booleans as ``true``/``false``); the
+body is JSON; arguments left as None are not sent at all. ``build_request`` completes it into an
+``HTTPRequest``: the URL under ``base_url``, the headers every request carries (the format asked
+for, the user agent, the client's and the call's own), the call's extra query and body merged over
+the method's own (``merge_query``), its request id, and its timeout and retry policy.
 """
 
 from __future__ import annotations
 
+import functools
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import orjson
 from attrs import define, frozen
 from yarl import URL
 
-from .._decoding.enums import OpenEnum
 from .._decoding.spec import Operation, Param
+from .._utils.constants import USER_AGENT
+from ..errors import ClientValidationError
+from .options import ClientOptions, RequestOptions, query_value
 from .retry import RetryPolicy
 from .timeouts import Timeout
 from .validation import validate_arguments
 
-__all__ = ["HTTPRequest", "PreparedRequest", "Query", "call_label", "prepare_request", "query_value"]
+__all__ = [
+    "ACCEPT",
+    "HTTPRequest",
+    "PreparedRequest",
+    "Query",
+    "build_request",
+    "call_label",
+    "merge_query",
+    "prepare_request",
+]
 
 Query = tuple[tuple[str, str], ...]
 
 # RFC 3986 pchar: course keys such as ``course-v1:Org+Num+Run`` travel as they are; "/" does not.
 _PATH_SAFE = "!$&'()*+,;=:@"
+
+ACCEPT = {"json": "application/json", "xml": "application/xml"}
+"""The ``Accept`` header of each response format."""
+URLS_KEPT = 256
+"""Request URLs kept for reuse (``_url``)."""
+_NO_OPTIONS = RequestOptions()
 
 
 @frozen
@@ -53,8 +76,8 @@ class PreparedRequest:
 class HTTPRequest:
     """One request as it goes on the wire. ``path`` (without host or query) is what logs and errors show.
 
-    Never changed once built, yet not frozen: it is built for every request, and a frozen class
-    sets each of its twelve fields through ``object.__setattr__``, several times the cost.
+    Never changed once built; not frozen, as a frozen attrs class sets each field through
+    ``object.__setattr__``, and one is built for every request.
     """
 
     method: str
@@ -121,18 +144,98 @@ def _query_pairs(param: Param, value: Any) -> list[tuple[str, str]]:
     return [(param.wire_name, query_value(value))]
 
 
-def query_value(value: Any) -> str:
-    """A scalar as the servers read it in a query or path."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, OpenEnum):
-        return str(value.value)
-    return str(value)
-
-
-def merge_query(base: Sequence[tuple[str, str]], overrides: Mapping[str, str]) -> Query:
-    """``base`` with the parameters of ``overrides`` replaced (or appended), order kept."""
-    merged = [(name, overrides.get(name, value)) for name, value in base]
-    present = {name for name, _ in base}
-    merged.extend((name, value) for name, value in overrides.items() if name not in present)
+def merge_query(base: Sequence[tuple[str, str]], overrides: Mapping[str, str | None] | None) -> Query:
+    """``base`` with the parameters named in ``overrides`` set to their value where they first
+    stand (None removes them; a repeated parameter becomes one), the others appended, order kept."""
+    if not overrides:
+        return tuple(base)
+    merged: list[tuple[str, str]] = []
+    placed: set[str] = set()
+    for name, value in base:
+        if name not in overrides:
+            merged.append((name, value))
+        elif name not in placed:
+            placed.add(name)
+            if (override := overrides[name]) is not None:
+                merged.append((name, override))
+    merged.extend(
+        (name, value) for name, value in overrides.items() if name not in placed and value is not None
+    )
     return tuple(merged)
+
+
+def build_request(
+    prepared: PreparedRequest,
+    options: RequestOptions | None,
+    *,
+    settings: ClientOptions,
+    base: str,
+    request_id_header: str | None,
+    page: int | None = None,
+    parent_span: Any = None,
+) -> HTTPRequest:
+    """The request of a prepared call, with the client's headers (``settings``) and the call's
+    ``options``; it goes with a fresh request id unless the caller gave one of its own."""
+    headers = {"Accept": ACCEPT[settings.response_format], "User-Agent": USER_AGENT, **settings.headers}
+    options = options or _NO_OPTIONS
+    if options.extra_headers:
+        headers.update(options.extra_headers)
+    body = _with_extra_body(prepared.method, prepared.body, options.extra_body)
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+    query = merge_query(prepared.query, options.extra_query) if options.extra_query else prepared.query
+    operation = prepared.operation
+    return HTTPRequest(
+        method=operation.method,
+        url=_url(base, prepared.path, query),
+        path=prepared.path,
+        headers=headers,
+        body=body,
+        idempotent=operation.idempotent,
+        retry_statuses=operation.retry_statuses,
+        timeout=options.timeout,
+        retry=options.retry,
+        operation=operation.name,
+        page=page,
+        request_id=_with_request_id(headers, request_id_header),
+        parent_span=parent_span,
+    )
+
+
+def _with_extra_body(method: str, body: bytes | None, extra: Mapping[str, Any] | None) -> bytes | None:
+    """The JSON body with the extra fields set over the method's own."""
+    if not extra:
+        return body
+    if body is None and method == "GET":
+        raise ClientValidationError("extra_body", "a GET request carries no body; use extra_query")
+    fields = orjson.loads(body) if body is not None else {}
+    if not isinstance(fields, dict):
+        raise ClientValidationError(
+            "extra_body", "this request's body is not a JSON object, so it takes no fields"
+        )
+    return orjson.dumps({**fields, **extra})
+
+
+def _with_request_id(headers: dict[str, str], name: str | None) -> str | None:
+    """The id a request goes with, set in ``headers`` under ``name`` (the spec's header): the
+    caller's own value there (``extra_headers``, a view's ``headers``; any case) wins, else a
+    fresh UUID. None when the spec names no header."""
+    if name is None:
+        return None
+    wanted = name.lower()
+    for key, value in headers.items():
+        if key.lower() == wanted:
+            return value
+    headers[name] = str(uuid.uuid4())
+    return headers[name]
+
+
+@functools.lru_cache(maxsize=URLS_KEPT)
+def _url(base: str, path: str, query: Query) -> URL:
+    """The URL of a request. The latest are kept, keyed by all they are made of: a URL is
+    immutable, and one used again (the same call made again, a retry) keeps what yarl and aiohttp
+    worked out of it (its host, port...)."""
+    text = base + path
+    if query:
+        text += "?" + urlencode(query, quote_via=quote, safe=",")
+    return URL(text, encoded=True)

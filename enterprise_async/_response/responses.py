@@ -1,18 +1,20 @@
-"""Read responses: decode bodies (JSON or DRF XML), map statuses to results and typed errors.
+"""Read answers: decode bodies (JSON or DRF XML), map statuses to results and typed errors.
 
-A documented 2xx status decodes to its model (plus SDK fields such as ``partial``); any other
-status raises the error class of the status, whose ``body`` holds the decoded error body however
-the server wrote it (JSON object, list or string, XML, HTML, nothing) and whose ``result`` holds
-the decoded result where the operation documents one for that status.
+A status the operation calls a success decodes to its model (plus SDK fields such as
+``partial``), and a lookup by key is checked to have answered the item asked for
+(``read_answer``); a success the spec does not document is no error: it goes to the client's
+drift report (``accept``). Any other status raises the error class of the status, whose ``body``
+holds the decoded error body however the server wrote it (JSON object, list or string, XML, HTML,
+nothing) and whose ``result`` holds the decoded result where the operation documents one for that
+status.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-import aiohttp
 import attrs
 import orjson
 from attrs import field, frozen
@@ -24,6 +26,7 @@ from .._decoding.enums import OpenEnum
 from .._decoding.spec import Identity, LimitRefusal, Operation, Outcome
 from .._decoding.xml_schema import fill_empty_elements
 from .._request.request import call_label
+from .._request.retry import parse_retry_after
 from .._utils.constants import ERROR_DETAIL_LIMIT
 from .._utils.redaction import Redactor
 from .._utils.xml import XMLDecodeError, parse_drf_xml
@@ -33,17 +36,17 @@ from ..errors import (
     RateLimitError,
     RequestLimitError,
     ResponseDecodeError,
-    ResponseTooLargeError,
     status_error_class,
 )
 from .error_detail import error_detail
 
 __all__ = [
     "RawResponse",
+    "accept",
     "check_identity",
     "decode_body",
     "is_xml",
-    "read_bounded",
+    "read_answer",
     "read_result",
     "real_request_id",
     "result_of",
@@ -141,44 +144,6 @@ class RawResponse:
         return self.redactor.headers(self.headers)
 
 
-def read_bounded(response: aiohttp.ClientResponse, *, limit: int, method: str, path: str) -> Awaitable[bytes]:
-    """The body of ``response`` as it inflates (gzip, deflate...), at most ``limit`` bytes.
-
-    A body announced longer, or that grows longer while it is read (a gzip bomb, an endless
-    stream), raises ``ResponseTooLargeError``; what was read of it is dropped at once.
-    """
-    announced = response.content_length
-    if announced is None or response.headers.get("Content-Encoding"):
-        return _read_growing(response, limit, method, path)
-    if announced > limit:
-        raise _too_large(response, limit, method, path, f"announces Content-Length {announced}")
-    return response.read()  # a plain body of a known length: it cannot grow past it
-
-
-async def _read_growing(response: aiohttp.ClientResponse, limit: int, method: str, path: str) -> bytes:
-    """A body of unknown or encoded length, read chunk by chunk and dropped once past ``limit``."""
-    chunks: list[bytes] = []
-    size = 0
-    while chunk := await response.content.readany():
-        size += len(chunk)
-        if size > limit:
-            chunks.clear()
-            raise _too_large(response, limit, method, path, "has a body")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _too_large(
-    response: aiohttp.ClientResponse, limit: int, method: str, path: str, what: str
-) -> ResponseTooLargeError:
-    return ResponseTooLargeError(
-        f"{method} {path} returned {response.status} and {what} larger than {limit} bytes "
-        "(max_response_bytes); nothing of it was kept",
-        status=response.status,
-        limit=limit,
-    )
-
-
 def _format_of(response: RawResponse) -> str:
     kind = response.content_type
     if kind == "application/json" or kind.endswith("+json"):
@@ -231,6 +196,35 @@ def unreadable(response: RawResponse, kind: str, error: ValueError) -> ResponseD
         body=response.preview(),
         request_id=response.request_id,
     )
+
+
+def accept(
+    operation: Operation[Any], response: RawResponse, drift: DriftCollector, *, page: int | None = None
+) -> None:
+    """Raise the typed error of a status that is no success of the operation (naming the
+    listing's ``page``); a success the spec does not document goes to the drift report."""
+    outcome = operation.outcomes.get(response.status)
+    success = outcome.success if outcome is not None else 200 <= response.status < 300
+    if not success:
+        retry_after = parse_retry_after(response.headers.get("Retry-After"))
+        raise status_error(operation, response, retry_after=retry_after, page=page)
+    if outcome is None:
+        documented = (status for status, known in operation.outcomes.items() if known.success)
+        drift.record_status(operation.name, response.status, documented, f"{response.method} {response.path}")
+
+
+def read_answer(
+    operation: Operation[Any],
+    response: RawResponse,
+    drift: DriftCollector,
+    arguments: Mapping[str, Any] | None = None,
+) -> Any:
+    """The result of an accepted answer; ``arguments`` given, a lookup by key checks that it is
+    the item asked for (``check_identity``)."""
+    result = read_result(operation, response, drift)
+    if arguments is not None and operation.identity is not None:
+        check_identity(operation, response, result, arguments)
+    return result
 
 
 def read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None = None) -> Any:

@@ -1,7 +1,6 @@
 """Sending a prepared request and getting its answer back.
 
 - ``transport``: one request through admission, the wire, retries and telemetry;
-- ``outgoing``: a prepared request turned into the HTTP request that goes out;
 - ``session``: the aiohttp session; ``proxy``: its proxy; ``wire``: one attempt on it;
 - ``admission``: what an attempt waits for before it goes (``concurrency``, ``adaptive``,
   ``rate_limit``);

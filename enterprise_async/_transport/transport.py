@@ -1,10 +1,10 @@
 """Send requests: authenticate, retry; each attempt admitted (``admission``), then on the wire (``wire``).
 
-The send chain, from a resource method to ``session.request``, is four steps, one frame each:
+The send chain, from a resource method to ``session.request``, is five steps, one frame each:
 ``BaseClient.call`` prepares the request, ``Transport.send`` authenticates it (and refreshes the
-token once after a 401), ``Transport._retrying`` makes its attempts, each holding a place in the
-budget and the bound while it passes the middleware, and ``Wire.send`` puts one on the wire. One
-``Attempt`` carries an attempt through them.
+token once after a 401), ``Transport._retrying`` makes its attempts, ``admitted`` holds each one's
+place in the budget and the bound while it passes the middleware, and ``Wire.send`` puts one on
+the wire. One ``Attempt`` carries an attempt through them.
 
 The concurrency bound (``Transport.concurrency``: fixed, or ``"auto"``) is held here and nowhere else:
 every attempt passes its gate while on the wire, and tells it how the attempt went.
@@ -37,18 +37,20 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Sequence
+from typing import Any
 
 import aiohttp
+import attrs
 
-from .._decoding.spec import ApiSpec
+from .._decoding.spec import ApiSpec, Operation
 from .._request.options import ClientOptions
-from .._request.request import HTTPRequest
+from .._request.request import ACCEPT, HTTPRequest
 from .._request.retry import RetryPolicy, parse_retry_after
 from .._response.responses import RawResponse
 from .._utils.redaction import Redactor
 from ..errors import APIConnectionError, APITimeoutError
 from .adaptive import AdaptiveConcurrency
-from .admission import Admission, means_pause
+from .admission import Exchange, admitted, means_pause
 from .auth import ClientCredentials, TokenCache, TokenProvider
 from .concurrency import ConcurrencyLimit, FixedConcurrency
 from .middleware import Middleware, chain
@@ -163,22 +165,39 @@ class Transport:
             response = await self._retrying(attempt)
         return response
 
+    async def send_asking_json_again(self, operation: Operation[Any], request: HTTPRequest) -> RawResponse:
+        """The answer to a request asking for XML, for an operation that names fallback statuses
+        (``json_fallback_statuses``: 406 from a view that renders JSON only); on one of them the
+        same request (its request id too) is sent once more, asking for JSON, which decodes to
+        the same models."""
+        response = await self.send(request)
+        if response.status not in operation.json_fallback_statuses:
+            return response
+        logger.debug(
+            "%s: %s %s answered %d in XML; asking once more in JSON",
+            operation.name,
+            request.method,
+            request.path,
+            response.status,
+            extra={"sdk_operation": operation.name, "sdk_status": response.status, "sdk_format": "json"},
+        )
+        return await self.send(attrs.evolve(request, headers={**request.headers, "Accept": ACCEPT["json"]}))
+
     async def _retrying(self, attempt: Attempt) -> RawResponse:
         """Attempts until an answer not worth another, or the retries are spent; each attempt holds
         its place in the budget and the bound while it passes the middleware to the wire."""
         request = attempt.request
         policy = request.retry or self._retry
-        through_middleware = request.authenticated and bool(self._middleware)
+        exchange: Exchange = (
+            self._through_middleware if request.authenticated and self._middleware else self._to_the_wire
+        )
         while True:
-            place = Admission(attempt, self.concurrency, self.budget, self._pause_statuses, self.telemetry)
             try:
-                async with place:
-                    response = await self._exchange(attempt, through_middleware)
-                    if through_middleware:  # a middleware's own answer is timed here
-                        response = attempt.timed(response)
-                    place.answer = response
+                response = await admitted(
+                    attempt, exchange, self.concurrency, self.budget, self._pause_statuses, self.telemetry
+                )
             except APIConnectionError as error:
-                if not place.admitted:
+                if not attempt.admitted:
                     raise  # the rate budget's wait ran out: another wait would end the same way
                 sent, kind = _unanswered(error)
                 self.stats.faults[kind] += 1
@@ -195,13 +214,16 @@ class Transport:
             retry_after = parse_retry_after(response.headers.get("Retry-After"))
             await self._backoff(attempt, policy, retry_after, str(response.status))
 
-    def _exchange(self, attempt: Attempt, through_middleware: bool) -> Awaitable[RawResponse]:
-        """The attempt through the middleware to the wire; the token issuer's request (its body
-        holds the secret) and a client without middleware go straight to the wire."""
-        if not through_middleware:
-            return self._wire.send(attempt, attempt.request)
+    def _to_the_wire(self, attempt: Attempt) -> Awaitable[RawResponse]:
+        """The attempt straight to the wire: the token issuer's request (its body holds the
+        secret), and every request of a client without middleware."""
+        return self._wire.send(attempt, attempt.request)
+
+    async def _through_middleware(self, attempt: Attempt) -> RawResponse:
+        """The attempt through the client's middleware to the wire; the answer (a middleware's
+        own, too) timed from the call's start."""
         wire = functools.partial(self._wire.send, attempt)
-        return chain(self._middleware, wire)(attempt.outgoing())
+        return attempt.timed(await chain(self._middleware, wire)(attempt.outgoing()))
 
     async def _backoff(
         self, attempt: Attempt, policy: RetryPolicy, retry_after: float | None, why: str

@@ -15,7 +15,7 @@ import os
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import aiohttp
 from attrs import define, field
@@ -23,12 +23,18 @@ from yarl import URL
 
 from .._request.options import RequestTrace
 from .._request.request import HTTPRequest
-from .._response.responses import RawResponse, read_bounded
+from .._response.responses import RawResponse
 from .._utils.redaction import Redactor
-from ..errors import APIConnectionError, APITimeoutError, ClientValidationError, ProxyAuthenticationError
+from ..errors import (
+    APIConnectionError,
+    APITimeoutError,
+    ClientValidationError,
+    ProxyAuthenticationError,
+    ResponseTooLargeError,
+)
 from .middleware import OutgoingRequest
 
-__all__ = ["Attempt", "RequestStats", "Wire", "proxy_refused"]
+__all__ = ["Attempt", "RequestStats", "Wire", "proxy_refused", "read_bounded"]
 
 logger = logging.getLogger("enterprise_async")
 
@@ -67,6 +73,8 @@ class Attempt:
     token: str | None = None
     number: int = 1
     """1 for the first attempt; a 401's refresh sends the same number again."""
+    admitted: bool = False
+    """Whether this attempt got its place and its draw from the budget (and so may have been sent)."""
     trace: RequestTrace = field(init=False)
     """What the attempt tells traces, logs and middleware: operation, page, attempt number."""
 
@@ -245,3 +253,41 @@ def _timeout_kind(error: BaseException) -> str:
     if isinstance(error, aiohttp.SocketTimeoutError):
         return "read"
     return "total"
+
+
+def read_bounded(response: aiohttp.ClientResponse, *, limit: int, method: str, path: str) -> Awaitable[bytes]:
+    """The body of ``response`` as it inflates (gzip, deflate...), at most ``limit`` bytes.
+
+    A body announced longer, or that grows longer while it is read (a gzip bomb, an endless
+    stream), raises ``ResponseTooLargeError``; what was read of it is dropped at once.
+    """
+    announced = response.content_length
+    if announced is None or response.headers.get("Content-Encoding"):
+        return _read_growing(response, limit, method, path)
+    if announced > limit:
+        raise _too_large(response, limit, method, path, f"announces Content-Length {announced}")
+    return response.read()  # a plain body of a known length: it cannot grow past it
+
+
+async def _read_growing(response: aiohttp.ClientResponse, limit: int, method: str, path: str) -> bytes:
+    """A body of unknown or encoded length, read chunk by chunk and dropped once past ``limit``."""
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := await response.content.readany():
+        size += len(chunk)
+        if size > limit:
+            chunks.clear()
+            raise _too_large(response, limit, method, path, "has a body")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(
+    response: aiohttp.ClientResponse, limit: int, method: str, path: str, what: str
+) -> ResponseTooLargeError:
+    return ResponseTooLargeError(
+        f"{method} {path} returned {response.status} and {what} larger than {limit} bytes "
+        "(max_response_bytes); nothing of it was kept",
+        status=response.status,
+        limit=limit,
+    )

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from . import (
     adaptive,
+    call_cost,
     decode,
     export,
     fleet,
@@ -40,7 +41,8 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B10": loop_hold.run,
     "B11": import_time.run,
     "B12": adaptive.run_deep,
-    "B13": sandbox_size.run,
+    "B13": call_cost.run,
+    "B14": sandbox_size.run,
 }
 DEFAULT_ROUNDS = 5
 

@@ -1,4 +1,4 @@
-"""B13: a sandbox's start time and resident memory at the default ``DataSize`` and at the largest
+"""B14: a sandbox's start time and resident memory at the default ``DataSize`` and at the largest
 production sizes (1,000 plans and 100 policies a customer, 5,000 assignments a configuration,
 100,000 catalog items and learner rows), side by side.
 
@@ -78,7 +78,7 @@ def run(rounds: int) -> list[Row]:
     extra = grown["largest"] - grown["default"]
     return [
         Row(
-            "B13",
+            "B14",
             "`Sandbox()` start at the default size / at the largest (1,000 plans, 100 policies, "
             "5,000 assignments, 100,000 items and learner rows)",
             f"start {cpu['default'] * 1000:.0f} ms / {cpu['largest'] * 1000:.0f} ms CPU "

@@ -350,3 +350,20 @@ async def test_the_service_serves_pathways_and_videos_among_the_contents(catalog
     assert all(item.aggregation_key and item.aggregation_key.startswith("video:") for item in videos)
     assert not any(isinstance(item, CourseRun) for item in videos)
     assert from_xml == from_json
+
+
+async def test_a_contents_page_decodes_to_equal_models_from_json_and_from_xml(
+    enterprise_sandbox: Sandbox,
+) -> None:
+    """The page's envelope too: XML carries every number as text, and the spec's types read
+    `num_pages`, `current_page` and `start` back as the integers JSON sends."""
+    catalog = enterprise_sandbox.data.catalogs[0].uuid
+    async with (
+        enterprise_sandbox.client() as json_client,
+        enterprise_sandbox.client(response_format="xml") as xml_client,
+    ):
+        json_page = await json_client.catalogs.contents(catalog, page_size=20).first_page()
+        xml_page = await xml_client.catalogs.contents(catalog, page_size=20).first_page()
+    assert json_page.num_pages == xml_page.num_pages == 3
+    assert (json_page.current_page, json_page.start) == (1, 0)
+    assert json_page == xml_page

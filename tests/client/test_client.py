@@ -3,8 +3,10 @@ and typed errors."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import time
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -16,7 +18,9 @@ from enterprise_async import (
     APIStatusError,
     AuthenticationError,
     BadRequestError,
+    CachedToken,
     EnterpriseClient,
+    InMemoryTokenCache,
     NotFoundError,
     PermissionDeniedError,
     ResponseDecodeError,
@@ -421,14 +425,39 @@ async def test_a_token_endpoint_echoing_the_secret_does_not_leak_it(api: Scripte
     assert "<redacted>" in str(caught.value)
 
 
+class RecordingTokenCache(InMemoryTokenCache):
+    """A token cache that keeps every token it is given, as the client stores it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stored: list[CachedToken] = []
+
+    async def set(self, key: str, token: CachedToken) -> None:
+        self.stored.append(token)
+        await super().set(key, token)
+
+
+async def issued_token(api: ScriptedAPI) -> tuple[CachedToken, float, float]:
+    """The token a first call has the client fetch and store, with the wall-clock times
+    (``time.time()``) before and after the call, which bracket when it was issued."""
+    cache = RecordingTokenCache()
+    async with api.client(token_cache=cache) as client:
+        before = time.time()
+        with contextlib.suppress(NotFoundError):  # the call needs the token, whatever its answer
+            await client.request("GET", "/enterprise/v1/no-such-route/")
+        after = time.time()
+    (token,) = cache.stored
+    return token, before, after
+
+
 @pytest.mark.parametrize(("expires_in", "expected"), [("2.5", 2.5), ("3600", 3600.0), (60, 60.0)])
 async def test_token_lifetime_is_read_from_expires_in_as_sent(
     api: ScriptedAPI, expires_in: object, expected: float
 ) -> None:
     api.json("POST", "/oauth2/v1/access_token", {"access_token": "t", "expires_in": expires_in})
-    async with api.client() as client:
-        value, lifetime = await client._fetch_token()
-    assert (value, lifetime) == ("t", expected)
+    token, before, after = await issued_token(api)
+    assert token.value == "t"
+    assert before + expected <= token.expires_at <= after + expected
 
 
 @pytest.mark.parametrize("expires_in", [None, "soon", "-5", "0"])
@@ -438,9 +467,8 @@ async def test_an_unusable_expires_in_falls_back_to_the_default_lifetime(
     from enterprise_async._utils.constants import DEFAULT_TOKEN_LIFETIME
 
     api.json("POST", "/oauth2/v1/access_token", {"access_token": "t", "expires_in": expires_in})
-    async with api.client() as client:
-        _, lifetime = await client._fetch_token()
-    assert lifetime == DEFAULT_TOKEN_LIFETIME
+    token, before, after = await issued_token(api)
+    assert before + DEFAULT_TOKEN_LIFETIME <= token.expires_at <= after + DEFAULT_TOKEN_LIFETIME
 
 
 async def test_auth_url_defaults_to_base_url_and_may_differ(api: ScriptedAPI) -> None:

@@ -155,22 +155,22 @@ async def test_a_post_is_sent_once_when_all_goes_well(sandbox: Sandbox, name: st
 
 @pytest.mark.parametrize("name", POSTS)
 async def test_a_post_whose_connection_was_refused_is_sent_again(
-    sandbox: Sandbox, no_sleep: list[float], name: str
+    sandbox: Sandbox, no_sleep: list[float], mocked_aiohttp: aioresponses, name: str
 ) -> None:
+    mocked = mocked_aiohttp
     path, call = post_calls(sandbox)[name]
     base = "https://api.example.test"
-    with aioresponses() as mocked:
-        mocked.post(f"{base}/oauth2/v1/access_token", payload={"access_token": "t", "expires_in": "60"})
-        url = re.compile(re.escape(f"{base}{path}") + r"(\?.*)?$")
-        mocked.post(url, exception=refused())
-        mocked.post(url, status=200, payload={})
-        async with EnterpriseClient(client_id="id", client_secret="secret", base_url=base) as client:
-            # The mocked body is not each operation's result; what matters is the count.
-            with contextlib.suppress(ResponseDecodeError):
-                await call(client)
-        attempts = [
-            call for (method, sent), calls in mocked.requests.items() if sent.path == path for call in calls
-        ]
+    mocked.post(f"{base}/oauth2/v1/access_token", payload={"access_token": "t", "expires_in": "60"})
+    url = re.compile(re.escape(f"{base}{path}") + r"(\?.*)?$")
+    mocked.post(url, exception=refused())
+    mocked.post(url, status=200, payload={})
+    async with EnterpriseClient(client_id="id", client_secret="secret", base_url=base) as client:
+        # The mocked body is not each operation's result; what matters is the count.
+        with contextlib.suppress(ResponseDecodeError):
+            await call(client)
+    attempts = [
+        call for (method, sent), calls in mocked.requests.items() if sent.path == path for call in calls
+    ]
     assert len(attempts) == 2
 
 

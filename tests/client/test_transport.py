@@ -203,34 +203,38 @@ def refused() -> aiohttp.ClientConnectorError:
     return aiohttp.ClientConnectorError(key, ConnectionRefusedError(111, "Connection refused"))
 
 
-async def test_post_is_retried_when_the_connection_was_refused(no_sleep: list[float]) -> None:
+async def test_post_is_retried_when_the_connection_was_refused(
+    no_sleep: list[float], mocked_aiohttp: aioresponses
+) -> None:
+    mocked = mocked_aiohttp
     from enterprise_async import EnterpriseClient
 
     base = "https://api.example.test"
-    with aioresponses() as mocked:
-        mocked.post(f"{base}/oauth2/v1/access_token", payload={"access_token": "t", "expires_in": "60"})
-        mocked.post(f"{base}{ALLOCATE}", exception=refused())
-        mocked.post(f"{base}{ALLOCATE}", status=202, payload=json_fixture("allocation_result"))
-        async with EnterpriseClient(client_id="id", client_secret="secret", base_url=base) as client:
-            result = await allocate(client)
-        attempts = mocked.requests[("POST", URL(f"{base}{ALLOCATE}"))]
+    mocked.post(f"{base}/oauth2/v1/access_token", payload={"access_token": "t", "expires_in": "60"})
+    mocked.post(f"{base}{ALLOCATE}", exception=refused())
+    mocked.post(f"{base}{ALLOCATE}", status=202, payload=json_fixture("allocation_result"))
+    async with EnterpriseClient(client_id="id", client_secret="secret", base_url=base) as client:
+        result = await allocate(client)
+    attempts = mocked.requests[("POST", URL(f"{base}{ALLOCATE}"))]
     assert len(result.created) == 1
     assert len(attempts) == 2
 
 
-async def test_a_refused_connection_that_persists_raises_api_connection_error(no_sleep: list[float]) -> None:
+async def test_a_refused_connection_that_persists_raises_api_connection_error(
+    no_sleep: list[float], mocked_aiohttp: aioresponses
+) -> None:
+    mocked = mocked_aiohttp
     from enterprise_async import EnterpriseClient
 
     base = "https://api.example.test"
-    with aioresponses() as mocked:
-        mocked.post(f"{base}/oauth2/v1/access_token", payload={"access_token": "t", "expires_in": "60"})
-        for _ in range(3):
-            mocked.post(f"{base}{ALLOCATE}", exception=refused())
-        async with EnterpriseClient(
-            client_id="id", client_secret="secret", base_url=base, max_retries=2
-        ) as client:
-            with pytest.raises(APIConnectionError) as caught:
-                await allocate(client)
+    mocked.post(f"{base}/oauth2/v1/access_token", payload={"access_token": "t", "expires_in": "60"})
+    for _ in range(3):
+        mocked.post(f"{base}{ALLOCATE}", exception=refused())
+    async with EnterpriseClient(
+        client_id="id", client_secret="secret", base_url=base, max_retries=2
+    ) as client:
+        with pytest.raises(APIConnectionError) as caught:
+            await allocate(client)
     assert not isinstance(caught.value, APITimeoutError)
     assert f"POST {ALLOCATE}" in str(caught.value)
 

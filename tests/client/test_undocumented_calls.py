@@ -164,6 +164,28 @@ async def test_extra_query_replaces_or_removes_the_methods_own_parameter(api: Sc
     assert sent.query["page_size"] == "7"
 
 
+async def test_extra_query_sets_the_methods_own_parameter_where_it_stands(api: ScriptedAPI) -> None:
+    query_strings: list[str] = []
+
+    @api.route("GET", POLICIES)
+    async def listing(request: web.Request) -> web.StreamResponse:
+        query_strings.append(request.query_string)
+        return web.json_response({"count": 0, "next": None, "previous": None, "results": []})
+
+    async with api.client() as client:
+        await client.policies.list(
+            "4f2ad1b8-9c6e-4c1a-8f0e-3b7d2e5a9c11",
+            active=True,
+            policy_type="PerLearnerSpendCreditAccessPolicy",
+            extra_query={"active": "false", "new_filter": "x"},
+        ).to_list()
+    (query,) = query_strings
+    names = [pair.split("=")[0] for pair in query.split("&")]
+    assert names.index("active") < names.index("policy_type") < names.index("new_filter")
+    assert names.count("active") == 1
+    assert "active=false" in query.split("&")
+
+
 async def test_extra_body_adds_a_field_to_the_methods_body(api: ScriptedAPI) -> None:
     api.json("POST", ALLOCATE, {"created": [], "updated": [], "no_change": []}, status=202)
     async with api.client() as client:
