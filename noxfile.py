@@ -6,7 +6,8 @@ sessions on the Python running nox. Interpreters are looked for, not assumed: wi
 fails on a session whose Python is missing, so a machine without 3.12 simply has no `tests-3.12`.
 
 On demand: `nox -s codegen` regenerates from the spec, `nox -s bench` runs the benchmarks,
-`nox -s soak` the long fault-injection run.
+`nox -s soak` the long fault-injection run, `nox -s loaded` the whole suite five times beside one
+CPU-burning process per core.
 """
 
 from __future__ import annotations
@@ -145,11 +146,34 @@ def tests(session: nox.Session) -> None:
     if session.posargs:
         session.run("pytest", *session.posargs, success_codes=[0])
         return
-    session.run("pytest", "-n", "auto", *[f"--ignore={suite}" for suite in SLOW_SUITES], success_codes=[0])
-    if session.python == FULL_SUITE_PYTHON:
-        alone = [f"--ignore={suite}" for suite in ALONE]
-        session.run("pytest", "-n", "auto", *SLOW_SUITES, *alone, success_codes=[0])
-        session.run("pytest", *ALONE, success_codes=[0])
+    for step in _suite_steps(full=session.python == FULL_SUITE_PYTHON):
+        session.run("pytest", *step, success_codes=[0])
+
+
+def _suite_steps(*, full: bool) -> list[list[str]]:
+    """The pytest command lines of the whole suite, in order (``full``: the slow suites too)."""
+    steps = [["-n", "auto", *[f"--ignore={suite}" for suite in SLOW_SUITES]]]
+    if full:
+        steps.append(["-n", "auto", *SLOW_SUITES, *[f"--ignore={suite}" for suite in ALONE]])
+        steps.append([*ALONE])
+    return steps
+
+
+@nox.session
+def loaded(session: nox.Session) -> None:
+    """The whole suite (as `tests` runs it on the Python running nox) five times in a row on a clean
+    clone of HEAD, beside one CPU-burning process per core; prints each run's time and result
+    (.ci/loaded.py). Not in the default run: it takes the machine for a long while.
+
+    `nox -s loaded -- --runs 2 --step "tests/client/test_auth.py -q"` for a part of it; any
+    `--step` given replaces the suite's steps.
+    """
+    session.install("-e", DEV)
+    arguments = list(session.posargs)
+    if "--step" not in arguments:
+        for step in _suite_steps(full=True):
+            arguments += ["--step", " ".join(step)]
+    session.run("python", ".ci/loaded.py", *arguments)
 
 
 @nox.session

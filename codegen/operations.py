@@ -358,6 +358,18 @@ def _iter_operations(document: Mapping[str, Any]) -> Iterator[tuple[str, str, Sc
                 yield path, method, item[method]
 
 
+def _required_by_service(body_schema: Schema, node: Schema) -> Schema:
+    """The body schema with the fields its service requires (``x-sdk-service: body-required``)
+    added to ``required``: the signature asks for them and the client refuses a call without
+    them, before anything is sent, as the service would (400 "This field is required")."""
+    extra = (node.get("x-sdk-service") or {}).get("body-required", ())
+    known = list(body_schema.get("required", ()))
+    added = [name for name in extra if name not in known]
+    if not added:
+        return body_schema
+    return {**body_schema, "required": [*known, *added]}
+
+
 def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> OperationSpec:
     resource = node["tags"][0]
     method_name = node.get("x-sdk-method")
@@ -373,7 +385,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
     body_rule = None
     body_schema: Schema = {}
     if "requestBody" in node:
-        body_schema = _json_body_schema(reader, node["requestBody"])
+        body_schema = _required_by_service(_json_body_schema(reader, node["requestBody"]), node)
         body_rule = reader.object_rule(body_schema)
         required = set(body_schema.get("required", ()))
         arguments.extend(

@@ -8,6 +8,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from codegen.commands import render_commands
 from codegen.decoders import render_decoders
 from codegen.models import render_models
 from codegen.operations import (
@@ -35,7 +36,8 @@ HEADER = """\
 
 PACKAGE_DOC = '''\
 """Modules generated from `spec/openapi.yaml`: models, their readers and writers, union variants,
-the operation table and the spec object, the resources, and the client that holds them."""
+the operation table and the spec object, the resources, the client that holds them, and the
+command line's index of the operations."""
 '''
 
 
@@ -78,6 +80,7 @@ def _render() -> dict[Path, str]:
         OUTPUT / "operations.py": render_operations(resources, read_request_ids(SPEC)),
         OUTPUT / "resources.py": render_resources(resources),
         OUTPUT / "client.py": render_client(resources),
+        OUTPUT / "commands.py": render_commands(resources),
         OUTPUT / "variants.py": render_variants(read_variants(SPEC)),
         OUTPUT / "schemas.py": render_schemas(read_schemas(SPEC)),
     }

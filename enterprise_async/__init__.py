@@ -12,23 +12,9 @@ Models live in ``enterprise_async.models``, errors in ``enterprise_async.errors`
 here), the sandbox server in ``enterprise_async.testing``.
 """
 
-from typing import TYPE_CHECKING
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from . import models
-from ._bulk.chunks import BulkProgress, BulkResult, ChunkOutcome, bulk_progress
-from ._client.raw_response import APIResponse, RawPager
-from ._decoding.drift import DriftEntry, DriftReport
-from ._generated.client import EnterpriseClient
-from ._paging import AsyncPager, Page
-from ._paging.cursor import ListingCursor
-from ._request.options import RequestTrace, current_trace
-from ._request.retry import RetryPolicy
-from ._request.timeouts import Timeout
-from ._response.responses import RawResponse
-from ._transport.auth import CachedToken, InMemoryTokenCache, TokenCache
-from ._transport.middleware import Middleware, OutgoingRequest, Send
-from ._transport.rate_limit import InMemoryRateStore, RateStore
-from ._transport.transport import RequestStats
 from ._utils.lazy import lazy_names
 from ._utils.logs import configure_logging_from_env
 from ._version import __version__
@@ -60,6 +46,21 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
+    from . import models
+    from ._bulk.chunks import BulkProgress, BulkResult, ChunkOutcome, bulk_progress
+    from ._client.raw_response import APIResponse, RawPager
+    from ._decoding.drift import DriftEntry, DriftReport
+    from ._generated.client import EnterpriseClient
+    from ._paging import AsyncPager, Page
+    from ._paging.cursor import ListingCursor
+    from ._request.options import RequestTrace, current_trace
+    from ._request.retry import RetryPolicy
+    from ._request.timeouts import Timeout
+    from ._response.responses import RawResponse
+    from ._transport.auth import CachedToken, InMemoryTokenCache, TokenCache
+    from ._transport.middleware import Middleware, OutgoingRequest, Send
+    from ._transport.rate_limit import InMemoryRateStore, RateLimit, RateStore
+    from ._transport.transport import RequestStats
     from .fleet import RateLimiter, RedisTokenCache
 
 __all__ = [
@@ -103,6 +104,7 @@ __all__ = [
     "Page",
     "PermissionDeniedError",
     "ProxyAuthenticationError",
+    "RateLimit",
     "RateLimitError",
     "RateLimiter",
     "RateStore",
@@ -119,9 +121,48 @@ __all__ = [
     "models",
 ]
 
-_LAZY = {"RateLimiter": ".fleet", "RedisTokenCache": ".fleet"}
-"""The fleet's pieces, imported on first use: a client of one process never loads them."""
+_LAZY = {
+    "BulkProgress": "._bulk.chunks",
+    "BulkResult": "._bulk.chunks",
+    "ChunkOutcome": "._bulk.chunks",
+    "bulk_progress": "._bulk.chunks",
+    "APIResponse": "._client.raw_response",
+    "RawPager": "._client.raw_response",
+    "DriftEntry": "._decoding.drift",
+    "DriftReport": "._decoding.drift",
+    "EnterpriseClient": "._generated.client",
+    "AsyncPager": "._paging",
+    "Page": "._paging",
+    "ListingCursor": "._paging.cursor",
+    "RequestTrace": "._request.options",
+    "current_trace": "._request.options",
+    "RetryPolicy": "._request.retry",
+    "Timeout": "._request.timeouts",
+    "RawResponse": "._response.responses",
+    "CachedToken": "._transport.auth",
+    "InMemoryTokenCache": "._transport.auth",
+    "TokenCache": "._transport.auth",
+    "Middleware": "._transport.middleware",
+    "OutgoingRequest": "._transport.middleware",
+    "Send": "._transport.middleware",
+    "InMemoryRateStore": "._transport.rate_limit",
+    "RateLimit": "._transport.rate_limit",
+    "RateStore": "._transport.rate_limit",
+    "RequestStats": "._transport.transport",
+    "RateLimiter": ".fleet",
+    "RedisTokenCache": ".fleet",
+}
+"""Every name but the errors and the version, imported on first use: importing the package (as
+``enterprise-async --help`` does) loads no model, and a client of one process never loads the
+fleet's pieces."""
 
-__getattr__ = lazy_names(__name__, _LAZY, globals())
+_attribute = lazy_names(__name__, _LAZY, globals())
+
+
+def __getattr__(name: str) -> Any:
+    if name == "models":  # the submodule, imported on first use like the names
+        return importlib.import_module(".models", __name__)
+    return _attribute(name)
+
 
 configure_logging_from_env()  # ENTERPRISE_LOG=info|debug

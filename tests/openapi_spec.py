@@ -78,6 +78,8 @@ def _operation(route: str, method: str, node: Mapping[str, Any], path: Path) -> 
         schema = resolve(resolve(node["requestBody"], path)["content"]["application/json"]["schema"], path)
         body = schema.get("properties", {})
         required = set(schema.get("required", ()))
+        # a field the service requires though the reference does not (x-sdk-service body-required)
+        required |= set(node.get("x-sdk-service", {}).get("body-required", ()))
     return SpecOperation(
         name=f"{node['tags'][0]}.{node['x-sdk-method']}",
         http_method=method.upper(),

@@ -270,7 +270,8 @@ class BulkProgress:
     later call it is that call's.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_outcome: Callable[[ChunkOutcome[Any]], None] | None = None) -> None:
+        self._on_outcome = on_outcome
         self._operation = ""
         self._field = ""
         self._chunks: tuple[Chunk, ...] = ()
@@ -295,16 +296,21 @@ class BulkProgress:
 
     def _noted(self, outcome: ChunkOutcome[Any]) -> None:
         self._outcomes[outcome.number] = outcome
+        if self._on_outcome is not None and outcome.state != MAYBE_APPLIED:
+            self._on_outcome(outcome)
 
 
 _PROGRESS: ContextVar[BulkProgress | None] = ContextVar("enterprise_async_bulk_progress", default=None)
 
 
 @contextlib.contextmanager
-def bulk_progress() -> Iterator[BulkProgress]:
+def bulk_progress(
+    on_outcome: Callable[[ChunkOutcome[Any]], None] | None = None,
+) -> Iterator[BulkProgress]:
     """Follow the chunked calls made inside the block: ``with bulk_progress() as progress:``, and
-    after a cancellation ``progress.result`` says what was applied before it."""
-    progress = BulkProgress()
+    after a cancellation ``progress.result`` says what was applied before it. ``on_outcome`` is
+    called with each chunk's outcome as it is answered (succeeded or failed): a job queued, say."""
+    progress = BulkProgress(on_outcome)
     token = _PROGRESS.set(progress)
     try:
         yield progress

@@ -32,7 +32,7 @@ from .._transport.auth import ClientCredentials, InMemoryTokenCache, Secret, Tok
 from .._transport.concurrency import ConcurrencyLimit
 from .._transport.middleware import Middleware, check_middleware
 from .._transport.proxy import check_proxy
-from .._transport.rate_limit import RateBudget, RateStore
+from .._transport.rate_limit import RateBudget, RateLimit, RateStore
 from .._transport.session import SessionHandle
 from .._transport.transport import RequestStats, Transport
 from .._utils.constants import (
@@ -94,7 +94,10 @@ class BaseClient(UndocumentedCalls):
         token_cache: Where the access token is kept; share one among workers to share the token
             (``RedisTokenCache(url)``: one token, and one refresh, for a whole fleet).
         rate_limit: A budget every request, retries included, draws from, e.g.
-            ``"18/second; 360/minute"``; a 429 then pauses every request of the client.
+            ``"18/second; 360/minute"``; a 429 then pauses every request of the client. Each
+            window is counted ``margin`` wider than written (0.1 s by default) so that requests
+            delayed on their way still arrive within it: ``"18/second; margin=0.05s"`` or a
+            ``RateLimit`` sets it.
         rate_limiter: Where that budget and the pause are kept (a ``RateStore``):
             ``RateLimiter("redis://...")`` shares them with every process using the same client
             id; in this process by default.
@@ -127,7 +130,7 @@ class BaseClient(UndocumentedCalls):
         concurrency_bounds: tuple[int, int] = AUTO_CONCURRENCY_BOUNDS,
         session: aiohttp.ClientSession | None = None,
         token_cache: TokenCache | None = None,
-        rate_limit: str | None = None,
+        rate_limit: str | RateLimit | None = None,
         rate_limiter: RateStore | None = None,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         options: ClientOptions | None = None,

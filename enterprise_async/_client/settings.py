@@ -14,7 +14,14 @@ import aiohttp
 from yarl import URL
 
 from .._request.options import ClientOptions
-from .._transport.rate_limit import InMemoryRateStore, RateBudget, RateStore, budget_key, parse_rate_limit
+from .._transport.rate_limit import (
+    InMemoryRateStore,
+    RateBudget,
+    RateLimit,
+    RateStore,
+    budget_key,
+    parse_rate_limit,
+)
 from .._utils.redaction import redact_url
 from ..errors import ClientValidationError
 
@@ -107,13 +114,15 @@ def password_of(url: str | None) -> str:
     return (URL(url).password or "") if url else ""
 
 
-def rate_budget(client_id: str, rate_limit: str | None, store: RateStore | None) -> RateBudget | None:
+def rate_budget(
+    client_id: str, rate_limit: str | RateLimit | None, store: RateStore | None
+) -> RateBudget | None:
     """The client's budget: its limits on the given store (or one of its own, in memory)."""
     if rate_limit is None and store is None:
         return None
     require_instance("rate_limiter", store, RateStore, "a RateLimiter (or another RateStore)")
-    items = parse_rate_limit(rate_limit) if rate_limit is not None else ()
-    return RateBudget(store or InMemoryRateStore(), items, key=budget_key(client_id))
+    budget = parse_rate_limit(rate_limit) if rate_limit is not None else None
+    return RateBudget(store or InMemoryRateStore(), budget, key=budget_key(client_id))
 
 
 def require_instance(name: str, value: object, kind: type[Any], described: str) -> None:

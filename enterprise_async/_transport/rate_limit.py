@@ -23,46 +23,21 @@ import asyncio
 import hashlib
 import random
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from .._utils.constants import BUDGET_GUARD, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX
-from ..errors import ClientValidationError
-
-if TYPE_CHECKING:  # ``limits`` is imported by the first budget: `import enterprise_async` stays light
-    from limits import RateLimitItem
-    from limits.aio.strategies import MovingWindowRateLimiter
+from .._utils.constants import LATE_SHARE, MIN_BUDGET_WAIT, PAUSE_JITTER, REDIS_KEY_PREFIX, RESERVE_AHEAD
+from .rate_window import MemoryWindows, RateLimit, parse_rate_limit
 
 __all__ = [
     "InMemoryRateStore",
     "RateBudget",
+    "RateLimit",
     "RateStore",
     "budget_key",
-    "draw_from",
     "parse_rate_limit",
 ]
-
-
-def parse_rate_limit(text: str) -> tuple[RateLimitItem, ...]:
-    """The limits of ``"18/second; 360/minute"``; a clear error for anything else."""
-    if not isinstance(text, str) or not text.strip():
-        raise ClientValidationError("rate_limit", "must be a text such as '18/second; 360/minute'")
-    from limits import parse_many
-
-    try:
-        items = parse_many(text)
-    except ValueError as error:
-        raise ClientValidationError(
-            "rate_limit", f"cannot read {text!r} ({error}); write it as '18/second; 360/minute'"
-        ) from None
-    if not items:
-        raise ClientValidationError("rate_limit", f"names no limit: {text!r}")
-    if empty := [str(item) for item in items if item.amount < 1]:
-        raise ClientValidationError(
-            "rate_limit", f"{text!r} allows no request ({', '.join(empty)}): every call would wait forever"
-        )
-    return tuple(items)
 
 
 def budget_key(client_id: str) -> str:
@@ -84,8 +59,11 @@ class RateStore(Protocol):
         """Whether the budget is shared with other processes."""
         ...
 
-    async def draw(self, items: Sequence[RateLimitItem], key: str) -> float:
-        """Take one request from every limit: 0 when granted, else seconds until one may be."""
+    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+        """Take one request from every window of ``budget`` (``RateLimit.windows``, the margin
+        included). ``(True, seconds)``: the request is granted, to be sent in ``seconds`` (0: now;
+        the budget holds that moment for it, at most ``RESERVE_AHEAD`` ahead); ``(False,
+        seconds)``: none for now, draw again in ``seconds``."""
         ...
 
     async def pause(self, key: str, seconds: float) -> None:
@@ -110,10 +88,7 @@ class InMemoryRateStore:
     """A ``RateStore`` of this process: the budgets of the clients that share it, and their pauses."""
 
     def __init__(self) -> None:
-        from limits.aio.storage import MemoryStorage
-        from limits.aio.strategies import MovingWindowRateLimiter
-
-        self._window = MovingWindowRateLimiter(MemoryStorage())
+        self._windows = MemoryWindows()
         self._pauses: dict[str, float] = {}
         self._limits: dict[str, tuple[int, int]] = {}
 
@@ -124,8 +99,8 @@ class InMemoryRateStore:
     def shared(self) -> bool:
         return False
 
-    async def draw(self, items: Sequence[RateLimitItem], key: str) -> float:
-        return await draw_from(self._window, items, key)
+    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+        return self._windows.draw(budget.windows, key, budget.margin)
 
     async def pause(self, key: str, seconds: float) -> None:
         if seconds > 0:
@@ -148,28 +123,12 @@ class InMemoryRateStore:
         return kept
 
 
-async def draw_from(window: MovingWindowRateLimiter, items: Sequence[RateLimitItem], key: str) -> float:
-    """Take one request from every limit on ``window``: 0 when granted, else seconds until one may be."""
-    for item in items:
-        if not await window.test(item, key):
-            return await _wait_for(window, item, key)
-    for item in items:
-        if not await window.hit(item, key):
-            return await _wait_for(window, item, key)
-    return 0.0
-
-
-async def _wait_for(window: MovingWindowRateLimiter, item: RateLimitItem, key: str) -> float:
-    stats = await window.get_window_stats(item, key)
-    return max(MIN_BUDGET_WAIT, stats.reset_time - time.time()) + BUDGET_GUARD
-
-
 class RateBudget:
     """One client's budget on a store: wait your turn, draw, and pause together."""
 
-    def __init__(self, store: RateStore, items: Sequence[RateLimitItem], *, key: str) -> None:
+    def __init__(self, store: RateStore, budget: RateLimit | None, *, key: str) -> None:
         self.store = store
-        self.items = tuple(items)
+        self.budget = budget
         self.key = key
         self._drawing = asyncio.Lock()
         self._probe: asyncio.Event | None = None
@@ -179,9 +138,11 @@ class RateBudget:
         self._paused_until = 0.0
         self.pauses = 0
         """Pauses this client started (for tests and benchmarks)."""
+        self.late = 0
+        """Requests that came to their moment too late and drew again (for tests and benchmarks)."""
 
     def __repr__(self) -> str:
-        limits = "; ".join(str(item) for item in self.items) or "no limit"
+        limits = str(self.budget) if self.budget is not None else "no limit"
         return f"RateBudget({limits}, {self.store!r})"
 
     @asynccontextmanager
@@ -233,11 +194,25 @@ class RateBudget:
         return await self.store.concurrency_step(self.key, step, generation, limit, bounds)
 
     async def draw(self) -> None:
-        """Wait for one request's share of every limit, and take it."""
-        if not self.items:
+        """Wait for one request's share of every limit, and take it.
+
+        A request that comes to its moment late (this process's loop was busy, or the machine) by
+        more than half the margin draws again, leaving its moment unused: sent that late, it could
+        arrive among the requests drawn after it."""
+        if self.budget is None:
             return
-        async with self._drawing:
-            wait = await self.store.draw(self.items, self.key)
-            while wait > 0:
-                await asyncio.sleep(wait)
-                wait = await self.store.draw(self.items, self.key)
+        while True:
+            async with self._drawing:
+                asked = time.monotonic()
+                granted, wait = await self.store.draw(self.budget, self.key)
+                while not granted:
+                    await asyncio.sleep(max(wait - RESERVE_AHEAD, MIN_BUDGET_WAIT))
+                    asked = time.monotonic()
+                    granted, wait = await self.store.draw(self.budget, self.key)
+            # ``asked + wait`` is the earliest the moment held can be, in this process's clock
+            left = asked + wait - time.monotonic()
+            if left > 0:
+                await asyncio.sleep(left)
+            if time.monotonic() - (asked + wait) <= self.budget.margin * LATE_SHARE:
+                return
+            self.late += 1

@@ -61,9 +61,18 @@ PAUSE_JITTER = 0.2
 MIN_BUDGET_WAIT = 0.005
 """Shortest wait for the rate budget to refill (the limiter's reset time may already be past)."""
 
-BUDGET_GUARD = 0.1
-"""Seconds added to every wait for the rate budget: a request drawn just as the window moves on
-may travel faster than the one that left the window, and the server counts arrivals."""
+RESERVE_AHEAD = 0.5
+"""Seconds ahead a rate budget holds the next free moment for a request (which then sleeps until
+it and is sent): the budget's pace is then exact, not late by the time a waiting request takes to
+wake and draw again. Never longer, so that a call given up (its timeout) wastes little."""
+
+LATE_SHARE = 0.5
+"""Share of the margin a request may come late to the moment the budget held for it; later, it
+draws again (the rest of the margin is for the way to the service)."""
+
+DEFAULT_RATE_MARGIN = 0.1
+"""Seconds every window of a rate budget is widened by, for the spread of the delay between sending
+a request and its arrival (the service counts arrivals); how it was measured: ``_transport.rate_window``."""
 
 TOKEN_LOCK_TTL = 15.0
 """Seconds a process may hold a shared token cache's fetch lock; a holder that dies frees it then."""

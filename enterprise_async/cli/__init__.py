@@ -13,15 +13,20 @@ from .._utils.optional import require_extra
 
 require_extra("cli")
 
-from ..exports import (  # noqa: E402 (after the extra's check)
-    LEARNER_COLUMNS,
-    CatalogOutcome,
-    ExportProgress,
-    ExportSummary,
-    export_catalogs,
-    export_learners,
-)
-from ._app import cli, main  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402 (after the extra's check)
+
+from .._utils.lazy import lazy_names  # noqa: E402
+from ._root import cli, main  # noqa: E402
+
+if TYPE_CHECKING:
+    from ..exports import (
+        LEARNER_COLUMNS,
+        CatalogOutcome,
+        ExportProgress,
+        ExportSummary,
+        export_catalogs,
+        export_learners,
+    )
 
 __all__ = [
     "LEARNER_COLUMNS",
@@ -33,3 +38,9 @@ __all__ = [
     "export_learners",
     "main",
 ]
+
+__getattr__ = lazy_names(
+    __name__,
+    {name: "..exports" for name in __all__ if name not in ("cli", "main")},
+    globals(),
+)

@@ -1,5 +1,5 @@
-"""The ``enterprise-async`` command group: a command for every operation of the table, the
-hand-written commands (bulk jobs, short names, the demo and the sandbox), and the entry point."""
+"""The ``enterprise-async`` command tree: a command for every operation of the table, and the
+hand-written commands (bulk jobs, exports, the demo and the sandbox); ``_root`` runs it."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from .._generated.operations import OPERATIONS
 from .._version import __version__
 from ._commands_bulk import bulk
 from ._commands_catalogs import catalogs
+from ._commands_enroll import enrollments
 from ._commands_learners import learners
 from ._commands_sandbox import demo, sandbox
 from ._commands_subscriptions import subscriptions
@@ -24,17 +25,18 @@ from ._commands_worker import worker
 from ._drift_option import DRIFT_OPTION
 from ._operation_commands import AliasGroup, build_groups
 from ._presentation import DEFAULT_PRESENTATION, Presentation
+from ._root import CLI_HELP, CONTEXT_SETTINGS
 
-__all__ = ["SHORT_NAMES", "build_cli", "cli", "main"]
+__all__ = ["OLD_NAMES", "build_cli", "command_tree"]
 
-SHORT_NAMES: Final = (
-    ("subscriptions assign", "subscriptions.assign_licenses"),
-    ("enroll", "enrollments.bulk_enroll"),
+OLD_NAMES: Final = (
+    ("subscriptions assign", "subscriptions assign-licenses"),
+    ("enroll", "enrollments bulk-enroll"),
 )
-"""Shorter names under which some operations' commands are known as well (the first command
-line had them, and scripts use them): ``enroll`` is ``enrollments bulk-enroll``."""
+"""Names the first command line had, kept for a while as hidden aliases that print the new name:
+one command per task (``bulk enroll`` enrolls a file of learners)."""
 
-HAND_WRITTEN: Final = (catalogs, subscriptions, learners)
+HAND_WRITTEN: Final = (catalogs, subscriptions, learners, enrollments)
 """Groups of hand-written commands; each joins the generated group of the same name, if any."""
 
 
@@ -59,8 +61,8 @@ def build_cli(
     then the hand-written groups merged in (a hand-written command wins over a generated one)."""
     root = AliasGroup(
         "enterprise-async",
-        help=cli_help,
-        context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+        help=CLI_HELP,
+        context_settings=CONTEXT_SETTINGS,
     )
     root.params.append(DRIFT_OPTION)
     groups = build_groups(operations, presentation, descriptions=descriptions)
@@ -74,45 +76,48 @@ def build_cli(
     return root
 
 
-def _add_short_names(root: click.Group) -> None:
-    """Register the commands of ``SHORT_NAMES`` under their short names too."""
+class OldName(click.Command):
+    """A hidden alias of a command under the name it had: it runs the command, after a note on
+    standard error giving the name to use."""
+
+    def __init__(self, name: str, command: click.Command, new_name: str) -> None:
+        super().__init__(
+            name,
+            params=command.params,
+            callback=command.callback,
+            help=f"Old name of `enterprise-async {new_name}`.",
+            hidden=True,
+            context_settings=command.context_settings,
+        )
+        self.new_name = new_name
+
+    def invoke(self, ctx: click.Context) -> Any:
+        old = " ".join(ctx.command_path.split()[1:])
+        click.echo(f"note: `{old}` is now `enterprise-async {self.new_name}`; the old name will go", err=True)
+        return super().invoke(ctx)
+
+
+def _add_old_names(root: click.Group) -> None:
+    """Register the hidden aliases of ``OLD_NAMES``."""
     context = click.Context(root)
-    for short, operation_name in SHORT_NAMES:
-        resource, method = operation_name.split(".", 1)
-        group = root.get_command(context, resource)
-        command = group.get_command(context, method) if isinstance(group, click.Group) else None
+    for old, new in OLD_NAMES:
+        command: click.Command | None = root
+        for word in new.split():
+            command = command.get_command(context, word) if isinstance(command, click.Group) else None
         if command is None:
-            continue  # the operation left the spec: its short name goes with it
-        *path, name = short.split()
+            continue  # the operation left the spec: its old name goes with it
+        *path, name = old.split()
         parent = root.get_command(context, path[0]) if path else root
         if isinstance(parent, click.Group):
-            parent.add_command(command, name)
+            parent.add_command(OldName(name, command, new), name)
 
 
-cli_help: Final = """The enterprise learning platform's API from the command line.
-
-Every operation of the API is a command, `enterprise-async <resource> <method>`: the ids it needs
-are arguments, everything else options (see `enterprise-async <resource> <method> --help`).
-Credentials come from ENTERPRISE_CLIENT_ID, ENTERPRISE_CLIENT_SECRET and ENTERPRISE_BASE_URL (and
-ENTERPRISE_AUTH_URL when tokens come from another host); or add --sandbox to any command to run it
-against a sandbox started for it, with no credentials. Start with `enterprise-async demo`.
-
-Results are tables sized to the terminal; --json writes them for programs instead.
-`enterprise-async --drift <command>` prints afterwards, on stderr, what the answers held that this
-SDK does not know yet.
-
-Exit codes: 0 done, 1 the API or the system refused, 2 bad input or missing credentials,
-3 done in part (a catalog of an export, a revocation of a bulk revoke failed).
-"""
-
-cli = build_cli(OPERATIONS.values(), descriptions=_resource_descriptions(), hand_written=HAND_WRITTEN)
-"""The ``enterprise-async`` command group."""
-click.version_option(__version__, prog_name="enterprise-async")(cli)
-for _command in (demo, sandbox, worker, bulk):
-    cli.add_command(_command)
-_add_short_names(cli)
-
-
-def main() -> None:
-    """Run the command line (the ``enterprise-async`` console script and ``python -m enterprise_async``)."""
-    cli()
+def command_tree() -> click.Group:
+    """The whole ``enterprise-async`` tree: a group per resource of the operation table, the
+    hand-written commands, and the old names as hidden aliases."""
+    tree = build_cli(OPERATIONS.values(), descriptions=_resource_descriptions(), hand_written=HAND_WRITTEN)
+    click.version_option(__version__, prog_name="enterprise-async")(tree)
+    for command in (demo, sandbox, worker, bulk):
+        tree.add_command(command)
+    _add_old_names(tree)
+    return tree

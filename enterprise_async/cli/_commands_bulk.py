@@ -11,7 +11,6 @@ summary line, before the command exits with 130 or 143.
 from __future__ import annotations
 
 import asyncio
-import csv
 import re
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -22,18 +21,25 @@ from attrs import define, field
 from rich.text import Text
 
 from .._bulk.chunks import BulkResult, ChunkOutcome, bulk_progress
-from .._client.job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT
 from .._generated.client import EnterpriseClient
-from .._generated.operations import ENROLLMENTS_JOB_STATUS
 from ..errors import ClientValidationError, IncompleteBulkError
-from ..models import BulkEnrollmentResult, BulkRevokeResult, to_dict
+from ..models import BulkRevokeResult, to_dict
 from ._context import ApiSettings, run_with_client
-from ._failures import IncompleteError
-from ._options import api_options, json_option, list_option
+from ._failures import partly_done
+from ._options import api_options, json_option
 from ._output import print_document, show
 from ._record_list import Cell, ListColumn, RecordList
 
-__all__ = ["ItemsFile", "bulk", "read_items"]
+__all__ = [
+    "NOT_DONE",
+    "ItemsFile",
+    "bulk",
+    "emails_file_option",
+    "job_id",
+    "read_items",
+    "remaining_option",
+    "run_bulk",
+]
 
 T = TypeVar("T")
 
@@ -111,8 +117,9 @@ def bulk() -> None:
     """Bulk operations over files of any size, sent in the chunks the services accept.
 
     Each file is sent in chunks of the size its service accepts, concurrently, or one at a time
-    where the service allows only one at once. Exits with 3 when a chunk failed: no chunk is sent after
-    it, and the report says which e-mails were sent OK, which failed and which were never sent.
+    where the service allows only one at once. Exits with 3 when a chunk failed (4 when every chunk
+    did): no chunk is sent after it, and the report says which e-mails were sent OK, which failed
+    and which were never sent.
     """
 
 
@@ -173,88 +180,12 @@ def revoke(
     result = _run(api, work, items, as_json=as_json, remaining=remaining, unapplied=_unrevoked)
     failed = _unrevoked(result)
     if failed:
-        raise IncompleteError(f"partial result: {len(failed)} revocation{'s' * (len(failed) != 1)} failed")
-
-
-@bulk.command("enroll")
-@click.argument("enterprise_customer_uuid")
-@emails_file_option
-@list_option(
-    "--course-run-key", "course_run_keys", help="Course run to enroll them in", required=True, metavar="KEY"
-)
-@click.option("--notify/--no-notify", default=None, help="Notify learners of their enrollment.")
-@click.option("--wait", is_flag=True, help="Wait for every job's results (with --remaining: add the failed).")
-@click.option(
-    "--results",
-    "results_file",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    help="With --wait: write every job's result rows to this CSV file, in the services' columns.",
-)
-@click.option(
-    "--wait-timeout",
-    type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_RESULTS_TIMEOUT,
-    show_default=True,
-    help="Seconds to wait for each job's results.",
-)
-@click.option(
-    "--poll-interval",
-    type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_POLL_INTERVAL,
-    show_default=True,
-    help="Seconds between two requests of a job's status.",
-)
-@remaining_option
-@json_option
-@api_options()
-def enroll(
-    enterprise_customer_uuid: str,
-    emails_file: IO[str],
-    course_run_keys: list[str],
-    notify: bool | None,
-    wait: bool,
-    results_file: Path | None,
-    wait_timeout: float,
-    poll_interval: float,
-    remaining: Path | None,
-    as_json: bool,
-    api: ApiSettings,
-) -> None:
-    """Enroll every learner of the file in the course runs, in jobs of the size the service accepts.
-
-    With --wait, then waits for each job's results file and reports how each enrollment ended
-    (success, pending license activation, failed); --results FILE writes the rows, and
-    --remaining also holds the learners whose rows failed (never those pending: they are enrolled
-    once they activate their license).
-    """
-    if results_file is not None and not wait:
-        raise click.UsageError("--results needs --wait")
-    rows: list[BulkEnrollmentResult] = []
-
-    items = read_items(emails_file)
-
-    async def work(client: EnterpriseClient) -> BulkResult[Any]:
-        result = await client.enrollments.bulk_enroll_in_chunks(
-            enterprise_customer_uuid,
-            emails=items,
-            course_run_keys=course_run_keys,
-            notify=notify,
+        revoked = sum(
+            len(item.successful_revocations) for item in result.results if isinstance(item, BulkRevokeResult)
         )
-        for job in result.results if wait else ():
-            rows.extend(
-                await client.enrollments.results(
-                    enterprise_customer_uuid,
-                    str(job.job_id),
-                    timeout=wait_timeout,
-                    poll_interval=poll_interval,
-                )
-            )
-        return result
-
-    _run(api, work, items, as_json=as_json, remaining=remaining)
-    if wait:
-        report_enrollment_results(rows, results_file, remaining)
+        raise partly_done(
+            f"partial result: {len(failed)} revocation{'s' * (len(failed) != 1)} failed", done=revoked
+        )
 
 
 @bulk.command("allocate")
@@ -312,9 +243,28 @@ def _run(
     remaining: Path | None,
     unapplied: Callable[[BulkResult[Any]], list[str]] = lambda _: [],
 ) -> BulkResult[Any]:
-    """Run the bulk call, report every chunk, write what remains; exit with 3 when a chunk failed.
-    A bad item is named by its line in ``items``' file. A stop signal cancels the call: what it did so
-    far is reported and written all the same."""
+    """Run the bulk call, report every chunk, write what remains; exit with 3 when a chunk failed,
+    4 when every chunk did (see ``run_bulk``)."""
+    result, error = run_bulk(api, work, items, as_json=as_json, remaining=remaining, unapplied=unapplied)
+    if error is not None:
+        raise partly_done(f"IncompleteBulkError: {error}", done=len(result.items("succeeded")))
+    return result
+
+
+def run_bulk(
+    api: ApiSettings,
+    work: Work,
+    items: ItemsFile,
+    *,
+    as_json: bool,
+    remaining: Path | None,
+    unapplied: Callable[[BulkResult[Any]], list[str]] = lambda _: [],
+    on_outcome: Callable[[ChunkOutcome[Any]], None] | None = None,
+) -> tuple[BulkResult[Any], IncompleteBulkError | None]:
+    """Run the bulk call, report every chunk and write what remains; returns the result and the
+    error that says a chunk failed, if one did. ``on_outcome`` hears of each chunk as it is
+    answered. A bad item is named by its line in ``items``' file. A stop signal cancels the call:
+    what it did so far is reported and written all the same."""
 
     def report(result: BulkResult[Any]) -> None:
         if remaining is not None:
@@ -326,7 +276,7 @@ def _run(
             show(_chunks_view(result), _summary(result))
 
     async def guarded(client: EnterpriseClient) -> tuple[BulkResult[Any], IncompleteBulkError | None]:
-        with bulk_progress() as progress:
+        with bulk_progress(on_outcome) as progress:
             try:
                 return await work(client), None
             except IncompleteBulkError as error:
@@ -338,11 +288,14 @@ def _run(
                     report(progress.result)
                 raise
 
-    result, error = run_with_client(api, guarded)
+    on_stop = (
+        f"the e-mails not sent OK are in {remaining}"
+        if remaining is not None
+        else "--remaining FILE would have kept the e-mails not sent OK, to run again"
+    )
+    result, error = run_with_client(api, guarded, on_stop=on_stop)
     report(result)
-    if error is not None:
-        raise IncompleteError(f"IncompleteBulkError: {error}")
-    return result
+    return result, error
 
 
 def _document(result: BulkResult[Any]) -> dict[str, Any]:
@@ -374,12 +327,20 @@ _STATE_STYLES: Final = {
 }
 
 
+def job_id(outcome: ChunkOutcome[Any]) -> str | None:
+    """The id of the job a chunk queued (a bulk enrollment's), if its answer names one."""
+    found = getattr(outcome.result, "job_id", None)
+    return None if found is None else str(found)
+
+
 def _chunks_view(result: BulkResult[Any]) -> RecordList:
+    jobs = any(job_id(outcome) is not None for outcome in result.chunks)
     columns = (
         ListColumn("Chunk", justify="right"),
         ListColumn("State"),
         ListColumn(result.field, justify="right"),
         ListColumn("First", identifier=True),
+        *((ListColumn("Job", identifier=True),) if jobs else ()),
         ListColumn("Why"),
     )
     rows: list[list[Cell]] = []
@@ -391,6 +352,7 @@ def _chunks_view(result: BulkResult[Any]) -> RecordList:
                 Text(outcome.state.replace("_", " "), style=_STATE_STYLES[outcome.state]),
                 str(len(items)),
                 str(items[0]) if items else "",
+                *((job_id(outcome) or "",) if jobs else ()),
                 f"{type(outcome.error).__name__}: {outcome.error}" if outcome.error is not None else "",
             ]
         )
@@ -406,37 +368,3 @@ def _summary(result: BulkResult[Any]) -> Text:
     if counts["maybe_applied"]:
         text += f", {counts['maybe_applied']} maybe applied (in flight when stopped: check before resending)"
     return Text(text, style="bold green" if result.complete else "bold red")
-
-
-# ---------------------------------------------------------------------------------- enrollment results
-
-
-def report_enrollment_results(
-    rows: list[BulkEnrollmentResult], results_file: Path | None, remaining: Path | None
-) -> None:
-    """Write the jobs' rows (the services' CSV columns, ``x-sdk-job-results``), add the learners
-    whose rows failed to ``--remaining``, and say how the enrollments ended."""
-    if results_file is not None:
-        _write_rows(rows, results_file)
-    failed = list(dict.fromkeys(row.email for row in rows if row.status == "failed"))
-    if remaining is not None and failed:
-        kept = remaining.read_text(encoding="utf-8").splitlines() if remaining.exists() else []
-        left = list(dict.fromkeys([*kept, *failed]))
-        remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
-    counts = {status: sum(1 for row in rows if row.status == status) for status in ("success", "pending")}
-    click.echo(
-        f"enrollments: {counts['success']} success, {counts['pending']} pending license activation, "
-        f"{len(rows) - sum(counts.values())} failed ({len(failed)} learner(s))",
-        err=True,
-    )
-
-
-def _write_rows(rows: list[BulkEnrollmentResult], path: Path) -> None:
-    results = ENROLLMENTS_JOB_STATUS.job_results
-    columns = results.columns if results is not None else ()
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow([header for header, _ in columns])
-        for row in rows:
-            written = to_dict(row)
-            writer.writerow([written.get(name, "") for _, name in columns])

@@ -15,7 +15,7 @@ from ..fleet._redis import RedisPolicy
 from ._commands_worker import checked_queue_url, fleet_logging, require_fleet_extra, retry_window_option
 from ._context import ApiSettings, run_with_client
 from ._export_views import customers_summary_view, export_summary_view
-from ._failures import IncompleteError, InputError, read_customers_file, run
+from ._failures import IncompleteError, InputError, partly_done, read_customers_file, run
 from ._options import api_options, json_option
 from ._output import error_console, print_document, show
 from ._progress import CatalogProgressBars
@@ -95,7 +95,8 @@ def export(
     """Export every catalog's contents as JSON Lines, all catalogs and pages concurrently.
 
     Progress goes to standard error, the summary to standard output. Exits with 3 when some
-    catalogs failed (the others are complete); run again with --resume to finish them.
+    catalogs failed (the others are complete), 4 when every one failed; run again with --resume
+    to finish them.
     """
     queue = _queue_options(queue_url, wait_for_folder, wait_timeout, retry_window)
     if customers_file is not None:
@@ -116,7 +117,9 @@ def export(
         with CatalogProgressBars(error_console()) as bars:
             return await export_catalogs(client, directory, resume=resume, page_size=limit, progress=bars)
 
-    summary = run_with_client(api, work)
+    summary = run_with_client(
+        api, work, on_stop=f"continue with `catalogs export --out {directory} --resume`"
+    )
     if as_json:
         print_document(summary.to_dict())
     else:
@@ -129,9 +132,10 @@ def export(
                 f"{cause}; {len(summary.failed)} of {len(summary.outcomes)} catalogs unfinished ({names}); "
                 "rerun with --resume once Redis is back"
             )
-        raise IncompleteError(
+        raise partly_done(
             f"{len(summary.failed)} of {len(summary.outcomes)} catalogs failed ({names}); "
-            "rerun with --resume to export them"
+            "rerun with --resume to export them",
+            done=len(summary.outcomes) - len(summary.failed),
         )
 
 

@@ -18,7 +18,7 @@ __all__ = ["learners"]
 
 @click.group()
 def learners() -> None:
-    """Learner enrollment and progress reports."""
+    """The learner summary as a file (its pages one at a time: `learner-summary list`)."""
 
 
 @learners.command("export")

@@ -105,8 +105,9 @@ def sandbox(
 ) -> None:
     """Serve the sandbox API in the foreground until Ctrl-C.
 
-    Prints its base URL and the credentials it accepts, as the environment variables the other
-    commands read, so that they (or any HTTP tool) can talk to it.
+    Prints its base URL and the credentials it accepts as `export NAME=value` lines of the
+    environment variables the other commands read (the rest as # comments, so the output can be
+    sourced by a shell), so that they (or any HTTP tool) can talk to it.
     """
     require_installed("sandbox")
     from ..testing import serve
@@ -134,11 +135,11 @@ def _print_ids(running: Sandbox) -> None:
     customer = data.customers[0].uuid
     configuration = next(policy for policy in data.policies if policy.assignment_configuration_uuid)
     lines = [
-        "Try, with those variables exported:",
-        "  enterprise-async catalogs list",
-        f"  enterprise-async policies list {customer}",
-        f"  enterprise-async assignments list {configuration.assignment_configuration_uuid}",
-        f"  enterprise-async subscriptions list --enterprise-customer-uuid {customer}",
-        f"  enterprise-async learners export {customer}",
+        "# Try, with those variables exported:",
+        "#   enterprise-async catalogs list",
+        f"#   enterprise-async policies list {customer}",
+        f"#   enterprise-async assignments list {configuration.assignment_configuration_uuid}",
+        f"#   enterprise-async subscriptions list --enterprise-customer-uuid {customer}",
+        f"#   enterprise-async learners export {customer}",
     ]
     click.echo("\n".join(lines))

@@ -75,11 +75,14 @@ async def _open_client(settings: ApiSettings) -> AsyncIterator[EnterpriseClient]
         yield client
 
 
-def run_with_client(settings: ApiSettings, work: Callable[[EnterpriseClient], Awaitable[T]]) -> T:
-    """Open the command's client, run ``work`` with it, and close it; errors become one line."""
+def run_with_client(
+    settings: ApiSettings, work: Callable[[EnterpriseClient], Awaitable[T]], *, on_stop: str = ""
+) -> T:
+    """Open the command's client, run ``work`` with it, and close it; errors become one line, and
+    a stop signal's message ends with ``on_stop`` (what the user can do next)."""
 
     async def session() -> T:
         async with open_client(settings) as client:
             return await work(client)
 
-    return run(session())
+    return run(session(), on_stop=on_stop)

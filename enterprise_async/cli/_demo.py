@@ -40,6 +40,8 @@ from ._views import (
     contents_table,
     course_view,
     enrollment_view,
+    job_status_view,
+    learner_summary_table,
     license_assignment_view,
     plans_table,
     policies_table,
@@ -93,6 +95,7 @@ async def run_demo(
         await tour.licenses(customer.uuid)
         course = await tour.catalogs()
         await tour.enrollment(customer.uuid, course)
+        await tour.learner_summary(customer.uuid)
         with _export_directory(out) as directory:
             return await tour.export(directory)
 
@@ -121,8 +124,8 @@ class _Tour:
         self.console.rule(f"[bold]{self._step}. {title}", align="left")
 
     def _note(self, text: str) -> None:
-        """A line of code the step runs: one line however wide, so that it copies whole."""
-        self.console.print(Text(text, style="italic cyan"), soft_wrap=True)
+        """The code the step runs, wrapped to the terminal's width (never wider)."""
+        self.console.print(Text(text, style="italic cyan"), overflow="fold")
 
     async def policies(self, customer_uuid: str) -> tuple[SubsidyAccessPolicy, str]:
         """List the customer's policies; pick one that takes assignments, with its configuration."""
@@ -163,7 +166,7 @@ class _Tour:
         self._heading("Assignments: list, remind, cancel")
         self._note(f"client.assignments.list({configuration!r}, page_size=8).first_page()")
         page = await self.client.assignments.list(configuration, page_size=8).first_page()
-        self.console.print(assignments_view(page.results, page.learner_state_counts))
+        self.console.print(assignments_view(page.results, page.learner_state_counts, page.count))
         ours = [assignment.uuid or "" for assignment in self._allocated]
         self._note("client.assignments.remind(...) and .cancel(...) on the assignments just created")
         reminded = await self.client.assignments.remind(configuration, assignment_uuids=ours)
@@ -211,6 +214,16 @@ class _Tour:
             customer_uuid, emails=NEWCOMERS, course_run_keys=runs, notify=False
         )
         self.console.print(enrollment_view(job))
+        self._note(f"client.enrollments.job_status({customer_uuid!r}, {str(job.job_id)!r})")
+        status = await self.client.enrollments.job_status(customer_uuid, str(job.job_id))
+        self.console.print(job_status_view(status))
+
+    async def learner_summary(self, customer_uuid: str) -> None:
+        """Page 1 of the customer's learner summary: one record per learner and course run."""
+        self._heading("Learner summary")
+        self._note(f"client.learner_summary.list({customer_uuid!r}, page_size=8).first_page()")
+        page = await self.client.learner_summary.list(customer_uuid, page_size=8).first_page()
+        self.console.print(learner_summary_table(page.results, page.count))
 
     async def export(self, directory: Path) -> ExportSummary:
         """Every catalog to JSON Lines, concurrently, with progress bars."""

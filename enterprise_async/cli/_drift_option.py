@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import click
 
-from .._client.base import BaseClient
+if TYPE_CHECKING:
+    from .._client.base import BaseClient
 
 __all__ = ["DRIFT_OPTION", "print_drift"]
 

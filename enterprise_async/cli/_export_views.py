@@ -77,7 +77,15 @@ def short_cause(error: str | None) -> str:
 
 def export_totals(summary: ExportSummary) -> str:
     """One line: items, catalogs, time and rate; skipped and failed catalogs when there are any."""
-    text = _pace(summary.items, f"from {len(summary.completed)} catalogs", summary.seconds)
+    if summary.items_this_run != summary.items:  # resumed: the rate is this run's own items'
+        own = summary.items_this_run
+        rate = own / summary.seconds if summary.seconds > 0 else 0.0
+        text = (
+            f"exported {summary.items:,} items from {len(summary.completed)} catalogs, {own:,} of them "
+            f"in this run, in {summary.seconds:.2f} s ({rate:,.0f} items/s)"
+        )
+    else:
+        text = _pace(summary.items, f"from {len(summary.completed)} catalogs", summary.seconds)
     if summary.skipped:
         text += f"; {len(summary.skipped)} already complete"
     if summary.failed:

@@ -3,8 +3,9 @@
 An error the user can act on (an API error, bad input, missing credentials, a file that cannot be
 written) never shows a traceback; a bug still does, so it can be reported. A command stopped by
 Ctrl-C or SIGTERM is cancelled (so an export keeps its partial files and checkpoints for
-``--resume``, a bulk call writes ``--remaining``, and progress says it was interrupted), then exits
-as shells expect of a signal: 128 + its number (130, 143).
+``--resume``, a bulk call writes ``--remaining`` and the results of the jobs that finished, and
+progress says it was interrupted), then exits as shells expect of a signal: 128 + its number (130,
+143), with a message saying what the command leaves to do next.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import contextlib
 import os
 import signal
 from collections.abc import Coroutine, Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -23,22 +25,29 @@ from .._utils.optional import MissingExtraError, require_extra
 from .._utils.redaction import Redactor
 from ..errors import ClientValidationError, EnterpriseError, IncompleteListingError
 from ..fleet import Customer, CustomersFileError, read_customers
+from ._exit_codes import EXIT_CODES, exit_code_table
 
 __all__ = [
+    "EXIT_CODES",
     "EXIT_FAILURE",
     "EXIT_INCOMPLETE",
+    "EXIT_NOTHING_DONE",
     "EXIT_USAGE",
     "STOP_SIGNALS",
     "CommandError",
     "IncompleteError",
     "InputError",
     "InterruptionError",
+    "NothingDoneError",
     "TerminationError",
+    "exit_code_table",
     "failure",
     "interruption",
+    "partly_done",
     "read_customers_file",
     "require_installed",
     "run",
+    "stop_note",
 ]
 
 T = TypeVar("T")
@@ -49,6 +58,9 @@ EXIT_USAGE: Final = 2
 """Bad input or missing credentials (click uses 2 for its own usage errors too)."""
 EXIT_INCOMPLETE: Final = 3
 """The command ran to the end but part of it failed: a catalog of an export, a revocation of a bulk revoke."""
+EXIT_NOTHING_DONE: Final = 4
+"""The command ran to the end and every part of it failed: every chunk, every enrollment, every catalog."""
+
 
 SECRET_VARIABLE: Final = "ENTERPRISE_CLIENT_SECRET"
 
@@ -77,6 +89,17 @@ class IncompleteError(CommandError):
     exit_code = EXIT_INCOMPLETE
 
 
+class NothingDoneError(CommandError):
+    """The command finished, but every part of it failed; exits with 4."""
+
+    exit_code = EXIT_NOTHING_DONE
+
+
+def partly_done(message: str, *, done: int) -> CommandError:
+    """The failure of a command that finished with ``done`` parts done: 3 when some, 4 when none."""
+    return IncompleteError(message) if done else NothingDoneError(message)
+
+
 class InterruptionError(CommandError):
     """The command was stopped by Ctrl-C (SIGINT); exits with 130 (128 + the signal), as shells do."""
 
@@ -89,11 +112,22 @@ class TerminationError(InterruptionError):
     exit_code = 128 + signal.SIGTERM
 
 
-def interruption(signum: int) -> InterruptionError:
+_STOP_NOTES: ContextVar[list[str] | None] = ContextVar("enterprise_async_cli_stop_notes", default=None)
+
+
+def stop_note(note: str) -> None:
+    """Add what the user can do next to the message of a stop signal (Ctrl-C, SIGTERM) that comes
+    while the command runs; a command's ``CancelledError`` handler says it once it knows."""
+    notes = _STOP_NOTES.get()
+    if notes is not None:
+        notes.append(note)
+
+
+def interruption(signum: int, notes: list[str] | None = None) -> InterruptionError:
     """The report of a stop signal, once the work it stopped has been cancelled."""
     kind = TerminationError if signum == signal.SIGTERM else InterruptionError
     name = signal.Signals(signum).name
-    return kind(f"interrupted by {name}; what was done is kept (an export continues with --resume)")
+    return kind("; ".join([f"interrupted by {name}; what was done is kept", *(notes or ())]))
 
 
 def failure(error: EnterpriseError | OSError) -> CommandError:
@@ -124,22 +158,27 @@ def read_customers_file(path: Path) -> dict[str, Customer]:
         raise InputError(str(error)) from None
 
 
-def run(work: Coroutine[Any, Any, T]) -> T:
+def run(work: Coroutine[Any, Any, T], *, on_stop: str = "") -> T:
     """Run a command's coroutine to the end, turning the errors a user can act on into one line,
-    and Ctrl-C or SIGTERM into ``InterruptionError`` once the work has been cancelled and cleaned up."""
+    and Ctrl-C or SIGTERM into ``InterruptionError`` once the work has been cancelled and cleaned up;
+    its message ends with ``on_stop`` and what the command said with ``stop_note``."""
+    notes = [on_stop] if on_stop else []
+    token = _STOP_NOTES.set(notes)
     try:
-        return asyncio.run(_until_stopped(work))
+        return asyncio.run(_until_stopped(work, notes))
     except BrokenPipeError:
         raise  # the reader went away (``| head``): click exits quietly
     except KeyboardInterrupt:
-        raise interruption(signal.SIGINT) from None  # Ctrl-C outside the event loop's handler
+        raise interruption(signal.SIGINT, notes) from None  # Ctrl-C outside the event loop's handler
     except (EnterpriseError, OSError) as error:
         raise failure(error) from None
     except MissingExtraError as error:  # --sandbox without the [sandbox] extra, say
         raise InputError(str(error)) from None
+    finally:
+        _STOP_NOTES.reset(token)
 
 
-async def _until_stopped(work: Coroutine[Any, Any, T]) -> T:
+async def _until_stopped(work: Coroutine[Any, Any, T], notes: list[str]) -> T:
     """``work``, cancelled by the first stop signal; the signal is then raised as ``InterruptionError``."""
     task = asyncio.ensure_future(work)
     received: list[int] = []
@@ -153,7 +192,7 @@ async def _until_stopped(work: Coroutine[Any, Any, T]) -> T:
             return await task
         except asyncio.CancelledError:
             if received:
-                raise interruption(received[0]) from None
+                raise interruption(received[0], notes) from None
             raise
 
 

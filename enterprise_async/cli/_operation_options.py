@@ -16,7 +16,7 @@ from attrs import frozen
 
 from .._decoding.spec import Operation, Rule
 
-__all__ = ["RESERVED_OPTIONS", "SpecArgument", "option_name", "spec_arguments"]
+__all__ = ["RESERVED_OPTIONS", "SpecArgument", "option_name", "required_choice", "spec_arguments"]
 
 RESERVED_OPTIONS: Final = frozenset(
     {
@@ -40,6 +40,15 @@ _FALSE: Final = frozenset({"false", "no", "0", "off"})
 def option_name(name: str) -> str:
     """A spec name as a command line word: ``content_key__in`` is ``content-key-in``."""
     return name.replace("__", "-").replace("_", "-")
+
+
+def required_choice(ctx: click.Context, param: click.Parameter, value: bool | None) -> bool:
+    """The callback of a required ``--x/--no-x`` flag: leaving both out is a usage error (exit 2),
+    before anything is sent."""
+    if value is None:
+        flags = " or ".join(f"'{name}'" for name in (*param.opts, *param.secondary_opts))
+        raise click.UsageError(f"Missing option: give {flags} (the service requires the choice).", ctx)
+    return value
 
 
 def _completion(rule: Rule) -> Callable[[click.Context, click.Parameter, str], list[str]] | None:
@@ -189,7 +198,8 @@ class SpecArgument:
         help_text = _help(self.description, self.rule, required=self.required)
         if self.rule.kind == "boolean":
             declarations = [f"{names[0]}/--no-{names[0][2:]}", *names[1:], *extra_names, self.dest]
-            return click.Option(declarations, default=None, help=help_text)
+            chosen = required_choice if self.required else None
+            return click.Option(declarations, default=None, callback=chosen, help=help_text)
         declarations = [*names, *extra_names, self.dest]
         if self.rule.kind == "array":
             return click.Option(

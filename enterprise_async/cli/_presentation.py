@@ -104,7 +104,9 @@ def _values(title: str, rows: Sequence[Any]) -> Table:
 
 
 def _assignments(rows: Sequence[Any], page: Any) -> RenderableType:
-    return assignments_view(rows, list(getattr(page, "learner_state_counts", None) or ()))
+    total = getattr(page, "count", None)
+    counts = list(getattr(page, "learner_state_counts", None) or ())
+    return assignments_view(rows, counts, total if isinstance(total, int) else None)
 
 
 def _rows_only(view: Callable[[Sequence[Any]], RenderableType]) -> ListingView:

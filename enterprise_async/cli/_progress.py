@@ -1,12 +1,14 @@
-"""Progress bars of a catalog export: one per catalog and one overall, with items per second."""
+"""Progress bars of a catalog export: one per catalog and one overall, with items per second,
+fitted to the terminal's width."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.progress import (
     BarColumn,
@@ -18,24 +20,89 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
+from rich.table import Column, Table
 from rich.text import Text
 
 from ..exports import CatalogOutcome
 from ..models import Catalog
 
-__all__ = ["OVERALL", "CatalogProgressBars", "ItemsPerSecondColumn"]
+__all__ = ["OVERALL", "CatalogProgressBars", "FittingProgress", "ItemsPerSecondColumn"]
 
 OVERALL: Final = "[bold]all catalogs[/]"
 """The overall bar's label."""
 
 
 class ItemsPerSecondColumn(ProgressColumn):
-    """Items per second (rich's speed column counts bytes)."""
+    """Items per second of this run: the items it wrote over the time it took, leaving out those
+    a resumed catalog already had on disk (the task's ``resumed`` field)."""
 
     def render(self, task: Task) -> Text:
-        """The task's current speed, or its final one once finished."""
-        speed = task.finished_speed or task.speed
+        """The task's rate so far, or its final one once finished."""
+        own = task.completed - int(task.fields.get("resumed", 0))
+        elapsed = task.finished_time if task.finished else task.elapsed
+        speed = own / elapsed if elapsed and own > 0 else 0.0
         return Text(f"{speed:,.0f} items/s" if speed else "", style="progress.data.speed")
+
+
+BAR_WIDTHS: Final = (10, 40)
+"""The narrowest bar worth drawing, and the widest drawn."""
+LABEL_MIN: Final = 16
+"""Columns a label keeps before a figure column is dropped to make room for it."""
+LAYOUTS: Final[tuple[tuple[tuple[int, ...], bool], ...]] = (
+    ((0, 1, 2), True),
+    ((0, 1), True),
+    ((0, 1), False),
+    ((0,), False),
+)
+"""What each row shows, widest first: the figure columns kept (0 the count, 1 the speed, 2 the
+elapsed time) and whether the bar is drawn. The count is never dropped."""
+
+
+class FittingProgress(Progress):
+    """Progress rows that fit the console, and never cut a figure: when the row is too wide, the
+    elapsed time, then the bar, then the speed are dropped; then the label is shortened (``…``).
+
+    Its columns are a label, a bar, then the figure columns (count, speed, elapsed time).
+    """
+
+    def make_tasks_table(self, tasks: Iterable[Task]) -> Table:
+        rows = [task for task in tasks if task.visible]
+        label_column, bar_column, *figure_columns = self.columns
+        if not isinstance(label_column, ProgressColumn) or not isinstance(bar_column, ProgressColumn):
+            return super().make_tasks_table(tasks)
+        labels = [label_column(task) for task in rows]
+        figures = [
+            [column(task) for task in rows] for column in figure_columns if isinstance(column, ProgressColumn)
+        ]
+        widths = [max((_width(cell) for cell in cells), default=0) for cells in figures]
+        widest_label = max((_width(label) for label in labels), default=0)
+        live = getattr(self, "live", None)  # None while Progress.__init__ makes its Live
+        room = live.console.width if live is not None else 80
+        kept: tuple[int, ...] = LAYOUTS[-1][0]
+        bar = False
+        for kept, bar in LAYOUTS:
+            fixed = sum(widths[index] + 1 for index in kept) + (BAR_WIDTHS[0] + 1 if bar else 0)
+            if fixed + min(widest_label, LABEL_MIN) <= room:
+                break
+        figures_width = sum(widths[index] + 1 for index in kept)
+        label_width = max(1, min(widest_label, room - figures_width - (BAR_WIDTHS[0] + 1 if bar else 0)))
+        bar_width = max(BAR_WIDTHS[0], min(BAR_WIDTHS[1], room - figures_width - label_width - 1))
+        columns = [Column(width=label_width, no_wrap=True, overflow="ellipsis")]
+        if bar:
+            columns.append(Column(width=bar_width, no_wrap=True))
+        columns.extend(Column(width=widths[index], no_wrap=True, justify="right") for index in kept)
+        table = Table.grid(*columns, padding=(0, 1), expand=False)
+        for number, task in enumerate(rows):
+            cells: list[RenderableType] = [labels[number]]
+            if bar:
+                cells.append(bar_column(task))
+            cells.extend(figures[index][number] for index in kept)
+            table.add_row(*cells)
+        return table
+
+
+def _width(renderable: RenderableType) -> int:
+    return cell_len(renderable.plain) if isinstance(renderable, Text) else cell_len(str(renderable))
 
 
 class CatalogProgressBars:
@@ -47,9 +114,9 @@ class CatalogProgressBars:
     """
 
     def __init__(self, console: Console) -> None:
-        self._progress = Progress(
+        self._progress = FittingProgress(
             TextColumn("{task.description}"),
-            BarColumn(),
+            BarColumn(bar_width=None),
             MofNCompleteColumn(),
             ItemsPerSecondColumn(),
             TimeElapsedColumn(),
@@ -62,6 +129,7 @@ class CatalogProgressBars:
         """Catalogs whose size is not known yet (or never told): the overall total waits for them."""
         self._running: set[str] = set()
         self._expected = 0
+        self._resumed = 0
         self._failed = 0
         self._started = False
 
@@ -113,6 +181,12 @@ class CatalogProgressBars:
         """Advance the catalog's bar and the overall one."""
         self._progress.advance(self._bars[catalog.uuid or ""], count)
         self._progress.advance(self._overall, count)
+
+    def items_resumed(self, catalog: Catalog, count: int) -> None:
+        """The items a resumed catalog already had on disk: on the bars, not in their rates."""
+        self._resumed += count
+        self._progress.update(self._bars[catalog.uuid or ""], advance=count, resumed=count)
+        self._progress.update(self._overall, advance=count, resumed=self._resumed)
 
     def catalog_finished(self, outcome: CatalogOutcome) -> None:
         """Mark the catalog done, skipped or failed."""

@@ -17,6 +17,7 @@ from ..models import (
     AllocationResult,
     Assignment,
     BulkEnrollmentJob,
+    BulkEnrollmentJobStatus,
     BulkRevokeResult,
     Catalog,
     ContentItem,
@@ -41,6 +42,7 @@ __all__ = [
     "course_run_view",
     "course_view",
     "enrollment_view",
+    "job_status_view",
     "learner_summary_table",
     "license_assignment_view",
     "plans_table",
@@ -100,15 +102,27 @@ def policies_table(policies: Sequence[SubsidyAccessPolicy]) -> RecordList:
     )
 
 
-def assignments_view(assignments: Sequence[Assignment], counts: Sequence[LearnerStateCount]) -> Group:
-    """Assignments, and the learner state counts their listing carries."""
+def assignments_view(
+    assignments: Sequence[Assignment], counts: Sequence[LearnerStateCount], total: int | None = None
+) -> Group:
+    """Assignments, and the learner state counts their listing carries: those count every
+    assignment the listing matches, on every page (those with no learner state left out), not
+    only the rows shown; ``total`` is the listing's ``count``."""
+    matched = f"all {total:,} assignments the listing matches" if total is not None else "every page"
     states = RecordList(
         "Learner state counts",
         (ListColumn("Learner state"), ListColumn("Assignments", justify="right")),
         [[cell(state.learner_state), cell(state.count)] for state in counts],
     )
-    listed = table("Assignments", ASSIGNMENT_COLUMNS, assignments, caption=_count(assignments, "assignment"))
-    return Group(listed, states)
+    about = Text(
+        f"The learner state counts are over {matched}, not only those shown; "
+        "assignments without a learner state are not counted.",
+        style="dim",
+    )
+    shown = _count(assignments, "assignment")
+    caption = f"{shown} shown of {total:,}" if total is not None and total != len(assignments) else shown
+    listed = table("Assignments", ASSIGNMENT_COLUMNS, assignments, caption=caption)
+    return Group(listed, states, about)
 
 
 def allocation_view(result: AllocationResult) -> Group:
@@ -185,9 +199,19 @@ def enrollment_view(job: BulkEnrollmentJob) -> Text:
     return Text.assemble("bulk enrollment job ", (cell(job.job_id), "bold"))
 
 
-def learner_summary_table(rows: Sequence[LearnerSummary]) -> RecordList:
-    """Learner summary rows: who, which run, how far."""
-    return table("Learner summary", LEARNER_SUMMARY_COLUMNS, rows, caption=_count(rows, "record"))
+def learner_summary_table(rows: Sequence[LearnerSummary], total: int | None = None) -> RecordList:
+    """Learner summary rows, one per learner and course run: who, which run, how far; ``total``
+    is the listing's ``count`` (records on every page)."""
+    shown = _count(rows, "record")
+    caption = f"{shown} shown of {total:,}" if total is not None and total != len(rows) else shown
+    return table("Learner summary", LEARNER_SUMMARY_COLUMNS, rows, caption=caption)
+
+
+def job_status_view(status: BulkEnrollmentJobStatus) -> Text:
+    """A bulk enrollment job's status: its results file's link once the job has written it."""
+    link = status.download_url
+    state = "results ready" if link else "running: no results file yet"
+    return Text.assemble("job ", (cell(status.job_id), "bold"), f": {state}")
 
 
 def catalogs_table(catalogs: Sequence[Catalog]) -> RecordList:

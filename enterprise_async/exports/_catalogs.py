@@ -73,6 +73,9 @@ class CatalogOutcome:
     """Its complete file; None when it failed."""
     seconds: float
     error: str | None = None
+    resumed: int = 0
+    """Items of ``items`` already in its partial file when this run took it up (``resume``): not
+    fetched by this run."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -81,6 +84,7 @@ class CatalogOutcome:
             "title": self.title,
             "status": self.status,
             "items": self.items,
+            "resumed": self.resumed,
             "path": str(self.path) if self.path else None,
             "seconds": round(self.seconds, 3),
             "error": self.error,
@@ -98,6 +102,7 @@ class CatalogOutcome:
             Path(path) if path is not None else None,
             data["seconds"],
             data["error"],
+            data.get("resumed", 0),
         )
 
 
@@ -133,6 +138,12 @@ class ExportSummary:
         return sum(outcome.items for outcome in self.completed)
 
     @property
+    def items_this_run(self) -> int:
+        """Items this run fetched and wrote: ``items`` less those a resumed catalog already had
+        on disk. The export's rate counts these."""
+        return sum(outcome.items - outcome.resumed for outcome in self.completed)
+
+    @property
     def ok(self) -> bool:
         """Whether every catalog is complete (now or before)."""
         return not self.failed
@@ -144,6 +155,7 @@ class ExportSummary:
             "ok": self.ok,
             "seconds": round(self.seconds, 3),
             "items": self.items,
+            "items_this_run": self.items_this_run,
             "completed": len(self.completed),
             "skipped": len(self.skipped),
             "failed": len(self.failed),
@@ -167,7 +179,9 @@ class ExportProgress(Protocol):
         """A catalog's first page arrived; ``total`` is its item count when the server tells it."""
 
     def items_written(self, catalog: Catalog, count: int) -> None:
-        """``count`` more items of a catalog are on disk."""
+        """``count`` more items of a catalog are on disk. Items a resumed catalog already had on
+        disk are told by ``items_resumed(catalog, count)`` when the progress has that method
+        (it is optional), else by this."""
 
     def catalog_finished(self, outcome: CatalogOutcome) -> None:
         """A catalog is complete, skipped or failed."""
@@ -276,6 +290,8 @@ class ItemTally:
 
     pages: int = 0
     items: int = 0
+    resumed: int = 0
+    """Items already on disk when the catalog was taken up from its checkpoint."""
 
 
 async def _all(job: ExportJob, catalogs: Sequence[Catalog]) -> list[CatalogOutcome]:
@@ -327,7 +343,13 @@ async def _write_catalog(job: ExportJob, catalog: Catalog, started: float) -> Ca
         return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", tally.items, None, seconds, reason)
     seconds = time.perf_counter() - started
     return CatalogOutcome(
-        entry.uuid, catalog.title, "complete", entry.items, job.directory / entry.file, seconds
+        entry.uuid,
+        catalog.title,
+        "complete",
+        entry.items,
+        job.directory / entry.file,
+        seconds,
+        resumed=tally.resumed,
     )
 
 
@@ -346,7 +368,8 @@ async def write_catalog_contents(job: ExportJob, catalog: Catalog, tally: ItemTa
             if not started:
                 job.progress.catalog_started(catalog, page.count)
                 if tally.items:
-                    job.progress.items_written(catalog, tally.items)
+                    resumed = getattr(job.progress, "items_resumed", job.progress.items_written)
+                    resumed(catalog, tally.items)
                 started = True
             _write_page(out, page.results, tally)
             job.progress.items_written(catalog, len(page.results))
@@ -393,7 +416,7 @@ async def _continued(
     if not await asyncio.to_thread(out.continue_from, checkpoint.bytes, checkpoint.sha256):
         logger.warning("catalog %s starts again: its partial file is not the checkpoint's", catalog.uuid)
         return pager
-    tally.pages, tally.items = checkpoint.pages, checkpoint.items
+    tally.pages, tally.items, tally.resumed = checkpoint.pages, checkpoint.items, checkpoint.items
     logger.info("catalog %s continues after %d items (page %d)", catalog.uuid, tally.items, tally.pages)
     return resumed
 

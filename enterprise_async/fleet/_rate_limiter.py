@@ -2,10 +2,11 @@
 
 ``RateLimiter()`` is the in-process ``RateStore`` of the runtime. ``RateLimiter("redis://...")``
 keeps the budget on Redis, so that every process of a fleet with the same client id draws from one
-budget and honours one pause; the counting is the ``limits`` library's moving window on Redis.
+budget and honours one pause; the counting is a moving window per limit, ``margin`` wider than the
+service's (``_transport.rate_window``), checked and noted in one script on Redis's clock.
 
 Redis keys (``<digest>`` is a hash of the client id, never a credential):
-``LIMITS:LIMITER/enterprise-async:budget:<digest>/...`` (the ``limits`` library's windows) and
+``enterprise-async:budget:<digest>`` (the moments of the latest draws, newest first),
 ``enterprise-async:pause:<digest>`` (a key that lives as long as the pause),
 ``enterprise-async:members:<digest>`` (the processes drawing on the budget lately, by last draw), and
 ``enterprise-async:concurrency:<digest>`` (the adaptive concurrency limit of ``max_concurrency="auto"``
@@ -22,14 +23,13 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Sequence
 from typing import Any
 
-from limits import RateLimitItem
-from limits.aio.storage import RedisStorage
-from limits.aio.strategies import MovingWindowRateLimiter
+from attrs import evolve
 
-from .._transport.rate_limit import InMemoryRateStore, draw_from
+from .._transport.rate_limit import InMemoryRateStore
+from .._transport.rate_window import REDIS_DRAW, Limit, RateLimit
+from .._utils.constants import RESERVE_AHEAD
 from ._redis import (
     DEFAULT_FALLBACK_WINDOW,
     DEFAULT_RECHECK,
@@ -116,15 +116,13 @@ class RateLimiter(InMemoryRateStore):
         if redis_url is None:
             return
         check_redis_url(redis_url, "redis_url")
-        # One pool for the limits library's windows and our pauses, closed by aclose().
+        # One pool for the windows and the pauses, closed by aclose().
         options = connection_options(
             RedisPolicy(retry_window, min(redis_timeout, DEFAULT_REDIS_CONNECT_TIMEOUT), redis_timeout)
         )
         import redis.asyncio  # the [redis] extra, checked by connection_options
 
         self._pool = redis.asyncio.ConnectionPool.from_url(redis_url, **options)
-        storage = RedisStorage(f"async+{redis_url}", implementation="redispy", connection_pool=self._pool)
-        self._shared_window = MovingWindowRateLimiter(storage)
         self.fallback = RedisFallback("rate budget", redis_url, recheck=recheck)
 
     def __repr__(self) -> str:
@@ -147,18 +145,24 @@ class RateLimiter(InMemoryRateStore):
         if self.fallback is not None:
             self.fallback.answered()
 
-    async def draw(self, items: Sequence[RateLimitItem], key: str) -> float:
-        """Take one request from every limit: 0 when granted, else seconds until one may be."""
+    async def draw(self, budget: RateLimit, key: str) -> tuple[bool, float]:
+        """Take one request from every window of ``budget`` (see ``RateStore.draw``)."""
         if self._on_redis():
             try:
                 await self._note_member(key)
-                wait = await draw_from(self._shared_window, items, key)
+                arguments = [_milliseconds(budget.margin), _milliseconds(RESERVE_AHEAD)]
+                for window in budget.windows:
+                    arguments += [str(window.amount), _milliseconds(window.seconds)]
+                granted, wait = await self._client().eval(REDIS_DRAW, 1, key, *arguments)
             except Exception as error:
                 self._failed(error)
             else:
                 self._answered()
-                return wait
-        return await super().draw([_share(item, self._peers.get(key, 1)) for item in items], key)
+                return bool(granted), float(wait) / 1000
+        processes = self._peers.get(key, 1)
+        return await super().draw(
+            evolve(budget, limits=tuple(_share(limit, processes) for limit in budget.limits)), key
+        )
 
     async def _note_member(self, key: str) -> None:
         """Note, now and then, that this process draws on ``key``; and how many processes do."""
@@ -244,11 +248,15 @@ class RateLimiter(InMemoryRateStore):
             await self._pool.disconnect()
 
 
-def _share(item: RateLimitItem, processes: int) -> RateLimitItem:
+def _share(limit: Limit, processes: int) -> Limit:
     """One process's share of a limit among ``processes`` (at least one request)."""
     if processes <= 1:
-        return item
-    return type(item)(max(1, item.amount // processes), item.multiples)
+        return limit
+    return Limit(max(1, limit.amount // processes), limit.seconds)
+
+
+def _milliseconds(seconds: float) -> str:
+    return f"{seconds * 1000:.3f}"
 
 
 def _members_key(key: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shlex
 import signal
 import sys
 from collections.abc import Callable
@@ -49,15 +50,20 @@ async def _serve(sandbox: Sandbox, out: TextIO, ready: Callable[[Sandbox], None]
 
 
 def _banner(sandbox: Sandbox) -> str:
+    """What the sandbox prints once it listens: shell lines, so that the output can be sourced
+    (``export`` lines for the variables the client reads, ``#`` comments for the rest)."""
     customer = sandbox.data.customers[0]
+    variables = {
+        "ENTERPRISE_BASE_URL": sandbox.base_url,
+        "ENTERPRISE_AUTH_URL": sandbox.auth_url,
+        "ENTERPRISE_CLIENT_ID": sandbox.client_id,
+        "ENTERPRISE_CLIENT_SECRET": sandbox.client_secret,
+    }
     return "\n".join(
         [
-            f"Enterprise API sandbox (seed {sandbox.seed}) listening on {sandbox.base_url}",
-            f"  ENTERPRISE_BASE_URL={sandbox.base_url}",
-            f"  ENTERPRISE_AUTH_URL={sandbox.auth_url}",
-            f"  ENTERPRISE_CLIENT_ID={sandbox.client_id}",
-            f"  ENTERPRISE_CLIENT_SECRET={sandbox.client_secret}",
-            f"  customer: {customer.name} ({customer.uuid})",
-            "Press Ctrl-C to stop.",
+            f"# Enterprise API sandbox (seed {sandbox.seed}) listening on {sandbox.base_url}",
+            *(f"export {name}={shlex.quote(value)}" for name, value in variables.items()),
+            f"# customer: {customer.name} ({customer.uuid})",
+            "# Press Ctrl-C to stop.",
         ]
     )

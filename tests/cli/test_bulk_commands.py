@@ -57,7 +57,7 @@ def test_bulk_enroll_sends_every_learner_once(cli: CommandLine, served: Sandbox,
     emails = _emails(2500)
     ran = cli(
         *("bulk", "enroll", customer, "--emails-file", str(emails_file(tmp_path, emails))),
-        *("--course-run-key", "course-v1:Org+C1+Run,course-v1:Org+C2+Run"),
+        *("--course-run-key", "course-v1:Org+C1+Run,course-v1:Org+C2+Run", "--no-notify"),
     )
     assert ran.exit_code == 0, ran.stderr
     sent = [email for request in served.requests.find("POST", ENROLL) for email in request.json()["emails"]]
@@ -126,7 +126,16 @@ def test_emails_come_from_standard_input_with_a_dash(cli: CommandLine, served: S
     emails = _emails(1200)
     result = CliRunner().invoke(
         command_line,
-        ["bulk", "enroll", customer, "--emails-file", "-", "--course-run-key", "course-v1:Org+C1+Run"],
+        [
+            "bulk",
+            "enroll",
+            customer,
+            "--emails-file",
+            "-",
+            "--course-run-key",
+            "course-v1:Org+C1+Run",
+            "--notify",
+        ],
         input="\n".join(emails) + "\n",
         catch_exceptions=False,
     )
@@ -135,3 +144,19 @@ def test_emails_come_from_standard_input_with_a_dash(cli: CommandLine, served: S
     sent = [request.json()["emails"] for request in served.requests.find("POST", ENROLL)]
     assert sorted(len(batch) for batch in sent) == [200, 500, 500]  # the service's 500 a request
     assert sorted(email for batch in sent for email in batch) == sorted(emails)
+
+
+def test_enrolling_without_choosing_notify_is_a_usage_error_before_anything_is_sent(
+    cli: CommandLine, served: Sandbox, tmp_path: Path
+) -> None:
+    """license-manager requires ``notify``; leaving out both --notify and --no-notify is exit 2."""
+    customer = served.data.customers[0].uuid
+    path = emails_file(tmp_path, _emails(3))
+    for command in (
+        ("bulk", "enroll", customer, "--emails-file", str(path), "--course-run-key", "course-v1:Org+C1+Run"),
+        ("enrollments", "bulk-enroll", customer, "--email", "a@example.com", "--course-run-key", "k"),
+    ):
+        ran = cli(*command)
+        assert ran.exit_code == 2, ran.stderr
+        assert "'--notify' or '--no-notify'" in ran.stderr
+    assert not served.requests.find("POST", ENROLL)

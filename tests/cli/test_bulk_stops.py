@@ -35,8 +35,10 @@ def _emails(count: int) -> list[str]:
 
 
 def _wait_for_requests(sandbox: Sandbox, path: str, count: int, process: subprocess.Popen[str]) -> None:
-    """Until ``count`` requests to ``path`` were answered (the sandbox logs a request once answered)."""
-    while len(sandbox.requests.find("POST", path)) < count:
+    """Until ``count`` requests to ``path`` were answered (the sandbox logs a request once answered)
+    and the next one arrived and is held (its latency fault fired): the command has then read the
+    answers, however late a loaded machine lets it run."""
+    while len(sandbox.requests.find("POST", path)) < count or not sandbox.faults.fired["latency"]:
         assert process.poll() is None, "the command ended before it was stopped"
         time.sleep(0.01)
 

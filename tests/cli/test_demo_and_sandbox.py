@@ -67,7 +67,8 @@ def test_console_script_lists_every_command() -> None:
         "policies",
         "assignments",
         "subscriptions",
-        "enroll",
+        "enrollments",
+        "bulk",
         "catalogs",
         "learners",
         "demo",
@@ -88,7 +89,13 @@ def test_sandbox_serves_with_the_credentials_it_prints(
     try:
         assert process.stdout is not None
         banner = [process.stdout.readline() for _ in range(6)]
-        settings = dict(re.findall(r"^\s+(ENTERPRISE_[A-Z_]+)=(\S+)$", "".join(banner), re.MULTILINE))
+        settings = dict(re.findall(r"^export (ENTERPRISE_[A-Z_]+)=(\S+)$", "".join(banner), re.MULTILINE))
+        assert all(line.startswith(("export ", "# ")) for line in banner)
+        sourced = subprocess.run(
+            ["sh", "-c", "".join(banner) + 'echo "$ENTERPRISE_CLIENT_ID"'],
+            capture_output=True, text=True, timeout=30, check=True,
+        )  # fmt: skip
+        assert sourced.stdout == "sandbox-client-3\n"  # a shell sources the lines as printed
         assert settings["ENTERPRISE_BASE_URL"].startswith("http://127.0.0.1:")
         assert settings["ENTERPRISE_CLIENT_ID"] == "sandbox-client-3"
         for name, value in settings.items():

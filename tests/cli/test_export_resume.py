@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 import pytest
 
+from enterprise_async.cli._export_views import export_totals
 from enterprise_async.exports import export_catalogs
 from enterprise_async.exports._manifest import MANIFEST_NAME, CatalogCheckpoint, Manifest
 from enterprise_async.models import Catalog
@@ -151,12 +152,22 @@ def test_a_page_half_written_when_the_export_was_killed_is_cut_back_and_written_
 ) -> None:
     killed, fresh = tmp_path / "killed", tmp_path / "fresh"
     checkpoint = kill_mid_catalog(served, killed)
+    taken = checkpoints(killed)
     with (killed / checkpoint["file"]).open("ab") as partial:
         partial.write(b'{"key": "half of a line')  # what a kill in the middle of a page leaves
     summary = served.export_in_process(killed, resume=True)
     served.export_in_process(fresh)
     assert summary.ok
     assert_same_files(killed, fresh)
+    # the rate counts this run's own items: not those the checkpoint already had on disk
+    for outcome in summary.completed:
+        assert outcome.resumed == taken.get(outcome.uuid, {}).get("items", 0)
+    assert summary.items_this_run == summary.items - sum(entry["items"] for entry in taken.values())
+    assert summary.to_dict()["items_this_run"] == summary.items_this_run
+    shown = export_totals(summary)
+    assert f"{summary.items_this_run:,} of them in this run" in shown
+    rate = summary.items_this_run / summary.seconds
+    assert f"({rate:,.0f} items/s)" in shown
 
 
 def test_a_partial_file_that_is_not_its_checkpoints_is_exported_again_from_the_start(

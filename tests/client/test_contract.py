@@ -76,7 +76,7 @@ REQUIRED_KEYWORDS = {
     "assignments.remind": {"assignment_uuids"},
     "assignments.cancel": {"assignment_uuids"},
     "subscriptions.assign_licenses": {"user_emails"},
-    "enrollments.bulk_enroll": {"emails", "course_run_keys"},
+    "enrollments.bulk_enroll": {"emails", "course_run_keys", "notify"},
 }
 """Keyword-only parameters without a default; every other keyword-only parameter defaults to None."""
 PER_CALL_OPTIONS = ["timeout", "retry", "extra_headers", "extra_query", "extra_body"]

@@ -64,7 +64,10 @@ async def test_bulk_enroll_limits_learners_times_course_keys(enterprise_sandbox:
     async with enterprise_sandbox.client() as client:
         with pytest.raises(ClientValidationError, match="100 emails x 20 course_run_keys = 2000"):
             await client.enrollments.bulk_enroll(
-                customer, emails=[f"l{number}@example.com" for number in range(100)], course_run_keys=keys
+                customer,
+                emails=[f"l{number}@example.com" for number in range(100)],
+                course_run_keys=keys,
+                notify=False,
             )
         # 25 x 20 = 500: within license-manager's default BULK_ENROLL_REQUEST_LIMIT (settings/base.py).
         job = await client.enrollments.bulk_enroll(

@@ -3,6 +3,7 @@ field, before any request is sent."""
 
 from __future__ import annotations
 
+import inspect
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -11,6 +12,7 @@ import orjson
 import pytest
 
 from enterprise_async import ClientValidationError, EnterpriseClient
+from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async.models import BulkRevokeFilter
 from tests.conftest import ScriptedAPI
 
@@ -136,10 +138,24 @@ async def test_learners_times_course_keys_are_at_most_1000(client: EnterpriseCli
     error = await rejects(
         "emails",
         client.enrollments.bulk_enroll(
-            CUSTOMER, emails=emails, course_run_keys=["course-v1:A+B+C", "course-v1:A+B+D"]
+            CUSTOMER, emails=emails, course_run_keys=["course-v1:A+B+C", "course-v1:A+B+D"], notify=False
         ),
     )
     assert "501 emails x 2 course_run_keys = 1002 exceeds the limit of 1000" in str(error)
+
+
+async def test_a_field_the_service_requires_is_required_before_sending(client: EnterpriseClient) -> None:
+    """license-manager answers 400 "notify: This field is required" (``body-required`` in the spec):
+    the call is refused here instead, and the method's signature asks for it."""
+    operation = OPERATIONS["enrollments.bulk_enroll"]
+    arguments = {"enterprise_customer_uuid": CUSTOMER, "emails": ["a@acme.example"], "course_run_keys": ["k"]}
+    error = await rejects("notify", client.call(operation, arguments))
+    assert "required" in str(error)
+    await rejects("notify", client.call(operation, {**arguments, "notify": None}))
+    for method in (client.enrollments.bulk_enroll, client.enrollments.bulk_enroll_in_chunks):
+        notify = inspect.signature(method).parameters["notify"]
+        assert notify.default is inspect.Parameter.empty
+        assert notify.kind is inspect.Parameter.KEYWORD_ONLY
 
 
 async def test_exactly_1000_learners_times_course_keys_pass_validation(api: ScriptedAPI) -> None:
@@ -152,7 +168,7 @@ async def test_exactly_1000_learners_times_course_keys_pass_validation(api: Scri
     emails = [f"learner{number}@acme.example" for number in range(500)]
     async with api.client() as client:
         job = await client.enrollments.bulk_enroll(
-            CUSTOMER, emails=emails, course_run_keys=["course-v1:A+B+C", "course-v1:A+B+D"]
+            CUSTOMER, emails=emails, course_run_keys=["course-v1:A+B+C", "course-v1:A+B+D"], notify=False
         )
     assert job.job_id == "3f2b1c9a-7e6d-4c5b-9a8f-1e2d3c4b5a69"
 

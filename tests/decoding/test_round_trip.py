@@ -197,7 +197,9 @@ async def every_operation(client: EnterpriseClient, sandbox: Sandbox) -> None:
         plan.uuid, filters=[BulkRevokeFilter(status_in=[LicenseStatus.ASSIGNED])]
     )
     run_key = data.first(catalog, "courserun")["key"]
-    job = await client.enrollments.bulk_enroll(customer, emails=["a@example.com"], course_run_keys=[run_key])
+    job = await client.enrollments.bulk_enroll(
+        customer, emails=["a@example.com"], course_run_keys=[run_key], notify=False
+    )
     await client.enrollments.job_status(customer, job.job_id)
     await client.catalogs.list().to_list()
     await client.catalogs.contents(catalog.uuid, limit=30).to_list()

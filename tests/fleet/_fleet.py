@@ -75,20 +75,24 @@ async def reaped(processes: list[asyncio.subprocess.Process]) -> AsyncIterator[N
             await process.wait()
 
 
-def sandbox_environment(sandbox: Sandbox) -> dict[str, str]:
-    """The environment of a fleet process: the sandbox's credentials, as a deployment would give them."""
+def sandbox_environment(sandbox: Sandbox, base_url: str | None = None) -> dict[str, str]:
+    """The environment of a fleet process: the sandbox's credentials, as a deployment would give
+    them (the API at ``base_url``, a relay in front of the sandbox, when given)."""
     return {
         **os.environ,
         "ENTERPRISE_CLIENT_ID": sandbox.client_id,
         "ENTERPRISE_CLIENT_SECRET": sandbox.client_secret,
-        "ENTERPRISE_BASE_URL": sandbox.base_url,
+        "ENTERPRISE_BASE_URL": base_url or sandbox.base_url,
         "ENTERPRISE_AUTH_URL": sandbox.auth_url,
     }
 
 
-async def start(sandbox: Sandbox, processes: int, *arguments: str) -> list[asyncio.subprocess.Process]:
+async def start(
+    sandbox: Sandbox, processes: int, *arguments: str, base_url: str | None = None
+) -> list[asyncio.subprocess.Process]:
     """Start ``processes`` fleet processes named 0..n-1 with the same ``arguments``, and let them
-    make their calls once every one of them is ready (see ``_process``)."""
+    make their calls once every one of them is ready (see ``_process``); their API requests go to
+    ``base_url`` when given (a relay in front of the sandbox)."""
     started: list[asyncio.subprocess.Process] = []
     try:
         for number in range(processes):
@@ -101,7 +105,7 @@ async def start(sandbox: Sandbox, processes: int, *arguments: str) -> list[async
                     str(number),
                     *arguments,
                     cwd=ROOT,
-                    env=sandbox_environment(sandbox),
+                    env=sandbox_environment(sandbox, base_url),
                     stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE,
                 )
@@ -144,7 +148,9 @@ def no_long_collections() -> Iterator[None]:
         gc.unfreeze()
 
 
-async def run(sandbox: Sandbox, processes: int, *arguments: str) -> list[dict[str, Any]]:
+async def run(
+    sandbox: Sandbox, processes: int, *arguments: str, base_url: str | None = None
+) -> list[dict[str, Any]]:
     """Start a fleet and wait for it."""
     with no_long_collections():
-        return await finish(await start(sandbox, processes, *arguments))
+        return await finish(await start(sandbox, processes, *arguments, base_url=base_url))

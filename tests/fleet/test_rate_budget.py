@@ -1,12 +1,19 @@
-"""A fleet draws from one rate budget on Redis, and a 429 pauses all of it."""
+"""A fleet draws from one rate budget on Redis, and a 429 pauses all of it.
+
+The sandbox stamps each request as it arrives, as the services' throttle counts them; a window of
+arrival times over the budget is what would have met a 429.
+"""
 
 from __future__ import annotations
 
 import bisect
 from collections import defaultdict
 
+import redis
+
 from enterprise_async.testing import Fault, Sandbox
 
+from ..loaded_network import DelayingRelay, cpu_burners
 from . import _fleet
 from ._process import PROCESS_HEADER
 
@@ -16,6 +23,18 @@ PER_MINUTE = 360
 STORM_RETRY_AFTER = 1.0
 CALLS_PER_PROCESS = PER_MINUTE // 4
 """The whole minute's budget spread over 4 processes: a run of 20 seconds at 18 per second."""
+NETWORK_HOLD = (0.01, 0.05)
+"""Seconds the relay holds each request, at random: a network's jitter of tens of milliseconds."""
+LOADED_MARGIN = 0.25
+"""Seconds of margin on a machine whose every core is busy: there, the way from a draw to the
+sandbox's stamp (both ends on the busy cores) shrank a span of 19 requests by up to 0.10 s beside
+the relay's 0.04 s of jitter, in some twenty runs (the default margin, 0.1 s, is for a client whose
+service is elsewhere: see ``_transport.rate_window``); 0.25 s leaves that tail room to grow."""
+LOADED_BUDGET = f"{BUDGET}; margin={LOADED_MARGIN}s"
+LOADED_RUNS = 10
+CALLS_PER_LOADED_RUN = 20
+"""Per process: 80 requests a run, over four seconds of the per-second budget (the minute's is not
+reached: Redis is emptied between runs)."""
 
 
 def most_in_any_window(moments: list[float], width: float) -> int:
@@ -36,6 +55,32 @@ async def test_four_processes_stay_within_the_budget_for_twenty_seconds(redis_ur
     assert most_in_any_window(arrivals, 1.0) <= PER_SECOND
     assert most_in_any_window(arrivals, 60.0) <= PER_MINUTE
     assert sum(report["calls"] for report in reports) == len(sandbox.requests.find("GET")) == PER_MINUTE
+
+
+async def test_four_processes_through_a_jittery_network_beside_busy_cpus_stay_within_the_budget(
+    redis_url: str,
+) -> None:
+    worst: list[int] = []
+    with cpu_burners():
+        for run in range(LOADED_RUNS):
+            with redis.Redis.from_url(redis_url) as stored:
+                stored.flushall()
+            async with (
+                Sandbox(seed=run, log_limit=100_000) as sandbox,
+                DelayingRelay(sandbox.base_url, NETWORK_HOLD, seed=run) as relay,
+            ):
+                budget = ("--rate-limit", LOADED_BUDGET)
+                arguments = ("--redis", redis_url, *budget, "--calls", str(CALLS_PER_LOADED_RUN))
+                reports = await _fleet.run(sandbox, 4, *arguments, base_url=relay.url)
+                arrivals = [entry.started for entry in sandbox.requests.find(path="/enterprise/*")]
+            assert (
+                sum(report["calls"] for report in reports)
+                == len(arrivals)
+                == relay.held
+                == 4 * CALLS_PER_LOADED_RUN
+            )
+            worst.append(most_in_any_window(arrivals, 1.0))
+    assert max(worst) <= PER_SECOND, f"the most arrivals within a second, run by run: {worst}"
 
 
 async def test_a_429_storm_costs_one_429_per_process_per_retry_after_window(redis_url: str) -> None:

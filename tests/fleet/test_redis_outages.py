@@ -15,8 +15,10 @@ from enterprise_async.testing import Sandbox
 
 from ._redis_server import RedisProcess
 
-QUICK = {"retry_window": 0.5, "recheck": 0.2, "redis_timeout": 0.5}
-"""Small windows, so that a test meets the fallback and the return to Redis in a moment."""
+QUICK = {"retry_window": 0.5, "recheck": 0.2, "redis_timeout": 2.0}
+"""Small windows, so that a test meets the fallback and the return to Redis in a moment; but two
+seconds for a call to a Redis that is up, which a machine whose every core is busy may answer late
+(one taken for an outage would count as one)."""
 
 
 def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -95,10 +97,10 @@ async def test_a_rate_budget_without_redis_keeps_this_processs_share_of_the_limi
         RateLimiter(faulty_redis.url, **QUICK) as other,
     ):
         await other.draw(limits, key)
-        assert await mine.draw(limits, key) == 0  # both drew on Redis: two processes share the budget
+        assert (await mine.draw(limits, key))[0]  # both drew on Redis: two processes share the budget
         faulty_redis.kill()
         granted = 0
-        while await mine.draw(limits, key) == 0:
+        while (await mine.draw(limits, key))[0]:
             granted += 1
     assert granted == 5  # half of 10, as two processes were seen drawing on it
     assert any("rate budget: Redis at 127.0.0.1" in line for line in warnings_of(caplog))

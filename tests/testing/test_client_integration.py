@@ -306,7 +306,7 @@ async def test_bulk_enroll_returns_a_job(client: EnterpriseClient, sandbox: Sand
 async def test_bulk_enroll_for_an_unknown_customer_raises_not_found(client: EnterpriseClient) -> None:
     with pytest.raises(NotFoundError):
         await client.enrollments.bulk_enroll(
-            str(uuid.uuid4()), emails=["a@example.com"], course_run_keys=["k"]
+            str(uuid.uuid4()), emails=["a@example.com"], course_run_keys=["k"], notify=False
         )
 
 

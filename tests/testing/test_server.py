@@ -162,8 +162,8 @@ async def test_short_token_lifetime_expires_on_time(session: aiohttp.ClientSessi
         grant = await api.grant()
         assert grant.data["expires_in"] == "1"  # whole seconds, at least one
         await api.fresh_token()
-        assert (await api.get(CATALOGS)).status == 200
-        await asyncio.sleep(0.35)
+        # No call while the token lives (0.3 s): a loaded machine could make it arrive too late.
+        await asyncio.sleep(0.35)  # a sleep never ends early
         assert (await api.get(CATALOGS)).status == 401
 
 
