@@ -34,7 +34,9 @@ class CatalogHandlers(ServiceHandlers):
     def catalogs(self, call: Call) -> Reply:
         catalogs = self.services.listed("catalogs.list", self.data.catalogs)
         page = self.pages.page(call, "catalogs.list", len(catalogs), "catalogs", "page_size")
-        wire = [catalog.wire() for catalog in catalogs[page.start : page.end]]
+        wire = self.services.emitted(
+            "catalogs.list", [catalog.wire() for catalog in catalogs[page.start : page.end]]
+        )
         return self.pages.paged(call, "catalogs.list", page, wire)
 
     def contents(self, call: Call) -> Reply:
@@ -101,7 +103,7 @@ class CatalogHandlers(ServiceHandlers):
         kind = "course" if course is not None else kind
         if item is None:
             raise not_found("No matching content in any catalog for this customer")
-        return Reply(self.data.content.flat(item, kind))
+        return Reply(self.data.content.as_served(item, kind))
 
     def _catalog(self, call: Call) -> CatalogRecord:
         catalog = self.data.catalog(call.params["catalog"].lower())
