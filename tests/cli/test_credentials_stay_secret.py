@@ -53,7 +53,7 @@ COMMANDS: list[tuple[tuple[str, ...], int]] = [
     (("learner-summary", "list", CUSTOMER), 0),
     (("learner-summary", "list", CUSTOMER, "--json"), 0),
     (("subscriptions", "assign-licenses", PLAN, "--user-email", "z@example.com", "--json"), 0),
-    (("subscriptions", "bulk-revoke", PLAN, "--filter", '{"status_in": ["unassigned"]}'), 0),
+    (("subscriptions", "bulk-revoke", PLAN, "--filter", '{"status_in": ["assigned"]}'), 0),
     (("enrollments", "bulk-enroll", CUSTOMER, "--email", "z@example.com", "--course-run-key", RUN,
       "--no-notify"), 0),
 ]  # fmt: skip

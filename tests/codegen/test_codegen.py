@@ -232,7 +232,7 @@ def test_a_dangling_ref_in_a_response_is_reported(spec_copy: Path) -> None:
 
 def test_a_dangling_ref_in_a_parameter_is_reported(spec_copy: Path) -> None:
     line = break_spec(
-        spec_copy, '"#/components/parameters/CatalogId"', '"#/components/parameters/CatalogUuid"'
+        spec_copy, '"#/components/parameters/CatalogUuid"', '"#/components/parameters/CatalogId"'
     )
     [(reported, pointer, message)] = refused(spec_copy)
     assert reported == line
