@@ -23,9 +23,9 @@ from ._commands_sandbox import demo, sandbox
 from ._commands_subscriptions import subscriptions
 from ._commands_worker import worker
 from ._drift_option import DRIFT_OPTION
+from ._help import CLI_HELP, CONTEXT_SETTINGS
 from ._operation_commands import AliasGroup, build_groups
 from ._presentation import DEFAULT_PRESENTATION, Presentation
-from ._root import CLI_HELP, CONTEXT_SETTINGS
 
 __all__ = ["OLD_NAMES", "build_cli", "command_tree"]
 

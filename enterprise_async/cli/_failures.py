@@ -25,7 +25,7 @@ from .._utils.optional import MissingExtraError, require_extra
 from .._utils.redaction import Redactor
 from ..errors import ClientValidationError, EnterpriseError, IncompleteListingError
 from ..fleet import Customer, CustomersFileError, read_customers
-from ._exit_codes import EXIT_CODES, exit_code_table
+from ._help import EXIT_CODES, exit_code_table
 
 __all__ = [
     "EXIT_CODES",

@@ -9,8 +9,9 @@ import sys
 import click
 from click.testing import CliRunner
 
+from enterprise_async.cli import cli
 from enterprise_async.cli._app import command_tree
-from enterprise_async.cli._root import HAND_WRITTEN_HELP, cli
+from enterprise_async.cli._help import HAND_WRITTEN_HELP
 
 HEAVY = (
     "enterprise_async._generated.models",
