@@ -15,9 +15,10 @@ from enterprise_async.fleet._customer_queue import export_customer
 from enterprise_async.fleet._customers import Customer
 from enterprise_async.fleet._runs import run_key
 from enterprise_async.fleet._worker_clients import WorkerClients
-from enterprise_async.models import to_dict
+from enterprise_async.models import Catalog, to_dict
 from enterprise_async.testing import Sandbox
 from tests.cli.conftest import ENVIRONMENT
+from tests.required import required
 
 XML = "application/xml"
 
@@ -118,7 +119,7 @@ async def test_a_catalog_job_without_environment_credentials_says_so(
     for name in ENVIRONMENT:
         monkeypatch.delenv(name, raising=False)
     result = await export_catalog(
-        job_context(clients, run_redis, {}), RUN, str(tmp_path), {"uuid": "c1"}, None, {}
+        job_context(clients, run_redis, {}), RUN, str(tmp_path), {**required(Catalog), "uuid": "c1"}, None, {}
     )
     assert result == {
         "error": "this worker has no ENTERPRISE_* credentials: start it with them to export catalogs"
