@@ -551,11 +551,31 @@ def _pagination(
     options = {key: repr(value) for key, value in values.items()}
     options["past_last_status"] = repr(reader.past_last_page.get("status"))
     options["past_last_detail"] = repr(reader.past_last_page.get("detail"))
-    identity = reader.schemas.get(item_hint, {}).get("x-sdk-identity-field")
-    if identity is not None:
-        options["identity"] = repr(identity)
+    options.update(_identity_options(reader.schemas.get(item_hint, {})))
     source = _call("Pagination", [page_model, item_hint], options)
     return page_hint, item_hint, source
+
+
+def _identity_options(schema: Schema) -> dict[str, str]:
+    """The ``Pagination`` options naming an item (``x-sdk-identity-field``): its field, the
+    templates tried where an item lacks it, and, for a union, its discriminator and the value of
+    each variant's class (what a template's discriminator placeholder reads when the item names none)."""
+    identity = schema.get("x-sdk-identity-field")
+    if identity is None:
+        return {}
+    if not isinstance(identity, dict):
+        return {"identity": repr(identity)}
+    options = {"identity": repr(identity["field"])}
+    fallbacks = tuple(identity.get("fallbacks", ()))
+    if fallbacks:
+        options["identity_fallbacks"] = repr(fallbacks)
+    discriminator = schema.get("discriminator") or {}
+    if discriminator.get("mapping"):
+        mapping = discriminator["mapping"].items()
+        types = tuple(sorted((str(ref).rsplit("/", 1)[-1], str(value)) for value, ref in mapping))
+        options["identity_type_field"] = repr(discriminator["propertyName"])
+        options["identity_types"] = repr(types)
+    return options
 
 
 def _page_sizes(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import keyword
+import string
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -208,14 +209,26 @@ def _own_discriminator(node: Node, at: str) -> Iterator[Problem]:
 
 def _identity_field(document: Node, node: Node, at: str) -> Iterator[Problem]:
     """``x-sdk-identity-field``: a property of the schema, or of every variant of a union (the
-    field a listing's cursor names its last item by)."""
-    name = node["x-sdk-identity-field"]
+    field a listing's cursor names its last item by); or ``{field, fallbacks}``, the fallbacks
+    templates (``"{content_type}:{key}"``) whose every placeholder is a property of some variant."""
+    value = node["x-sdk-identity-field"]
+    where = at + pointer("x-sdk-identity-field")
+    name = value.get("field") if isinstance(value, dict) else value
     variants = [_resolved(document, variant) for variant in node.get("anyOf") or node.get("oneOf") or ()]
     for schema in variants or [node]:
         if not isinstance(name, str) or name not in (schema.get("properties") or {}):
-            where = at + pointer("x-sdk-identity-field")
             yield Problem(where, f"{name!r} is not a property of every variant")
             return
+    fallbacks = value.get("fallbacks", []) if isinstance(value, dict) else []
+    known = {key for schema in variants or [node] for key in schema.get("properties") or {}}
+    if not isinstance(fallbacks, list) or not all(isinstance(text, str) for text in fallbacks):
+        yield Problem(where + pointer("fallbacks"), "must be a list of templates ('{content_type}:{key}')")
+        return
+    for text in fallbacks:
+        names = [part[1] for part in string.Formatter().parse(text) if part[1] is not None]
+        unknown = [part for part in names if part not in known]
+        if not names or unknown:
+            yield Problem(where + pointer("fallbacks"), f"{text!r} names no property, or unknown {unknown}")
 
 
 def _service(document: Node, node: Node, at: str) -> Iterator[Problem]:

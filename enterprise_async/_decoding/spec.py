@@ -195,6 +195,14 @@ class Pagination:
     identity: str | None = None
     """The item field that names an item (``x-sdk-identity-field`` of the item schema): a cursor
     records the last item given by it, and a resume looks for that item in the refetched page."""
+    identity_fallbacks: tuple[str, ...] = ()
+    """Templates (``"{content_type}:{key}"``) naming an item that lacks ``identity``: the first
+    whose every field the item has."""
+    identity_type_field: str | None = None
+    """The union's discriminator: a template reads it, where the item names none, from the
+    item's class (``identity_types``)."""
+    identity_types: tuple[tuple[str, str], ...] = ()
+    """``(class name, discriminator value)`` of each variant of the item union."""
 
 
 @frozen

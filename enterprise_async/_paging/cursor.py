@@ -22,10 +22,10 @@ from ..errors import ListingCursorError
 
 __all__ = ["CURSOR_VERSION", "ListingCursor", "listing_arguments"]
 
-CURSOR_VERSION: Final = 2
-READABLE_VERSIONS: Final = (1, 2)
-"""Version 1 cursors (before the last item and the page sizes were recorded) are read: their
-resume checks what it can, by position."""
+CURSOR_VERSION: Final = 3
+READABLE_VERSIONS: Final = (1, 2, 3)
+"""Version 1 cursors (before the last item and the page sizes were recorded) and version 2 (before
+``mark``) are read: their resume checks what it can, by position."""
 
 
 @frozen
@@ -65,6 +65,9 @@ class ListingCursor:
     held: Query | None = None
     """The query of the page that holds the last item given, when it is not ``query`` (a cursor
     at a page boundary): a resume reads that page again to find the item."""
+    mark: str | None = None
+    """When the last item given has no identity: a digest of the items given on its page, which
+    a resume compares with the page read again (``ListingMovedError`` when they differ)."""
 
     def __str__(self) -> str:
         return self.to_json()
@@ -85,6 +88,7 @@ class ListingCursor:
             "answered": self.answered,
             "last": self.last,
             "held": None if self.held is None else [list(pair) for pair in self.held],
+            "mark": self.mark,
         }
         return orjson.dumps(document).decode()
 
@@ -110,6 +114,7 @@ class ListingCursor:
             answered=_size(document, "answered"),
             last=None if document.get("last") is None else _text(document, "last"),
             held=None if document.get("held") is None else _query(document.get("held")),
+            mark=None if document.get("mark") is None else _text(document, "mark"),
         )
 
     def check(self, listing: str, arguments: str) -> None:

@@ -7,18 +7,22 @@ Nothing is counted per item: the iterator over a page's items knows how many rem
 
 from __future__ import annotations
 
+import hashlib
 import operator
-from collections.abc import Iterator
+import string
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any, Generic
 
 import attrs
 from attrs import define, field
 
+from .._decoding.spec import Pagination
 from .cursor import ListingCursor
 from .envelope import Envelope, link_query
 from .plans import PageStep, PageT, requested_size
 
-__all__ = ["Position", "identity"]
+__all__ = ["Position", "identity", "mark"]
 
 
 @define
@@ -44,18 +48,50 @@ class Position(Generic[PageT]):
             cursor = _within(self.start, step, given) if given < size else _after(self.start, step, size)
             if given:
                 held = None if given < size else step.query
-                last = identity(items[given - 1], envelope.pagination.identity)
+                last = identity(items[given - 1], envelope.pagination)
+                seen = mark(items[:given]) if last is None else None
                 asked, answered = _sizes(envelope, step, size)
-                cursor = attrs.evolve(cursor, held=held, last=last, asked=asked, answered=answered)
+                cursor = attrs.evolve(cursor, held=held, last=last, mark=seen, asked=asked, answered=answered)
         return attrs.evolve(cursor, done=True) if self.finished and not cursor.done else cursor
 
 
-def identity(item: Any, field: str | None) -> str | None:
-    """An item's identity by the spec's ``x-sdk-identity-field``; None when it has none."""
-    value = getattr(item, field, None) if field else None
-    if value is None and field and isinstance(item, dict):
-        value = item.get(field)
-    return None if value is None else str(value)
+def identity(item: Any, pagination: Pagination) -> str | None:
+    """An item's identity by the spec's ``x-sdk-identity-field``: its field, else the first of
+    its fallback templates whose every field the item has (a union's discriminator read from the
+    item's class where the item names none); None when it has none."""
+    value = _value(item, pagination.identity)
+    if value is not None:
+        return str(value)
+    for template in pagination.identity_fallbacks:
+        values = {name: _value(item, name) for name in _placeholders(template)}
+        kind = pagination.identity_type_field
+        if kind in values and values[kind] is None:
+            values[kind] = dict(pagination.identity_types).get(type(item).__name__)
+        if all(part is not None for part in values.values()):
+            return template.format_map({name: _text(part) for name, part in values.items()})
+    return None
+
+
+def mark(items: Sequence[Any]) -> str:
+    """A digest of items as decoded (their ``repr``): what a cursor whose last item has no
+    identity records of the items given on its page, so that a resume finds whether they changed."""
+    return hashlib.sha256(repr(list(items)).encode()).hexdigest()[:24]
+
+
+def _value(item: Any, field: str | None) -> Any:
+    if not field:
+        return None
+    value = item.get(field) if isinstance(item, dict) else getattr(item, field, None)
+    return None if value == "" else value
+
+
+def _text(value: Any) -> str:
+    return str(getattr(value, "value", value))
+
+
+@lru_cache(maxsize=64)
+def _placeholders(template: str) -> tuple[str, ...]:
+    return tuple(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
 def _sizes(envelope: Envelope, step: PageStep[Any], size: int) -> tuple[int | None, int | None]:

@@ -25,7 +25,7 @@ from ..errors import ListingMovedError
 from .cursor import ListingCursor
 from .envelope import Envelope
 from .plans import PageStep
-from .position import identity
+from .position import identity, mark
 from .window import Window
 
 __all__ = ["Resumption"]
@@ -49,8 +49,10 @@ class Resumption:
         as a step whose items after that item are still to give (None when none are), and
         whether the item was found there."""
         start = self.start
-        if start.skip or start.last is None or start.held is None or start.held == start.query:
+        if start.skip or start.held is None or start.held == start.query:
             return None, False
+        if start.last is None:
+            return None, await self._unchanged(window, start.held)
         page, answer = await window.page(start.held)
         items = self.envelope.items(page)
         index = self._index(items)
@@ -76,6 +78,10 @@ class Resumption:
         now = self._answered(page)
         if found:
             return 0
+        if start.last is None and start.mark is not None and start.skip:
+            if mark(items[: start.skip]) != start.mark or self._resized(now):
+                raise self._moved(f"the {start.skip} item(s) given of page {start.page} changed")
+            return start.skip
         if start.last is None or (start.held is None and not start.skip):
             # no item to look for: check what positions can tell
             if start.skip > len(items) or self._resized(now):
@@ -88,11 +94,24 @@ class Resumption:
             logger.info("resumed listing: the last item given moved on page %d", start.page)
         return index + 1
 
+    async def _unchanged(self, window: Window, held: Any) -> bool:
+        """For a cursor whose last item given has no identity, at a page boundary: whether the
+        page that held it, read again, still holds the items given (None recorded: nothing to
+        check). Raises ``ListingMovedError`` when it does not: positions cannot be trusted."""
+        start = self.start
+        if start.mark is None:
+            return False
+        page, _ = await window.page(held)
+        items = self.envelope.items(page)
+        if mark(items) != start.mark:
+            raise self._moved(f"the items given of page {start.page - 1} changed")
+        return True
+
     def _index(self, items: Sequence[Any]) -> int | None:
         """Where the last item given is among ``items``, None when it is not."""
-        field, last = self._field, self.start.last
+        last = self.start.last
         for index, item in enumerate(items):
-            if identity(item, field) == last:
+            if identity(item, self.envelope.pagination) == last:
                 return index
         return None
 

@@ -25,16 +25,18 @@ class CatalogHandlers(ServiceHandlers):
     def handlers(self) -> dict[str, Handler]:
         return {
             "catalogs.list": self.catalogs,
-            "catalogs.contents": aliased(self.contents, catalog="catalog_id"),
-            "catalogs.course": aliased(self.course, catalog="catalog_id", key="course_key"),
-            "catalogs.course_run": aliased(self.course_run, catalog="catalog_id", key="course_run_id"),
-            "catalogs.program": aliased(self.program, catalog="catalog_id", key="program_id"),
+            "catalogs.contents": aliased(self.contents, catalog="catalog_uuid"),
+            "catalogs.course": aliased(self.course, catalog="catalog_uuid", key="course_key"),
+            "catalogs.course_run": aliased(self.course_run, catalog="catalog_uuid", key="course_run_id"),
+            "catalogs.program": aliased(self.program, catalog="catalog_uuid", key="program_id"),
         }
 
     def catalogs(self, call: Call) -> Reply:
         catalogs = self.services.listed("catalogs.list", self.data.catalogs)
         page = self.pages.page(call, "catalogs.list", len(catalogs), "catalogs", "page_size")
-        wire = [catalog.wire() for catalog in catalogs[page.start : page.end]]
+        wire = self.services.emitted(
+            "catalogs.list", [catalog.wire() for catalog in catalogs[page.start : page.end]]
+        )
         return self.pages.paged(call, "catalogs.list", page, wire)
 
     def contents(self, call: Call) -> Reply:
@@ -101,7 +103,7 @@ class CatalogHandlers(ServiceHandlers):
         kind = "course" if course is not None else kind
         if item is None:
             raise not_found("No matching content in any catalog for this customer")
-        return Reply(self.data.content.flat(item, kind))
+        return Reply(self.data.content.as_served(item, kind))
 
     def _catalog(self, call: Call) -> CatalogRecord:
         catalog = self.data.catalog(call.params["catalog"].lower())

@@ -124,10 +124,20 @@ class CatalogContent:
         kind = self.kind(index)
         item = self.item(catalog, index)
         if kind != "program" or (index // len(KIND_CYCLE)) % 3 == 0:
-            return self.flat(item, kind)
+            return self.as_served(item, kind)
         if (index // len(KIND_CYCLE)) % 3 == 1:
             return self._pathway(item, catalog, index)
         return self._video(item, catalog, index)
+
+    def as_served(self, item: dict[str, Any], kind: ContentKind) -> dict[str, Any]:
+        """A course, run or program as enterprise-catalog's records hold it: the flat shape, a
+        course with its own key as ``course`` and its card image as ``image_url``, as
+        course-discovery's search index writes them (openedx/enterprise-catalog
+        enterprise_catalog/apps/catalog/tests/factories.py, ContentMetadataFactory)."""
+        flat = self.flat(item, kind)
+        if kind == "course":
+            flat.update(course=item["key"], image_url=item["card_image_url"])
+        return flat
 
     def _pathway(self, program: dict[str, Any], catalog: CatalogRecord, index: int) -> dict[str, Any]:
         key = f"pathway+{catalog.ordinal}.{index}"

@@ -41,50 +41,49 @@ __all__ = ["World", "generate_world"]
 
 @frozen
 class World:
-    """Everything a seed generates, before any request changes it."""
+    """Everything a seed generates, before any request changes it: the records every listing
+    starts from, and what grows with the size (a policy's assignments, a plan's licenses, a
+    customer's learner rows), made from the seed when asked for."""
 
     customers: tuple[Customer, ...]
     learners: dict[str, tuple[Learner, ...]]
     catalogs: tuple[CatalogRecord, ...]
-    policies: tuple[PolicyRecord, ...]
-    assignments: tuple[AssignmentRecord, ...]
-    plans: tuple[PlanRecord, ...]
-    licenses: tuple[LicenseRecord, ...]
-    summaries: dict[str, tuple[dict[str, Any], ...]]
+    seed: int
+    size: DataSize
+    anchor: datetime.datetime
+    content: CatalogContent
+
+    def policies(self) -> tuple[PolicyRecord, ...]:
+        """Every customer's subsidy access policies."""
+        return policy_records(self.seed, self.customers, self.catalogs, self.size, self.anchor)
+
+    def plans(self) -> tuple[PlanRecord, ...]:
+        """Every customer's subscription plans."""
+        return plan_records(self.seed, self.customers, self.catalogs, self.size, self.anchor)
+
+    def assignments(self, policy: PolicyRecord) -> list[AssignmentRecord]:
+        """The initial assignments of an assignable policy's configuration."""
+        catalog = next(catalog for catalog in self.catalogs if catalog.uuid == policy.catalog_uuid)
+        learners = self.learners[policy.customer_uuid]
+        return assignment_records(self.seed, policy, learners, catalog, self.content, self.size, self.anchor)
+
+    def licenses(self, plan: PlanRecord) -> list[LicenseRecord]:
+        """The initial licenses of a plan."""
+        return license_records(self.seed, plan, self.learners[plan.customer_uuid], self.size, self.anchor)
+
+    def summaries(self, customer: Customer) -> tuple[dict[str, Any], ...]:
+        """The learner summary rows of a customer."""
+        learners = self.learners[customer.uuid]
+        args = (self.seed, customer, learners, self.catalogs, self.content, self.size, self.anchor)
+        return summary_rows(*args)
 
 
 def generate_world(seed: int, size: DataSize, anchor: datetime.datetime, content: CatalogContent) -> World:
-    """The whole initial world of a sandbox."""
+    """The initial world of a sandbox: its records, and what it makes when asked."""
     customers = _customers(seed, size)
     learners = {customer.uuid: _learners(seed, customer, size, anchor) for customer in customers}
     catalogs = _catalogs(seed, customers, size, anchor)
-    policies = policy_records(seed, customers, catalogs, size, anchor)
-    catalog_of = {catalog.uuid: catalog for catalog in catalogs}
-    assignments = tuple(
-        assignment
-        for policy in policies
-        if policy.assignment_configuration_uuid
-        for assignment in assignment_records(
-            seed,
-            policy,
-            learners[policy.customer_uuid],
-            catalog_of[policy.catalog_uuid],
-            content,
-            size,
-            anchor,
-        )
-    )
-    plans = plan_records(seed, customers, catalogs, size, anchor)
-    licenses = tuple(
-        license
-        for plan in plans
-        for license in license_records(seed, plan, learners[plan.customer_uuid], size, anchor)
-    )
-    summaries = {
-        customer.uuid: summary_rows(seed, customer, learners[customer.uuid], catalogs, content, size, anchor)
-        for customer in customers
-    }
-    return World(customers, learners, catalogs, policies, assignments, plans, licenses, summaries)
+    return World(customers, learners, catalogs, seed, size, anchor, content)
 
 
 # ---------------------------------------------------------------------------------- customers

@@ -14,7 +14,7 @@ from ._answer_pages import PagedAnswers, smallest
 from ._call import Call, Handler
 from ._jobs import EnrollmentJobs
 from ._license_state import NotEnoughLicensesError
-from ._parsing import Body, query_bool, query_uuid
+from ._parsing import Body, distinct, query_bool, query_uuid
 from ._plan_data import plan_as_served
 from ._registry import GENERATED_SPEC, aliased
 from ._replies import ApiError, Reply, not_found
@@ -114,7 +114,7 @@ class LicenseHandlers(ServiceHandlers):
         if body.has("user_emails") and body.has("filters"):
             raise _non_field("Either user_emails or filters must be provided, but not both.")
         filters = None if body.has("user_emails") else _revoke_filters(body)
-        emails = body.emails("user_emails") if filters is None else []
+        emails: list[str | None] = list(distinct(body.emails("user_emails"))) if filters is None else []
         plan = self.data.plan(call.params["plan"].lower())
         if plan is None:
             missing = f"No SubscriptionPlan identified by {call.params['plan']} exists"

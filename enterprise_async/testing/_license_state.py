@@ -12,8 +12,8 @@ the sandbox models them:
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from attrs import frozen
 
@@ -22,7 +22,11 @@ from ._records import LicenseRecord, PlanRecord
 
 __all__ = ["NotEnoughLicensesError", "PlanLicenses", "Revocation"]
 
-REVOCABLE_STATUSES = frozenset({"assigned", "activated"})
+REVOCABLE_STATUSES: Final = ("activated", "assigned")
+"""license-manager's ``REVOCABLE_LICENSE_STATUSES`` (apps/subscriptions/constants.py), in its order."""
+NOT_REVOCABLE: Final = "No license for email {email} exists in plan {plan} with a status in {statuses}"
+"""``LicenseNotFoundError`` (license-manager apps/subscriptions/exceptions.py), to which bulk_revoke
+adds ``. user_email: {email}`` (apps/api/v1/views.py)."""
 
 
 class NotEnoughLicensesError(Exception):
@@ -59,10 +63,9 @@ class Revocation:
 class PlanLicenses:
     """The licenses of every plan, by plan uuid, and the transitions requests apply to them."""
 
-    def __init__(self, plans: Iterable[PlanRecord], licenses: Iterable[LicenseRecord]) -> None:
-        self._licenses: dict[str, list[LicenseRecord]] = {plan.uuid: [] for plan in plans}
-        for license in licenses:
-            self._licenses[license.plan_uuid].append(license)
+    def __init__(self, make: Callable[[PlanRecord], list[LicenseRecord]]) -> None:
+        self._make = make
+        self._licenses: dict[str, list[LicenseRecord]] = {}
         self._plan_locks: dict[str, int | None] = {}
 
     if TYPE_CHECKING:
@@ -70,9 +73,18 @@ class PlanLicenses:
         def now(self) -> datetime.datetime:
             """The wall clock of the records requests create (``SandboxData.now``)."""
 
+        def plan(self, plan_uuid: str) -> PlanRecord | None:
+            """The plan with this uuid (``SandboxData.plan``)."""
+
     def licenses(self, plan_uuid: str) -> list[LicenseRecord]:
-        """The live licenses of a plan (empty for an unknown one)."""
-        return self._licenses.get(plan_uuid, [])
+        """The live licenses of a plan (empty for an unknown one); made from the seed (``make``)
+        when first asked for."""
+        if plan_uuid not in self._licenses:
+            plan = self.plan(plan_uuid)
+            if plan is None:
+                return []
+            self._licenses[plan_uuid] = self._make(plan)
+        return self._licenses[plan_uuid]
 
     def assign_licenses(self, plan: PlanRecord, emails: Sequence[str]) -> dict[str, Any]:
         """Assign a license to each e-mail not yet tied to a non-revoked license of the plan."""
@@ -97,16 +109,17 @@ class PlanLicenses:
             "license_assignments": assignments,
         }
 
-    def revoke_emails(self, plan: PlanRecord, emails: Sequence[str]) -> Revocation:
-        """Revoke the license of each e-mail (the ``user_emails`` form of bulk revoke)."""
+    def revoke_emails(self, plan: PlanRecord, emails: Sequence[str | None]) -> Revocation:
+        """Revoke the license of each e-mail in turn (None, an unassigned license's, names none)."""
         outcome = Revocation(successful=[], unsuccessful=[])
-        for email in distinct(emails):
+        for email in emails:
             self._revoke_email(plan, email, outcome)
         return outcome
 
-    def filtered_emails(self, plan: PlanRecord, filters: Sequence[dict[str, Any]]) -> list[str]:
-        """E-mails of the plan's non-revoked licenses that every filter selects, as license-manager
-        reads them: ``user_email`` a case-insensitive substring, ``status_in`` a list of statuses."""
+    def filtered_emails(self, plan: PlanRecord, filters: Sequence[dict[str, Any]]) -> list[str | None]:
+        """The e-mail of each of the plan's non-revoked licenses that every filter selects, as
+        license-manager reads them (``user_email`` a case-insensitive substring, ``status_in`` a
+        list of statuses): one per license, None for an unassigned one (``values_list``)."""
         selected = [license for license in self.licenses(plan.uuid) if license.status != "revoked"]
         for selector in filters:
             value = selector["filter_value"]
@@ -114,7 +127,7 @@ class PlanLicenses:
                 selected = [item for item in selected if value.lower() in (item.user_email or "").lower()]
             else:
                 selected = [item for item in selected if item.status in value]
-        return distinct(license.user_email for license in selected if license.user_email)
+        return [license.user_email for license in selected]
 
     def revocations_left(self, plan: PlanRecord) -> int | None:
         """Revocations the plan still allows (None: no cap)."""
@@ -142,23 +155,20 @@ class PlanLicenses:
                 self._plan_locks[plan.uuid] = left - 1
         return True
 
-    def _revoke_email(self, plan: PlanRecord, email: str, outcome: Revocation) -> None:
+    def _revoke_email(self, plan: PlanRecord, email: str | None, outcome: Revocation) -> None:
         held = [
             license
             for license in self.licenses(plan.uuid)
-            if (license.user_email or "").lower() == email.lower()
+            if email is not None and (license.user_email or "").lower() == email.lower()
         ]
         revocable = next((license for license in held if license.status in REVOCABLE_STATUSES), None)
         if revocable is not None:
             self._revoke(plan, revocable, outcome)
             return
-        error = (
-            f"License for user with email {email} is {held[0].status}; "
-            "only assigned or activated licenses can be revoked."
-            if held
-            else f"No license for user with email {email} exists in subscription plan {plan.uuid}."
+        error = NOT_REVOCABLE.format(email=email, plan=plan.uuid, statuses=list(REVOCABLE_STATUSES))
+        outcome.unsuccessful.append(
+            {"error": f"{error}. user_email: {email}", "error_response_status": 404, "user_email": email}
         )
-        outcome.unsuccessful.append({"error": error, "error_response_status": 404, "user_email": email})
 
     def _revoke(self, plan: PlanRecord, license: LicenseRecord, outcome: Revocation) -> None:
         email = license.user_email or ""

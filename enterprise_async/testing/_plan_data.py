@@ -71,6 +71,12 @@ def plan_records(
                 "total",
             ),
         ]
+        older = seeded_rng(seed, "older plans", customer.uuid)  # past the three: years before, expired
+        for number in range(3, size.plans_per_customer):
+            years = number - 1
+            start = current_start - in_days(365 * years)
+            title = f"{customer.name} Learning {year - years}"
+            layouts.append((seeded_uuid(older), title, start, start + in_days(365), False, "applied"))
         for number, (plan_uuid, title, start, end, active, shape) in enumerate(
             layouts[: size.plans_per_customer]
         ):

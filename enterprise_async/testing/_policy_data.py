@@ -10,6 +10,8 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+import attrs
+
 from . import _vocabulary as words
 from ._content import CatalogContent
 from ._data_size import DataSize
@@ -52,7 +54,9 @@ def policy_records(
     for customer in customers:
         owned = [catalog for catalog in catalogs if catalog.customer_uuid == customer.uuid]
         for number in range(size.policies_per_customer):
-            policy_type, access_method, name = words.POLICY_KINDS[number]
+            policy_type, access_method, name = words.POLICY_KINDS[number % len(words.POLICY_KINDS)]
+            if number >= len(words.POLICY_KINDS):  # kinds in turn, numbered past the first round
+                name = f"{name} {number // len(words.POLICY_KINDS) + 1}"
             assignable = access_method == "assigned"
             spend_limit = rng.choice((2_500_000, 5_000_000, 10_000_000))
             active = number != 1
@@ -161,12 +165,17 @@ def assignment_records(
     assert policy.assignment_configuration_uuid is not None
     taken: set[tuple[str, str]] = set()
     records: list[AssignmentRecord] = []
-    for number in range(size.assignments_per_configuration):
+    wanted = size.assignments_per_configuration
+    for number in range(4 * wanted):  # a learner and course drawn twice is drawn again
+        if len(records) == wanted:
+            break
         learner = learners[number % len(learners)]
         index = pick_course(rng, catalog)
         if index is None:
             break
         course = content.item(catalog, index)
+        if (learner.email, course["key"]) in taken and number >= wanted:
+            learner = _invited(learner, number)  # past the learners' pairs: someone not yet a learner
         if (learner.email, course["key"]) in taken:
             continue
         taken.add((learner.email, course["key"]))
@@ -195,6 +204,12 @@ def assignment_records(
         record.error_reason = _error_reason(state, number)
         records.append(record)
     return records
+
+
+def _invited(learner: Learner, number: int) -> Learner:
+    """A learner of the customer's domain invited by e-mail, number ``number``."""
+    local, domain = learner.email.split("@", 1)
+    return attrs.evolve(learner, email=f"{local}.{number}@{domain}", lms_user_id=10_000_000 + number)
 
 
 def action(

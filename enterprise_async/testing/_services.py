@@ -173,12 +173,16 @@ class Services:
         where = "params" if name in call.params else "query"
         value = call.params.get(name) if where == "params" else call.query.get(name)
         empty = rule.get("denied") == "empty"
-        if value is None:
-            return _with_query(call, name, self.customer_uuid) if empty and where == "query" else call
-        if self.owner(rule["owner"], value.lower()) == self.customer_uuid:
+        if value is None and empty:
+            return _with_query(call, name, self.customer_uuid) if where == "query" else call
+        owner = None if value is None else self.owner(rule["owner"], value.lower())
+        if owner == self.customer_uuid:
             return call
         if empty and where == "query":
             return _with_query(call, name, NO_CUSTOMER)
+        missing = rule.get("missing")
+        if owner is None and missing is not None:  # the view looks the resource up before the check
+            raise ApiError(int(missing["status"]), {"detail": missing["detail"]})
         raise ApiError(403, {"detail": self.service(operation).get("forbidden", "Forbidden")})
 
     def owner(self, kind: str, key: str) -> str | None:
@@ -186,6 +190,8 @@ class Services:
         data = self._data
         if kind == "customer":
             return key if data.customer(key) is not None else None
+        if kind == "agreement":  # license-manager's CustomerAgreement: a customer with plans
+            return key if any(plan.customer_uuid == key for plan in data.plans) else None
         found: Any = {
             "plan": data.plan,
             "policy": data.policy,

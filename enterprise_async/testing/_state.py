@@ -21,6 +21,7 @@ import datetime
 import random
 import uuid
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from typing import Any
 
 from attrs import frozen
@@ -78,20 +79,35 @@ class SandboxData(PlanLicenses):
         world: World = generate_world(seed, size, anchor, self.content)
         self.customers: list[Customer] = list(world.customers)
         self.catalogs: list[CatalogRecord] = list(world.catalogs)
-        self.policies: list[PolicyRecord] = list(world.policies)
-        self.plans: list[PlanRecord] = list(world.plans)
         self.enrollment_jobs: list[EnrollmentJob] = []
         self._learners = world.learners
-        self._summaries = world.summaries
-        self._assignments: dict[str, list[AssignmentRecord]] = {
-            policy.assignment_configuration_uuid: []
+        self._world = world
+        self._summaries: dict[str, tuple[dict[str, Any], ...]] = {}
+        self._made: dict[str, list[AssignmentRecord]] = {}
+        super().__init__(world.licenses)
+        self._rng = random.Random(f"{seed}:runtime")
+
+    @cached_property
+    def policies(self) -> list[PolicyRecord]:
+        """Every customer's subsidy access policies, made from the seed when first read."""
+        return list(self._world.policies())
+
+    @cached_property
+    def plans(self) -> list[PlanRecord]:
+        """Every customer's subscription plans, made from the seed when first read."""
+        return list(self._world.plans())
+
+    @cached_property
+    def _configurations(self) -> dict[str, PolicyRecord]:
+        return {
+            policy.assignment_configuration_uuid: policy
             for policy in self.policies
             if policy.assignment_configuration_uuid
         }
-        for assignment in world.assignments:
-            self._assignments[assignment.configuration_uuid].append(assignment)
-        super().__init__(self.plans, world.licenses)
-        self._rng = random.Random(f"{seed}:runtime")
+
+    @cached_property
+    def _plans_by_uuid(self) -> dict[str, PlanRecord]:
+        return {plan.uuid: plan for plan in self.plans}
 
     def __repr__(self) -> str:
         return (
@@ -104,7 +120,7 @@ class SandboxData(PlanLicenses):
     @property
     def assignment_configurations(self) -> list[str]:
         """Uuids of every assignment configuration (one per assignable policy)."""
-        return list(self._assignments)
+        return list(self._configurations)
 
     def customer(self, customer_uuid: str) -> Customer | None:
         """The customer with this uuid, if any."""
@@ -120,7 +136,7 @@ class SandboxData(PlanLicenses):
 
     def plan(self, plan_uuid: str) -> PlanRecord | None:
         """The subscription plan with this uuid, if any."""
-        return next((plan for plan in self.plans if plan.uuid == plan_uuid), None)
+        return self._plans_by_uuid.get(plan_uuid)
 
     def catalogs_of(self, customer_uuid: str) -> list[CatalogRecord]:
         """The catalogs of a customer, in list order (those the catalog list shows its tokens)."""
@@ -131,20 +147,32 @@ class SandboxData(PlanLicenses):
         return [policy for policy in self.policies if policy.customer_uuid == customer_uuid]
 
     def assignments(self, configuration_uuid: str) -> list[AssignmentRecord]:
-        """The live assignments of a configuration, in creation order (empty for an unknown one)."""
-        return self._assignments.get(configuration_uuid, [])
+        """The live assignments of a configuration, in creation order (empty for an unknown one);
+        made from the seed when first asked for."""
+        if configuration_uuid not in self._made:
+            policy = self._configurations.get(configuration_uuid)
+            if policy is None:
+                return []
+            self._made[configuration_uuid] = self._world.assignments(policy)
+        return self._made[configuration_uuid]
 
     def has_configuration(self, configuration_uuid: str) -> bool:
         """Whether an assignment configuration with this uuid exists."""
-        return configuration_uuid in self._assignments
+        return configuration_uuid in self._configurations
 
     def learners(self, customer_uuid: str) -> tuple[Learner, ...]:
         """The learners of a customer."""
         return self._learners.get(customer_uuid, ())
 
     def summaries(self, customer_uuid: str) -> tuple[dict[str, Any], ...]:
-        """The learner summary rows of a customer, as the wire sends them."""
-        return self._summaries.get(customer_uuid, ())
+        """The learner summary rows of a customer, as the wire sends them; made from the seed
+        when first asked for."""
+        if customer_uuid not in self._summaries:
+            customer = self.customer(customer_uuid)
+            if customer is None:
+                return ()
+            self._summaries[customer_uuid] = self._world.summaries(customer)
+        return self._summaries[customer_uuid]
 
     def item(self, catalog: CatalogRecord | str, index: int) -> dict[str, Any]:
         """Item ``index`` of a catalog's contents (nested shape). Read it, do not change it."""
@@ -209,7 +237,7 @@ class SandboxData(PlanLicenses):
         catalog = self._catalog(policy.catalog_uuid)
         title = self.content.title_of(catalog, content_key)
         outcome = Allocation(created=[], updated=[], no_change=[])
-        records = self._assignments[configuration]
+        records = self.assignments(configuration)
         for email in distinct(emails):
             existing = next(
                 (
@@ -237,7 +265,7 @@ class SandboxData(PlanLicenses):
         configuration = policy.assignment_configuration_uuid
         assert configuration is not None
         now = self.now()
-        records = self._assignments[configuration]
+        records = self.assignments(configuration)
         record = AssignmentRecord(
             uuid=self.new_uuid(),
             configuration_uuid=configuration,

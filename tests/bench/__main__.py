@@ -22,6 +22,7 @@ from . import (
     memory,
     overhead,
     realdata,
+    sandbox_size,
     tokens,
     xml_vs_json,
 )
@@ -41,6 +42,7 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B11": import_time.run,
     "B12": adaptive.run_deep,
     "B13": call_cost.run,
+    "B14": sandbox_size.run,
 }
 DEFAULT_ROUNDS = 5
 

@@ -8,7 +8,12 @@ from enterprise_async.testing import Sandbox
 
 from .conftest import CommandLine
 
-CATALOG = {"uuid": "7d0c5a7e-2b44-4f4b-9a3d-6e1f0c8b5a22", "title": "Everything", "new_field": [1, 2]}
+CATALOG = {
+    "uuid": "7d0c5a7e-2b44-4f4b-9a3d-6e1f0c8b5a22",
+    "title": "Everything",
+    "enterprise_customer": "c",
+    "new_field": [1, 2],
+}
 
 
 def test_drift_names_what_the_answers_held_beyond_the_spec_on_stderr(

@@ -217,10 +217,12 @@ def test_a_checkpoint_not_as_written_is_not_continued_from(tmp_path: Path, tampe
     document = {"version": 1, "catalogs": {}, "failed": {}, "checkpoints": {"c1": entry | tampered}}
     (tmp_path / MANIFEST_NAME).write_bytes(orjson.dumps(document))
     manifest = Manifest(tmp_path)
-    assert manifest.checkpoint_of(Catalog(uuid="c1")) is None
+    assert manifest.checkpoint_of(Catalog(uuid="c1", title="One", enterprise_customer="e1")) is None
 
 
 def test_a_checkpoint_as_written_is_read_back(tmp_path: Path) -> None:
     written = CatalogCheckpoint("c1", "c1.jsonl.part", "{}", 20, 1, 100, "0" * 64, None, "now")
     Manifest(tmp_path).checkpoint(written)
-    assert Manifest(tmp_path).checkpoint_of(Catalog(uuid="c1")) == written
+    assert (
+        Manifest(tmp_path).checkpoint_of(Catalog(uuid="c1", title="One", enterprise_customer="e1")) == written
+    )

@@ -160,7 +160,7 @@ def test_the_rate_of_a_resumed_catalog_leaves_out_the_items_already_on_disk() ->
     from enterprise_async.models import Catalog
 
     bars = CatalogProgressBars(Console(width=120, force_terminal=False))
-    catalog = Catalog(uuid="c1", title="One")
+    catalog = Catalog(uuid="c1", title="One", enterprise_customer="e1")
     bars.catalogs_listed([catalog])
     bars.catalog_started(catalog, 1000)
     bars.items_resumed(catalog, 900)

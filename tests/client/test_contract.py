@@ -63,10 +63,10 @@ METHODS: dict[str, tuple[list[str], list[str], bool]] = {
     ),
     # page_size: what the gateway forwards and enterprise-catalog reads (issue 22); limit stays its alias
     "catalogs.list": ([], ["page_size"], True),
-    "catalogs.contents": (["catalog_id"], ["page_size", "limit"], True),
-    "catalogs.course": (["catalog_id", "course_key"], [], False),
-    "catalogs.course_run": (["catalog_id", "course_run_id"], [], False),
-    "catalogs.program": (["catalog_id", "program_id"], [], False),
+    "catalogs.contents": (["catalog_uuid"], ["page_size", "limit"], True),
+    "catalogs.course": (["catalog_uuid", "course_key"], [], False),
+    "catalogs.course_run": (["catalog_uuid", "course_run_id"], [], False),
+    "catalogs.program": (["catalog_uuid", "program_id"], [], False),
     # page_size: the enrollments view's, up to 1000 (issue 33)
     "learner_summary.list": (["enterprise_uuid"], ["ordering", "page_size"], True),
     "enrollments.job_status": (["enterprise_customer_uuid", "job_id"], [], False),

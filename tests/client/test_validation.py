@@ -79,8 +79,8 @@ async def test_a_malformed_uuid_in_a_path_is_rejected(client: EnterpriseClient) 
     assert "policies.allocate" in str(error)
 
 
-async def test_a_catalog_id_that_is_not_a_uuid_is_rejected_before_sending(client: EnterpriseClient) -> None:
-    error = await rejects("catalog_id", client.catalogs.course("1234", "edX+DemoX"))
+async def test_a_catalog_uuid_that_is_not_a_uuid_is_rejected_before_sending(client: EnterpriseClient) -> None:
+    error = await rejects("catalog_uuid", client.catalogs.course("1234", "edX+DemoX"))
     assert "catalogs.course" in str(error)
 
 
@@ -89,7 +89,7 @@ def test_a_catalog_listing_with_an_id_that_is_not_a_uuid_is_rejected_when_made(
 ) -> None:
     with pytest.raises(ClientValidationError) as caught:
         client.catalogs.contents("1234")
-    assert caught.value.field == "catalog_id"
+    assert caught.value.field == "catalog_uuid"
 
 
 @pytest.mark.parametrize("blank", ["", "   "])

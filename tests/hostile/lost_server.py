@@ -135,7 +135,14 @@ class LostServer:
         return web.json_response(body, status=status)
 
     def _catalog_list(self) -> dict[str, Any]:
-        results = [{"uuid": uuid, "title": f"Catalog {uuid}"} for uuid in self.listings]
+        results = [
+            {
+                "uuid": uuid,
+                "title": f"Catalog {uuid}",
+                "enterprise_customer": "4f2ad1b8-9c6e-4c1a-8f0e-3b7d2e5a9c11",
+            }
+            for uuid in self.listings
+        ]
         return {"count": len(results), "next": None, "previous": None, "results": results}
 
     def start(self) -> None:

@@ -89,7 +89,15 @@ async def test_a_trickling_body_ends_as_a_timeout(server: HostileServer) -> None
 
 async def test_a_body_of_exactly_the_limit_arrives_whole(server: HostileServer) -> None:
     names = [f"catalog {number}" for number in range(30000)]
-    page = {"count": len(names), "next": None, "previous": None, "results": [{"title": n} for n in names]}
+    page = {
+        "count": len(names),
+        "next": None,
+        "previous": None,
+        "results": [
+            {"uuid": f"{number:032x}", "title": name, "enterprise_customer": "acme"}
+            for number, name in enumerate(names)
+        ],
+    }
     body = orjson.dumps(page)
 
     @server.route("GET", CATALOGS)

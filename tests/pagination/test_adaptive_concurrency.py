@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from enterprise_async import ClientValidationError, PermissionDeniedError, RateLimiter, RateLimitError
+from enterprise_async import ClientValidationError, NotFoundError, RateLimiter, RateLimitError
 from enterprise_async._request.options import ClientOptions
 from enterprise_async._transport.middleware import OutgoingRequest
 from enterprise_async.testing import Fault, Sandbox
@@ -106,7 +106,7 @@ async def test_an_attempt_without_an_answer_halves_the_limit(no_sleep: list[floa
 async def test_a_client_error_is_no_sign_of_overload() -> None:
     async with Sandbox() as sandbox, sandbox.client(options=auto(max_retries=0)) as client:
         await client.catalogs.list().first_page()
-        with pytest.raises(PermissionDeniedError):  # an unknown catalog is no catalog of the token's
+        with pytest.raises(NotFoundError):  # an unknown catalog is looked up before the permission check
             await client.catalogs.contents(UNKNOWN_CATALOG).first_page()
         assert (client.concurrency.limit, client.concurrency.decreases) == (8, 0)
 

@@ -91,14 +91,14 @@ def _config(profile: str) -> str:
         "subscriptions_assign_licenses": {"subscription_plan_uuid": data.plans[0].uuid},
         "subscriptions_bulk_revoke": {"subscription_plan_uuid": data.plans[1].uuid},
         "enrollments_bulk_enroll": {"enterprise_customer_uuid": data.customers[0].uuid},
-        "catalogs_contents": {"catalog_id": catalog.uuid},
-        "catalogs_course": {"catalog_id": catalog.uuid, "course_key": data.first(catalog, "course")["key"]},
+        "catalogs_contents": {"catalog_uuid": catalog.uuid},
+        "catalogs_course": {"catalog_uuid": catalog.uuid, "course_key": data.first(catalog, "course")["key"]},
         "catalogs_course_run": {
-            "catalog_id": catalog.uuid,
+            "catalog_uuid": catalog.uuid,
             "course_run_id": data.first(catalog, "courserun")["key"],
         },
         "catalogs_program": {
-            "catalog_id": catalog.uuid,
+            "catalog_uuid": catalog.uuid,
             "program_id": data.first(catalog, "program")["uuid"],
         },
         "learner_summary_list": {"enterprise_uuid": data.customers[0].uuid},

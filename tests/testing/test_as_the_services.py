@@ -123,15 +123,13 @@ async def test_subscriptions_without_a_customer_list_only_the_tokens_customer(
         ("POST", f"/enterprise/v1/subscriptions/{NIL}/licenses/assign"),
         ("POST", f"/enterprise/v1/policy-allocation/{NIL}/allocate/"),
         ("GET", f"/enterprise/v3/enterprise-customer/{NIL}/learner-summary"),
-        ("GET", f"/enterprise/v2/enterprise-catalogs/{NIL}"),
     ],
 )
-async def test_an_unknown_plan_policy_customer_or_catalog_answers_403(
-    api: RawAPI, method: str, path: str
-) -> None:
+async def test_an_unknown_plan_policy_or_customer_answers_403(api: RawAPI, method: str, path: str) -> None:
     """license-manager views.py, enterprise-access views/subsidy_access_policy.py (allocate:
-    permission_required before get_object_or_404), edx-enterprise-data, enterprise-catalog: the
-    permission check runs before the view, and an unknown resource has no customer of the token."""
+    permission_required before get_object_or_404), edx-enterprise-data: the permission check runs
+    before the view, and an unknown resource has no customer of the token. (An unknown catalog is
+    looked up first: 404, test_as_the_services_lookups.py.)"""
     answer = await api.request(method, path, json={} if method == "POST" else None)
     assert (answer.status, answer.data) == (403, FORBIDDEN)
 
@@ -590,8 +588,9 @@ async def test_policies_page_by_100_but_a_page_size_asked_for_is_held_to_10(
 ) -> None:
     """enterprise-access enterprise_access/apps/api/v1/views/subsidy_access_policy.py,
     SubsidyAccessPolicyPagination (max_page_size = 10 over PaginationWithPageCount's page_size 100):
-    DRF's get_page_size caps only a size given in the query. The sandbox has at most a few policies
-    a customer, so the sizes are read where the sandbox keeps them and the cap is seen on `start`."""
+    DRF's get_page_size caps only a size given in the query. The default 3 policies a customer fit
+    either way, so the sizes are read where the sandbox keeps them; test_production_sizes.py pages
+    a 12-policy customer through the cap."""
     async with Sandbox(seed=0) as sandbox:
         endpoints = sandbox.server.endpoints
         assert endpoints.options.page_sizes["policies"] == 100
