@@ -53,9 +53,9 @@ module on the first `to_dict`.
 
 _AS_IS = (str, int, float, bool)
 _WRITE_METHOD = {
-    datetime.datetime: "json_datetime(v)",
-    datetime.date: "v.isoformat()",
-    decimal.Decimal: "str(v)",
+    datetime.datetime: "json_datetime(value)",
+    datetime.date: "value.isoformat()",
+    decimal.Decimal: "str(value)",
 }
 
 
@@ -188,6 +188,10 @@ def snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
+def _article(name: str) -> str:
+    return "An" if name[0] in "AEIOU" else "A"
+
+
 def _constant(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").upper()
 
@@ -223,34 +227,32 @@ class _Names:
 
 
 def _fast(field: Field, names: _Names) -> tuple[str, str] | None:
-    """The test for the value a field mostly holds, and what the model takes then, or None."""
+    """The test for the value a field mostly holds (``sent``), and what the model takes then, or None."""
     type_ = field.type
-    if type_ is Any:
-        return "v is not ABSENT", "v"
     if type_ in _AS_IS:
-        return f"v.__class__ is {type_.__name__}", "v"
+        return f"sent.__class__ is {type_.__name__}", "sent"
     if _is_mapping(type_):
-        return "v.__class__ is dict or v.__class__ is TextObject", "v"
+        return "sent.__class__ is dict or sent.__class__ is TextObject", "sent"
     if (enum := _open_enum(type_)) is not None:
-        return f"v.__class__ is str and (m := {names.enum(enum)}.get(v)) is not None", "m"
+        return f"sent.__class__ is str and (decoded := {names.enum(enum)}.get(sent)) is not None", "decoded"
     if type_ is datetime.datetime or _is_date_or_datetime(type_):
-        return "v.__class__ is str and (m := utc_datetime(v)) is not None", "m"
+        return "sent.__class__ is str and (decoded := utc_datetime(sent)) is not None", "decoded"
     if type_ is decimal.Decimal:
-        return "v.__class__ is str and (m := exact_decimal(v)) is not None", "m"
+        return "sent.__class__ is str and (decoded := exact_decimal(sent)) is not None", "decoded"
     if attrs.has(type_):
-        return "v.__class__ is dict or v.__class__ is TextObject", f"read_{snake(type_.__name__)}(v)"
+        return "sent.__class__ is dict or sent.__class__ is TextObject", f"read_{snake(type_.__name__)}(sent)"
     if not _is_list(type_):
         return None
     item = _item(type_)
     if attrs.has(item):
         read = f"read_{snake(item.__name__)}"
-        return "v.__class__ is list", f"read_models(v, {read}, {field.wire!r}, {item.__name__}, notes)"
+        return "sent.__class__ is list", f"read_models(sent, {read}, {field.wire!r}, {item.__name__}, notes)"
     if item in (Any, object):
-        return "v.__class__ is list", "v"
+        return "sent.__class__ is list", "sent"
     if item in _AS_IS:
-        return f"v.__class__ is list and of_class(v, {item.__name__})", "v"
+        return f"sent.__class__ is list and of_class(sent, {item.__name__})", "sent"
     if _is_mapping(item):
-        return "v.__class__ is list and (of_class(v, dict) or of_class(v, TextObject))", "v"
+        return "sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject))", "sent"
     return None
 
 
@@ -261,9 +263,15 @@ def _read_field(field: Field, names: _Names, cls: str) -> list[str]:
     empty XML element is, required or not."""
     wire, target = repr(field.wire), f"model.{field.name}"
     absent = "[]" if field.listish else repr(field.default)
-    lines = [f"    v = get({wire}, ABSENT)"]
+    left_out = (
+        [f"        missing({cls}, {wire})"]
+        if field.required
+        else [f"        left_out.append({wire})", f"        {target} = {absent}"]
+    )
+    lines = [f"    sent = get({wire}, ABSENT)"]
+    if field.type is Any:  # any value is taken as sent, null included
+        return [*lines, "    if sent is ABSENT:", *left_out, "    else:", f"        {target} = sent"]
     fast = _fast(field, names)
-    branch = "if"
     if fast is not None and attrs.has(field.type):
         # a nested model that breaks a promise names its place, as one read by reader_for does
         lines += [
@@ -272,43 +280,27 @@ def _read_field(field: Field, names: _Names, cls: str) -> list[str]:
             f"            {target} = {fast[1]}",
             "        except MissingFieldError as error:",
             f"            raise error.within({wire}) from None",
+            "    elif sent is ABSENT:",
         ]
-        branch = "elif"
     elif fast is not None:
-        lines += [f"    if {fast[0]}:", f"        {target} = {fast[1]}"]
-        branch = "elif"
-    if field.required:
-        lines += [f"    {branch} v is ABSENT:", f"        missing({cls}, {wire})"]
+        lines += [f"    if {fast[0]}:", f"        {target} = {fast[1]}", "    elif sent is ABSENT:"]
     else:
-        lines += [
-            f"    {branch} v is ABSENT:",
-            f"        left.append({wire})",
-            f"        {target} = {absent}",
-        ]
-    if field.type is Any:
-        return lines
+        lines += ["    if sent is ABSENT:"]
+    lines += left_out
     if field.required and not field.nullable and not field.listish:
         null = f"missing({cls}, {wire}, null=True)"
-        return [
-            *lines,
-            "    elif v is None:",
-            f"        {null}",
-            "    else:",
-            f"        {target} = {names.reader(field.type)}(v, {wire}, notes)",
-        ]
-    null = (
-        f"{target} = null_array({wire}, {source_of(field.type)}, notes)"
-        if field.listish
-        else f"{target} = None"
-    )
+    elif field.listish:
+        null = f"{target} = null_array({wire}, {source_of(field.type)}, notes)"
+    else:
+        null = f"{target} = None"
     if field.default is not None:
         null += "  # type: ignore[assignment]  # null where the spec gives a default: kept as None"
     return [
         *lines,
-        "    elif v is None:",
+        "    elif sent is None:",
         f"        {null}",
         "    else:",
-        f"        {target} = {names.reader(field.type)}(v, {wire}, notes)",
+        f"        {target} = {names.reader(field.type)}(sent, {wire}, notes)",
     ]
 
 
@@ -338,22 +330,23 @@ def _reader(model: Model, names: _Names, types: tuple[str, tuple[str, ...]] | No
         f"_{_constant(snake(cls))}_FIELDS = frozenset({{{known}}})",
         "",
         "",
-        f"def read_{snake(cls)}(data: Any, _: Any = None) -> Any:",
-        f'    """A ``{cls}`` read from an object (None for null; ``DecodeError`` for anything else)."""',
+        f"def read_{snake(cls)}(data: Any, _cls: Any = None) -> Any:",
+        f'    """{_article(cls)} ``{cls}`` read from an object'
+        ' (None for null; ``DecodeError`` for anything else)."""',
         "    if data.__class__ is not dict and data.__class__ is not TextObject:",
         f"        return not_an_object(data, {cls})",
         "    get = data.get",
         "    notes: list[Note] = []",
-        "    left: list[str] = []",
-        "    v: Any",
+        "    left_out: list[str] = []",
+        "    sent: Any",
         f"    model = {cls}.__new__({cls})",
     ]
     body = [line for field in model.fields for line in _read_field(field, names, cls)]
-    if any("(m := " in line for line in body):
-        lines.insert(-1, "    m: Any")
+    if any("(decoded := " in line for line in body):
+        lines.insert(-1, "    decoded: Any")
     lines += body
     lines += [
-        f"    finish(model, data, notes, left, _{_constant(snake(cls))}_FIELDS)",
+        f"    finish(model, data, notes, left_out, _{_constant(snake(cls))}_FIELDS)",
         *check,
         "    return model",
     ]
@@ -401,83 +394,94 @@ def render_readers(module: types.ModuleType, models: list[Model], type_lists: Ty
 
 
 def _write(type_: Any) -> str:
-    """The expression that writes ``v``, a value of ``type_`` (or None), as JSON-ready data."""
+    """The expression that writes ``value``, a value of ``type_`` (or None), as JSON-ready data."""
     if type_ in _AS_IS:
-        return f"v if v is None or v.__class__ is {type_.__name__} else plain(v, every)"
+        return f"value if value is None or value.__class__ is {type_.__name__} else plain(value, every)"
     if type_ in _WRITE_METHOD:
-        written = _WRITE_METHOD[type_]
-        return f"None if v is None else ({written} if v.__class__ is {source_of(type_)} else plain(v))"
+        written = f"{_WRITE_METHOD[type_]} if value.__class__ is {source_of(type_)} else plain(value)"
+        return f"None if value is None else ({written})"
     if _is_list(type_) and _item(type_) in _AS_IS:
-        item = _item(type_).__name__
-        return f"list(v) if v.__class__ is list and of_class(v, {item}) else plain(v, every)"
+        item_type = _item(type_).__name__
+        as_is = f"value.__class__ is list and of_class(value, {item_type})"
+        return f"list(value) if {as_is} else plain(value, every)"
     if (enum := _open_enum(type_)) is not None:
-        as_is = "v if v is None or v.__class__ is str else plain(v)"
-        return f"v.value if v.__class__ is {enum.__name__} else ({as_is})"
+        as_is = "value if value is None or value.__class__ is str else plain(value)"
+        return f"value.value if value.__class__ is {enum.__name__} else ({as_is})"
     if attrs.has(type_):
         write = f"write_{snake(type_.__name__)}"
-        written = f"{write}(v, every) if v.__class__ is {type_.__name__} else plain(v, every)"
-        return f"None if v is None else ({written})"
-    if _is_list(type_) and attrs.has(item := _item(type_)):
-        each = (
-            f"write_{snake(item.__name__)}(x, every) if x.__class__ is {item.__name__} else plain(x, every)"
-        )
-        return f"[{each} for x in v] if v.__class__ is list else plain(v, every)"
-    return "plain(v, every)"
+        written = f"{write}(value, every) if value.__class__ is {type_.__name__} else plain(value, every)"
+        return f"None if value is None else ({written})"
+    if _is_list(type_) and attrs.has(item_type := _item(type_)):
+        write = f"write_{snake(item_type.__name__)}"
+        each = f"{write}(item, every) if item.__class__ is {item_type.__name__} else plain(item, every)"
+        return f"[{each} for item in value] if value.__class__ is list else plain(value, every)"
+    return "plain(value, every)"
 
 
 def _write_sent(type_: Any) -> str:
-    """The expression that writes ``v``, decoded from ``r`` (what the server sent), as sent while it can."""
-    as_sent = f"as_sent(v, r, {source_of(type_)}, record.text, every)"
+    """The expression that writes ``value``, decoded from ``sent`` (what the server sent), as sent
+    while it can."""
+    as_sent = f"as_sent(value, sent, {source_of(type_)}, record.text, every)"
     if attrs.has(type_):
         return _write(type_)
     if _is_list(type_) and attrs.has(_item(type_)):
-        null = "([] if record.text else None) if r is None and not v"  # an array sent as null, still empty
-        return f"({null} else {_write(type_)}) if v.__class__ is list else plain(v, every)"
+        # an array sent as null, still empty
+        null = "([] if record.text else None) if sent is None and not value"
+        return f"({null} else {_write(type_)}) if value.__class__ is list else plain(value, every)"
     if type_ in _AS_IS:
-        return f"r if v is r else {as_sent}"
+        return f"sent if value is sent else {as_sent}"
     if (enum := _open_enum(type_)) is not None:
-        return f"r if v is r or (v.__class__ is {enum.__name__} and v.value == r) else {as_sent}"
+        member = f"value.__class__ is {enum.__name__} and value.value == sent"
+        return f"sent if value is sent or ({member}) else {as_sent}"
     return as_sent
 
 
 def _set_since(field: Field) -> str:
-    """The test that ``v`` no longer holds what a field left out reads as: it was set since."""
+    """The test that ``value`` no longer holds what a field left out reads as: it was set since."""
     if field.listish:
-        return "v.__class__ is not list or v"
+        return "value.__class__ is not list or value"
     if field.default is not None:
-        return f"v is not {field.default!r}" if isinstance(field.default, bool) else f"v != {field.default!r}"
-    return "v is not None"
+        return (
+            f"value is not {field.default!r}"
+            if isinstance(field.default, bool)
+            else f"value != {field.default!r}"
+        )
+    return "value is not None"
 
 
 def _writer(model: Model) -> list[str]:
     cls = model.cls.__name__
     lines = [
         f"def write_{snake(cls)}(model: {cls}, every: bool = False) -> dict[str, Any]:",
-        f'    """A ``{cls}`` as JSON-ready data: as the server sent it if decoded, else from its values."""',
+        f'    """{_article(cls)} ``{cls}`` as JSON-ready data:'
+        ' as the server sent it if decoded, else from its values."""',
         "    record = model._sdk_wire or BUILT",
         "    left_out = record.left_out",
         "    differs = record.differs",
         "    data = plain(model.extra, every) if model.extra else {}",
-        "    v: Any",
+        "    value: Any",
     ]
     for field in model.fields:
         wire = repr(field.wire)
-        write, sent = _write(field.type), _write_sent(field.type)
-        if sent == write:  # a nested model writes itself as it was sent
+        write, as_sent = _write(field.type), _write_sent(field.type)
+        if as_sent == write:  # a nested model writes itself as it was sent
+            # a field the server sent is never among those it left out: ``differs`` needs no test here
             lines += [
-                f"    v = model.{field.name}",
-                f"    if every or {wire} not in left_out or {wire} in differs or {_set_since(field)}:",
+                f"    value = model.{field.name}",
+                f"    if every or {wire} not in left_out or {_set_since(field)}:",
                 f"        data[{wire}] = {write}",
             ]
             continue
         lines += [
-            f"    v = model.{field.name}",
+            f"    value = model.{field.name}",
             f"    if {wire} in differs:",
-            *([f"        r = differs[{wire}]"] if re.search(r"\br\b", sent) else []),
-            f"        data[{wire}] = {sent}",
+            *([f"        sent = differs[{wire}]"] if re.search(r"\bsent\b", as_sent) else []),
+            f"        data[{wire}] = {as_sent}",
             f"    elif every or {wire} not in left_out or {_set_since(field)}:",
             f"        data[{wire}] = {write}",
         ]
+    if not any("in differs" in line for line in lines):  # every field writes itself
+        lines.remove("    differs = record.differs")
     return [*lines, "    return data"]
 
 

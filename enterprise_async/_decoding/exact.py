@@ -2,7 +2,7 @@
 
 Each check answers only for a value that its reader would decode to the same thing and note
 nothing about: the written form of the decoded value (what ``to_dict`` writes back) is the value
-as sent. Anything else, including every odd or malformed value, goes to the reader as before, so
+as sent. Anything else, including every odd or malformed value, goes to the field's reader, so
 these checks change no result, only how many calls a clean value costs.
 """
 

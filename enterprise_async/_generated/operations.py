@@ -4,7 +4,8 @@
 """The operation table: every endpoint of the spec, as data the runtime reads.
 
 Paths, parameters with their rules, body rules, status outcomes and pagination all come from
-`spec/openapi.yaml`; the runtime (`enterprise_async._client`) knows no endpoint by itself.
+`spec/openapi.yaml`. The client (`enterprise_async._client.base.BaseClient`) is given `SPEC` and
+knows no endpoint by itself; the command line and the sandbox read `OPERATIONS`.
 """
 
 from __future__ import annotations
