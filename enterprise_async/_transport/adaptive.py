@@ -47,7 +47,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import statistics
-import time
 from collections import deque
 
 from attrs import define, field
@@ -185,7 +184,7 @@ class AdaptiveConcurrency(ConcurrencyLimit):
         answers that come in bunches)."""
         if self._round_trip is None or self._slow_start():
             return
-        now = time.monotonic()
+        now = asyncio.get_running_loop().time()  # the clock asyncio.sleep waits by
         leave = max(now, self._next_send)
         self._next_send = leave + self._round_trip / self.limit
         if leave > now:

@@ -27,6 +27,7 @@ from attrs import define, field, frozen
 
 from .._generated.operations import ENROLLMENTS_JOB_STATUS
 from ._records import EnrollmentJob
+from ._shutdown import stop_serving
 from ._state import SandboxData
 
 __all__ = [
@@ -80,6 +81,7 @@ class ResultsStorage:
     _expired_before: float = field(default=float("-inf"), init=False)
     _late_reads: int = field(default=0, init=False)
     _runner: web.AppRunner | None = field(default=None, init=False)
+    _listener: socket.socket | None = field(default=None, init=False)
     _port: int | None = field(default=None, init=False)
 
     @property
@@ -153,12 +155,12 @@ class ResultsStorage:
         runner = web.AppRunner(application, access_log=None, handle_signals=False, shutdown_timeout=0.5)
         await runner.setup()
         await web.SockSite(runner, listener).start()
-        self._runner, self._port = runner, int(listener.getsockname()[1])
+        self._runner, self._listener, self._port = runner, listener, int(listener.getsockname()[1])
 
     async def stop(self) -> None:
         runner, self._runner = self._runner, None
-        if runner is not None:
-            await runner.cleanup()
+        if runner is not None and self._listener is not None:
+            await stop_serving(runner, self._listener)
 
 
 @define

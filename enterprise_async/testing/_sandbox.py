@@ -25,6 +25,7 @@ from ._registry import GENERATED_SPEC, SpecTable
 from ._server import SandboxServer
 from ._server_options import CatalogService, CatalogShape, LearnerSummaryShape, ServerOptions
 from ._services import Profile, Services
+from ._shutdown import stop_serving
 from ._state import SandboxData
 from ._throttle import Throttle
 from ._tokens import TokenIssuer
@@ -212,6 +213,7 @@ class Sandbox:
         """Bodies to serve for an operation in place of the sandbox's data:
         ``sandbox.canned.add("policies.list", page, ...)`` (a real service's payloads, say)."""
         self._runner: web.AppRunner | None = None
+        self._listener: socket.socket | None = None
         self._port: int | None = None
 
     def __repr__(self) -> str:
@@ -247,7 +249,7 @@ class Sandbox:
             listener.close()
             await runner.cleanup()
             raise
-        self._runner = runner
+        self._runner, self._listener = runner, listener
         self._port = int(listener.getsockname()[1])
         if self.storage is not None:
             await self.storage.start()
@@ -256,8 +258,8 @@ class Sandbox:
     async def stop(self) -> None:
         """Stop listening and close every connection. Safe to call twice."""
         runner, self._runner = self._runner, None
-        if runner is not None:
-            await runner.cleanup()
+        if runner is not None and self._listener is not None:
+            await stop_serving(runner, self._listener)
         if self.storage is not None:
             await self.storage.stop()
 

@@ -111,10 +111,10 @@ def test_a_stop_while_waiting_writes_the_finished_jobs_results_and_names_the_run
     )
     try:
         assert served.jobs.storage is not None
-        while not served.jobs.storage.requests:
+        # the first job's file was read, and the second job's status request is held by the fault
+        while not (served.jobs.storage.requests and served.faults.fired["latency"]):
             assert process.poll() is None, process.communicate()
             time.sleep(0.01)
-        time.sleep(0.3)  # the second job's status request is in flight
         process.send_signal(stop)
         _, stderr = process.communicate(timeout=60)
     finally:

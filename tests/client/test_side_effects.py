@@ -85,8 +85,13 @@ NOT_RETRIED = [
     (Fault.drop(), APIConnectionError),
     (Fault.truncated(), APIConnectionError),
     (Fault.malformed(), ResponseDecodeError),
-    (Fault.slow(1.0), APITimeoutError),
+    (Fault.slow(2.5), APITimeoutError),  # past TIMEOUT, which never fires early
 ]
+
+TIMEOUT = 1.0
+"""The client's timeout in the sent-once tests: the answers other than the slow one (and the token's)
+are loopback answers of a few milliseconds, given a second, room for a loaded machine, so that each
+fault ends in its own error and not in a timeout."""
 
 
 @pytest.fixture
@@ -113,15 +118,16 @@ async def test_a_post_that_may_have_reached_the_server_is_sent_once(
 ) -> None:
     path, call = post_calls(sandbox)[name]
     sandbox.faults.inject(path, fault, times=1)
-    async with sandbox.client(max_retries=3, timeout=0.3) as client:
+    async with sandbox.client(max_retries=3, timeout=TIMEOUT) as client:
         with pytest.raises(error):
             await call(client)
     assert await logged(sandbox, path) == 1
 
 
 async def logged(sandbox: Sandbox, path: str) -> int:
-    """POSTs to ``path`` the sandbox has finished handling (a slow answer is logged when it ends)."""
-    for _ in range(100):
+    """POSTs to ``path`` the sandbox has finished handling (a slow answer is logged when it ends,
+    2.5 s after it began: up to 10 s are waited for it)."""
+    for _ in range(500):
         if sandbox.requests.find("POST", path):
             break
         await asyncio.sleep(0.02)

@@ -23,8 +23,11 @@ from enterprise_async import (
 from tests.conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
 
 SLOW = "/enterprise/v1/slow/"
-CHUNKS = 8
-CHUNK_GAP = 0.1  # seconds between two chunks of a trickled answer
+CHUNKS = 40
+CHUNK_GAP = 0.05  # seconds between two chunks of a trickled answer
+LIMIT = CHUNKS * CHUNK_GAP / 2
+"""The limit of the trickle tests, 1 s: half the trickled answer, which takes at least 2 s (a sleep
+never ends early), and 20 gaps between chunks, room for a loaded machine's stalls."""
 
 
 def trickle(api: ScriptedAPI) -> None:
@@ -54,14 +57,14 @@ def stall(api: ScriptedAPI, seconds: float) -> None:
 
 async def test_a_plain_number_limits_the_whole_attempt(api: ScriptedAPI) -> None:
     trickle(api)
-    async with api.client(timeout=CHUNKS * CHUNK_GAP / 2, max_retries=0) as client:
+    async with api.client(timeout=LIMIT, max_retries=0) as client:
         with pytest.raises(APITimeoutError, match=r"timed out \(total\)"):
             await client.request("GET", SLOW)
 
 
 async def test_a_read_limit_lets_a_steady_answer_finish(api: ScriptedAPI) -> None:
     trickle(api)
-    async with api.client(timeout=Timeout(read=CHUNKS * CHUNK_GAP / 2), max_retries=0) as client:
+    async with api.client(timeout=Timeout(read=LIMIT), max_retries=0) as client:
         assert await client.request("GET", SLOW) == {"chunks": "x" * CHUNKS}
 
 

@@ -140,30 +140,43 @@ async def test_post_is_never_retried_on_5xx(api: ScriptedAPI, no_sleep: list[flo
     assert len(api.calls("POST", ALLOCATE)) == 1
 
 
-def slow_then_fast(api: ScriptedAPI, method: str, path: str, body: object, status: int = 200) -> None:
+SLOW_TIMEOUT = 1.0
+"""The timeout of the slow-then-fast tests: the first answer is held past it, until the test ends;
+the second, a loopback answer of a few milliseconds, has a second, room for a loaded machine."""
+
+
+def slow_then_fast(
+    api: ScriptedAPI, method: str, path: str, body: object, status: int = 200
+) -> asyncio.Event:
+    """The first request is held until the returned event is set (the test sets it once the
+    client gave up on it); the next ones are answered at once."""
     calls = []
+    released = asyncio.Event()
 
     async def handler(request: web.Request) -> web.StreamResponse:
         calls.append(request)
         if len(calls) == 1:
-            await asyncio.sleep(2)
+            await released.wait()
         return web.json_response(body, status=status)
 
     api.routes[(method, path)] = handler
+    return released
 
 
 async def test_get_is_retried_after_a_timeout(api: ScriptedAPI, no_sleep: list[float]) -> None:
-    slow_then_fast(api, "GET", CATALOGS, PAGE)
-    async with api.client(timeout=0.2) as client:
+    released = slow_then_fast(api, "GET", CATALOGS, PAGE)
+    async with api.client(timeout=SLOW_TIMEOUT) as client:
         await client.catalogs.list().to_list()
+    released.set()
     assert len(api.calls("GET", CATALOGS)) == 2
 
 
 async def test_post_is_not_retried_after_a_timeout(api: ScriptedAPI, no_sleep: list[float]) -> None:
-    slow_then_fast(api, "POST", ALLOCATE, json_fixture("allocation_result"), 202)
-    async with api.client(timeout=0.2) as client:
+    released = slow_then_fast(api, "POST", ALLOCATE, json_fixture("allocation_result"), 202)
+    async with api.client(timeout=SLOW_TIMEOUT) as client:
         with pytest.raises(APITimeoutError):
             await allocate(client)
+    released.set()
     assert len(api.calls("POST", ALLOCATE)) == 1
 
 

@@ -326,9 +326,17 @@ async def test_breaking_out_cancels_in_flight_pages_and_leaks_no_task(api: Scrip
 
 async def test_cancelling_the_consumer_cancels_in_flight_pages(api: ScriptedAPI) -> None:
     serve_pages(api, CATALOGS, catalogs(200), size=2, latency=0.05)
+    serve, in_flight = api.routes[("GET", CATALOGS)], asyncio.Event()
+
+    async def noting_arrivals(request: web.Request) -> web.StreamResponse:
+        if len(api.calls("GET", CATALOGS)) >= 2:
+            in_flight.set()
+        return await serve(request)
+
+    api.routes[("GET", CATALOGS)] = noting_arrivals
     async with api.client(max_concurrency=8) as client:
         consumer = asyncio.ensure_future(client.catalogs.list().to_list())
-        await asyncio.sleep(0.12)
+        await in_flight.wait()  # pages are in flight
         consumer.cancel()
         with pytest.raises(asyncio.CancelledError):
             await consumer
