@@ -146,6 +146,8 @@ class LicenseHandlers(ServiceHandlers):
         assert customer is not None
         if self.data.customer(customer) is None:
             raise not_found("Enterprise customer not found.")
+        query_uuid(call.query, "subscription_uuid", required=False)
+        query_bool(call.query, "enroll_all")
         body = call.json("emails", "course_run_keys", "notify")
         emails = body.emails("emails")
         keys = body.strings("course_run_keys")

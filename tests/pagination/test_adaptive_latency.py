@@ -21,7 +21,7 @@ from enterprise_async._request.options import ClientOptions
 from enterprise_async._transport.adaptive import AdaptiveConcurrency
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.latency_front import LatencyFront, PageDepth
-from tests.virtual_time import VirtualTimeLoop
+from tests.virtual_time import run_on_virtual_time
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 PAGES = 160
@@ -69,8 +69,7 @@ class SimulatedServer:
 
 
 def on_virtual_time(work: Coroutine[Any, Any, None]) -> None:
-    with asyncio.Runner(loop_factory=VirtualTimeLoop) as runner:
-        runner.run(work)
+    run_on_virtual_time(work)
 
 
 async def read_pages(server: SimulatedServer, pages: int) -> None:

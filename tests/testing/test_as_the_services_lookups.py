@@ -207,3 +207,30 @@ async def test_a_run_key_nested_in_its_course_is_answered_with_the_course(
     answer = await api.get(f"{CATALOGS}/{catalog}/course-runs/{run}", headers=JSON)
     assert answer.status == 200
     assert (answer.data["content_type"], answer.data["key"]) == ("course", course["key"])
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("subscription_uuid", "not-a-uuid", "Must be a valid UUID."),
+        ("enroll_all", "perhaps", "Must be a valid boolean."),
+    ],
+)
+async def test_bulk_enrollment_refuses_a_query_parameter_its_schema_refuses(
+    services: Sandbox, api: RawAPI, name: str, value: str, message: str
+) -> None:
+    """The spec's query parameters of bulk enrollment (license-manager's
+    EnterpriseEnrollmentWithLicenseSubsidyView reads both): a value that breaks its schema is a
+    400 naming the parameter, and no job is queued."""
+    customer = services.data.customers[0].uuid
+    answer = await api.post(
+        "/enterprise/v1/bulk-license-enrollment",
+        params={"enterprise_customer_uuid": customer, name: value},
+        json={
+            "emails": ["learner@example.com"],
+            "course_run_keys": ["course-v1:edX+DemoX+2T2024"],
+            "notify": True,
+        },
+    )
+    assert answer.status == 400
+    assert answer.data == {name: [message]}

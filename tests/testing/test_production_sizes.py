@@ -16,7 +16,7 @@ from enterprise_async.testing._state import SandboxData
 
 from .conftest import RawAPI
 
-ANCHOR = datetime.datetime(2026, 3, 1, tzinfo=datetime.UTC)
+ANCHOR = datetime.datetime(2026, 3, 1, tzinfo=datetime.timezone.utc)
 LARGEST = DataSize(
     plans_per_customer=1000,
     policies_per_customer=100,
