@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import re
+import textwrap
 import types
 import typing
 from collections.abc import Iterator
@@ -37,17 +38,18 @@ from enterprise_async._decoding.enums import OpenEnum
 
 READERS_DOC = '''"""Each model's reader, from a JSON object or an XML one (text leaves); see codegen/decoders.
 
-`enterprise_async._decoding` registers them as the converter's structure hooks, and loads this
-module on the first decode. A value a reader does not take as it is goes to the runtime's reader
-of its type (`_decoding.readers`), which never raises; `finish` gives the model its `extra` and
-its record of what was sent.
+`readers(conversion)` makes them for one `Conversion` (`_decoding.conversion`), which calls it on
+its first decode and uses them as its structure hooks. A value a reader does not take as it is
+goes to that conversion's reader of its type (`_decoding.readers`), which never raises; `finish`
+gives the model its `extra` and its record of what was sent.
 """
 '''
 
 WRITERS_DOC = '''"""Each model's writer (`to_dict`), writing a decoded one as sent: see `codegen/decoders`.
 
-`enterprise_async._decoding` registers them as the converter's unstructure hooks, and loads this
-module on the first `to_dict`.
+`writers(conversion)` makes them for one `Conversion` (`_decoding.conversion`), which calls it on
+its first `to_dict` and uses them as its unstructure hooks; a value they do not write themselves
+goes to that conversion's `plain` or `as_sent`.
 """
 '''
 
@@ -359,6 +361,16 @@ def render_readers(module: types.ModuleType, models: list[Model], type_lists: Ty
     listed = type_lists or {}
     functions = [_reader(model, names, listed.get(model.cls.__name__)) for model in models]
     table = "".join(f"    {model.cls.__name__}: read_{snake(model.cls.__name__)},\n" for model in models)
+    body = "\n".join(
+        [
+            "reader_for = conversion.reader_for",
+            "read_models = conversion.read_models",
+            *names.lines(),
+            "",
+            *["\n".join(function) + "\n" for function in functions],
+            f"return {{\n{table}}}",
+        ]
+    )
     return "\n".join(
         [
             READERS_DOC,
@@ -372,19 +384,16 @@ def render_readers(module: types.ModuleType, models: list[Model], type_lists: Ty
             "from enterprise_async._decoding.exact import exact_decimal, of_class, utc_datetime",
             "from enterprise_async._decoding.failure import MissingFieldError, missing",
             "from enterprise_async._decoding.fields import ABSENT",
-            "from enterprise_async._decoding.readers import (",
-            "    finish, not_an_object, null_array, read_models, reader_for, values_of,",
-            ")",
+            "from enterprise_async._decoding.conversion import Conversion",
+            "from enterprise_async._decoding.readers import finish, not_an_object, null_array, values_of",
             "from enterprise_async._decoding.tolerance import Note, report_unknown_type",
             _import_models(module),
             "from enterprise_async._utils.xml import TextObject",
             "",
-            *names.lines(),
             "",
-            "",
-            *["\n".join(function) + "\n\n" for function in functions],
-            f"READERS: dict[type[Any], Callable[[Any, Any], Any]] = {{\n{table}}}",
-            '"""The reader of each model class: its structure hook."""',
+            "def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]]:",
+            '    """The reader of each model class, bound to ``conversion``: its structure hooks."""',
+            textwrap.indent(body, "    "),
             "",
         ]
     )
@@ -489,6 +498,15 @@ def render_writers(module: types.ModuleType, models: list[Model]) -> str:
     """The source of ``_generated/writers.py`` (unformatted, without header)."""
     functions = [_writer(model) for model in models]
     table = "".join(f"    {model.cls.__name__}: write_{snake(model.cls.__name__)},\n" for model in models)
+    body = "\n".join(
+        [
+            "plain = conversion.plain",
+            "as_sent = conversion.as_sent",
+            "",
+            *["\n".join(function) + "\n" for function in functions],
+            f"return {{\n{table}}}",
+        ]
+    )
     return "\n".join(
         [
             WRITERS_DOC,
@@ -500,13 +518,14 @@ def render_writers(module: types.ModuleType, models: list[Model]) -> str:
             "from typing import Any",
             "",
             "from enterprise_async._decoding.exact import of_class",
-            "from enterprise_async._decoding.writers import BUILT, as_sent, json_datetime, plain",
+            "from enterprise_async._decoding.conversion import Conversion",
+            "from enterprise_async._decoding.writers import BUILT, json_datetime",
             _import_models(module),
             "",
             "",
-            *["\n".join(function) + "\n\n" for function in functions],
-            f"WRITERS: dict[type[Any], Callable[[Any, bool], dict[str, Any]]] = {{\n{table}}}",
-            '"""The writer of each model class: its unstructure hook."""',
+            "def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dict[str, Any]]]:",
+            '    """The writer of each model class, bound to ``conversion``: its unstructure hooks."""',
+            textwrap.indent(body, "    "),
             "",
         ]
     )

@@ -9,6 +9,7 @@ import warnings
 from pathlib import Path
 
 from codegen.commands import render_commands
+from codegen.conversion import render_conversion
 from codegen.decoders import render_decoders
 from codegen.models import render_models
 from codegen.operations import (
@@ -36,8 +37,8 @@ HEADER = """\
 
 PACKAGE_DOC = '''\
 """Modules generated from `spec/openapi.yaml`: models, their readers and writers, union variants,
-the operation table and the spec object, the resources, the client that holds them, and the
-command line's index of the operations."""
+the conversion that owns them, the operation table and the spec object, the resources, the client
+that holds them, and the command line's index of the operations."""
 '''
 
 
@@ -83,6 +84,7 @@ def _render() -> dict[Path, str]:
         OUTPUT / "commands.py": render_commands(resources),
         OUTPUT / "variants.py": render_variants(read_variants(SPEC)),
         OUTPUT / "schemas.py": render_schemas(read_schemas(SPEC)),
+        OUTPUT / "conversion.py": render_conversion(),
     }
     header = HEADER.format(digest=digest)
     return {path: header + _formatted(path, source) for path, source in sources.items()}

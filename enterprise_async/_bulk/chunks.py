@@ -21,7 +21,7 @@ import contextlib
 import re
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from typing import Any, Final, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar
 
 from attrs import field, frozen
 
@@ -29,6 +29,9 @@ from .._decoding.spec import Chunking, Operation
 from .._request.request import PreparedRequest, prepare_request
 from .._utils.constants import DEFAULT_MAX_CONCURRENCY
 from ..errors import ClientValidationError, EnterpriseError, IncompleteBulkError
+
+if TYPE_CHECKING:
+    from .._decoding import Conversion
 
 __all__ = [
     "BulkProgress",
@@ -238,13 +241,13 @@ _INDEXED = re.compile(r"^(?P<name>\w+)\[(?P<index>\d+)\]")
 
 
 def _prepared(
-    operation: Operation[Any], arguments: Mapping[str, Any], chunk: Chunk
+    operation: Operation[Any], arguments: Mapping[str, Any], chunk: Chunk, conversion: Conversion
 ) -> tuple[PreparedRequest, dict[str, Any]]:
     """The chunk's request, checked as any call's before anything is sent; an error names the item
     by its index in the caller's array, not in the chunk."""
     own = chunk.arguments(arguments)
     try:
-        return prepare_request(operation, own), own
+        return prepare_request(operation, own, conversion), own
     except ClientValidationError as error:
         raise _in_the_call(error, chunk) from None
 
@@ -323,18 +326,20 @@ async def send_in_chunks(
     operation: Operation[T],
     arguments: Mapping[str, Any],
     *,
+    conversion: Conversion,
     concurrency: object = DEFAULT_MAX_CONCURRENCY,
     extra_body: Mapping[str, Any] | None = None,
 ) -> BulkResult[T]:
-    """Run ``operation`` over any number of items, in the chunks its spec allows; raise
-    ``IncompleteBulkError`` (carrying the merged result) when a chunk failed or raised."""
+    """Run ``operation`` over any number of items, in the chunks its spec allows (each chunk's
+    request checked, a model in it written by ``conversion``); raise ``IncompleteBulkError``
+    (carrying the merged result) when a chunk failed or raised."""
     chunking = operation.chunking
     if chunking is None:
         raise TypeError(f"{operation.name} is not cut into chunks: its spec has no x-sdk-chunks")
     _check_extra_body(chunking, extra_body, operation.name)
     arguments = _materialized(arguments, chunking)
     chunks = plan_chunks(chunking, arguments, operation=operation.name)
-    requests = {chunk.number: _prepared(operation, arguments, chunk) for chunk in chunks}
+    requests = {chunk.number: _prepared(operation, arguments, chunk, conversion) for chunk in chunks}
     progress = _PROGRESS.get() or BulkProgress()
     progress._began(operation.name, chunking.field, chunks)
 

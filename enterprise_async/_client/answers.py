@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from .._decoding import Conversion
 from .._decoding.drift import DriftCollector
 from .._decoding.spec import Operation
 from .._paging.reading import PageRead
@@ -25,6 +26,7 @@ ResultT = TypeVar("ResultT")
 def answer(
     operation: Operation[ResultT],
     response: RawResponse,
+    conversion: Conversion,
     drift: DriftCollector,
     arguments: Mapping[str, Any] | None = None,
     *,
@@ -32,16 +34,24 @@ def answer(
 ) -> APIResponse[ResultT]:
     """The raw answer of a call, whose ``parse()`` decodes its result as the plain call does
     (``read_answer``); the typed error of a status that is no success."""
-    accept(operation, response, drift, page=page)
-    return APIResponse(response, lambda raw: read_answer(operation, raw, drift, arguments))
+    accept(operation, response, conversion, drift, page=page)
+    return APIResponse(response, lambda raw: read_answer(operation, raw, conversion, drift, arguments))
 
 
 def page_decoder(
-    operation: Operation[Any], response: RawResponse, drift: DriftCollector, *, page: int, raw: bool
+    operation: Operation[Any],
+    response: RawResponse,
+    conversion: Conversion,
+    drift: DriftCollector,
+    *,
+    page: int,
+    raw: bool,
 ) -> PageRead:
     """What decodes a listing's page, in steps, once the pager asks for it (``_paging.reading``).
     A raw pager's carries the page's answer through the walk to the page it gave."""
     if not raw:
-        accept(operation, response, drift, page=page)
-        return PageRead(operation, response, drift)
-    return PageRead(operation, response, drift, answer(operation, response, drift, page=page))
+        accept(operation, response, conversion, drift, page=page)
+        return PageRead(operation, response, conversion, drift)
+    return PageRead(
+        operation, response, conversion, drift, answer(operation, response, conversion, drift, page=page)
+    )

@@ -19,6 +19,7 @@ import aiohttp
 from typing_extensions import Self
 
 from .._bulk.chunks import BulkResult, send_in_chunks
+from .._decoding import Conversion
 from .._decoding.drift import DriftCollector, DriftReport
 from .._decoding.spec import ApiSpec, Operation
 from .._paging import AsyncPager
@@ -113,6 +114,9 @@ class BaseClient(UndocumentedCalls):
 
     spec: ClassVar[ApiSpec]
     """The spec this client runs (the generated ``SPEC``, given by the generated subclass)."""
+    conversion: ClassVar[Conversion]
+    """What decodes this client's answers and writes the models it sends (the generated
+    ``CONVERSION``, given by the generated subclass)."""
 
     def __init__(
         self,
@@ -291,11 +295,12 @@ class BaseClient(UndocumentedCalls):
         """Run one operation with a call's arguments: they are validated, the request is built
         and sent (with the client's retries, rate budget and middleware), and the answer's status
         is mapped to its result or to a typed error."""
-        prepared = prepare_request(operation, arguments)
+        conversion = self.conversion
+        prepared = prepare_request(operation, arguments, conversion)
         with self._transport.telemetry.operation(operation.name):
             response = await self._send(prepared, options)
-            accept(operation, response, self._drift)
-            result: ResultT = read_answer(operation, response, self._drift, arguments)
+            accept(operation, response, conversion, self._drift)
+            result: ResultT = read_answer(operation, response, conversion, self._drift, arguments)
             return result
 
     async def call_raw(
@@ -305,10 +310,10 @@ class BaseClient(UndocumentedCalls):
         options: RequestOptions | None = None,
     ) -> APIResponse[ResultT]:
         """Like ``call``, but the answer with its HTTP details; an error status still raises."""
-        prepared = prepare_request(operation, arguments)
+        prepared = prepare_request(operation, arguments, self.conversion)
         with self._transport.telemetry.operation(operation.name):
             response = await self._send(prepared, options)
-            return answer(operation, response, self._drift, arguments)
+            return answer(operation, response, self.conversion, self._drift, arguments)
 
     async def call_in_chunks(
         self,
@@ -322,14 +327,19 @@ class BaseClient(UndocumentedCalls):
 
         async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
             response = await self._send(prepared, options)
-            accept(operation, response, self._drift)
-            result: ResultT = read_answer(operation, response, self._drift, chunk_arguments)
+            accept(operation, response, self.conversion, self._drift)
+            result: ResultT = read_answer(operation, response, self.conversion, self._drift, chunk_arguments)
             return result
 
         extra_body = options.extra_body if options is not None else None
         with self._transport.telemetry.operation(operation.name):
             return await send_in_chunks(
-                send, operation, arguments, concurrency=self._options.max_concurrency, extra_body=extra_body
+                send,
+                operation,
+                arguments,
+                conversion=self.conversion,
+                concurrency=self._options.max_concurrency,
+                extra_body=extra_body,
             )
 
     async def read_link(self, link: str) -> bytes | None:
@@ -367,6 +377,7 @@ class BaseClient(UndocumentedCalls):
             options,
             raw=raw,
             send=self._send,
+            conversion=self.conversion,
             drift=self._drift,
             telemetry=self._transport.telemetry,
             window=self._options.most_in_flight,
@@ -378,7 +389,7 @@ class BaseClient(UndocumentedCalls):
         """Send a prepared call (``client.request``'s) and answer it, as ``call_raw`` does."""
         with self._transport.telemetry.operation(prepared.operation.name):
             response = await self._send(prepared, options)
-            return answer(prepared.operation, response, self._drift)
+            return answer(prepared.operation, response, self.conversion, self._drift)
 
     def _send(
         self,

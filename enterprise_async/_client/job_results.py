@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 import aiohttp
 from yarl import URL
 
-from .._decoding import from_dict
+from .._decoding import Conversion
 from .._decoding.spec import JobResults, Operation
 from .._transport.wire import read_bounded
 from ..errors import (
@@ -79,7 +79,7 @@ async def follow_job_results(
             links += 1
             body = await client.read_link(str(link))
             if body is not None:
-                return read_rows(spec, body.decode("utf-8-sig"), operation.name)
+                return read_rows(spec, body.decode("utf-8-sig"), client.conversion, operation.name)
             expired_first = not fresh  # a new link at once; a second one expired too: wait
         fresh = expired_first
         remaining = deadline - loop.time()
@@ -136,8 +136,8 @@ async def read_presigned(
         raise APIConnectionError(f"reading the results file at {where} failed: {failure}") from None
 
 
-def read_rows(spec: JobResults, text: str, operation: str = "") -> list[Any]:
-    """The rows of a results file, as ``spec.row_model``s in the file's order.
+def read_rows(spec: JobResults, text: str, conversion: Conversion, operation: str = "") -> list[Any]:
+    """The rows of a results file, as ``spec.row_model``s (decoded by ``conversion``) in the file's order.
 
     The header row names the columns (``spec.columns``: header, field); a column the spec does not
     know is kept under its header (in the model's ``extra``). A file without one of the spec's
@@ -152,4 +152,5 @@ def read_rows(spec: JobResults, text: str, operation: str = "") -> list[Any]:
     if missing:
         raise ResponseDecodeError(f"{operation}: the results file lacks the column(s) {', '.join(missing)}")
     fields = [names.get(column, column) for column in header]
-    return [from_dict(spec.row_model, dict(zip(fields, row, strict=False))) for row in reader if row]
+    model = spec.row_model
+    return [conversion.from_dict(model, dict(zip(fields, row, strict=False))) for row in reader if row]

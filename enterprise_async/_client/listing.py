@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Mapping
 from typing import Any, Protocol
 
+from .._decoding import Conversion
 from .._decoding.drift import DriftCollector
 from .._decoding.spec import Operation, Pagination
 from .._paging import AsyncPager
@@ -39,6 +40,7 @@ def listing_pager(
     *,
     raw: bool,
     send: SendPage,
+    conversion: Conversion,
     drift: DriftCollector,
     telemetry: Telemetry,
     window: int,
@@ -48,14 +50,14 @@ def listing_pager(
     pagination = operation.pagination
     if pagination is None:
         raise TypeError(f"{operation.name} is not a list operation")
-    prepared = prepare_request(operation, arguments)
+    prepared = prepare_request(operation, arguments, conversion)
     listing = telemetry.listing(operation.name)
 
     async def fetch(query: Query) -> PageRead:
         number = _page_number(pagination, query)
         page_request = prepared.with_query(query)
         response = await send(page_request, options, page=number, parent_span=listing.span)
-        return page_decoder(operation, response, drift, page=number, raw=raw)
+        return page_decoder(operation, response, conversion, drift, page=number, raw=raw)
 
     return AsyncPager(
         fetch,

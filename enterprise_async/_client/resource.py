@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypeVar, cast
 from typing_extensions import ParamSpec
 
 from .._bulk.chunks import BulkResult
+from .._decoding import Conversion
 from .._decoding.spec import Operation
 from .._paging import AsyncPager
 from .._request.options import RequestOptions
@@ -28,6 +29,10 @@ P = ParamSpec("P")
 
 class OperationCaller(Protocol):
     """What a resource hands its calls to: the client (``BaseClient`` implements it)."""
+
+    @property
+    def conversion(self) -> Conversion:
+        """What decodes the client's answers (``BaseClient.conversion``)."""
 
     async def call(
         self,
@@ -85,6 +90,10 @@ class RawCalls:
 
     def __repr__(self) -> str:
         return f"RawCalls({self._client!r})"
+
+    @property
+    def conversion(self) -> Conversion:
+        return self._client.conversion
 
     async def call(
         self,

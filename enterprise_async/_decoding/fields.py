@@ -32,6 +32,8 @@ WIRE = "_sdk_wire"
 """The private attribute of every model holding the object it was decoded from (see ``to_dict``)."""
 
 
+# Caches keyed by the model class alone, which decides what they hold (its fields, their types):
+# they are the same for every conversion.
 _FIELD_NAMES: dict[type[Any], frozenset[str]] = {}
 _FIELDS: dict[type[Any], tuple[attrs.Attribute[Any], ...]] = {}
 

@@ -2,8 +2,9 @@
 
 A generated reader takes the values a field mostly holds as they are (a ``str`` for a string
 field, a UTC datetime as ``to_dict`` writes it back, a documented enum value, an object for a
-nested model) and hands anything else to the field's type reader (``reader_for``). That reader
-decodes the value with the converter's hook of its type, keeps it as sent when the type does not
+nested model) and hands anything else to the field's type reader (``reader_for``), made by the
+``Conversion`` the readers were made for. That reader decodes the value with that conversion's
+hook of its type, keeps it as sent when the type does not
 allow it (``tolerance.keep``), and notes a value whose written form is not what was sent, so that
 ``to_dict`` writes it back as sent. A reader never raises for an odd value: a model with one costs
 hardly more than a clean one. A required field left out (or null where its type admits none) is
@@ -17,10 +18,11 @@ with the same readers (``model_reader``).
 from __future__ import annotations
 
 import datetime
+import functools
 import typing
 from collections.abc import Callable
 from types import NoneType
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import attrs
 
@@ -28,10 +30,13 @@ from .._utils.xml import TextObject
 from .failure import DecodeError, describe, missing
 from .fields import ABSENT, WIRE, field_plans, known_fields
 from .record import WireRecord, wire_record
-from .registry import PASS_THROUGH_CLASSES, hook, is_list, is_mapping, is_open_enum, is_union
+from .registry import PASS_THROUGH_CLASSES, is_list, is_mapping, is_open_enum, is_union
 from .scalars import SCALAR_HOOKS, Hook
 from .tolerance import Note, keep, noting_outside_enum, report_problems, report_unknown
 from .writers import text_natural, written_as_sent
+
+if TYPE_CHECKING:
+    from .conversion import Conversion
 
 __all__ = [
     "ABSENT",
@@ -51,16 +56,18 @@ Reader = Callable[[Any, str, list[Note]], Any]
 must keep; never raises."""
 
 
-def reader_for(type_: Any) -> Reader:
+def reader_for(conversion: Conversion, type_: Any) -> Reader:
     """The reader of the values of a field of ``type_`` that its model's reader does not take as they are."""
     if _writes_itself(type_):
-        return _nested_reader(type_)
+        return _nested_reader(conversion, type_)
     if inline_class(type_) is not None:
-        return _converting_reader(type_, _never_same)
-    same = _SAME_AS_SENT.get(type_, written_as_sent)
+        return _converting_reader(conversion, type_, _never_same)
+    same: Callable[[Any, Any], bool] = functools.partial(
+        _SAME_AS_SENT.get(type_, written_as_sent), conversion
+    )
     if is_union(type_) and is_open_enum(get_args(type_)[0]):
         same = _same_member
-    return typing.cast(Reader, noting_outside_enum(_converting_reader(type_, same), type_))
+    return typing.cast(Reader, noting_outside_enum(_converting_reader(conversion, type_, same), type_))
 
 
 def values_of(enum: Any) -> dict[str, Any]:
@@ -82,14 +89,19 @@ def null_array(wire: str, type_: Any, notes: list[Note]) -> list[Any]:
 
 
 def read_models(
-    items: list[Any], read: Callable[[Any], Any], wire: str, item_type: type[Any], notes: list[Note]
+    conversion: Conversion,
+    items: list[Any],
+    read: Callable[[Any], Any],
+    wire: str,
+    item_type: type[Any],
+    notes: list[Note],
 ) -> list[Any]:
     """An array of models, each read by ``read``; when one item is no object, the array is read
     item by item with the tolerant path, so the others are still decoded."""
     try:
         return [read(item) for item in items]
     except DecodeError as error:  # a required field missing is raised again by keep, with its place
-        return typing.cast(list[Any], keep(items, list[item_type], wire, error, notes))  # type: ignore[valid-type]
+        return typing.cast(list[Any], keep(conversion, items, list[item_type], wire, error, notes))  # type: ignore[valid-type]
 
 
 def finish(model: Any, data: Any, notes: list[Note], left: list[str], known: frozenset[str]) -> None:
@@ -121,7 +133,7 @@ def _record(model: Any, notes: list[Note], left: tuple[str, ...], text: bool) ->
     return wire_record(left, text, differs)
 
 
-def model_reader(cls: type[Any]) -> Hook:
+def model_reader(conversion: Conversion, cls: type[Any]) -> Hook:
     """The reader of a model class the generator did not write one for: field by field, with the
     same readers and the same record as a generated one."""
     plans = field_plans(cls)
@@ -132,7 +144,7 @@ def model_reader(cls: type[Any]) -> Hook:
         if data.__class__ is not dict and data.__class__ is not TextObject:
             return not_an_object(data, cls)
         if not readers:  # resolved on first use: a model may refer to itself
-            readers.extend(reader_for(plan.type) for plan in plans)
+            readers.extend(reader_for(conversion, plan.type) for plan in plans)
         notes: list[Note] = []
         left: list[str] = []
         values: dict[str, Any] = {}
@@ -168,41 +180,41 @@ def _writes_itself(type_: Any) -> bool:
     return False
 
 
-def _type_hook(type_: Any) -> Callable[[], Hook]:
-    """The converter's hook of ``type_``, looked up on first use (the hook of a model may be its own
+def _type_hook(conversion: Conversion, type_: Any) -> Callable[[], Hook]:
+    """The conversion's hook of ``type_``, looked up on first use (the hook of a model may be its own
     reader's caller)."""
     resolved: list[Hook] = [SCALAR_HOOKS[type_]] if type_ in SCALAR_HOOKS else []
 
     def decoder() -> Hook:
         if not resolved:
-            resolved.append(hook(type_))
+            resolved.append(conversion.hook(type_))
         return resolved[0]
 
     return decoder
 
 
-def _nested_reader(type_: Any) -> Reader:
+def _nested_reader(conversion: Conversion, type_: Any) -> Reader:
     """Models write themselves: nothing to note but a value kept as sent."""
-    decoder = _type_hook(type_)
+    decoder = _type_hook(conversion, type_)
 
     def read_nested(value: Any, wire: str, notes: list[Note]) -> Any:
         try:
             return decoder()(value, type_)
         except DecodeError as error:
-            return keep(value, type_, wire, error, notes)
+            return keep(conversion, value, type_, wire, error, notes)
 
     return read_nested
 
 
-def _converting_reader(type_: Any, same: Callable[[Any, Any], bool]) -> Reader:
+def _converting_reader(conversion: Conversion, type_: Any, same: Callable[[Any, Any], bool]) -> Reader:
     """Notes a value decoded that is not written back as sent (``"12"`` read as 12, ``+00:00`` datetimes)."""
-    decoder = _type_hook(type_)
+    decoder = _type_hook(conversion, type_)
 
     def read_converted(value: Any, wire: str, notes: list[Note]) -> Any:
         try:
             decoded = decoder()(value, type_)
         except DecodeError as error:
-            return keep(value, type_, wire, error, notes)
+            return keep(conversion, value, type_, wire, error, notes)
         if decoded is not value and not same(decoded, value):
             notes.append((wire, type_, value, None))
         return decoded
@@ -215,12 +227,12 @@ def _never_same(decoded: Any, sent: Any) -> bool:
     return False
 
 
-def _same_datetime(moment: datetime.datetime, sent: Any) -> bool:
+def _same_datetime(conversion: Conversion, moment: datetime.datetime, sent: Any) -> bool:
     """Whether ``json_datetime(moment)`` is ``sent``, without writing it: the text is in that canonical
     form (``T``, seconds, microseconds only when not zero, ``Z`` for UTC, else ``+HH:MM`` or no offset
     for a naive datetime) or not."""
     if sent.__class__ is not str or moment.__class__ is not datetime.datetime or not _extended_form(sent):
-        return written_as_sent(moment, sent)
+        return written_as_sent(conversion, moment, sent)
     size = len(sent)
     if sent[-1] == "Z":
         return (size == 20 and moment.microsecond == 0) or (
@@ -244,7 +256,7 @@ def _extended_form(text: str) -> bool:
     return text[10:11] == "T" and text[4:5] == text[7:8] == "-" and text[13:14] == text[16:17] == ":"
 
 
-def _same_date(day: datetime.date, sent: Any) -> bool:
+def _same_date(_: Conversion, day: datetime.date, sent: Any) -> bool:
     return sent.__class__ is str and len(sent) == 10 and day.__class__ is datetime.date
 
 
@@ -252,7 +264,7 @@ def _same_member(member: Any, sent: Any) -> bool:
     return bool(getattr(member, "_value_", member) == sent)
 
 
-_SAME_AS_SENT: dict[Any, Callable[[Any, Any], bool]] = {
+_SAME_AS_SENT: dict[Any, Callable[[Conversion, Any, Any], bool]] = {
     datetime.datetime: _same_datetime,
     datetime.date: _same_date,
 }

@@ -40,7 +40,9 @@ EVERY_FIELD_SENT = (  # indexed by ``text``
 _SHARED: dict[tuple[tuple[str, ...], bool], WireRecord] = {}
 _LEFT_OUT: dict[tuple[str, ...], frozenset[str]] = {}
 _MAX_SHARED = 4096
-"""Distinct lists of left-out fields kept for sharing (of each kind); beyond, each model has its own."""
+"""Distinct lists of left-out fields kept for sharing (of each kind); beyond, each model has its own.
+Both caches are keyed by everything their records hold (the fields left out, the format), and
+records are never changed: any conversion may share them."""
 
 
 def wire_record(left: tuple[str, ...], text: bool, differs: Mapping[str, Any] | None = None) -> WireRecord:

@@ -1,117 +1,32 @@
-"""The converter and the hooks it finds by predicate: open enums, arrays, objects, scalars.
+"""The hooks a conversion's converter finds by predicate: open enums, arrays, objects; the predicates.
 
-Models get the readers and writers the generator wrote, which the public ``models`` module hands
-over with ``register_generated`` (the runtime imports no generated module); unions get theirs from
-``unions``. ``_install`` in the package's ``__init__`` registers them all, once.
+A hook that reads values of another type (an array's items) asks its ``Conversion`` for that
+type's hook on first use: hooks are made per conversion, never shared between two.
 """
 
 from __future__ import annotations
 
-import threading
 import types
 import typing
-from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, get_args, get_origin
 
 from .enums import OpenEnum, normalized
 from .failure import DecodeError, describe
 from .scalars import SCALAR_HOOKS, Hook, to_mapping, to_str
 
+if TYPE_CHECKING:
+    from .conversion import Conversion
+
 __all__ = [
     "PASS_THROUGH_CLASSES",
-    "converter",
     "enum_hook",
-    "generated_reader",
-    "generated_writer",
-    "hook",
     "is_list",
     "is_mapping",
     "is_open_enum",
     "is_union",
     "list_hook",
     "mapping_hook",
-    "on_converter",
-    "register_generated",
-    "the_converter",
 ]
-
-if TYPE_CHECKING:
-    import cattrs
-
-    converter: cattrs.Converter
-    """The SDK's only converter: the client, ``from_dict`` and ``to_dict`` all go through it."""
-
-_CONVERTER: list[cattrs.Converter] = []
-_SETUPS: list[Callable[[cattrs.Converter], None]] = []
-_MAKING = threading.Lock()
-
-
-def on_converter(setup: Callable[[cattrs.Converter], None]) -> None:
-    """Have ``setup`` configure the converter when it is made (``_install`` registers its hooks)."""
-    _SETUPS.append(setup)
-
-
-def the_converter() -> cattrs.Converter:
-    """The SDK's only converter, made (and cattrs imported) by the first decode or the first to ask
-    for ``converter``, so that `import enterprise_async` does not load cattrs."""
-    if not _CONVERTER:
-        with _MAKING:
-            if not _CONVERTER:
-                import cattrs
-
-                made = cattrs.Converter()
-                for setup in _SETUPS:
-                    setup(made)
-                _CONVERTER.append(made)
-    return _CONVERTER[0]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "converter":
-        return the_converter()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-Writer = Callable[[Any, bool], Any]
-
-_READERS: list[Callable[[], Mapping[type[Any], Hook]]] = []
-_WRITERS: list[Callable[[], Mapping[type[Any], Writer]]] = []
-_LOADED: dict[str, list[Mapping[type[Any], Any]]] = {}
-
-
-def register_generated(
-    readers: Callable[[], Mapping[type[Any], Hook]], writers: Callable[[], Mapping[type[Any], Writer]]
-) -> None:
-    """Give the converter the readers and the writers the generator wrote, by model class; each
-    loader imports its module when first needed (the first decode, the first ``to_dict``), so that
-    `import enterprise_async` stays light."""
-    _READERS.append(readers)
-    _WRITERS.append(writers)
-    _LOADED.clear()
-
-
-def _loaded(kind: str, loaders: list[Callable[[], Mapping[type[Any], Any]]]) -> list[Mapping[type[Any], Any]]:
-    found = _LOADED.get(kind)
-    if found is None or len(found) != len(loaders):
-        # A loader may import the module that registers it, which clears _LOADED meanwhile: the
-        # list made here is returned either way, and counted again on the next call.
-        found = [load() for load in loaders]
-        _LOADED[kind] = found
-    return found
-
-
-def generated_reader(cls: type[Any]) -> Hook | None:
-    """The reader the generator wrote for a model class, if it saw the class."""
-    return next((found[cls] for found in _loaded("readers", _READERS) if cls in found), None)
-
-
-def generated_writer(cls: type[Any]) -> Writer | None:
-    """The writer the generator wrote for a model class, if it saw the class."""
-    return next((found[cls] for found in _loaded("writers", _WRITERS) if cls in found), None)
-
-
-def hook(type_: Any) -> Hook:
-    return the_converter().get_structure_hook(type_)
 
 
 def is_union(type_: Any) -> bool:
@@ -146,7 +61,7 @@ def enum_hook(enum: type[OpenEnum]) -> Hook:
     return structure_enum
 
 
-def list_hook(type_: Any) -> Hook:
+def list_hook(conversion: Conversion, type_: Any) -> Hook:
     (item_type,) = get_args(type_) or (Any,)
     if item_type in (Any, object):
         return _structure_plain_list
@@ -160,7 +75,7 @@ def list_hook(type_: Any) -> Hook:
         if value.__class__ is not list:
             raise DecodeError(f"expected an array, got {describe(value)}")
         if not resolved:
-            resolved.append(hook(item_type))
+            resolved.append(conversion.hook(item_type))
         return _items(value, resolved[0], item_type)
 
     return structure_list

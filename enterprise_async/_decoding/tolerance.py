@@ -17,13 +17,16 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import attrs
 
 from .failure import DecodeError, MissingFieldError, type_name
 from .fields import model_fields, wire_name
-from .registry import hook, is_list, is_open_enum, is_union
+from .registry import is_list, is_open_enum, is_union
+
+if TYPE_CHECKING:
+    from .conversion import Conversion
 
 __all__ = [
     "Finding",
@@ -94,7 +97,9 @@ class _UnderWay(threading.local):
 under_way = _UnderWay()
 
 
-def keep(value: Any, type_: Any, where: str, error: DecodeError, notes: list[Note]) -> Any:
+def keep(
+    conversion: Conversion, value: Any, type_: Any, where: str, error: DecodeError, notes: list[Note]
+) -> Any:
     """``value`` kept as sent, noted for its model; an array is read item by item instead, so one odd
     item leaves the others decoded. A required field missing is never kept: it is raised again,
     with its place."""
@@ -106,7 +111,10 @@ def keep(value: Any, type_: Any, where: str, error: DecodeError, notes: list[Not
         return value
     (item_type,) = get_args(list_type) or (Any,)
     problems: list[Problem] = []
-    items = [tolerant(item, item_type, f"{where}[{index}]", problems) for index, item in enumerate(value)]
+    items = [
+        tolerant(conversion, item, item_type, f"{where}[{index}]", problems)
+        for index, item in enumerate(value)
+    ]
     notes.extend(problems)
     notes.append((where, type_, value, None))  # the array as sent, for to_dict
     return items
@@ -192,12 +200,12 @@ def _outside(enum: Any) -> OutsideEnumError:
     return OutsideEnumError(f"not a value of {enum.__name__} in the spec; kept as a plain string")
 
 
-def tolerant(value: Any, type_: Any, where: str, problems: list[Problem]) -> Any:
+def tolerant(conversion: Conversion, value: Any, type_: Any, where: str, problems: list[Problem]) -> Any:
     """``value`` decoded as ``type_``, or kept as sent (and added to ``problems``) where it does not fit.
 
     An array is read item by item, so one odd item leaves the others decoded.
     """
-    decode = hook(type_)
+    decode = conversion.hook(type_)
     try:
         return decode(value, type_)
     except MissingFieldError as error:
@@ -207,7 +215,10 @@ def tolerant(value: Any, type_: Any, where: str, problems: list[Problem]) -> Any
     list_type = _list_member(type_)
     if list_type is not None and value.__class__ is list:
         (item_type,) = get_args(list_type) or (Any,)
-        return [tolerant(item, item_type, f"{where}[{index}]", problems) for index, item in enumerate(value)]
+        return [
+            tolerant(conversion, item, item_type, f"{where}[{index}]", problems)
+            for index, item in enumerate(value)
+        ]
     problems.append((where, type_, value, problem))
     return value
 
@@ -229,14 +240,18 @@ def _list_member(type_: Any) -> Any:
 
 
 def _structure_reporting(
-    data: Any, model: Any, findings: list[Finding] | None, paths_wanted: PathsWanted | None
+    conversion: Conversion,
+    data: Any,
+    model: Any,
+    findings: list[Finding] | None,
+    paths_wanted: PathsWanted | None,
 ) -> Any:
     """Structure ``data``, then log every value kept as sent with its path from the top, and tell
     ``findings`` (when given) everything that drifted."""
     pending: _Pending = []
     under_way.pending = pending
     try:
-        result = _structure_top(data, model, findings)
+        result = _structure_top(conversion, data, model, findings)
     finally:
         under_way.pending = None
     if pending:
@@ -245,12 +260,17 @@ def _structure_reporting(
 
 
 def _structure_redacting(
-    data: Any, model: Any, findings: list[Finding] | None, paths_wanted: PathsWanted | None, redact: Redact
+    conversion: Conversion,
+    data: Any,
+    model: Any,
+    findings: list[Finding] | None,
+    paths_wanted: PathsWanted | None,
+    redact: Redact,
 ) -> Any:
     """``_structure_reporting`` with what its DEBUG records show passed through ``redact``."""
     under_way.redact = redact
     try:
-        return _structure_reporting(data, model, findings, paths_wanted)
+        return _structure_reporting(conversion, data, model, findings, paths_wanted)
     finally:
         under_way.redact = None
 
@@ -276,8 +296,10 @@ def _tell(
     _report_found(result, type_name(model), pending, findings)
 
 
-def _structure_top(data: Any, model: Any, findings: list[Finding] | None = None) -> Any:
-    decode = hook(model)
+def _structure_top(
+    conversion: Conversion, data: Any, model: Any, findings: list[Finding] | None = None
+) -> Any:
+    decode = conversion.hook(model)
     try:
         return decode(data, model)
     except DecodeError:
@@ -285,7 +307,7 @@ def _structure_top(data: Any, model: Any, findings: list[Finding] | None = None)
         if data.__class__ is not list or list_type is None:
             raise
     problems: list[Problem] = []
-    result = tolerant(data, list_type, "", problems)
+    result = tolerant(conversion, data, list_type, "", problems)
     _report(type_name(model), "", type_name(model), problems)
     if findings is not None:
         findings.extend(_findings("", type_name(model), problems))
@@ -317,6 +339,7 @@ def _report_found(result: Any, top: str, pending: _Pending, findings: list[Findi
 
 
 _MODEL_CLASSES: dict[type[Any], bool] = {}
+"""Whether a class is a model: a cache keyed by the class alone, which decides it."""
 
 
 def _holds_models(value: Any) -> bool:
@@ -400,13 +423,14 @@ def _as_it_is(value: Any) -> Any:
 
 
 def structure(
+    conversion: Conversion,
     data: Any,
     model: Any,
     findings: list[Finding] | None = None,
     paths_wanted: PathsWanted | None = None,
     redact: Redact | None = None,
 ) -> Any:
-    """Decode JSON-shaped ``data`` (from JSON or XML) into ``model``.
+    """Decode JSON-shaped ``data`` (from JSON or XML) into ``model``, with ``conversion``'s hooks.
 
     Values that do not fit their declared type are kept as sent (see ``tolerant``); only a top
     level that is not the promised shape (a string where an object or an array is due) raises
@@ -415,7 +439,7 @@ def structure(
     the caller's secrets in what DEBUG records show of the values kept as sent.
     """
     if under_way.pending is not None:  # called while decoding: report with the caller
-        return _structure_top(data, model)
+        return _structure_top(conversion, data, model)
     if redact is not None:
-        return _structure_redacting(data, model, findings, paths_wanted, redact)
-    return _structure_reporting(data, model, findings, paths_wanted)
+        return _structure_redacting(conversion, data, model, findings, paths_wanted, redact)
+    return _structure_reporting(conversion, data, model, findings, paths_wanted)

@@ -1,9 +1,9 @@
 """Union dispatch: a union's variant is picked by the value's JSON kind, then by the spec's variant rules.
 
-The rules (a discriminator and its mapping, or marker fields) are data of the spec, handed over by
-``register_variants``: the decoder itself knows no generated module. A discriminator value that
-names no variant (a content type the spec does not know) is reported to the drift listener with
-the class the value was decoded as.
+The rules (a discriminator and its mapping, or marker fields) are data of the spec, which the
+``Conversion`` holding them was made with: the decoder itself knows no generated module. A
+discriminator value that names no variant (a content type the spec does not know) is reported to
+the drift listener with the class the value was decoded as.
 """
 
 from __future__ import annotations
@@ -12,36 +12,27 @@ import datetime
 import decimal
 from collections.abc import Mapping
 from types import NoneType
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import attrs
 
 from .enums import OpenEnum
 from .failure import DecodeError, describe, type_name
 from .fields import known_fields
-from .registry import enum_hook, hook, is_list, is_mapping, is_open_enum
+from .registry import enum_hook, is_list, is_mapping, is_open_enum
 from .scalars import SCALAR_HOOKS, Hook
 from .spec import VariantRule
 from .tolerance import report_unknown_type
 
-__all__ = ["register_variants", "union_hook", "variant_of"]
+if TYPE_CHECKING:
+    from .conversion import Conversion
 
-_VARIANT_RULES: dict[Any, VariantRule] = {}
-
-
-_RULES_CHANGED = [0]
-"""Bumped by every ``register_variants``: a dispatcher's rule, looked up once, is looked up again then."""
+__all__ = ["union_hook", "variant_of"]
 
 
-def register_variants(rules: Mapping[Any, VariantRule]) -> None:
-    """Give the decoder the spec's rules for choosing among the classes of a union (keyed by the union)."""
-    _VARIANT_RULES.update(rules)
-    _RULES_CHANGED[0] += 1
-
-
-def variant_of(union: Any, value: Mapping[str, Any]) -> type[Any] | None:
+def variant_of(conversion: Conversion, union: Any, value: Mapping[str, Any]) -> type[Any] | None:
     """The class of a union of classes that ``value`` decodes into; None for any other union."""
-    dispatch = hook(union)
+    dispatch = conversion.hook(union)
     if isinstance(dispatch, _UnionDispatch) and dispatch.classes:
         return dispatch.choose_class(value)
     return None
@@ -50,25 +41,25 @@ def variant_of(union: Any, value: Mapping[str, Any]) -> type[Any] | None:
 _TEXT_COERCIONS = (bool, int, float, decimal.Decimal, datetime.datetime, datetime.date)
 
 
-def union_hook(union: Any) -> Hook:
+def union_hook(conversion: Conversion, union: Any) -> Hook:
     members = get_args(union)
     nullable = NoneType in members
     members = tuple(member for member in members if member is not NoneType)
     if len(members) == 1:
-        return _optional_hook(members[0])
+        return _optional_hook(conversion, members[0])
     if len(members) == 2 and is_open_enum(members[0]) and members[1] is str:
         return _optional_enum_hook(members[0]) if nullable else enum_hook(members[0])
-    return _UnionDispatch(union, members, nullable)
+    return _UnionDispatch(conversion, union, members, nullable)
 
 
-def _optional_hook(member: Any) -> Hook:
+def _optional_hook(conversion: Conversion, member: Any) -> Hook:
     resolved: list[Hook] = []
 
     def structure_optional(value: Any, _: Any = None) -> Any:
         if value is None:
             return None
         if not resolved:
-            resolved.append(hook(member))
+            resolved.append(conversion.hook(member))
         return resolved[0](value, member)
 
     return structure_optional
@@ -86,7 +77,8 @@ def _optional_enum_hook(enum: type[OpenEnum]) -> Hook:
 class _UnionDispatch:
     """Picks a union's variant from the value: its JSON kind first, then, for text, the most specific type."""
 
-    def __init__(self, union: Any, members: tuple[Any, ...], nullable: bool) -> None:
+    def __init__(self, conversion: Conversion, union: Any, members: tuple[Any, ...], nullable: bool) -> None:
+        self.hook = conversion.hook
         self.union = union
         self.nullable = nullable
         self.classes = tuple(member for member in members if attrs.has(member))
@@ -95,9 +87,9 @@ class _UnionDispatch:
         self.enums = tuple(member for member in members if is_open_enum(member))
         self.scalars = tuple(member for member in members if member in SCALAR_HOOKS)
         self.text_order = tuple(kind for kind in _TEXT_COERCIONS if kind in self.scalars)
-        self.rule: VariantRule | None = None
-        self.rule_seen = -1
-        """The ``_RULES_CHANGED`` count when ``rule`` was looked up (hashing a union costs microseconds)."""
+        self.rule: VariantRule | None = conversion.variants.get(union) if len(self.classes) > 1 else None
+        """The spec's rule for choosing among the classes (looked up once: hashing a union costs
+        microseconds)."""
         self.hooks: dict[type[Any], Hook] = {}
 
     def __call__(self, value: Any, _: Any = None) -> Any:
@@ -107,7 +99,7 @@ class _UnionDispatch:
             return self._object(value)
         if isinstance(value, list):
             if self.lists:
-                return hook(self.lists[0])(value, self.lists[0])
+                return self.hook(self.lists[0])(value, self.lists[0])
             raise self._mismatch(value)
         if isinstance(value, str):
             return self._text(value)
@@ -125,7 +117,7 @@ class _UnionDispatch:
             if self.mappings:
                 return value
             raise self._mismatch(value)
-        rule = self._rule() if len(self.classes) > 1 else None
+        rule = self.rule
         if rule is None or not rule.discriminator:
             return self._build(self.choose_class(value), value)
         tag = value.get(rule.discriminator)
@@ -137,20 +129,15 @@ class _UnionDispatch:
     def _build(self, chosen: type[Any], value: dict[str, Any]) -> Any:
         structure = self.hooks.get(chosen)
         if structure is None:
-            structure = self.hooks[chosen] = hook(chosen)
+            structure = self.hooks[chosen] = self.hook(chosen)
         return structure(value, chosen)
 
     def choose_class(self, value: Mapping[str, Any]) -> type[Any]:
         """The class ``value`` decodes into: by the discriminator, then the markers, then the fallback."""
-        rule = self._rule() if len(self.classes) > 1 else None
+        rule = self.rule
         if rule is None:
             return self._by_fields(value)
         return self._chosen(rule, value.get(rule.discriminator) if rule.discriminator else None, value)
-
-    def _rule(self) -> VariantRule | None:
-        if self.rule_seen != _RULES_CHANGED[0]:
-            self.rule, self.rule_seen = _VARIANT_RULES.get(self.union), _RULES_CHANGED[0]
-        return self.rule
 
     def _chosen(self, rule: VariantRule, tag: Any, value: Mapping[str, Any]) -> type[Any]:
         if tag.__class__ is str and tag in rule.mapping:

@@ -7,15 +7,17 @@ texts), and as its value says otherwise; a field it left out stays out unless it
 type says. Values of an unexpected type go through ``plain``, so the output is always JSON-ready.
 
 A model class the generator did not see is written field by field the same way (``_write_model``).
+Each function takes the ``Conversion`` whose writers write the models met on the way.
 """
 
 from __future__ import annotations
 
 import datetime
 import decimal
+import functools
 from collections.abc import Callable, Mapping
 from types import NoneType
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import attrs
 
@@ -24,8 +26,11 @@ from .enums import OpenEnum
 from .failure import DecodeError
 from .fields import WIRE, field_plans, has_scalar_default, model_fields
 from .record import WireRecord
-from .registry import generated_writer, hook, is_list, is_open_enum, is_union
+from .registry import is_list, is_open_enum, is_union
 from .tolerance import under_way
+
+if TYPE_CHECKING:
+    from .conversion import Conversion
 
 __all__ = [
     "BUILT",
@@ -44,61 +49,63 @@ BUILT = WireRecord(frozenset(), {}, False)
 Writer = Callable[[Any, bool], dict[str, Any]]
 
 
-def plain(value: Any, every: bool = False) -> Any:
+def plain(conversion: Conversion, value: Any, every: bool = False) -> Any:
     """JSON-ready data for any value a model holds."""
     kind = value.__class__
     if kind in _JSON_SCALARS:
         return value
     writer = _WRITERS.get(kind)
     if writer is not None:
-        return writer(value, every)
+        return writer(conversion, value, every)
     if isinstance(value, OpenEnum):
         return value.value
     if attrs.has(kind):
-        return model_writer(kind)(value, every)
+        return model_writer(conversion, kind)(value, every)
     if isinstance(value, (list, tuple)):
-        return [plain(item, every) for item in value]
+        return [plain(conversion, item, every) for item in value]
     if isinstance(value, Mapping):
-        return {key: plain(item, every) for key, item in value.items()}
+        return {key: plain(conversion, item, every) for key, item in value.items()}
     return value
 
 
 _JSON_SCALARS = frozenset({str, int, float, bool, NoneType})
 
 
-def _write_mapping(mapping: Mapping[str, Any], every: bool) -> dict[str, Any]:
-    return {key: plain(item, every) for key, item in mapping.items()}
+def _write_mapping(conversion: Conversion, mapping: Mapping[str, Any], every: bool) -> dict[str, Any]:
+    return {key: plain(conversion, item, every) for key, item in mapping.items()}
 
 
-_WRITERS: Mapping[type[Any], Callable[[Any, bool], Any]] = {
-    list: lambda items, every: [plain(item, every) for item in items],
+_WRITERS: Mapping[type[Any], Callable[[Conversion, Any, bool], Any]] = {
+    list: lambda conversion, items, every: [plain(conversion, item, every) for item in items],
     dict: _write_mapping,
     TextObject: _write_mapping,  # an object read from XML writes as the dict it is
-    datetime.datetime: lambda moment, _: json_datetime(moment),
-    datetime.date: lambda day, _: day.isoformat(),
-    decimal.Decimal: lambda number, _: str(number),
+    datetime.datetime: lambda _, moment, __: json_datetime(moment),
+    datetime.date: lambda _, day, __: day.isoformat(),
+    decimal.Decimal: lambda _, number, __: str(number),
 }
 
 # Types whose JSON form is text: their XML text is the server's own spelling (an enum's, a date's).
 _TEXT_NATURAL = frozenset({str, datetime.datetime, datetime.date, decimal.Decimal})
 
 
-def model_writer(cls: type[Any]) -> Writer:
-    """The generated writer of a model class; for a class the generator did not see, ``_write_model``."""
-    return generated_writer(cls) or _write_model
+def model_writer(conversion: Conversion, cls: type[Any]) -> Writer:
+    """The conversion's writer of a model class; for a class its writers do not know, ``_write_model``."""
+    return conversion.writer(cls) or functools.partial(_write_model, conversion)
 
 
-def _write_model(model: Any, every: bool = False) -> dict[str, Any]:
+def _write_model(conversion: Conversion, model: Any, every: bool = False) -> dict[str, Any]:
     """A model of a class the generator did not see, written as a generated writer would."""
     record: WireRecord = getattr(model, WIRE, None) or BUILT
-    data: dict[str, Any] = plain(model.extra, every) if model.extra else {}
+    data: dict[str, Any] = plain(conversion, model.extra, every) if model.extra else {}
     for plan, field in zip(field_plans(model.__class__), model_fields(model.__class__), strict=True):
         value = getattr(model, plan.name)
         left_out_reads = [] if plan.listish else field.default if has_scalar_default(field) else None
         if plan.wire in record.differs:
-            data[plan.wire] = as_sent(value, record.differs[plan.wire], plan.type, record.text, every)
+            data[plan.wire] = as_sent(
+                conversion, value, record.differs[plan.wire], plan.type, record.text, every
+            )
         elif every or plan.wire not in record.left_out or value != left_out_reads:
-            data[plan.wire] = plain(value, every)
+            data[plan.wire] = plain(conversion, value, every)
     return data
 
 
@@ -125,7 +132,7 @@ def json_datetime(moment: datetime.datetime) -> str:
     return written[:-6] + "Z" if written.endswith("+00:00") else written
 
 
-def as_sent(v: Any, r: Any, type_: Any, text: bool, every: bool) -> Any:
+def as_sent(conversion: Conversion, v: Any, r: Any, type_: Any, text: bool, every: bool) -> Any:
     """``r``, the server's value of a field of ``type_``, while ``v`` is still what it decodes to;
     ``v`` written otherwise.
 
@@ -133,46 +140,46 @@ def as_sent(v: Any, r: Any, type_: Any, text: bool, every: bool) -> Any:
     the model: the text is only the XML rendering of the server's value.
     """
     if v is r:
-        return r if r.__class__ in _JSON_SCALARS else plain(r)
+        return r if r.__class__ in _JSON_SCALARS else plain(conversion, r)
     if r.__class__ is str and v.__class__ is not str and v == r:  # a member as its documented value
         return r
     if r is None:
         if v.__class__ is list and not v:
             return [] if text else None
-        return plain(v, every)
+        return plain(conversion, v, every)
     if attrs.has(v.__class__) or (v.__class__ is list and any(attrs.has(x.__class__) for x in v)):
-        return plain(v, every)  # models write themselves from what they were decoded from
+        return plain(conversion, v, every)  # models write themselves from what they were decoded from
     if is_list(type_) and v.__class__ is list and r.__class__ is list and len(v) == len(r):
         item_type = (get_args(type_) or (Any,))[0]
-        return [as_sent(x, y, item_type, text, every) for x, y in zip(v, r, strict=True)]
+        return [as_sent(conversion, x, y, item_type, text, every) for x, y in zip(v, r, strict=True)]
     natural = text_natural((get_args(type_) or (Any,))[0] if is_list(type_) else type_)
     if text and not natural and r.__class__ is str:
-        return plain(v)  # a number's or boolean's text: XML's rendering of the value
+        return plain(conversion, v)  # a number's or boolean's text: XML's rendering of the value
     if text and v.__class__ is datetime.datetime and r.__class__ is str and _python_str(r):
         return json_datetime(v)  # XML's str() of a datetime: the JSON renderer writes it as ISO
-    if not _decodes_to(r, type_, v):
-        return plain(v)
-    return r if r.__class__ in _JSON_SCALARS else plain(r)
+    if not _decodes_to(conversion, r, type_, v):
+        return plain(conversion, v)
+    return r if r.__class__ in _JSON_SCALARS else plain(conversion, r)
 
 
-def _decodes_to(sent: Any, type_: Any, value: Any) -> bool:
+def _decodes_to(conversion: Conversion, sent: Any, type_: Any, value: Any) -> bool:
     """Whether ``sent`` still decodes to ``value``; decoded again, it was reported the first time."""
     under_way.pending = []
     try:
-        return bool(hook(type_)(sent, type_) == value)
+        return bool(conversion.hook(type_)(sent, type_) == value)
     except DecodeError:
         return False
     finally:
         under_way.pending = None
 
 
-def written_as_sent(decoded: Any, sent: Any) -> bool:
+def written_as_sent(conversion: Conversion, decoded: Any, sent: Any) -> bool:
     """Whether ``to_dict`` writes ``decoded`` back as ``sent`` (``"Z"`` and ``"+00:00"`` differ)."""
-    written = plain(decoded)
+    written = plain(conversion, decoded)
     return written.__class__ is sent.__class__ and bool(written == sent)
 
 
-def to_dict(model: Any, *, every_field: bool = False) -> Any:
+def to_dict(conversion: Conversion, model: Any, *, every_field: bool = False) -> Any:
     """JSON-ready data for a model (or a list of models), as the server sent it.
 
     For a decoded model, a field the server sent is written with the server's own value (an enum
@@ -183,4 +190,4 @@ def to_dict(model: Any, *, every_field: bool = False) -> Any:
     every field: wire names, ISO dates, decimal strings, enum values.
     ``from_dict(M, to_dict(x)) == x`` for every model ``x``.
     """
-    return plain(model, every_field)
+    return plain(conversion, model, every_field)

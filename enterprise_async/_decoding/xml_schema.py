@@ -9,15 +9,16 @@ null is what the services send far more often there. Fields the spec does not do
 free-form objects) keep None.
 
 The models' types cannot say which fields are nullable (every field is ``X | None``: the server
-may leave it out), so the spec's component schemas are handed over by the public ``models``
-module (``register_schemas``), as the union rules are, and loaded on the first XML body read.
+may leave it out), so the spec's component schemas are read here: a ``Conversion`` is made with a
+loader of them and owns their ``XmlSchemas``, loaded on the first XML body read.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, get_args
+from typing import TYPE_CHECKING, Any, NamedTuple, get_args
 
 import attrs
 
@@ -26,7 +27,10 @@ from .fields import field_plans
 from .registry import is_list, is_mapping, is_union
 from .unions import variant_of
 
-__all__ = ["fill_empty_elements", "read_drf_xml", "register_schemas"]
+if TYPE_CHECKING:
+    from .conversion import Conversion
+
+__all__ = ["XmlSchemas", "fill_empty_elements", "read_drf_xml"]
 
 Number = Callable[[str], Any] | None
 """How the text of a number field is read back (``_json_number``, ``_decimal_number``), or None
@@ -73,30 +77,39 @@ _Shape = tuple[_Action, ...]
 there: the pass costs nothing for it, where a look-up for every leaf was most of the pass."""
 
 
-_LOADERS: list[Callable[[], Mapping[str, Any]]] = []
-_COMPONENTS: dict[str, Any] = {}
-_SHAPES: dict[Any, _Shape] = {}
-_FREE_FORM: set[Any] = set()
-"""Types of no model (``dict[str, Any]``, ``Any``): their objects are read as they are."""
+class XmlSchemas:
+    """The spec's component schemas of one ``Conversion`` (loaded on first use), and the shapes of
+    the classes read with them."""
+
+    def __init__(self, conversion: Conversion, load: Callable[[], Mapping[str, Any]] | None) -> None:
+        self.conversion = conversion
+        self._load = load
+        self._loading = threading.Lock()
+        self._components: Mapping[str, Any] | None = None
+        self.shapes: dict[Any, _Shape] = {}
+        """The shape of each class (or free-form schema reference) read so far."""
+        self.free_form: set[Any] = set()
+        """Types of no model (``dict[str, Any]``, ``Any``): their objects are read as they are."""
+
+    def components(self) -> Mapping[str, Any]:
+        """The component schemas by name (none when the conversion was made without them)."""
+        if self._components is None:
+            with self._loading:
+                if self._components is None:
+                    self._components = dict(self._load()) if self._load is not None else {}
+        return self._components
 
 
-def register_schemas(load: Callable[[], Mapping[str, Any]]) -> None:
-    """Give the XML reader the spec's component schemas by name (``load`` is called on first use)."""
-    _LOADERS.append(load)
-    _SHAPES.clear()
-    _FREE_FORM.clear()
-
-
-def read_drf_xml(body: bytes | str, model: Any = None) -> Any:
+def read_drf_xml(schemas: XmlSchemas, body: bytes | str, model: Any = None) -> Any:
     """The document as JSON-shaped data (``parse_drf_xml``), its empty elements read as ``model``'s
     fields say (a model class, or a type such as ``list[Course]``; None reads every one as None)."""
     data = parse_drf_xml(body)
     if model is not None:
-        fill_empty_elements(data, model)
+        fill_empty_elements(schemas, data, model)
     return data
 
 
-def fill_empty_elements(data: Any, model: Any) -> Any:
+def fill_empty_elements(schemas: XmlSchemas, data: Any, model: Any) -> Any:
     """Replace, in place, the None of each empty element of a documented field by the empty value
     its type says, and the text of each numeric field by its number. One pass without recursion
     (documents may nest deeper than Python's stack), which visits, in each object, only the fields
@@ -121,7 +134,7 @@ def fill_empty_elements(data: Any, model: Any) -> Any:
                     (item, field.values) for item in value.values() if item.__class__ is TextObject
                 )
             continue
-        shape = _shape_of(field.type, value) if value.__class__ is TextObject else None
+        shape = _shape_of(schemas, field.type, value) if value.__class__ is TextObject else None
         if shape is None:
             continue
         for wire, make, number, inside in shape:
@@ -139,7 +152,8 @@ def fill_empty_elements(data: Any, model: Any) -> Any:
 
 
 _ITEMS: dict[Any, _Field] = {}
-"""The field an item of an array is read as, by the item's type (its own items unknown)."""
+"""The field an item of an array is read as, by the item's type (its own items unknown): a cache
+keyed by the type alone, which decides it."""
 
 
 def _items_of(item_type: Any) -> _Field:
@@ -179,26 +193,27 @@ def _item_type(type_: Any) -> Any:
     return Any
 
 
-def _shape_of(type_: Any, value: Mapping[str, Any]) -> _Shape | None:
+def _shape_of(schemas: XmlSchemas, type_: Any, value: Mapping[str, Any]) -> _Shape | None:
     """The shape of the class ``value`` is read as; None for a free-form object."""
-    shape = _SHAPES.get(type_)
-    if shape is not None or type_ in _FREE_FORM:
+    shapes = schemas.shapes
+    shape = shapes.get(type_)
+    if shape is not None or type_ in schemas.free_form:
         return shape
     cls = type_ if isinstance(type_, type) and attrs.has(type_) else None
     if cls is None and is_union(type_):
-        cls = variant_of(type_, value)
+        cls = variant_of(schemas.conversion, type_, value)
     elif cls is None:
-        _FREE_FORM.add(type_)
+        schemas.free_form.add(type_)
     if cls is None:
         return None
-    shape = _SHAPES.get(cls)
+    shape = shapes.get(cls)
     if shape is None:
-        shape = _SHAPES[cls] = _shape(cls)
+        shape = shapes[cls] = _shape(schemas, cls)
     return shape
 
 
-def _shape(cls: type[Any]) -> _Shape:
-    properties = _components().get(cls.__name__, {}).get("properties", {})
+def _shape(schemas: XmlSchemas, cls: type[Any]) -> _Shape:
+    properties = schemas.components().get(cls.__name__, {}).get("properties", {})
     shape = []
     for plan in field_plans(cls):
         schema = properties.get(plan.wire)
@@ -206,7 +221,7 @@ def _shape(cls: type[Any]) -> _Shape:
         item = _item_type(plan.type)
         item_empty = _empty(item, items)
         items_read = item_empty is not None or _mentions_model(item)
-        values = _values_field(schema)
+        values = _values_field(schemas, schema)
         field = _Field(
             plan.type, _empty(plan.type, schema), item_empty, _number_of(schema), item, items_read, values
         )
@@ -216,7 +231,7 @@ def _shape(cls: type[Any]) -> _Shape:
     return tuple(shape)
 
 
-def _values_field(schema: Any) -> _Field | None:
+def _values_field(schemas: XmlSchemas, schema: Any) -> _Field | None:
     """For a free-form object whose values the spec describes (``additionalProperties`` naming a
     schema, such as each run's normalized metadata): the field each value is read as, by that
     schema alone (its numbers and booleans); else None."""
@@ -224,9 +239,9 @@ def _values_field(schema: Any) -> _Field | None:
     ref = described.get("$ref", "") if isinstance(described, Mapping) else ""
     if not ref:
         return None
-    if ref not in _SHAPES:
-        properties = _components().get(ref.rpartition("/")[2], {}).get("properties", {})
-        _SHAPES[ref] = tuple(
+    if ref not in schemas.shapes:
+        properties = schemas.components().get(ref.rpartition("/")[2], {}).get("properties", {})
+        schemas.shapes[ref] = tuple(
             _Action(wire, None, number, None)
             for wire, property_schema in properties.items()
             if (number := _number_of(property_schema)) is not None
@@ -286,12 +301,6 @@ def _alternatives(schema: Mapping[str, Any]) -> list[tuple[Any, Any]]:
         for option in options
         for pair in (_alternatives(option) if isinstance(option, Mapping) else [(None, None)])
     ]
-
-
-def _components() -> Mapping[str, Any]:
-    while _LOADERS:
-        _COMPONENTS.update(_LOADERS.pop(0)())
-    return _COMPONENTS
 
 
 def _empty(type_: Any, schema: Any) -> Empty:

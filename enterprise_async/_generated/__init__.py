@@ -2,5 +2,5 @@
 # Do not edit by hand: change the spec or the generator, then run `nox -s codegen`
 # (or `python -m codegen`). CI fails when this file differs from a fresh generation.
 """Modules generated from `spec/openapi.yaml`: models, their readers and writers, union variants,
-the operation table and the spec object, the resources, the client that holds them, and the
-command line's index of the operations."""
+the conversion that owns them, the operation table and the spec object, the resources, the client
+that holds them, and the command line's index of the operations."""

@@ -3,10 +3,10 @@
 # (or `python -m codegen`). CI fails when this file differs from a fresh generation.
 """Each model's reader, from a JSON object or an XML one (text leaves); see codegen/decoders.
 
-`enterprise_async._decoding` registers them as the converter's structure hooks, and loads this
-module on the first decode. A value a reader does not take as it is goes to the runtime's reader
-of its type (`_decoding.readers`), which never raises; `finish` gives the model its `extra` and
-its record of what was sent.
+`readers(conversion)` makes them for one `Conversion` (`_decoding.conversion`), which calls it on
+its first decode and uses them as its structure hooks. A value a reader does not take as it is
+goes to that conversion's reader of its type (`_decoding.readers`), which never raises; `finish`
+gives the model its `extra` and its record of what was sent.
 """
 
 from __future__ import annotations
@@ -16,17 +16,11 @@ import decimal
 from collections.abc import Callable
 from typing import Any
 
+from enterprise_async._decoding.conversion import Conversion
 from enterprise_async._decoding.exact import exact_decimal, of_class, utc_datetime
 from enterprise_async._decoding.failure import MissingFieldError, missing
 from enterprise_async._decoding.fields import ABSENT
-from enterprise_async._decoding.readers import (
-    finish,
-    not_an_object,
-    null_array,
-    read_models,
-    reader_for,
-    values_of,
-)
+from enterprise_async._decoding.readers import finish, not_an_object, null_array, values_of
 from enterprise_async._decoding.tolerance import Note, report_unknown_type
 from enterprise_async._generated.models import (
     AccessToken,
@@ -104,8500 +98,8425 @@ from enterprise_async._generated.models import (
 )
 from enterprise_async._utils.xml import TextObject
 
-_LICENSE_STATUS_VALUES = values_of(LicenseStatus)
-_BULK_ENROLLMENT_STATUS_VALUES = values_of(BulkEnrollmentStatus)
-_SEAT_TYPE_VALUES = values_of(SeatType)
-_PACING_TYPE_VALUES = values_of(PacingType)
-_AVAILABILITY_VALUES = values_of(Availability)
-_LEVEL_TYPE_VALUES = values_of(LevelType)
-_CONTENT_TYPE_VALUES = values_of(ContentType)
-_PROGRESS_STATUS_VALUES = values_of(ProgressStatus)
-_PROGRAM_TYPE_VALUES = values_of(ProgramType)
-_ASSIGNMENT_STATE_VALUES = values_of(AssignmentState)
-_LEARNER_STATE_VALUES = values_of(LearnerState)
-_READ_STR = reader_for(str)
-_READ_INT_STR = reader_for(int | str)
-_READ_INT = reader_for(int)
-_READ_FLOAT = reader_for(float)
-_READ_BOOL = reader_for(bool)
-_READ_DATETIME = reader_for(datetime.datetime)
-_READ_STR_DICT_STR_ANY = reader_for(str | dict[str, Any])
-_READ_LICENSE_COUNTS = reader_for(LicenseCounts)
-_READ_REVOCATIONS_BOOL = reader_for(Revocations | bool)
-_READ_LIST_PRIOR_RENEWAL = reader_for(list[PriorRenewal])
-_READ_LIST_SUBSCRIPTION_PLAN = reader_for(list[SubscriptionPlan])
-_READ_LIST_LICENSE_ASSIGNMENT = reader_for(list[LicenseAssignment])
-_READ_LIST_LICENSE_STATUS_STR = reader_for(list[LicenseStatus | str])
-_READ_LICENSE_STATUS_STR = reader_for(LicenseStatus | str)
-_READ_LIST_SUCCESSFUL_REVOCATION = reader_for(list[SuccessfulRevocation])
-_READ_LIST_UNSUCCESSFUL_REVOCATION = reader_for(list[UnsuccessfulRevocation])
-_READ_BULK_ENROLLMENT_STATUS_STR = reader_for(BulkEnrollmentStatus | str)
-_READ_LIST_CATALOG = reader_for(list[Catalog])
-_READ_LEARNER_PATHWAY_CARD_IMAGE = reader_for(LearnerPathwayCardImage)
-_READ_LIST_DICT_STR_ANY = reader_for(list[dict[str, Any]])
-_READ_DECIMAL = reader_for(decimal.Decimal)
-_READ_LIST_STR = reader_for(list[str])
-_READ_SEAT_TYPE_STR = reader_for(SeatType | str)
-_READ_POSITION = reader_for(Position)
-_READ_LIST_ANY = reader_for(list[Any])
-_READ_DICT_STR_ANY = reader_for(dict[str, Any])
-_READ_DEGREE_ADDITIONAL_METADATA = reader_for(DegreeAdditionalMetadata)
-_READ_IMAGE = reader_for(Image)
-_READ_LIST_SEAT = reader_for(list[Seat])
-_READ_PACING_TYPE_STR = reader_for(PacingType | str)
-_READ_AVAILABILITY_STR = reader_for(Availability | str)
-_READ_LIST_STAFF = reader_for(list[Staff])
-_READ_LEVEL_TYPE_STR = reader_for(LevelType | str)
-_READ_CONTENT_TYPE_STR = reader_for(ContentType | str)
-_READ_LIST_STR_NONE = reader_for(list[str | None])
-_READ_LIST_PROGRAM_TYPE_STR = reader_for(list[ProgramType | str])
-_READ_LIST_SEAT_TYPE_STR = reader_for(list[SeatType | str])
-_READ_DATETIME_DATE = reader_for(datetime.datetime | datetime.date)
-_READ_DATE = reader_for(datetime.date)
-_READ_PROGRESS_STATUS_STR = reader_for(ProgressStatus | str)
-_READ_DATE_BOOL = reader_for(datetime.date | bool)
-_READ_LIST_LEARNER_SUMMARY = reader_for(list[LearnerSummary])
-_READ_LIST_COURSE_PARTNER = reader_for(list[CoursePartner])
-_READ_NORMALIZED_CONTENT_METADATA = reader_for(NormalizedContentMetadata)
-_READ_PRODUCT_SOURCE = reader_for(ProductSource)
-_READ_LEARNER_PATHWAY_IMAGES = reader_for(LearnerPathwayImages)
-_READ_LIST_LEARNER_PATHWAY_STEP = reader_for(list[LearnerPathwayStep])
-_READ_LIST_VIDEO_SKILL = reader_for(list[VideoSkill])
-_READ_STAFF = reader_for(Staff)
-_READ_LIST_ENDORSEMENT = reader_for(list[Endorsement])
-_READ_LIST_COURSE_RUN = reader_for(list[CourseRun])
-_READ_LIST_ENTITLEMENT = reader_for(list[Entitlement])
-_READ_LIST_ORGANIZATION = reader_for(list[Organization])
-_READ_LIST_SUBJECT = reader_for(list[Subject])
-_READ_STR_IMAGE = reader_for(str | Image)
-_READ_PROGRAM_TYPE_STR = reader_for(ProgramType | str)
-_READ_TYPE_ATTRS = reader_for(TypeAttrs)
-_READ_DEGREE = reader_for(Degree)
-_READ_LIST_CURRICULUM = reader_for(list[Curriculum])
-_READ_LEVEL_TYPE_OVERRIDE = reader_for(LevelTypeOverride)
-_READ_LIST_CORPORATE_ENDORSEMENT = reader_for(list[CorporateEndorsement])
-_READ_LIST_INT = reader_for(list[int])
-_READ_STR_LIST_STR = reader_for(str | list[str])
-_READ_ASSIGNMENT_STATE_STR = reader_for(AssignmentState | str)
-_READ_LIST_ASSIGNMENT_ACTION = reader_for(list[AssignmentAction])
-_READ_EARLIEST_POSSIBLE_EXPIRATION = reader_for(EarliestPossibleExpiration)
-_READ_RECENT_ACTION = reader_for(RecentAction)
-_READ_LEARNER_STATE_STR = reader_for(LearnerState | str)
-_READ_ASSIGNMENT_CONTENT_METADATA = reader_for(AssignmentContentMetadata)
-_READ_LIST_ASSIGNMENT = reader_for(list[Assignment])
-_READ_LIST_LEARNER_STATE_COUNT = reader_for(list[LearnerStateCount])
-_READ_LIST_ASSIGNMENT_INT = reader_for(list[Assignment] | int)
-_READ_LIST_COURSE_COURSE_RUN_PROGRAM_LEARNER_PATHWAY_VIDEO_CONTENT_METADATA = reader_for(
-    list[Course | CourseRun | Program | LearnerPathway | Video | ContentMetadata]
-)
-_READ_INT_LIST_PRICE = reader_for(int | ListPrice)
-_READ_POLICY_AGGREGATES = reader_for(PolicyAggregates)
-_READ_ASSIGNMENT_CONFIGURATION_STR = reader_for(AssignmentConfiguration | str)
-_READ_LIST_SUBSIDY_ACCESS_POLICY = reader_for(list[SubsidyAccessPolicy])
 
+def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]]:
+    """The reader of each model class, bound to ``conversion``: its structure hooks."""
+    reader_for = conversion.reader_for
+    read_models = conversion.read_models
+    _LICENSE_STATUS_VALUES = values_of(LicenseStatus)
+    _BULK_ENROLLMENT_STATUS_VALUES = values_of(BulkEnrollmentStatus)
+    _SEAT_TYPE_VALUES = values_of(SeatType)
+    _PACING_TYPE_VALUES = values_of(PacingType)
+    _AVAILABILITY_VALUES = values_of(Availability)
+    _LEVEL_TYPE_VALUES = values_of(LevelType)
+    _CONTENT_TYPE_VALUES = values_of(ContentType)
+    _PROGRESS_STATUS_VALUES = values_of(ProgressStatus)
+    _PROGRAM_TYPE_VALUES = values_of(ProgramType)
+    _ASSIGNMENT_STATE_VALUES = values_of(AssignmentState)
+    _LEARNER_STATE_VALUES = values_of(LearnerState)
+    _READ_STR = reader_for(str)
+    _READ_INT_STR = reader_for(int | str)
+    _READ_INT = reader_for(int)
+    _READ_FLOAT = reader_for(float)
+    _READ_BOOL = reader_for(bool)
+    _READ_DATETIME = reader_for(datetime.datetime)
+    _READ_STR_DICT_STR_ANY = reader_for(str | dict[str, Any])
+    _READ_LICENSE_COUNTS = reader_for(LicenseCounts)
+    _READ_REVOCATIONS_BOOL = reader_for(Revocations | bool)
+    _READ_LIST_PRIOR_RENEWAL = reader_for(list[PriorRenewal])
+    _READ_LIST_SUBSCRIPTION_PLAN = reader_for(list[SubscriptionPlan])
+    _READ_LIST_LICENSE_ASSIGNMENT = reader_for(list[LicenseAssignment])
+    _READ_LIST_LICENSE_STATUS_STR = reader_for(list[LicenseStatus | str])
+    _READ_LICENSE_STATUS_STR = reader_for(LicenseStatus | str)
+    _READ_LIST_SUCCESSFUL_REVOCATION = reader_for(list[SuccessfulRevocation])
+    _READ_LIST_UNSUCCESSFUL_REVOCATION = reader_for(list[UnsuccessfulRevocation])
+    _READ_BULK_ENROLLMENT_STATUS_STR = reader_for(BulkEnrollmentStatus | str)
+    _READ_LIST_CATALOG = reader_for(list[Catalog])
+    _READ_LEARNER_PATHWAY_CARD_IMAGE = reader_for(LearnerPathwayCardImage)
+    _READ_LIST_DICT_STR_ANY = reader_for(list[dict[str, Any]])
+    _READ_DECIMAL = reader_for(decimal.Decimal)
+    _READ_LIST_STR = reader_for(list[str])
+    _READ_SEAT_TYPE_STR = reader_for(SeatType | str)
+    _READ_POSITION = reader_for(Position)
+    _READ_LIST_ANY = reader_for(list[Any])
+    _READ_DICT_STR_ANY = reader_for(dict[str, Any])
+    _READ_DEGREE_ADDITIONAL_METADATA = reader_for(DegreeAdditionalMetadata)
+    _READ_IMAGE = reader_for(Image)
+    _READ_LIST_SEAT = reader_for(list[Seat])
+    _READ_PACING_TYPE_STR = reader_for(PacingType | str)
+    _READ_AVAILABILITY_STR = reader_for(Availability | str)
+    _READ_LIST_STAFF = reader_for(list[Staff])
+    _READ_LEVEL_TYPE_STR = reader_for(LevelType | str)
+    _READ_CONTENT_TYPE_STR = reader_for(ContentType | str)
+    _READ_LIST_STR_NONE = reader_for(list[str | None])
+    _READ_LIST_PROGRAM_TYPE_STR = reader_for(list[ProgramType | str])
+    _READ_LIST_SEAT_TYPE_STR = reader_for(list[SeatType | str])
+    _READ_DATETIME_DATE = reader_for(datetime.datetime | datetime.date)
+    _READ_DATE = reader_for(datetime.date)
+    _READ_PROGRESS_STATUS_STR = reader_for(ProgressStatus | str)
+    _READ_DATE_BOOL = reader_for(datetime.date | bool)
+    _READ_LIST_LEARNER_SUMMARY = reader_for(list[LearnerSummary])
+    _READ_LIST_COURSE_PARTNER = reader_for(list[CoursePartner])
+    _READ_NORMALIZED_CONTENT_METADATA = reader_for(NormalizedContentMetadata)
+    _READ_PRODUCT_SOURCE = reader_for(ProductSource)
+    _READ_LEARNER_PATHWAY_IMAGES = reader_for(LearnerPathwayImages)
+    _READ_LIST_LEARNER_PATHWAY_STEP = reader_for(list[LearnerPathwayStep])
+    _READ_LIST_VIDEO_SKILL = reader_for(list[VideoSkill])
+    _READ_STAFF = reader_for(Staff)
+    _READ_LIST_ENDORSEMENT = reader_for(list[Endorsement])
+    _READ_LIST_COURSE_RUN = reader_for(list[CourseRun])
+    _READ_LIST_ENTITLEMENT = reader_for(list[Entitlement])
+    _READ_LIST_ORGANIZATION = reader_for(list[Organization])
+    _READ_LIST_SUBJECT = reader_for(list[Subject])
+    _READ_STR_IMAGE = reader_for(str | Image)
+    _READ_PROGRAM_TYPE_STR = reader_for(ProgramType | str)
+    _READ_TYPE_ATTRS = reader_for(TypeAttrs)
+    _READ_DEGREE = reader_for(Degree)
+    _READ_LIST_CURRICULUM = reader_for(list[Curriculum])
+    _READ_LEVEL_TYPE_OVERRIDE = reader_for(LevelTypeOverride)
+    _READ_LIST_CORPORATE_ENDORSEMENT = reader_for(list[CorporateEndorsement])
+    _READ_LIST_INT = reader_for(list[int])
+    _READ_STR_LIST_STR = reader_for(str | list[str])
+    _READ_ASSIGNMENT_STATE_STR = reader_for(AssignmentState | str)
+    _READ_LIST_ASSIGNMENT_ACTION = reader_for(list[AssignmentAction])
+    _READ_EARLIEST_POSSIBLE_EXPIRATION = reader_for(EarliestPossibleExpiration)
+    _READ_RECENT_ACTION = reader_for(RecentAction)
+    _READ_LEARNER_STATE_STR = reader_for(LearnerState | str)
+    _READ_ASSIGNMENT_CONTENT_METADATA = reader_for(AssignmentContentMetadata)
+    _READ_LIST_ASSIGNMENT = reader_for(list[Assignment])
+    _READ_LIST_LEARNER_STATE_COUNT = reader_for(list[LearnerStateCount])
+    _READ_LIST_ASSIGNMENT_INT = reader_for(list[Assignment] | int)
+    _READ_LIST_COURSE_COURSE_RUN_PROGRAM_LEARNER_PATHWAY_VIDEO_CONTENT_METADATA = reader_for(
+        list[Course | CourseRun | Program | LearnerPathway | Video | ContentMetadata]
+    )
+    _READ_INT_LIST_PRICE = reader_for(int | ListPrice)
+    _READ_POLICY_AGGREGATES = reader_for(PolicyAggregates)
+    _READ_ASSIGNMENT_CONFIGURATION_STR = reader_for(AssignmentConfiguration | str)
+    _READ_LIST_SUBSIDY_ACCESS_POLICY = reader_for(list[SubsidyAccessPolicy])
 
-_ACCESS_TOKEN_FIELDS = frozenset({"access_token", "token_type", "expires_in", "scope"})
+    _ACCESS_TOKEN_FIELDS = frozenset({"access_token", "token_type", "expires_in", "scope"})
 
+    def read_access_token(data: Any, _cls: Any = None) -> Any:
+        """An ``AccessToken`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, AccessToken)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = AccessToken.__new__(AccessToken)
+        sent = get("access_token", ABSENT)
+        if sent.__class__ is str:
+            model.access_token = sent
+        elif sent is ABSENT:
+            missing(AccessToken, "access_token")
+        elif sent is None:
+            missing(AccessToken, "access_token", null=True)
+        else:
+            model.access_token = _READ_STR(sent, "access_token", notes)
+        sent = get("token_type", ABSENT)
+        if sent.__class__ is str:
+            model.token_type = sent
+        elif sent is ABSENT:
+            missing(AccessToken, "token_type")
+        elif sent is None:
+            missing(AccessToken, "token_type", null=True)
+        else:
+            model.token_type = _READ_STR(sent, "token_type", notes)
+        sent = get("expires_in", ABSENT)
+        if sent is ABSENT:
+            missing(AccessToken, "expires_in")
+        elif sent is None:
+            missing(AccessToken, "expires_in", null=True)
+        else:
+            model.expires_in = _READ_INT_STR(sent, "expires_in", notes)
+        sent = get("scope", ABSENT)
+        if sent.__class__ is str:
+            model.scope = sent
+        elif sent is ABSENT:
+            left_out.append("scope")
+            model.scope = None
+        elif sent is None:
+            model.scope = None
+        else:
+            model.scope = _READ_STR(sent, "scope", notes)
+        finish(model, data, notes, left_out, _ACCESS_TOKEN_FIELDS)
+        return model
 
-def read_access_token(data: Any, _cls: Any = None) -> Any:
-    """An ``AccessToken`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, AccessToken)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = AccessToken.__new__(AccessToken)
-    sent = get("access_token", ABSENT)
-    if sent.__class__ is str:
-        model.access_token = sent
-    elif sent is ABSENT:
-        missing(AccessToken, "access_token")
-    elif sent is None:
-        missing(AccessToken, "access_token", null=True)
-    else:
-        model.access_token = _READ_STR(sent, "access_token", notes)
-    sent = get("token_type", ABSENT)
-    if sent.__class__ is str:
-        model.token_type = sent
-    elif sent is ABSENT:
-        missing(AccessToken, "token_type")
-    elif sent is None:
-        missing(AccessToken, "token_type", null=True)
-    else:
-        model.token_type = _READ_STR(sent, "token_type", notes)
-    sent = get("expires_in", ABSENT)
-    if sent is ABSENT:
-        missing(AccessToken, "expires_in")
-    elif sent is None:
-        missing(AccessToken, "expires_in", null=True)
-    else:
-        model.expires_in = _READ_INT_STR(sent, "expires_in", notes)
-    sent = get("scope", ABSENT)
-    if sent.__class__ is str:
-        model.scope = sent
-    elif sent is ABSENT:
-        left_out.append("scope")
-        model.scope = None
-    elif sent is None:
-        model.scope = None
-    else:
-        model.scope = _READ_STR(sent, "scope", notes)
-    finish(model, data, notes, left_out, _ACCESS_TOKEN_FIELDS)
-    return model
+    _ERROR_DETAIL_FIELDS = frozenset({"detail"})
 
+    def read_error_detail(data: Any, _cls: Any = None) -> Any:
+        """An ``ErrorDetail`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, ErrorDetail)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = ErrorDetail.__new__(ErrorDetail)
+        sent = get("detail", ABSENT)
+        if sent is ABSENT:
+            left_out.append("detail")
+            model.detail = None
+        else:
+            model.detail = sent
+        finish(model, data, notes, left_out, _ERROR_DETAIL_FIELDS)
+        return model
 
-_ERROR_DETAIL_FIELDS = frozenset({"detail"})
+    _POLICY_AGGREGATES_FIELDS = frozenset(
+        {
+            "amount_redeemed_usd_cents",
+            "amount_redeemed_usd",
+            "amount_allocated_usd_cents",
+            "amount_allocated_usd",
+            "spend_available_usd_cents",
+            "spend_available_usd",
+        }
+    )
 
+    def read_policy_aggregates(data: Any, _cls: Any = None) -> Any:
+        """A ``PolicyAggregates`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, PolicyAggregates)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = PolicyAggregates.__new__(PolicyAggregates)
+        sent = get("amount_redeemed_usd_cents", ABSENT)
+        if sent.__class__ is int:
+            model.amount_redeemed_usd_cents = sent
+        elif sent is ABSENT:
+            missing(PolicyAggregates, "amount_redeemed_usd_cents")
+        elif sent is None:
+            missing(PolicyAggregates, "amount_redeemed_usd_cents", null=True)
+        else:
+            model.amount_redeemed_usd_cents = _READ_INT(sent, "amount_redeemed_usd_cents", notes)
+        sent = get("amount_redeemed_usd", ABSENT)
+        if sent.__class__ is float:
+            model.amount_redeemed_usd = sent
+        elif sent is ABSENT:
+            missing(PolicyAggregates, "amount_redeemed_usd")
+        elif sent is None:
+            missing(PolicyAggregates, "amount_redeemed_usd", null=True)
+        else:
+            model.amount_redeemed_usd = _READ_FLOAT(sent, "amount_redeemed_usd", notes)
+        sent = get("amount_allocated_usd_cents", ABSENT)
+        if sent.__class__ is int:
+            model.amount_allocated_usd_cents = sent
+        elif sent is ABSENT:
+            missing(PolicyAggregates, "amount_allocated_usd_cents")
+        elif sent is None:
+            missing(PolicyAggregates, "amount_allocated_usd_cents", null=True)
+        else:
+            model.amount_allocated_usd_cents = _READ_INT(sent, "amount_allocated_usd_cents", notes)
+        sent = get("amount_allocated_usd", ABSENT)
+        if sent.__class__ is float:
+            model.amount_allocated_usd = sent
+        elif sent is ABSENT:
+            missing(PolicyAggregates, "amount_allocated_usd")
+        elif sent is None:
+            missing(PolicyAggregates, "amount_allocated_usd", null=True)
+        else:
+            model.amount_allocated_usd = _READ_FLOAT(sent, "amount_allocated_usd", notes)
+        sent = get("spend_available_usd_cents", ABSENT)
+        if sent.__class__ is int:
+            model.spend_available_usd_cents = sent
+        elif sent is ABSENT:
+            missing(PolicyAggregates, "spend_available_usd_cents")
+        elif sent is None:
+            missing(PolicyAggregates, "spend_available_usd_cents", null=True)
+        else:
+            model.spend_available_usd_cents = _READ_INT(sent, "spend_available_usd_cents", notes)
+        sent = get("spend_available_usd", ABSENT)
+        if sent.__class__ is float:
+            model.spend_available_usd = sent
+        elif sent is ABSENT:
+            missing(PolicyAggregates, "spend_available_usd")
+        elif sent is None:
+            missing(PolicyAggregates, "spend_available_usd", null=True)
+        else:
+            model.spend_available_usd = _READ_FLOAT(sent, "spend_available_usd", notes)
+        finish(model, data, notes, left_out, _POLICY_AGGREGATES_FIELDS)
+        return model
 
-def read_error_detail(data: Any, _cls: Any = None) -> Any:
-    """An ``ErrorDetail`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, ErrorDetail)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = ErrorDetail.__new__(ErrorDetail)
-    sent = get("detail", ABSENT)
-    if sent is ABSENT:
-        left_out.append("detail")
-        model.detail = None
-    else:
-        model.detail = sent
-    finish(model, data, notes, left_out, _ERROR_DETAIL_FIELDS)
-    return model
+    _ASSIGNMENT_CONFIGURATION_FIELDS = frozenset(
+        {"uuid", "subsidy_access_policy", "enterprise_customer_uuid", "active"}
+    )
 
+    def read_assignment_configuration(data: Any, _cls: Any = None) -> Any:
+        """An ``AssignmentConfiguration`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, AssignmentConfiguration)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = AssignmentConfiguration.__new__(AssignmentConfiguration)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            missing(AssignmentConfiguration, "uuid")
+        elif sent is None:
+            missing(AssignmentConfiguration, "uuid", null=True)
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("subsidy_access_policy", ABSENT)
+        if sent.__class__ is str:
+            model.subsidy_access_policy = sent
+        elif sent is ABSENT:
+            missing(AssignmentConfiguration, "subsidy_access_policy")
+        elif sent is None:
+            missing(AssignmentConfiguration, "subsidy_access_policy", null=True)
+        else:
+            model.subsidy_access_policy = _READ_STR(sent, "subsidy_access_policy", notes)
+        sent = get("enterprise_customer_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_customer_uuid = sent
+        elif sent is ABSENT:
+            missing(AssignmentConfiguration, "enterprise_customer_uuid")
+        elif sent is None:
+            missing(AssignmentConfiguration, "enterprise_customer_uuid", null=True)
+        else:
+            model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
+        sent = get("active", ABSENT)
+        if sent.__class__ is bool:
+            model.active = sent
+        elif sent is ABSENT:
+            missing(AssignmentConfiguration, "active")
+        elif sent is None:
+            missing(AssignmentConfiguration, "active", null=True)
+        else:
+            model.active = _READ_BOOL(sent, "active", notes)
+        finish(model, data, notes, left_out, _ASSIGNMENT_CONFIGURATION_FIELDS)
+        return model
 
-_POLICY_AGGREGATES_FIELDS = frozenset(
-    {
-        "amount_redeemed_usd_cents",
-        "amount_redeemed_usd",
-        "amount_allocated_usd_cents",
-        "amount_allocated_usd",
-        "spend_available_usd_cents",
-        "spend_available_usd",
+    _LIST_PRICE_FIELDS = frozenset({"usd", "usd_cents"})
+
+    def read_list_price(data: Any, _cls: Any = None) -> Any:
+        """A ``ListPrice`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, ListPrice)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = ListPrice.__new__(ListPrice)
+        sent = get("usd", ABSENT)
+        if sent.__class__ is float:
+            model.usd = sent
+        elif sent is ABSENT:
+            missing(ListPrice, "usd")
+        elif sent is None:
+            model.usd = None
+        else:
+            model.usd = _READ_FLOAT(sent, "usd", notes)
+        sent = get("usd_cents", ABSENT)
+        if sent.__class__ is int:
+            model.usd_cents = sent
+        elif sent is ABSENT:
+            missing(ListPrice, "usd_cents")
+        elif sent is None:
+            model.usd_cents = None
+        else:
+            model.usd_cents = _READ_INT(sent, "usd_cents", notes)
+        finish(model, data, notes, left_out, _LIST_PRICE_FIELDS)
+        return model
+
+    _ASSIGNMENT_ACTION_FIELDS = frozenset(
+        {"created", "modified", "uuid", "action_type", "completed_at", "learner_acknowledged", "error_reason"}
+    )
+
+    def read_assignment_action(data: Any, _cls: Any = None) -> Any:
+        """An ``AssignmentAction`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, AssignmentAction)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = AssignmentAction.__new__(AssignmentAction)
+        sent = get("created", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.created = decoded
+        elif sent is ABSENT:
+            missing(AssignmentAction, "created")
+        elif sent is None:
+            missing(AssignmentAction, "created", null=True)
+        else:
+            model.created = _READ_DATETIME(sent, "created", notes)
+        sent = get("modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.modified = decoded
+        elif sent is ABSENT:
+            missing(AssignmentAction, "modified")
+        elif sent is None:
+            missing(AssignmentAction, "modified", null=True)
+        else:
+            model.modified = _READ_DATETIME(sent, "modified", notes)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            missing(AssignmentAction, "uuid")
+        elif sent is None:
+            missing(AssignmentAction, "uuid", null=True)
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("action_type", ABSENT)
+        if sent.__class__ is str:
+            model.action_type = sent
+        elif sent is ABSENT:
+            missing(AssignmentAction, "action_type")
+        elif sent is None:
+            missing(AssignmentAction, "action_type", null=True)
+        else:
+            model.action_type = _READ_STR(sent, "action_type", notes)
+        sent = get("completed_at", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.completed_at = decoded
+        elif sent is ABSENT:
+            missing(AssignmentAction, "completed_at")
+        elif sent is None:
+            model.completed_at = None
+        else:
+            model.completed_at = _READ_DATETIME(sent, "completed_at", notes)
+        sent = get("learner_acknowledged", ABSENT)
+        if sent.__class__ is bool:
+            model.learner_acknowledged = sent
+        elif sent is ABSENT:
+            left_out.append("learner_acknowledged")
+            model.learner_acknowledged = None
+        elif sent is None:
+            model.learner_acknowledged = None
+        else:
+            model.learner_acknowledged = _READ_BOOL(sent, "learner_acknowledged", notes)
+        sent = get("error_reason", ABSENT)
+        if sent is ABSENT:
+            missing(AssignmentAction, "error_reason")
+        elif sent is None:
+            model.error_reason = None
+        else:
+            model.error_reason = _READ_STR_DICT_STR_ANY(sent, "error_reason", notes)
+        finish(model, data, notes, left_out, _ASSIGNMENT_ACTION_FIELDS)
+        return model
+
+    _EARLIEST_POSSIBLE_EXPIRATION_FIELDS = frozenset({"date", "reason"})
+
+    def read_earliest_possible_expiration(data: Any, _cls: Any = None) -> Any:
+        """An ``EarliestPossibleExpiration`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, EarliestPossibleExpiration)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = EarliestPossibleExpiration.__new__(EarliestPossibleExpiration)
+        sent = get("date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.date = decoded
+        elif sent is ABSENT:
+            missing(EarliestPossibleExpiration, "date")
+        elif sent is None:
+            missing(EarliestPossibleExpiration, "date", null=True)
+        else:
+            model.date = _READ_DATETIME(sent, "date", notes)
+        sent = get("reason", ABSENT)
+        if sent.__class__ is str:
+            model.reason = sent
+        elif sent is ABSENT:
+            missing(EarliestPossibleExpiration, "reason")
+        elif sent is None:
+            missing(EarliestPossibleExpiration, "reason", null=True)
+        else:
+            model.reason = _READ_STR(sent, "reason", notes)
+        finish(model, data, notes, left_out, _EARLIEST_POSSIBLE_EXPIRATION_FIELDS)
+        return model
+
+    _RECENT_ACTION_FIELDS = frozenset({"action_type", "timestamp"})
+
+    def read_recent_action(data: Any, _cls: Any = None) -> Any:
+        """A ``RecentAction`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, RecentAction)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = RecentAction.__new__(RecentAction)
+        sent = get("action_type", ABSENT)
+        if sent.__class__ is str:
+            model.action_type = sent
+        elif sent is ABSENT:
+            missing(RecentAction, "action_type")
+        elif sent is None:
+            missing(RecentAction, "action_type", null=True)
+        else:
+            model.action_type = _READ_STR(sent, "action_type", notes)
+        sent = get("timestamp", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.timestamp = decoded
+        elif sent is ABSENT:
+            missing(RecentAction, "timestamp")
+        elif sent is None:
+            missing(RecentAction, "timestamp", null=True)
+        else:
+            model.timestamp = _READ_DATETIME(sent, "timestamp", notes)
+        finish(model, data, notes, left_out, _RECENT_ACTION_FIELDS)
+        return model
+
+    _COURSE_PARTNER_FIELDS = frozenset({"name", "logo_image_url"})
+
+    def read_course_partner(data: Any, _cls: Any = None) -> Any:
+        """A ``CoursePartner`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, CoursePartner)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = CoursePartner.__new__(CoursePartner)
+        sent = get("name", ABSENT)
+        if sent.__class__ is str:
+            model.name = sent
+        elif sent is ABSENT:
+            missing(CoursePartner, "name")
+        elif sent is None:
+            missing(CoursePartner, "name", null=True)
+        else:
+            model.name = _READ_STR(sent, "name", notes)
+        sent = get("logo_image_url", ABSENT)
+        if sent.__class__ is str:
+            model.logo_image_url = sent
+        elif sent is ABSENT:
+            missing(CoursePartner, "logo_image_url")
+        elif sent is None:
+            model.logo_image_url = None
+        else:
+            model.logo_image_url = _READ_STR(sent, "logo_image_url", notes)
+        finish(model, data, notes, left_out, _COURSE_PARTNER_FIELDS)
+        return model
+
+    _LEARNER_STATE_COUNT_FIELDS = frozenset({"learner_state", "count"})
+
+    def read_learner_state_count(data: Any, _cls: Any = None) -> Any:
+        """A ``LearnerStateCount`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LearnerStateCount)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = LearnerStateCount.__new__(LearnerStateCount)
+        sent = get("learner_state", ABSENT)
+        if sent.__class__ is str:
+            model.learner_state = sent
+        elif sent is ABSENT:
+            missing(LearnerStateCount, "learner_state")
+        elif sent is None:
+            missing(LearnerStateCount, "learner_state", null=True)
+        else:
+            model.learner_state = _READ_STR(sent, "learner_state", notes)
+        sent = get("count", ABSENT)
+        if sent.__class__ is int:
+            model.count = sent
+        elif sent is ABSENT:
+            missing(LearnerStateCount, "count")
+        elif sent is None:
+            missing(LearnerStateCount, "count", null=True)
+        else:
+            model.count = _READ_INT(sent, "count", notes)
+        finish(model, data, notes, left_out, _LEARNER_STATE_COUNT_FIELDS)
+        return model
+
+    _LICENSE_COUNTS_FIELDS = frozenset(
+        {"activated", "assigned", "unassigned", "revoked", "total", "allocated"}
+    )
+
+    def read_license_counts(data: Any, _cls: Any = None) -> Any:
+        """A ``LicenseCounts`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LicenseCounts)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = LicenseCounts.__new__(LicenseCounts)
+        sent = get("activated", ABSENT)
+        if sent.__class__ is int:
+            model.activated = sent
+        elif sent is ABSENT:
+            left_out.append("activated")
+            model.activated = None
+        elif sent is None:
+            model.activated = None
+        else:
+            model.activated = _READ_INT(sent, "activated", notes)
+        sent = get("assigned", ABSENT)
+        if sent.__class__ is int:
+            model.assigned = sent
+        elif sent is ABSENT:
+            left_out.append("assigned")
+            model.assigned = None
+        elif sent is None:
+            model.assigned = None
+        else:
+            model.assigned = _READ_INT(sent, "assigned", notes)
+        sent = get("unassigned", ABSENT)
+        if sent.__class__ is int:
+            model.unassigned = sent
+        elif sent is ABSENT:
+            left_out.append("unassigned")
+            model.unassigned = None
+        elif sent is None:
+            model.unassigned = None
+        else:
+            model.unassigned = _READ_INT(sent, "unassigned", notes)
+        sent = get("revoked", ABSENT)
+        if sent.__class__ is int:
+            model.revoked = sent
+        elif sent is ABSENT:
+            missing(LicenseCounts, "revoked")
+        elif sent is None:
+            missing(LicenseCounts, "revoked", null=True)
+        else:
+            model.revoked = _READ_INT(sent, "revoked", notes)
+        sent = get("total", ABSENT)
+        if sent.__class__ is int:
+            model.total = sent
+        elif sent is ABSENT:
+            missing(LicenseCounts, "total")
+        elif sent is None:
+            missing(LicenseCounts, "total", null=True)
+        else:
+            model.total = _READ_INT(sent, "total", notes)
+        sent = get("allocated", ABSENT)
+        if sent.__class__ is int:
+            model.allocated = sent
+        elif sent is ABSENT:
+            missing(LicenseCounts, "allocated")
+        elif sent is None:
+            missing(LicenseCounts, "allocated", null=True)
+        else:
+            model.allocated = _READ_INT(sent, "allocated", notes)
+        finish(model, data, notes, left_out, _LICENSE_COUNTS_FIELDS)
+        return model
+
+    _REVOCATIONS_FIELDS = frozenset({"total", "used", "remaining", "applied"})
+
+    def read_revocations(data: Any, _cls: Any = None) -> Any:
+        """A ``Revocations`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Revocations)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = Revocations.__new__(Revocations)
+        sent = get("total", ABSENT)
+        if sent.__class__ is int:
+            model.total = sent
+        elif sent is ABSENT:
+            left_out.append("total")
+            model.total = None
+        elif sent is None:
+            model.total = None
+        else:
+            model.total = _READ_INT(sent, "total", notes)
+        sent = get("used", ABSENT)
+        if sent.__class__ is int:
+            model.used = sent
+        elif sent is ABSENT:
+            left_out.append("used")
+            model.used = None
+        elif sent is None:
+            model.used = None
+        else:
+            model.used = _READ_INT(sent, "used", notes)
+        sent = get("remaining", ABSENT)
+        if sent.__class__ is int:
+            model.remaining = sent
+        elif sent is ABSENT:
+            missing(Revocations, "remaining")
+        elif sent is None:
+            missing(Revocations, "remaining", null=True)
+        else:
+            model.remaining = _READ_INT(sent, "remaining", notes)
+        sent = get("applied", ABSENT)
+        if sent.__class__ is int:
+            model.applied = sent
+        elif sent is ABSENT:
+            left_out.append("applied")
+            model.applied = None
+        elif sent is None:
+            model.applied = None
+        else:
+            model.applied = _READ_INT(sent, "applied", notes)
+        finish(model, data, notes, left_out, _REVOCATIONS_FIELDS)
+        return model
+
+    _PRIOR_RENEWAL_FIELDS = frozenset(
+        {
+            "prior_subscription_plan_id",
+            "prior_subscription_plan_start_date",
+            "renewed_subscription_plan_id",
+            "renewed_subscription_plan_start_date",
+        }
+    )
+
+    def read_prior_renewal(data: Any, _cls: Any = None) -> Any:
+        """A ``PriorRenewal`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, PriorRenewal)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = PriorRenewal.__new__(PriorRenewal)
+        sent = get("prior_subscription_plan_id", ABSENT)
+        if sent.__class__ is str:
+            model.prior_subscription_plan_id = sent
+        elif sent is ABSENT:
+            missing(PriorRenewal, "prior_subscription_plan_id")
+        elif sent is None:
+            missing(PriorRenewal, "prior_subscription_plan_id", null=True)
+        else:
+            model.prior_subscription_plan_id = _READ_STR(sent, "prior_subscription_plan_id", notes)
+        sent = get("prior_subscription_plan_start_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.prior_subscription_plan_start_date = decoded
+        elif sent is ABSENT:
+            missing(PriorRenewal, "prior_subscription_plan_start_date")
+        elif sent is None:
+            missing(PriorRenewal, "prior_subscription_plan_start_date", null=True)
+        else:
+            model.prior_subscription_plan_start_date = _READ_DATETIME(
+                sent, "prior_subscription_plan_start_date", notes
+            )
+        sent = get("renewed_subscription_plan_id", ABSENT)
+        if sent.__class__ is str:
+            model.renewed_subscription_plan_id = sent
+        elif sent is ABSENT:
+            missing(PriorRenewal, "renewed_subscription_plan_id")
+        elif sent is None:
+            model.renewed_subscription_plan_id = None
+        else:
+            model.renewed_subscription_plan_id = _READ_STR(sent, "renewed_subscription_plan_id", notes)
+        sent = get("renewed_subscription_plan_start_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.renewed_subscription_plan_start_date = decoded
+        elif sent is ABSENT:
+            missing(PriorRenewal, "renewed_subscription_plan_start_date")
+        elif sent is None:
+            missing(PriorRenewal, "renewed_subscription_plan_start_date", null=True)
+        else:
+            model.renewed_subscription_plan_start_date = _READ_DATETIME(
+                sent, "renewed_subscription_plan_start_date", notes
+            )
+        finish(model, data, notes, left_out, _PRIOR_RENEWAL_FIELDS)
+        return model
+
+    _SUBSCRIPTION_PLAN_FIELDS = frozenset(
+        {
+            "title",
+            "uuid",
+            "start_date",
+            "expiration_date",
+            "enterprise_customer_uuid",
+            "enterprise_catalog_uuid",
+            "is_active",
+            "is_revocation_cap_enabled",
+            "days_until_expiration",
+            "days_until_expiration_including_renewals",
+            "is_locked_for_renewal_processing",
+            "should_auto_apply_licenses",
+            "is_current",
+            "created",
+            "plan_type",
+            "salesforce_opportunity_line_item",
+            "can_freeze_unused_licenses",
+            "customer_agreement",
+            "desired_num_licenses",
+            "expiration_processed",
+            "for_internal_use_only",
+            "last_freeze_timestamp",
+            "num_revocations_applied",
+            "product",
+            "revoke_max_percentage",
+            "change_reason",
+            "licenses",
+            "revocations",
+            "prior_renewals",
+        }
+    )
+
+    def read_subscription_plan(data: Any, _cls: Any = None) -> Any:
+        """A ``SubscriptionPlan`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, SubscriptionPlan)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = SubscriptionPlan.__new__(SubscriptionPlan)
+        sent = get("title", ABSENT)
+        if sent.__class__ is str:
+            model.title = sent
+        elif sent is ABSENT:
+            missing(SubscriptionPlan, "title")
+        elif sent is None:
+            missing(SubscriptionPlan, "title", null=True)
+        else:
+            model.title = _READ_STR(sent, "title", notes)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            missing(SubscriptionPlan, "uuid")
+        elif sent is None:
+            missing(SubscriptionPlan, "uuid", null=True)
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("start_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.start_date = decoded
+        elif sent is ABSENT:
+            missing(SubscriptionPlan, "start_date")
+        elif sent is None:
+            missing(SubscriptionPlan, "start_date", null=True)
+        else:
+            model.start_date = _READ_DATETIME(sent, "start_date", notes)
+        sent = get("expiration_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.expiration_date = decoded
+        elif sent is ABSENT:
+            missing(SubscriptionPlan, "expiration_date")
+        elif sent is None:
+            missing(SubscriptionPlan, "expiration_date", null=True)
+        else:
+            model.expiration_date = _READ_DATETIME(sent, "expiration_date", notes)
+        sent = get("enterprise_customer_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_customer_uuid = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_customer_uuid")
+            model.enterprise_customer_uuid = None
+        elif sent is None:
+            model.enterprise_customer_uuid = None
+        else:
+            model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
+        sent = get("enterprise_catalog_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_catalog_uuid = sent
+        elif sent is ABSENT:
+            missing(SubscriptionPlan, "enterprise_catalog_uuid")
+        elif sent is None:
+            missing(SubscriptionPlan, "enterprise_catalog_uuid", null=True)
+        else:
+            model.enterprise_catalog_uuid = _READ_STR(sent, "enterprise_catalog_uuid", notes)
+        sent = get("is_active", ABSENT)
+        if sent.__class__ is bool:
+            model.is_active = sent
+        elif sent is ABSENT:
+            missing(SubscriptionPlan, "is_active")
+        elif sent is None:
+            model.is_active = None
+        else:
+            model.is_active = _READ_BOOL(sent, "is_active", notes)
+        sent = get("is_revocation_cap_enabled", ABSENT)
+        if sent.__class__ is bool:
+            model.is_revocation_cap_enabled = sent
+        elif sent is ABSENT:
+            left_out.append("is_revocation_cap_enabled")
+            model.is_revocation_cap_enabled = None
+        elif sent is None:
+            model.is_revocation_cap_enabled = None
+        else:
+            model.is_revocation_cap_enabled = _READ_BOOL(sent, "is_revocation_cap_enabled", notes)
+        sent = get("days_until_expiration", ABSENT)
+        if sent.__class__ is int:
+            model.days_until_expiration = sent
+        elif sent is ABSENT:
+            left_out.append("days_until_expiration")
+            model.days_until_expiration = None
+        elif sent is None:
+            model.days_until_expiration = None
+        else:
+            model.days_until_expiration = _READ_INT(sent, "days_until_expiration", notes)
+        sent = get("days_until_expiration_including_renewals", ABSENT)
+        if sent.__class__ is int:
+            model.days_until_expiration_including_renewals = sent
+        elif sent is ABSENT:
+            left_out.append("days_until_expiration_including_renewals")
+            model.days_until_expiration_including_renewals = None
+        elif sent is None:
+            model.days_until_expiration_including_renewals = None
+        else:
+            model.days_until_expiration_including_renewals = _READ_INT(
+                sent, "days_until_expiration_including_renewals", notes
+            )
+        sent = get("is_locked_for_renewal_processing", ABSENT)
+        if sent.__class__ is bool:
+            model.is_locked_for_renewal_processing = sent
+        elif sent is ABSENT:
+            left_out.append("is_locked_for_renewal_processing")
+            model.is_locked_for_renewal_processing = None
+        elif sent is None:
+            model.is_locked_for_renewal_processing = None
+        else:
+            model.is_locked_for_renewal_processing = _READ_BOOL(
+                sent, "is_locked_for_renewal_processing", notes
+            )
+        sent = get("should_auto_apply_licenses", ABSENT)
+        if sent.__class__ is bool:
+            model.should_auto_apply_licenses = sent
+        elif sent is ABSENT:
+            left_out.append("should_auto_apply_licenses")
+            model.should_auto_apply_licenses = None
+        elif sent is None:
+            model.should_auto_apply_licenses = None
+        else:
+            model.should_auto_apply_licenses = _READ_BOOL(sent, "should_auto_apply_licenses", notes)
+        sent = get("is_current", ABSENT)
+        if sent.__class__ is bool:
+            model.is_current = sent
+        elif sent is ABSENT:
+            left_out.append("is_current")
+            model.is_current = None
+        elif sent is None:
+            model.is_current = None
+        else:
+            model.is_current = _READ_BOOL(sent, "is_current", notes)
+        sent = get("created", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.created = decoded
+        elif sent is ABSENT:
+            left_out.append("created")
+            model.created = None
+        elif sent is None:
+            model.created = None
+        else:
+            model.created = _READ_DATETIME(sent, "created", notes)
+        sent = get("plan_type", ABSENT)
+        if sent.__class__ is str:
+            model.plan_type = sent
+        elif sent is ABSENT:
+            left_out.append("plan_type")
+            model.plan_type = None
+        elif sent is None:
+            model.plan_type = None
+        else:
+            model.plan_type = _READ_STR(sent, "plan_type", notes)
+        sent = get("salesforce_opportunity_line_item", ABSENT)
+        if sent.__class__ is str:
+            model.salesforce_opportunity_line_item = sent
+        elif sent is ABSENT:
+            left_out.append("salesforce_opportunity_line_item")
+            model.salesforce_opportunity_line_item = None
+        elif sent is None:
+            model.salesforce_opportunity_line_item = None
+        else:
+            model.salesforce_opportunity_line_item = _READ_STR(
+                sent, "salesforce_opportunity_line_item", notes
+            )
+        sent = get("can_freeze_unused_licenses", ABSENT)
+        if sent.__class__ is bool:
+            model.can_freeze_unused_licenses = sent
+        elif sent is ABSENT:
+            left_out.append("can_freeze_unused_licenses")
+            model.can_freeze_unused_licenses = None
+        elif sent is None:
+            model.can_freeze_unused_licenses = None
+        else:
+            model.can_freeze_unused_licenses = _READ_BOOL(sent, "can_freeze_unused_licenses", notes)
+        sent = get("customer_agreement", ABSENT)
+        if sent.__class__ is str:
+            model.customer_agreement = sent
+        elif sent is ABSENT:
+            left_out.append("customer_agreement")
+            model.customer_agreement = None
+        elif sent is None:
+            model.customer_agreement = None
+        else:
+            model.customer_agreement = _READ_STR(sent, "customer_agreement", notes)
+        sent = get("desired_num_licenses", ABSENT)
+        if sent.__class__ is int:
+            model.desired_num_licenses = sent
+        elif sent is ABSENT:
+            left_out.append("desired_num_licenses")
+            model.desired_num_licenses = None
+        elif sent is None:
+            model.desired_num_licenses = None
+        else:
+            model.desired_num_licenses = _READ_INT(sent, "desired_num_licenses", notes)
+        sent = get("expiration_processed", ABSENT)
+        if sent.__class__ is bool:
+            model.expiration_processed = sent
+        elif sent is ABSENT:
+            left_out.append("expiration_processed")
+            model.expiration_processed = None
+        elif sent is None:
+            model.expiration_processed = None
+        else:
+            model.expiration_processed = _READ_BOOL(sent, "expiration_processed", notes)
+        sent = get("for_internal_use_only", ABSENT)
+        if sent.__class__ is bool:
+            model.for_internal_use_only = sent
+        elif sent is ABSENT:
+            left_out.append("for_internal_use_only")
+            model.for_internal_use_only = None
+        elif sent is None:
+            model.for_internal_use_only = None
+        else:
+            model.for_internal_use_only = _READ_BOOL(sent, "for_internal_use_only", notes)
+        sent = get("last_freeze_timestamp", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.last_freeze_timestamp = decoded
+        elif sent is ABSENT:
+            left_out.append("last_freeze_timestamp")
+            model.last_freeze_timestamp = None
+        elif sent is None:
+            model.last_freeze_timestamp = None
+        else:
+            model.last_freeze_timestamp = _READ_DATETIME(sent, "last_freeze_timestamp", notes)
+        sent = get("num_revocations_applied", ABSENT)
+        if sent.__class__ is int:
+            model.num_revocations_applied = sent
+        elif sent is ABSENT:
+            left_out.append("num_revocations_applied")
+            model.num_revocations_applied = None
+        elif sent is None:
+            model.num_revocations_applied = None
+        else:
+            model.num_revocations_applied = _READ_INT(sent, "num_revocations_applied", notes)
+        sent = get("product", ABSENT)
+        if sent.__class__ is int:
+            model.product = sent
+        elif sent is ABSENT:
+            left_out.append("product")
+            model.product = None
+        elif sent is None:
+            model.product = None
+        else:
+            model.product = _READ_INT(sent, "product", notes)
+        sent = get("revoke_max_percentage", ABSENT)
+        if sent.__class__ is int:
+            model.revoke_max_percentage = sent
+        elif sent is ABSENT:
+            left_out.append("revoke_max_percentage")
+            model.revoke_max_percentage = None
+        elif sent is None:
+            model.revoke_max_percentage = None
+        else:
+            model.revoke_max_percentage = _READ_INT(sent, "revoke_max_percentage", notes)
+        sent = get("change_reason", ABSENT)
+        if sent.__class__ is str:
+            model.change_reason = sent
+        elif sent is ABSENT:
+            left_out.append("change_reason")
+            model.change_reason = None
+        elif sent is None:
+            model.change_reason = None
+        else:
+            model.change_reason = _READ_STR(sent, "change_reason", notes)
+        sent = get("licenses", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.licenses = read_license_counts(sent)
+            except MissingFieldError as error:
+                raise error.within("licenses") from None
+        elif sent is ABSENT:
+            left_out.append("licenses")
+            model.licenses = None
+        elif sent is None:
+            model.licenses = None
+        else:
+            model.licenses = _READ_LICENSE_COUNTS(sent, "licenses", notes)
+        sent = get("revocations", ABSENT)
+        if sent is ABSENT:
+            left_out.append("revocations")
+            model.revocations = None
+        elif sent is None:
+            model.revocations = None
+        else:
+            model.revocations = _READ_REVOCATIONS_BOOL(sent, "revocations", notes)
+        sent = get("prior_renewals", ABSENT)
+        if sent.__class__ is list:
+            model.prior_renewals = read_models(
+                sent, read_prior_renewal, "prior_renewals", PriorRenewal, notes
+            )
+        elif sent is ABSENT:
+            left_out.append("prior_renewals")
+            model.prior_renewals = []
+        elif sent is None:
+            model.prior_renewals = null_array("prior_renewals", list[PriorRenewal], notes)
+        else:
+            model.prior_renewals = _READ_LIST_PRIOR_RENEWAL(sent, "prior_renewals", notes)
+        finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_FIELDS)
+        return model
+
+    _SUBSCRIPTION_PLAN_PAGE_FIELDS = frozenset({"count", "next", "previous", "results"})
+
+    def read_subscription_plan_page(data: Any, _cls: Any = None) -> Any:
+        """A ``SubscriptionPlanPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, SubscriptionPlanPage)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = SubscriptionPlanPage.__new__(SubscriptionPlanPage)
+        sent = get("count", ABSENT)
+        if sent.__class__ is int:
+            model.count = sent
+        elif sent is ABSENT:
+            left_out.append("count")
+            model.count = None
+        elif sent is None:
+            model.count = None
+        else:
+            model.count = _READ_INT(sent, "count", notes)
+        sent = get("next", ABSENT)
+        if sent.__class__ is str:
+            model.next = sent
+        elif sent is ABSENT:
+            left_out.append("next")
+            model.next = None
+        elif sent is None:
+            model.next = None
+        else:
+            model.next = _READ_STR(sent, "next", notes)
+        sent = get("previous", ABSENT)
+        if sent.__class__ is str:
+            model.previous = sent
+        elif sent is ABSENT:
+            left_out.append("previous")
+            model.previous = None
+        elif sent is None:
+            model.previous = None
+        else:
+            model.previous = _READ_STR(sent, "previous", notes)
+        sent = get("results", ABSENT)
+        if sent.__class__ is list:
+            model.results = read_models(sent, read_subscription_plan, "results", SubscriptionPlan, notes)
+        elif sent is ABSENT:
+            missing(SubscriptionPlanPage, "results")
+        elif sent is None:
+            model.results = null_array("results", list[SubscriptionPlan], notes)
+        else:
+            model.results = _READ_LIST_SUBSCRIPTION_PLAN(sent, "results", notes)
+        finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_PAGE_FIELDS)
+        return model
+
+    _LICENSE_ASSIGNMENT_FIELDS = frozenset({"user_email", "license"})
+
+    def read_license_assignment(data: Any, _cls: Any = None) -> Any:
+        """A ``LicenseAssignment`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LicenseAssignment)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = LicenseAssignment.__new__(LicenseAssignment)
+        sent = get("user_email", ABSENT)
+        if sent.__class__ is str:
+            model.user_email = sent
+        elif sent is ABSENT:
+            missing(LicenseAssignment, "user_email")
+        elif sent is None:
+            missing(LicenseAssignment, "user_email", null=True)
+        else:
+            model.user_email = _READ_STR(sent, "user_email", notes)
+        sent = get("license", ABSENT)
+        if sent.__class__ is str:
+            model.license = sent
+        elif sent is ABSENT:
+            missing(LicenseAssignment, "license")
+        elif sent is None:
+            missing(LicenseAssignment, "license", null=True)
+        else:
+            model.license = _READ_STR(sent, "license", notes)
+        finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_FIELDS)
+        return model
+
+    _LICENSE_ASSIGNMENT_RESULT_FIELDS = frozenset(
+        {"num_successful_assignments", "num_already_associated", "license_assignments"}
+    )
+
+    def read_license_assignment_result(data: Any, _cls: Any = None) -> Any:
+        """A ``LicenseAssignmentResult`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LicenseAssignmentResult)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = LicenseAssignmentResult.__new__(LicenseAssignmentResult)
+        sent = get("num_successful_assignments", ABSENT)
+        if sent.__class__ is int:
+            model.num_successful_assignments = sent
+        elif sent is ABSENT:
+            missing(LicenseAssignmentResult, "num_successful_assignments")
+        elif sent is None:
+            missing(LicenseAssignmentResult, "num_successful_assignments", null=True)
+        else:
+            model.num_successful_assignments = _READ_INT(sent, "num_successful_assignments", notes)
+        sent = get("num_already_associated", ABSENT)
+        if sent.__class__ is int:
+            model.num_already_associated = sent
+        elif sent is ABSENT:
+            missing(LicenseAssignmentResult, "num_already_associated")
+        elif sent is None:
+            missing(LicenseAssignmentResult, "num_already_associated", null=True)
+        else:
+            model.num_already_associated = _READ_INT(sent, "num_already_associated", notes)
+        sent = get("license_assignments", ABSENT)
+        if sent.__class__ is list:
+            model.license_assignments = read_models(
+                sent, read_license_assignment, "license_assignments", LicenseAssignment, notes
+            )
+        elif sent is ABSENT:
+            missing(LicenseAssignmentResult, "license_assignments")
+        elif sent is None:
+            model.license_assignments = null_array("license_assignments", list[LicenseAssignment], notes)
+        else:
+            model.license_assignments = _READ_LIST_LICENSE_ASSIGNMENT(sent, "license_assignments", notes)
+        finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_RESULT_FIELDS)
+        return model
+
+    _BULK_REVOKE_FILTER_FIELDS = frozenset({"user_email", "status_in"})
+
+    def read_bulk_revoke_filter(data: Any, _cls: Any = None) -> Any:
+        """A ``BulkRevokeFilter`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, BulkRevokeFilter)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = BulkRevokeFilter.__new__(BulkRevokeFilter)
+        sent = get("user_email", ABSENT)
+        if sent.__class__ is str:
+            model.user_email = sent
+        elif sent is ABSENT:
+            left_out.append("user_email")
+            model.user_email = None
+        elif sent is None:
+            model.user_email = None
+        else:
+            model.user_email = _READ_STR(sent, "user_email", notes)
+        sent = get("status_in", ABSENT)
+        if sent is ABSENT:
+            left_out.append("status_in")
+            model.status_in = []
+        elif sent is None:
+            model.status_in = null_array("status_in", list[LicenseStatus | str], notes)
+        else:
+            model.status_in = _READ_LIST_LICENSE_STATUS_STR(sent, "status_in", notes)
+        finish(model, data, notes, left_out, _BULK_REVOKE_FILTER_FIELDS)
+        return model
+
+    _SUCCESSFUL_REVOCATION_FIELDS = frozenset({"license_uuid", "original_status", "user_email"})
+
+    def read_successful_revocation(data: Any, _cls: Any = None) -> Any:
+        """A ``SuccessfulRevocation`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, SuccessfulRevocation)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = SuccessfulRevocation.__new__(SuccessfulRevocation)
+        sent = get("license_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.license_uuid = sent
+        elif sent is ABSENT:
+            missing(SuccessfulRevocation, "license_uuid")
+        elif sent is None:
+            missing(SuccessfulRevocation, "license_uuid", null=True)
+        else:
+            model.license_uuid = _READ_STR(sent, "license_uuid", notes)
+        sent = get("original_status", ABSENT)
+        if sent.__class__ is str and (decoded := _LICENSE_STATUS_VALUES.get(sent)) is not None:
+            model.original_status = decoded
+        elif sent is ABSENT:
+            missing(SuccessfulRevocation, "original_status")
+        elif sent is None:
+            missing(SuccessfulRevocation, "original_status", null=True)
+        else:
+            model.original_status = _READ_LICENSE_STATUS_STR(sent, "original_status", notes)
+        sent = get("user_email", ABSENT)
+        if sent.__class__ is str:
+            model.user_email = sent
+        elif sent is ABSENT:
+            missing(SuccessfulRevocation, "user_email")
+        elif sent is None:
+            missing(SuccessfulRevocation, "user_email", null=True)
+        else:
+            model.user_email = _READ_STR(sent, "user_email", notes)
+        finish(model, data, notes, left_out, _SUCCESSFUL_REVOCATION_FIELDS)
+        return model
+
+    _UNSUCCESSFUL_REVOCATION_FIELDS = frozenset({"error", "error_response_status", "user_email"})
+
+    def read_unsuccessful_revocation(data: Any, _cls: Any = None) -> Any:
+        """An ``UnsuccessfulRevocation`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, UnsuccessfulRevocation)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = UnsuccessfulRevocation.__new__(UnsuccessfulRevocation)
+        sent = get("error", ABSENT)
+        if sent.__class__ is str:
+            model.error = sent
+        elif sent is ABSENT:
+            missing(UnsuccessfulRevocation, "error")
+        elif sent is None:
+            missing(UnsuccessfulRevocation, "error", null=True)
+        else:
+            model.error = _READ_STR(sent, "error", notes)
+        sent = get("error_response_status", ABSENT)
+        if sent.__class__ is int:
+            model.error_response_status = sent
+        elif sent is ABSENT:
+            left_out.append("error_response_status")
+            model.error_response_status = None
+        elif sent is None:
+            model.error_response_status = None
+        else:
+            model.error_response_status = _READ_INT(sent, "error_response_status", notes)
+        sent = get("user_email", ABSENT)
+        if sent.__class__ is str:
+            model.user_email = sent
+        elif sent is ABSENT:
+            left_out.append("user_email")
+            model.user_email = None
+        elif sent is None:
+            model.user_email = None
+        else:
+            model.user_email = _READ_STR(sent, "user_email", notes)
+        finish(model, data, notes, left_out, _UNSUCCESSFUL_REVOCATION_FIELDS)
+        return model
+
+    _BULK_REVOKE_RESULT_FIELDS = frozenset(
+        {"successful_revocations", "unsuccessful_revocations", "partial", "itemized"}
+    )
+
+    def read_bulk_revoke_result(data: Any, _cls: Any = None) -> Any:
+        """A ``BulkRevokeResult`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, BulkRevokeResult)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = BulkRevokeResult.__new__(BulkRevokeResult)
+        sent = get("successful_revocations", ABSENT)
+        if sent.__class__ is list:
+            model.successful_revocations = read_models(
+                sent, read_successful_revocation, "successful_revocations", SuccessfulRevocation, notes
+            )
+        elif sent is ABSENT:
+            left_out.append("successful_revocations")
+            model.successful_revocations = []
+        elif sent is None:
+            model.successful_revocations = null_array(
+                "successful_revocations", list[SuccessfulRevocation], notes
+            )
+        else:
+            model.successful_revocations = _READ_LIST_SUCCESSFUL_REVOCATION(
+                sent, "successful_revocations", notes
+            )
+        sent = get("unsuccessful_revocations", ABSENT)
+        if sent.__class__ is list:
+            model.unsuccessful_revocations = read_models(
+                sent, read_unsuccessful_revocation, "unsuccessful_revocations", UnsuccessfulRevocation, notes
+            )
+        elif sent is ABSENT:
+            left_out.append("unsuccessful_revocations")
+            model.unsuccessful_revocations = []
+        elif sent is None:
+            model.unsuccessful_revocations = null_array(
+                "unsuccessful_revocations", list[UnsuccessfulRevocation], notes
+            )
+        else:
+            model.unsuccessful_revocations = _READ_LIST_UNSUCCESSFUL_REVOCATION(
+                sent, "unsuccessful_revocations", notes
+            )
+        sent = get("partial", ABSENT)
+        if sent.__class__ is bool:
+            model.partial = sent
+        elif sent is ABSENT:
+            left_out.append("partial")
+            model.partial = False
+        elif sent is None:
+            model.partial = None  # type: ignore[assignment]  # null where the spec gives a default: kept as None
+        else:
+            model.partial = _READ_BOOL(sent, "partial", notes)
+        sent = get("itemized", ABSENT)
+        if sent.__class__ is bool:
+            model.itemized = sent
+        elif sent is ABSENT:
+            left_out.append("itemized")
+            model.itemized = True
+        elif sent is None:
+            model.itemized = None  # type: ignore[assignment]  # null where the spec gives a default: kept as None
+        else:
+            model.itemized = _READ_BOOL(sent, "itemized", notes)
+        finish(model, data, notes, left_out, _BULK_REVOKE_RESULT_FIELDS)
+        return model
+
+    _BULK_ENROLLMENT_JOB_FIELDS = frozenset({"job_id"})
+
+    def read_bulk_enrollment_job(data: Any, _cls: Any = None) -> Any:
+        """A ``BulkEnrollmentJob`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, BulkEnrollmentJob)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = BulkEnrollmentJob.__new__(BulkEnrollmentJob)
+        sent = get("job_id", ABSENT)
+        if sent.__class__ is str:
+            model.job_id = sent
+        elif sent is ABSENT:
+            missing(BulkEnrollmentJob, "job_id")
+        elif sent is None:
+            missing(BulkEnrollmentJob, "job_id", null=True)
+        else:
+            model.job_id = _READ_STR(sent, "job_id", notes)
+        finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_FIELDS)
+        return model
+
+    _BULK_ENROLLMENT_JOB_STATUS_FIELDS = frozenset({"job_id", "download_url"})
+
+    def read_bulk_enrollment_job_status(data: Any, _cls: Any = None) -> Any:
+        """A ``BulkEnrollmentJobStatus`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, BulkEnrollmentJobStatus)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = BulkEnrollmentJobStatus.__new__(BulkEnrollmentJobStatus)
+        sent = get("job_id", ABSENT)
+        if sent.__class__ is str:
+            model.job_id = sent
+        elif sent is ABSENT:
+            missing(BulkEnrollmentJobStatus, "job_id")
+        elif sent is None:
+            missing(BulkEnrollmentJobStatus, "job_id", null=True)
+        else:
+            model.job_id = _READ_STR(sent, "job_id", notes)
+        sent = get("download_url", ABSENT)
+        if sent.__class__ is str:
+            model.download_url = sent
+        elif sent is ABSENT:
+            missing(BulkEnrollmentJobStatus, "download_url")
+        elif sent is None:
+            model.download_url = None
+        else:
+            model.download_url = _READ_STR(sent, "download_url", notes)
+        finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_STATUS_FIELDS)
+        return model
+
+    _BULK_ENROLLMENT_RESULT_FIELDS = frozenset({"email", "course_run_key", "status", "notes"})
+
+    def read_bulk_enrollment_result(data: Any, _cls: Any = None) -> Any:
+        """A ``BulkEnrollmentResult`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, BulkEnrollmentResult)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = BulkEnrollmentResult.__new__(BulkEnrollmentResult)
+        sent = get("email", ABSENT)
+        if sent.__class__ is str:
+            model.email = sent
+        elif sent is ABSENT:
+            missing(BulkEnrollmentResult, "email")
+        elif sent is None:
+            missing(BulkEnrollmentResult, "email", null=True)
+        else:
+            model.email = _READ_STR(sent, "email", notes)
+        sent = get("course_run_key", ABSENT)
+        if sent.__class__ is str:
+            model.course_run_key = sent
+        elif sent is ABSENT:
+            missing(BulkEnrollmentResult, "course_run_key")
+        elif sent is None:
+            missing(BulkEnrollmentResult, "course_run_key", null=True)
+        else:
+            model.course_run_key = _READ_STR(sent, "course_run_key", notes)
+        sent = get("status", ABSENT)
+        if sent.__class__ is str and (decoded := _BULK_ENROLLMENT_STATUS_VALUES.get(sent)) is not None:
+            model.status = decoded
+        elif sent is ABSENT:
+            missing(BulkEnrollmentResult, "status")
+        elif sent is None:
+            missing(BulkEnrollmentResult, "status", null=True)
+        else:
+            model.status = _READ_BULK_ENROLLMENT_STATUS_STR(sent, "status", notes)
+        sent = get("notes", ABSENT)
+        if sent.__class__ is str:
+            model.notes = sent
+        elif sent is ABSENT:
+            left_out.append("notes")
+            model.notes = None
+        elif sent is None:
+            model.notes = None
+        else:
+            model.notes = _READ_STR(sent, "notes", notes)
+        finish(model, data, notes, left_out, _BULK_ENROLLMENT_RESULT_FIELDS)
+        return model
+
+    _CATALOG_FIELDS = frozenset(
+        {
+            "uuid",
+            "title",
+            "enterprise_customer",
+            "catalog_query_uuid",
+            "content_last_modified",
+            "catalog_modified",
+            "query_title",
+            "include_exec_ed_2u_courses",
+            "enterprise_catalog_query",
+        }
+    )
+
+    def read_catalog(data: Any, _cls: Any = None) -> Any:
+        """A ``Catalog`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Catalog)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = Catalog.__new__(Catalog)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            missing(Catalog, "uuid")
+        elif sent is None:
+            missing(Catalog, "uuid", null=True)
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("title", ABSENT)
+        if sent.__class__ is str:
+            model.title = sent
+        elif sent is ABSENT:
+            missing(Catalog, "title")
+        elif sent is None:
+            missing(Catalog, "title", null=True)
+        else:
+            model.title = _READ_STR(sent, "title", notes)
+        sent = get("enterprise_customer", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_customer = sent
+        elif sent is ABSENT:
+            missing(Catalog, "enterprise_customer")
+        elif sent is None:
+            missing(Catalog, "enterprise_customer", null=True)
+        else:
+            model.enterprise_customer = _READ_STR(sent, "enterprise_customer", notes)
+        sent = get("catalog_query_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.catalog_query_uuid = sent
+        elif sent is ABSENT:
+            left_out.append("catalog_query_uuid")
+            model.catalog_query_uuid = None
+        elif sent is None:
+            model.catalog_query_uuid = None
+        else:
+            model.catalog_query_uuid = _READ_STR(sent, "catalog_query_uuid", notes)
+        sent = get("content_last_modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.content_last_modified = decoded
+        elif sent is ABSENT:
+            left_out.append("content_last_modified")
+            model.content_last_modified = None
+        elif sent is None:
+            model.content_last_modified = None
+        else:
+            model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
+        sent = get("catalog_modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.catalog_modified = decoded
+        elif sent is ABSENT:
+            left_out.append("catalog_modified")
+            model.catalog_modified = None
+        elif sent is None:
+            model.catalog_modified = None
+        else:
+            model.catalog_modified = _READ_DATETIME(sent, "catalog_modified", notes)
+        sent = get("query_title", ABSENT)
+        if sent.__class__ is str:
+            model.query_title = sent
+        elif sent is ABSENT:
+            left_out.append("query_title")
+            model.query_title = None
+        elif sent is None:
+            model.query_title = None
+        else:
+            model.query_title = _READ_STR(sent, "query_title", notes)
+        sent = get("include_exec_ed_2u_courses", ABSENT)
+        if sent.__class__ is bool:
+            model.include_exec_ed_2u_courses = sent
+        elif sent is ABSENT:
+            left_out.append("include_exec_ed_2u_courses")
+            model.include_exec_ed_2u_courses = None
+        elif sent is None:
+            model.include_exec_ed_2u_courses = None
+        else:
+            model.include_exec_ed_2u_courses = _READ_BOOL(sent, "include_exec_ed_2u_courses", notes)
+        sent = get("enterprise_catalog_query", ABSENT)
+        if sent.__class__ is int:
+            model.enterprise_catalog_query = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_catalog_query")
+            model.enterprise_catalog_query = None
+        elif sent is None:
+            model.enterprise_catalog_query = None
+        else:
+            model.enterprise_catalog_query = _READ_INT(sent, "enterprise_catalog_query", notes)
+        finish(model, data, notes, left_out, _CATALOG_FIELDS)
+        return model
+
+    _CATALOG_PAGE_FIELDS = frozenset({"count", "next", "previous", "results"})
+
+    def read_catalog_page(data: Any, _cls: Any = None) -> Any:
+        """A ``CatalogPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, CatalogPage)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = CatalogPage.__new__(CatalogPage)
+        sent = get("count", ABSENT)
+        if sent.__class__ is int:
+            model.count = sent
+        elif sent is ABSENT:
+            left_out.append("count")
+            model.count = None
+        elif sent is None:
+            model.count = None
+        else:
+            model.count = _READ_INT(sent, "count", notes)
+        sent = get("next", ABSENT)
+        if sent.__class__ is str:
+            model.next = sent
+        elif sent is ABSENT:
+            left_out.append("next")
+            model.next = None
+        elif sent is None:
+            model.next = None
+        else:
+            model.next = _READ_STR(sent, "next", notes)
+        sent = get("previous", ABSENT)
+        if sent.__class__ is str:
+            model.previous = sent
+        elif sent is ABSENT:
+            left_out.append("previous")
+            model.previous = None
+        elif sent is None:
+            model.previous = None
+        else:
+            model.previous = _READ_STR(sent, "previous", notes)
+        sent = get("results", ABSENT)
+        if sent.__class__ is list:
+            model.results = read_models(sent, read_catalog, "results", Catalog, notes)
+        elif sent is ABSENT:
+            missing(CatalogPage, "results")
+        elif sent is None:
+            model.results = null_array("results", list[Catalog], notes)
+        else:
+            model.results = _READ_LIST_CATALOG(sent, "results", notes)
+        finish(model, data, notes, left_out, _CATALOG_PAGE_FIELDS)
+        return model
+
+    _LEARNER_PATHWAY_CARD_IMAGE_FIELDS = frozenset({"url", "width", "height"})
+
+    def read_learner_pathway_card_image(data: Any, _cls: Any = None) -> Any:
+        """A ``LearnerPathwayCardImage`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LearnerPathwayCardImage)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = LearnerPathwayCardImage.__new__(LearnerPathwayCardImage)
+        sent = get("url", ABSENT)
+        if sent.__class__ is str:
+            model.url = sent
+        elif sent is ABSENT:
+            left_out.append("url")
+            model.url = None
+        elif sent is None:
+            model.url = None
+        else:
+            model.url = _READ_STR(sent, "url", notes)
+        sent = get("width", ABSENT)
+        if sent.__class__ is int:
+            model.width = sent
+        elif sent is ABSENT:
+            left_out.append("width")
+            model.width = None
+        elif sent is None:
+            model.width = None
+        else:
+            model.width = _READ_INT(sent, "width", notes)
+        sent = get("height", ABSENT)
+        if sent.__class__ is int:
+            model.height = sent
+        elif sent is ABSENT:
+            left_out.append("height")
+            model.height = None
+        elif sent is None:
+            model.height = None
+        else:
+            model.height = _READ_INT(sent, "height", notes)
+        finish(model, data, notes, left_out, _LEARNER_PATHWAY_CARD_IMAGE_FIELDS)
+        return model
+
+    _LEARNER_PATHWAY_IMAGES_FIELDS = frozenset({"card"})
+
+    def read_learner_pathway_images(data: Any, _cls: Any = None) -> Any:
+        """A ``LearnerPathwayImages`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LearnerPathwayImages)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = LearnerPathwayImages.__new__(LearnerPathwayImages)
+        sent = get("card", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.card = read_learner_pathway_card_image(sent)
+            except MissingFieldError as error:
+                raise error.within("card") from None
+        elif sent is ABSENT:
+            left_out.append("card")
+            model.card = None
+        elif sent is None:
+            model.card = None
+        else:
+            model.card = _READ_LEARNER_PATHWAY_CARD_IMAGE(sent, "card", notes)
+        finish(model, data, notes, left_out, _LEARNER_PATHWAY_IMAGES_FIELDS)
+        return model
+
+    _LEARNER_PATHWAY_STEP_FIELDS = frozenset({"uuid", "min_requirement", "courses", "programs"})
+
+    def read_learner_pathway_step(data: Any, _cls: Any = None) -> Any:
+        """A ``LearnerPathwayStep`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LearnerPathwayStep)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = LearnerPathwayStep.__new__(LearnerPathwayStep)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            left_out.append("uuid")
+            model.uuid = None
+        elif sent is None:
+            model.uuid = None
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("min_requirement", ABSENT)
+        if sent.__class__ is int:
+            model.min_requirement = sent
+        elif sent is ABSENT:
+            left_out.append("min_requirement")
+            model.min_requirement = None
+        elif sent is None:
+            model.min_requirement = None
+        else:
+            model.min_requirement = _READ_INT(sent, "min_requirement", notes)
+        sent = get("courses", ABSENT)
+        if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
+            model.courses = sent
+        elif sent is ABSENT:
+            left_out.append("courses")
+            model.courses = []
+        elif sent is None:
+            model.courses = null_array("courses", list[dict[str, Any]], notes)
+        else:
+            model.courses = _READ_LIST_DICT_STR_ANY(sent, "courses", notes)
+        sent = get("programs", ABSENT)
+        if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
+            model.programs = sent
+        elif sent is ABSENT:
+            left_out.append("programs")
+            model.programs = []
+        elif sent is None:
+            model.programs = null_array("programs", list[dict[str, Any]], notes)
+        else:
+            model.programs = _READ_LIST_DICT_STR_ANY(sent, "programs", notes)
+        finish(model, data, notes, left_out, _LEARNER_PATHWAY_STEP_FIELDS)
+        return model
+
+    _VIDEO_SKILL_FIELDS = frozenset({"skill_id", "name"})
+
+    def read_video_skill(data: Any, _cls: Any = None) -> Any:
+        """A ``VideoSkill`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, VideoSkill)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = VideoSkill.__new__(VideoSkill)
+        sent = get("skill_id", ABSENT)
+        if sent.__class__ is str:
+            model.skill_id = sent
+        elif sent is ABSENT:
+            left_out.append("skill_id")
+            model.skill_id = None
+        elif sent is None:
+            model.skill_id = None
+        else:
+            model.skill_id = _READ_STR(sent, "skill_id", notes)
+        sent = get("name", ABSENT)
+        if sent.__class__ is str:
+            model.name = sent
+        elif sent is ABSENT:
+            left_out.append("name")
+            model.name = None
+        elif sent is None:
+            model.name = None
+        else:
+            model.name = _READ_STR(sent, "name", notes)
+        finish(model, data, notes, left_out, _VIDEO_SKILL_FIELDS)
+        return model
+
+    _IMAGE_FIELDS = frozenset({"src", "description", "height", "width"})
+
+    def read_image(data: Any, _cls: Any = None) -> Any:
+        """An ``Image`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Image)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = Image.__new__(Image)
+        sent = get("src", ABSENT)
+        if sent.__class__ is str:
+            model.src = sent
+        elif sent is ABSENT:
+            missing(Image, "src")
+        elif sent is None:
+            model.src = None
+        else:
+            model.src = _READ_STR(sent, "src", notes)
+        sent = get("description", ABSENT)
+        if sent.__class__ is str:
+            model.description = sent
+        elif sent is ABSENT:
+            left_out.append("description")
+            model.description = None
+        elif sent is None:
+            model.description = None
+        else:
+            model.description = _READ_STR(sent, "description", notes)
+        sent = get("height", ABSENT)
+        if sent.__class__ is int:
+            model.height = sent
+        elif sent is ABSENT:
+            left_out.append("height")
+            model.height = None
+        elif sent is None:
+            model.height = None
+        else:
+            model.height = _READ_INT(sent, "height", notes)
+        sent = get("width", ABSENT)
+        if sent.__class__ is int:
+            model.width = sent
+        elif sent is ABSENT:
+            left_out.append("width")
+            model.width = None
+        elif sent is None:
+            model.width = None
+        else:
+            model.width = _READ_INT(sent, "width", notes)
+        finish(model, data, notes, left_out, _IMAGE_FIELDS)
+        return model
+
+    _ENTITLEMENT_FIELDS = frozenset({"mode", "price", "currency", "sku", "expires"})
+
+    def read_entitlement(data: Any, _cls: Any = None) -> Any:
+        """An ``Entitlement`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Entitlement)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = Entitlement.__new__(Entitlement)
+        sent = get("mode", ABSENT)
+        if sent.__class__ is str:
+            model.mode = sent
+        elif sent is ABSENT:
+            missing(Entitlement, "mode")
+        elif sent is None:
+            missing(Entitlement, "mode", null=True)
+        else:
+            model.mode = _READ_STR(sent, "mode", notes)
+        sent = get("price", ABSENT)
+        if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
+            model.price = decoded
+        elif sent is ABSENT:
+            missing(Entitlement, "price")
+        elif sent is None:
+            missing(Entitlement, "price", null=True)
+        else:
+            model.price = _READ_DECIMAL(sent, "price", notes)
+        sent = get("currency", ABSENT)
+        if sent.__class__ is str:
+            model.currency = sent
+        elif sent is ABSENT:
+            missing(Entitlement, "currency")
+        elif sent is None:
+            missing(Entitlement, "currency", null=True)
+        else:
+            model.currency = _READ_STR(sent, "currency", notes)
+        sent = get("sku", ABSENT)
+        if sent.__class__ is str:
+            model.sku = sent
+        elif sent is ABSENT:
+            left_out.append("sku")
+            model.sku = None
+        elif sent is None:
+            model.sku = None
+        else:
+            model.sku = _READ_STR(sent, "sku", notes)
+        sent = get("expires", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.expires = decoded
+        elif sent is ABSENT:
+            left_out.append("expires")
+            model.expires = None
+        elif sent is None:
+            model.expires = None
+        else:
+            model.expires = _READ_DATETIME(sent, "expires", notes)
+        finish(model, data, notes, left_out, _ENTITLEMENT_FIELDS)
+        return model
+
+    _ORGANIZATION_FIELDS = frozenset(
+        {
+            "uuid",
+            "key",
+            "name",
+            "auto_generate_course_run_keys",
+            "certificate_logo_image_url",
+            "logo_image_url",
+            "organization_hex_color",
+            "data_modified_timestamp",
+            "description",
+            "description_es",
+            "homepage_url",
+            "tags",
+            "marketing_url",
+            "slug",
+            "banner_image_url",
+            "enterprise_subscription_inclusion",
+        }
+    )
+
+    def read_organization(data: Any, _cls: Any = None) -> Any:
+        """An ``Organization`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Organization)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = Organization.__new__(Organization)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            missing(Organization, "uuid")
+        elif sent is None:
+            missing(Organization, "uuid", null=True)
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("key", ABSENT)
+        if sent.__class__ is str:
+            model.key = sent
+        elif sent is ABSENT:
+            left_out.append("key")
+            model.key = None
+        elif sent is None:
+            model.key = None
+        else:
+            model.key = _READ_STR(sent, "key", notes)
+        sent = get("name", ABSENT)
+        if sent.__class__ is str:
+            model.name = sent
+        elif sent is ABSENT:
+            left_out.append("name")
+            model.name = None
+        elif sent is None:
+            model.name = None
+        else:
+            model.name = _READ_STR(sent, "name", notes)
+        sent = get("auto_generate_course_run_keys", ABSENT)
+        if sent.__class__ is bool:
+            model.auto_generate_course_run_keys = sent
+        elif sent is ABSENT:
+            left_out.append("auto_generate_course_run_keys")
+            model.auto_generate_course_run_keys = None
+        elif sent is None:
+            model.auto_generate_course_run_keys = None
+        else:
+            model.auto_generate_course_run_keys = _READ_BOOL(sent, "auto_generate_course_run_keys", notes)
+        sent = get("certificate_logo_image_url", ABSENT)
+        if sent.__class__ is str:
+            model.certificate_logo_image_url = sent
+        elif sent is ABSENT:
+            left_out.append("certificate_logo_image_url")
+            model.certificate_logo_image_url = None
+        elif sent is None:
+            model.certificate_logo_image_url = None
+        else:
+            model.certificate_logo_image_url = _READ_STR(sent, "certificate_logo_image_url", notes)
+        sent = get("logo_image_url", ABSENT)
+        if sent.__class__ is str:
+            model.logo_image_url = sent
+        elif sent is ABSENT:
+            left_out.append("logo_image_url")
+            model.logo_image_url = None
+        elif sent is None:
+            model.logo_image_url = None
+        else:
+            model.logo_image_url = _READ_STR(sent, "logo_image_url", notes)
+        sent = get("organization_hex_color", ABSENT)
+        if sent.__class__ is str:
+            model.organization_hex_color = sent
+        elif sent is ABSENT:
+            left_out.append("organization_hex_color")
+            model.organization_hex_color = None
+        elif sent is None:
+            model.organization_hex_color = None
+        else:
+            model.organization_hex_color = _READ_STR(sent, "organization_hex_color", notes)
+        sent = get("data_modified_timestamp", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.data_modified_timestamp = decoded
+        elif sent is ABSENT:
+            left_out.append("data_modified_timestamp")
+            model.data_modified_timestamp = None
+        elif sent is None:
+            model.data_modified_timestamp = None
+        else:
+            model.data_modified_timestamp = _READ_DATETIME(sent, "data_modified_timestamp", notes)
+        sent = get("description", ABSENT)
+        if sent.__class__ is str:
+            model.description = sent
+        elif sent is ABSENT:
+            left_out.append("description")
+            model.description = None
+        elif sent is None:
+            model.description = None
+        else:
+            model.description = _READ_STR(sent, "description", notes)
+        sent = get("description_es", ABSENT)
+        if sent.__class__ is str:
+            model.description_es = sent
+        elif sent is ABSENT:
+            left_out.append("description_es")
+            model.description_es = None
+        elif sent is None:
+            model.description_es = None
+        else:
+            model.description_es = _READ_STR(sent, "description_es", notes)
+        sent = get("homepage_url", ABSENT)
+        if sent.__class__ is str:
+            model.homepage_url = sent
+        elif sent is ABSENT:
+            left_out.append("homepage_url")
+            model.homepage_url = None
+        elif sent is None:
+            model.homepage_url = None
+        else:
+            model.homepage_url = _READ_STR(sent, "homepage_url", notes)
+        sent = get("tags", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.tags = sent
+        elif sent is ABSENT:
+            left_out.append("tags")
+            model.tags = []
+        elif sent is None:
+            model.tags = null_array("tags", list[str], notes)
+        else:
+            model.tags = _READ_LIST_STR(sent, "tags", notes)
+        sent = get("marketing_url", ABSENT)
+        if sent.__class__ is str:
+            model.marketing_url = sent
+        elif sent is ABSENT:
+            left_out.append("marketing_url")
+            model.marketing_url = None
+        elif sent is None:
+            model.marketing_url = None
+        else:
+            model.marketing_url = _READ_STR(sent, "marketing_url", notes)
+        sent = get("slug", ABSENT)
+        if sent.__class__ is str:
+            model.slug = sent
+        elif sent is ABSENT:
+            left_out.append("slug")
+            model.slug = None
+        elif sent is None:
+            model.slug = None
+        else:
+            model.slug = _READ_STR(sent, "slug", notes)
+        sent = get("banner_image_url", ABSENT)
+        if sent.__class__ is str:
+            model.banner_image_url = sent
+        elif sent is ABSENT:
+            left_out.append("banner_image_url")
+            model.banner_image_url = None
+        elif sent is None:
+            model.banner_image_url = None
+        else:
+            model.banner_image_url = _READ_STR(sent, "banner_image_url", notes)
+        sent = get("enterprise_subscription_inclusion", ABSENT)
+        if sent.__class__ is bool:
+            model.enterprise_subscription_inclusion = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_subscription_inclusion")
+            model.enterprise_subscription_inclusion = None
+        elif sent is None:
+            model.enterprise_subscription_inclusion = None
+        else:
+            model.enterprise_subscription_inclusion = _READ_BOOL(
+                sent, "enterprise_subscription_inclusion", notes
+            )
+        finish(model, data, notes, left_out, _ORGANIZATION_FIELDS)
+        return model
+
+    _SUBJECT_FIELDS = frozenset(
+        {"name", "subtitle", "description", "banner_image_url", "card_image_url", "slug", "uuid"}
+    )
+
+    def read_subject(data: Any, _cls: Any = None) -> Any:
+        """A ``Subject`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Subject)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = Subject.__new__(Subject)
+        sent = get("name", ABSENT)
+        if sent.__class__ is str:
+            model.name = sent
+        elif sent is ABSENT:
+            missing(Subject, "name")
+        elif sent is None:
+            missing(Subject, "name", null=True)
+        else:
+            model.name = _READ_STR(sent, "name", notes)
+        sent = get("subtitle", ABSENT)
+        if sent.__class__ is str:
+            model.subtitle = sent
+        elif sent is ABSENT:
+            left_out.append("subtitle")
+            model.subtitle = None
+        elif sent is None:
+            model.subtitle = None
+        else:
+            model.subtitle = _READ_STR(sent, "subtitle", notes)
+        sent = get("description", ABSENT)
+        if sent.__class__ is str:
+            model.description = sent
+        elif sent is ABSENT:
+            left_out.append("description")
+            model.description = None
+        elif sent is None:
+            model.description = None
+        else:
+            model.description = _READ_STR(sent, "description", notes)
+        sent = get("banner_image_url", ABSENT)
+        if sent.__class__ is str:
+            model.banner_image_url = sent
+        elif sent is ABSENT:
+            left_out.append("banner_image_url")
+            model.banner_image_url = None
+        elif sent is None:
+            model.banner_image_url = None
+        else:
+            model.banner_image_url = _READ_STR(sent, "banner_image_url", notes)
+        sent = get("card_image_url", ABSENT)
+        if sent.__class__ is str:
+            model.card_image_url = sent
+        elif sent is ABSENT:
+            left_out.append("card_image_url")
+            model.card_image_url = None
+        elif sent is None:
+            model.card_image_url = None
+        else:
+            model.card_image_url = _READ_STR(sent, "card_image_url", notes)
+        sent = get("slug", ABSENT)
+        if sent.__class__ is str:
+            model.slug = sent
+        elif sent is ABSENT:
+            missing(Subject, "slug")
+        elif sent is None:
+            missing(Subject, "slug", null=True)
+        else:
+            model.slug = _READ_STR(sent, "slug", notes)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            missing(Subject, "uuid")
+        elif sent is None:
+            missing(Subject, "uuid", null=True)
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        finish(model, data, notes, left_out, _SUBJECT_FIELDS)
+        return model
+
+    _PRODUCT_SOURCE_FIELDS = frozenset({"name", "slug", "description"})
+
+    def read_product_source(data: Any, _cls: Any = None) -> Any:
+        """A ``ProductSource`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, ProductSource)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = ProductSource.__new__(ProductSource)
+        sent = get("name", ABSENT)
+        if sent.__class__ is str:
+            model.name = sent
+        elif sent is ABSENT:
+            missing(ProductSource, "name")
+        elif sent is None:
+            missing(ProductSource, "name", null=True)
+        else:
+            model.name = _READ_STR(sent, "name", notes)
+        sent = get("slug", ABSENT)
+        if sent.__class__ is str:
+            model.slug = sent
+        elif sent is ABSENT:
+            missing(ProductSource, "slug")
+        elif sent is None:
+            missing(ProductSource, "slug", null=True)
+        else:
+            model.slug = _READ_STR(sent, "slug", notes)
+        sent = get("description", ABSENT)
+        if sent.__class__ is str:
+            model.description = sent
+        elif sent is ABSENT:
+            left_out.append("description")
+            model.description = None
+        elif sent is None:
+            model.description = None
+        else:
+            model.description = _READ_STR(sent, "description", notes)
+        finish(model, data, notes, left_out, _PRODUCT_SOURCE_FIELDS)
+        return model
+
+    _SEAT_FIELDS = frozenset(
+        {
+            "type",
+            "price",
+            "currency",
+            "upgrade_deadline",
+            "upgrade_deadline_override",
+            "credit_provider",
+            "credit_hours",
+            "sku",
+            "bulk_sku",
+        }
+    )
+
+    def read_seat(data: Any, _cls: Any = None) -> Any:
+        """A ``Seat`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Seat)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = Seat.__new__(Seat)
+        sent = get("type", ABSENT)
+        if sent.__class__ is str and (decoded := _SEAT_TYPE_VALUES.get(sent)) is not None:
+            model.type = decoded
+        elif sent is ABSENT:
+            left_out.append("type")
+            model.type = None
+        elif sent is None:
+            model.type = None
+        else:
+            model.type = _READ_SEAT_TYPE_STR(sent, "type", notes)
+        sent = get("price", ABSENT)
+        if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
+            model.price = decoded
+        elif sent is ABSENT:
+            left_out.append("price")
+            model.price = None
+        elif sent is None:
+            model.price = None
+        else:
+            model.price = _READ_DECIMAL(sent, "price", notes)
+        sent = get("currency", ABSENT)
+        if sent.__class__ is str:
+            model.currency = sent
+        elif sent is ABSENT:
+            left_out.append("currency")
+            model.currency = None
+        elif sent is None:
+            model.currency = None
+        else:
+            model.currency = _READ_STR(sent, "currency", notes)
+        sent = get("upgrade_deadline", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.upgrade_deadline = decoded
+        elif sent is ABSENT:
+            left_out.append("upgrade_deadline")
+            model.upgrade_deadline = None
+        elif sent is None:
+            model.upgrade_deadline = None
+        else:
+            model.upgrade_deadline = _READ_DATETIME(sent, "upgrade_deadline", notes)
+        sent = get("upgrade_deadline_override", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.upgrade_deadline_override = decoded
+        elif sent is ABSENT:
+            left_out.append("upgrade_deadline_override")
+            model.upgrade_deadline_override = None
+        elif sent is None:
+            model.upgrade_deadline_override = None
+        else:
+            model.upgrade_deadline_override = _READ_DATETIME(sent, "upgrade_deadline_override", notes)
+        sent = get("credit_provider", ABSENT)
+        if sent.__class__ is str:
+            model.credit_provider = sent
+        elif sent is ABSENT:
+            left_out.append("credit_provider")
+            model.credit_provider = None
+        elif sent is None:
+            model.credit_provider = None
+        else:
+            model.credit_provider = _READ_STR(sent, "credit_provider", notes)
+        sent = get("credit_hours", ABSENT)
+        if sent.__class__ is int:
+            model.credit_hours = sent
+        elif sent is ABSENT:
+            left_out.append("credit_hours")
+            model.credit_hours = None
+        elif sent is None:
+            model.credit_hours = None
+        else:
+            model.credit_hours = _READ_INT(sent, "credit_hours", notes)
+        sent = get("sku", ABSENT)
+        if sent.__class__ is str:
+            model.sku = sent
+        elif sent is ABSENT:
+            left_out.append("sku")
+            model.sku = None
+        elif sent is None:
+            model.sku = None
+        else:
+            model.sku = _READ_STR(sent, "sku", notes)
+        sent = get("bulk_sku", ABSENT)
+        if sent.__class__ is str:
+            model.bulk_sku = sent
+        elif sent is ABSENT:
+            left_out.append("bulk_sku")
+            model.bulk_sku = None
+        elif sent is None:
+            model.bulk_sku = None
+        else:
+            model.bulk_sku = _READ_STR(sent, "bulk_sku", notes)
+        finish(model, data, notes, left_out, _SEAT_FIELDS)
+        return model
+
+    _POSITION_FIELDS = frozenset(
+        {
+            "title",
+            "organization_name",
+            "organization_id",
+            "organization_override",
+            "organization_marketing_url",
+            "organization_uuid",
+            "organization_logo_image_url",
+        }
+    )
+
+    def read_position(data: Any, _cls: Any = None) -> Any:
+        """A ``Position`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Position)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = Position.__new__(Position)
+        sent = get("title", ABSENT)
+        if sent.__class__ is str:
+            model.title = sent
+        elif sent is ABSENT:
+            missing(Position, "title")
+        elif sent is None:
+            missing(Position, "title", null=True)
+        else:
+            model.title = _READ_STR(sent, "title", notes)
+        sent = get("organization_name", ABSENT)
+        if sent.__class__ is str:
+            model.organization_name = sent
+        elif sent is ABSENT:
+            left_out.append("organization_name")
+            model.organization_name = None
+        elif sent is None:
+            model.organization_name = None
+        else:
+            model.organization_name = _READ_STR(sent, "organization_name", notes)
+        sent = get("organization_id", ABSENT)
+        if sent.__class__ is int:
+            model.organization_id = sent
+        elif sent is ABSENT:
+            left_out.append("organization_id")
+            model.organization_id = None
+        elif sent is None:
+            model.organization_id = None
+        else:
+            model.organization_id = _READ_INT(sent, "organization_id", notes)
+        sent = get("organization_override", ABSENT)
+        if sent.__class__ is str:
+            model.organization_override = sent
+        elif sent is ABSENT:
+            left_out.append("organization_override")
+            model.organization_override = None
+        elif sent is None:
+            model.organization_override = None
+        else:
+            model.organization_override = _READ_STR(sent, "organization_override", notes)
+        sent = get("organization_marketing_url", ABSENT)
+        if sent.__class__ is str:
+            model.organization_marketing_url = sent
+        elif sent is ABSENT:
+            left_out.append("organization_marketing_url")
+            model.organization_marketing_url = None
+        elif sent is None:
+            model.organization_marketing_url = None
+        else:
+            model.organization_marketing_url = _READ_STR(sent, "organization_marketing_url", notes)
+        sent = get("organization_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.organization_uuid = sent
+        elif sent is ABSENT:
+            left_out.append("organization_uuid")
+            model.organization_uuid = None
+        elif sent is None:
+            model.organization_uuid = None
+        else:
+            model.organization_uuid = _READ_STR(sent, "organization_uuid", notes)
+        sent = get("organization_logo_image_url", ABSENT)
+        if sent.__class__ is str:
+            model.organization_logo_image_url = sent
+        elif sent is ABSENT:
+            left_out.append("organization_logo_image_url")
+            model.organization_logo_image_url = None
+        elif sent is None:
+            model.organization_logo_image_url = None
+        else:
+            model.organization_logo_image_url = _READ_STR(sent, "organization_logo_image_url", notes)
+        finish(model, data, notes, left_out, _POSITION_FIELDS)
+        return model
+
+    _STAFF_FIELDS = frozenset(
+        {
+            "uuid",
+            "salutation",
+            "given_name",
+            "family_name",
+            "bio",
+            "slug",
+            "position",
+            "areas_of_expertise",
+            "profile_image",
+            "works",
+            "urls",
+            "urls_detailed",
+            "email",
+            "profile_image_url",
+            "major_works",
+            "published",
+        }
+    )
+
+    def read_staff(data: Any, _cls: Any = None) -> Any:
+        """A ``Staff`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Staff)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = Staff.__new__(Staff)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            missing(Staff, "uuid")
+        elif sent is None:
+            missing(Staff, "uuid", null=True)
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("salutation", ABSENT)
+        if sent.__class__ is str:
+            model.salutation = sent
+        elif sent is ABSENT:
+            left_out.append("salutation")
+            model.salutation = None
+        elif sent is None:
+            model.salutation = None
+        else:
+            model.salutation = _READ_STR(sent, "salutation", notes)
+        sent = get("given_name", ABSENT)
+        if sent.__class__ is str:
+            model.given_name = sent
+        elif sent is ABSENT:
+            left_out.append("given_name")
+            model.given_name = None
+        elif sent is None:
+            model.given_name = None
+        else:
+            model.given_name = _READ_STR(sent, "given_name", notes)
+        sent = get("family_name", ABSENT)
+        if sent.__class__ is str:
+            model.family_name = sent
+        elif sent is ABSENT:
+            left_out.append("family_name")
+            model.family_name = None
+        elif sent is None:
+            model.family_name = None
+        else:
+            model.family_name = _READ_STR(sent, "family_name", notes)
+        sent = get("bio", ABSENT)
+        if sent.__class__ is str:
+            model.bio = sent
+        elif sent is ABSENT:
+            left_out.append("bio")
+            model.bio = None
+        elif sent is None:
+            model.bio = None
+        else:
+            model.bio = _READ_STR(sent, "bio", notes)
+        sent = get("slug", ABSENT)
+        if sent.__class__ is str:
+            model.slug = sent
+        elif sent is ABSENT:
+            left_out.append("slug")
+            model.slug = None
+        elif sent is None:
+            model.slug = None
+        else:
+            model.slug = _READ_STR(sent, "slug", notes)
+        sent = get("position", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.position = read_position(sent)
+            except MissingFieldError as error:
+                raise error.within("position") from None
+        elif sent is ABSENT:
+            left_out.append("position")
+            model.position = None
+        elif sent is None:
+            model.position = None
+        else:
+            model.position = _READ_POSITION(sent, "position", notes)
+        sent = get("areas_of_expertise", ABSENT)
+        if sent.__class__ is list:
+            model.areas_of_expertise = sent
+        elif sent is ABSENT:
+            left_out.append("areas_of_expertise")
+            model.areas_of_expertise = []
+        elif sent is None:
+            model.areas_of_expertise = null_array("areas_of_expertise", list[Any], notes)
+        else:
+            model.areas_of_expertise = _READ_LIST_ANY(sent, "areas_of_expertise", notes)
+        sent = get("profile_image", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.profile_image = sent
+        elif sent is ABSENT:
+            left_out.append("profile_image")
+            model.profile_image = None
+        elif sent is None:
+            model.profile_image = None
+        else:
+            model.profile_image = _READ_DICT_STR_ANY(sent, "profile_image", notes)
+        sent = get("works", ABSENT)
+        if sent.__class__ is list:
+            model.works = sent
+        elif sent is ABSENT:
+            left_out.append("works")
+            model.works = []
+        elif sent is None:
+            model.works = null_array("works", list[Any], notes)
+        else:
+            model.works = _READ_LIST_ANY(sent, "works", notes)
+        sent = get("urls", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.urls = sent
+        elif sent is ABSENT:
+            left_out.append("urls")
+            model.urls = None
+        elif sent is None:
+            model.urls = None
+        else:
+            model.urls = _READ_DICT_STR_ANY(sent, "urls", notes)
+        sent = get("urls_detailed", ABSENT)
+        if sent.__class__ is list:
+            model.urls_detailed = sent
+        elif sent is ABSENT:
+            left_out.append("urls_detailed")
+            model.urls_detailed = []
+        elif sent is None:
+            model.urls_detailed = null_array("urls_detailed", list[Any], notes)
+        else:
+            model.urls_detailed = _READ_LIST_ANY(sent, "urls_detailed", notes)
+        sent = get("email", ABSENT)
+        if sent.__class__ is str:
+            model.email = sent
+        elif sent is ABSENT:
+            left_out.append("email")
+            model.email = None
+        elif sent is None:
+            model.email = None
+        else:
+            model.email = _READ_STR(sent, "email", notes)
+        sent = get("profile_image_url", ABSENT)
+        if sent.__class__ is str:
+            model.profile_image_url = sent
+        elif sent is ABSENT:
+            left_out.append("profile_image_url")
+            model.profile_image_url = None
+        elif sent is None:
+            model.profile_image_url = None
+        else:
+            model.profile_image_url = _READ_STR(sent, "profile_image_url", notes)
+        sent = get("major_works", ABSENT)
+        if sent.__class__ is str:
+            model.major_works = sent
+        elif sent is ABSENT:
+            left_out.append("major_works")
+            model.major_works = None
+        elif sent is None:
+            model.major_works = None
+        else:
+            model.major_works = _READ_STR(sent, "major_works", notes)
+        sent = get("published", ABSENT)
+        if sent.__class__ is bool:
+            model.published = sent
+        elif sent is ABSENT:
+            left_out.append("published")
+            model.published = None
+        elif sent is None:
+            model.published = None
+        else:
+            model.published = _READ_BOOL(sent, "published", notes)
+        finish(model, data, notes, left_out, _STAFF_FIELDS)
+        return model
+
+    _TYPE_ATTRS_FIELDS = frozenset({"uuid", "slug", "coaching_supported"})
+
+    def read_type_attrs(data: Any, _cls: Any = None) -> Any:
+        """A ``TypeAttrs`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, TypeAttrs)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = TypeAttrs.__new__(TypeAttrs)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            left_out.append("uuid")
+            model.uuid = None
+        elif sent is None:
+            model.uuid = None
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("slug", ABSENT)
+        if sent.__class__ is str:
+            model.slug = sent
+        elif sent is ABSENT:
+            left_out.append("slug")
+            model.slug = None
+        elif sent is None:
+            model.slug = None
+        else:
+            model.slug = _READ_STR(sent, "slug", notes)
+        sent = get("coaching_supported", ABSENT)
+        if sent.__class__ is bool:
+            model.coaching_supported = sent
+        elif sent is ABSENT:
+            left_out.append("coaching_supported")
+            model.coaching_supported = None
+        elif sent is None:
+            model.coaching_supported = None
+        else:
+            model.coaching_supported = _READ_BOOL(sent, "coaching_supported", notes)
+        finish(model, data, notes, left_out, _TYPE_ATTRS_FIELDS)
+        return model
+
+    _LEVEL_TYPE_OVERRIDE_FIELDS = frozenset({"name", "sort_value"})
+
+    def read_level_type_override(data: Any, _cls: Any = None) -> Any:
+        """A ``LevelTypeOverride`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LevelTypeOverride)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = LevelTypeOverride.__new__(LevelTypeOverride)
+        sent = get("name", ABSENT)
+        if sent.__class__ is str:
+            model.name = sent
+        elif sent is ABSENT:
+            left_out.append("name")
+            model.name = None
+        elif sent is None:
+            model.name = None
+        else:
+            model.name = _READ_STR(sent, "name", notes)
+        sent = get("sort_value", ABSENT)
+        if sent.__class__ is int:
+            model.sort_value = sent
+        elif sent is ABSENT:
+            left_out.append("sort_value")
+            model.sort_value = None
+        elif sent is None:
+            model.sort_value = None
+        else:
+            model.sort_value = _READ_INT(sent, "sort_value", notes)
+        finish(model, data, notes, left_out, _LEVEL_TYPE_OVERRIDE_FIELDS)
+        return model
+
+    _CURRICULUM_FIELDS = frozenset(
+        {"uuid", "name", "marketing_text", "marketing_text_brief", "is_active", "courses", "programs"}
+    )
+
+    def read_curriculum(data: Any, _cls: Any = None) -> Any:
+        """A ``Curriculum`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Curriculum)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = Curriculum.__new__(Curriculum)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            left_out.append("uuid")
+            model.uuid = None
+        elif sent is None:
+            model.uuid = None
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("name", ABSENT)
+        if sent.__class__ is str:
+            model.name = sent
+        elif sent is ABSENT:
+            left_out.append("name")
+            model.name = None
+        elif sent is None:
+            model.name = None
+        else:
+            model.name = _READ_STR(sent, "name", notes)
+        sent = get("marketing_text", ABSENT)
+        if sent.__class__ is str:
+            model.marketing_text = sent
+        elif sent is ABSENT:
+            left_out.append("marketing_text")
+            model.marketing_text = None
+        elif sent is None:
+            model.marketing_text = None
+        else:
+            model.marketing_text = _READ_STR(sent, "marketing_text", notes)
+        sent = get("marketing_text_brief", ABSENT)
+        if sent.__class__ is str:
+            model.marketing_text_brief = sent
+        elif sent is ABSENT:
+            left_out.append("marketing_text_brief")
+            model.marketing_text_brief = None
+        elif sent is None:
+            model.marketing_text_brief = None
+        else:
+            model.marketing_text_brief = _READ_STR(sent, "marketing_text_brief", notes)
+        sent = get("is_active", ABSENT)
+        if sent.__class__ is bool:
+            model.is_active = sent
+        elif sent is ABSENT:
+            left_out.append("is_active")
+            model.is_active = None
+        elif sent is None:
+            model.is_active = None
+        else:
+            model.is_active = _READ_BOOL(sent, "is_active", notes)
+        sent = get("courses", ABSENT)
+        if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
+            model.courses = sent
+        elif sent is ABSENT:
+            left_out.append("courses")
+            model.courses = []
+        elif sent is None:
+            model.courses = null_array("courses", list[dict[str, Any]], notes)
+        else:
+            model.courses = _READ_LIST_DICT_STR_ANY(sent, "courses", notes)
+        sent = get("programs", ABSENT)
+        if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
+            model.programs = sent
+        elif sent is ABSENT:
+            left_out.append("programs")
+            model.programs = []
+        elif sent is None:
+            model.programs = null_array("programs", list[dict[str, Any]], notes)
+        else:
+            model.programs = _READ_LIST_DICT_STR_ANY(sent, "programs", notes)
+        finish(model, data, notes, left_out, _CURRICULUM_FIELDS)
+        return model
+
+    _DEGREE_ADDITIONAL_METADATA_FIELDS = frozenset({"external_identifier", "external_url", "organic_url"})
+
+    def read_degree_additional_metadata(data: Any, _cls: Any = None) -> Any:
+        """A ``DegreeAdditionalMetadata`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, DegreeAdditionalMetadata)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = DegreeAdditionalMetadata.__new__(DegreeAdditionalMetadata)
+        sent = get("external_identifier", ABSENT)
+        if sent.__class__ is str:
+            model.external_identifier = sent
+        elif sent is ABSENT:
+            left_out.append("external_identifier")
+            model.external_identifier = None
+        elif sent is None:
+            model.external_identifier = None
+        else:
+            model.external_identifier = _READ_STR(sent, "external_identifier", notes)
+        sent = get("external_url", ABSENT)
+        if sent.__class__ is str:
+            model.external_url = sent
+        elif sent is ABSENT:
+            left_out.append("external_url")
+            model.external_url = None
+        elif sent is None:
+            model.external_url = None
+        else:
+            model.external_url = _READ_STR(sent, "external_url", notes)
+        sent = get("organic_url", ABSENT)
+        if sent.__class__ is str:
+            model.organic_url = sent
+        elif sent is ABSENT:
+            left_out.append("organic_url")
+            model.organic_url = None
+        elif sent is None:
+            model.organic_url = None
+        else:
+            model.organic_url = _READ_STR(sent, "organic_url", notes)
+        finish(model, data, notes, left_out, _DEGREE_ADDITIONAL_METADATA_FIELDS)
+        return model
+
+    _DEGREE_FIELDS = frozenset(
+        {
+            "application_requirements",
+            "apply_url",
+            "banner_border_color",
+            "campus_image",
+            "title_background_image",
+            "costs",
+            "deadlines",
+            "lead_capture_list_name",
+            "quick_facts",
+            "overall_ranking",
+            "prerequisite_coursework",
+            "rankings",
+            "lead_capture_image",
+            "micromasters_path",
+            "micromasters_url",
+            "micromasters_long_title",
+            "micromasters_long_description",
+            "micromasters_background_image",
+            "micromasters_org_name_override",
+            "costs_fine_print",
+            "deadlines_fine_print",
+            "hubspot_lead_capture_form_id",
+            "additional_metadata",
+            "specializations",
+            "program_duration_override",
+            "display_on_org_page",
+            "excluded_from_search",
+            "excluded_from_seo",
+        }
+    )
+
+    def read_degree(data: Any, _cls: Any = None) -> Any:
+        """A ``Degree`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Degree)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = Degree.__new__(Degree)
+        sent = get("application_requirements", ABSENT)
+        if sent is ABSENT:
+            left_out.append("application_requirements")
+            model.application_requirements = None
+        else:
+            model.application_requirements = sent
+        sent = get("apply_url", ABSENT)
+        if sent is ABSENT:
+            left_out.append("apply_url")
+            model.apply_url = None
+        else:
+            model.apply_url = sent
+        sent = get("banner_border_color", ABSENT)
+        if sent is ABSENT:
+            left_out.append("banner_border_color")
+            model.banner_border_color = None
+        else:
+            model.banner_border_color = sent
+        sent = get("campus_image", ABSENT)
+        if sent is ABSENT:
+            left_out.append("campus_image")
+            model.campus_image = None
+        else:
+            model.campus_image = sent
+        sent = get("title_background_image", ABSENT)
+        if sent is ABSENT:
+            left_out.append("title_background_image")
+            model.title_background_image = None
+        else:
+            model.title_background_image = sent
+        sent = get("costs", ABSENT)
+        if sent is ABSENT:
+            left_out.append("costs")
+            model.costs = None
+        else:
+            model.costs = sent
+        sent = get("deadlines", ABSENT)
+        if sent is ABSENT:
+            left_out.append("deadlines")
+            model.deadlines = None
+        else:
+            model.deadlines = sent
+        sent = get("lead_capture_list_name", ABSENT)
+        if sent is ABSENT:
+            left_out.append("lead_capture_list_name")
+            model.lead_capture_list_name = None
+        else:
+            model.lead_capture_list_name = sent
+        sent = get("quick_facts", ABSENT)
+        if sent is ABSENT:
+            left_out.append("quick_facts")
+            model.quick_facts = None
+        else:
+            model.quick_facts = sent
+        sent = get("overall_ranking", ABSENT)
+        if sent is ABSENT:
+            left_out.append("overall_ranking")
+            model.overall_ranking = None
+        else:
+            model.overall_ranking = sent
+        sent = get("prerequisite_coursework", ABSENT)
+        if sent is ABSENT:
+            left_out.append("prerequisite_coursework")
+            model.prerequisite_coursework = None
+        else:
+            model.prerequisite_coursework = sent
+        sent = get("rankings", ABSENT)
+        if sent is ABSENT:
+            left_out.append("rankings")
+            model.rankings = None
+        else:
+            model.rankings = sent
+        sent = get("lead_capture_image", ABSENT)
+        if sent is ABSENT:
+            left_out.append("lead_capture_image")
+            model.lead_capture_image = None
+        else:
+            model.lead_capture_image = sent
+        sent = get("micromasters_path", ABSENT)
+        if sent is ABSENT:
+            left_out.append("micromasters_path")
+            model.micromasters_path = None
+        else:
+            model.micromasters_path = sent
+        sent = get("micromasters_url", ABSENT)
+        if sent is ABSENT:
+            left_out.append("micromasters_url")
+            model.micromasters_url = None
+        else:
+            model.micromasters_url = sent
+        sent = get("micromasters_long_title", ABSENT)
+        if sent is ABSENT:
+            left_out.append("micromasters_long_title")
+            model.micromasters_long_title = None
+        else:
+            model.micromasters_long_title = sent
+        sent = get("micromasters_long_description", ABSENT)
+        if sent is ABSENT:
+            left_out.append("micromasters_long_description")
+            model.micromasters_long_description = None
+        else:
+            model.micromasters_long_description = sent
+        sent = get("micromasters_background_image", ABSENT)
+        if sent is ABSENT:
+            left_out.append("micromasters_background_image")
+            model.micromasters_background_image = None
+        else:
+            model.micromasters_background_image = sent
+        sent = get("micromasters_org_name_override", ABSENT)
+        if sent is ABSENT:
+            left_out.append("micromasters_org_name_override")
+            model.micromasters_org_name_override = None
+        else:
+            model.micromasters_org_name_override = sent
+        sent = get("costs_fine_print", ABSENT)
+        if sent is ABSENT:
+            left_out.append("costs_fine_print")
+            model.costs_fine_print = None
+        else:
+            model.costs_fine_print = sent
+        sent = get("deadlines_fine_print", ABSENT)
+        if sent is ABSENT:
+            left_out.append("deadlines_fine_print")
+            model.deadlines_fine_print = None
+        else:
+            model.deadlines_fine_print = sent
+        sent = get("hubspot_lead_capture_form_id", ABSENT)
+        if sent is ABSENT:
+            left_out.append("hubspot_lead_capture_form_id")
+            model.hubspot_lead_capture_form_id = None
+        else:
+            model.hubspot_lead_capture_form_id = sent
+        sent = get("additional_metadata", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.additional_metadata = read_degree_additional_metadata(sent)
+            except MissingFieldError as error:
+                raise error.within("additional_metadata") from None
+        elif sent is ABSENT:
+            left_out.append("additional_metadata")
+            model.additional_metadata = None
+        elif sent is None:
+            model.additional_metadata = None
+        else:
+            model.additional_metadata = _READ_DEGREE_ADDITIONAL_METADATA(sent, "additional_metadata", notes)
+        sent = get("specializations", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.specializations = sent
+        elif sent is ABSENT:
+            left_out.append("specializations")
+            model.specializations = []
+        elif sent is None:
+            model.specializations = null_array("specializations", list[str], notes)
+        else:
+            model.specializations = _READ_LIST_STR(sent, "specializations", notes)
+        sent = get("program_duration_override", ABSENT)
+        if sent is ABSENT:
+            left_out.append("program_duration_override")
+            model.program_duration_override = None
+        else:
+            model.program_duration_override = sent
+        sent = get("display_on_org_page", ABSENT)
+        if sent.__class__ is bool:
+            model.display_on_org_page = sent
+        elif sent is ABSENT:
+            left_out.append("display_on_org_page")
+            model.display_on_org_page = None
+        elif sent is None:
+            model.display_on_org_page = None
+        else:
+            model.display_on_org_page = _READ_BOOL(sent, "display_on_org_page", notes)
+        sent = get("excluded_from_search", ABSENT)
+        if sent.__class__ is bool:
+            model.excluded_from_search = sent
+        elif sent is ABSENT:
+            left_out.append("excluded_from_search")
+            model.excluded_from_search = None
+        elif sent is None:
+            model.excluded_from_search = None
+        else:
+            model.excluded_from_search = _READ_BOOL(sent, "excluded_from_search", notes)
+        sent = get("excluded_from_seo", ABSENT)
+        if sent.__class__ is bool:
+            model.excluded_from_seo = sent
+        elif sent is ABSENT:
+            left_out.append("excluded_from_seo")
+            model.excluded_from_seo = None
+        elif sent is None:
+            model.excluded_from_seo = None
+        else:
+            model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
+        finish(model, data, notes, left_out, _DEGREE_FIELDS)
+        return model
+
+    _NORMALIZED_CONTENT_METADATA_FIELDS = frozenset(
+        {"start_date", "end_date", "enroll_start_date", "enroll_by_date", "content_price"}
+    )
+
+    def read_normalized_content_metadata(data: Any, _cls: Any = None) -> Any:
+        """A ``NormalizedContentMetadata`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, NormalizedContentMetadata)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = NormalizedContentMetadata.__new__(NormalizedContentMetadata)
+        sent = get("start_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.start_date = decoded
+        elif sent is ABSENT:
+            left_out.append("start_date")
+            model.start_date = None
+        elif sent is None:
+            model.start_date = None
+        else:
+            model.start_date = _READ_DATETIME(sent, "start_date", notes)
+        sent = get("end_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.end_date = decoded
+        elif sent is ABSENT:
+            left_out.append("end_date")
+            model.end_date = None
+        elif sent is None:
+            model.end_date = None
+        else:
+            model.end_date = _READ_DATETIME(sent, "end_date", notes)
+        sent = get("enroll_start_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.enroll_start_date = decoded
+        elif sent is ABSENT:
+            left_out.append("enroll_start_date")
+            model.enroll_start_date = None
+        elif sent is None:
+            model.enroll_start_date = None
+        else:
+            model.enroll_start_date = _READ_DATETIME(sent, "enroll_start_date", notes)
+        sent = get("enroll_by_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.enroll_by_date = decoded
+        elif sent is ABSENT:
+            left_out.append("enroll_by_date")
+            model.enroll_by_date = None
+        elif sent is None:
+            model.enroll_by_date = None
+        else:
+            model.enroll_by_date = _READ_DATETIME(sent, "enroll_by_date", notes)
+        sent = get("content_price", ABSENT)
+        if sent.__class__ is float:
+            model.content_price = sent
+        elif sent is ABSENT:
+            left_out.append("content_price")
+            model.content_price = None
+        elif sent is None:
+            model.content_price = None
+        else:
+            model.content_price = _READ_FLOAT(sent, "content_price", notes)
+        finish(model, data, notes, left_out, _NORMALIZED_CONTENT_METADATA_FIELDS)
+        return model
+
+    _COURSE_RUN_FIELDS = frozenset(
+        {
+            "key",
+            "uuid",
+            "title",
+            "external_key",
+            "image",
+            "short_description",
+            "marketing_url",
+            "seats",
+            "start",
+            "end",
+            "go_live_date",
+            "enrollment_start",
+            "enrollment_end",
+            "weeks_to_complete",
+            "pacing_type",
+            "type",
+            "run_type",
+            "status",
+            "is_enrollable",
+            "is_marketable",
+            "availability",
+            "variant_id",
+            "course",
+            "full_description",
+            "announcement",
+            "video",
+            "content_language",
+            "license",
+            "outcome",
+            "transcript_languages",
+            "instructors",
+            "staff",
+            "min_effort",
+            "max_effort",
+            "modified",
+            "level_type",
+            "mobile_available",
+            "hidden",
+            "reporting_type",
+            "eligible_for_financial_aid",
+            "first_enrollable_paid_seat_price",
+            "has_ofac_restrictions",
+            "ofac_comment",
+            "enrollment_count",
+            "recent_enrollment_count",
+            "expected_program_type",
+            "expected_program_name",
+            "course_uuid",
+            "estimated_hours",
+            "content_language_search_facet_name",
+            "enterprise_subscription_inclusion",
+            "programs",
+            "enrollment_url",
+            "content_last_modified",
+            "parent_content_key",
+            "xapi_activity_id",
+            "enrollment_mode",
+            "first_enrollable_paid_seat_sku",
+            "aggregation_key",
+            "authoring_organization_uuids",
+            "content_type",
+            "has_enrollable_seats",
+            "image_url",
+            "language",
+            "logo_image_urls",
+            "number",
+            "org",
+            "partner",
+            "program_types",
+            "published",
+            "seat_types",
+            "staff_uuids",
+            "subject_uuids",
+        }
+    )
+
+    def read_course_run(data: Any, _cls: Any = None) -> Any:
+        """A ``CourseRun`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, CourseRun)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = CourseRun.__new__(CourseRun)
+        sent = get("key", ABSENT)
+        if sent.__class__ is str:
+            model.key = sent
+        elif sent is ABSENT:
+            missing(CourseRun, "key")
+        elif sent is None:
+            missing(CourseRun, "key", null=True)
+        else:
+            model.key = _READ_STR(sent, "key", notes)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            left_out.append("uuid")
+            model.uuid = None
+        elif sent is None:
+            model.uuid = None
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("title", ABSENT)
+        if sent.__class__ is str:
+            model.title = sent
+        elif sent is ABSENT:
+            left_out.append("title")
+            model.title = None
+        elif sent is None:
+            model.title = None
+        else:
+            model.title = _READ_STR(sent, "title", notes)
+        sent = get("external_key", ABSENT)
+        if sent.__class__ is str:
+            model.external_key = sent
+        elif sent is ABSENT:
+            left_out.append("external_key")
+            model.external_key = None
+        elif sent is None:
+            model.external_key = None
+        else:
+            model.external_key = _READ_STR(sent, "external_key", notes)
+        sent = get("image", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.image = read_image(sent)
+            except MissingFieldError as error:
+                raise error.within("image") from None
+        elif sent is ABSENT:
+            left_out.append("image")
+            model.image = None
+        elif sent is None:
+            model.image = None
+        else:
+            model.image = _READ_IMAGE(sent, "image", notes)
+        sent = get("short_description", ABSENT)
+        if sent.__class__ is str:
+            model.short_description = sent
+        elif sent is ABSENT:
+            left_out.append("short_description")
+            model.short_description = None
+        elif sent is None:
+            model.short_description = None
+        else:
+            model.short_description = _READ_STR(sent, "short_description", notes)
+        sent = get("marketing_url", ABSENT)
+        if sent.__class__ is str:
+            model.marketing_url = sent
+        elif sent is ABSENT:
+            left_out.append("marketing_url")
+            model.marketing_url = None
+        elif sent is None:
+            model.marketing_url = None
+        else:
+            model.marketing_url = _READ_STR(sent, "marketing_url", notes)
+        sent = get("seats", ABSENT)
+        if sent.__class__ is list:
+            model.seats = read_models(sent, read_seat, "seats", Seat, notes)
+        elif sent is ABSENT:
+            left_out.append("seats")
+            model.seats = []
+        elif sent is None:
+            model.seats = null_array("seats", list[Seat], notes)
+        else:
+            model.seats = _READ_LIST_SEAT(sent, "seats", notes)
+        sent = get("start", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.start = decoded
+        elif sent is ABSENT:
+            left_out.append("start")
+            model.start = None
+        elif sent is None:
+            model.start = None
+        else:
+            model.start = _READ_DATETIME(sent, "start", notes)
+        sent = get("end", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.end = decoded
+        elif sent is ABSENT:
+            left_out.append("end")
+            model.end = None
+        elif sent is None:
+            model.end = None
+        else:
+            model.end = _READ_DATETIME(sent, "end", notes)
+        sent = get("go_live_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.go_live_date = decoded
+        elif sent is ABSENT:
+            left_out.append("go_live_date")
+            model.go_live_date = None
+        elif sent is None:
+            model.go_live_date = None
+        else:
+            model.go_live_date = _READ_DATETIME(sent, "go_live_date", notes)
+        sent = get("enrollment_start", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.enrollment_start = decoded
+        elif sent is ABSENT:
+            left_out.append("enrollment_start")
+            model.enrollment_start = None
+        elif sent is None:
+            model.enrollment_start = None
+        else:
+            model.enrollment_start = _READ_DATETIME(sent, "enrollment_start", notes)
+        sent = get("enrollment_end", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.enrollment_end = decoded
+        elif sent is ABSENT:
+            left_out.append("enrollment_end")
+            model.enrollment_end = None
+        elif sent is None:
+            model.enrollment_end = None
+        else:
+            model.enrollment_end = _READ_DATETIME(sent, "enrollment_end", notes)
+        sent = get("weeks_to_complete", ABSENT)
+        if sent.__class__ is int:
+            model.weeks_to_complete = sent
+        elif sent is ABSENT:
+            left_out.append("weeks_to_complete")
+            model.weeks_to_complete = None
+        elif sent is None:
+            model.weeks_to_complete = None
+        else:
+            model.weeks_to_complete = _READ_INT(sent, "weeks_to_complete", notes)
+        sent = get("pacing_type", ABSENT)
+        if sent.__class__ is str and (decoded := _PACING_TYPE_VALUES.get(sent)) is not None:
+            model.pacing_type = decoded
+        elif sent is ABSENT:
+            left_out.append("pacing_type")
+            model.pacing_type = None
+        elif sent is None:
+            model.pacing_type = None
+        else:
+            model.pacing_type = _READ_PACING_TYPE_STR(sent, "pacing_type", notes)
+        sent = get("type", ABSENT)
+        if sent.__class__ is str and (decoded := _SEAT_TYPE_VALUES.get(sent)) is not None:
+            model.type = decoded
+        elif sent is ABSENT:
+            left_out.append("type")
+            model.type = None
+        elif sent is None:
+            model.type = None
+        else:
+            model.type = _READ_SEAT_TYPE_STR(sent, "type", notes)
+        sent = get("run_type", ABSENT)
+        if sent.__class__ is str:
+            model.run_type = sent
+        elif sent is ABSENT:
+            left_out.append("run_type")
+            model.run_type = None
+        elif sent is None:
+            model.run_type = None
+        else:
+            model.run_type = _READ_STR(sent, "run_type", notes)
+        sent = get("status", ABSENT)
+        if sent.__class__ is str:
+            model.status = sent
+        elif sent is ABSENT:
+            left_out.append("status")
+            model.status = None
+        elif sent is None:
+            model.status = None
+        else:
+            model.status = _READ_STR(sent, "status", notes)
+        sent = get("is_enrollable", ABSENT)
+        if sent.__class__ is bool:
+            model.is_enrollable = sent
+        elif sent is ABSENT:
+            left_out.append("is_enrollable")
+            model.is_enrollable = None
+        elif sent is None:
+            model.is_enrollable = None
+        else:
+            model.is_enrollable = _READ_BOOL(sent, "is_enrollable", notes)
+        sent = get("is_marketable", ABSENT)
+        if sent.__class__ is bool:
+            model.is_marketable = sent
+        elif sent is ABSENT:
+            left_out.append("is_marketable")
+            model.is_marketable = None
+        elif sent is None:
+            model.is_marketable = None
+        else:
+            model.is_marketable = _READ_BOOL(sent, "is_marketable", notes)
+        sent = get("availability", ABSENT)
+        if sent.__class__ is str and (decoded := _AVAILABILITY_VALUES.get(sent)) is not None:
+            model.availability = decoded
+        elif sent is ABSENT:
+            left_out.append("availability")
+            model.availability = None
+        elif sent is None:
+            model.availability = None
+        else:
+            model.availability = _READ_AVAILABILITY_STR(sent, "availability", notes)
+        sent = get("variant_id", ABSENT)
+        if sent.__class__ is str:
+            model.variant_id = sent
+        elif sent is ABSENT:
+            left_out.append("variant_id")
+            model.variant_id = None
+        elif sent is None:
+            model.variant_id = None
+        else:
+            model.variant_id = _READ_STR(sent, "variant_id", notes)
+        sent = get("course", ABSENT)
+        if sent.__class__ is str:
+            model.course = sent
+        elif sent is ABSENT:
+            left_out.append("course")
+            model.course = None
+        elif sent is None:
+            model.course = None
+        else:
+            model.course = _READ_STR(sent, "course", notes)
+        sent = get("full_description", ABSENT)
+        if sent.__class__ is str:
+            model.full_description = sent
+        elif sent is ABSENT:
+            left_out.append("full_description")
+            model.full_description = None
+        elif sent is None:
+            model.full_description = None
+        else:
+            model.full_description = _READ_STR(sent, "full_description", notes)
+        sent = get("announcement", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.announcement = decoded
+        elif sent is ABSENT:
+            left_out.append("announcement")
+            model.announcement = None
+        elif sent is None:
+            model.announcement = None
+        else:
+            model.announcement = _READ_DATETIME(sent, "announcement", notes)
+        sent = get("video", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.video = sent
+        elif sent is ABSENT:
+            left_out.append("video")
+            model.video = None
+        elif sent is None:
+            model.video = None
+        else:
+            model.video = _READ_DICT_STR_ANY(sent, "video", notes)
+        sent = get("content_language", ABSENT)
+        if sent.__class__ is str:
+            model.content_language = sent
+        elif sent is ABSENT:
+            left_out.append("content_language")
+            model.content_language = None
+        elif sent is None:
+            model.content_language = None
+        else:
+            model.content_language = _READ_STR(sent, "content_language", notes)
+        sent = get("license", ABSENT)
+        if sent.__class__ is str:
+            model.license = sent
+        elif sent is ABSENT:
+            left_out.append("license")
+            model.license = None
+        elif sent is None:
+            model.license = None
+        else:
+            model.license = _READ_STR(sent, "license", notes)
+        sent = get("outcome", ABSENT)
+        if sent.__class__ is str:
+            model.outcome = sent
+        elif sent is ABSENT:
+            left_out.append("outcome")
+            model.outcome = None
+        elif sent is None:
+            model.outcome = None
+        else:
+            model.outcome = _READ_STR(sent, "outcome", notes)
+        sent = get("transcript_languages", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.transcript_languages = sent
+        elif sent is ABSENT:
+            left_out.append("transcript_languages")
+            model.transcript_languages = []
+        elif sent is None:
+            model.transcript_languages = null_array("transcript_languages", list[str], notes)
+        else:
+            model.transcript_languages = _READ_LIST_STR(sent, "transcript_languages", notes)
+        sent = get("instructors", ABSENT)
+        if sent.__class__ is list:
+            model.instructors = sent
+        elif sent is ABSENT:
+            left_out.append("instructors")
+            model.instructors = []
+        elif sent is None:
+            model.instructors = null_array("instructors", list[Any], notes)
+        else:
+            model.instructors = _READ_LIST_ANY(sent, "instructors", notes)
+        sent = get("staff", ABSENT)
+        if sent.__class__ is list:
+            model.staff = read_models(sent, read_staff, "staff", Staff, notes)
+        elif sent is ABSENT:
+            left_out.append("staff")
+            model.staff = []
+        elif sent is None:
+            model.staff = null_array("staff", list[Staff], notes)
+        else:
+            model.staff = _READ_LIST_STAFF(sent, "staff", notes)
+        sent = get("min_effort", ABSENT)
+        if sent.__class__ is int:
+            model.min_effort = sent
+        elif sent is ABSENT:
+            left_out.append("min_effort")
+            model.min_effort = None
+        elif sent is None:
+            model.min_effort = None
+        else:
+            model.min_effort = _READ_INT(sent, "min_effort", notes)
+        sent = get("max_effort", ABSENT)
+        if sent.__class__ is int:
+            model.max_effort = sent
+        elif sent is ABSENT:
+            left_out.append("max_effort")
+            model.max_effort = None
+        elif sent is None:
+            model.max_effort = None
+        else:
+            model.max_effort = _READ_INT(sent, "max_effort", notes)
+        sent = get("modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.modified = decoded
+        elif sent is ABSENT:
+            left_out.append("modified")
+            model.modified = None
+        elif sent is None:
+            model.modified = None
+        else:
+            model.modified = _READ_DATETIME(sent, "modified", notes)
+        sent = get("level_type", ABSENT)
+        if sent.__class__ is str and (decoded := _LEVEL_TYPE_VALUES.get(sent)) is not None:
+            model.level_type = decoded
+        elif sent is ABSENT:
+            left_out.append("level_type")
+            model.level_type = None
+        elif sent is None:
+            model.level_type = None
+        else:
+            model.level_type = _READ_LEVEL_TYPE_STR(sent, "level_type", notes)
+        sent = get("mobile_available", ABSENT)
+        if sent.__class__ is bool:
+            model.mobile_available = sent
+        elif sent is ABSENT:
+            left_out.append("mobile_available")
+            model.mobile_available = None
+        elif sent is None:
+            model.mobile_available = None
+        else:
+            model.mobile_available = _READ_BOOL(sent, "mobile_available", notes)
+        sent = get("hidden", ABSENT)
+        if sent.__class__ is bool:
+            model.hidden = sent
+        elif sent is ABSENT:
+            left_out.append("hidden")
+            model.hidden = None
+        elif sent is None:
+            model.hidden = None
+        else:
+            model.hidden = _READ_BOOL(sent, "hidden", notes)
+        sent = get("reporting_type", ABSENT)
+        if sent.__class__ is str:
+            model.reporting_type = sent
+        elif sent is ABSENT:
+            left_out.append("reporting_type")
+            model.reporting_type = None
+        elif sent is None:
+            model.reporting_type = None
+        else:
+            model.reporting_type = _READ_STR(sent, "reporting_type", notes)
+        sent = get("eligible_for_financial_aid", ABSENT)
+        if sent.__class__ is bool:
+            model.eligible_for_financial_aid = sent
+        elif sent is ABSENT:
+            left_out.append("eligible_for_financial_aid")
+            model.eligible_for_financial_aid = None
+        elif sent is None:
+            model.eligible_for_financial_aid = None
+        else:
+            model.eligible_for_financial_aid = _READ_BOOL(sent, "eligible_for_financial_aid", notes)
+        sent = get("first_enrollable_paid_seat_price", ABSENT)
+        if sent.__class__ is int:
+            model.first_enrollable_paid_seat_price = sent
+        elif sent is ABSENT:
+            left_out.append("first_enrollable_paid_seat_price")
+            model.first_enrollable_paid_seat_price = None
+        elif sent is None:
+            model.first_enrollable_paid_seat_price = None
+        else:
+            model.first_enrollable_paid_seat_price = _READ_INT(
+                sent, "first_enrollable_paid_seat_price", notes
+            )
+        sent = get("has_ofac_restrictions", ABSENT)
+        if sent.__class__ is bool:
+            model.has_ofac_restrictions = sent
+        elif sent is ABSENT:
+            left_out.append("has_ofac_restrictions")
+            model.has_ofac_restrictions = None
+        elif sent is None:
+            model.has_ofac_restrictions = None
+        else:
+            model.has_ofac_restrictions = _READ_BOOL(sent, "has_ofac_restrictions", notes)
+        sent = get("ofac_comment", ABSENT)
+        if sent.__class__ is str:
+            model.ofac_comment = sent
+        elif sent is ABSENT:
+            left_out.append("ofac_comment")
+            model.ofac_comment = None
+        elif sent is None:
+            model.ofac_comment = None
+        else:
+            model.ofac_comment = _READ_STR(sent, "ofac_comment", notes)
+        sent = get("enrollment_count", ABSENT)
+        if sent.__class__ is int:
+            model.enrollment_count = sent
+        elif sent is ABSENT:
+            left_out.append("enrollment_count")
+            model.enrollment_count = None
+        elif sent is None:
+            model.enrollment_count = None
+        else:
+            model.enrollment_count = _READ_INT(sent, "enrollment_count", notes)
+        sent = get("recent_enrollment_count", ABSENT)
+        if sent.__class__ is int:
+            model.recent_enrollment_count = sent
+        elif sent is ABSENT:
+            left_out.append("recent_enrollment_count")
+            model.recent_enrollment_count = None
+        elif sent is None:
+            model.recent_enrollment_count = None
+        else:
+            model.recent_enrollment_count = _READ_INT(sent, "recent_enrollment_count", notes)
+        sent = get("expected_program_type", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.expected_program_type = sent
+        elif sent is ABSENT:
+            left_out.append("expected_program_type")
+            model.expected_program_type = None
+        elif sent is None:
+            model.expected_program_type = None
+        else:
+            model.expected_program_type = _READ_DICT_STR_ANY(sent, "expected_program_type", notes)
+        sent = get("expected_program_name", ABSENT)
+        if sent.__class__ is str:
+            model.expected_program_name = sent
+        elif sent is ABSENT:
+            left_out.append("expected_program_name")
+            model.expected_program_name = None
+        elif sent is None:
+            model.expected_program_name = None
+        else:
+            model.expected_program_name = _READ_STR(sent, "expected_program_name", notes)
+        sent = get("course_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.course_uuid = sent
+        elif sent is ABSENT:
+            left_out.append("course_uuid")
+            model.course_uuid = None
+        elif sent is None:
+            model.course_uuid = None
+        else:
+            model.course_uuid = _READ_STR(sent, "course_uuid", notes)
+        sent = get("estimated_hours", ABSENT)
+        if sent.__class__ is float:
+            model.estimated_hours = sent
+        elif sent is ABSENT:
+            left_out.append("estimated_hours")
+            model.estimated_hours = None
+        elif sent is None:
+            model.estimated_hours = None
+        else:
+            model.estimated_hours = _READ_FLOAT(sent, "estimated_hours", notes)
+        sent = get("content_language_search_facet_name", ABSENT)
+        if sent.__class__ is str:
+            model.content_language_search_facet_name = sent
+        elif sent is ABSENT:
+            left_out.append("content_language_search_facet_name")
+            model.content_language_search_facet_name = None
+        elif sent is None:
+            model.content_language_search_facet_name = None
+        else:
+            model.content_language_search_facet_name = _READ_STR(
+                sent, "content_language_search_facet_name", notes
+            )
+        sent = get("enterprise_subscription_inclusion", ABSENT)
+        if sent.__class__ is bool:
+            model.enterprise_subscription_inclusion = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_subscription_inclusion")
+            model.enterprise_subscription_inclusion = None
+        elif sent is None:
+            model.enterprise_subscription_inclusion = None
+        else:
+            model.enterprise_subscription_inclusion = _READ_BOOL(
+                sent, "enterprise_subscription_inclusion", notes
+            )
+        sent = get("programs", ABSENT)
+        if sent.__class__ is list:
+            model.programs = sent
+        elif sent is ABSENT:
+            left_out.append("programs")
+            model.programs = []
+        elif sent is None:
+            model.programs = null_array("programs", list[Any], notes)
+        else:
+            model.programs = _READ_LIST_ANY(sent, "programs", notes)
+        sent = get("enrollment_url", ABSENT)
+        if sent.__class__ is str:
+            model.enrollment_url = sent
+        elif sent is ABSENT:
+            left_out.append("enrollment_url")
+            model.enrollment_url = None
+        elif sent is None:
+            model.enrollment_url = None
+        else:
+            model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
+        sent = get("content_last_modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.content_last_modified = decoded
+        elif sent is ABSENT:
+            left_out.append("content_last_modified")
+            model.content_last_modified = None
+        elif sent is None:
+            model.content_last_modified = None
+        else:
+            model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
+        sent = get("parent_content_key", ABSENT)
+        if sent.__class__ is str:
+            model.parent_content_key = sent
+        elif sent is ABSENT:
+            left_out.append("parent_content_key")
+            model.parent_content_key = None
+        elif sent is None:
+            model.parent_content_key = None
+        else:
+            model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
+        sent = get("xapi_activity_id", ABSENT)
+        if sent.__class__ is str:
+            model.xapi_activity_id = sent
+        elif sent is ABSENT:
+            left_out.append("xapi_activity_id")
+            model.xapi_activity_id = None
+        elif sent is None:
+            model.xapi_activity_id = None
+        else:
+            model.xapi_activity_id = _READ_STR(sent, "xapi_activity_id", notes)
+        sent = get("enrollment_mode", ABSENT)
+        if sent.__class__ is str:
+            model.enrollment_mode = sent
+        elif sent is ABSENT:
+            left_out.append("enrollment_mode")
+            model.enrollment_mode = None
+        elif sent is None:
+            model.enrollment_mode = None
+        else:
+            model.enrollment_mode = _READ_STR(sent, "enrollment_mode", notes)
+        sent = get("first_enrollable_paid_seat_sku", ABSENT)
+        if sent.__class__ is str:
+            model.first_enrollable_paid_seat_sku = sent
+        elif sent is ABSENT:
+            left_out.append("first_enrollable_paid_seat_sku")
+            model.first_enrollable_paid_seat_sku = None
+        elif sent is None:
+            model.first_enrollable_paid_seat_sku = None
+        else:
+            model.first_enrollable_paid_seat_sku = _READ_STR(sent, "first_enrollable_paid_seat_sku", notes)
+        sent = get("aggregation_key", ABSENT)
+        if sent.__class__ is str:
+            model.aggregation_key = sent
+        elif sent is ABSENT:
+            left_out.append("aggregation_key")
+            model.aggregation_key = None
+        elif sent is None:
+            model.aggregation_key = None
+        else:
+            model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
+        sent = get("authoring_organization_uuids", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.authoring_organization_uuids = sent
+        elif sent is ABSENT:
+            left_out.append("authoring_organization_uuids")
+            model.authoring_organization_uuids = []
+        elif sent is None:
+            model.authoring_organization_uuids = null_array("authoring_organization_uuids", list[str], notes)
+        else:
+            model.authoring_organization_uuids = _READ_LIST_STR(sent, "authoring_organization_uuids", notes)
+        sent = get("content_type", ABSENT)
+        if sent.__class__ is str and (decoded := _CONTENT_TYPE_VALUES.get(sent)) is not None:
+            model.content_type = decoded
+        elif sent is ABSENT:
+            left_out.append("content_type")
+            model.content_type = None
+        elif sent is None:
+            model.content_type = None
+        else:
+            model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
+        sent = get("has_enrollable_seats", ABSENT)
+        if sent.__class__ is bool:
+            model.has_enrollable_seats = sent
+        elif sent is ABSENT:
+            left_out.append("has_enrollable_seats")
+            model.has_enrollable_seats = None
+        elif sent is None:
+            model.has_enrollable_seats = None
+        else:
+            model.has_enrollable_seats = _READ_BOOL(sent, "has_enrollable_seats", notes)
+        sent = get("image_url", ABSENT)
+        if sent.__class__ is str:
+            model.image_url = sent
+        elif sent is ABSENT:
+            left_out.append("image_url")
+            model.image_url = None
+        elif sent is None:
+            model.image_url = None
+        else:
+            model.image_url = _READ_STR(sent, "image_url", notes)
+        sent = get("language", ABSENT)
+        if sent.__class__ is str:
+            model.language = sent
+        elif sent is ABSENT:
+            left_out.append("language")
+            model.language = None
+        elif sent is None:
+            model.language = None
+        else:
+            model.language = _READ_STR(sent, "language", notes)
+        sent = get("logo_image_urls", ABSENT)
+        if sent is ABSENT:
+            left_out.append("logo_image_urls")
+            model.logo_image_urls = []
+        elif sent is None:
+            model.logo_image_urls = null_array("logo_image_urls", list[str | None], notes)
+        else:
+            model.logo_image_urls = _READ_LIST_STR_NONE(sent, "logo_image_urls", notes)
+        sent = get("number", ABSENT)
+        if sent.__class__ is str:
+            model.number = sent
+        elif sent is ABSENT:
+            left_out.append("number")
+            model.number = None
+        elif sent is None:
+            model.number = None
+        else:
+            model.number = _READ_STR(sent, "number", notes)
+        sent = get("org", ABSENT)
+        if sent.__class__ is str:
+            model.org = sent
+        elif sent is ABSENT:
+            left_out.append("org")
+            model.org = None
+        elif sent is None:
+            model.org = None
+        else:
+            model.org = _READ_STR(sent, "org", notes)
+        sent = get("partner", ABSENT)
+        if sent.__class__ is str:
+            model.partner = sent
+        elif sent is ABSENT:
+            left_out.append("partner")
+            model.partner = None
+        elif sent is None:
+            model.partner = None
+        else:
+            model.partner = _READ_STR(sent, "partner", notes)
+        sent = get("program_types", ABSENT)
+        if sent is ABSENT:
+            left_out.append("program_types")
+            model.program_types = []
+        elif sent is None:
+            model.program_types = null_array("program_types", list[ProgramType | str], notes)
+        else:
+            model.program_types = _READ_LIST_PROGRAM_TYPE_STR(sent, "program_types", notes)
+        sent = get("published", ABSENT)
+        if sent.__class__ is bool:
+            model.published = sent
+        elif sent is ABSENT:
+            left_out.append("published")
+            model.published = None
+        elif sent is None:
+            model.published = None
+        else:
+            model.published = _READ_BOOL(sent, "published", notes)
+        sent = get("seat_types", ABSENT)
+        if sent is ABSENT:
+            left_out.append("seat_types")
+            model.seat_types = []
+        elif sent is None:
+            model.seat_types = null_array("seat_types", list[SeatType | str], notes)
+        else:
+            model.seat_types = _READ_LIST_SEAT_TYPE_STR(sent, "seat_types", notes)
+        sent = get("staff_uuids", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.staff_uuids = sent
+        elif sent is ABSENT:
+            left_out.append("staff_uuids")
+            model.staff_uuids = []
+        elif sent is None:
+            model.staff_uuids = null_array("staff_uuids", list[str], notes)
+        else:
+            model.staff_uuids = _READ_LIST_STR(sent, "staff_uuids", notes)
+        sent = get("subject_uuids", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.subject_uuids = sent
+        elif sent is ABSENT:
+            left_out.append("subject_uuids")
+            model.subject_uuids = []
+        elif sent is None:
+            model.subject_uuids = null_array("subject_uuids", list[str], notes)
+        else:
+            model.subject_uuids = _READ_LIST_STR(sent, "subject_uuids", notes)
+        finish(model, data, notes, left_out, _COURSE_RUN_FIELDS)
+        return model
+
+    _LEARNER_SUMMARY_FIELDS = frozenset(
+        {
+            "is_consent_granted",
+            "amount_learner_paid",
+            "contract_id",
+            "coupon_code",
+            "coupon_name",
+            "course_api_url",
+            "course_duration",
+            "course_end",
+            "course_key",
+            "course_list_price",
+            "course_max_effort",
+            "course_min_effort",
+            "course_pacing_type",
+            "course_primary_program",
+            "course_primary_subject",
+            "course_start",
+            "course_title",
+            "courserun_key",
+            "created",
+            "current_grade",
+            "enrollment_date",
+            "enrollment_id",
+            "enterprise_customer_uuid",
+            "enterprise_enrollment_id",
+            "enterprise_name",
+            "enterprise_sso_uid",
+            "enterprise_user_id",
+            "has_passed",
+            "is_refunded",
+            "last_activity_date",
+            "letter_grade",
+            "offer_name",
+            "offer_type",
+            "paid_by",
+            "passed_date",
+            "progress_status",
+            "seat_delivery_method",
+            "unenrollment_date",
+            "unenrollment_end_within_date",
+            "user_account_creation_date",
+            "user_country",
+            "user_current_enrollment_mode",
+            "user_email",
+            "user_username",
+            "user_country_code",
+            "course_duration_weeks",
+            "course_start_date",
+            "course_end_date",
+            "offer_id",
+            "primary_program_type",
+            "user_first_name",
+            "user_last_name",
+            "total_learning_time_hours",
+            "is_subsidy",
+            "course_product_line",
+            "budget_id",
+            "enterprise_flex_group_name",
+            "enterprise_flex_group_uuid",
+            "course_progress",
+            "course_passing_grade",
+            "id",
+            "enterprise_id",
+            "enterprise_user",
+            "enterprise_site_id",
+            "lms_user_id",
+            "course_id",
+            "consent_granted",
+            "enrollment_created_timestamp",
+            "unenrollment_timestamp",
+            "passed_timestamp",
+            "user_account_creation_timestamp",
+            "offer",
+            "course_price",
+            "discount_price",
+        }
+    )
+
+    def read_learner_summary(data: Any, _cls: Any = None) -> Any:
+        """A ``LearnerSummary`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LearnerSummary)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = LearnerSummary.__new__(LearnerSummary)
+        sent = get("is_consent_granted", ABSENT)
+        if sent.__class__ is bool:
+            model.is_consent_granted = sent
+        elif sent is ABSENT:
+            left_out.append("is_consent_granted")
+            model.is_consent_granted = None
+        elif sent is None:
+            model.is_consent_granted = None
+        else:
+            model.is_consent_granted = _READ_BOOL(sent, "is_consent_granted", notes)
+        sent = get("amount_learner_paid", ABSENT)
+        if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
+            model.amount_learner_paid = decoded
+        elif sent is ABSENT:
+            left_out.append("amount_learner_paid")
+            model.amount_learner_paid = None
+        elif sent is None:
+            model.amount_learner_paid = None
+        else:
+            model.amount_learner_paid = _READ_DECIMAL(sent, "amount_learner_paid", notes)
+        sent = get("contract_id", ABSENT)
+        if sent.__class__ is str:
+            model.contract_id = sent
+        elif sent is ABSENT:
+            left_out.append("contract_id")
+            model.contract_id = None
+        elif sent is None:
+            model.contract_id = None
+        else:
+            model.contract_id = _READ_STR(sent, "contract_id", notes)
+        sent = get("coupon_code", ABSENT)
+        if sent.__class__ is str:
+            model.coupon_code = sent
+        elif sent is ABSENT:
+            left_out.append("coupon_code")
+            model.coupon_code = None
+        elif sent is None:
+            model.coupon_code = None
+        else:
+            model.coupon_code = _READ_STR(sent, "coupon_code", notes)
+        sent = get("coupon_name", ABSENT)
+        if sent.__class__ is str:
+            model.coupon_name = sent
+        elif sent is ABSENT:
+            left_out.append("coupon_name")
+            model.coupon_name = None
+        elif sent is None:
+            model.coupon_name = None
+        else:
+            model.coupon_name = _READ_STR(sent, "coupon_name", notes)
+        sent = get("course_api_url", ABSENT)
+        if sent.__class__ is str:
+            model.course_api_url = sent
+        elif sent is ABSENT:
+            left_out.append("course_api_url")
+            model.course_api_url = None
+        elif sent is None:
+            model.course_api_url = None
+        else:
+            model.course_api_url = _READ_STR(sent, "course_api_url", notes)
+        sent = get("course_duration", ABSENT)
+        if sent.__class__ is int:
+            model.course_duration = sent
+        elif sent is ABSENT:
+            left_out.append("course_duration")
+            model.course_duration = None
+        elif sent is None:
+            model.course_duration = None
+        else:
+            model.course_duration = _READ_INT(sent, "course_duration", notes)
+        sent = get("course_end", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.course_end = decoded
+        elif sent is ABSENT:
+            left_out.append("course_end")
+            model.course_end = None
+        elif sent is None:
+            model.course_end = None
+        else:
+            model.course_end = _READ_DATETIME_DATE(sent, "course_end", notes)
+        sent = get("course_key", ABSENT)
+        if sent.__class__ is str:
+            model.course_key = sent
+        elif sent is ABSENT:
+            left_out.append("course_key")
+            model.course_key = None
+        elif sent is None:
+            model.course_key = None
+        else:
+            model.course_key = _READ_STR(sent, "course_key", notes)
+        sent = get("course_list_price", ABSENT)
+        if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
+            model.course_list_price = decoded
+        elif sent is ABSENT:
+            left_out.append("course_list_price")
+            model.course_list_price = None
+        elif sent is None:
+            model.course_list_price = None
+        else:
+            model.course_list_price = _READ_DECIMAL(sent, "course_list_price", notes)
+        sent = get("course_max_effort", ABSENT)
+        if sent.__class__ is int:
+            model.course_max_effort = sent
+        elif sent is ABSENT:
+            left_out.append("course_max_effort")
+            model.course_max_effort = None
+        elif sent is None:
+            model.course_max_effort = None
+        else:
+            model.course_max_effort = _READ_INT(sent, "course_max_effort", notes)
+        sent = get("course_min_effort", ABSENT)
+        if sent.__class__ is int:
+            model.course_min_effort = sent
+        elif sent is ABSENT:
+            left_out.append("course_min_effort")
+            model.course_min_effort = None
+        elif sent is None:
+            model.course_min_effort = None
+        else:
+            model.course_min_effort = _READ_INT(sent, "course_min_effort", notes)
+        sent = get("course_pacing_type", ABSENT)
+        if sent.__class__ is str:
+            model.course_pacing_type = sent
+        elif sent is ABSENT:
+            left_out.append("course_pacing_type")
+            model.course_pacing_type = None
+        elif sent is None:
+            model.course_pacing_type = None
+        else:
+            model.course_pacing_type = _READ_STR(sent, "course_pacing_type", notes)
+        sent = get("course_primary_program", ABSENT)
+        if sent.__class__ is str:
+            model.course_primary_program = sent
+        elif sent is ABSENT:
+            left_out.append("course_primary_program")
+            model.course_primary_program = None
+        elif sent is None:
+            model.course_primary_program = None
+        else:
+            model.course_primary_program = _READ_STR(sent, "course_primary_program", notes)
+        sent = get("course_primary_subject", ABSENT)
+        if sent.__class__ is str:
+            model.course_primary_subject = sent
+        elif sent is ABSENT:
+            left_out.append("course_primary_subject")
+            model.course_primary_subject = None
+        elif sent is None:
+            model.course_primary_subject = None
+        else:
+            model.course_primary_subject = _READ_STR(sent, "course_primary_subject", notes)
+        sent = get("course_start", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.course_start = decoded
+        elif sent is ABSENT:
+            left_out.append("course_start")
+            model.course_start = None
+        elif sent is None:
+            model.course_start = None
+        else:
+            model.course_start = _READ_DATETIME_DATE(sent, "course_start", notes)
+        sent = get("course_title", ABSENT)
+        if sent.__class__ is str:
+            model.course_title = sent
+        elif sent is ABSENT:
+            left_out.append("course_title")
+            model.course_title = None
+        elif sent is None:
+            model.course_title = None
+        else:
+            model.course_title = _READ_STR(sent, "course_title", notes)
+        sent = get("courserun_key", ABSENT)
+        if sent.__class__ is str:
+            model.courserun_key = sent
+        elif sent is ABSENT:
+            left_out.append("courserun_key")
+            model.courserun_key = None
+        elif sent is None:
+            model.courserun_key = None
+        else:
+            model.courserun_key = _READ_STR(sent, "courserun_key", notes)
+        sent = get("created", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.created = decoded
+        elif sent is ABSENT:
+            left_out.append("created")
+            model.created = None
+        elif sent is None:
+            model.created = None
+        else:
+            model.created = _READ_DATETIME(sent, "created", notes)
+        sent = get("current_grade", ABSENT)
+        if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
+            model.current_grade = decoded
+        elif sent is ABSENT:
+            left_out.append("current_grade")
+            model.current_grade = None
+        elif sent is None:
+            model.current_grade = None
+        else:
+            model.current_grade = _READ_DECIMAL(sent, "current_grade", notes)
+        sent = get("enrollment_date", ABSENT)
+        if sent is ABSENT:
+            left_out.append("enrollment_date")
+            model.enrollment_date = None
+        elif sent is None:
+            model.enrollment_date = None
+        else:
+            model.enrollment_date = _READ_DATE(sent, "enrollment_date", notes)
+        sent = get("enrollment_id", ABSENT)
+        if sent.__class__ is int:
+            model.enrollment_id = sent
+        elif sent is ABSENT:
+            left_out.append("enrollment_id")
+            model.enrollment_id = None
+        elif sent is None:
+            model.enrollment_id = None
+        else:
+            model.enrollment_id = _READ_INT(sent, "enrollment_id", notes)
+        sent = get("enterprise_customer_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_customer_uuid = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_customer_uuid")
+            model.enterprise_customer_uuid = None
+        elif sent is None:
+            model.enterprise_customer_uuid = None
+        else:
+            model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
+        sent = get("enterprise_enrollment_id", ABSENT)
+        if sent.__class__ is int:
+            model.enterprise_enrollment_id = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_enrollment_id")
+            model.enterprise_enrollment_id = None
+        elif sent is None:
+            model.enterprise_enrollment_id = None
+        else:
+            model.enterprise_enrollment_id = _READ_INT(sent, "enterprise_enrollment_id", notes)
+        sent = get("enterprise_name", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_name = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_name")
+            model.enterprise_name = None
+        elif sent is None:
+            model.enterprise_name = None
+        else:
+            model.enterprise_name = _READ_STR(sent, "enterprise_name", notes)
+        sent = get("enterprise_sso_uid", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_sso_uid = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_sso_uid")
+            model.enterprise_sso_uid = None
+        elif sent is None:
+            model.enterprise_sso_uid = None
+        else:
+            model.enterprise_sso_uid = _READ_STR(sent, "enterprise_sso_uid", notes)
+        sent = get("enterprise_user_id", ABSENT)
+        if sent.__class__ is int:
+            model.enterprise_user_id = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_user_id")
+            model.enterprise_user_id = None
+        elif sent is None:
+            model.enterprise_user_id = None
+        else:
+            model.enterprise_user_id = _READ_INT(sent, "enterprise_user_id", notes)
+        sent = get("has_passed", ABSENT)
+        if sent.__class__ is bool:
+            model.has_passed = sent
+        elif sent is ABSENT:
+            left_out.append("has_passed")
+            model.has_passed = None
+        elif sent is None:
+            model.has_passed = None
+        else:
+            model.has_passed = _READ_BOOL(sent, "has_passed", notes)
+        sent = get("is_refunded", ABSENT)
+        if sent.__class__ is bool:
+            model.is_refunded = sent
+        elif sent is ABSENT:
+            left_out.append("is_refunded")
+            model.is_refunded = None
+        elif sent is None:
+            model.is_refunded = None
+        else:
+            model.is_refunded = _READ_BOOL(sent, "is_refunded", notes)
+        sent = get("last_activity_date", ABSENT)
+        if sent is ABSENT:
+            left_out.append("last_activity_date")
+            model.last_activity_date = None
+        elif sent is None:
+            model.last_activity_date = None
+        else:
+            model.last_activity_date = _READ_DATE(sent, "last_activity_date", notes)
+        sent = get("letter_grade", ABSENT)
+        if sent.__class__ is str:
+            model.letter_grade = sent
+        elif sent is ABSENT:
+            left_out.append("letter_grade")
+            model.letter_grade = None
+        elif sent is None:
+            model.letter_grade = None
+        else:
+            model.letter_grade = _READ_STR(sent, "letter_grade", notes)
+        sent = get("offer_name", ABSENT)
+        if sent.__class__ is str:
+            model.offer_name = sent
+        elif sent is ABSENT:
+            left_out.append("offer_name")
+            model.offer_name = None
+        elif sent is None:
+            model.offer_name = None
+        else:
+            model.offer_name = _READ_STR(sent, "offer_name", notes)
+        sent = get("offer_type", ABSENT)
+        if sent.__class__ is str:
+            model.offer_type = sent
+        elif sent is ABSENT:
+            left_out.append("offer_type")
+            model.offer_type = None
+        elif sent is None:
+            model.offer_type = None
+        else:
+            model.offer_type = _READ_STR(sent, "offer_type", notes)
+        sent = get("paid_by", ABSENT)
+        if sent.__class__ is str:
+            model.paid_by = sent
+        elif sent is ABSENT:
+            left_out.append("paid_by")
+            model.paid_by = None
+        elif sent is None:
+            model.paid_by = None
+        else:
+            model.paid_by = _READ_STR(sent, "paid_by", notes)
+        sent = get("passed_date", ABSENT)
+        if sent is ABSENT:
+            left_out.append("passed_date")
+            model.passed_date = None
+        elif sent is None:
+            model.passed_date = None
+        else:
+            model.passed_date = _READ_DATE(sent, "passed_date", notes)
+        sent = get("progress_status", ABSENT)
+        if sent.__class__ is str and (decoded := _PROGRESS_STATUS_VALUES.get(sent)) is not None:
+            model.progress_status = decoded
+        elif sent is ABSENT:
+            left_out.append("progress_status")
+            model.progress_status = None
+        elif sent is None:
+            model.progress_status = None
+        else:
+            model.progress_status = _READ_PROGRESS_STATUS_STR(sent, "progress_status", notes)
+        sent = get("seat_delivery_method", ABSENT)
+        if sent.__class__ is str:
+            model.seat_delivery_method = sent
+        elif sent is ABSENT:
+            left_out.append("seat_delivery_method")
+            model.seat_delivery_method = None
+        elif sent is None:
+            model.seat_delivery_method = None
+        else:
+            model.seat_delivery_method = _READ_STR(sent, "seat_delivery_method", notes)
+        sent = get("unenrollment_date", ABSENT)
+        if sent is ABSENT:
+            left_out.append("unenrollment_date")
+            model.unenrollment_date = None
+        elif sent is None:
+            model.unenrollment_date = None
+        else:
+            model.unenrollment_date = _READ_DATE(sent, "unenrollment_date", notes)
+        sent = get("unenrollment_end_within_date", ABSENT)
+        if sent is ABSENT:
+            left_out.append("unenrollment_end_within_date")
+            model.unenrollment_end_within_date = None
+        elif sent is None:
+            model.unenrollment_end_within_date = None
+        else:
+            model.unenrollment_end_within_date = _READ_DATE_BOOL(sent, "unenrollment_end_within_date", notes)
+        sent = get("user_account_creation_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.user_account_creation_date = decoded
+        elif sent is ABSENT:
+            left_out.append("user_account_creation_date")
+            model.user_account_creation_date = None
+        elif sent is None:
+            model.user_account_creation_date = None
+        else:
+            model.user_account_creation_date = _READ_DATETIME(sent, "user_account_creation_date", notes)
+        sent = get("user_country", ABSENT)
+        if sent.__class__ is str:
+            model.user_country = sent
+        elif sent is ABSENT:
+            left_out.append("user_country")
+            model.user_country = None
+        elif sent is None:
+            model.user_country = None
+        else:
+            model.user_country = _READ_STR(sent, "user_country", notes)
+        sent = get("user_current_enrollment_mode", ABSENT)
+        if sent.__class__ is str:
+            model.user_current_enrollment_mode = sent
+        elif sent is ABSENT:
+            left_out.append("user_current_enrollment_mode")
+            model.user_current_enrollment_mode = None
+        elif sent is None:
+            model.user_current_enrollment_mode = None
+        else:
+            model.user_current_enrollment_mode = _READ_STR(sent, "user_current_enrollment_mode", notes)
+        sent = get("user_email", ABSENT)
+        if sent.__class__ is str:
+            model.user_email = sent
+        elif sent is ABSENT:
+            left_out.append("user_email")
+            model.user_email = None
+        elif sent is None:
+            model.user_email = None
+        else:
+            model.user_email = _READ_STR(sent, "user_email", notes)
+        sent = get("user_username", ABSENT)
+        if sent.__class__ is str:
+            model.user_username = sent
+        elif sent is ABSENT:
+            left_out.append("user_username")
+            model.user_username = None
+        elif sent is None:
+            model.user_username = None
+        else:
+            model.user_username = _READ_STR(sent, "user_username", notes)
+        sent = get("user_country_code", ABSENT)
+        if sent.__class__ is str:
+            model.user_country_code = sent
+        elif sent is ABSENT:
+            left_out.append("user_country_code")
+            model.user_country_code = None
+        elif sent is None:
+            model.user_country_code = None
+        else:
+            model.user_country_code = _READ_STR(sent, "user_country_code", notes)
+        sent = get("course_duration_weeks", ABSENT)
+        if sent.__class__ is int:
+            model.course_duration_weeks = sent
+        elif sent is ABSENT:
+            left_out.append("course_duration_weeks")
+            model.course_duration_weeks = None
+        elif sent is None:
+            model.course_duration_weeks = None
+        else:
+            model.course_duration_weeks = _READ_INT(sent, "course_duration_weeks", notes)
+        sent = get("course_start_date", ABSENT)
+        if sent is ABSENT:
+            left_out.append("course_start_date")
+            model.course_start_date = None
+        elif sent is None:
+            model.course_start_date = None
+        else:
+            model.course_start_date = _READ_DATE(sent, "course_start_date", notes)
+        sent = get("course_end_date", ABSENT)
+        if sent is ABSENT:
+            left_out.append("course_end_date")
+            model.course_end_date = None
+        elif sent is None:
+            model.course_end_date = None
+        else:
+            model.course_end_date = _READ_DATE(sent, "course_end_date", notes)
+        sent = get("offer_id", ABSENT)
+        if sent.__class__ is str:
+            model.offer_id = sent
+        elif sent is ABSENT:
+            left_out.append("offer_id")
+            model.offer_id = None
+        elif sent is None:
+            model.offer_id = None
+        else:
+            model.offer_id = _READ_STR(sent, "offer_id", notes)
+        sent = get("primary_program_type", ABSENT)
+        if sent.__class__ is str:
+            model.primary_program_type = sent
+        elif sent is ABSENT:
+            left_out.append("primary_program_type")
+            model.primary_program_type = None
+        elif sent is None:
+            model.primary_program_type = None
+        else:
+            model.primary_program_type = _READ_STR(sent, "primary_program_type", notes)
+        sent = get("user_first_name", ABSENT)
+        if sent.__class__ is str:
+            model.user_first_name = sent
+        elif sent is ABSENT:
+            left_out.append("user_first_name")
+            model.user_first_name = None
+        elif sent is None:
+            model.user_first_name = None
+        else:
+            model.user_first_name = _READ_STR(sent, "user_first_name", notes)
+        sent = get("user_last_name", ABSENT)
+        if sent.__class__ is str:
+            model.user_last_name = sent
+        elif sent is ABSENT:
+            left_out.append("user_last_name")
+            model.user_last_name = None
+        elif sent is None:
+            model.user_last_name = None
+        else:
+            model.user_last_name = _READ_STR(sent, "user_last_name", notes)
+        sent = get("total_learning_time_hours", ABSENT)
+        if sent.__class__ is float:
+            model.total_learning_time_hours = sent
+        elif sent is ABSENT:
+            left_out.append("total_learning_time_hours")
+            model.total_learning_time_hours = None
+        elif sent is None:
+            model.total_learning_time_hours = None
+        else:
+            model.total_learning_time_hours = _READ_FLOAT(sent, "total_learning_time_hours", notes)
+        sent = get("is_subsidy", ABSENT)
+        if sent.__class__ is bool:
+            model.is_subsidy = sent
+        elif sent is ABSENT:
+            left_out.append("is_subsidy")
+            model.is_subsidy = None
+        elif sent is None:
+            model.is_subsidy = None
+        else:
+            model.is_subsidy = _READ_BOOL(sent, "is_subsidy", notes)
+        sent = get("course_product_line", ABSENT)
+        if sent.__class__ is str:
+            model.course_product_line = sent
+        elif sent is ABSENT:
+            left_out.append("course_product_line")
+            model.course_product_line = None
+        elif sent is None:
+            model.course_product_line = None
+        else:
+            model.course_product_line = _READ_STR(sent, "course_product_line", notes)
+        sent = get("budget_id", ABSENT)
+        if sent.__class__ is str:
+            model.budget_id = sent
+        elif sent is ABSENT:
+            left_out.append("budget_id")
+            model.budget_id = None
+        elif sent is None:
+            model.budget_id = None
+        else:
+            model.budget_id = _READ_STR(sent, "budget_id", notes)
+        sent = get("enterprise_flex_group_name", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_flex_group_name = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_flex_group_name")
+            model.enterprise_flex_group_name = None
+        elif sent is None:
+            model.enterprise_flex_group_name = None
+        else:
+            model.enterprise_flex_group_name = _READ_STR(sent, "enterprise_flex_group_name", notes)
+        sent = get("enterprise_flex_group_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_flex_group_uuid = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_flex_group_uuid")
+            model.enterprise_flex_group_uuid = None
+        elif sent is None:
+            model.enterprise_flex_group_uuid = None
+        else:
+            model.enterprise_flex_group_uuid = _READ_STR(sent, "enterprise_flex_group_uuid", notes)
+        sent = get("course_progress", ABSENT)
+        if sent.__class__ is float:
+            model.course_progress = sent
+        elif sent is ABSENT:
+            left_out.append("course_progress")
+            model.course_progress = None
+        elif sent is None:
+            model.course_progress = None
+        else:
+            model.course_progress = _READ_FLOAT(sent, "course_progress", notes)
+        sent = get("course_passing_grade", ABSENT)
+        if sent.__class__ is float:
+            model.course_passing_grade = sent
+        elif sent is ABSENT:
+            left_out.append("course_passing_grade")
+            model.course_passing_grade = None
+        elif sent is None:
+            model.course_passing_grade = None
+        else:
+            model.course_passing_grade = _READ_FLOAT(sent, "course_passing_grade", notes)
+        sent = get("id", ABSENT)
+        if sent.__class__ is int:
+            model.id = sent
+        elif sent is ABSENT:
+            left_out.append("id")
+            model.id = None
+        elif sent is None:
+            model.id = None
+        else:
+            model.id = _READ_INT(sent, "id", notes)
+        sent = get("enterprise_id", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_id = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_id")
+            model.enterprise_id = None
+        elif sent is None:
+            model.enterprise_id = None
+        else:
+            model.enterprise_id = _READ_STR(sent, "enterprise_id", notes)
+        sent = get("enterprise_user", ABSENT)
+        if sent.__class__ is int:
+            model.enterprise_user = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_user")
+            model.enterprise_user = None
+        elif sent is None:
+            model.enterprise_user = None
+        else:
+            model.enterprise_user = _READ_INT(sent, "enterprise_user", notes)
+        sent = get("enterprise_site_id", ABSENT)
+        if sent.__class__ is int:
+            model.enterprise_site_id = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_site_id")
+            model.enterprise_site_id = None
+        elif sent is None:
+            model.enterprise_site_id = None
+        else:
+            model.enterprise_site_id = _READ_INT(sent, "enterprise_site_id", notes)
+        sent = get("lms_user_id", ABSENT)
+        if sent.__class__ is int:
+            model.lms_user_id = sent
+        elif sent is ABSENT:
+            left_out.append("lms_user_id")
+            model.lms_user_id = None
+        elif sent is None:
+            model.lms_user_id = None
+        else:
+            model.lms_user_id = _READ_INT(sent, "lms_user_id", notes)
+        sent = get("course_id", ABSENT)
+        if sent.__class__ is str:
+            model.course_id = sent
+        elif sent is ABSENT:
+            left_out.append("course_id")
+            model.course_id = None
+        elif sent is None:
+            model.course_id = None
+        else:
+            model.course_id = _READ_STR(sent, "course_id", notes)
+        sent = get("consent_granted", ABSENT)
+        if sent.__class__ is bool:
+            model.consent_granted = sent
+        elif sent is ABSENT:
+            left_out.append("consent_granted")
+            model.consent_granted = None
+        elif sent is None:
+            model.consent_granted = None
+        else:
+            model.consent_granted = _READ_BOOL(sent, "consent_granted", notes)
+        sent = get("enrollment_created_timestamp", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.enrollment_created_timestamp = decoded
+        elif sent is ABSENT:
+            left_out.append("enrollment_created_timestamp")
+            model.enrollment_created_timestamp = None
+        elif sent is None:
+            model.enrollment_created_timestamp = None
+        else:
+            model.enrollment_created_timestamp = _READ_DATETIME(sent, "enrollment_created_timestamp", notes)
+        sent = get("unenrollment_timestamp", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.unenrollment_timestamp = decoded
+        elif sent is ABSENT:
+            left_out.append("unenrollment_timestamp")
+            model.unenrollment_timestamp = None
+        elif sent is None:
+            model.unenrollment_timestamp = None
+        else:
+            model.unenrollment_timestamp = _READ_DATETIME(sent, "unenrollment_timestamp", notes)
+        sent = get("passed_timestamp", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.passed_timestamp = decoded
+        elif sent is ABSENT:
+            left_out.append("passed_timestamp")
+            model.passed_timestamp = None
+        elif sent is None:
+            model.passed_timestamp = None
+        else:
+            model.passed_timestamp = _READ_DATETIME(sent, "passed_timestamp", notes)
+        sent = get("user_account_creation_timestamp", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.user_account_creation_timestamp = decoded
+        elif sent is ABSENT:
+            left_out.append("user_account_creation_timestamp")
+            model.user_account_creation_timestamp = None
+        elif sent is None:
+            model.user_account_creation_timestamp = None
+        else:
+            model.user_account_creation_timestamp = _READ_DATETIME(
+                sent, "user_account_creation_timestamp", notes
+            )
+        sent = get("offer", ABSENT)
+        if sent.__class__ is str:
+            model.offer = sent
+        elif sent is ABSENT:
+            left_out.append("offer")
+            model.offer = None
+        elif sent is None:
+            model.offer = None
+        else:
+            model.offer = _READ_STR(sent, "offer", notes)
+        sent = get("course_price", ABSENT)
+        if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
+            model.course_price = decoded
+        elif sent is ABSENT:
+            left_out.append("course_price")
+            model.course_price = None
+        elif sent is None:
+            model.course_price = None
+        else:
+            model.course_price = _READ_DECIMAL(sent, "course_price", notes)
+        sent = get("discount_price", ABSENT)
+        if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
+            model.discount_price = decoded
+        elif sent is ABSENT:
+            left_out.append("discount_price")
+            model.discount_price = None
+        elif sent is None:
+            model.discount_price = None
+        else:
+            model.discount_price = _READ_DECIMAL(sent, "discount_price", notes)
+        finish(model, data, notes, left_out, _LEARNER_SUMMARY_FIELDS)
+        return model
+
+    _LEARNER_SUMMARY_PAGE_FIELDS = frozenset(
+        {"count", "next", "previous", "current_page", "num_pages", "start", "results"}
+    )
+
+    def read_learner_summary_page(data: Any, _cls: Any = None) -> Any:
+        """A ``LearnerSummaryPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LearnerSummaryPage)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = LearnerSummaryPage.__new__(LearnerSummaryPage)
+        sent = get("count", ABSENT)
+        if sent.__class__ is int:
+            model.count = sent
+        elif sent is ABSENT:
+            left_out.append("count")
+            model.count = None
+        elif sent is None:
+            model.count = None
+        else:
+            model.count = _READ_INT(sent, "count", notes)
+        sent = get("next", ABSENT)
+        if sent.__class__ is str:
+            model.next = sent
+        elif sent is ABSENT:
+            left_out.append("next")
+            model.next = None
+        elif sent is None:
+            model.next = None
+        else:
+            model.next = _READ_STR(sent, "next", notes)
+        sent = get("previous", ABSENT)
+        if sent.__class__ is str:
+            model.previous = sent
+        elif sent is ABSENT:
+            left_out.append("previous")
+            model.previous = None
+        elif sent is None:
+            model.previous = None
+        else:
+            model.previous = _READ_STR(sent, "previous", notes)
+        sent = get("current_page", ABSENT)
+        if sent.__class__ is int:
+            model.current_page = sent
+        elif sent is ABSENT:
+            left_out.append("current_page")
+            model.current_page = None
+        elif sent is None:
+            model.current_page = None
+        else:
+            model.current_page = _READ_INT(sent, "current_page", notes)
+        sent = get("num_pages", ABSENT)
+        if sent.__class__ is int:
+            model.num_pages = sent
+        elif sent is ABSENT:
+            left_out.append("num_pages")
+            model.num_pages = None
+        elif sent is None:
+            model.num_pages = None
+        else:
+            model.num_pages = _READ_INT(sent, "num_pages", notes)
+        sent = get("start", ABSENT)
+        if sent.__class__ is int:
+            model.start = sent
+        elif sent is ABSENT:
+            left_out.append("start")
+            model.start = None
+        elif sent is None:
+            model.start = None
+        else:
+            model.start = _READ_INT(sent, "start", notes)
+        sent = get("results", ABSENT)
+        if sent.__class__ is list:
+            model.results = read_models(sent, read_learner_summary, "results", LearnerSummary, notes)
+        elif sent is ABSENT:
+            missing(LearnerSummaryPage, "results")
+        elif sent is None:
+            model.results = null_array("results", list[LearnerSummary], notes)
+        else:
+            model.results = _READ_LIST_LEARNER_SUMMARY(sent, "results", notes)
+        finish(model, data, notes, left_out, _LEARNER_SUMMARY_PAGE_FIELDS)
+        return model
+
+    _ASSIGNMENT_CONTENT_METADATA_FIELDS = frozenset(
+        {"start_date", "end_date", "enroll_by_date", "content_price", "course_type", "partners"}
+    )
+
+    def read_assignment_content_metadata(data: Any, _cls: Any = None) -> Any:
+        """An ``AssignmentContentMetadata`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, AssignmentContentMetadata)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = AssignmentContentMetadata.__new__(AssignmentContentMetadata)
+        sent = get("start_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.start_date = decoded
+        elif sent is ABSENT:
+            missing(AssignmentContentMetadata, "start_date")
+        elif sent is None:
+            model.start_date = None
+        else:
+            model.start_date = _READ_DATETIME(sent, "start_date", notes)
+        sent = get("end_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.end_date = decoded
+        elif sent is ABSENT:
+            missing(AssignmentContentMetadata, "end_date")
+        elif sent is None:
+            model.end_date = None
+        else:
+            model.end_date = _READ_DATETIME(sent, "end_date", notes)
+        sent = get("enroll_by_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.enroll_by_date = decoded
+        elif sent is ABSENT:
+            missing(AssignmentContentMetadata, "enroll_by_date")
+        elif sent is None:
+            model.enroll_by_date = None
+        else:
+            model.enroll_by_date = _READ_DATETIME(sent, "enroll_by_date", notes)
+        sent = get("content_price", ABSENT)
+        if sent.__class__ is float:
+            model.content_price = sent
+        elif sent is ABSENT:
+            missing(AssignmentContentMetadata, "content_price")
+        elif sent is None:
+            model.content_price = None
+        else:
+            model.content_price = _READ_FLOAT(sent, "content_price", notes)
+        sent = get("course_type", ABSENT)
+        if sent.__class__ is str:
+            model.course_type = sent
+        elif sent is ABSENT:
+            missing(AssignmentContentMetadata, "course_type")
+        elif sent is None:
+            model.course_type = None
+        else:
+            model.course_type = _READ_STR(sent, "course_type", notes)
+        sent = get("partners", ABSENT)
+        if sent.__class__ is list:
+            model.partners = read_models(sent, read_course_partner, "partners", CoursePartner, notes)
+        elif sent is ABSENT:
+            missing(AssignmentContentMetadata, "partners")
+        elif sent is None:
+            model.partners = null_array("partners", list[CoursePartner], notes)
+        else:
+            model.partners = _READ_LIST_COURSE_PARTNER(sent, "partners", notes)
+        finish(model, data, notes, left_out, _ASSIGNMENT_CONTENT_METADATA_FIELDS)
+        return model
+
+    _CONTENT_METADATA_FIELDS = frozenset(
+        {
+            "content_type",
+            "key",
+            "uuid",
+            "title",
+            "aggregation_key",
+            "parent_content_key",
+            "content_last_modified",
+            "normalized_metadata",
+            "active",
+            "marketing_url",
+            "enrollment_url",
+            "xapi_activity_id",
+            "product_source",
+        }
+    )
+
+    def read_content_metadata(data: Any, _cls: Any = None) -> Any:
+        """A ``ContentMetadata`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, ContentMetadata)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = ContentMetadata.__new__(ContentMetadata)
+        sent = get("content_type", ABSENT)
+        if sent.__class__ is str:
+            model.content_type = sent
+        elif sent is ABSENT:
+            left_out.append("content_type")
+            model.content_type = None
+        elif sent is None:
+            model.content_type = None
+        else:
+            model.content_type = _READ_STR(sent, "content_type", notes)
+        sent = get("key", ABSENT)
+        if sent.__class__ is str:
+            model.key = sent
+        elif sent is ABSENT:
+            left_out.append("key")
+            model.key = None
+        elif sent is None:
+            model.key = None
+        else:
+            model.key = _READ_STR(sent, "key", notes)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            left_out.append("uuid")
+            model.uuid = None
+        elif sent is None:
+            model.uuid = None
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("title", ABSENT)
+        if sent.__class__ is str:
+            model.title = sent
+        elif sent is ABSENT:
+            left_out.append("title")
+            model.title = None
+        elif sent is None:
+            model.title = None
+        else:
+            model.title = _READ_STR(sent, "title", notes)
+        sent = get("aggregation_key", ABSENT)
+        if sent.__class__ is str:
+            model.aggregation_key = sent
+        elif sent is ABSENT:
+            left_out.append("aggregation_key")
+            model.aggregation_key = None
+        elif sent is None:
+            model.aggregation_key = None
+        else:
+            model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
+        sent = get("parent_content_key", ABSENT)
+        if sent.__class__ is str:
+            model.parent_content_key = sent
+        elif sent is ABSENT:
+            left_out.append("parent_content_key")
+            model.parent_content_key = None
+        elif sent is None:
+            model.parent_content_key = None
+        else:
+            model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
+        sent = get("content_last_modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.content_last_modified = decoded
+        elif sent is ABSENT:
+            left_out.append("content_last_modified")
+            model.content_last_modified = None
+        elif sent is None:
+            model.content_last_modified = None
+        else:
+            model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
+        sent = get("normalized_metadata", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.normalized_metadata = read_normalized_content_metadata(sent)
+            except MissingFieldError as error:
+                raise error.within("normalized_metadata") from None
+        elif sent is ABSENT:
+            left_out.append("normalized_metadata")
+            model.normalized_metadata = None
+        elif sent is None:
+            model.normalized_metadata = None
+        else:
+            model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
+        sent = get("active", ABSENT)
+        if sent.__class__ is bool:
+            model.active = sent
+        elif sent is ABSENT:
+            left_out.append("active")
+            model.active = None
+        elif sent is None:
+            model.active = None
+        else:
+            model.active = _READ_BOOL(sent, "active", notes)
+        sent = get("marketing_url", ABSENT)
+        if sent.__class__ is str:
+            model.marketing_url = sent
+        elif sent is ABSENT:
+            left_out.append("marketing_url")
+            model.marketing_url = None
+        elif sent is None:
+            model.marketing_url = None
+        else:
+            model.marketing_url = _READ_STR(sent, "marketing_url", notes)
+        sent = get("enrollment_url", ABSENT)
+        if sent.__class__ is str:
+            model.enrollment_url = sent
+        elif sent is ABSENT:
+            left_out.append("enrollment_url")
+            model.enrollment_url = None
+        elif sent is None:
+            model.enrollment_url = None
+        else:
+            model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
+        sent = get("xapi_activity_id", ABSENT)
+        if sent.__class__ is str:
+            model.xapi_activity_id = sent
+        elif sent is ABSENT:
+            left_out.append("xapi_activity_id")
+            model.xapi_activity_id = None
+        elif sent is None:
+            model.xapi_activity_id = None
+        else:
+            model.xapi_activity_id = _READ_STR(sent, "xapi_activity_id", notes)
+        sent = get("product_source", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.product_source = read_product_source(sent)
+            except MissingFieldError as error:
+                raise error.within("product_source") from None
+        elif sent is ABSENT:
+            left_out.append("product_source")
+            model.product_source = None
+        elif sent is None:
+            model.product_source = None
+        else:
+            model.product_source = _READ_PRODUCT_SOURCE(sent, "product_source", notes)
+        finish(model, data, notes, left_out, _CONTENT_METADATA_FIELDS)
+        return model
+
+    _LEARNER_PATHWAY_FIELDS = frozenset(
+        {
+            "content_type",
+            "key",
+            "uuid",
+            "title",
+            "name",
+            "aggregation_key",
+            "status",
+            "overview",
+            "published",
+            "visible_via_association",
+            "created",
+            "card_image",
+            "steps",
+            "parent_content_key",
+            "content_last_modified",
+            "normalized_metadata",
+        }
+    )
+
+    def read_learner_pathway(data: Any, _cls: Any = None) -> Any:
+        """A ``LearnerPathway`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, LearnerPathway)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = LearnerPathway.__new__(LearnerPathway)
+        sent = get("content_type", ABSENT)
+        if sent.__class__ is str and (decoded := _CONTENT_TYPE_VALUES.get(sent)) is not None:
+            model.content_type = decoded
+        elif sent is ABSENT:
+            left_out.append("content_type")
+            model.content_type = None
+        elif sent is None:
+            model.content_type = None
+        else:
+            model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
+        sent = get("key", ABSENT)
+        if sent.__class__ is str:
+            model.key = sent
+        elif sent is ABSENT:
+            left_out.append("key")
+            model.key = None
+        elif sent is None:
+            model.key = None
+        else:
+            model.key = _READ_STR(sent, "key", notes)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            left_out.append("uuid")
+            model.uuid = None
+        elif sent is None:
+            model.uuid = None
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("title", ABSENT)
+        if sent.__class__ is str:
+            model.title = sent
+        elif sent is ABSENT:
+            left_out.append("title")
+            model.title = None
+        elif sent is None:
+            model.title = None
+        else:
+            model.title = _READ_STR(sent, "title", notes)
+        sent = get("name", ABSENT)
+        if sent.__class__ is str:
+            model.name = sent
+        elif sent is ABSENT:
+            left_out.append("name")
+            model.name = None
+        elif sent is None:
+            model.name = None
+        else:
+            model.name = _READ_STR(sent, "name", notes)
+        sent = get("aggregation_key", ABSENT)
+        if sent.__class__ is str:
+            model.aggregation_key = sent
+        elif sent is ABSENT:
+            left_out.append("aggregation_key")
+            model.aggregation_key = None
+        elif sent is None:
+            model.aggregation_key = None
+        else:
+            model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
+        sent = get("status", ABSENT)
+        if sent.__class__ is str:
+            model.status = sent
+        elif sent is ABSENT:
+            left_out.append("status")
+            model.status = None
+        elif sent is None:
+            model.status = None
+        else:
+            model.status = _READ_STR(sent, "status", notes)
+        sent = get("overview", ABSENT)
+        if sent.__class__ is str:
+            model.overview = sent
+        elif sent is ABSENT:
+            left_out.append("overview")
+            model.overview = None
+        elif sent is None:
+            model.overview = None
+        else:
+            model.overview = _READ_STR(sent, "overview", notes)
+        sent = get("published", ABSENT)
+        if sent.__class__ is bool:
+            model.published = sent
+        elif sent is ABSENT:
+            left_out.append("published")
+            model.published = None
+        elif sent is None:
+            model.published = None
+        else:
+            model.published = _READ_BOOL(sent, "published", notes)
+        sent = get("visible_via_association", ABSENT)
+        if sent.__class__ is bool:
+            model.visible_via_association = sent
+        elif sent is ABSENT:
+            left_out.append("visible_via_association")
+            model.visible_via_association = None
+        elif sent is None:
+            model.visible_via_association = None
+        else:
+            model.visible_via_association = _READ_BOOL(sent, "visible_via_association", notes)
+        sent = get("created", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.created = decoded
+        elif sent is ABSENT:
+            left_out.append("created")
+            model.created = None
+        elif sent is None:
+            model.created = None
+        else:
+            model.created = _READ_DATETIME(sent, "created", notes)
+        sent = get("card_image", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.card_image = read_learner_pathway_images(sent)
+            except MissingFieldError as error:
+                raise error.within("card_image") from None
+        elif sent is ABSENT:
+            left_out.append("card_image")
+            model.card_image = None
+        elif sent is None:
+            model.card_image = None
+        else:
+            model.card_image = _READ_LEARNER_PATHWAY_IMAGES(sent, "card_image", notes)
+        sent = get("steps", ABSENT)
+        if sent.__class__ is list:
+            model.steps = read_models(sent, read_learner_pathway_step, "steps", LearnerPathwayStep, notes)
+        elif sent is ABSENT:
+            left_out.append("steps")
+            model.steps = []
+        elif sent is None:
+            model.steps = null_array("steps", list[LearnerPathwayStep], notes)
+        else:
+            model.steps = _READ_LIST_LEARNER_PATHWAY_STEP(sent, "steps", notes)
+        sent = get("parent_content_key", ABSENT)
+        if sent.__class__ is str:
+            model.parent_content_key = sent
+        elif sent is ABSENT:
+            left_out.append("parent_content_key")
+            model.parent_content_key = None
+        elif sent is None:
+            model.parent_content_key = None
+        else:
+            model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
+        sent = get("content_last_modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.content_last_modified = decoded
+        elif sent is ABSENT:
+            left_out.append("content_last_modified")
+            model.content_last_modified = None
+        elif sent is None:
+            model.content_last_modified = None
+        else:
+            model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
+        sent = get("normalized_metadata", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.normalized_metadata = read_normalized_content_metadata(sent)
+            except MissingFieldError as error:
+                raise error.within("normalized_metadata") from None
+        elif sent is ABSENT:
+            left_out.append("normalized_metadata")
+            model.normalized_metadata = None
+        elif sent is None:
+            model.normalized_metadata = None
+        else:
+            model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
+        finish(model, data, notes, left_out, _LEARNER_PATHWAY_FIELDS)
+        return model
+
+    _VIDEO_FIELDS = frozenset(
+        {
+            "content_type",
+            "key",
+            "uuid",
+            "title",
+            "aggregation_key",
+            "edx_video_id",
+            "client_video_id",
+            "video_usage_key",
+            "json_metadata",
+            "summary_transcripts",
+            "parent_content_metadata",
+            "skills",
+            "parent_content_key",
+            "content_last_modified",
+            "normalized_metadata",
+        }
+    )
+
+    def read_video(data: Any, _cls: Any = None) -> Any:
+        """A ``Video`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Video)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = Video.__new__(Video)
+        sent = get("content_type", ABSENT)
+        if sent.__class__ is str and (decoded := _CONTENT_TYPE_VALUES.get(sent)) is not None:
+            model.content_type = decoded
+        elif sent is ABSENT:
+            left_out.append("content_type")
+            model.content_type = None
+        elif sent is None:
+            model.content_type = None
+        else:
+            model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
+        sent = get("key", ABSENT)
+        if sent.__class__ is str:
+            model.key = sent
+        elif sent is ABSENT:
+            left_out.append("key")
+            model.key = None
+        elif sent is None:
+            model.key = None
+        else:
+            model.key = _READ_STR(sent, "key", notes)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            left_out.append("uuid")
+            model.uuid = None
+        elif sent is None:
+            model.uuid = None
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("title", ABSENT)
+        if sent.__class__ is str:
+            model.title = sent
+        elif sent is ABSENT:
+            left_out.append("title")
+            model.title = None
+        elif sent is None:
+            model.title = None
+        else:
+            model.title = _READ_STR(sent, "title", notes)
+        sent = get("aggregation_key", ABSENT)
+        if sent.__class__ is str:
+            model.aggregation_key = sent
+        elif sent is ABSENT:
+            left_out.append("aggregation_key")
+            model.aggregation_key = None
+        elif sent is None:
+            model.aggregation_key = None
+        else:
+            model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
+        sent = get("edx_video_id", ABSENT)
+        if sent.__class__ is str:
+            model.edx_video_id = sent
+        elif sent is ABSENT:
+            left_out.append("edx_video_id")
+            model.edx_video_id = None
+        elif sent is None:
+            model.edx_video_id = None
+        else:
+            model.edx_video_id = _READ_STR(sent, "edx_video_id", notes)
+        sent = get("client_video_id", ABSENT)
+        if sent.__class__ is str:
+            model.client_video_id = sent
+        elif sent is ABSENT:
+            left_out.append("client_video_id")
+            model.client_video_id = None
+        elif sent is None:
+            model.client_video_id = None
+        else:
+            model.client_video_id = _READ_STR(sent, "client_video_id", notes)
+        sent = get("video_usage_key", ABSENT)
+        if sent.__class__ is str:
+            model.video_usage_key = sent
+        elif sent is ABSENT:
+            left_out.append("video_usage_key")
+            model.video_usage_key = None
+        elif sent is None:
+            model.video_usage_key = None
+        else:
+            model.video_usage_key = _READ_STR(sent, "video_usage_key", notes)
+        sent = get("json_metadata", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.json_metadata = sent
+        elif sent is ABSENT:
+            left_out.append("json_metadata")
+            model.json_metadata = None
+        elif sent is None:
+            model.json_metadata = None
+        else:
+            model.json_metadata = _READ_DICT_STR_ANY(sent, "json_metadata", notes)
+        sent = get("summary_transcripts", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.summary_transcripts = sent
+        elif sent is ABSENT:
+            left_out.append("summary_transcripts")
+            model.summary_transcripts = []
+        elif sent is None:
+            model.summary_transcripts = null_array("summary_transcripts", list[str], notes)
+        else:
+            model.summary_transcripts = _READ_LIST_STR(sent, "summary_transcripts", notes)
+        sent = get("parent_content_metadata", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.parent_content_metadata = sent
+        elif sent is ABSENT:
+            left_out.append("parent_content_metadata")
+            model.parent_content_metadata = None
+        elif sent is None:
+            model.parent_content_metadata = None
+        else:
+            model.parent_content_metadata = _READ_DICT_STR_ANY(sent, "parent_content_metadata", notes)
+        sent = get("skills", ABSENT)
+        if sent.__class__ is list:
+            model.skills = read_models(sent, read_video_skill, "skills", VideoSkill, notes)
+        elif sent is ABSENT:
+            left_out.append("skills")
+            model.skills = []
+        elif sent is None:
+            model.skills = null_array("skills", list[VideoSkill], notes)
+        else:
+            model.skills = _READ_LIST_VIDEO_SKILL(sent, "skills", notes)
+        sent = get("parent_content_key", ABSENT)
+        if sent.__class__ is str:
+            model.parent_content_key = sent
+        elif sent is ABSENT:
+            left_out.append("parent_content_key")
+            model.parent_content_key = None
+        elif sent is None:
+            model.parent_content_key = None
+        else:
+            model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
+        sent = get("content_last_modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.content_last_modified = decoded
+        elif sent is ABSENT:
+            left_out.append("content_last_modified")
+            model.content_last_modified = None
+        elif sent is None:
+            model.content_last_modified = None
+        else:
+            model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
+        sent = get("normalized_metadata", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.normalized_metadata = read_normalized_content_metadata(sent)
+            except MissingFieldError as error:
+                raise error.within("normalized_metadata") from None
+        elif sent is ABSENT:
+            left_out.append("normalized_metadata")
+            model.normalized_metadata = None
+        elif sent is None:
+            model.normalized_metadata = None
+        else:
+            model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
+        finish(model, data, notes, left_out, _VIDEO_FIELDS)
+        return model
+
+    _ENDORSEMENT_FIELDS = frozenset({"endorser", "quote"})
+
+    def read_endorsement(data: Any, _cls: Any = None) -> Any:
+        """An ``Endorsement`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Endorsement)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = Endorsement.__new__(Endorsement)
+        sent = get("endorser", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.endorser = read_staff(sent)
+            except MissingFieldError as error:
+                raise error.within("endorser") from None
+        elif sent is ABSENT:
+            left_out.append("endorser")
+            model.endorser = None
+        elif sent is None:
+            model.endorser = None
+        else:
+            model.endorser = _READ_STAFF(sent, "endorser", notes)
+        sent = get("quote", ABSENT)
+        if sent.__class__ is str:
+            model.quote = sent
+        elif sent is ABSENT:
+            left_out.append("quote")
+            model.quote = None
+        elif sent is None:
+            model.quote = None
+        else:
+            model.quote = _READ_STR(sent, "quote", notes)
+        finish(model, data, notes, left_out, _ENDORSEMENT_FIELDS)
+        return model
+
+    _CORPORATE_ENDORSEMENT_FIELDS = frozenset(
+        {"corporation_name", "statement", "image", "individual_endorsements"}
+    )
+
+    def read_corporate_endorsement(data: Any, _cls: Any = None) -> Any:
+        """A ``CorporateEndorsement`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, CorporateEndorsement)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = CorporateEndorsement.__new__(CorporateEndorsement)
+        sent = get("corporation_name", ABSENT)
+        if sent.__class__ is str:
+            model.corporation_name = sent
+        elif sent is ABSENT:
+            left_out.append("corporation_name")
+            model.corporation_name = None
+        elif sent is None:
+            model.corporation_name = None
+        else:
+            model.corporation_name = _READ_STR(sent, "corporation_name", notes)
+        sent = get("statement", ABSENT)
+        if sent.__class__ is str:
+            model.statement = sent
+        elif sent is ABSENT:
+            left_out.append("statement")
+            model.statement = None
+        elif sent is None:
+            model.statement = None
+        else:
+            model.statement = _READ_STR(sent, "statement", notes)
+        sent = get("image", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.image = read_image(sent)
+            except MissingFieldError as error:
+                raise error.within("image") from None
+        elif sent is ABSENT:
+            left_out.append("image")
+            model.image = None
+        elif sent is None:
+            model.image = None
+        else:
+            model.image = _READ_IMAGE(sent, "image", notes)
+        sent = get("individual_endorsements", ABSENT)
+        if sent.__class__ is list:
+            model.individual_endorsements = read_models(
+                sent, read_endorsement, "individual_endorsements", Endorsement, notes
+            )
+        elif sent is ABSENT:
+            left_out.append("individual_endorsements")
+            model.individual_endorsements = []
+        elif sent is None:
+            model.individual_endorsements = null_array("individual_endorsements", list[Endorsement], notes)
+        else:
+            model.individual_endorsements = _READ_LIST_ENDORSEMENT(sent, "individual_endorsements", notes)
+        finish(model, data, notes, left_out, _CORPORATE_ENDORSEMENT_FIELDS)
+        return model
+
+    _COURSE_FIELDS = frozenset(
+        {
+            "key",
+            "uuid",
+            "title",
+            "course_runs",
+            "enrollment_url",
+            "entitlements",
+            "owners",
+            "image",
+            "short_description",
+            "type",
+            "url_slug",
+            "course_type",
+            "enterprise_subscription_inclusion",
+            "excluded_from_seo",
+            "excluded_from_search",
+            "full_description",
+            "level_type",
+            "subjects",
+            "prerequisites",
+            "prerequisites_raw",
+            "expected_learning_items",
+            "video",
+            "sponsors",
+            "modified",
+            "marketing_url",
+            "syllabus_raw",
+            "outcome",
+            "original_image",
+            "card_image_url",
+            "course",
+            "image_url",
+            "canonical_course_run_key",
+            "extra_description",
+            "additional_information",
+            "additional_metadata",
+            "faq",
+            "learner_testimonials",
+            "enrollment_count",
+            "recent_enrollment_count",
+            "topics",
+            "key_for_reruns",
+            "url_slug_history",
+            "url_redirects",
+            "course_run_statuses",
+            "editors",
+            "collaborators",
+            "skill_names",
+            "skills",
+            "organization_short_code_override",
+            "organization_logo_override_url",
+            "geolocation",
+            "location_restriction",
+            "in_year_value",
+            "product_source",
+            "data_modified_timestamp",
+            "watchers",
+            "programs",
+            "course_run_keys",
+            "editable",
+            "advertised_course_run_uuid",
+            "content_type",
+            "aggregation_key",
+            "content_last_modified",
+            "parent_content_key",
+            "xapi_activity_id",
+            "active",
+            "normalized_metadata",
+            "normalized_metadata_by_run",
+            "reviews_count",
+            "avg_course_rating",
+            "first_enrollable_paid_seat_price",
+            "languages",
+            "organizations",
+        }
+    )
+
+    def read_course(data: Any, _cls: Any = None) -> Any:
+        """A ``Course`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Course)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = Course.__new__(Course)
+        sent = get("key", ABSENT)
+        if sent.__class__ is str:
+            model.key = sent
+        elif sent is ABSENT:
+            missing(Course, "key")
+        elif sent is None:
+            missing(Course, "key", null=True)
+        else:
+            model.key = _READ_STR(sent, "key", notes)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            left_out.append("uuid")
+            model.uuid = None
+        elif sent is None:
+            model.uuid = None
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("title", ABSENT)
+        if sent.__class__ is str:
+            model.title = sent
+        elif sent is ABSENT:
+            left_out.append("title")
+            model.title = None
+        elif sent is None:
+            model.title = None
+        else:
+            model.title = _READ_STR(sent, "title", notes)
+        sent = get("course_runs", ABSENT)
+        if sent.__class__ is list:
+            model.course_runs = read_models(sent, read_course_run, "course_runs", CourseRun, notes)
+        elif sent is ABSENT:
+            left_out.append("course_runs")
+            model.course_runs = []
+        elif sent is None:
+            model.course_runs = null_array("course_runs", list[CourseRun], notes)
+        else:
+            model.course_runs = _READ_LIST_COURSE_RUN(sent, "course_runs", notes)
+        sent = get("enrollment_url", ABSENT)
+        if sent.__class__ is str:
+            model.enrollment_url = sent
+        elif sent is ABSENT:
+            left_out.append("enrollment_url")
+            model.enrollment_url = None
+        elif sent is None:
+            model.enrollment_url = None
+        else:
+            model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
+        sent = get("entitlements", ABSENT)
+        if sent.__class__ is list:
+            model.entitlements = read_models(sent, read_entitlement, "entitlements", Entitlement, notes)
+        elif sent is ABSENT:
+            left_out.append("entitlements")
+            model.entitlements = []
+        elif sent is None:
+            model.entitlements = null_array("entitlements", list[Entitlement], notes)
+        else:
+            model.entitlements = _READ_LIST_ENTITLEMENT(sent, "entitlements", notes)
+        sent = get("owners", ABSENT)
+        if sent.__class__ is list:
+            model.owners = read_models(sent, read_organization, "owners", Organization, notes)
+        elif sent is ABSENT:
+            left_out.append("owners")
+            model.owners = []
+        elif sent is None:
+            model.owners = null_array("owners", list[Organization], notes)
+        else:
+            model.owners = _READ_LIST_ORGANIZATION(sent, "owners", notes)
+        sent = get("image", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.image = read_image(sent)
+            except MissingFieldError as error:
+                raise error.within("image") from None
+        elif sent is ABSENT:
+            left_out.append("image")
+            model.image = None
+        elif sent is None:
+            model.image = None
+        else:
+            model.image = _READ_IMAGE(sent, "image", notes)
+        sent = get("short_description", ABSENT)
+        if sent.__class__ is str:
+            model.short_description = sent
+        elif sent is ABSENT:
+            left_out.append("short_description")
+            model.short_description = None
+        elif sent is None:
+            model.short_description = None
+        else:
+            model.short_description = _READ_STR(sent, "short_description", notes)
+        sent = get("type", ABSENT)
+        if sent.__class__ is str:
+            model.type = sent
+        elif sent is ABSENT:
+            left_out.append("type")
+            model.type = None
+        elif sent is None:
+            model.type = None
+        else:
+            model.type = _READ_STR(sent, "type", notes)
+        sent = get("url_slug", ABSENT)
+        if sent.__class__ is str:
+            model.url_slug = sent
+        elif sent is ABSENT:
+            left_out.append("url_slug")
+            model.url_slug = None
+        elif sent is None:
+            model.url_slug = None
+        else:
+            model.url_slug = _READ_STR(sent, "url_slug", notes)
+        sent = get("course_type", ABSENT)
+        if sent.__class__ is str:
+            model.course_type = sent
+        elif sent is ABSENT:
+            left_out.append("course_type")
+            model.course_type = None
+        elif sent is None:
+            model.course_type = None
+        else:
+            model.course_type = _READ_STR(sent, "course_type", notes)
+        sent = get("enterprise_subscription_inclusion", ABSENT)
+        if sent.__class__ is bool:
+            model.enterprise_subscription_inclusion = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_subscription_inclusion")
+            model.enterprise_subscription_inclusion = None
+        elif sent is None:
+            model.enterprise_subscription_inclusion = None
+        else:
+            model.enterprise_subscription_inclusion = _READ_BOOL(
+                sent, "enterprise_subscription_inclusion", notes
+            )
+        sent = get("excluded_from_seo", ABSENT)
+        if sent.__class__ is bool:
+            model.excluded_from_seo = sent
+        elif sent is ABSENT:
+            left_out.append("excluded_from_seo")
+            model.excluded_from_seo = None
+        elif sent is None:
+            model.excluded_from_seo = None
+        else:
+            model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
+        sent = get("excluded_from_search", ABSENT)
+        if sent.__class__ is bool:
+            model.excluded_from_search = sent
+        elif sent is ABSENT:
+            left_out.append("excluded_from_search")
+            model.excluded_from_search = None
+        elif sent is None:
+            model.excluded_from_search = None
+        else:
+            model.excluded_from_search = _READ_BOOL(sent, "excluded_from_search", notes)
+        sent = get("full_description", ABSENT)
+        if sent.__class__ is str:
+            model.full_description = sent
+        elif sent is ABSENT:
+            left_out.append("full_description")
+            model.full_description = None
+        elif sent is None:
+            model.full_description = None
+        else:
+            model.full_description = _READ_STR(sent, "full_description", notes)
+        sent = get("level_type", ABSENT)
+        if sent.__class__ is str and (decoded := _LEVEL_TYPE_VALUES.get(sent)) is not None:
+            model.level_type = decoded
+        elif sent is ABSENT:
+            left_out.append("level_type")
+            model.level_type = None
+        elif sent is None:
+            model.level_type = None
+        else:
+            model.level_type = _READ_LEVEL_TYPE_STR(sent, "level_type", notes)
+        sent = get("subjects", ABSENT)
+        if sent.__class__ is list:
+            model.subjects = read_models(sent, read_subject, "subjects", Subject, notes)
+        elif sent is ABSENT:
+            left_out.append("subjects")
+            model.subjects = []
+        elif sent is None:
+            model.subjects = null_array("subjects", list[Subject], notes)
+        else:
+            model.subjects = _READ_LIST_SUBJECT(sent, "subjects", notes)
+        sent = get("prerequisites", ABSENT)
+        if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
+            model.prerequisites = sent
+        elif sent is ABSENT:
+            left_out.append("prerequisites")
+            model.prerequisites = []
+        elif sent is None:
+            model.prerequisites = null_array("prerequisites", list[dict[str, Any]], notes)
+        else:
+            model.prerequisites = _READ_LIST_DICT_STR_ANY(sent, "prerequisites", notes)
+        sent = get("prerequisites_raw", ABSENT)
+        if sent.__class__ is list:
+            model.prerequisites_raw = sent
+        elif sent is ABSENT:
+            left_out.append("prerequisites_raw")
+            model.prerequisites_raw = []
+        elif sent is None:
+            model.prerequisites_raw = null_array("prerequisites_raw", list[Any], notes)
+        else:
+            model.prerequisites_raw = _READ_LIST_ANY(sent, "prerequisites_raw", notes)
+        sent = get("expected_learning_items", ABSENT)
+        if sent.__class__ is list:
+            model.expected_learning_items = sent
+        elif sent is ABSENT:
+            left_out.append("expected_learning_items")
+            model.expected_learning_items = []
+        elif sent is None:
+            model.expected_learning_items = null_array("expected_learning_items", list[Any], notes)
+        else:
+            model.expected_learning_items = _READ_LIST_ANY(sent, "expected_learning_items", notes)
+        sent = get("video", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.video = sent
+        elif sent is ABSENT:
+            left_out.append("video")
+            model.video = None
+        elif sent is None:
+            model.video = None
+        else:
+            model.video = _READ_DICT_STR_ANY(sent, "video", notes)
+        sent = get("sponsors", ABSENT)
+        if sent.__class__ is list:
+            model.sponsors = sent
+        elif sent is ABSENT:
+            left_out.append("sponsors")
+            model.sponsors = []
+        elif sent is None:
+            model.sponsors = null_array("sponsors", list[Any], notes)
+        else:
+            model.sponsors = _READ_LIST_ANY(sent, "sponsors", notes)
+        sent = get("modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.modified = decoded
+        elif sent is ABSENT:
+            left_out.append("modified")
+            model.modified = None
+        elif sent is None:
+            model.modified = None
+        else:
+            model.modified = _READ_DATETIME(sent, "modified", notes)
+        sent = get("marketing_url", ABSENT)
+        if sent.__class__ is str:
+            model.marketing_url = sent
+        elif sent is ABSENT:
+            left_out.append("marketing_url")
+            model.marketing_url = None
+        elif sent is None:
+            model.marketing_url = None
+        else:
+            model.marketing_url = _READ_STR(sent, "marketing_url", notes)
+        sent = get("syllabus_raw", ABSENT)
+        if sent.__class__ is str:
+            model.syllabus_raw = sent
+        elif sent is ABSENT:
+            left_out.append("syllabus_raw")
+            model.syllabus_raw = None
+        elif sent is None:
+            model.syllabus_raw = None
+        else:
+            model.syllabus_raw = _READ_STR(sent, "syllabus_raw", notes)
+        sent = get("outcome", ABSENT)
+        if sent.__class__ is str:
+            model.outcome = sent
+        elif sent is ABSENT:
+            left_out.append("outcome")
+            model.outcome = None
+        elif sent is None:
+            model.outcome = None
+        else:
+            model.outcome = _READ_STR(sent, "outcome", notes)
+        sent = get("original_image", ABSENT)
+        if sent is ABSENT:
+            left_out.append("original_image")
+            model.original_image = None
+        elif sent is None:
+            model.original_image = None
+        else:
+            model.original_image = _READ_STR_IMAGE(sent, "original_image", notes)
+        sent = get("card_image_url", ABSENT)
+        if sent.__class__ is str:
+            model.card_image_url = sent
+        elif sent is ABSENT:
+            left_out.append("card_image_url")
+            model.card_image_url = None
+        elif sent is None:
+            model.card_image_url = None
+        else:
+            model.card_image_url = _READ_STR(sent, "card_image_url", notes)
+        sent = get("course", ABSENT)
+        if sent.__class__ is str:
+            model.course = sent
+        elif sent is ABSENT:
+            left_out.append("course")
+            model.course = None
+        elif sent is None:
+            model.course = None
+        else:
+            model.course = _READ_STR(sent, "course", notes)
+        sent = get("image_url", ABSENT)
+        if sent.__class__ is str:
+            model.image_url = sent
+        elif sent is ABSENT:
+            left_out.append("image_url")
+            model.image_url = None
+        elif sent is None:
+            model.image_url = None
+        else:
+            model.image_url = _READ_STR(sent, "image_url", notes)
+        sent = get("canonical_course_run_key", ABSENT)
+        if sent.__class__ is str:
+            model.canonical_course_run_key = sent
+        elif sent is ABSENT:
+            left_out.append("canonical_course_run_key")
+            model.canonical_course_run_key = None
+        elif sent is None:
+            model.canonical_course_run_key = None
+        else:
+            model.canonical_course_run_key = _READ_STR(sent, "canonical_course_run_key", notes)
+        sent = get("extra_description", ABSENT)
+        if sent.__class__ is str:
+            model.extra_description = sent
+        elif sent is ABSENT:
+            left_out.append("extra_description")
+            model.extra_description = None
+        elif sent is None:
+            model.extra_description = None
+        else:
+            model.extra_description = _READ_STR(sent, "extra_description", notes)
+        sent = get("additional_information", ABSENT)
+        if sent.__class__ is str:
+            model.additional_information = sent
+        elif sent is ABSENT:
+            left_out.append("additional_information")
+            model.additional_information = None
+        elif sent is None:
+            model.additional_information = None
+        else:
+            model.additional_information = _READ_STR(sent, "additional_information", notes)
+        sent = get("additional_metadata", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.additional_metadata = sent
+        elif sent is ABSENT:
+            left_out.append("additional_metadata")
+            model.additional_metadata = None
+        elif sent is None:
+            model.additional_metadata = None
+        else:
+            model.additional_metadata = _READ_DICT_STR_ANY(sent, "additional_metadata", notes)
+        sent = get("faq", ABSENT)
+        if sent.__class__ is str:
+            model.faq = sent
+        elif sent is ABSENT:
+            left_out.append("faq")
+            model.faq = None
+        elif sent is None:
+            model.faq = None
+        else:
+            model.faq = _READ_STR(sent, "faq", notes)
+        sent = get("learner_testimonials", ABSENT)
+        if sent.__class__ is str:
+            model.learner_testimonials = sent
+        elif sent is ABSENT:
+            left_out.append("learner_testimonials")
+            model.learner_testimonials = None
+        elif sent is None:
+            model.learner_testimonials = None
+        else:
+            model.learner_testimonials = _READ_STR(sent, "learner_testimonials", notes)
+        sent = get("enrollment_count", ABSENT)
+        if sent.__class__ is int:
+            model.enrollment_count = sent
+        elif sent is ABSENT:
+            left_out.append("enrollment_count")
+            model.enrollment_count = None
+        elif sent is None:
+            model.enrollment_count = None
+        else:
+            model.enrollment_count = _READ_INT(sent, "enrollment_count", notes)
+        sent = get("recent_enrollment_count", ABSENT)
+        if sent.__class__ is int:
+            model.recent_enrollment_count = sent
+        elif sent is ABSENT:
+            left_out.append("recent_enrollment_count")
+            model.recent_enrollment_count = None
+        elif sent is None:
+            model.recent_enrollment_count = None
+        else:
+            model.recent_enrollment_count = _READ_INT(sent, "recent_enrollment_count", notes)
+        sent = get("topics", ABSENT)
+        if sent.__class__ is list:
+            model.topics = sent
+        elif sent is ABSENT:
+            left_out.append("topics")
+            model.topics = []
+        elif sent is None:
+            model.topics = null_array("topics", list[Any], notes)
+        else:
+            model.topics = _READ_LIST_ANY(sent, "topics", notes)
+        sent = get("key_for_reruns", ABSENT)
+        if sent.__class__ is str:
+            model.key_for_reruns = sent
+        elif sent is ABSENT:
+            left_out.append("key_for_reruns")
+            model.key_for_reruns = None
+        elif sent is None:
+            model.key_for_reruns = None
+        else:
+            model.key_for_reruns = _READ_STR(sent, "key_for_reruns", notes)
+        sent = get("url_slug_history", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.url_slug_history = sent
+        elif sent is ABSENT:
+            left_out.append("url_slug_history")
+            model.url_slug_history = []
+        elif sent is None:
+            model.url_slug_history = null_array("url_slug_history", list[str], notes)
+        else:
+            model.url_slug_history = _READ_LIST_STR(sent, "url_slug_history", notes)
+        sent = get("url_redirects", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.url_redirects = sent
+        elif sent is ABSENT:
+            left_out.append("url_redirects")
+            model.url_redirects = []
+        elif sent is None:
+            model.url_redirects = null_array("url_redirects", list[str], notes)
+        else:
+            model.url_redirects = _READ_LIST_STR(sent, "url_redirects", notes)
+        sent = get("course_run_statuses", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.course_run_statuses = sent
+        elif sent is ABSENT:
+            left_out.append("course_run_statuses")
+            model.course_run_statuses = []
+        elif sent is None:
+            model.course_run_statuses = null_array("course_run_statuses", list[str], notes)
+        else:
+            model.course_run_statuses = _READ_LIST_STR(sent, "course_run_statuses", notes)
+        sent = get("editors", ABSENT)
+        if sent.__class__ is list:
+            model.editors = sent
+        elif sent is ABSENT:
+            left_out.append("editors")
+            model.editors = []
+        elif sent is None:
+            model.editors = null_array("editors", list[Any], notes)
+        else:
+            model.editors = _READ_LIST_ANY(sent, "editors", notes)
+        sent = get("collaborators", ABSENT)
+        if sent.__class__ is list:
+            model.collaborators = sent
+        elif sent is ABSENT:
+            left_out.append("collaborators")
+            model.collaborators = []
+        elif sent is None:
+            model.collaborators = null_array("collaborators", list[Any], notes)
+        else:
+            model.collaborators = _READ_LIST_ANY(sent, "collaborators", notes)
+        sent = get("skill_names", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.skill_names = sent
+        elif sent is ABSENT:
+            left_out.append("skill_names")
+            model.skill_names = []
+        elif sent is None:
+            model.skill_names = null_array("skill_names", list[str], notes)
+        else:
+            model.skill_names = _READ_LIST_STR(sent, "skill_names", notes)
+        sent = get("skills", ABSENT)
+        if sent.__class__ is list:
+            model.skills = sent
+        elif sent is ABSENT:
+            left_out.append("skills")
+            model.skills = []
+        elif sent is None:
+            model.skills = null_array("skills", list[Any], notes)
+        else:
+            model.skills = _READ_LIST_ANY(sent, "skills", notes)
+        sent = get("organization_short_code_override", ABSENT)
+        if sent.__class__ is str:
+            model.organization_short_code_override = sent
+        elif sent is ABSENT:
+            left_out.append("organization_short_code_override")
+            model.organization_short_code_override = None
+        elif sent is None:
+            model.organization_short_code_override = None
+        else:
+            model.organization_short_code_override = _READ_STR(
+                sent, "organization_short_code_override", notes
+            )
+        sent = get("organization_logo_override_url", ABSENT)
+        if sent.__class__ is str:
+            model.organization_logo_override_url = sent
+        elif sent is ABSENT:
+            left_out.append("organization_logo_override_url")
+            model.organization_logo_override_url = None
+        elif sent is None:
+            model.organization_logo_override_url = None
+        else:
+            model.organization_logo_override_url = _READ_STR(sent, "organization_logo_override_url", notes)
+        sent = get("geolocation", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.geolocation = sent
+        elif sent is ABSENT:
+            left_out.append("geolocation")
+            model.geolocation = None
+        elif sent is None:
+            model.geolocation = None
+        else:
+            model.geolocation = _READ_DICT_STR_ANY(sent, "geolocation", notes)
+        sent = get("location_restriction", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.location_restriction = sent
+        elif sent is ABSENT:
+            left_out.append("location_restriction")
+            model.location_restriction = None
+        elif sent is None:
+            model.location_restriction = None
+        else:
+            model.location_restriction = _READ_DICT_STR_ANY(sent, "location_restriction", notes)
+        sent = get("in_year_value", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.in_year_value = sent
+        elif sent is ABSENT:
+            left_out.append("in_year_value")
+            model.in_year_value = None
+        elif sent is None:
+            model.in_year_value = None
+        else:
+            model.in_year_value = _READ_DICT_STR_ANY(sent, "in_year_value", notes)
+        sent = get("product_source", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.product_source = read_product_source(sent)
+            except MissingFieldError as error:
+                raise error.within("product_source") from None
+        elif sent is ABSENT:
+            left_out.append("product_source")
+            model.product_source = None
+        elif sent is None:
+            model.product_source = None
+        else:
+            model.product_source = _READ_PRODUCT_SOURCE(sent, "product_source", notes)
+        sent = get("data_modified_timestamp", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.data_modified_timestamp = decoded
+        elif sent is ABSENT:
+            left_out.append("data_modified_timestamp")
+            model.data_modified_timestamp = None
+        elif sent is None:
+            model.data_modified_timestamp = None
+        else:
+            model.data_modified_timestamp = _READ_DATETIME(sent, "data_modified_timestamp", notes)
+        sent = get("watchers", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.watchers = sent
+        elif sent is ABSENT:
+            left_out.append("watchers")
+            model.watchers = []
+        elif sent is None:
+            model.watchers = null_array("watchers", list[str], notes)
+        else:
+            model.watchers = _READ_LIST_STR(sent, "watchers", notes)
+        sent = get("programs", ABSENT)
+        if sent.__class__ is list:
+            model.programs = sent
+        elif sent is ABSENT:
+            left_out.append("programs")
+            model.programs = []
+        elif sent is None:
+            model.programs = null_array("programs", list[Any], notes)
+        else:
+            model.programs = _READ_LIST_ANY(sent, "programs", notes)
+        sent = get("course_run_keys", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.course_run_keys = sent
+        elif sent is ABSENT:
+            left_out.append("course_run_keys")
+            model.course_run_keys = []
+        elif sent is None:
+            model.course_run_keys = null_array("course_run_keys", list[str], notes)
+        else:
+            model.course_run_keys = _READ_LIST_STR(sent, "course_run_keys", notes)
+        sent = get("editable", ABSENT)
+        if sent.__class__ is bool:
+            model.editable = sent
+        elif sent is ABSENT:
+            left_out.append("editable")
+            model.editable = None
+        elif sent is None:
+            model.editable = None
+        else:
+            model.editable = _READ_BOOL(sent, "editable", notes)
+        sent = get("advertised_course_run_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.advertised_course_run_uuid = sent
+        elif sent is ABSENT:
+            left_out.append("advertised_course_run_uuid")
+            model.advertised_course_run_uuid = None
+        elif sent is None:
+            model.advertised_course_run_uuid = None
+        else:
+            model.advertised_course_run_uuid = _READ_STR(sent, "advertised_course_run_uuid", notes)
+        sent = get("content_type", ABSENT)
+        if sent.__class__ is str and (decoded := _CONTENT_TYPE_VALUES.get(sent)) is not None:
+            model.content_type = decoded
+        elif sent is ABSENT:
+            left_out.append("content_type")
+            model.content_type = None
+        elif sent is None:
+            model.content_type = None
+        else:
+            model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
+        sent = get("aggregation_key", ABSENT)
+        if sent.__class__ is str:
+            model.aggregation_key = sent
+        elif sent is ABSENT:
+            left_out.append("aggregation_key")
+            model.aggregation_key = None
+        elif sent is None:
+            model.aggregation_key = None
+        else:
+            model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
+        sent = get("content_last_modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.content_last_modified = decoded
+        elif sent is ABSENT:
+            left_out.append("content_last_modified")
+            model.content_last_modified = None
+        elif sent is None:
+            model.content_last_modified = None
+        else:
+            model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
+        sent = get("parent_content_key", ABSENT)
+        if sent.__class__ is str:
+            model.parent_content_key = sent
+        elif sent is ABSENT:
+            left_out.append("parent_content_key")
+            model.parent_content_key = None
+        elif sent is None:
+            model.parent_content_key = None
+        else:
+            model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
+        sent = get("xapi_activity_id", ABSENT)
+        if sent.__class__ is str:
+            model.xapi_activity_id = sent
+        elif sent is ABSENT:
+            left_out.append("xapi_activity_id")
+            model.xapi_activity_id = None
+        elif sent is None:
+            model.xapi_activity_id = None
+        else:
+            model.xapi_activity_id = _READ_STR(sent, "xapi_activity_id", notes)
+        sent = get("active", ABSENT)
+        if sent.__class__ is bool:
+            model.active = sent
+        elif sent is ABSENT:
+            left_out.append("active")
+            model.active = None
+        elif sent is None:
+            model.active = None
+        else:
+            model.active = _READ_BOOL(sent, "active", notes)
+        sent = get("normalized_metadata", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.normalized_metadata = read_normalized_content_metadata(sent)
+            except MissingFieldError as error:
+                raise error.within("normalized_metadata") from None
+        elif sent is ABSENT:
+            left_out.append("normalized_metadata")
+            model.normalized_metadata = None
+        elif sent is None:
+            model.normalized_metadata = None
+        else:
+            model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
+        sent = get("normalized_metadata_by_run", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.normalized_metadata_by_run = sent
+        elif sent is ABSENT:
+            left_out.append("normalized_metadata_by_run")
+            model.normalized_metadata_by_run = None
+        elif sent is None:
+            model.normalized_metadata_by_run = None
+        else:
+            model.normalized_metadata_by_run = _READ_DICT_STR_ANY(sent, "normalized_metadata_by_run", notes)
+        sent = get("reviews_count", ABSENT)
+        if sent.__class__ is int:
+            model.reviews_count = sent
+        elif sent is ABSENT:
+            left_out.append("reviews_count")
+            model.reviews_count = None
+        elif sent is None:
+            model.reviews_count = None
+        else:
+            model.reviews_count = _READ_INT(sent, "reviews_count", notes)
+        sent = get("avg_course_rating", ABSENT)
+        if sent.__class__ is float:
+            model.avg_course_rating = sent
+        elif sent is ABSENT:
+            left_out.append("avg_course_rating")
+            model.avg_course_rating = None
+        elif sent is None:
+            model.avg_course_rating = None
+        else:
+            model.avg_course_rating = _READ_FLOAT(sent, "avg_course_rating", notes)
+        sent = get("first_enrollable_paid_seat_price", ABSENT)
+        if sent.__class__ is int:
+            model.first_enrollable_paid_seat_price = sent
+        elif sent is ABSENT:
+            left_out.append("first_enrollable_paid_seat_price")
+            model.first_enrollable_paid_seat_price = None
+        elif sent is None:
+            model.first_enrollable_paid_seat_price = None
+        else:
+            model.first_enrollable_paid_seat_price = _READ_INT(
+                sent, "first_enrollable_paid_seat_price", notes
+            )
+        sent = get("languages", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.languages = sent
+        elif sent is ABSENT:
+            left_out.append("languages")
+            model.languages = []
+        elif sent is None:
+            model.languages = null_array("languages", list[str], notes)
+        else:
+            model.languages = _READ_LIST_STR(sent, "languages", notes)
+        sent = get("organizations", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.organizations = sent
+        elif sent is ABSENT:
+            left_out.append("organizations")
+            model.organizations = []
+        elif sent is None:
+            model.organizations = null_array("organizations", list[str], notes)
+        else:
+            model.organizations = _READ_LIST_STR(sent, "organizations", notes)
+        finish(model, data, notes, left_out, _COURSE_FIELDS)
+        return model
+
+    _PROGRAM_FIELDS = frozenset(
+        {
+            "uuid",
+            "title",
+            "subtitle",
+            "type",
+            "type_attrs",
+            "status",
+            "marketing_slug",
+            "marketing_url",
+            "banner_image",
+            "hidden",
+            "courses",
+            "authoring_organizations",
+            "card_image_url",
+            "is_program_eligible_for_one_click_purchase",
+            "degree",
+            "curricula",
+            "marketing_hook",
+            "total_hours_of_effort",
+            "recent_enrollment_count",
+            "organization_short_code_override",
+            "organization_logo_override_url",
+            "primary_subject_override",
+            "level_type_override",
+            "language_override",
+            "labels",
+            "taxi_form",
+            "program_duration_override",
+            "data_modified_timestamp",
+            "excluded_from_search",
+            "excluded_from_seo",
+            "has_ofac_restrictions",
+            "ofac_comment",
+            "overview",
+            "weeks_to_complete",
+            "weeks_to_complete_max",
+            "weeks_to_complete_min",
+            "min_hours_effort_per_week",
+            "max_hours_effort_per_week",
+            "video",
+            "expected_learning_items",
+            "faq",
+            "credit_backing_organizations",
+            "corporate_endorsements",
+            "job_outlook_items",
+            "individual_endorsements",
+            "languages",
+            "transcript_languages",
+            "subjects",
+            "price_ranges",
+            "staff",
+            "credit_redemption_overview",
+            "applicable_seat_types",
+            "instructor_ordering",
+            "enrollment_count",
+            "topics",
+            "credit_value",
+            "enterprise_subscription_inclusion",
+            "geolocation",
+            "location_restriction",
+            "is_2u_degree_program",
+            "in_year_value",
+            "skill_names",
+            "skills",
+            "product_source",
+            "subscription_eligible",
+            "subscription_prices",
+            "enrollment_url",
+            "content_last_modified",
+            "parent_content_key",
+            "aggregation_key",
+            "authoring_organization_uuids",
+            "content_type",
+            "language",
+            "partner",
+            "published",
+            "staff_uuids",
+            "subject_uuids",
+        }
+    )
+
+    def read_program(data: Any, _cls: Any = None) -> Any:
+        """A ``Program`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Program)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = Program.__new__(Program)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            missing(Program, "uuid")
+        elif sent is None:
+            missing(Program, "uuid", null=True)
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("title", ABSENT)
+        if sent.__class__ is str:
+            model.title = sent
+        elif sent is ABSENT:
+            missing(Program, "title")
+        elif sent is None:
+            missing(Program, "title", null=True)
+        else:
+            model.title = _READ_STR(sent, "title", notes)
+        sent = get("subtitle", ABSENT)
+        if sent.__class__ is str:
+            model.subtitle = sent
+        elif sent is ABSENT:
+            left_out.append("subtitle")
+            model.subtitle = None
+        elif sent is None:
+            model.subtitle = None
+        else:
+            model.subtitle = _READ_STR(sent, "subtitle", notes)
+        sent = get("type", ABSENT)
+        if sent.__class__ is str and (decoded := _PROGRAM_TYPE_VALUES.get(sent)) is not None:
+            model.type = decoded
+        elif sent is ABSENT:
+            left_out.append("type")
+            model.type = None
+        elif sent is None:
+            model.type = None
+        else:
+            model.type = _READ_PROGRAM_TYPE_STR(sent, "type", notes)
+        sent = get("type_attrs", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.type_attrs = read_type_attrs(sent)
+            except MissingFieldError as error:
+                raise error.within("type_attrs") from None
+        elif sent is ABSENT:
+            left_out.append("type_attrs")
+            model.type_attrs = None
+        elif sent is None:
+            model.type_attrs = None
+        else:
+            model.type_attrs = _READ_TYPE_ATTRS(sent, "type_attrs", notes)
+        sent = get("status", ABSENT)
+        if sent.__class__ is str:
+            model.status = sent
+        elif sent is ABSENT:
+            left_out.append("status")
+            model.status = None
+        elif sent is None:
+            model.status = None
+        else:
+            model.status = _READ_STR(sent, "status", notes)
+        sent = get("marketing_slug", ABSENT)
+        if sent.__class__ is str:
+            model.marketing_slug = sent
+        elif sent is ABSENT:
+            left_out.append("marketing_slug")
+            model.marketing_slug = None
+        elif sent is None:
+            model.marketing_slug = None
+        else:
+            model.marketing_slug = _READ_STR(sent, "marketing_slug", notes)
+        sent = get("marketing_url", ABSENT)
+        if sent.__class__ is str:
+            model.marketing_url = sent
+        elif sent is ABSENT:
+            left_out.append("marketing_url")
+            model.marketing_url = None
+        elif sent is None:
+            model.marketing_url = None
+        else:
+            model.marketing_url = _READ_STR(sent, "marketing_url", notes)
+        sent = get("banner_image", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.banner_image = sent
+        elif sent is ABSENT:
+            left_out.append("banner_image")
+            model.banner_image = None
+        elif sent is None:
+            model.banner_image = None
+        else:
+            model.banner_image = _READ_DICT_STR_ANY(sent, "banner_image", notes)
+        sent = get("hidden", ABSENT)
+        if sent.__class__ is bool:
+            model.hidden = sent
+        elif sent is ABSENT:
+            left_out.append("hidden")
+            model.hidden = None
+        elif sent is None:
+            model.hidden = None
+        else:
+            model.hidden = _READ_BOOL(sent, "hidden", notes)
+        sent = get("courses", ABSENT)
+        if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
+            model.courses = sent
+        elif sent is ABSENT:
+            left_out.append("courses")
+            model.courses = []
+        elif sent is None:
+            model.courses = null_array("courses", list[dict[str, Any]], notes)
+        else:
+            model.courses = _READ_LIST_DICT_STR_ANY(sent, "courses", notes)
+        sent = get("authoring_organizations", ABSENT)
+        if sent.__class__ is list:
+            model.authoring_organizations = read_models(
+                sent, read_organization, "authoring_organizations", Organization, notes
+            )
+        elif sent is ABSENT:
+            left_out.append("authoring_organizations")
+            model.authoring_organizations = []
+        elif sent is None:
+            model.authoring_organizations = null_array("authoring_organizations", list[Organization], notes)
+        else:
+            model.authoring_organizations = _READ_LIST_ORGANIZATION(sent, "authoring_organizations", notes)
+        sent = get("card_image_url", ABSENT)
+        if sent.__class__ is str:
+            model.card_image_url = sent
+        elif sent is ABSENT:
+            left_out.append("card_image_url")
+            model.card_image_url = None
+        elif sent is None:
+            model.card_image_url = None
+        else:
+            model.card_image_url = _READ_STR(sent, "card_image_url", notes)
+        sent = get("is_program_eligible_for_one_click_purchase", ABSENT)
+        if sent.__class__ is bool:
+            model.is_program_eligible_for_one_click_purchase = sent
+        elif sent is ABSENT:
+            left_out.append("is_program_eligible_for_one_click_purchase")
+            model.is_program_eligible_for_one_click_purchase = None
+        elif sent is None:
+            model.is_program_eligible_for_one_click_purchase = None
+        else:
+            model.is_program_eligible_for_one_click_purchase = _READ_BOOL(
+                sent, "is_program_eligible_for_one_click_purchase", notes
+            )
+        sent = get("degree", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.degree = read_degree(sent)
+            except MissingFieldError as error:
+                raise error.within("degree") from None
+        elif sent is ABSENT:
+            left_out.append("degree")
+            model.degree = None
+        elif sent is None:
+            model.degree = None
+        else:
+            model.degree = _READ_DEGREE(sent, "degree", notes)
+        sent = get("curricula", ABSENT)
+        if sent.__class__ is list:
+            model.curricula = read_models(sent, read_curriculum, "curricula", Curriculum, notes)
+        elif sent is ABSENT:
+            left_out.append("curricula")
+            model.curricula = []
+        elif sent is None:
+            model.curricula = null_array("curricula", list[Curriculum], notes)
+        else:
+            model.curricula = _READ_LIST_CURRICULUM(sent, "curricula", notes)
+        sent = get("marketing_hook", ABSENT)
+        if sent.__class__ is str:
+            model.marketing_hook = sent
+        elif sent is ABSENT:
+            left_out.append("marketing_hook")
+            model.marketing_hook = None
+        elif sent is None:
+            model.marketing_hook = None
+        else:
+            model.marketing_hook = _READ_STR(sent, "marketing_hook", notes)
+        sent = get("total_hours_of_effort", ABSENT)
+        if sent.__class__ is int:
+            model.total_hours_of_effort = sent
+        elif sent is ABSENT:
+            left_out.append("total_hours_of_effort")
+            model.total_hours_of_effort = None
+        elif sent is None:
+            model.total_hours_of_effort = None
+        else:
+            model.total_hours_of_effort = _READ_INT(sent, "total_hours_of_effort", notes)
+        sent = get("recent_enrollment_count", ABSENT)
+        if sent.__class__ is int:
+            model.recent_enrollment_count = sent
+        elif sent is ABSENT:
+            left_out.append("recent_enrollment_count")
+            model.recent_enrollment_count = None
+        elif sent is None:
+            model.recent_enrollment_count = None
+        else:
+            model.recent_enrollment_count = _READ_INT(sent, "recent_enrollment_count", notes)
+        sent = get("organization_short_code_override", ABSENT)
+        if sent.__class__ is str:
+            model.organization_short_code_override = sent
+        elif sent is ABSENT:
+            left_out.append("organization_short_code_override")
+            model.organization_short_code_override = None
+        elif sent is None:
+            model.organization_short_code_override = None
+        else:
+            model.organization_short_code_override = _READ_STR(
+                sent, "organization_short_code_override", notes
+            )
+        sent = get("organization_logo_override_url", ABSENT)
+        if sent.__class__ is str:
+            model.organization_logo_override_url = sent
+        elif sent is ABSENT:
+            left_out.append("organization_logo_override_url")
+            model.organization_logo_override_url = None
+        elif sent is None:
+            model.organization_logo_override_url = None
+        else:
+            model.organization_logo_override_url = _READ_STR(sent, "organization_logo_override_url", notes)
+        sent = get("primary_subject_override", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.primary_subject_override = sent
+        elif sent is ABSENT:
+            left_out.append("primary_subject_override")
+            model.primary_subject_override = None
+        elif sent is None:
+            model.primary_subject_override = None
+        else:
+            model.primary_subject_override = _READ_DICT_STR_ANY(sent, "primary_subject_override", notes)
+        sent = get("level_type_override", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.level_type_override = read_level_type_override(sent)
+            except MissingFieldError as error:
+                raise error.within("level_type_override") from None
+        elif sent is ABSENT:
+            left_out.append("level_type_override")
+            model.level_type_override = None
+        elif sent is None:
+            model.level_type_override = None
+        else:
+            model.level_type_override = _READ_LEVEL_TYPE_OVERRIDE(sent, "level_type_override", notes)
+        sent = get("language_override", ABSENT)
+        if sent.__class__ is str:
+            model.language_override = sent
+        elif sent is ABSENT:
+            left_out.append("language_override")
+            model.language_override = None
+        elif sent is None:
+            model.language_override = None
+        else:
+            model.language_override = _READ_STR(sent, "language_override", notes)
+        sent = get("labels", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.labels = sent
+        elif sent is ABSENT:
+            left_out.append("labels")
+            model.labels = []
+        elif sent is None:
+            model.labels = null_array("labels", list[str], notes)
+        else:
+            model.labels = _READ_LIST_STR(sent, "labels", notes)
+        sent = get("taxi_form", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.taxi_form = sent
+        elif sent is ABSENT:
+            left_out.append("taxi_form")
+            model.taxi_form = None
+        elif sent is None:
+            model.taxi_form = None
+        else:
+            model.taxi_form = _READ_DICT_STR_ANY(sent, "taxi_form", notes)
+        sent = get("program_duration_override", ABSENT)
+        if sent.__class__ is int:
+            model.program_duration_override = sent
+        elif sent is ABSENT:
+            left_out.append("program_duration_override")
+            model.program_duration_override = None
+        elif sent is None:
+            model.program_duration_override = None
+        else:
+            model.program_duration_override = _READ_INT(sent, "program_duration_override", notes)
+        sent = get("data_modified_timestamp", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.data_modified_timestamp = decoded
+        elif sent is ABSENT:
+            left_out.append("data_modified_timestamp")
+            model.data_modified_timestamp = None
+        elif sent is None:
+            model.data_modified_timestamp = None
+        else:
+            model.data_modified_timestamp = _READ_DATETIME(sent, "data_modified_timestamp", notes)
+        sent = get("excluded_from_search", ABSENT)
+        if sent.__class__ is bool:
+            model.excluded_from_search = sent
+        elif sent is ABSENT:
+            left_out.append("excluded_from_search")
+            model.excluded_from_search = None
+        elif sent is None:
+            model.excluded_from_search = None
+        else:
+            model.excluded_from_search = _READ_BOOL(sent, "excluded_from_search", notes)
+        sent = get("excluded_from_seo", ABSENT)
+        if sent.__class__ is bool:
+            model.excluded_from_seo = sent
+        elif sent is ABSENT:
+            left_out.append("excluded_from_seo")
+            model.excluded_from_seo = None
+        elif sent is None:
+            model.excluded_from_seo = None
+        else:
+            model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
+        sent = get("has_ofac_restrictions", ABSENT)
+        if sent.__class__ is bool:
+            model.has_ofac_restrictions = sent
+        elif sent is ABSENT:
+            left_out.append("has_ofac_restrictions")
+            model.has_ofac_restrictions = None
+        elif sent is None:
+            model.has_ofac_restrictions = None
+        else:
+            model.has_ofac_restrictions = _READ_BOOL(sent, "has_ofac_restrictions", notes)
+        sent = get("ofac_comment", ABSENT)
+        if sent.__class__ is str:
+            model.ofac_comment = sent
+        elif sent is ABSENT:
+            left_out.append("ofac_comment")
+            model.ofac_comment = None
+        elif sent is None:
+            model.ofac_comment = None
+        else:
+            model.ofac_comment = _READ_STR(sent, "ofac_comment", notes)
+        sent = get("overview", ABSENT)
+        if sent.__class__ is str:
+            model.overview = sent
+        elif sent is ABSENT:
+            left_out.append("overview")
+            model.overview = None
+        elif sent is None:
+            model.overview = None
+        else:
+            model.overview = _READ_STR(sent, "overview", notes)
+        sent = get("weeks_to_complete", ABSENT)
+        if sent.__class__ is int:
+            model.weeks_to_complete = sent
+        elif sent is ABSENT:
+            left_out.append("weeks_to_complete")
+            model.weeks_to_complete = None
+        elif sent is None:
+            model.weeks_to_complete = None
+        else:
+            model.weeks_to_complete = _READ_INT(sent, "weeks_to_complete", notes)
+        sent = get("weeks_to_complete_max", ABSENT)
+        if sent.__class__ is int:
+            model.weeks_to_complete_max = sent
+        elif sent is ABSENT:
+            left_out.append("weeks_to_complete_max")
+            model.weeks_to_complete_max = None
+        elif sent is None:
+            model.weeks_to_complete_max = None
+        else:
+            model.weeks_to_complete_max = _READ_INT(sent, "weeks_to_complete_max", notes)
+        sent = get("weeks_to_complete_min", ABSENT)
+        if sent.__class__ is int:
+            model.weeks_to_complete_min = sent
+        elif sent is ABSENT:
+            left_out.append("weeks_to_complete_min")
+            model.weeks_to_complete_min = None
+        elif sent is None:
+            model.weeks_to_complete_min = None
+        else:
+            model.weeks_to_complete_min = _READ_INT(sent, "weeks_to_complete_min", notes)
+        sent = get("min_hours_effort_per_week", ABSENT)
+        if sent.__class__ is int:
+            model.min_hours_effort_per_week = sent
+        elif sent is ABSENT:
+            left_out.append("min_hours_effort_per_week")
+            model.min_hours_effort_per_week = None
+        elif sent is None:
+            model.min_hours_effort_per_week = None
+        else:
+            model.min_hours_effort_per_week = _READ_INT(sent, "min_hours_effort_per_week", notes)
+        sent = get("max_hours_effort_per_week", ABSENT)
+        if sent.__class__ is int:
+            model.max_hours_effort_per_week = sent
+        elif sent is ABSENT:
+            left_out.append("max_hours_effort_per_week")
+            model.max_hours_effort_per_week = None
+        elif sent is None:
+            model.max_hours_effort_per_week = None
+        else:
+            model.max_hours_effort_per_week = _READ_INT(sent, "max_hours_effort_per_week", notes)
+        sent = get("video", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.video = sent
+        elif sent is ABSENT:
+            left_out.append("video")
+            model.video = None
+        elif sent is None:
+            model.video = None
+        else:
+            model.video = _READ_DICT_STR_ANY(sent, "video", notes)
+        sent = get("expected_learning_items", ABSENT)
+        if sent.__class__ is list:
+            model.expected_learning_items = sent
+        elif sent is ABSENT:
+            left_out.append("expected_learning_items")
+            model.expected_learning_items = []
+        elif sent is None:
+            model.expected_learning_items = null_array("expected_learning_items", list[Any], notes)
+        else:
+            model.expected_learning_items = _READ_LIST_ANY(sent, "expected_learning_items", notes)
+        sent = get("faq", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.faq = sent
+        elif sent is ABSENT:
+            left_out.append("faq")
+            model.faq = []
+        elif sent is None:
+            model.faq = null_array("faq", list[str], notes)
+        else:
+            model.faq = _READ_LIST_STR(sent, "faq", notes)
+        sent = get("credit_backing_organizations", ABSENT)
+        if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
+            model.credit_backing_organizations = sent
+        elif sent is ABSENT:
+            left_out.append("credit_backing_organizations")
+            model.credit_backing_organizations = []
+        elif sent is None:
+            model.credit_backing_organizations = null_array(
+                "credit_backing_organizations", list[dict[str, Any]], notes
+            )
+        else:
+            model.credit_backing_organizations = _READ_LIST_DICT_STR_ANY(
+                sent, "credit_backing_organizations", notes
+            )
+        sent = get("corporate_endorsements", ABSENT)
+        if sent.__class__ is list:
+            model.corporate_endorsements = read_models(
+                sent, read_corporate_endorsement, "corporate_endorsements", CorporateEndorsement, notes
+            )
+        elif sent is ABSENT:
+            left_out.append("corporate_endorsements")
+            model.corporate_endorsements = []
+        elif sent is None:
+            model.corporate_endorsements = null_array(
+                "corporate_endorsements", list[CorporateEndorsement], notes
+            )
+        else:
+            model.corporate_endorsements = _READ_LIST_CORPORATE_ENDORSEMENT(
+                sent, "corporate_endorsements", notes
+            )
+        sent = get("job_outlook_items", ABSENT)
+        if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
+            model.job_outlook_items = sent
+        elif sent is ABSENT:
+            left_out.append("job_outlook_items")
+            model.job_outlook_items = []
+        elif sent is None:
+            model.job_outlook_items = null_array("job_outlook_items", list[dict[str, Any]], notes)
+        else:
+            model.job_outlook_items = _READ_LIST_DICT_STR_ANY(sent, "job_outlook_items", notes)
+        sent = get("individual_endorsements", ABSENT)
+        if sent.__class__ is list:
+            model.individual_endorsements = read_models(
+                sent, read_endorsement, "individual_endorsements", Endorsement, notes
+            )
+        elif sent is ABSENT:
+            left_out.append("individual_endorsements")
+            model.individual_endorsements = []
+        elif sent is None:
+            model.individual_endorsements = null_array("individual_endorsements", list[Endorsement], notes)
+        else:
+            model.individual_endorsements = _READ_LIST_ENDORSEMENT(sent, "individual_endorsements", notes)
+        sent = get("languages", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.languages = sent
+        elif sent is ABSENT:
+            left_out.append("languages")
+            model.languages = []
+        elif sent is None:
+            model.languages = null_array("languages", list[str], notes)
+        else:
+            model.languages = _READ_LIST_STR(sent, "languages", notes)
+        sent = get("transcript_languages", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.transcript_languages = sent
+        elif sent is ABSENT:
+            left_out.append("transcript_languages")
+            model.transcript_languages = []
+        elif sent is None:
+            model.transcript_languages = null_array("transcript_languages", list[str], notes)
+        else:
+            model.transcript_languages = _READ_LIST_STR(sent, "transcript_languages", notes)
+        sent = get("subjects", ABSENT)
+        if sent.__class__ is list:
+            model.subjects = read_models(sent, read_subject, "subjects", Subject, notes)
+        elif sent is ABSENT:
+            left_out.append("subjects")
+            model.subjects = []
+        elif sent is None:
+            model.subjects = null_array("subjects", list[Subject], notes)
+        else:
+            model.subjects = _READ_LIST_SUBJECT(sent, "subjects", notes)
+        sent = get("price_ranges", ABSENT)
+        if sent.__class__ is list and of_class(sent, int):
+            model.price_ranges = sent
+        elif sent is ABSENT:
+            left_out.append("price_ranges")
+            model.price_ranges = []
+        elif sent is None:
+            model.price_ranges = null_array("price_ranges", list[int], notes)
+        else:
+            model.price_ranges = _READ_LIST_INT(sent, "price_ranges", notes)
+        sent = get("staff", ABSENT)
+        if sent.__class__ is list:
+            model.staff = read_models(sent, read_staff, "staff", Staff, notes)
+        elif sent is ABSENT:
+            left_out.append("staff")
+            model.staff = []
+        elif sent is None:
+            model.staff = null_array("staff", list[Staff], notes)
+        else:
+            model.staff = _READ_LIST_STAFF(sent, "staff", notes)
+        sent = get("credit_redemption_overview", ABSENT)
+        if sent is ABSENT:
+            left_out.append("credit_redemption_overview")
+            model.credit_redemption_overview = None
+        elif sent is None:
+            model.credit_redemption_overview = None
+        else:
+            model.credit_redemption_overview = _READ_STR_DICT_STR_ANY(
+                sent, "credit_redemption_overview", notes
+            )
+        sent = get("applicable_seat_types", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.applicable_seat_types = sent
+        elif sent is ABSENT:
+            left_out.append("applicable_seat_types")
+            model.applicable_seat_types = []
+        elif sent is None:
+            model.applicable_seat_types = null_array("applicable_seat_types", list[str], notes)
+        else:
+            model.applicable_seat_types = _READ_LIST_STR(sent, "applicable_seat_types", notes)
+        sent = get("instructor_ordering", ABSENT)
+        if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
+            model.instructor_ordering = sent
+        elif sent is ABSENT:
+            left_out.append("instructor_ordering")
+            model.instructor_ordering = []
+        elif sent is None:
+            model.instructor_ordering = null_array("instructor_ordering", list[dict[str, Any]], notes)
+        else:
+            model.instructor_ordering = _READ_LIST_DICT_STR_ANY(sent, "instructor_ordering", notes)
+        sent = get("enrollment_count", ABSENT)
+        if sent.__class__ is int:
+            model.enrollment_count = sent
+        elif sent is ABSENT:
+            left_out.append("enrollment_count")
+            model.enrollment_count = None
+        elif sent is None:
+            model.enrollment_count = None
+        else:
+            model.enrollment_count = _READ_INT(sent, "enrollment_count", notes)
+        sent = get("topics", ABSENT)
+        if sent.__class__ is list:
+            model.topics = sent
+        elif sent is ABSENT:
+            left_out.append("topics")
+            model.topics = []
+        elif sent is None:
+            model.topics = null_array("topics", list[Any], notes)
+        else:
+            model.topics = _READ_LIST_ANY(sent, "topics", notes)
+        sent = get("credit_value", ABSENT)
+        if sent.__class__ is int:
+            model.credit_value = sent
+        elif sent is ABSENT:
+            left_out.append("credit_value")
+            model.credit_value = None
+        elif sent is None:
+            model.credit_value = None
+        else:
+            model.credit_value = _READ_INT(sent, "credit_value", notes)
+        sent = get("enterprise_subscription_inclusion", ABSENT)
+        if sent.__class__ is bool:
+            model.enterprise_subscription_inclusion = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_subscription_inclusion")
+            model.enterprise_subscription_inclusion = None
+        elif sent is None:
+            model.enterprise_subscription_inclusion = None
+        else:
+            model.enterprise_subscription_inclusion = _READ_BOOL(
+                sent, "enterprise_subscription_inclusion", notes
+            )
+        sent = get("geolocation", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.geolocation = sent
+        elif sent is ABSENT:
+            left_out.append("geolocation")
+            model.geolocation = None
+        elif sent is None:
+            model.geolocation = None
+        else:
+            model.geolocation = _READ_DICT_STR_ANY(sent, "geolocation", notes)
+        sent = get("location_restriction", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.location_restriction = sent
+        elif sent is ABSENT:
+            left_out.append("location_restriction")
+            model.location_restriction = None
+        elif sent is None:
+            model.location_restriction = None
+        else:
+            model.location_restriction = _READ_DICT_STR_ANY(sent, "location_restriction", notes)
+        sent = get("is_2u_degree_program", ABSENT)
+        if sent.__class__ is bool:
+            model.is_2u_degree_program = sent
+        elif sent is ABSENT:
+            left_out.append("is_2u_degree_program")
+            model.is_2u_degree_program = None
+        elif sent is None:
+            model.is_2u_degree_program = None
+        else:
+            model.is_2u_degree_program = _READ_BOOL(sent, "is_2u_degree_program", notes)
+        sent = get("in_year_value", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            model.in_year_value = sent
+        elif sent is ABSENT:
+            left_out.append("in_year_value")
+            model.in_year_value = None
+        elif sent is None:
+            model.in_year_value = None
+        else:
+            model.in_year_value = _READ_DICT_STR_ANY(sent, "in_year_value", notes)
+        sent = get("skill_names", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.skill_names = sent
+        elif sent is ABSENT:
+            left_out.append("skill_names")
+            model.skill_names = []
+        elif sent is None:
+            model.skill_names = null_array("skill_names", list[str], notes)
+        else:
+            model.skill_names = _READ_LIST_STR(sent, "skill_names", notes)
+        sent = get("skills", ABSENT)
+        if sent.__class__ is list:
+            model.skills = sent
+        elif sent is ABSENT:
+            left_out.append("skills")
+            model.skills = []
+        elif sent is None:
+            model.skills = null_array("skills", list[Any], notes)
+        else:
+            model.skills = _READ_LIST_ANY(sent, "skills", notes)
+        sent = get("product_source", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.product_source = read_product_source(sent)
+            except MissingFieldError as error:
+                raise error.within("product_source") from None
+        elif sent is ABSENT:
+            left_out.append("product_source")
+            model.product_source = None
+        elif sent is None:
+            model.product_source = None
+        else:
+            model.product_source = _READ_PRODUCT_SOURCE(sent, "product_source", notes)
+        sent = get("subscription_eligible", ABSENT)
+        if sent.__class__ is bool:
+            model.subscription_eligible = sent
+        elif sent is ABSENT:
+            left_out.append("subscription_eligible")
+            model.subscription_eligible = None
+        elif sent is None:
+            model.subscription_eligible = None
+        else:
+            model.subscription_eligible = _READ_BOOL(sent, "subscription_eligible", notes)
+        sent = get("subscription_prices", ABSENT)
+        if sent.__class__ is list and of_class(sent, int):
+            model.subscription_prices = sent
+        elif sent is ABSENT:
+            left_out.append("subscription_prices")
+            model.subscription_prices = []
+        elif sent is None:
+            model.subscription_prices = null_array("subscription_prices", list[int], notes)
+        else:
+            model.subscription_prices = _READ_LIST_INT(sent, "subscription_prices", notes)
+        sent = get("enrollment_url", ABSENT)
+        if sent.__class__ is str:
+            model.enrollment_url = sent
+        elif sent is ABSENT:
+            left_out.append("enrollment_url")
+            model.enrollment_url = None
+        elif sent is None:
+            model.enrollment_url = None
+        else:
+            model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
+        sent = get("content_last_modified", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.content_last_modified = decoded
+        elif sent is ABSENT:
+            left_out.append("content_last_modified")
+            model.content_last_modified = None
+        elif sent is None:
+            model.content_last_modified = None
+        else:
+            model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
+        sent = get("parent_content_key", ABSENT)
+        if sent.__class__ is str:
+            model.parent_content_key = sent
+        elif sent is ABSENT:
+            left_out.append("parent_content_key")
+            model.parent_content_key = None
+        elif sent is None:
+            model.parent_content_key = None
+        else:
+            model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
+        sent = get("aggregation_key", ABSENT)
+        if sent.__class__ is str:
+            model.aggregation_key = sent
+        elif sent is ABSENT:
+            left_out.append("aggregation_key")
+            model.aggregation_key = None
+        elif sent is None:
+            model.aggregation_key = None
+        else:
+            model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
+        sent = get("authoring_organization_uuids", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.authoring_organization_uuids = sent
+        elif sent is ABSENT:
+            left_out.append("authoring_organization_uuids")
+            model.authoring_organization_uuids = []
+        elif sent is None:
+            model.authoring_organization_uuids = null_array("authoring_organization_uuids", list[str], notes)
+        else:
+            model.authoring_organization_uuids = _READ_LIST_STR(sent, "authoring_organization_uuids", notes)
+        sent = get("content_type", ABSENT)
+        if sent.__class__ is str and (decoded := _CONTENT_TYPE_VALUES.get(sent)) is not None:
+            model.content_type = decoded
+        elif sent is ABSENT:
+            left_out.append("content_type")
+            model.content_type = None
+        elif sent is None:
+            model.content_type = None
+        else:
+            model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
+        sent = get("language", ABSENT)
+        if sent is ABSENT:
+            left_out.append("language")
+            model.language = None
+        elif sent is None:
+            model.language = None
+        else:
+            model.language = _READ_STR_LIST_STR(sent, "language", notes)
+        sent = get("partner", ABSENT)
+        if sent.__class__ is str:
+            model.partner = sent
+        elif sent is ABSENT:
+            left_out.append("partner")
+            model.partner = None
+        elif sent is None:
+            model.partner = None
+        else:
+            model.partner = _READ_STR(sent, "partner", notes)
+        sent = get("published", ABSENT)
+        if sent.__class__ is bool:
+            model.published = sent
+        elif sent is ABSENT:
+            left_out.append("published")
+            model.published = None
+        elif sent is None:
+            model.published = None
+        else:
+            model.published = _READ_BOOL(sent, "published", notes)
+        sent = get("staff_uuids", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.staff_uuids = sent
+        elif sent is ABSENT:
+            left_out.append("staff_uuids")
+            model.staff_uuids = []
+        elif sent is None:
+            model.staff_uuids = null_array("staff_uuids", list[str], notes)
+        else:
+            model.staff_uuids = _READ_LIST_STR(sent, "staff_uuids", notes)
+        sent = get("subject_uuids", ABSENT)
+        if sent.__class__ is list and of_class(sent, str):
+            model.subject_uuids = sent
+        elif sent is ABSENT:
+            left_out.append("subject_uuids")
+            model.subject_uuids = []
+        elif sent is None:
+            model.subject_uuids = null_array("subject_uuids", list[str], notes)
+        else:
+            model.subject_uuids = _READ_LIST_STR(sent, "subject_uuids", notes)
+        finish(model, data, notes, left_out, _PROGRAM_FIELDS)
+        return model
+
+    _ASSIGNMENT_FIELDS = frozenset(
+        {
+            "uuid",
+            "assignment_configuration",
+            "learner_email",
+            "lms_user_id",
+            "content_key",
+            "parent_content_key",
+            "is_assigned_course_run",
+            "content_title",
+            "content_quantity",
+            "state",
+            "transaction_uuid",
+            "actions",
+            "earliest_possible_expiration",
+            "recent_action",
+            "learner_state",
+            "error_reason",
+            "content_metadata",
+            "learner_acknowledged",
+        }
+    )
+
+    def read_assignment(data: Any, _cls: Any = None) -> Any:
+        """An ``Assignment`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, Assignment)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = Assignment.__new__(Assignment)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            missing(Assignment, "uuid")
+        elif sent is None:
+            missing(Assignment, "uuid", null=True)
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("assignment_configuration", ABSENT)
+        if sent.__class__ is str:
+            model.assignment_configuration = sent
+        elif sent is ABSENT:
+            missing(Assignment, "assignment_configuration")
+        elif sent is None:
+            missing(Assignment, "assignment_configuration", null=True)
+        else:
+            model.assignment_configuration = _READ_STR(sent, "assignment_configuration", notes)
+        sent = get("learner_email", ABSENT)
+        if sent.__class__ is str:
+            model.learner_email = sent
+        elif sent is ABSENT:
+            missing(Assignment, "learner_email")
+        elif sent is None:
+            model.learner_email = None
+        else:
+            model.learner_email = _READ_STR(sent, "learner_email", notes)
+        sent = get("lms_user_id", ABSENT)
+        if sent.__class__ is int:
+            model.lms_user_id = sent
+        elif sent is ABSENT:
+            missing(Assignment, "lms_user_id")
+        elif sent is None:
+            model.lms_user_id = None
+        else:
+            model.lms_user_id = _READ_INT(sent, "lms_user_id", notes)
+        sent = get("content_key", ABSENT)
+        if sent.__class__ is str:
+            model.content_key = sent
+        elif sent is ABSENT:
+            missing(Assignment, "content_key")
+        elif sent is None:
+            missing(Assignment, "content_key", null=True)
+        else:
+            model.content_key = _READ_STR(sent, "content_key", notes)
+        sent = get("parent_content_key", ABSENT)
+        if sent.__class__ is str:
+            model.parent_content_key = sent
+        elif sent is ABSENT:
+            left_out.append("parent_content_key")
+            model.parent_content_key = None
+        elif sent is None:
+            model.parent_content_key = None
+        else:
+            model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
+        sent = get("is_assigned_course_run", ABSENT)
+        if sent.__class__ is bool:
+            model.is_assigned_course_run = sent
+        elif sent is ABSENT:
+            left_out.append("is_assigned_course_run")
+            model.is_assigned_course_run = None
+        elif sent is None:
+            model.is_assigned_course_run = None
+        else:
+            model.is_assigned_course_run = _READ_BOOL(sent, "is_assigned_course_run", notes)
+        sent = get("content_title", ABSENT)
+        if sent.__class__ is str:
+            model.content_title = sent
+        elif sent is ABSENT:
+            missing(Assignment, "content_title")
+        elif sent is None:
+            model.content_title = None
+        else:
+            model.content_title = _READ_STR(sent, "content_title", notes)
+        sent = get("content_quantity", ABSENT)
+        if sent.__class__ is int:
+            model.content_quantity = sent
+        elif sent is ABSENT:
+            missing(Assignment, "content_quantity")
+        elif sent is None:
+            missing(Assignment, "content_quantity", null=True)
+        else:
+            model.content_quantity = _READ_INT(sent, "content_quantity", notes)
+        sent = get("state", ABSENT)
+        if sent.__class__ is str and (decoded := _ASSIGNMENT_STATE_VALUES.get(sent)) is not None:
+            model.state = decoded
+        elif sent is ABSENT:
+            missing(Assignment, "state")
+        elif sent is None:
+            missing(Assignment, "state", null=True)
+        else:
+            model.state = _READ_ASSIGNMENT_STATE_STR(sent, "state", notes)
+        sent = get("transaction_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.transaction_uuid = sent
+        elif sent is ABSENT:
+            missing(Assignment, "transaction_uuid")
+        elif sent is None:
+            model.transaction_uuid = None
+        else:
+            model.transaction_uuid = _READ_STR(sent, "transaction_uuid", notes)
+        sent = get("actions", ABSENT)
+        if sent.__class__ is list:
+            model.actions = read_models(sent, read_assignment_action, "actions", AssignmentAction, notes)
+        elif sent is ABSENT:
+            missing(Assignment, "actions")
+        elif sent is None:
+            model.actions = null_array("actions", list[AssignmentAction], notes)
+        else:
+            model.actions = _READ_LIST_ASSIGNMENT_ACTION(sent, "actions", notes)
+        sent = get("earliest_possible_expiration", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.earliest_possible_expiration = read_earliest_possible_expiration(sent)
+            except MissingFieldError as error:
+                raise error.within("earliest_possible_expiration") from None
+        elif sent is ABSENT:
+            missing(Assignment, "earliest_possible_expiration")
+        elif sent is None:
+            missing(Assignment, "earliest_possible_expiration", null=True)
+        else:
+            model.earliest_possible_expiration = _READ_EARLIEST_POSSIBLE_EXPIRATION(
+                sent, "earliest_possible_expiration", notes
+            )
+        sent = get("recent_action", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.recent_action = read_recent_action(sent)
+            except MissingFieldError as error:
+                raise error.within("recent_action") from None
+        elif sent is ABSENT:
+            left_out.append("recent_action")
+            model.recent_action = None
+        elif sent is None:
+            model.recent_action = None
+        else:
+            model.recent_action = _READ_RECENT_ACTION(sent, "recent_action", notes)
+        sent = get("learner_state", ABSENT)
+        if sent.__class__ is str and (decoded := _LEARNER_STATE_VALUES.get(sent)) is not None:
+            model.learner_state = decoded
+        elif sent is ABSENT:
+            left_out.append("learner_state")
+            model.learner_state = None
+        elif sent is None:
+            model.learner_state = None
+        else:
+            model.learner_state = _READ_LEARNER_STATE_STR(sent, "learner_state", notes)
+        sent = get("error_reason", ABSENT)
+        if sent is ABSENT:
+            left_out.append("error_reason")
+            model.error_reason = None
+        elif sent is None:
+            model.error_reason = None
+        else:
+            model.error_reason = _READ_STR_DICT_STR_ANY(sent, "error_reason", notes)
+        sent = get("content_metadata", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.content_metadata = read_assignment_content_metadata(sent)
+            except MissingFieldError as error:
+                raise error.within("content_metadata") from None
+        elif sent is ABSENT:
+            left_out.append("content_metadata")
+            model.content_metadata = None
+        elif sent is None:
+            model.content_metadata = None
+        else:
+            model.content_metadata = _READ_ASSIGNMENT_CONTENT_METADATA(sent, "content_metadata", notes)
+        sent = get("learner_acknowledged", ABSENT)
+        if sent.__class__ is bool:
+            model.learner_acknowledged = sent
+        elif sent is ABSENT:
+            left_out.append("learner_acknowledged")
+            model.learner_acknowledged = None
+        elif sent is None:
+            model.learner_acknowledged = None
+        else:
+            model.learner_acknowledged = _READ_BOOL(sent, "learner_acknowledged", notes)
+        finish(model, data, notes, left_out, _ASSIGNMENT_FIELDS)
+        return model
+
+    _ASSIGNMENT_PAGE_FIELDS = frozenset(
+        {
+            "count",
+            "page_count",
+            "page_size",
+            "current_page",
+            "num_pages",
+            "start",
+            "next",
+            "previous",
+            "results",
+            "learner_state_counts",
+        }
+    )
+
+    def read_assignment_page(data: Any, _cls: Any = None) -> Any:
+        """An ``AssignmentPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, AssignmentPage)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = AssignmentPage.__new__(AssignmentPage)
+        sent = get("count", ABSENT)
+        if sent.__class__ is int:
+            model.count = sent
+        elif sent is ABSENT:
+            left_out.append("count")
+            model.count = None
+        elif sent is None:
+            model.count = None
+        else:
+            model.count = _READ_INT(sent, "count", notes)
+        sent = get("page_count", ABSENT)
+        if sent.__class__ is int:
+            model.page_count = sent
+        elif sent is ABSENT:
+            left_out.append("page_count")
+            model.page_count = None
+        elif sent is None:
+            model.page_count = None
+        else:
+            model.page_count = _READ_INT(sent, "page_count", notes)
+        sent = get("page_size", ABSENT)
+        if sent.__class__ is int:
+            model.page_size = sent
+        elif sent is ABSENT:
+            left_out.append("page_size")
+            model.page_size = None
+        elif sent is None:
+            model.page_size = None
+        else:
+            model.page_size = _READ_INT(sent, "page_size", notes)
+        sent = get("current_page", ABSENT)
+        if sent.__class__ is int:
+            model.current_page = sent
+        elif sent is ABSENT:
+            left_out.append("current_page")
+            model.current_page = None
+        elif sent is None:
+            model.current_page = None
+        else:
+            model.current_page = _READ_INT(sent, "current_page", notes)
+        sent = get("num_pages", ABSENT)
+        if sent.__class__ is int:
+            model.num_pages = sent
+        elif sent is ABSENT:
+            left_out.append("num_pages")
+            model.num_pages = None
+        elif sent is None:
+            model.num_pages = None
+        else:
+            model.num_pages = _READ_INT(sent, "num_pages", notes)
+        sent = get("start", ABSENT)
+        if sent.__class__ is int:
+            model.start = sent
+        elif sent is ABSENT:
+            left_out.append("start")
+            model.start = None
+        elif sent is None:
+            model.start = None
+        else:
+            model.start = _READ_INT(sent, "start", notes)
+        sent = get("next", ABSENT)
+        if sent.__class__ is str:
+            model.next = sent
+        elif sent is ABSENT:
+            left_out.append("next")
+            model.next = None
+        elif sent is None:
+            model.next = None
+        else:
+            model.next = _READ_STR(sent, "next", notes)
+        sent = get("previous", ABSENT)
+        if sent.__class__ is str:
+            model.previous = sent
+        elif sent is ABSENT:
+            left_out.append("previous")
+            model.previous = None
+        elif sent is None:
+            model.previous = None
+        else:
+            model.previous = _READ_STR(sent, "previous", notes)
+        sent = get("results", ABSENT)
+        if sent.__class__ is list:
+            model.results = read_models(sent, read_assignment, "results", Assignment, notes)
+        elif sent is ABSENT:
+            missing(AssignmentPage, "results")
+        elif sent is None:
+            model.results = null_array("results", list[Assignment], notes)
+        else:
+            model.results = _READ_LIST_ASSIGNMENT(sent, "results", notes)
+        sent = get("learner_state_counts", ABSENT)
+        if sent.__class__ is list:
+            model.learner_state_counts = read_models(
+                sent, read_learner_state_count, "learner_state_counts", LearnerStateCount, notes
+            )
+        elif sent is ABSENT:
+            left_out.append("learner_state_counts")
+            model.learner_state_counts = []
+        elif sent is None:
+            model.learner_state_counts = null_array("learner_state_counts", list[LearnerStateCount], notes)
+        else:
+            model.learner_state_counts = _READ_LIST_LEARNER_STATE_COUNT(sent, "learner_state_counts", notes)
+        finish(model, data, notes, left_out, _ASSIGNMENT_PAGE_FIELDS)
+        return model
+
+    _ALLOCATION_RESULT_FIELDS = frozenset({"updated", "created", "no_change"})
+
+    def read_allocation_result(data: Any, _cls: Any = None) -> Any:
+        """An ``AllocationResult`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, AllocationResult)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = AllocationResult.__new__(AllocationResult)
+        sent = get("updated", ABSENT)
+        if sent is ABSENT:
+            missing(AllocationResult, "updated")
+        elif sent is None:
+            model.updated = null_array("updated", list[Assignment] | int, notes)
+        else:
+            model.updated = _READ_LIST_ASSIGNMENT_INT(sent, "updated", notes)
+        sent = get("created", ABSENT)
+        if sent is ABSENT:
+            missing(AllocationResult, "created")
+        elif sent is None:
+            model.created = null_array("created", list[Assignment] | int, notes)
+        else:
+            model.created = _READ_LIST_ASSIGNMENT_INT(sent, "created", notes)
+        sent = get("no_change", ABSENT)
+        if sent.__class__ is list:
+            model.no_change = read_models(sent, read_assignment, "no_change", Assignment, notes)
+        elif sent is ABSENT:
+            missing(AllocationResult, "no_change")
+        elif sent is None:
+            model.no_change = null_array("no_change", list[Assignment], notes)
+        else:
+            model.no_change = _READ_LIST_ASSIGNMENT(sent, "no_change", notes)
+        finish(model, data, notes, left_out, _ALLOCATION_RESULT_FIELDS)
+        return model
+
+    _CATALOG_CONTENTS_PAGE_FIELDS = frozenset(
+        {
+            "count",
+            "next",
+            "previous",
+            "num_pages",
+            "current_page",
+            "start",
+            "results",
+            "uuid",
+            "title",
+            "enterprise_customer",
+        }
+    )
+
+    def read_catalog_contents_page(data: Any, _cls: Any = None) -> Any:
+        """A ``CatalogContentsPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, CatalogContentsPage)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = CatalogContentsPage.__new__(CatalogContentsPage)
+        sent = get("count", ABSENT)
+        if sent.__class__ is int:
+            model.count = sent
+        elif sent is ABSENT:
+            left_out.append("count")
+            model.count = None
+        elif sent is None:
+            model.count = None
+        else:
+            model.count = _READ_INT(sent, "count", notes)
+        sent = get("next", ABSENT)
+        if sent.__class__ is str:
+            model.next = sent
+        elif sent is ABSENT:
+            left_out.append("next")
+            model.next = None
+        elif sent is None:
+            model.next = None
+        else:
+            model.next = _READ_STR(sent, "next", notes)
+        sent = get("previous", ABSENT)
+        if sent.__class__ is str:
+            model.previous = sent
+        elif sent is ABSENT:
+            left_out.append("previous")
+            model.previous = None
+        elif sent is None:
+            model.previous = None
+        else:
+            model.previous = _READ_STR(sent, "previous", notes)
+        sent = get("num_pages", ABSENT)
+        if sent.__class__ is int:
+            model.num_pages = sent
+        elif sent is ABSENT:
+            left_out.append("num_pages")
+            model.num_pages = None
+        elif sent is None:
+            model.num_pages = None
+        else:
+            model.num_pages = _READ_INT(sent, "num_pages", notes)
+        sent = get("current_page", ABSENT)
+        if sent.__class__ is int:
+            model.current_page = sent
+        elif sent is ABSENT:
+            left_out.append("current_page")
+            model.current_page = None
+        elif sent is None:
+            model.current_page = None
+        else:
+            model.current_page = _READ_INT(sent, "current_page", notes)
+        sent = get("start", ABSENT)
+        if sent.__class__ is int:
+            model.start = sent
+        elif sent is ABSENT:
+            left_out.append("start")
+            model.start = None
+        elif sent is None:
+            model.start = None
+        else:
+            model.start = _READ_INT(sent, "start", notes)
+        sent = get("results", ABSENT)
+        if sent is ABSENT:
+            missing(CatalogContentsPage, "results")
+        elif sent is None:
+            model.results = null_array(
+                "results",
+                list[Course | CourseRun | Program | LearnerPathway | Video | ContentMetadata],
+                notes,
+            )
+        else:
+            model.results = _READ_LIST_COURSE_COURSE_RUN_PROGRAM_LEARNER_PATHWAY_VIDEO_CONTENT_METADATA(
+                sent, "results", notes
+            )
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            left_out.append("uuid")
+            model.uuid = None
+        elif sent is None:
+            model.uuid = None
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("title", ABSENT)
+        if sent.__class__ is str:
+            model.title = sent
+        elif sent is ABSENT:
+            left_out.append("title")
+            model.title = None
+        elif sent is None:
+            model.title = None
+        else:
+            model.title = _READ_STR(sent, "title", notes)
+        sent = get("enterprise_customer", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_customer = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_customer")
+            model.enterprise_customer = None
+        elif sent is None:
+            model.enterprise_customer = None
+        else:
+            model.enterprise_customer = _READ_STR(sent, "enterprise_customer", notes)
+        finish(model, data, notes, left_out, _CATALOG_CONTENTS_PAGE_FIELDS)
+        return model
+
+    _SUBSIDY_ACCESS_POLICY_TYPES = frozenset(
+        {
+            "PerLearnerEnrollmentCreditAccessPolicy",
+            "PerLearnerSpendCreditAccessPolicy",
+            "AssignedLearnerCreditAccessPolicy",
+        }
+    )
+
+    _SUBSIDY_ACCESS_POLICY_FIELDS = frozenset(
+        {
+            "uuid",
+            "policy_type",
+            "display_name",
+            "description",
+            "active",
+            "retired",
+            "enterprise_customer_uuid",
+            "catalog_uuid",
+            "subsidy_uuid",
+            "access_method",
+            "per_learner_enrollment_limit",
+            "per_learner_spend_limit",
+            "spend_limit",
+            "spent_limit",
+            "remaining_balance_for_learner",
+            "list_price",
+            "subsidy_active_datetime",
+            "subsidy_expiration_datetime",
+            "is_subsidy_active",
+            "aggregates",
+            "assignment_configuration",
+            "group_associations",
+            "late_redemption_allowed_until",
+            "is_late_redemption_allowed",
+            "retired_at",
+            "created",
+            "bnr_enabled",
+            "total_spend_limits_for_subsidy",
+            "total_deposits_for_subsidy",
+            "learner_credit_request_config",
+            "policy_redemption_url",
+            "remaining_balance_per_user",
+            "remaining_balance",
+            "subsidy_expiration_date",
+            "learner_content_assignments",
+            "learner_requests",
+        }
+    )
+
+    def read_subsidy_access_policy(data: Any, _cls: Any = None) -> Any:
+        """A ``SubsidyAccessPolicy`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, SubsidyAccessPolicy)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        decoded: Any
+        model = SubsidyAccessPolicy.__new__(SubsidyAccessPolicy)
+        sent = get("uuid", ABSENT)
+        if sent.__class__ is str:
+            model.uuid = sent
+        elif sent is ABSENT:
+            left_out.append("uuid")
+            model.uuid = None
+        elif sent is None:
+            model.uuid = None
+        else:
+            model.uuid = _READ_STR(sent, "uuid", notes)
+        sent = get("policy_type", ABSENT)
+        if sent.__class__ is str:
+            model.policy_type = sent
+        elif sent is ABSENT:
+            missing(SubsidyAccessPolicy, "policy_type")
+        elif sent is None:
+            missing(SubsidyAccessPolicy, "policy_type", null=True)
+        else:
+            model.policy_type = _READ_STR(sent, "policy_type", notes)
+        sent = get("display_name", ABSENT)
+        if sent.__class__ is str:
+            model.display_name = sent
+        elif sent is ABSENT:
+            left_out.append("display_name")
+            model.display_name = None
+        elif sent is None:
+            model.display_name = None
+        else:
+            model.display_name = _READ_STR(sent, "display_name", notes)
+        sent = get("description", ABSENT)
+        if sent.__class__ is str:
+            model.description = sent
+        elif sent is ABSENT:
+            missing(SubsidyAccessPolicy, "description")
+        elif sent is None:
+            missing(SubsidyAccessPolicy, "description", null=True)
+        else:
+            model.description = _READ_STR(sent, "description", notes)
+        sent = get("active", ABSENT)
+        if sent.__class__ is bool:
+            model.active = sent
+        elif sent is ABSENT:
+            missing(SubsidyAccessPolicy, "active")
+        elif sent is None:
+            missing(SubsidyAccessPolicy, "active", null=True)
+        else:
+            model.active = _READ_BOOL(sent, "active", notes)
+        sent = get("retired", ABSENT)
+        if sent.__class__ is bool:
+            model.retired = sent
+        elif sent is ABSENT:
+            left_out.append("retired")
+            model.retired = None
+        elif sent is None:
+            model.retired = None
+        else:
+            model.retired = _READ_BOOL(sent, "retired", notes)
+        sent = get("enterprise_customer_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.enterprise_customer_uuid = sent
+        elif sent is ABSENT:
+            left_out.append("enterprise_customer_uuid")
+            model.enterprise_customer_uuid = None
+        elif sent is None:
+            model.enterprise_customer_uuid = None
+        else:
+            model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
+        sent = get("catalog_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.catalog_uuid = sent
+        elif sent is ABSENT:
+            missing(SubsidyAccessPolicy, "catalog_uuid")
+        elif sent is None:
+            missing(SubsidyAccessPolicy, "catalog_uuid", null=True)
+        else:
+            model.catalog_uuid = _READ_STR(sent, "catalog_uuid", notes)
+        sent = get("subsidy_uuid", ABSENT)
+        if sent.__class__ is str:
+            model.subsidy_uuid = sent
+        elif sent is ABSENT:
+            missing(SubsidyAccessPolicy, "subsidy_uuid")
+        elif sent is None:
+            missing(SubsidyAccessPolicy, "subsidy_uuid", null=True)
+        else:
+            model.subsidy_uuid = _READ_STR(sent, "subsidy_uuid", notes)
+        sent = get("access_method", ABSENT)
+        if sent.__class__ is str:
+            model.access_method = sent
+        elif sent is ABSENT:
+            missing(SubsidyAccessPolicy, "access_method")
+        elif sent is None:
+            missing(SubsidyAccessPolicy, "access_method", null=True)
+        else:
+            model.access_method = _READ_STR(sent, "access_method", notes)
+        sent = get("per_learner_enrollment_limit", ABSENT)
+        if sent.__class__ is int:
+            model.per_learner_enrollment_limit = sent
+        elif sent is ABSENT:
+            left_out.append("per_learner_enrollment_limit")
+            model.per_learner_enrollment_limit = None
+        elif sent is None:
+            model.per_learner_enrollment_limit = None
+        else:
+            model.per_learner_enrollment_limit = _READ_INT(sent, "per_learner_enrollment_limit", notes)
+        sent = get("per_learner_spend_limit", ABSENT)
+        if sent.__class__ is int:
+            model.per_learner_spend_limit = sent
+        elif sent is ABSENT:
+            left_out.append("per_learner_spend_limit")
+            model.per_learner_spend_limit = None
+        elif sent is None:
+            model.per_learner_spend_limit = None
+        else:
+            model.per_learner_spend_limit = _READ_INT(sent, "per_learner_spend_limit", notes)
+        sent = get("spend_limit", ABSENT)
+        if sent.__class__ is int:
+            model.spend_limit = sent
+        elif sent is ABSENT:
+            left_out.append("spend_limit")
+            model.spend_limit = None
+        elif sent is None:
+            model.spend_limit = None
+        else:
+            model.spend_limit = _READ_INT(sent, "spend_limit", notes)
+        sent = get("spent_limit", ABSENT)
+        if sent.__class__ is int:
+            model.spent_limit = sent
+        elif sent is ABSENT:
+            left_out.append("spent_limit")
+            model.spent_limit = None
+        elif sent is None:
+            model.spent_limit = None
+        else:
+            model.spent_limit = _READ_INT(sent, "spent_limit", notes)
+        sent = get("remaining_balance_for_learner", ABSENT)
+        if sent.__class__ is int:
+            model.remaining_balance_for_learner = sent
+        elif sent is ABSENT:
+            left_out.append("remaining_balance_for_learner")
+            model.remaining_balance_for_learner = None
+        elif sent is None:
+            model.remaining_balance_for_learner = None
+        else:
+            model.remaining_balance_for_learner = _READ_INT(sent, "remaining_balance_for_learner", notes)
+        sent = get("list_price", ABSENT)
+        if sent is ABSENT:
+            left_out.append("list_price")
+            model.list_price = None
+        elif sent is None:
+            model.list_price = None
+        else:
+            model.list_price = _READ_INT_LIST_PRICE(sent, "list_price", notes)
+        sent = get("subsidy_active_datetime", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.subsidy_active_datetime = decoded
+        elif sent is ABSENT:
+            left_out.append("subsidy_active_datetime")
+            model.subsidy_active_datetime = None
+        elif sent is None:
+            model.subsidy_active_datetime = None
+        else:
+            model.subsidy_active_datetime = _READ_DATETIME(sent, "subsidy_active_datetime", notes)
+        sent = get("subsidy_expiration_datetime", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.subsidy_expiration_datetime = decoded
+        elif sent is ABSENT:
+            left_out.append("subsidy_expiration_datetime")
+            model.subsidy_expiration_datetime = None
+        elif sent is None:
+            model.subsidy_expiration_datetime = None
+        else:
+            model.subsidy_expiration_datetime = _READ_DATETIME(sent, "subsidy_expiration_datetime", notes)
+        sent = get("is_subsidy_active", ABSENT)
+        if sent.__class__ is bool:
+            model.is_subsidy_active = sent
+        elif sent is ABSENT:
+            left_out.append("is_subsidy_active")
+            model.is_subsidy_active = None
+        elif sent is None:
+            model.is_subsidy_active = None
+        else:
+            model.is_subsidy_active = _READ_BOOL(sent, "is_subsidy_active", notes)
+        sent = get("aggregates", ABSENT)
+        if sent.__class__ is dict or sent.__class__ is TextObject:
+            try:
+                model.aggregates = read_policy_aggregates(sent)
+            except MissingFieldError as error:
+                raise error.within("aggregates") from None
+        elif sent is ABSENT:
+            left_out.append("aggregates")
+            model.aggregates = None
+        elif sent is None:
+            model.aggregates = None
+        else:
+            model.aggregates = _READ_POLICY_AGGREGATES(sent, "aggregates", notes)
+        sent = get("assignment_configuration", ABSENT)
+        if sent is ABSENT:
+            left_out.append("assignment_configuration")
+            model.assignment_configuration = None
+        elif sent is None:
+            model.assignment_configuration = None
+        else:
+            model.assignment_configuration = _READ_ASSIGNMENT_CONFIGURATION_STR(
+                sent, "assignment_configuration", notes
+            )
+        sent = get("group_associations", ABSENT)
+        if sent.__class__ is list:
+            model.group_associations = sent
+        elif sent is ABSENT:
+            left_out.append("group_associations")
+            model.group_associations = []
+        elif sent is None:
+            model.group_associations = null_array("group_associations", list[Any], notes)
+        else:
+            model.group_associations = _READ_LIST_ANY(sent, "group_associations", notes)
+        sent = get("late_redemption_allowed_until", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.late_redemption_allowed_until = decoded
+        elif sent is ABSENT:
+            left_out.append("late_redemption_allowed_until")
+            model.late_redemption_allowed_until = None
+        elif sent is None:
+            model.late_redemption_allowed_until = None
+        else:
+            model.late_redemption_allowed_until = _READ_DATETIME(sent, "late_redemption_allowed_until", notes)
+        sent = get("is_late_redemption_allowed", ABSENT)
+        if sent.__class__ is bool:
+            model.is_late_redemption_allowed = sent
+        elif sent is ABSENT:
+            left_out.append("is_late_redemption_allowed")
+            model.is_late_redemption_allowed = None
+        elif sent is None:
+            model.is_late_redemption_allowed = None
+        else:
+            model.is_late_redemption_allowed = _READ_BOOL(sent, "is_late_redemption_allowed", notes)
+        sent = get("retired_at", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.retired_at = decoded
+        elif sent is ABSENT:
+            left_out.append("retired_at")
+            model.retired_at = None
+        elif sent is None:
+            model.retired_at = None
+        else:
+            model.retired_at = _READ_DATETIME(sent, "retired_at", notes)
+        sent = get("created", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.created = decoded
+        elif sent is ABSENT:
+            left_out.append("created")
+            model.created = None
+        elif sent is None:
+            model.created = None
+        else:
+            model.created = _READ_DATETIME(sent, "created", notes)
+        sent = get("bnr_enabled", ABSENT)
+        if sent.__class__ is bool:
+            model.bnr_enabled = sent
+        elif sent is ABSENT:
+            left_out.append("bnr_enabled")
+            model.bnr_enabled = None
+        elif sent is None:
+            model.bnr_enabled = None
+        else:
+            model.bnr_enabled = _READ_BOOL(sent, "bnr_enabled", notes)
+        sent = get("total_spend_limits_for_subsidy", ABSENT)
+        if sent.__class__ is int:
+            model.total_spend_limits_for_subsidy = sent
+        elif sent is ABSENT:
+            left_out.append("total_spend_limits_for_subsidy")
+            model.total_spend_limits_for_subsidy = None
+        elif sent is None:
+            model.total_spend_limits_for_subsidy = None
+        else:
+            model.total_spend_limits_for_subsidy = _READ_INT(sent, "total_spend_limits_for_subsidy", notes)
+        sent = get("total_deposits_for_subsidy", ABSENT)
+        if sent.__class__ is int:
+            model.total_deposits_for_subsidy = sent
+        elif sent is ABSENT:
+            left_out.append("total_deposits_for_subsidy")
+            model.total_deposits_for_subsidy = None
+        elif sent is None:
+            model.total_deposits_for_subsidy = None
+        else:
+            model.total_deposits_for_subsidy = _READ_INT(sent, "total_deposits_for_subsidy", notes)
+        sent = get("learner_credit_request_config", ABSENT)
+        if sent.__class__ is str:
+            model.learner_credit_request_config = sent
+        elif sent is ABSENT:
+            left_out.append("learner_credit_request_config")
+            model.learner_credit_request_config = None
+        elif sent is None:
+            model.learner_credit_request_config = None
+        else:
+            model.learner_credit_request_config = _READ_STR(sent, "learner_credit_request_config", notes)
+        sent = get("policy_redemption_url", ABSENT)
+        if sent.__class__ is str:
+            model.policy_redemption_url = sent
+        elif sent is ABSENT:
+            left_out.append("policy_redemption_url")
+            model.policy_redemption_url = None
+        elif sent is None:
+            model.policy_redemption_url = None
+        else:
+            model.policy_redemption_url = _READ_STR(sent, "policy_redemption_url", notes)
+        sent = get("remaining_balance_per_user", ABSENT)
+        if sent.__class__ is int:
+            model.remaining_balance_per_user = sent
+        elif sent is ABSENT:
+            left_out.append("remaining_balance_per_user")
+            model.remaining_balance_per_user = None
+        elif sent is None:
+            model.remaining_balance_per_user = None
+        else:
+            model.remaining_balance_per_user = _READ_INT(sent, "remaining_balance_per_user", notes)
+        sent = get("remaining_balance", ABSENT)
+        if sent.__class__ is int:
+            model.remaining_balance = sent
+        elif sent is ABSENT:
+            left_out.append("remaining_balance")
+            model.remaining_balance = None
+        elif sent is None:
+            model.remaining_balance = None
+        else:
+            model.remaining_balance = _READ_INT(sent, "remaining_balance", notes)
+        sent = get("subsidy_expiration_date", ABSENT)
+        if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
+            model.subsidy_expiration_date = decoded
+        elif sent is ABSENT:
+            left_out.append("subsidy_expiration_date")
+            model.subsidy_expiration_date = None
+        elif sent is None:
+            model.subsidy_expiration_date = None
+        else:
+            model.subsidy_expiration_date = _READ_DATETIME(sent, "subsidy_expiration_date", notes)
+        sent = get("learner_content_assignments", ABSENT)
+        if sent.__class__ is list:
+            model.learner_content_assignments = read_models(
+                sent, read_assignment, "learner_content_assignments", Assignment, notes
+            )
+        elif sent is ABSENT:
+            left_out.append("learner_content_assignments")
+            model.learner_content_assignments = []
+        elif sent is None:
+            model.learner_content_assignments = null_array(
+                "learner_content_assignments", list[Assignment], notes
+            )
+        else:
+            model.learner_content_assignments = _READ_LIST_ASSIGNMENT(
+                sent, "learner_content_assignments", notes
+            )
+        sent = get("learner_requests", ABSENT)
+        if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
+            model.learner_requests = sent
+        elif sent is ABSENT:
+            left_out.append("learner_requests")
+            model.learner_requests = []
+        elif sent is None:
+            model.learner_requests = null_array("learner_requests", list[dict[str, Any]], notes)
+        else:
+            model.learner_requests = _READ_LIST_DICT_STR_ANY(sent, "learner_requests", notes)
+        finish(model, data, notes, left_out, _SUBSIDY_ACCESS_POLICY_FIELDS)
+        if model.policy_type not in _SUBSIDY_ACCESS_POLICY_TYPES:
+            report_unknown_type(model, "policy_type", model.policy_type, "SubsidyAccessPolicy")
+        return model
+
+    _POLICY_PAGE_FIELDS = frozenset(
+        {"next", "previous", "count", "num_pages", "current_page", "start", "results"}
+    )
+
+    def read_policy_page(data: Any, _cls: Any = None) -> Any:
+        """A ``PolicyPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
+        if data.__class__ is not dict and data.__class__ is not TextObject:
+            return not_an_object(data, PolicyPage)
+        get = data.get
+        notes: list[Note] = []
+        left_out: list[str] = []
+        sent: Any
+        model = PolicyPage.__new__(PolicyPage)
+        sent = get("next", ABSENT)
+        if sent.__class__ is str:
+            model.next = sent
+        elif sent is ABSENT:
+            left_out.append("next")
+            model.next = None
+        elif sent is None:
+            model.next = None
+        else:
+            model.next = _READ_STR(sent, "next", notes)
+        sent = get("previous", ABSENT)
+        if sent.__class__ is str:
+            model.previous = sent
+        elif sent is ABSENT:
+            left_out.append("previous")
+            model.previous = None
+        elif sent is None:
+            model.previous = None
+        else:
+            model.previous = _READ_STR(sent, "previous", notes)
+        sent = get("count", ABSENT)
+        if sent.__class__ is int:
+            model.count = sent
+        elif sent is ABSENT:
+            left_out.append("count")
+            model.count = None
+        elif sent is None:
+            model.count = None
+        else:
+            model.count = _READ_INT(sent, "count", notes)
+        sent = get("num_pages", ABSENT)
+        if sent.__class__ is int:
+            model.num_pages = sent
+        elif sent is ABSENT:
+            left_out.append("num_pages")
+            model.num_pages = None
+        elif sent is None:
+            model.num_pages = None
+        else:
+            model.num_pages = _READ_INT(sent, "num_pages", notes)
+        sent = get("current_page", ABSENT)
+        if sent.__class__ is int:
+            model.current_page = sent
+        elif sent is ABSENT:
+            left_out.append("current_page")
+            model.current_page = None
+        elif sent is None:
+            model.current_page = None
+        else:
+            model.current_page = _READ_INT(sent, "current_page", notes)
+        sent = get("start", ABSENT)
+        if sent.__class__ is int:
+            model.start = sent
+        elif sent is ABSENT:
+            left_out.append("start")
+            model.start = None
+        elif sent is None:
+            model.start = None
+        else:
+            model.start = _READ_INT(sent, "start", notes)
+        sent = get("results", ABSENT)
+        if sent.__class__ is list:
+            model.results = read_models(
+                sent, read_subsidy_access_policy, "results", SubsidyAccessPolicy, notes
+            )
+        elif sent is ABSENT:
+            missing(PolicyPage, "results")
+        elif sent is None:
+            model.results = null_array("results", list[SubsidyAccessPolicy], notes)
+        else:
+            model.results = _READ_LIST_SUBSIDY_ACCESS_POLICY(sent, "results", notes)
+        finish(model, data, notes, left_out, _POLICY_PAGE_FIELDS)
+        return model
+
+    return {
+        AccessToken: read_access_token,
+        ErrorDetail: read_error_detail,
+        PolicyAggregates: read_policy_aggregates,
+        AssignmentConfiguration: read_assignment_configuration,
+        ListPrice: read_list_price,
+        AssignmentAction: read_assignment_action,
+        EarliestPossibleExpiration: read_earliest_possible_expiration,
+        RecentAction: read_recent_action,
+        CoursePartner: read_course_partner,
+        LearnerStateCount: read_learner_state_count,
+        LicenseCounts: read_license_counts,
+        Revocations: read_revocations,
+        PriorRenewal: read_prior_renewal,
+        SubscriptionPlan: read_subscription_plan,
+        SubscriptionPlanPage: read_subscription_plan_page,
+        LicenseAssignment: read_license_assignment,
+        LicenseAssignmentResult: read_license_assignment_result,
+        BulkRevokeFilter: read_bulk_revoke_filter,
+        SuccessfulRevocation: read_successful_revocation,
+        UnsuccessfulRevocation: read_unsuccessful_revocation,
+        BulkRevokeResult: read_bulk_revoke_result,
+        BulkEnrollmentJob: read_bulk_enrollment_job,
+        BulkEnrollmentJobStatus: read_bulk_enrollment_job_status,
+        BulkEnrollmentResult: read_bulk_enrollment_result,
+        Catalog: read_catalog,
+        CatalogPage: read_catalog_page,
+        LearnerPathwayCardImage: read_learner_pathway_card_image,
+        LearnerPathwayImages: read_learner_pathway_images,
+        LearnerPathwayStep: read_learner_pathway_step,
+        VideoSkill: read_video_skill,
+        Image: read_image,
+        Entitlement: read_entitlement,
+        Organization: read_organization,
+        Subject: read_subject,
+        ProductSource: read_product_source,
+        Seat: read_seat,
+        Position: read_position,
+        Staff: read_staff,
+        TypeAttrs: read_type_attrs,
+        LevelTypeOverride: read_level_type_override,
+        Curriculum: read_curriculum,
+        DegreeAdditionalMetadata: read_degree_additional_metadata,
+        Degree: read_degree,
+        NormalizedContentMetadata: read_normalized_content_metadata,
+        CourseRun: read_course_run,
+        LearnerSummary: read_learner_summary,
+        LearnerSummaryPage: read_learner_summary_page,
+        AssignmentContentMetadata: read_assignment_content_metadata,
+        ContentMetadata: read_content_metadata,
+        LearnerPathway: read_learner_pathway,
+        Video: read_video,
+        Endorsement: read_endorsement,
+        CorporateEndorsement: read_corporate_endorsement,
+        Course: read_course,
+        Program: read_program,
+        Assignment: read_assignment,
+        AssignmentPage: read_assignment_page,
+        AllocationResult: read_allocation_result,
+        CatalogContentsPage: read_catalog_contents_page,
+        SubsidyAccessPolicy: read_subsidy_access_policy,
+        PolicyPage: read_policy_page,
     }
-)
-
-
-def read_policy_aggregates(data: Any, _cls: Any = None) -> Any:
-    """A ``PolicyAggregates`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, PolicyAggregates)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = PolicyAggregates.__new__(PolicyAggregates)
-    sent = get("amount_redeemed_usd_cents", ABSENT)
-    if sent.__class__ is int:
-        model.amount_redeemed_usd_cents = sent
-    elif sent is ABSENT:
-        missing(PolicyAggregates, "amount_redeemed_usd_cents")
-    elif sent is None:
-        missing(PolicyAggregates, "amount_redeemed_usd_cents", null=True)
-    else:
-        model.amount_redeemed_usd_cents = _READ_INT(sent, "amount_redeemed_usd_cents", notes)
-    sent = get("amount_redeemed_usd", ABSENT)
-    if sent.__class__ is float:
-        model.amount_redeemed_usd = sent
-    elif sent is ABSENT:
-        missing(PolicyAggregates, "amount_redeemed_usd")
-    elif sent is None:
-        missing(PolicyAggregates, "amount_redeemed_usd", null=True)
-    else:
-        model.amount_redeemed_usd = _READ_FLOAT(sent, "amount_redeemed_usd", notes)
-    sent = get("amount_allocated_usd_cents", ABSENT)
-    if sent.__class__ is int:
-        model.amount_allocated_usd_cents = sent
-    elif sent is ABSENT:
-        missing(PolicyAggregates, "amount_allocated_usd_cents")
-    elif sent is None:
-        missing(PolicyAggregates, "amount_allocated_usd_cents", null=True)
-    else:
-        model.amount_allocated_usd_cents = _READ_INT(sent, "amount_allocated_usd_cents", notes)
-    sent = get("amount_allocated_usd", ABSENT)
-    if sent.__class__ is float:
-        model.amount_allocated_usd = sent
-    elif sent is ABSENT:
-        missing(PolicyAggregates, "amount_allocated_usd")
-    elif sent is None:
-        missing(PolicyAggregates, "amount_allocated_usd", null=True)
-    else:
-        model.amount_allocated_usd = _READ_FLOAT(sent, "amount_allocated_usd", notes)
-    sent = get("spend_available_usd_cents", ABSENT)
-    if sent.__class__ is int:
-        model.spend_available_usd_cents = sent
-    elif sent is ABSENT:
-        missing(PolicyAggregates, "spend_available_usd_cents")
-    elif sent is None:
-        missing(PolicyAggregates, "spend_available_usd_cents", null=True)
-    else:
-        model.spend_available_usd_cents = _READ_INT(sent, "spend_available_usd_cents", notes)
-    sent = get("spend_available_usd", ABSENT)
-    if sent.__class__ is float:
-        model.spend_available_usd = sent
-    elif sent is ABSENT:
-        missing(PolicyAggregates, "spend_available_usd")
-    elif sent is None:
-        missing(PolicyAggregates, "spend_available_usd", null=True)
-    else:
-        model.spend_available_usd = _READ_FLOAT(sent, "spend_available_usd", notes)
-    finish(model, data, notes, left_out, _POLICY_AGGREGATES_FIELDS)
-    return model
-
-
-_ASSIGNMENT_CONFIGURATION_FIELDS = frozenset(
-    {"uuid", "subsidy_access_policy", "enterprise_customer_uuid", "active"}
-)
-
-
-def read_assignment_configuration(data: Any, _cls: Any = None) -> Any:
-    """An ``AssignmentConfiguration`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, AssignmentConfiguration)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = AssignmentConfiguration.__new__(AssignmentConfiguration)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        missing(AssignmentConfiguration, "uuid")
-    elif sent is None:
-        missing(AssignmentConfiguration, "uuid", null=True)
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("subsidy_access_policy", ABSENT)
-    if sent.__class__ is str:
-        model.subsidy_access_policy = sent
-    elif sent is ABSENT:
-        missing(AssignmentConfiguration, "subsidy_access_policy")
-    elif sent is None:
-        missing(AssignmentConfiguration, "subsidy_access_policy", null=True)
-    else:
-        model.subsidy_access_policy = _READ_STR(sent, "subsidy_access_policy", notes)
-    sent = get("enterprise_customer_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_customer_uuid = sent
-    elif sent is ABSENT:
-        missing(AssignmentConfiguration, "enterprise_customer_uuid")
-    elif sent is None:
-        missing(AssignmentConfiguration, "enterprise_customer_uuid", null=True)
-    else:
-        model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
-    sent = get("active", ABSENT)
-    if sent.__class__ is bool:
-        model.active = sent
-    elif sent is ABSENT:
-        missing(AssignmentConfiguration, "active")
-    elif sent is None:
-        missing(AssignmentConfiguration, "active", null=True)
-    else:
-        model.active = _READ_BOOL(sent, "active", notes)
-    finish(model, data, notes, left_out, _ASSIGNMENT_CONFIGURATION_FIELDS)
-    return model
-
-
-_LIST_PRICE_FIELDS = frozenset({"usd", "usd_cents"})
-
-
-def read_list_price(data: Any, _cls: Any = None) -> Any:
-    """A ``ListPrice`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, ListPrice)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = ListPrice.__new__(ListPrice)
-    sent = get("usd", ABSENT)
-    if sent.__class__ is float:
-        model.usd = sent
-    elif sent is ABSENT:
-        missing(ListPrice, "usd")
-    elif sent is None:
-        model.usd = None
-    else:
-        model.usd = _READ_FLOAT(sent, "usd", notes)
-    sent = get("usd_cents", ABSENT)
-    if sent.__class__ is int:
-        model.usd_cents = sent
-    elif sent is ABSENT:
-        missing(ListPrice, "usd_cents")
-    elif sent is None:
-        model.usd_cents = None
-    else:
-        model.usd_cents = _READ_INT(sent, "usd_cents", notes)
-    finish(model, data, notes, left_out, _LIST_PRICE_FIELDS)
-    return model
-
-
-_ASSIGNMENT_ACTION_FIELDS = frozenset(
-    {"created", "modified", "uuid", "action_type", "completed_at", "learner_acknowledged", "error_reason"}
-)
-
-
-def read_assignment_action(data: Any, _cls: Any = None) -> Any:
-    """An ``AssignmentAction`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, AssignmentAction)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = AssignmentAction.__new__(AssignmentAction)
-    sent = get("created", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.created = decoded
-    elif sent is ABSENT:
-        missing(AssignmentAction, "created")
-    elif sent is None:
-        missing(AssignmentAction, "created", null=True)
-    else:
-        model.created = _READ_DATETIME(sent, "created", notes)
-    sent = get("modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.modified = decoded
-    elif sent is ABSENT:
-        missing(AssignmentAction, "modified")
-    elif sent is None:
-        missing(AssignmentAction, "modified", null=True)
-    else:
-        model.modified = _READ_DATETIME(sent, "modified", notes)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        missing(AssignmentAction, "uuid")
-    elif sent is None:
-        missing(AssignmentAction, "uuid", null=True)
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("action_type", ABSENT)
-    if sent.__class__ is str:
-        model.action_type = sent
-    elif sent is ABSENT:
-        missing(AssignmentAction, "action_type")
-    elif sent is None:
-        missing(AssignmentAction, "action_type", null=True)
-    else:
-        model.action_type = _READ_STR(sent, "action_type", notes)
-    sent = get("completed_at", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.completed_at = decoded
-    elif sent is ABSENT:
-        missing(AssignmentAction, "completed_at")
-    elif sent is None:
-        model.completed_at = None
-    else:
-        model.completed_at = _READ_DATETIME(sent, "completed_at", notes)
-    sent = get("learner_acknowledged", ABSENT)
-    if sent.__class__ is bool:
-        model.learner_acknowledged = sent
-    elif sent is ABSENT:
-        left_out.append("learner_acknowledged")
-        model.learner_acknowledged = None
-    elif sent is None:
-        model.learner_acknowledged = None
-    else:
-        model.learner_acknowledged = _READ_BOOL(sent, "learner_acknowledged", notes)
-    sent = get("error_reason", ABSENT)
-    if sent is ABSENT:
-        missing(AssignmentAction, "error_reason")
-    elif sent is None:
-        model.error_reason = None
-    else:
-        model.error_reason = _READ_STR_DICT_STR_ANY(sent, "error_reason", notes)
-    finish(model, data, notes, left_out, _ASSIGNMENT_ACTION_FIELDS)
-    return model
-
-
-_EARLIEST_POSSIBLE_EXPIRATION_FIELDS = frozenset({"date", "reason"})
-
-
-def read_earliest_possible_expiration(data: Any, _cls: Any = None) -> Any:
-    """An ``EarliestPossibleExpiration`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, EarliestPossibleExpiration)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = EarliestPossibleExpiration.__new__(EarliestPossibleExpiration)
-    sent = get("date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.date = decoded
-    elif sent is ABSENT:
-        missing(EarliestPossibleExpiration, "date")
-    elif sent is None:
-        missing(EarliestPossibleExpiration, "date", null=True)
-    else:
-        model.date = _READ_DATETIME(sent, "date", notes)
-    sent = get("reason", ABSENT)
-    if sent.__class__ is str:
-        model.reason = sent
-    elif sent is ABSENT:
-        missing(EarliestPossibleExpiration, "reason")
-    elif sent is None:
-        missing(EarliestPossibleExpiration, "reason", null=True)
-    else:
-        model.reason = _READ_STR(sent, "reason", notes)
-    finish(model, data, notes, left_out, _EARLIEST_POSSIBLE_EXPIRATION_FIELDS)
-    return model
-
-
-_RECENT_ACTION_FIELDS = frozenset({"action_type", "timestamp"})
-
-
-def read_recent_action(data: Any, _cls: Any = None) -> Any:
-    """A ``RecentAction`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, RecentAction)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = RecentAction.__new__(RecentAction)
-    sent = get("action_type", ABSENT)
-    if sent.__class__ is str:
-        model.action_type = sent
-    elif sent is ABSENT:
-        missing(RecentAction, "action_type")
-    elif sent is None:
-        missing(RecentAction, "action_type", null=True)
-    else:
-        model.action_type = _READ_STR(sent, "action_type", notes)
-    sent = get("timestamp", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.timestamp = decoded
-    elif sent is ABSENT:
-        missing(RecentAction, "timestamp")
-    elif sent is None:
-        missing(RecentAction, "timestamp", null=True)
-    else:
-        model.timestamp = _READ_DATETIME(sent, "timestamp", notes)
-    finish(model, data, notes, left_out, _RECENT_ACTION_FIELDS)
-    return model
-
-
-_COURSE_PARTNER_FIELDS = frozenset({"name", "logo_image_url"})
-
-
-def read_course_partner(data: Any, _cls: Any = None) -> Any:
-    """A ``CoursePartner`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, CoursePartner)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = CoursePartner.__new__(CoursePartner)
-    sent = get("name", ABSENT)
-    if sent.__class__ is str:
-        model.name = sent
-    elif sent is ABSENT:
-        missing(CoursePartner, "name")
-    elif sent is None:
-        missing(CoursePartner, "name", null=True)
-    else:
-        model.name = _READ_STR(sent, "name", notes)
-    sent = get("logo_image_url", ABSENT)
-    if sent.__class__ is str:
-        model.logo_image_url = sent
-    elif sent is ABSENT:
-        missing(CoursePartner, "logo_image_url")
-    elif sent is None:
-        model.logo_image_url = None
-    else:
-        model.logo_image_url = _READ_STR(sent, "logo_image_url", notes)
-    finish(model, data, notes, left_out, _COURSE_PARTNER_FIELDS)
-    return model
-
-
-_LEARNER_STATE_COUNT_FIELDS = frozenset({"learner_state", "count"})
-
-
-def read_learner_state_count(data: Any, _cls: Any = None) -> Any:
-    """A ``LearnerStateCount`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LearnerStateCount)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = LearnerStateCount.__new__(LearnerStateCount)
-    sent = get("learner_state", ABSENT)
-    if sent.__class__ is str:
-        model.learner_state = sent
-    elif sent is ABSENT:
-        missing(LearnerStateCount, "learner_state")
-    elif sent is None:
-        missing(LearnerStateCount, "learner_state", null=True)
-    else:
-        model.learner_state = _READ_STR(sent, "learner_state", notes)
-    sent = get("count", ABSENT)
-    if sent.__class__ is int:
-        model.count = sent
-    elif sent is ABSENT:
-        missing(LearnerStateCount, "count")
-    elif sent is None:
-        missing(LearnerStateCount, "count", null=True)
-    else:
-        model.count = _READ_INT(sent, "count", notes)
-    finish(model, data, notes, left_out, _LEARNER_STATE_COUNT_FIELDS)
-    return model
-
-
-_LICENSE_COUNTS_FIELDS = frozenset({"activated", "assigned", "unassigned", "revoked", "total", "allocated"})
-
-
-def read_license_counts(data: Any, _cls: Any = None) -> Any:
-    """A ``LicenseCounts`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LicenseCounts)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = LicenseCounts.__new__(LicenseCounts)
-    sent = get("activated", ABSENT)
-    if sent.__class__ is int:
-        model.activated = sent
-    elif sent is ABSENT:
-        left_out.append("activated")
-        model.activated = None
-    elif sent is None:
-        model.activated = None
-    else:
-        model.activated = _READ_INT(sent, "activated", notes)
-    sent = get("assigned", ABSENT)
-    if sent.__class__ is int:
-        model.assigned = sent
-    elif sent is ABSENT:
-        left_out.append("assigned")
-        model.assigned = None
-    elif sent is None:
-        model.assigned = None
-    else:
-        model.assigned = _READ_INT(sent, "assigned", notes)
-    sent = get("unassigned", ABSENT)
-    if sent.__class__ is int:
-        model.unassigned = sent
-    elif sent is ABSENT:
-        left_out.append("unassigned")
-        model.unassigned = None
-    elif sent is None:
-        model.unassigned = None
-    else:
-        model.unassigned = _READ_INT(sent, "unassigned", notes)
-    sent = get("revoked", ABSENT)
-    if sent.__class__ is int:
-        model.revoked = sent
-    elif sent is ABSENT:
-        missing(LicenseCounts, "revoked")
-    elif sent is None:
-        missing(LicenseCounts, "revoked", null=True)
-    else:
-        model.revoked = _READ_INT(sent, "revoked", notes)
-    sent = get("total", ABSENT)
-    if sent.__class__ is int:
-        model.total = sent
-    elif sent is ABSENT:
-        missing(LicenseCounts, "total")
-    elif sent is None:
-        missing(LicenseCounts, "total", null=True)
-    else:
-        model.total = _READ_INT(sent, "total", notes)
-    sent = get("allocated", ABSENT)
-    if sent.__class__ is int:
-        model.allocated = sent
-    elif sent is ABSENT:
-        missing(LicenseCounts, "allocated")
-    elif sent is None:
-        missing(LicenseCounts, "allocated", null=True)
-    else:
-        model.allocated = _READ_INT(sent, "allocated", notes)
-    finish(model, data, notes, left_out, _LICENSE_COUNTS_FIELDS)
-    return model
-
-
-_REVOCATIONS_FIELDS = frozenset({"total", "used", "remaining", "applied"})
-
-
-def read_revocations(data: Any, _cls: Any = None) -> Any:
-    """A ``Revocations`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Revocations)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = Revocations.__new__(Revocations)
-    sent = get("total", ABSENT)
-    if sent.__class__ is int:
-        model.total = sent
-    elif sent is ABSENT:
-        left_out.append("total")
-        model.total = None
-    elif sent is None:
-        model.total = None
-    else:
-        model.total = _READ_INT(sent, "total", notes)
-    sent = get("used", ABSENT)
-    if sent.__class__ is int:
-        model.used = sent
-    elif sent is ABSENT:
-        left_out.append("used")
-        model.used = None
-    elif sent is None:
-        model.used = None
-    else:
-        model.used = _READ_INT(sent, "used", notes)
-    sent = get("remaining", ABSENT)
-    if sent.__class__ is int:
-        model.remaining = sent
-    elif sent is ABSENT:
-        missing(Revocations, "remaining")
-    elif sent is None:
-        missing(Revocations, "remaining", null=True)
-    else:
-        model.remaining = _READ_INT(sent, "remaining", notes)
-    sent = get("applied", ABSENT)
-    if sent.__class__ is int:
-        model.applied = sent
-    elif sent is ABSENT:
-        left_out.append("applied")
-        model.applied = None
-    elif sent is None:
-        model.applied = None
-    else:
-        model.applied = _READ_INT(sent, "applied", notes)
-    finish(model, data, notes, left_out, _REVOCATIONS_FIELDS)
-    return model
-
-
-_PRIOR_RENEWAL_FIELDS = frozenset(
-    {
-        "prior_subscription_plan_id",
-        "prior_subscription_plan_start_date",
-        "renewed_subscription_plan_id",
-        "renewed_subscription_plan_start_date",
-    }
-)
-
-
-def read_prior_renewal(data: Any, _cls: Any = None) -> Any:
-    """A ``PriorRenewal`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, PriorRenewal)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = PriorRenewal.__new__(PriorRenewal)
-    sent = get("prior_subscription_plan_id", ABSENT)
-    if sent.__class__ is str:
-        model.prior_subscription_plan_id = sent
-    elif sent is ABSENT:
-        missing(PriorRenewal, "prior_subscription_plan_id")
-    elif sent is None:
-        missing(PriorRenewal, "prior_subscription_plan_id", null=True)
-    else:
-        model.prior_subscription_plan_id = _READ_STR(sent, "prior_subscription_plan_id", notes)
-    sent = get("prior_subscription_plan_start_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.prior_subscription_plan_start_date = decoded
-    elif sent is ABSENT:
-        missing(PriorRenewal, "prior_subscription_plan_start_date")
-    elif sent is None:
-        missing(PriorRenewal, "prior_subscription_plan_start_date", null=True)
-    else:
-        model.prior_subscription_plan_start_date = _READ_DATETIME(
-            sent, "prior_subscription_plan_start_date", notes
-        )
-    sent = get("renewed_subscription_plan_id", ABSENT)
-    if sent.__class__ is str:
-        model.renewed_subscription_plan_id = sent
-    elif sent is ABSENT:
-        missing(PriorRenewal, "renewed_subscription_plan_id")
-    elif sent is None:
-        model.renewed_subscription_plan_id = None
-    else:
-        model.renewed_subscription_plan_id = _READ_STR(sent, "renewed_subscription_plan_id", notes)
-    sent = get("renewed_subscription_plan_start_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.renewed_subscription_plan_start_date = decoded
-    elif sent is ABSENT:
-        missing(PriorRenewal, "renewed_subscription_plan_start_date")
-    elif sent is None:
-        missing(PriorRenewal, "renewed_subscription_plan_start_date", null=True)
-    else:
-        model.renewed_subscription_plan_start_date = _READ_DATETIME(
-            sent, "renewed_subscription_plan_start_date", notes
-        )
-    finish(model, data, notes, left_out, _PRIOR_RENEWAL_FIELDS)
-    return model
-
-
-_SUBSCRIPTION_PLAN_FIELDS = frozenset(
-    {
-        "title",
-        "uuid",
-        "start_date",
-        "expiration_date",
-        "enterprise_customer_uuid",
-        "enterprise_catalog_uuid",
-        "is_active",
-        "is_revocation_cap_enabled",
-        "days_until_expiration",
-        "days_until_expiration_including_renewals",
-        "is_locked_for_renewal_processing",
-        "should_auto_apply_licenses",
-        "is_current",
-        "created",
-        "plan_type",
-        "salesforce_opportunity_line_item",
-        "can_freeze_unused_licenses",
-        "customer_agreement",
-        "desired_num_licenses",
-        "expiration_processed",
-        "for_internal_use_only",
-        "last_freeze_timestamp",
-        "num_revocations_applied",
-        "product",
-        "revoke_max_percentage",
-        "change_reason",
-        "licenses",
-        "revocations",
-        "prior_renewals",
-    }
-)
-
-
-def read_subscription_plan(data: Any, _cls: Any = None) -> Any:
-    """A ``SubscriptionPlan`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, SubscriptionPlan)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = SubscriptionPlan.__new__(SubscriptionPlan)
-    sent = get("title", ABSENT)
-    if sent.__class__ is str:
-        model.title = sent
-    elif sent is ABSENT:
-        missing(SubscriptionPlan, "title")
-    elif sent is None:
-        missing(SubscriptionPlan, "title", null=True)
-    else:
-        model.title = _READ_STR(sent, "title", notes)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        missing(SubscriptionPlan, "uuid")
-    elif sent is None:
-        missing(SubscriptionPlan, "uuid", null=True)
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("start_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.start_date = decoded
-    elif sent is ABSENT:
-        missing(SubscriptionPlan, "start_date")
-    elif sent is None:
-        missing(SubscriptionPlan, "start_date", null=True)
-    else:
-        model.start_date = _READ_DATETIME(sent, "start_date", notes)
-    sent = get("expiration_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.expiration_date = decoded
-    elif sent is ABSENT:
-        missing(SubscriptionPlan, "expiration_date")
-    elif sent is None:
-        missing(SubscriptionPlan, "expiration_date", null=True)
-    else:
-        model.expiration_date = _READ_DATETIME(sent, "expiration_date", notes)
-    sent = get("enterprise_customer_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_customer_uuid = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_customer_uuid")
-        model.enterprise_customer_uuid = None
-    elif sent is None:
-        model.enterprise_customer_uuid = None
-    else:
-        model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
-    sent = get("enterprise_catalog_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_catalog_uuid = sent
-    elif sent is ABSENT:
-        missing(SubscriptionPlan, "enterprise_catalog_uuid")
-    elif sent is None:
-        missing(SubscriptionPlan, "enterprise_catalog_uuid", null=True)
-    else:
-        model.enterprise_catalog_uuid = _READ_STR(sent, "enterprise_catalog_uuid", notes)
-    sent = get("is_active", ABSENT)
-    if sent.__class__ is bool:
-        model.is_active = sent
-    elif sent is ABSENT:
-        missing(SubscriptionPlan, "is_active")
-    elif sent is None:
-        model.is_active = None
-    else:
-        model.is_active = _READ_BOOL(sent, "is_active", notes)
-    sent = get("is_revocation_cap_enabled", ABSENT)
-    if sent.__class__ is bool:
-        model.is_revocation_cap_enabled = sent
-    elif sent is ABSENT:
-        left_out.append("is_revocation_cap_enabled")
-        model.is_revocation_cap_enabled = None
-    elif sent is None:
-        model.is_revocation_cap_enabled = None
-    else:
-        model.is_revocation_cap_enabled = _READ_BOOL(sent, "is_revocation_cap_enabled", notes)
-    sent = get("days_until_expiration", ABSENT)
-    if sent.__class__ is int:
-        model.days_until_expiration = sent
-    elif sent is ABSENT:
-        left_out.append("days_until_expiration")
-        model.days_until_expiration = None
-    elif sent is None:
-        model.days_until_expiration = None
-    else:
-        model.days_until_expiration = _READ_INT(sent, "days_until_expiration", notes)
-    sent = get("days_until_expiration_including_renewals", ABSENT)
-    if sent.__class__ is int:
-        model.days_until_expiration_including_renewals = sent
-    elif sent is ABSENT:
-        left_out.append("days_until_expiration_including_renewals")
-        model.days_until_expiration_including_renewals = None
-    elif sent is None:
-        model.days_until_expiration_including_renewals = None
-    else:
-        model.days_until_expiration_including_renewals = _READ_INT(
-            sent, "days_until_expiration_including_renewals", notes
-        )
-    sent = get("is_locked_for_renewal_processing", ABSENT)
-    if sent.__class__ is bool:
-        model.is_locked_for_renewal_processing = sent
-    elif sent is ABSENT:
-        left_out.append("is_locked_for_renewal_processing")
-        model.is_locked_for_renewal_processing = None
-    elif sent is None:
-        model.is_locked_for_renewal_processing = None
-    else:
-        model.is_locked_for_renewal_processing = _READ_BOOL(sent, "is_locked_for_renewal_processing", notes)
-    sent = get("should_auto_apply_licenses", ABSENT)
-    if sent.__class__ is bool:
-        model.should_auto_apply_licenses = sent
-    elif sent is ABSENT:
-        left_out.append("should_auto_apply_licenses")
-        model.should_auto_apply_licenses = None
-    elif sent is None:
-        model.should_auto_apply_licenses = None
-    else:
-        model.should_auto_apply_licenses = _READ_BOOL(sent, "should_auto_apply_licenses", notes)
-    sent = get("is_current", ABSENT)
-    if sent.__class__ is bool:
-        model.is_current = sent
-    elif sent is ABSENT:
-        left_out.append("is_current")
-        model.is_current = None
-    elif sent is None:
-        model.is_current = None
-    else:
-        model.is_current = _READ_BOOL(sent, "is_current", notes)
-    sent = get("created", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.created = decoded
-    elif sent is ABSENT:
-        left_out.append("created")
-        model.created = None
-    elif sent is None:
-        model.created = None
-    else:
-        model.created = _READ_DATETIME(sent, "created", notes)
-    sent = get("plan_type", ABSENT)
-    if sent.__class__ is str:
-        model.plan_type = sent
-    elif sent is ABSENT:
-        left_out.append("plan_type")
-        model.plan_type = None
-    elif sent is None:
-        model.plan_type = None
-    else:
-        model.plan_type = _READ_STR(sent, "plan_type", notes)
-    sent = get("salesforce_opportunity_line_item", ABSENT)
-    if sent.__class__ is str:
-        model.salesforce_opportunity_line_item = sent
-    elif sent is ABSENT:
-        left_out.append("salesforce_opportunity_line_item")
-        model.salesforce_opportunity_line_item = None
-    elif sent is None:
-        model.salesforce_opportunity_line_item = None
-    else:
-        model.salesforce_opportunity_line_item = _READ_STR(sent, "salesforce_opportunity_line_item", notes)
-    sent = get("can_freeze_unused_licenses", ABSENT)
-    if sent.__class__ is bool:
-        model.can_freeze_unused_licenses = sent
-    elif sent is ABSENT:
-        left_out.append("can_freeze_unused_licenses")
-        model.can_freeze_unused_licenses = None
-    elif sent is None:
-        model.can_freeze_unused_licenses = None
-    else:
-        model.can_freeze_unused_licenses = _READ_BOOL(sent, "can_freeze_unused_licenses", notes)
-    sent = get("customer_agreement", ABSENT)
-    if sent.__class__ is str:
-        model.customer_agreement = sent
-    elif sent is ABSENT:
-        left_out.append("customer_agreement")
-        model.customer_agreement = None
-    elif sent is None:
-        model.customer_agreement = None
-    else:
-        model.customer_agreement = _READ_STR(sent, "customer_agreement", notes)
-    sent = get("desired_num_licenses", ABSENT)
-    if sent.__class__ is int:
-        model.desired_num_licenses = sent
-    elif sent is ABSENT:
-        left_out.append("desired_num_licenses")
-        model.desired_num_licenses = None
-    elif sent is None:
-        model.desired_num_licenses = None
-    else:
-        model.desired_num_licenses = _READ_INT(sent, "desired_num_licenses", notes)
-    sent = get("expiration_processed", ABSENT)
-    if sent.__class__ is bool:
-        model.expiration_processed = sent
-    elif sent is ABSENT:
-        left_out.append("expiration_processed")
-        model.expiration_processed = None
-    elif sent is None:
-        model.expiration_processed = None
-    else:
-        model.expiration_processed = _READ_BOOL(sent, "expiration_processed", notes)
-    sent = get("for_internal_use_only", ABSENT)
-    if sent.__class__ is bool:
-        model.for_internal_use_only = sent
-    elif sent is ABSENT:
-        left_out.append("for_internal_use_only")
-        model.for_internal_use_only = None
-    elif sent is None:
-        model.for_internal_use_only = None
-    else:
-        model.for_internal_use_only = _READ_BOOL(sent, "for_internal_use_only", notes)
-    sent = get("last_freeze_timestamp", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.last_freeze_timestamp = decoded
-    elif sent is ABSENT:
-        left_out.append("last_freeze_timestamp")
-        model.last_freeze_timestamp = None
-    elif sent is None:
-        model.last_freeze_timestamp = None
-    else:
-        model.last_freeze_timestamp = _READ_DATETIME(sent, "last_freeze_timestamp", notes)
-    sent = get("num_revocations_applied", ABSENT)
-    if sent.__class__ is int:
-        model.num_revocations_applied = sent
-    elif sent is ABSENT:
-        left_out.append("num_revocations_applied")
-        model.num_revocations_applied = None
-    elif sent is None:
-        model.num_revocations_applied = None
-    else:
-        model.num_revocations_applied = _READ_INT(sent, "num_revocations_applied", notes)
-    sent = get("product", ABSENT)
-    if sent.__class__ is int:
-        model.product = sent
-    elif sent is ABSENT:
-        left_out.append("product")
-        model.product = None
-    elif sent is None:
-        model.product = None
-    else:
-        model.product = _READ_INT(sent, "product", notes)
-    sent = get("revoke_max_percentage", ABSENT)
-    if sent.__class__ is int:
-        model.revoke_max_percentage = sent
-    elif sent is ABSENT:
-        left_out.append("revoke_max_percentage")
-        model.revoke_max_percentage = None
-    elif sent is None:
-        model.revoke_max_percentage = None
-    else:
-        model.revoke_max_percentage = _READ_INT(sent, "revoke_max_percentage", notes)
-    sent = get("change_reason", ABSENT)
-    if sent.__class__ is str:
-        model.change_reason = sent
-    elif sent is ABSENT:
-        left_out.append("change_reason")
-        model.change_reason = None
-    elif sent is None:
-        model.change_reason = None
-    else:
-        model.change_reason = _READ_STR(sent, "change_reason", notes)
-    sent = get("licenses", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.licenses = read_license_counts(sent)
-        except MissingFieldError as error:
-            raise error.within("licenses") from None
-    elif sent is ABSENT:
-        left_out.append("licenses")
-        model.licenses = None
-    elif sent is None:
-        model.licenses = None
-    else:
-        model.licenses = _READ_LICENSE_COUNTS(sent, "licenses", notes)
-    sent = get("revocations", ABSENT)
-    if sent is ABSENT:
-        left_out.append("revocations")
-        model.revocations = None
-    elif sent is None:
-        model.revocations = None
-    else:
-        model.revocations = _READ_REVOCATIONS_BOOL(sent, "revocations", notes)
-    sent = get("prior_renewals", ABSENT)
-    if sent.__class__ is list:
-        model.prior_renewals = read_models(sent, read_prior_renewal, "prior_renewals", PriorRenewal, notes)
-    elif sent is ABSENT:
-        left_out.append("prior_renewals")
-        model.prior_renewals = []
-    elif sent is None:
-        model.prior_renewals = null_array("prior_renewals", list[PriorRenewal], notes)
-    else:
-        model.prior_renewals = _READ_LIST_PRIOR_RENEWAL(sent, "prior_renewals", notes)
-    finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_FIELDS)
-    return model
-
-
-_SUBSCRIPTION_PLAN_PAGE_FIELDS = frozenset({"count", "next", "previous", "results"})
-
-
-def read_subscription_plan_page(data: Any, _cls: Any = None) -> Any:
-    """A ``SubscriptionPlanPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, SubscriptionPlanPage)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = SubscriptionPlanPage.__new__(SubscriptionPlanPage)
-    sent = get("count", ABSENT)
-    if sent.__class__ is int:
-        model.count = sent
-    elif sent is ABSENT:
-        left_out.append("count")
-        model.count = None
-    elif sent is None:
-        model.count = None
-    else:
-        model.count = _READ_INT(sent, "count", notes)
-    sent = get("next", ABSENT)
-    if sent.__class__ is str:
-        model.next = sent
-    elif sent is ABSENT:
-        left_out.append("next")
-        model.next = None
-    elif sent is None:
-        model.next = None
-    else:
-        model.next = _READ_STR(sent, "next", notes)
-    sent = get("previous", ABSENT)
-    if sent.__class__ is str:
-        model.previous = sent
-    elif sent is ABSENT:
-        left_out.append("previous")
-        model.previous = None
-    elif sent is None:
-        model.previous = None
-    else:
-        model.previous = _READ_STR(sent, "previous", notes)
-    sent = get("results", ABSENT)
-    if sent.__class__ is list:
-        model.results = read_models(sent, read_subscription_plan, "results", SubscriptionPlan, notes)
-    elif sent is ABSENT:
-        missing(SubscriptionPlanPage, "results")
-    elif sent is None:
-        model.results = null_array("results", list[SubscriptionPlan], notes)
-    else:
-        model.results = _READ_LIST_SUBSCRIPTION_PLAN(sent, "results", notes)
-    finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_PAGE_FIELDS)
-    return model
-
-
-_LICENSE_ASSIGNMENT_FIELDS = frozenset({"user_email", "license"})
-
-
-def read_license_assignment(data: Any, _cls: Any = None) -> Any:
-    """A ``LicenseAssignment`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LicenseAssignment)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = LicenseAssignment.__new__(LicenseAssignment)
-    sent = get("user_email", ABSENT)
-    if sent.__class__ is str:
-        model.user_email = sent
-    elif sent is ABSENT:
-        missing(LicenseAssignment, "user_email")
-    elif sent is None:
-        missing(LicenseAssignment, "user_email", null=True)
-    else:
-        model.user_email = _READ_STR(sent, "user_email", notes)
-    sent = get("license", ABSENT)
-    if sent.__class__ is str:
-        model.license = sent
-    elif sent is ABSENT:
-        missing(LicenseAssignment, "license")
-    elif sent is None:
-        missing(LicenseAssignment, "license", null=True)
-    else:
-        model.license = _READ_STR(sent, "license", notes)
-    finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_FIELDS)
-    return model
-
-
-_LICENSE_ASSIGNMENT_RESULT_FIELDS = frozenset(
-    {"num_successful_assignments", "num_already_associated", "license_assignments"}
-)
-
-
-def read_license_assignment_result(data: Any, _cls: Any = None) -> Any:
-    """A ``LicenseAssignmentResult`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LicenseAssignmentResult)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = LicenseAssignmentResult.__new__(LicenseAssignmentResult)
-    sent = get("num_successful_assignments", ABSENT)
-    if sent.__class__ is int:
-        model.num_successful_assignments = sent
-    elif sent is ABSENT:
-        missing(LicenseAssignmentResult, "num_successful_assignments")
-    elif sent is None:
-        missing(LicenseAssignmentResult, "num_successful_assignments", null=True)
-    else:
-        model.num_successful_assignments = _READ_INT(sent, "num_successful_assignments", notes)
-    sent = get("num_already_associated", ABSENT)
-    if sent.__class__ is int:
-        model.num_already_associated = sent
-    elif sent is ABSENT:
-        missing(LicenseAssignmentResult, "num_already_associated")
-    elif sent is None:
-        missing(LicenseAssignmentResult, "num_already_associated", null=True)
-    else:
-        model.num_already_associated = _READ_INT(sent, "num_already_associated", notes)
-    sent = get("license_assignments", ABSENT)
-    if sent.__class__ is list:
-        model.license_assignments = read_models(
-            sent, read_license_assignment, "license_assignments", LicenseAssignment, notes
-        )
-    elif sent is ABSENT:
-        missing(LicenseAssignmentResult, "license_assignments")
-    elif sent is None:
-        model.license_assignments = null_array("license_assignments", list[LicenseAssignment], notes)
-    else:
-        model.license_assignments = _READ_LIST_LICENSE_ASSIGNMENT(sent, "license_assignments", notes)
-    finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_RESULT_FIELDS)
-    return model
-
-
-_BULK_REVOKE_FILTER_FIELDS = frozenset({"user_email", "status_in"})
-
-
-def read_bulk_revoke_filter(data: Any, _cls: Any = None) -> Any:
-    """A ``BulkRevokeFilter`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, BulkRevokeFilter)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = BulkRevokeFilter.__new__(BulkRevokeFilter)
-    sent = get("user_email", ABSENT)
-    if sent.__class__ is str:
-        model.user_email = sent
-    elif sent is ABSENT:
-        left_out.append("user_email")
-        model.user_email = None
-    elif sent is None:
-        model.user_email = None
-    else:
-        model.user_email = _READ_STR(sent, "user_email", notes)
-    sent = get("status_in", ABSENT)
-    if sent is ABSENT:
-        left_out.append("status_in")
-        model.status_in = []
-    elif sent is None:
-        model.status_in = null_array("status_in", list[LicenseStatus | str], notes)
-    else:
-        model.status_in = _READ_LIST_LICENSE_STATUS_STR(sent, "status_in", notes)
-    finish(model, data, notes, left_out, _BULK_REVOKE_FILTER_FIELDS)
-    return model
-
-
-_SUCCESSFUL_REVOCATION_FIELDS = frozenset({"license_uuid", "original_status", "user_email"})
-
-
-def read_successful_revocation(data: Any, _cls: Any = None) -> Any:
-    """A ``SuccessfulRevocation`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, SuccessfulRevocation)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = SuccessfulRevocation.__new__(SuccessfulRevocation)
-    sent = get("license_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.license_uuid = sent
-    elif sent is ABSENT:
-        missing(SuccessfulRevocation, "license_uuid")
-    elif sent is None:
-        missing(SuccessfulRevocation, "license_uuid", null=True)
-    else:
-        model.license_uuid = _READ_STR(sent, "license_uuid", notes)
-    sent = get("original_status", ABSENT)
-    if sent.__class__ is str and (decoded := _LICENSE_STATUS_VALUES.get(sent)) is not None:
-        model.original_status = decoded
-    elif sent is ABSENT:
-        missing(SuccessfulRevocation, "original_status")
-    elif sent is None:
-        missing(SuccessfulRevocation, "original_status", null=True)
-    else:
-        model.original_status = _READ_LICENSE_STATUS_STR(sent, "original_status", notes)
-    sent = get("user_email", ABSENT)
-    if sent.__class__ is str:
-        model.user_email = sent
-    elif sent is ABSENT:
-        missing(SuccessfulRevocation, "user_email")
-    elif sent is None:
-        missing(SuccessfulRevocation, "user_email", null=True)
-    else:
-        model.user_email = _READ_STR(sent, "user_email", notes)
-    finish(model, data, notes, left_out, _SUCCESSFUL_REVOCATION_FIELDS)
-    return model
-
-
-_UNSUCCESSFUL_REVOCATION_FIELDS = frozenset({"error", "error_response_status", "user_email"})
-
-
-def read_unsuccessful_revocation(data: Any, _cls: Any = None) -> Any:
-    """An ``UnsuccessfulRevocation`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, UnsuccessfulRevocation)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = UnsuccessfulRevocation.__new__(UnsuccessfulRevocation)
-    sent = get("error", ABSENT)
-    if sent.__class__ is str:
-        model.error = sent
-    elif sent is ABSENT:
-        missing(UnsuccessfulRevocation, "error")
-    elif sent is None:
-        missing(UnsuccessfulRevocation, "error", null=True)
-    else:
-        model.error = _READ_STR(sent, "error", notes)
-    sent = get("error_response_status", ABSENT)
-    if sent.__class__ is int:
-        model.error_response_status = sent
-    elif sent is ABSENT:
-        left_out.append("error_response_status")
-        model.error_response_status = None
-    elif sent is None:
-        model.error_response_status = None
-    else:
-        model.error_response_status = _READ_INT(sent, "error_response_status", notes)
-    sent = get("user_email", ABSENT)
-    if sent.__class__ is str:
-        model.user_email = sent
-    elif sent is ABSENT:
-        left_out.append("user_email")
-        model.user_email = None
-    elif sent is None:
-        model.user_email = None
-    else:
-        model.user_email = _READ_STR(sent, "user_email", notes)
-    finish(model, data, notes, left_out, _UNSUCCESSFUL_REVOCATION_FIELDS)
-    return model
-
-
-_BULK_REVOKE_RESULT_FIELDS = frozenset(
-    {"successful_revocations", "unsuccessful_revocations", "partial", "itemized"}
-)
-
-
-def read_bulk_revoke_result(data: Any, _cls: Any = None) -> Any:
-    """A ``BulkRevokeResult`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, BulkRevokeResult)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = BulkRevokeResult.__new__(BulkRevokeResult)
-    sent = get("successful_revocations", ABSENT)
-    if sent.__class__ is list:
-        model.successful_revocations = read_models(
-            sent, read_successful_revocation, "successful_revocations", SuccessfulRevocation, notes
-        )
-    elif sent is ABSENT:
-        left_out.append("successful_revocations")
-        model.successful_revocations = []
-    elif sent is None:
-        model.successful_revocations = null_array("successful_revocations", list[SuccessfulRevocation], notes)
-    else:
-        model.successful_revocations = _READ_LIST_SUCCESSFUL_REVOCATION(sent, "successful_revocations", notes)
-    sent = get("unsuccessful_revocations", ABSENT)
-    if sent.__class__ is list:
-        model.unsuccessful_revocations = read_models(
-            sent, read_unsuccessful_revocation, "unsuccessful_revocations", UnsuccessfulRevocation, notes
-        )
-    elif sent is ABSENT:
-        left_out.append("unsuccessful_revocations")
-        model.unsuccessful_revocations = []
-    elif sent is None:
-        model.unsuccessful_revocations = null_array(
-            "unsuccessful_revocations", list[UnsuccessfulRevocation], notes
-        )
-    else:
-        model.unsuccessful_revocations = _READ_LIST_UNSUCCESSFUL_REVOCATION(
-            sent, "unsuccessful_revocations", notes
-        )
-    sent = get("partial", ABSENT)
-    if sent.__class__ is bool:
-        model.partial = sent
-    elif sent is ABSENT:
-        left_out.append("partial")
-        model.partial = False
-    elif sent is None:
-        model.partial = None  # type: ignore[assignment]  # null where the spec gives a default: kept as None
-    else:
-        model.partial = _READ_BOOL(sent, "partial", notes)
-    sent = get("itemized", ABSENT)
-    if sent.__class__ is bool:
-        model.itemized = sent
-    elif sent is ABSENT:
-        left_out.append("itemized")
-        model.itemized = True
-    elif sent is None:
-        model.itemized = None  # type: ignore[assignment]  # null where the spec gives a default: kept as None
-    else:
-        model.itemized = _READ_BOOL(sent, "itemized", notes)
-    finish(model, data, notes, left_out, _BULK_REVOKE_RESULT_FIELDS)
-    return model
-
-
-_BULK_ENROLLMENT_JOB_FIELDS = frozenset({"job_id"})
-
-
-def read_bulk_enrollment_job(data: Any, _cls: Any = None) -> Any:
-    """A ``BulkEnrollmentJob`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, BulkEnrollmentJob)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = BulkEnrollmentJob.__new__(BulkEnrollmentJob)
-    sent = get("job_id", ABSENT)
-    if sent.__class__ is str:
-        model.job_id = sent
-    elif sent is ABSENT:
-        missing(BulkEnrollmentJob, "job_id")
-    elif sent is None:
-        missing(BulkEnrollmentJob, "job_id", null=True)
-    else:
-        model.job_id = _READ_STR(sent, "job_id", notes)
-    finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_FIELDS)
-    return model
-
-
-_BULK_ENROLLMENT_JOB_STATUS_FIELDS = frozenset({"job_id", "download_url"})
-
-
-def read_bulk_enrollment_job_status(data: Any, _cls: Any = None) -> Any:
-    """A ``BulkEnrollmentJobStatus`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, BulkEnrollmentJobStatus)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = BulkEnrollmentJobStatus.__new__(BulkEnrollmentJobStatus)
-    sent = get("job_id", ABSENT)
-    if sent.__class__ is str:
-        model.job_id = sent
-    elif sent is ABSENT:
-        missing(BulkEnrollmentJobStatus, "job_id")
-    elif sent is None:
-        missing(BulkEnrollmentJobStatus, "job_id", null=True)
-    else:
-        model.job_id = _READ_STR(sent, "job_id", notes)
-    sent = get("download_url", ABSENT)
-    if sent.__class__ is str:
-        model.download_url = sent
-    elif sent is ABSENT:
-        missing(BulkEnrollmentJobStatus, "download_url")
-    elif sent is None:
-        model.download_url = None
-    else:
-        model.download_url = _READ_STR(sent, "download_url", notes)
-    finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_STATUS_FIELDS)
-    return model
-
-
-_BULK_ENROLLMENT_RESULT_FIELDS = frozenset({"email", "course_run_key", "status", "notes"})
-
-
-def read_bulk_enrollment_result(data: Any, _cls: Any = None) -> Any:
-    """A ``BulkEnrollmentResult`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, BulkEnrollmentResult)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = BulkEnrollmentResult.__new__(BulkEnrollmentResult)
-    sent = get("email", ABSENT)
-    if sent.__class__ is str:
-        model.email = sent
-    elif sent is ABSENT:
-        missing(BulkEnrollmentResult, "email")
-    elif sent is None:
-        missing(BulkEnrollmentResult, "email", null=True)
-    else:
-        model.email = _READ_STR(sent, "email", notes)
-    sent = get("course_run_key", ABSENT)
-    if sent.__class__ is str:
-        model.course_run_key = sent
-    elif sent is ABSENT:
-        missing(BulkEnrollmentResult, "course_run_key")
-    elif sent is None:
-        missing(BulkEnrollmentResult, "course_run_key", null=True)
-    else:
-        model.course_run_key = _READ_STR(sent, "course_run_key", notes)
-    sent = get("status", ABSENT)
-    if sent.__class__ is str and (decoded := _BULK_ENROLLMENT_STATUS_VALUES.get(sent)) is not None:
-        model.status = decoded
-    elif sent is ABSENT:
-        missing(BulkEnrollmentResult, "status")
-    elif sent is None:
-        missing(BulkEnrollmentResult, "status", null=True)
-    else:
-        model.status = _READ_BULK_ENROLLMENT_STATUS_STR(sent, "status", notes)
-    sent = get("notes", ABSENT)
-    if sent.__class__ is str:
-        model.notes = sent
-    elif sent is ABSENT:
-        left_out.append("notes")
-        model.notes = None
-    elif sent is None:
-        model.notes = None
-    else:
-        model.notes = _READ_STR(sent, "notes", notes)
-    finish(model, data, notes, left_out, _BULK_ENROLLMENT_RESULT_FIELDS)
-    return model
-
-
-_CATALOG_FIELDS = frozenset(
-    {
-        "uuid",
-        "title",
-        "enterprise_customer",
-        "catalog_query_uuid",
-        "content_last_modified",
-        "catalog_modified",
-        "query_title",
-        "include_exec_ed_2u_courses",
-        "enterprise_catalog_query",
-    }
-)
-
-
-def read_catalog(data: Any, _cls: Any = None) -> Any:
-    """A ``Catalog`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Catalog)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = Catalog.__new__(Catalog)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        missing(Catalog, "uuid")
-    elif sent is None:
-        missing(Catalog, "uuid", null=True)
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("title", ABSENT)
-    if sent.__class__ is str:
-        model.title = sent
-    elif sent is ABSENT:
-        missing(Catalog, "title")
-    elif sent is None:
-        missing(Catalog, "title", null=True)
-    else:
-        model.title = _READ_STR(sent, "title", notes)
-    sent = get("enterprise_customer", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_customer = sent
-    elif sent is ABSENT:
-        missing(Catalog, "enterprise_customer")
-    elif sent is None:
-        missing(Catalog, "enterprise_customer", null=True)
-    else:
-        model.enterprise_customer = _READ_STR(sent, "enterprise_customer", notes)
-    sent = get("catalog_query_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.catalog_query_uuid = sent
-    elif sent is ABSENT:
-        left_out.append("catalog_query_uuid")
-        model.catalog_query_uuid = None
-    elif sent is None:
-        model.catalog_query_uuid = None
-    else:
-        model.catalog_query_uuid = _READ_STR(sent, "catalog_query_uuid", notes)
-    sent = get("content_last_modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.content_last_modified = decoded
-    elif sent is ABSENT:
-        left_out.append("content_last_modified")
-        model.content_last_modified = None
-    elif sent is None:
-        model.content_last_modified = None
-    else:
-        model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
-    sent = get("catalog_modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.catalog_modified = decoded
-    elif sent is ABSENT:
-        left_out.append("catalog_modified")
-        model.catalog_modified = None
-    elif sent is None:
-        model.catalog_modified = None
-    else:
-        model.catalog_modified = _READ_DATETIME(sent, "catalog_modified", notes)
-    sent = get("query_title", ABSENT)
-    if sent.__class__ is str:
-        model.query_title = sent
-    elif sent is ABSENT:
-        left_out.append("query_title")
-        model.query_title = None
-    elif sent is None:
-        model.query_title = None
-    else:
-        model.query_title = _READ_STR(sent, "query_title", notes)
-    sent = get("include_exec_ed_2u_courses", ABSENT)
-    if sent.__class__ is bool:
-        model.include_exec_ed_2u_courses = sent
-    elif sent is ABSENT:
-        left_out.append("include_exec_ed_2u_courses")
-        model.include_exec_ed_2u_courses = None
-    elif sent is None:
-        model.include_exec_ed_2u_courses = None
-    else:
-        model.include_exec_ed_2u_courses = _READ_BOOL(sent, "include_exec_ed_2u_courses", notes)
-    sent = get("enterprise_catalog_query", ABSENT)
-    if sent.__class__ is int:
-        model.enterprise_catalog_query = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_catalog_query")
-        model.enterprise_catalog_query = None
-    elif sent is None:
-        model.enterprise_catalog_query = None
-    else:
-        model.enterprise_catalog_query = _READ_INT(sent, "enterprise_catalog_query", notes)
-    finish(model, data, notes, left_out, _CATALOG_FIELDS)
-    return model
-
-
-_CATALOG_PAGE_FIELDS = frozenset({"count", "next", "previous", "results"})
-
-
-def read_catalog_page(data: Any, _cls: Any = None) -> Any:
-    """A ``CatalogPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, CatalogPage)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = CatalogPage.__new__(CatalogPage)
-    sent = get("count", ABSENT)
-    if sent.__class__ is int:
-        model.count = sent
-    elif sent is ABSENT:
-        left_out.append("count")
-        model.count = None
-    elif sent is None:
-        model.count = None
-    else:
-        model.count = _READ_INT(sent, "count", notes)
-    sent = get("next", ABSENT)
-    if sent.__class__ is str:
-        model.next = sent
-    elif sent is ABSENT:
-        left_out.append("next")
-        model.next = None
-    elif sent is None:
-        model.next = None
-    else:
-        model.next = _READ_STR(sent, "next", notes)
-    sent = get("previous", ABSENT)
-    if sent.__class__ is str:
-        model.previous = sent
-    elif sent is ABSENT:
-        left_out.append("previous")
-        model.previous = None
-    elif sent is None:
-        model.previous = None
-    else:
-        model.previous = _READ_STR(sent, "previous", notes)
-    sent = get("results", ABSENT)
-    if sent.__class__ is list:
-        model.results = read_models(sent, read_catalog, "results", Catalog, notes)
-    elif sent is ABSENT:
-        missing(CatalogPage, "results")
-    elif sent is None:
-        model.results = null_array("results", list[Catalog], notes)
-    else:
-        model.results = _READ_LIST_CATALOG(sent, "results", notes)
-    finish(model, data, notes, left_out, _CATALOG_PAGE_FIELDS)
-    return model
-
-
-_LEARNER_PATHWAY_CARD_IMAGE_FIELDS = frozenset({"url", "width", "height"})
-
-
-def read_learner_pathway_card_image(data: Any, _cls: Any = None) -> Any:
-    """A ``LearnerPathwayCardImage`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LearnerPathwayCardImage)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = LearnerPathwayCardImage.__new__(LearnerPathwayCardImage)
-    sent = get("url", ABSENT)
-    if sent.__class__ is str:
-        model.url = sent
-    elif sent is ABSENT:
-        left_out.append("url")
-        model.url = None
-    elif sent is None:
-        model.url = None
-    else:
-        model.url = _READ_STR(sent, "url", notes)
-    sent = get("width", ABSENT)
-    if sent.__class__ is int:
-        model.width = sent
-    elif sent is ABSENT:
-        left_out.append("width")
-        model.width = None
-    elif sent is None:
-        model.width = None
-    else:
-        model.width = _READ_INT(sent, "width", notes)
-    sent = get("height", ABSENT)
-    if sent.__class__ is int:
-        model.height = sent
-    elif sent is ABSENT:
-        left_out.append("height")
-        model.height = None
-    elif sent is None:
-        model.height = None
-    else:
-        model.height = _READ_INT(sent, "height", notes)
-    finish(model, data, notes, left_out, _LEARNER_PATHWAY_CARD_IMAGE_FIELDS)
-    return model
-
-
-_LEARNER_PATHWAY_IMAGES_FIELDS = frozenset({"card"})
-
-
-def read_learner_pathway_images(data: Any, _cls: Any = None) -> Any:
-    """A ``LearnerPathwayImages`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LearnerPathwayImages)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = LearnerPathwayImages.__new__(LearnerPathwayImages)
-    sent = get("card", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.card = read_learner_pathway_card_image(sent)
-        except MissingFieldError as error:
-            raise error.within("card") from None
-    elif sent is ABSENT:
-        left_out.append("card")
-        model.card = None
-    elif sent is None:
-        model.card = None
-    else:
-        model.card = _READ_LEARNER_PATHWAY_CARD_IMAGE(sent, "card", notes)
-    finish(model, data, notes, left_out, _LEARNER_PATHWAY_IMAGES_FIELDS)
-    return model
-
-
-_LEARNER_PATHWAY_STEP_FIELDS = frozenset({"uuid", "min_requirement", "courses", "programs"})
-
-
-def read_learner_pathway_step(data: Any, _cls: Any = None) -> Any:
-    """A ``LearnerPathwayStep`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LearnerPathwayStep)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = LearnerPathwayStep.__new__(LearnerPathwayStep)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        left_out.append("uuid")
-        model.uuid = None
-    elif sent is None:
-        model.uuid = None
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("min_requirement", ABSENT)
-    if sent.__class__ is int:
-        model.min_requirement = sent
-    elif sent is ABSENT:
-        left_out.append("min_requirement")
-        model.min_requirement = None
-    elif sent is None:
-        model.min_requirement = None
-    else:
-        model.min_requirement = _READ_INT(sent, "min_requirement", notes)
-    sent = get("courses", ABSENT)
-    if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
-        model.courses = sent
-    elif sent is ABSENT:
-        left_out.append("courses")
-        model.courses = []
-    elif sent is None:
-        model.courses = null_array("courses", list[dict[str, Any]], notes)
-    else:
-        model.courses = _READ_LIST_DICT_STR_ANY(sent, "courses", notes)
-    sent = get("programs", ABSENT)
-    if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
-        model.programs = sent
-    elif sent is ABSENT:
-        left_out.append("programs")
-        model.programs = []
-    elif sent is None:
-        model.programs = null_array("programs", list[dict[str, Any]], notes)
-    else:
-        model.programs = _READ_LIST_DICT_STR_ANY(sent, "programs", notes)
-    finish(model, data, notes, left_out, _LEARNER_PATHWAY_STEP_FIELDS)
-    return model
-
-
-_VIDEO_SKILL_FIELDS = frozenset({"skill_id", "name"})
-
-
-def read_video_skill(data: Any, _cls: Any = None) -> Any:
-    """A ``VideoSkill`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, VideoSkill)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = VideoSkill.__new__(VideoSkill)
-    sent = get("skill_id", ABSENT)
-    if sent.__class__ is str:
-        model.skill_id = sent
-    elif sent is ABSENT:
-        left_out.append("skill_id")
-        model.skill_id = None
-    elif sent is None:
-        model.skill_id = None
-    else:
-        model.skill_id = _READ_STR(sent, "skill_id", notes)
-    sent = get("name", ABSENT)
-    if sent.__class__ is str:
-        model.name = sent
-    elif sent is ABSENT:
-        left_out.append("name")
-        model.name = None
-    elif sent is None:
-        model.name = None
-    else:
-        model.name = _READ_STR(sent, "name", notes)
-    finish(model, data, notes, left_out, _VIDEO_SKILL_FIELDS)
-    return model
-
-
-_IMAGE_FIELDS = frozenset({"src", "description", "height", "width"})
-
-
-def read_image(data: Any, _cls: Any = None) -> Any:
-    """An ``Image`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Image)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = Image.__new__(Image)
-    sent = get("src", ABSENT)
-    if sent.__class__ is str:
-        model.src = sent
-    elif sent is ABSENT:
-        missing(Image, "src")
-    elif sent is None:
-        model.src = None
-    else:
-        model.src = _READ_STR(sent, "src", notes)
-    sent = get("description", ABSENT)
-    if sent.__class__ is str:
-        model.description = sent
-    elif sent is ABSENT:
-        left_out.append("description")
-        model.description = None
-    elif sent is None:
-        model.description = None
-    else:
-        model.description = _READ_STR(sent, "description", notes)
-    sent = get("height", ABSENT)
-    if sent.__class__ is int:
-        model.height = sent
-    elif sent is ABSENT:
-        left_out.append("height")
-        model.height = None
-    elif sent is None:
-        model.height = None
-    else:
-        model.height = _READ_INT(sent, "height", notes)
-    sent = get("width", ABSENT)
-    if sent.__class__ is int:
-        model.width = sent
-    elif sent is ABSENT:
-        left_out.append("width")
-        model.width = None
-    elif sent is None:
-        model.width = None
-    else:
-        model.width = _READ_INT(sent, "width", notes)
-    finish(model, data, notes, left_out, _IMAGE_FIELDS)
-    return model
-
-
-_ENTITLEMENT_FIELDS = frozenset({"mode", "price", "currency", "sku", "expires"})
-
-
-def read_entitlement(data: Any, _cls: Any = None) -> Any:
-    """An ``Entitlement`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Entitlement)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = Entitlement.__new__(Entitlement)
-    sent = get("mode", ABSENT)
-    if sent.__class__ is str:
-        model.mode = sent
-    elif sent is ABSENT:
-        missing(Entitlement, "mode")
-    elif sent is None:
-        missing(Entitlement, "mode", null=True)
-    else:
-        model.mode = _READ_STR(sent, "mode", notes)
-    sent = get("price", ABSENT)
-    if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
-        model.price = decoded
-    elif sent is ABSENT:
-        missing(Entitlement, "price")
-    elif sent is None:
-        missing(Entitlement, "price", null=True)
-    else:
-        model.price = _READ_DECIMAL(sent, "price", notes)
-    sent = get("currency", ABSENT)
-    if sent.__class__ is str:
-        model.currency = sent
-    elif sent is ABSENT:
-        missing(Entitlement, "currency")
-    elif sent is None:
-        missing(Entitlement, "currency", null=True)
-    else:
-        model.currency = _READ_STR(sent, "currency", notes)
-    sent = get("sku", ABSENT)
-    if sent.__class__ is str:
-        model.sku = sent
-    elif sent is ABSENT:
-        left_out.append("sku")
-        model.sku = None
-    elif sent is None:
-        model.sku = None
-    else:
-        model.sku = _READ_STR(sent, "sku", notes)
-    sent = get("expires", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.expires = decoded
-    elif sent is ABSENT:
-        left_out.append("expires")
-        model.expires = None
-    elif sent is None:
-        model.expires = None
-    else:
-        model.expires = _READ_DATETIME(sent, "expires", notes)
-    finish(model, data, notes, left_out, _ENTITLEMENT_FIELDS)
-    return model
-
-
-_ORGANIZATION_FIELDS = frozenset(
-    {
-        "uuid",
-        "key",
-        "name",
-        "auto_generate_course_run_keys",
-        "certificate_logo_image_url",
-        "logo_image_url",
-        "organization_hex_color",
-        "data_modified_timestamp",
-        "description",
-        "description_es",
-        "homepage_url",
-        "tags",
-        "marketing_url",
-        "slug",
-        "banner_image_url",
-        "enterprise_subscription_inclusion",
-    }
-)
-
-
-def read_organization(data: Any, _cls: Any = None) -> Any:
-    """An ``Organization`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Organization)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = Organization.__new__(Organization)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        missing(Organization, "uuid")
-    elif sent is None:
-        missing(Organization, "uuid", null=True)
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("key", ABSENT)
-    if sent.__class__ is str:
-        model.key = sent
-    elif sent is ABSENT:
-        left_out.append("key")
-        model.key = None
-    elif sent is None:
-        model.key = None
-    else:
-        model.key = _READ_STR(sent, "key", notes)
-    sent = get("name", ABSENT)
-    if sent.__class__ is str:
-        model.name = sent
-    elif sent is ABSENT:
-        left_out.append("name")
-        model.name = None
-    elif sent is None:
-        model.name = None
-    else:
-        model.name = _READ_STR(sent, "name", notes)
-    sent = get("auto_generate_course_run_keys", ABSENT)
-    if sent.__class__ is bool:
-        model.auto_generate_course_run_keys = sent
-    elif sent is ABSENT:
-        left_out.append("auto_generate_course_run_keys")
-        model.auto_generate_course_run_keys = None
-    elif sent is None:
-        model.auto_generate_course_run_keys = None
-    else:
-        model.auto_generate_course_run_keys = _READ_BOOL(sent, "auto_generate_course_run_keys", notes)
-    sent = get("certificate_logo_image_url", ABSENT)
-    if sent.__class__ is str:
-        model.certificate_logo_image_url = sent
-    elif sent is ABSENT:
-        left_out.append("certificate_logo_image_url")
-        model.certificate_logo_image_url = None
-    elif sent is None:
-        model.certificate_logo_image_url = None
-    else:
-        model.certificate_logo_image_url = _READ_STR(sent, "certificate_logo_image_url", notes)
-    sent = get("logo_image_url", ABSENT)
-    if sent.__class__ is str:
-        model.logo_image_url = sent
-    elif sent is ABSENT:
-        left_out.append("logo_image_url")
-        model.logo_image_url = None
-    elif sent is None:
-        model.logo_image_url = None
-    else:
-        model.logo_image_url = _READ_STR(sent, "logo_image_url", notes)
-    sent = get("organization_hex_color", ABSENT)
-    if sent.__class__ is str:
-        model.organization_hex_color = sent
-    elif sent is ABSENT:
-        left_out.append("organization_hex_color")
-        model.organization_hex_color = None
-    elif sent is None:
-        model.organization_hex_color = None
-    else:
-        model.organization_hex_color = _READ_STR(sent, "organization_hex_color", notes)
-    sent = get("data_modified_timestamp", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.data_modified_timestamp = decoded
-    elif sent is ABSENT:
-        left_out.append("data_modified_timestamp")
-        model.data_modified_timestamp = None
-    elif sent is None:
-        model.data_modified_timestamp = None
-    else:
-        model.data_modified_timestamp = _READ_DATETIME(sent, "data_modified_timestamp", notes)
-    sent = get("description", ABSENT)
-    if sent.__class__ is str:
-        model.description = sent
-    elif sent is ABSENT:
-        left_out.append("description")
-        model.description = None
-    elif sent is None:
-        model.description = None
-    else:
-        model.description = _READ_STR(sent, "description", notes)
-    sent = get("description_es", ABSENT)
-    if sent.__class__ is str:
-        model.description_es = sent
-    elif sent is ABSENT:
-        left_out.append("description_es")
-        model.description_es = None
-    elif sent is None:
-        model.description_es = None
-    else:
-        model.description_es = _READ_STR(sent, "description_es", notes)
-    sent = get("homepage_url", ABSENT)
-    if sent.__class__ is str:
-        model.homepage_url = sent
-    elif sent is ABSENT:
-        left_out.append("homepage_url")
-        model.homepage_url = None
-    elif sent is None:
-        model.homepage_url = None
-    else:
-        model.homepage_url = _READ_STR(sent, "homepage_url", notes)
-    sent = get("tags", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.tags = sent
-    elif sent is ABSENT:
-        left_out.append("tags")
-        model.tags = []
-    elif sent is None:
-        model.tags = null_array("tags", list[str], notes)
-    else:
-        model.tags = _READ_LIST_STR(sent, "tags", notes)
-    sent = get("marketing_url", ABSENT)
-    if sent.__class__ is str:
-        model.marketing_url = sent
-    elif sent is ABSENT:
-        left_out.append("marketing_url")
-        model.marketing_url = None
-    elif sent is None:
-        model.marketing_url = None
-    else:
-        model.marketing_url = _READ_STR(sent, "marketing_url", notes)
-    sent = get("slug", ABSENT)
-    if sent.__class__ is str:
-        model.slug = sent
-    elif sent is ABSENT:
-        left_out.append("slug")
-        model.slug = None
-    elif sent is None:
-        model.slug = None
-    else:
-        model.slug = _READ_STR(sent, "slug", notes)
-    sent = get("banner_image_url", ABSENT)
-    if sent.__class__ is str:
-        model.banner_image_url = sent
-    elif sent is ABSENT:
-        left_out.append("banner_image_url")
-        model.banner_image_url = None
-    elif sent is None:
-        model.banner_image_url = None
-    else:
-        model.banner_image_url = _READ_STR(sent, "banner_image_url", notes)
-    sent = get("enterprise_subscription_inclusion", ABSENT)
-    if sent.__class__ is bool:
-        model.enterprise_subscription_inclusion = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_subscription_inclusion")
-        model.enterprise_subscription_inclusion = None
-    elif sent is None:
-        model.enterprise_subscription_inclusion = None
-    else:
-        model.enterprise_subscription_inclusion = _READ_BOOL(sent, "enterprise_subscription_inclusion", notes)
-    finish(model, data, notes, left_out, _ORGANIZATION_FIELDS)
-    return model
-
-
-_SUBJECT_FIELDS = frozenset(
-    {"name", "subtitle", "description", "banner_image_url", "card_image_url", "slug", "uuid"}
-)
-
-
-def read_subject(data: Any, _cls: Any = None) -> Any:
-    """A ``Subject`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Subject)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = Subject.__new__(Subject)
-    sent = get("name", ABSENT)
-    if sent.__class__ is str:
-        model.name = sent
-    elif sent is ABSENT:
-        missing(Subject, "name")
-    elif sent is None:
-        missing(Subject, "name", null=True)
-    else:
-        model.name = _READ_STR(sent, "name", notes)
-    sent = get("subtitle", ABSENT)
-    if sent.__class__ is str:
-        model.subtitle = sent
-    elif sent is ABSENT:
-        left_out.append("subtitle")
-        model.subtitle = None
-    elif sent is None:
-        model.subtitle = None
-    else:
-        model.subtitle = _READ_STR(sent, "subtitle", notes)
-    sent = get("description", ABSENT)
-    if sent.__class__ is str:
-        model.description = sent
-    elif sent is ABSENT:
-        left_out.append("description")
-        model.description = None
-    elif sent is None:
-        model.description = None
-    else:
-        model.description = _READ_STR(sent, "description", notes)
-    sent = get("banner_image_url", ABSENT)
-    if sent.__class__ is str:
-        model.banner_image_url = sent
-    elif sent is ABSENT:
-        left_out.append("banner_image_url")
-        model.banner_image_url = None
-    elif sent is None:
-        model.banner_image_url = None
-    else:
-        model.banner_image_url = _READ_STR(sent, "banner_image_url", notes)
-    sent = get("card_image_url", ABSENT)
-    if sent.__class__ is str:
-        model.card_image_url = sent
-    elif sent is ABSENT:
-        left_out.append("card_image_url")
-        model.card_image_url = None
-    elif sent is None:
-        model.card_image_url = None
-    else:
-        model.card_image_url = _READ_STR(sent, "card_image_url", notes)
-    sent = get("slug", ABSENT)
-    if sent.__class__ is str:
-        model.slug = sent
-    elif sent is ABSENT:
-        missing(Subject, "slug")
-    elif sent is None:
-        missing(Subject, "slug", null=True)
-    else:
-        model.slug = _READ_STR(sent, "slug", notes)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        missing(Subject, "uuid")
-    elif sent is None:
-        missing(Subject, "uuid", null=True)
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    finish(model, data, notes, left_out, _SUBJECT_FIELDS)
-    return model
-
-
-_PRODUCT_SOURCE_FIELDS = frozenset({"name", "slug", "description"})
-
-
-def read_product_source(data: Any, _cls: Any = None) -> Any:
-    """A ``ProductSource`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, ProductSource)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = ProductSource.__new__(ProductSource)
-    sent = get("name", ABSENT)
-    if sent.__class__ is str:
-        model.name = sent
-    elif sent is ABSENT:
-        missing(ProductSource, "name")
-    elif sent is None:
-        missing(ProductSource, "name", null=True)
-    else:
-        model.name = _READ_STR(sent, "name", notes)
-    sent = get("slug", ABSENT)
-    if sent.__class__ is str:
-        model.slug = sent
-    elif sent is ABSENT:
-        missing(ProductSource, "slug")
-    elif sent is None:
-        missing(ProductSource, "slug", null=True)
-    else:
-        model.slug = _READ_STR(sent, "slug", notes)
-    sent = get("description", ABSENT)
-    if sent.__class__ is str:
-        model.description = sent
-    elif sent is ABSENT:
-        left_out.append("description")
-        model.description = None
-    elif sent is None:
-        model.description = None
-    else:
-        model.description = _READ_STR(sent, "description", notes)
-    finish(model, data, notes, left_out, _PRODUCT_SOURCE_FIELDS)
-    return model
-
-
-_SEAT_FIELDS = frozenset(
-    {
-        "type",
-        "price",
-        "currency",
-        "upgrade_deadline",
-        "upgrade_deadline_override",
-        "credit_provider",
-        "credit_hours",
-        "sku",
-        "bulk_sku",
-    }
-)
-
-
-def read_seat(data: Any, _cls: Any = None) -> Any:
-    """A ``Seat`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Seat)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = Seat.__new__(Seat)
-    sent = get("type", ABSENT)
-    if sent.__class__ is str and (decoded := _SEAT_TYPE_VALUES.get(sent)) is not None:
-        model.type = decoded
-    elif sent is ABSENT:
-        left_out.append("type")
-        model.type = None
-    elif sent is None:
-        model.type = None
-    else:
-        model.type = _READ_SEAT_TYPE_STR(sent, "type", notes)
-    sent = get("price", ABSENT)
-    if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
-        model.price = decoded
-    elif sent is ABSENT:
-        left_out.append("price")
-        model.price = None
-    elif sent is None:
-        model.price = None
-    else:
-        model.price = _READ_DECIMAL(sent, "price", notes)
-    sent = get("currency", ABSENT)
-    if sent.__class__ is str:
-        model.currency = sent
-    elif sent is ABSENT:
-        left_out.append("currency")
-        model.currency = None
-    elif sent is None:
-        model.currency = None
-    else:
-        model.currency = _READ_STR(sent, "currency", notes)
-    sent = get("upgrade_deadline", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.upgrade_deadline = decoded
-    elif sent is ABSENT:
-        left_out.append("upgrade_deadline")
-        model.upgrade_deadline = None
-    elif sent is None:
-        model.upgrade_deadline = None
-    else:
-        model.upgrade_deadline = _READ_DATETIME(sent, "upgrade_deadline", notes)
-    sent = get("upgrade_deadline_override", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.upgrade_deadline_override = decoded
-    elif sent is ABSENT:
-        left_out.append("upgrade_deadline_override")
-        model.upgrade_deadline_override = None
-    elif sent is None:
-        model.upgrade_deadline_override = None
-    else:
-        model.upgrade_deadline_override = _READ_DATETIME(sent, "upgrade_deadline_override", notes)
-    sent = get("credit_provider", ABSENT)
-    if sent.__class__ is str:
-        model.credit_provider = sent
-    elif sent is ABSENT:
-        left_out.append("credit_provider")
-        model.credit_provider = None
-    elif sent is None:
-        model.credit_provider = None
-    else:
-        model.credit_provider = _READ_STR(sent, "credit_provider", notes)
-    sent = get("credit_hours", ABSENT)
-    if sent.__class__ is int:
-        model.credit_hours = sent
-    elif sent is ABSENT:
-        left_out.append("credit_hours")
-        model.credit_hours = None
-    elif sent is None:
-        model.credit_hours = None
-    else:
-        model.credit_hours = _READ_INT(sent, "credit_hours", notes)
-    sent = get("sku", ABSENT)
-    if sent.__class__ is str:
-        model.sku = sent
-    elif sent is ABSENT:
-        left_out.append("sku")
-        model.sku = None
-    elif sent is None:
-        model.sku = None
-    else:
-        model.sku = _READ_STR(sent, "sku", notes)
-    sent = get("bulk_sku", ABSENT)
-    if sent.__class__ is str:
-        model.bulk_sku = sent
-    elif sent is ABSENT:
-        left_out.append("bulk_sku")
-        model.bulk_sku = None
-    elif sent is None:
-        model.bulk_sku = None
-    else:
-        model.bulk_sku = _READ_STR(sent, "bulk_sku", notes)
-    finish(model, data, notes, left_out, _SEAT_FIELDS)
-    return model
-
-
-_POSITION_FIELDS = frozenset(
-    {
-        "title",
-        "organization_name",
-        "organization_id",
-        "organization_override",
-        "organization_marketing_url",
-        "organization_uuid",
-        "organization_logo_image_url",
-    }
-)
-
-
-def read_position(data: Any, _cls: Any = None) -> Any:
-    """A ``Position`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Position)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = Position.__new__(Position)
-    sent = get("title", ABSENT)
-    if sent.__class__ is str:
-        model.title = sent
-    elif sent is ABSENT:
-        missing(Position, "title")
-    elif sent is None:
-        missing(Position, "title", null=True)
-    else:
-        model.title = _READ_STR(sent, "title", notes)
-    sent = get("organization_name", ABSENT)
-    if sent.__class__ is str:
-        model.organization_name = sent
-    elif sent is ABSENT:
-        left_out.append("organization_name")
-        model.organization_name = None
-    elif sent is None:
-        model.organization_name = None
-    else:
-        model.organization_name = _READ_STR(sent, "organization_name", notes)
-    sent = get("organization_id", ABSENT)
-    if sent.__class__ is int:
-        model.organization_id = sent
-    elif sent is ABSENT:
-        left_out.append("organization_id")
-        model.organization_id = None
-    elif sent is None:
-        model.organization_id = None
-    else:
-        model.organization_id = _READ_INT(sent, "organization_id", notes)
-    sent = get("organization_override", ABSENT)
-    if sent.__class__ is str:
-        model.organization_override = sent
-    elif sent is ABSENT:
-        left_out.append("organization_override")
-        model.organization_override = None
-    elif sent is None:
-        model.organization_override = None
-    else:
-        model.organization_override = _READ_STR(sent, "organization_override", notes)
-    sent = get("organization_marketing_url", ABSENT)
-    if sent.__class__ is str:
-        model.organization_marketing_url = sent
-    elif sent is ABSENT:
-        left_out.append("organization_marketing_url")
-        model.organization_marketing_url = None
-    elif sent is None:
-        model.organization_marketing_url = None
-    else:
-        model.organization_marketing_url = _READ_STR(sent, "organization_marketing_url", notes)
-    sent = get("organization_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.organization_uuid = sent
-    elif sent is ABSENT:
-        left_out.append("organization_uuid")
-        model.organization_uuid = None
-    elif sent is None:
-        model.organization_uuid = None
-    else:
-        model.organization_uuid = _READ_STR(sent, "organization_uuid", notes)
-    sent = get("organization_logo_image_url", ABSENT)
-    if sent.__class__ is str:
-        model.organization_logo_image_url = sent
-    elif sent is ABSENT:
-        left_out.append("organization_logo_image_url")
-        model.organization_logo_image_url = None
-    elif sent is None:
-        model.organization_logo_image_url = None
-    else:
-        model.organization_logo_image_url = _READ_STR(sent, "organization_logo_image_url", notes)
-    finish(model, data, notes, left_out, _POSITION_FIELDS)
-    return model
-
-
-_STAFF_FIELDS = frozenset(
-    {
-        "uuid",
-        "salutation",
-        "given_name",
-        "family_name",
-        "bio",
-        "slug",
-        "position",
-        "areas_of_expertise",
-        "profile_image",
-        "works",
-        "urls",
-        "urls_detailed",
-        "email",
-        "profile_image_url",
-        "major_works",
-        "published",
-    }
-)
-
-
-def read_staff(data: Any, _cls: Any = None) -> Any:
-    """A ``Staff`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Staff)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = Staff.__new__(Staff)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        missing(Staff, "uuid")
-    elif sent is None:
-        missing(Staff, "uuid", null=True)
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("salutation", ABSENT)
-    if sent.__class__ is str:
-        model.salutation = sent
-    elif sent is ABSENT:
-        left_out.append("salutation")
-        model.salutation = None
-    elif sent is None:
-        model.salutation = None
-    else:
-        model.salutation = _READ_STR(sent, "salutation", notes)
-    sent = get("given_name", ABSENT)
-    if sent.__class__ is str:
-        model.given_name = sent
-    elif sent is ABSENT:
-        left_out.append("given_name")
-        model.given_name = None
-    elif sent is None:
-        model.given_name = None
-    else:
-        model.given_name = _READ_STR(sent, "given_name", notes)
-    sent = get("family_name", ABSENT)
-    if sent.__class__ is str:
-        model.family_name = sent
-    elif sent is ABSENT:
-        left_out.append("family_name")
-        model.family_name = None
-    elif sent is None:
-        model.family_name = None
-    else:
-        model.family_name = _READ_STR(sent, "family_name", notes)
-    sent = get("bio", ABSENT)
-    if sent.__class__ is str:
-        model.bio = sent
-    elif sent is ABSENT:
-        left_out.append("bio")
-        model.bio = None
-    elif sent is None:
-        model.bio = None
-    else:
-        model.bio = _READ_STR(sent, "bio", notes)
-    sent = get("slug", ABSENT)
-    if sent.__class__ is str:
-        model.slug = sent
-    elif sent is ABSENT:
-        left_out.append("slug")
-        model.slug = None
-    elif sent is None:
-        model.slug = None
-    else:
-        model.slug = _READ_STR(sent, "slug", notes)
-    sent = get("position", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.position = read_position(sent)
-        except MissingFieldError as error:
-            raise error.within("position") from None
-    elif sent is ABSENT:
-        left_out.append("position")
-        model.position = None
-    elif sent is None:
-        model.position = None
-    else:
-        model.position = _READ_POSITION(sent, "position", notes)
-    sent = get("areas_of_expertise", ABSENT)
-    if sent.__class__ is list:
-        model.areas_of_expertise = sent
-    elif sent is ABSENT:
-        left_out.append("areas_of_expertise")
-        model.areas_of_expertise = []
-    elif sent is None:
-        model.areas_of_expertise = null_array("areas_of_expertise", list[Any], notes)
-    else:
-        model.areas_of_expertise = _READ_LIST_ANY(sent, "areas_of_expertise", notes)
-    sent = get("profile_image", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.profile_image = sent
-    elif sent is ABSENT:
-        left_out.append("profile_image")
-        model.profile_image = None
-    elif sent is None:
-        model.profile_image = None
-    else:
-        model.profile_image = _READ_DICT_STR_ANY(sent, "profile_image", notes)
-    sent = get("works", ABSENT)
-    if sent.__class__ is list:
-        model.works = sent
-    elif sent is ABSENT:
-        left_out.append("works")
-        model.works = []
-    elif sent is None:
-        model.works = null_array("works", list[Any], notes)
-    else:
-        model.works = _READ_LIST_ANY(sent, "works", notes)
-    sent = get("urls", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.urls = sent
-    elif sent is ABSENT:
-        left_out.append("urls")
-        model.urls = None
-    elif sent is None:
-        model.urls = None
-    else:
-        model.urls = _READ_DICT_STR_ANY(sent, "urls", notes)
-    sent = get("urls_detailed", ABSENT)
-    if sent.__class__ is list:
-        model.urls_detailed = sent
-    elif sent is ABSENT:
-        left_out.append("urls_detailed")
-        model.urls_detailed = []
-    elif sent is None:
-        model.urls_detailed = null_array("urls_detailed", list[Any], notes)
-    else:
-        model.urls_detailed = _READ_LIST_ANY(sent, "urls_detailed", notes)
-    sent = get("email", ABSENT)
-    if sent.__class__ is str:
-        model.email = sent
-    elif sent is ABSENT:
-        left_out.append("email")
-        model.email = None
-    elif sent is None:
-        model.email = None
-    else:
-        model.email = _READ_STR(sent, "email", notes)
-    sent = get("profile_image_url", ABSENT)
-    if sent.__class__ is str:
-        model.profile_image_url = sent
-    elif sent is ABSENT:
-        left_out.append("profile_image_url")
-        model.profile_image_url = None
-    elif sent is None:
-        model.profile_image_url = None
-    else:
-        model.profile_image_url = _READ_STR(sent, "profile_image_url", notes)
-    sent = get("major_works", ABSENT)
-    if sent.__class__ is str:
-        model.major_works = sent
-    elif sent is ABSENT:
-        left_out.append("major_works")
-        model.major_works = None
-    elif sent is None:
-        model.major_works = None
-    else:
-        model.major_works = _READ_STR(sent, "major_works", notes)
-    sent = get("published", ABSENT)
-    if sent.__class__ is bool:
-        model.published = sent
-    elif sent is ABSENT:
-        left_out.append("published")
-        model.published = None
-    elif sent is None:
-        model.published = None
-    else:
-        model.published = _READ_BOOL(sent, "published", notes)
-    finish(model, data, notes, left_out, _STAFF_FIELDS)
-    return model
-
-
-_TYPE_ATTRS_FIELDS = frozenset({"uuid", "slug", "coaching_supported"})
-
-
-def read_type_attrs(data: Any, _cls: Any = None) -> Any:
-    """A ``TypeAttrs`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, TypeAttrs)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = TypeAttrs.__new__(TypeAttrs)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        left_out.append("uuid")
-        model.uuid = None
-    elif sent is None:
-        model.uuid = None
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("slug", ABSENT)
-    if sent.__class__ is str:
-        model.slug = sent
-    elif sent is ABSENT:
-        left_out.append("slug")
-        model.slug = None
-    elif sent is None:
-        model.slug = None
-    else:
-        model.slug = _READ_STR(sent, "slug", notes)
-    sent = get("coaching_supported", ABSENT)
-    if sent.__class__ is bool:
-        model.coaching_supported = sent
-    elif sent is ABSENT:
-        left_out.append("coaching_supported")
-        model.coaching_supported = None
-    elif sent is None:
-        model.coaching_supported = None
-    else:
-        model.coaching_supported = _READ_BOOL(sent, "coaching_supported", notes)
-    finish(model, data, notes, left_out, _TYPE_ATTRS_FIELDS)
-    return model
-
-
-_LEVEL_TYPE_OVERRIDE_FIELDS = frozenset({"name", "sort_value"})
-
-
-def read_level_type_override(data: Any, _cls: Any = None) -> Any:
-    """A ``LevelTypeOverride`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LevelTypeOverride)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = LevelTypeOverride.__new__(LevelTypeOverride)
-    sent = get("name", ABSENT)
-    if sent.__class__ is str:
-        model.name = sent
-    elif sent is ABSENT:
-        left_out.append("name")
-        model.name = None
-    elif sent is None:
-        model.name = None
-    else:
-        model.name = _READ_STR(sent, "name", notes)
-    sent = get("sort_value", ABSENT)
-    if sent.__class__ is int:
-        model.sort_value = sent
-    elif sent is ABSENT:
-        left_out.append("sort_value")
-        model.sort_value = None
-    elif sent is None:
-        model.sort_value = None
-    else:
-        model.sort_value = _READ_INT(sent, "sort_value", notes)
-    finish(model, data, notes, left_out, _LEVEL_TYPE_OVERRIDE_FIELDS)
-    return model
-
-
-_CURRICULUM_FIELDS = frozenset(
-    {"uuid", "name", "marketing_text", "marketing_text_brief", "is_active", "courses", "programs"}
-)
-
-
-def read_curriculum(data: Any, _cls: Any = None) -> Any:
-    """A ``Curriculum`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Curriculum)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = Curriculum.__new__(Curriculum)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        left_out.append("uuid")
-        model.uuid = None
-    elif sent is None:
-        model.uuid = None
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("name", ABSENT)
-    if sent.__class__ is str:
-        model.name = sent
-    elif sent is ABSENT:
-        left_out.append("name")
-        model.name = None
-    elif sent is None:
-        model.name = None
-    else:
-        model.name = _READ_STR(sent, "name", notes)
-    sent = get("marketing_text", ABSENT)
-    if sent.__class__ is str:
-        model.marketing_text = sent
-    elif sent is ABSENT:
-        left_out.append("marketing_text")
-        model.marketing_text = None
-    elif sent is None:
-        model.marketing_text = None
-    else:
-        model.marketing_text = _READ_STR(sent, "marketing_text", notes)
-    sent = get("marketing_text_brief", ABSENT)
-    if sent.__class__ is str:
-        model.marketing_text_brief = sent
-    elif sent is ABSENT:
-        left_out.append("marketing_text_brief")
-        model.marketing_text_brief = None
-    elif sent is None:
-        model.marketing_text_brief = None
-    else:
-        model.marketing_text_brief = _READ_STR(sent, "marketing_text_brief", notes)
-    sent = get("is_active", ABSENT)
-    if sent.__class__ is bool:
-        model.is_active = sent
-    elif sent is ABSENT:
-        left_out.append("is_active")
-        model.is_active = None
-    elif sent is None:
-        model.is_active = None
-    else:
-        model.is_active = _READ_BOOL(sent, "is_active", notes)
-    sent = get("courses", ABSENT)
-    if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
-        model.courses = sent
-    elif sent is ABSENT:
-        left_out.append("courses")
-        model.courses = []
-    elif sent is None:
-        model.courses = null_array("courses", list[dict[str, Any]], notes)
-    else:
-        model.courses = _READ_LIST_DICT_STR_ANY(sent, "courses", notes)
-    sent = get("programs", ABSENT)
-    if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
-        model.programs = sent
-    elif sent is ABSENT:
-        left_out.append("programs")
-        model.programs = []
-    elif sent is None:
-        model.programs = null_array("programs", list[dict[str, Any]], notes)
-    else:
-        model.programs = _READ_LIST_DICT_STR_ANY(sent, "programs", notes)
-    finish(model, data, notes, left_out, _CURRICULUM_FIELDS)
-    return model
-
-
-_DEGREE_ADDITIONAL_METADATA_FIELDS = frozenset({"external_identifier", "external_url", "organic_url"})
-
-
-def read_degree_additional_metadata(data: Any, _cls: Any = None) -> Any:
-    """A ``DegreeAdditionalMetadata`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, DegreeAdditionalMetadata)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = DegreeAdditionalMetadata.__new__(DegreeAdditionalMetadata)
-    sent = get("external_identifier", ABSENT)
-    if sent.__class__ is str:
-        model.external_identifier = sent
-    elif sent is ABSENT:
-        left_out.append("external_identifier")
-        model.external_identifier = None
-    elif sent is None:
-        model.external_identifier = None
-    else:
-        model.external_identifier = _READ_STR(sent, "external_identifier", notes)
-    sent = get("external_url", ABSENT)
-    if sent.__class__ is str:
-        model.external_url = sent
-    elif sent is ABSENT:
-        left_out.append("external_url")
-        model.external_url = None
-    elif sent is None:
-        model.external_url = None
-    else:
-        model.external_url = _READ_STR(sent, "external_url", notes)
-    sent = get("organic_url", ABSENT)
-    if sent.__class__ is str:
-        model.organic_url = sent
-    elif sent is ABSENT:
-        left_out.append("organic_url")
-        model.organic_url = None
-    elif sent is None:
-        model.organic_url = None
-    else:
-        model.organic_url = _READ_STR(sent, "organic_url", notes)
-    finish(model, data, notes, left_out, _DEGREE_ADDITIONAL_METADATA_FIELDS)
-    return model
-
-
-_DEGREE_FIELDS = frozenset(
-    {
-        "application_requirements",
-        "apply_url",
-        "banner_border_color",
-        "campus_image",
-        "title_background_image",
-        "costs",
-        "deadlines",
-        "lead_capture_list_name",
-        "quick_facts",
-        "overall_ranking",
-        "prerequisite_coursework",
-        "rankings",
-        "lead_capture_image",
-        "micromasters_path",
-        "micromasters_url",
-        "micromasters_long_title",
-        "micromasters_long_description",
-        "micromasters_background_image",
-        "micromasters_org_name_override",
-        "costs_fine_print",
-        "deadlines_fine_print",
-        "hubspot_lead_capture_form_id",
-        "additional_metadata",
-        "specializations",
-        "program_duration_override",
-        "display_on_org_page",
-        "excluded_from_search",
-        "excluded_from_seo",
-    }
-)
-
-
-def read_degree(data: Any, _cls: Any = None) -> Any:
-    """A ``Degree`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Degree)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = Degree.__new__(Degree)
-    sent = get("application_requirements", ABSENT)
-    if sent is ABSENT:
-        left_out.append("application_requirements")
-        model.application_requirements = None
-    else:
-        model.application_requirements = sent
-    sent = get("apply_url", ABSENT)
-    if sent is ABSENT:
-        left_out.append("apply_url")
-        model.apply_url = None
-    else:
-        model.apply_url = sent
-    sent = get("banner_border_color", ABSENT)
-    if sent is ABSENT:
-        left_out.append("banner_border_color")
-        model.banner_border_color = None
-    else:
-        model.banner_border_color = sent
-    sent = get("campus_image", ABSENT)
-    if sent is ABSENT:
-        left_out.append("campus_image")
-        model.campus_image = None
-    else:
-        model.campus_image = sent
-    sent = get("title_background_image", ABSENT)
-    if sent is ABSENT:
-        left_out.append("title_background_image")
-        model.title_background_image = None
-    else:
-        model.title_background_image = sent
-    sent = get("costs", ABSENT)
-    if sent is ABSENT:
-        left_out.append("costs")
-        model.costs = None
-    else:
-        model.costs = sent
-    sent = get("deadlines", ABSENT)
-    if sent is ABSENT:
-        left_out.append("deadlines")
-        model.deadlines = None
-    else:
-        model.deadlines = sent
-    sent = get("lead_capture_list_name", ABSENT)
-    if sent is ABSENT:
-        left_out.append("lead_capture_list_name")
-        model.lead_capture_list_name = None
-    else:
-        model.lead_capture_list_name = sent
-    sent = get("quick_facts", ABSENT)
-    if sent is ABSENT:
-        left_out.append("quick_facts")
-        model.quick_facts = None
-    else:
-        model.quick_facts = sent
-    sent = get("overall_ranking", ABSENT)
-    if sent is ABSENT:
-        left_out.append("overall_ranking")
-        model.overall_ranking = None
-    else:
-        model.overall_ranking = sent
-    sent = get("prerequisite_coursework", ABSENT)
-    if sent is ABSENT:
-        left_out.append("prerequisite_coursework")
-        model.prerequisite_coursework = None
-    else:
-        model.prerequisite_coursework = sent
-    sent = get("rankings", ABSENT)
-    if sent is ABSENT:
-        left_out.append("rankings")
-        model.rankings = None
-    else:
-        model.rankings = sent
-    sent = get("lead_capture_image", ABSENT)
-    if sent is ABSENT:
-        left_out.append("lead_capture_image")
-        model.lead_capture_image = None
-    else:
-        model.lead_capture_image = sent
-    sent = get("micromasters_path", ABSENT)
-    if sent is ABSENT:
-        left_out.append("micromasters_path")
-        model.micromasters_path = None
-    else:
-        model.micromasters_path = sent
-    sent = get("micromasters_url", ABSENT)
-    if sent is ABSENT:
-        left_out.append("micromasters_url")
-        model.micromasters_url = None
-    else:
-        model.micromasters_url = sent
-    sent = get("micromasters_long_title", ABSENT)
-    if sent is ABSENT:
-        left_out.append("micromasters_long_title")
-        model.micromasters_long_title = None
-    else:
-        model.micromasters_long_title = sent
-    sent = get("micromasters_long_description", ABSENT)
-    if sent is ABSENT:
-        left_out.append("micromasters_long_description")
-        model.micromasters_long_description = None
-    else:
-        model.micromasters_long_description = sent
-    sent = get("micromasters_background_image", ABSENT)
-    if sent is ABSENT:
-        left_out.append("micromasters_background_image")
-        model.micromasters_background_image = None
-    else:
-        model.micromasters_background_image = sent
-    sent = get("micromasters_org_name_override", ABSENT)
-    if sent is ABSENT:
-        left_out.append("micromasters_org_name_override")
-        model.micromasters_org_name_override = None
-    else:
-        model.micromasters_org_name_override = sent
-    sent = get("costs_fine_print", ABSENT)
-    if sent is ABSENT:
-        left_out.append("costs_fine_print")
-        model.costs_fine_print = None
-    else:
-        model.costs_fine_print = sent
-    sent = get("deadlines_fine_print", ABSENT)
-    if sent is ABSENT:
-        left_out.append("deadlines_fine_print")
-        model.deadlines_fine_print = None
-    else:
-        model.deadlines_fine_print = sent
-    sent = get("hubspot_lead_capture_form_id", ABSENT)
-    if sent is ABSENT:
-        left_out.append("hubspot_lead_capture_form_id")
-        model.hubspot_lead_capture_form_id = None
-    else:
-        model.hubspot_lead_capture_form_id = sent
-    sent = get("additional_metadata", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.additional_metadata = read_degree_additional_metadata(sent)
-        except MissingFieldError as error:
-            raise error.within("additional_metadata") from None
-    elif sent is ABSENT:
-        left_out.append("additional_metadata")
-        model.additional_metadata = None
-    elif sent is None:
-        model.additional_metadata = None
-    else:
-        model.additional_metadata = _READ_DEGREE_ADDITIONAL_METADATA(sent, "additional_metadata", notes)
-    sent = get("specializations", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.specializations = sent
-    elif sent is ABSENT:
-        left_out.append("specializations")
-        model.specializations = []
-    elif sent is None:
-        model.specializations = null_array("specializations", list[str], notes)
-    else:
-        model.specializations = _READ_LIST_STR(sent, "specializations", notes)
-    sent = get("program_duration_override", ABSENT)
-    if sent is ABSENT:
-        left_out.append("program_duration_override")
-        model.program_duration_override = None
-    else:
-        model.program_duration_override = sent
-    sent = get("display_on_org_page", ABSENT)
-    if sent.__class__ is bool:
-        model.display_on_org_page = sent
-    elif sent is ABSENT:
-        left_out.append("display_on_org_page")
-        model.display_on_org_page = None
-    elif sent is None:
-        model.display_on_org_page = None
-    else:
-        model.display_on_org_page = _READ_BOOL(sent, "display_on_org_page", notes)
-    sent = get("excluded_from_search", ABSENT)
-    if sent.__class__ is bool:
-        model.excluded_from_search = sent
-    elif sent is ABSENT:
-        left_out.append("excluded_from_search")
-        model.excluded_from_search = None
-    elif sent is None:
-        model.excluded_from_search = None
-    else:
-        model.excluded_from_search = _READ_BOOL(sent, "excluded_from_search", notes)
-    sent = get("excluded_from_seo", ABSENT)
-    if sent.__class__ is bool:
-        model.excluded_from_seo = sent
-    elif sent is ABSENT:
-        left_out.append("excluded_from_seo")
-        model.excluded_from_seo = None
-    elif sent is None:
-        model.excluded_from_seo = None
-    else:
-        model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
-    finish(model, data, notes, left_out, _DEGREE_FIELDS)
-    return model
-
-
-_NORMALIZED_CONTENT_METADATA_FIELDS = frozenset(
-    {"start_date", "end_date", "enroll_start_date", "enroll_by_date", "content_price"}
-)
-
-
-def read_normalized_content_metadata(data: Any, _cls: Any = None) -> Any:
-    """A ``NormalizedContentMetadata`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, NormalizedContentMetadata)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = NormalizedContentMetadata.__new__(NormalizedContentMetadata)
-    sent = get("start_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.start_date = decoded
-    elif sent is ABSENT:
-        left_out.append("start_date")
-        model.start_date = None
-    elif sent is None:
-        model.start_date = None
-    else:
-        model.start_date = _READ_DATETIME(sent, "start_date", notes)
-    sent = get("end_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.end_date = decoded
-    elif sent is ABSENT:
-        left_out.append("end_date")
-        model.end_date = None
-    elif sent is None:
-        model.end_date = None
-    else:
-        model.end_date = _READ_DATETIME(sent, "end_date", notes)
-    sent = get("enroll_start_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.enroll_start_date = decoded
-    elif sent is ABSENT:
-        left_out.append("enroll_start_date")
-        model.enroll_start_date = None
-    elif sent is None:
-        model.enroll_start_date = None
-    else:
-        model.enroll_start_date = _READ_DATETIME(sent, "enroll_start_date", notes)
-    sent = get("enroll_by_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.enroll_by_date = decoded
-    elif sent is ABSENT:
-        left_out.append("enroll_by_date")
-        model.enroll_by_date = None
-    elif sent is None:
-        model.enroll_by_date = None
-    else:
-        model.enroll_by_date = _READ_DATETIME(sent, "enroll_by_date", notes)
-    sent = get("content_price", ABSENT)
-    if sent.__class__ is float:
-        model.content_price = sent
-    elif sent is ABSENT:
-        left_out.append("content_price")
-        model.content_price = None
-    elif sent is None:
-        model.content_price = None
-    else:
-        model.content_price = _READ_FLOAT(sent, "content_price", notes)
-    finish(model, data, notes, left_out, _NORMALIZED_CONTENT_METADATA_FIELDS)
-    return model
-
-
-_COURSE_RUN_FIELDS = frozenset(
-    {
-        "key",
-        "uuid",
-        "title",
-        "external_key",
-        "image",
-        "short_description",
-        "marketing_url",
-        "seats",
-        "start",
-        "end",
-        "go_live_date",
-        "enrollment_start",
-        "enrollment_end",
-        "weeks_to_complete",
-        "pacing_type",
-        "type",
-        "run_type",
-        "status",
-        "is_enrollable",
-        "is_marketable",
-        "availability",
-        "variant_id",
-        "course",
-        "full_description",
-        "announcement",
-        "video",
-        "content_language",
-        "license",
-        "outcome",
-        "transcript_languages",
-        "instructors",
-        "staff",
-        "min_effort",
-        "max_effort",
-        "modified",
-        "level_type",
-        "mobile_available",
-        "hidden",
-        "reporting_type",
-        "eligible_for_financial_aid",
-        "first_enrollable_paid_seat_price",
-        "has_ofac_restrictions",
-        "ofac_comment",
-        "enrollment_count",
-        "recent_enrollment_count",
-        "expected_program_type",
-        "expected_program_name",
-        "course_uuid",
-        "estimated_hours",
-        "content_language_search_facet_name",
-        "enterprise_subscription_inclusion",
-        "programs",
-        "enrollment_url",
-        "content_last_modified",
-        "parent_content_key",
-        "xapi_activity_id",
-        "enrollment_mode",
-        "first_enrollable_paid_seat_sku",
-        "aggregation_key",
-        "authoring_organization_uuids",
-        "content_type",
-        "has_enrollable_seats",
-        "image_url",
-        "language",
-        "logo_image_urls",
-        "number",
-        "org",
-        "partner",
-        "program_types",
-        "published",
-        "seat_types",
-        "staff_uuids",
-        "subject_uuids",
-    }
-)
-
-
-def read_course_run(data: Any, _cls: Any = None) -> Any:
-    """A ``CourseRun`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, CourseRun)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = CourseRun.__new__(CourseRun)
-    sent = get("key", ABSENT)
-    if sent.__class__ is str:
-        model.key = sent
-    elif sent is ABSENT:
-        missing(CourseRun, "key")
-    elif sent is None:
-        missing(CourseRun, "key", null=True)
-    else:
-        model.key = _READ_STR(sent, "key", notes)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        left_out.append("uuid")
-        model.uuid = None
-    elif sent is None:
-        model.uuid = None
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("title", ABSENT)
-    if sent.__class__ is str:
-        model.title = sent
-    elif sent is ABSENT:
-        left_out.append("title")
-        model.title = None
-    elif sent is None:
-        model.title = None
-    else:
-        model.title = _READ_STR(sent, "title", notes)
-    sent = get("external_key", ABSENT)
-    if sent.__class__ is str:
-        model.external_key = sent
-    elif sent is ABSENT:
-        left_out.append("external_key")
-        model.external_key = None
-    elif sent is None:
-        model.external_key = None
-    else:
-        model.external_key = _READ_STR(sent, "external_key", notes)
-    sent = get("image", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.image = read_image(sent)
-        except MissingFieldError as error:
-            raise error.within("image") from None
-    elif sent is ABSENT:
-        left_out.append("image")
-        model.image = None
-    elif sent is None:
-        model.image = None
-    else:
-        model.image = _READ_IMAGE(sent, "image", notes)
-    sent = get("short_description", ABSENT)
-    if sent.__class__ is str:
-        model.short_description = sent
-    elif sent is ABSENT:
-        left_out.append("short_description")
-        model.short_description = None
-    elif sent is None:
-        model.short_description = None
-    else:
-        model.short_description = _READ_STR(sent, "short_description", notes)
-    sent = get("marketing_url", ABSENT)
-    if sent.__class__ is str:
-        model.marketing_url = sent
-    elif sent is ABSENT:
-        left_out.append("marketing_url")
-        model.marketing_url = None
-    elif sent is None:
-        model.marketing_url = None
-    else:
-        model.marketing_url = _READ_STR(sent, "marketing_url", notes)
-    sent = get("seats", ABSENT)
-    if sent.__class__ is list:
-        model.seats = read_models(sent, read_seat, "seats", Seat, notes)
-    elif sent is ABSENT:
-        left_out.append("seats")
-        model.seats = []
-    elif sent is None:
-        model.seats = null_array("seats", list[Seat], notes)
-    else:
-        model.seats = _READ_LIST_SEAT(sent, "seats", notes)
-    sent = get("start", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.start = decoded
-    elif sent is ABSENT:
-        left_out.append("start")
-        model.start = None
-    elif sent is None:
-        model.start = None
-    else:
-        model.start = _READ_DATETIME(sent, "start", notes)
-    sent = get("end", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.end = decoded
-    elif sent is ABSENT:
-        left_out.append("end")
-        model.end = None
-    elif sent is None:
-        model.end = None
-    else:
-        model.end = _READ_DATETIME(sent, "end", notes)
-    sent = get("go_live_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.go_live_date = decoded
-    elif sent is ABSENT:
-        left_out.append("go_live_date")
-        model.go_live_date = None
-    elif sent is None:
-        model.go_live_date = None
-    else:
-        model.go_live_date = _READ_DATETIME(sent, "go_live_date", notes)
-    sent = get("enrollment_start", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.enrollment_start = decoded
-    elif sent is ABSENT:
-        left_out.append("enrollment_start")
-        model.enrollment_start = None
-    elif sent is None:
-        model.enrollment_start = None
-    else:
-        model.enrollment_start = _READ_DATETIME(sent, "enrollment_start", notes)
-    sent = get("enrollment_end", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.enrollment_end = decoded
-    elif sent is ABSENT:
-        left_out.append("enrollment_end")
-        model.enrollment_end = None
-    elif sent is None:
-        model.enrollment_end = None
-    else:
-        model.enrollment_end = _READ_DATETIME(sent, "enrollment_end", notes)
-    sent = get("weeks_to_complete", ABSENT)
-    if sent.__class__ is int:
-        model.weeks_to_complete = sent
-    elif sent is ABSENT:
-        left_out.append("weeks_to_complete")
-        model.weeks_to_complete = None
-    elif sent is None:
-        model.weeks_to_complete = None
-    else:
-        model.weeks_to_complete = _READ_INT(sent, "weeks_to_complete", notes)
-    sent = get("pacing_type", ABSENT)
-    if sent.__class__ is str and (decoded := _PACING_TYPE_VALUES.get(sent)) is not None:
-        model.pacing_type = decoded
-    elif sent is ABSENT:
-        left_out.append("pacing_type")
-        model.pacing_type = None
-    elif sent is None:
-        model.pacing_type = None
-    else:
-        model.pacing_type = _READ_PACING_TYPE_STR(sent, "pacing_type", notes)
-    sent = get("type", ABSENT)
-    if sent.__class__ is str and (decoded := _SEAT_TYPE_VALUES.get(sent)) is not None:
-        model.type = decoded
-    elif sent is ABSENT:
-        left_out.append("type")
-        model.type = None
-    elif sent is None:
-        model.type = None
-    else:
-        model.type = _READ_SEAT_TYPE_STR(sent, "type", notes)
-    sent = get("run_type", ABSENT)
-    if sent.__class__ is str:
-        model.run_type = sent
-    elif sent is ABSENT:
-        left_out.append("run_type")
-        model.run_type = None
-    elif sent is None:
-        model.run_type = None
-    else:
-        model.run_type = _READ_STR(sent, "run_type", notes)
-    sent = get("status", ABSENT)
-    if sent.__class__ is str:
-        model.status = sent
-    elif sent is ABSENT:
-        left_out.append("status")
-        model.status = None
-    elif sent is None:
-        model.status = None
-    else:
-        model.status = _READ_STR(sent, "status", notes)
-    sent = get("is_enrollable", ABSENT)
-    if sent.__class__ is bool:
-        model.is_enrollable = sent
-    elif sent is ABSENT:
-        left_out.append("is_enrollable")
-        model.is_enrollable = None
-    elif sent is None:
-        model.is_enrollable = None
-    else:
-        model.is_enrollable = _READ_BOOL(sent, "is_enrollable", notes)
-    sent = get("is_marketable", ABSENT)
-    if sent.__class__ is bool:
-        model.is_marketable = sent
-    elif sent is ABSENT:
-        left_out.append("is_marketable")
-        model.is_marketable = None
-    elif sent is None:
-        model.is_marketable = None
-    else:
-        model.is_marketable = _READ_BOOL(sent, "is_marketable", notes)
-    sent = get("availability", ABSENT)
-    if sent.__class__ is str and (decoded := _AVAILABILITY_VALUES.get(sent)) is not None:
-        model.availability = decoded
-    elif sent is ABSENT:
-        left_out.append("availability")
-        model.availability = None
-    elif sent is None:
-        model.availability = None
-    else:
-        model.availability = _READ_AVAILABILITY_STR(sent, "availability", notes)
-    sent = get("variant_id", ABSENT)
-    if sent.__class__ is str:
-        model.variant_id = sent
-    elif sent is ABSENT:
-        left_out.append("variant_id")
-        model.variant_id = None
-    elif sent is None:
-        model.variant_id = None
-    else:
-        model.variant_id = _READ_STR(sent, "variant_id", notes)
-    sent = get("course", ABSENT)
-    if sent.__class__ is str:
-        model.course = sent
-    elif sent is ABSENT:
-        left_out.append("course")
-        model.course = None
-    elif sent is None:
-        model.course = None
-    else:
-        model.course = _READ_STR(sent, "course", notes)
-    sent = get("full_description", ABSENT)
-    if sent.__class__ is str:
-        model.full_description = sent
-    elif sent is ABSENT:
-        left_out.append("full_description")
-        model.full_description = None
-    elif sent is None:
-        model.full_description = None
-    else:
-        model.full_description = _READ_STR(sent, "full_description", notes)
-    sent = get("announcement", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.announcement = decoded
-    elif sent is ABSENT:
-        left_out.append("announcement")
-        model.announcement = None
-    elif sent is None:
-        model.announcement = None
-    else:
-        model.announcement = _READ_DATETIME(sent, "announcement", notes)
-    sent = get("video", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.video = sent
-    elif sent is ABSENT:
-        left_out.append("video")
-        model.video = None
-    elif sent is None:
-        model.video = None
-    else:
-        model.video = _READ_DICT_STR_ANY(sent, "video", notes)
-    sent = get("content_language", ABSENT)
-    if sent.__class__ is str:
-        model.content_language = sent
-    elif sent is ABSENT:
-        left_out.append("content_language")
-        model.content_language = None
-    elif sent is None:
-        model.content_language = None
-    else:
-        model.content_language = _READ_STR(sent, "content_language", notes)
-    sent = get("license", ABSENT)
-    if sent.__class__ is str:
-        model.license = sent
-    elif sent is ABSENT:
-        left_out.append("license")
-        model.license = None
-    elif sent is None:
-        model.license = None
-    else:
-        model.license = _READ_STR(sent, "license", notes)
-    sent = get("outcome", ABSENT)
-    if sent.__class__ is str:
-        model.outcome = sent
-    elif sent is ABSENT:
-        left_out.append("outcome")
-        model.outcome = None
-    elif sent is None:
-        model.outcome = None
-    else:
-        model.outcome = _READ_STR(sent, "outcome", notes)
-    sent = get("transcript_languages", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.transcript_languages = sent
-    elif sent is ABSENT:
-        left_out.append("transcript_languages")
-        model.transcript_languages = []
-    elif sent is None:
-        model.transcript_languages = null_array("transcript_languages", list[str], notes)
-    else:
-        model.transcript_languages = _READ_LIST_STR(sent, "transcript_languages", notes)
-    sent = get("instructors", ABSENT)
-    if sent.__class__ is list:
-        model.instructors = sent
-    elif sent is ABSENT:
-        left_out.append("instructors")
-        model.instructors = []
-    elif sent is None:
-        model.instructors = null_array("instructors", list[Any], notes)
-    else:
-        model.instructors = _READ_LIST_ANY(sent, "instructors", notes)
-    sent = get("staff", ABSENT)
-    if sent.__class__ is list:
-        model.staff = read_models(sent, read_staff, "staff", Staff, notes)
-    elif sent is ABSENT:
-        left_out.append("staff")
-        model.staff = []
-    elif sent is None:
-        model.staff = null_array("staff", list[Staff], notes)
-    else:
-        model.staff = _READ_LIST_STAFF(sent, "staff", notes)
-    sent = get("min_effort", ABSENT)
-    if sent.__class__ is int:
-        model.min_effort = sent
-    elif sent is ABSENT:
-        left_out.append("min_effort")
-        model.min_effort = None
-    elif sent is None:
-        model.min_effort = None
-    else:
-        model.min_effort = _READ_INT(sent, "min_effort", notes)
-    sent = get("max_effort", ABSENT)
-    if sent.__class__ is int:
-        model.max_effort = sent
-    elif sent is ABSENT:
-        left_out.append("max_effort")
-        model.max_effort = None
-    elif sent is None:
-        model.max_effort = None
-    else:
-        model.max_effort = _READ_INT(sent, "max_effort", notes)
-    sent = get("modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.modified = decoded
-    elif sent is ABSENT:
-        left_out.append("modified")
-        model.modified = None
-    elif sent is None:
-        model.modified = None
-    else:
-        model.modified = _READ_DATETIME(sent, "modified", notes)
-    sent = get("level_type", ABSENT)
-    if sent.__class__ is str and (decoded := _LEVEL_TYPE_VALUES.get(sent)) is not None:
-        model.level_type = decoded
-    elif sent is ABSENT:
-        left_out.append("level_type")
-        model.level_type = None
-    elif sent is None:
-        model.level_type = None
-    else:
-        model.level_type = _READ_LEVEL_TYPE_STR(sent, "level_type", notes)
-    sent = get("mobile_available", ABSENT)
-    if sent.__class__ is bool:
-        model.mobile_available = sent
-    elif sent is ABSENT:
-        left_out.append("mobile_available")
-        model.mobile_available = None
-    elif sent is None:
-        model.mobile_available = None
-    else:
-        model.mobile_available = _READ_BOOL(sent, "mobile_available", notes)
-    sent = get("hidden", ABSENT)
-    if sent.__class__ is bool:
-        model.hidden = sent
-    elif sent is ABSENT:
-        left_out.append("hidden")
-        model.hidden = None
-    elif sent is None:
-        model.hidden = None
-    else:
-        model.hidden = _READ_BOOL(sent, "hidden", notes)
-    sent = get("reporting_type", ABSENT)
-    if sent.__class__ is str:
-        model.reporting_type = sent
-    elif sent is ABSENT:
-        left_out.append("reporting_type")
-        model.reporting_type = None
-    elif sent is None:
-        model.reporting_type = None
-    else:
-        model.reporting_type = _READ_STR(sent, "reporting_type", notes)
-    sent = get("eligible_for_financial_aid", ABSENT)
-    if sent.__class__ is bool:
-        model.eligible_for_financial_aid = sent
-    elif sent is ABSENT:
-        left_out.append("eligible_for_financial_aid")
-        model.eligible_for_financial_aid = None
-    elif sent is None:
-        model.eligible_for_financial_aid = None
-    else:
-        model.eligible_for_financial_aid = _READ_BOOL(sent, "eligible_for_financial_aid", notes)
-    sent = get("first_enrollable_paid_seat_price", ABSENT)
-    if sent.__class__ is int:
-        model.first_enrollable_paid_seat_price = sent
-    elif sent is ABSENT:
-        left_out.append("first_enrollable_paid_seat_price")
-        model.first_enrollable_paid_seat_price = None
-    elif sent is None:
-        model.first_enrollable_paid_seat_price = None
-    else:
-        model.first_enrollable_paid_seat_price = _READ_INT(sent, "first_enrollable_paid_seat_price", notes)
-    sent = get("has_ofac_restrictions", ABSENT)
-    if sent.__class__ is bool:
-        model.has_ofac_restrictions = sent
-    elif sent is ABSENT:
-        left_out.append("has_ofac_restrictions")
-        model.has_ofac_restrictions = None
-    elif sent is None:
-        model.has_ofac_restrictions = None
-    else:
-        model.has_ofac_restrictions = _READ_BOOL(sent, "has_ofac_restrictions", notes)
-    sent = get("ofac_comment", ABSENT)
-    if sent.__class__ is str:
-        model.ofac_comment = sent
-    elif sent is ABSENT:
-        left_out.append("ofac_comment")
-        model.ofac_comment = None
-    elif sent is None:
-        model.ofac_comment = None
-    else:
-        model.ofac_comment = _READ_STR(sent, "ofac_comment", notes)
-    sent = get("enrollment_count", ABSENT)
-    if sent.__class__ is int:
-        model.enrollment_count = sent
-    elif sent is ABSENT:
-        left_out.append("enrollment_count")
-        model.enrollment_count = None
-    elif sent is None:
-        model.enrollment_count = None
-    else:
-        model.enrollment_count = _READ_INT(sent, "enrollment_count", notes)
-    sent = get("recent_enrollment_count", ABSENT)
-    if sent.__class__ is int:
-        model.recent_enrollment_count = sent
-    elif sent is ABSENT:
-        left_out.append("recent_enrollment_count")
-        model.recent_enrollment_count = None
-    elif sent is None:
-        model.recent_enrollment_count = None
-    else:
-        model.recent_enrollment_count = _READ_INT(sent, "recent_enrollment_count", notes)
-    sent = get("expected_program_type", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.expected_program_type = sent
-    elif sent is ABSENT:
-        left_out.append("expected_program_type")
-        model.expected_program_type = None
-    elif sent is None:
-        model.expected_program_type = None
-    else:
-        model.expected_program_type = _READ_DICT_STR_ANY(sent, "expected_program_type", notes)
-    sent = get("expected_program_name", ABSENT)
-    if sent.__class__ is str:
-        model.expected_program_name = sent
-    elif sent is ABSENT:
-        left_out.append("expected_program_name")
-        model.expected_program_name = None
-    elif sent is None:
-        model.expected_program_name = None
-    else:
-        model.expected_program_name = _READ_STR(sent, "expected_program_name", notes)
-    sent = get("course_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.course_uuid = sent
-    elif sent is ABSENT:
-        left_out.append("course_uuid")
-        model.course_uuid = None
-    elif sent is None:
-        model.course_uuid = None
-    else:
-        model.course_uuid = _READ_STR(sent, "course_uuid", notes)
-    sent = get("estimated_hours", ABSENT)
-    if sent.__class__ is float:
-        model.estimated_hours = sent
-    elif sent is ABSENT:
-        left_out.append("estimated_hours")
-        model.estimated_hours = None
-    elif sent is None:
-        model.estimated_hours = None
-    else:
-        model.estimated_hours = _READ_FLOAT(sent, "estimated_hours", notes)
-    sent = get("content_language_search_facet_name", ABSENT)
-    if sent.__class__ is str:
-        model.content_language_search_facet_name = sent
-    elif sent is ABSENT:
-        left_out.append("content_language_search_facet_name")
-        model.content_language_search_facet_name = None
-    elif sent is None:
-        model.content_language_search_facet_name = None
-    else:
-        model.content_language_search_facet_name = _READ_STR(
-            sent, "content_language_search_facet_name", notes
-        )
-    sent = get("enterprise_subscription_inclusion", ABSENT)
-    if sent.__class__ is bool:
-        model.enterprise_subscription_inclusion = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_subscription_inclusion")
-        model.enterprise_subscription_inclusion = None
-    elif sent is None:
-        model.enterprise_subscription_inclusion = None
-    else:
-        model.enterprise_subscription_inclusion = _READ_BOOL(sent, "enterprise_subscription_inclusion", notes)
-    sent = get("programs", ABSENT)
-    if sent.__class__ is list:
-        model.programs = sent
-    elif sent is ABSENT:
-        left_out.append("programs")
-        model.programs = []
-    elif sent is None:
-        model.programs = null_array("programs", list[Any], notes)
-    else:
-        model.programs = _READ_LIST_ANY(sent, "programs", notes)
-    sent = get("enrollment_url", ABSENT)
-    if sent.__class__ is str:
-        model.enrollment_url = sent
-    elif sent is ABSENT:
-        left_out.append("enrollment_url")
-        model.enrollment_url = None
-    elif sent is None:
-        model.enrollment_url = None
-    else:
-        model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
-    sent = get("content_last_modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.content_last_modified = decoded
-    elif sent is ABSENT:
-        left_out.append("content_last_modified")
-        model.content_last_modified = None
-    elif sent is None:
-        model.content_last_modified = None
-    else:
-        model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
-    sent = get("parent_content_key", ABSENT)
-    if sent.__class__ is str:
-        model.parent_content_key = sent
-    elif sent is ABSENT:
-        left_out.append("parent_content_key")
-        model.parent_content_key = None
-    elif sent is None:
-        model.parent_content_key = None
-    else:
-        model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
-    sent = get("xapi_activity_id", ABSENT)
-    if sent.__class__ is str:
-        model.xapi_activity_id = sent
-    elif sent is ABSENT:
-        left_out.append("xapi_activity_id")
-        model.xapi_activity_id = None
-    elif sent is None:
-        model.xapi_activity_id = None
-    else:
-        model.xapi_activity_id = _READ_STR(sent, "xapi_activity_id", notes)
-    sent = get("enrollment_mode", ABSENT)
-    if sent.__class__ is str:
-        model.enrollment_mode = sent
-    elif sent is ABSENT:
-        left_out.append("enrollment_mode")
-        model.enrollment_mode = None
-    elif sent is None:
-        model.enrollment_mode = None
-    else:
-        model.enrollment_mode = _READ_STR(sent, "enrollment_mode", notes)
-    sent = get("first_enrollable_paid_seat_sku", ABSENT)
-    if sent.__class__ is str:
-        model.first_enrollable_paid_seat_sku = sent
-    elif sent is ABSENT:
-        left_out.append("first_enrollable_paid_seat_sku")
-        model.first_enrollable_paid_seat_sku = None
-    elif sent is None:
-        model.first_enrollable_paid_seat_sku = None
-    else:
-        model.first_enrollable_paid_seat_sku = _READ_STR(sent, "first_enrollable_paid_seat_sku", notes)
-    sent = get("aggregation_key", ABSENT)
-    if sent.__class__ is str:
-        model.aggregation_key = sent
-    elif sent is ABSENT:
-        left_out.append("aggregation_key")
-        model.aggregation_key = None
-    elif sent is None:
-        model.aggregation_key = None
-    else:
-        model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
-    sent = get("authoring_organization_uuids", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.authoring_organization_uuids = sent
-    elif sent is ABSENT:
-        left_out.append("authoring_organization_uuids")
-        model.authoring_organization_uuids = []
-    elif sent is None:
-        model.authoring_organization_uuids = null_array("authoring_organization_uuids", list[str], notes)
-    else:
-        model.authoring_organization_uuids = _READ_LIST_STR(sent, "authoring_organization_uuids", notes)
-    sent = get("content_type", ABSENT)
-    if sent.__class__ is str and (decoded := _CONTENT_TYPE_VALUES.get(sent)) is not None:
-        model.content_type = decoded
-    elif sent is ABSENT:
-        left_out.append("content_type")
-        model.content_type = None
-    elif sent is None:
-        model.content_type = None
-    else:
-        model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
-    sent = get("has_enrollable_seats", ABSENT)
-    if sent.__class__ is bool:
-        model.has_enrollable_seats = sent
-    elif sent is ABSENT:
-        left_out.append("has_enrollable_seats")
-        model.has_enrollable_seats = None
-    elif sent is None:
-        model.has_enrollable_seats = None
-    else:
-        model.has_enrollable_seats = _READ_BOOL(sent, "has_enrollable_seats", notes)
-    sent = get("image_url", ABSENT)
-    if sent.__class__ is str:
-        model.image_url = sent
-    elif sent is ABSENT:
-        left_out.append("image_url")
-        model.image_url = None
-    elif sent is None:
-        model.image_url = None
-    else:
-        model.image_url = _READ_STR(sent, "image_url", notes)
-    sent = get("language", ABSENT)
-    if sent.__class__ is str:
-        model.language = sent
-    elif sent is ABSENT:
-        left_out.append("language")
-        model.language = None
-    elif sent is None:
-        model.language = None
-    else:
-        model.language = _READ_STR(sent, "language", notes)
-    sent = get("logo_image_urls", ABSENT)
-    if sent is ABSENT:
-        left_out.append("logo_image_urls")
-        model.logo_image_urls = []
-    elif sent is None:
-        model.logo_image_urls = null_array("logo_image_urls", list[str | None], notes)
-    else:
-        model.logo_image_urls = _READ_LIST_STR_NONE(sent, "logo_image_urls", notes)
-    sent = get("number", ABSENT)
-    if sent.__class__ is str:
-        model.number = sent
-    elif sent is ABSENT:
-        left_out.append("number")
-        model.number = None
-    elif sent is None:
-        model.number = None
-    else:
-        model.number = _READ_STR(sent, "number", notes)
-    sent = get("org", ABSENT)
-    if sent.__class__ is str:
-        model.org = sent
-    elif sent is ABSENT:
-        left_out.append("org")
-        model.org = None
-    elif sent is None:
-        model.org = None
-    else:
-        model.org = _READ_STR(sent, "org", notes)
-    sent = get("partner", ABSENT)
-    if sent.__class__ is str:
-        model.partner = sent
-    elif sent is ABSENT:
-        left_out.append("partner")
-        model.partner = None
-    elif sent is None:
-        model.partner = None
-    else:
-        model.partner = _READ_STR(sent, "partner", notes)
-    sent = get("program_types", ABSENT)
-    if sent is ABSENT:
-        left_out.append("program_types")
-        model.program_types = []
-    elif sent is None:
-        model.program_types = null_array("program_types", list[ProgramType | str], notes)
-    else:
-        model.program_types = _READ_LIST_PROGRAM_TYPE_STR(sent, "program_types", notes)
-    sent = get("published", ABSENT)
-    if sent.__class__ is bool:
-        model.published = sent
-    elif sent is ABSENT:
-        left_out.append("published")
-        model.published = None
-    elif sent is None:
-        model.published = None
-    else:
-        model.published = _READ_BOOL(sent, "published", notes)
-    sent = get("seat_types", ABSENT)
-    if sent is ABSENT:
-        left_out.append("seat_types")
-        model.seat_types = []
-    elif sent is None:
-        model.seat_types = null_array("seat_types", list[SeatType | str], notes)
-    else:
-        model.seat_types = _READ_LIST_SEAT_TYPE_STR(sent, "seat_types", notes)
-    sent = get("staff_uuids", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.staff_uuids = sent
-    elif sent is ABSENT:
-        left_out.append("staff_uuids")
-        model.staff_uuids = []
-    elif sent is None:
-        model.staff_uuids = null_array("staff_uuids", list[str], notes)
-    else:
-        model.staff_uuids = _READ_LIST_STR(sent, "staff_uuids", notes)
-    sent = get("subject_uuids", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.subject_uuids = sent
-    elif sent is ABSENT:
-        left_out.append("subject_uuids")
-        model.subject_uuids = []
-    elif sent is None:
-        model.subject_uuids = null_array("subject_uuids", list[str], notes)
-    else:
-        model.subject_uuids = _READ_LIST_STR(sent, "subject_uuids", notes)
-    finish(model, data, notes, left_out, _COURSE_RUN_FIELDS)
-    return model
-
-
-_LEARNER_SUMMARY_FIELDS = frozenset(
-    {
-        "is_consent_granted",
-        "amount_learner_paid",
-        "contract_id",
-        "coupon_code",
-        "coupon_name",
-        "course_api_url",
-        "course_duration",
-        "course_end",
-        "course_key",
-        "course_list_price",
-        "course_max_effort",
-        "course_min_effort",
-        "course_pacing_type",
-        "course_primary_program",
-        "course_primary_subject",
-        "course_start",
-        "course_title",
-        "courserun_key",
-        "created",
-        "current_grade",
-        "enrollment_date",
-        "enrollment_id",
-        "enterprise_customer_uuid",
-        "enterprise_enrollment_id",
-        "enterprise_name",
-        "enterprise_sso_uid",
-        "enterprise_user_id",
-        "has_passed",
-        "is_refunded",
-        "last_activity_date",
-        "letter_grade",
-        "offer_name",
-        "offer_type",
-        "paid_by",
-        "passed_date",
-        "progress_status",
-        "seat_delivery_method",
-        "unenrollment_date",
-        "unenrollment_end_within_date",
-        "user_account_creation_date",
-        "user_country",
-        "user_current_enrollment_mode",
-        "user_email",
-        "user_username",
-        "user_country_code",
-        "course_duration_weeks",
-        "course_start_date",
-        "course_end_date",
-        "offer_id",
-        "primary_program_type",
-        "user_first_name",
-        "user_last_name",
-        "total_learning_time_hours",
-        "is_subsidy",
-        "course_product_line",
-        "budget_id",
-        "enterprise_flex_group_name",
-        "enterprise_flex_group_uuid",
-        "course_progress",
-        "course_passing_grade",
-        "id",
-        "enterprise_id",
-        "enterprise_user",
-        "enterprise_site_id",
-        "lms_user_id",
-        "course_id",
-        "consent_granted",
-        "enrollment_created_timestamp",
-        "unenrollment_timestamp",
-        "passed_timestamp",
-        "user_account_creation_timestamp",
-        "offer",
-        "course_price",
-        "discount_price",
-    }
-)
-
-
-def read_learner_summary(data: Any, _cls: Any = None) -> Any:
-    """A ``LearnerSummary`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LearnerSummary)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = LearnerSummary.__new__(LearnerSummary)
-    sent = get("is_consent_granted", ABSENT)
-    if sent.__class__ is bool:
-        model.is_consent_granted = sent
-    elif sent is ABSENT:
-        left_out.append("is_consent_granted")
-        model.is_consent_granted = None
-    elif sent is None:
-        model.is_consent_granted = None
-    else:
-        model.is_consent_granted = _READ_BOOL(sent, "is_consent_granted", notes)
-    sent = get("amount_learner_paid", ABSENT)
-    if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
-        model.amount_learner_paid = decoded
-    elif sent is ABSENT:
-        left_out.append("amount_learner_paid")
-        model.amount_learner_paid = None
-    elif sent is None:
-        model.amount_learner_paid = None
-    else:
-        model.amount_learner_paid = _READ_DECIMAL(sent, "amount_learner_paid", notes)
-    sent = get("contract_id", ABSENT)
-    if sent.__class__ is str:
-        model.contract_id = sent
-    elif sent is ABSENT:
-        left_out.append("contract_id")
-        model.contract_id = None
-    elif sent is None:
-        model.contract_id = None
-    else:
-        model.contract_id = _READ_STR(sent, "contract_id", notes)
-    sent = get("coupon_code", ABSENT)
-    if sent.__class__ is str:
-        model.coupon_code = sent
-    elif sent is ABSENT:
-        left_out.append("coupon_code")
-        model.coupon_code = None
-    elif sent is None:
-        model.coupon_code = None
-    else:
-        model.coupon_code = _READ_STR(sent, "coupon_code", notes)
-    sent = get("coupon_name", ABSENT)
-    if sent.__class__ is str:
-        model.coupon_name = sent
-    elif sent is ABSENT:
-        left_out.append("coupon_name")
-        model.coupon_name = None
-    elif sent is None:
-        model.coupon_name = None
-    else:
-        model.coupon_name = _READ_STR(sent, "coupon_name", notes)
-    sent = get("course_api_url", ABSENT)
-    if sent.__class__ is str:
-        model.course_api_url = sent
-    elif sent is ABSENT:
-        left_out.append("course_api_url")
-        model.course_api_url = None
-    elif sent is None:
-        model.course_api_url = None
-    else:
-        model.course_api_url = _READ_STR(sent, "course_api_url", notes)
-    sent = get("course_duration", ABSENT)
-    if sent.__class__ is int:
-        model.course_duration = sent
-    elif sent is ABSENT:
-        left_out.append("course_duration")
-        model.course_duration = None
-    elif sent is None:
-        model.course_duration = None
-    else:
-        model.course_duration = _READ_INT(sent, "course_duration", notes)
-    sent = get("course_end", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.course_end = decoded
-    elif sent is ABSENT:
-        left_out.append("course_end")
-        model.course_end = None
-    elif sent is None:
-        model.course_end = None
-    else:
-        model.course_end = _READ_DATETIME_DATE(sent, "course_end", notes)
-    sent = get("course_key", ABSENT)
-    if sent.__class__ is str:
-        model.course_key = sent
-    elif sent is ABSENT:
-        left_out.append("course_key")
-        model.course_key = None
-    elif sent is None:
-        model.course_key = None
-    else:
-        model.course_key = _READ_STR(sent, "course_key", notes)
-    sent = get("course_list_price", ABSENT)
-    if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
-        model.course_list_price = decoded
-    elif sent is ABSENT:
-        left_out.append("course_list_price")
-        model.course_list_price = None
-    elif sent is None:
-        model.course_list_price = None
-    else:
-        model.course_list_price = _READ_DECIMAL(sent, "course_list_price", notes)
-    sent = get("course_max_effort", ABSENT)
-    if sent.__class__ is int:
-        model.course_max_effort = sent
-    elif sent is ABSENT:
-        left_out.append("course_max_effort")
-        model.course_max_effort = None
-    elif sent is None:
-        model.course_max_effort = None
-    else:
-        model.course_max_effort = _READ_INT(sent, "course_max_effort", notes)
-    sent = get("course_min_effort", ABSENT)
-    if sent.__class__ is int:
-        model.course_min_effort = sent
-    elif sent is ABSENT:
-        left_out.append("course_min_effort")
-        model.course_min_effort = None
-    elif sent is None:
-        model.course_min_effort = None
-    else:
-        model.course_min_effort = _READ_INT(sent, "course_min_effort", notes)
-    sent = get("course_pacing_type", ABSENT)
-    if sent.__class__ is str:
-        model.course_pacing_type = sent
-    elif sent is ABSENT:
-        left_out.append("course_pacing_type")
-        model.course_pacing_type = None
-    elif sent is None:
-        model.course_pacing_type = None
-    else:
-        model.course_pacing_type = _READ_STR(sent, "course_pacing_type", notes)
-    sent = get("course_primary_program", ABSENT)
-    if sent.__class__ is str:
-        model.course_primary_program = sent
-    elif sent is ABSENT:
-        left_out.append("course_primary_program")
-        model.course_primary_program = None
-    elif sent is None:
-        model.course_primary_program = None
-    else:
-        model.course_primary_program = _READ_STR(sent, "course_primary_program", notes)
-    sent = get("course_primary_subject", ABSENT)
-    if sent.__class__ is str:
-        model.course_primary_subject = sent
-    elif sent is ABSENT:
-        left_out.append("course_primary_subject")
-        model.course_primary_subject = None
-    elif sent is None:
-        model.course_primary_subject = None
-    else:
-        model.course_primary_subject = _READ_STR(sent, "course_primary_subject", notes)
-    sent = get("course_start", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.course_start = decoded
-    elif sent is ABSENT:
-        left_out.append("course_start")
-        model.course_start = None
-    elif sent is None:
-        model.course_start = None
-    else:
-        model.course_start = _READ_DATETIME_DATE(sent, "course_start", notes)
-    sent = get("course_title", ABSENT)
-    if sent.__class__ is str:
-        model.course_title = sent
-    elif sent is ABSENT:
-        left_out.append("course_title")
-        model.course_title = None
-    elif sent is None:
-        model.course_title = None
-    else:
-        model.course_title = _READ_STR(sent, "course_title", notes)
-    sent = get("courserun_key", ABSENT)
-    if sent.__class__ is str:
-        model.courserun_key = sent
-    elif sent is ABSENT:
-        left_out.append("courserun_key")
-        model.courserun_key = None
-    elif sent is None:
-        model.courserun_key = None
-    else:
-        model.courserun_key = _READ_STR(sent, "courserun_key", notes)
-    sent = get("created", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.created = decoded
-    elif sent is ABSENT:
-        left_out.append("created")
-        model.created = None
-    elif sent is None:
-        model.created = None
-    else:
-        model.created = _READ_DATETIME(sent, "created", notes)
-    sent = get("current_grade", ABSENT)
-    if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
-        model.current_grade = decoded
-    elif sent is ABSENT:
-        left_out.append("current_grade")
-        model.current_grade = None
-    elif sent is None:
-        model.current_grade = None
-    else:
-        model.current_grade = _READ_DECIMAL(sent, "current_grade", notes)
-    sent = get("enrollment_date", ABSENT)
-    if sent is ABSENT:
-        left_out.append("enrollment_date")
-        model.enrollment_date = None
-    elif sent is None:
-        model.enrollment_date = None
-    else:
-        model.enrollment_date = _READ_DATE(sent, "enrollment_date", notes)
-    sent = get("enrollment_id", ABSENT)
-    if sent.__class__ is int:
-        model.enrollment_id = sent
-    elif sent is ABSENT:
-        left_out.append("enrollment_id")
-        model.enrollment_id = None
-    elif sent is None:
-        model.enrollment_id = None
-    else:
-        model.enrollment_id = _READ_INT(sent, "enrollment_id", notes)
-    sent = get("enterprise_customer_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_customer_uuid = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_customer_uuid")
-        model.enterprise_customer_uuid = None
-    elif sent is None:
-        model.enterprise_customer_uuid = None
-    else:
-        model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
-    sent = get("enterprise_enrollment_id", ABSENT)
-    if sent.__class__ is int:
-        model.enterprise_enrollment_id = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_enrollment_id")
-        model.enterprise_enrollment_id = None
-    elif sent is None:
-        model.enterprise_enrollment_id = None
-    else:
-        model.enterprise_enrollment_id = _READ_INT(sent, "enterprise_enrollment_id", notes)
-    sent = get("enterprise_name", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_name = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_name")
-        model.enterprise_name = None
-    elif sent is None:
-        model.enterprise_name = None
-    else:
-        model.enterprise_name = _READ_STR(sent, "enterprise_name", notes)
-    sent = get("enterprise_sso_uid", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_sso_uid = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_sso_uid")
-        model.enterprise_sso_uid = None
-    elif sent is None:
-        model.enterprise_sso_uid = None
-    else:
-        model.enterprise_sso_uid = _READ_STR(sent, "enterprise_sso_uid", notes)
-    sent = get("enterprise_user_id", ABSENT)
-    if sent.__class__ is int:
-        model.enterprise_user_id = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_user_id")
-        model.enterprise_user_id = None
-    elif sent is None:
-        model.enterprise_user_id = None
-    else:
-        model.enterprise_user_id = _READ_INT(sent, "enterprise_user_id", notes)
-    sent = get("has_passed", ABSENT)
-    if sent.__class__ is bool:
-        model.has_passed = sent
-    elif sent is ABSENT:
-        left_out.append("has_passed")
-        model.has_passed = None
-    elif sent is None:
-        model.has_passed = None
-    else:
-        model.has_passed = _READ_BOOL(sent, "has_passed", notes)
-    sent = get("is_refunded", ABSENT)
-    if sent.__class__ is bool:
-        model.is_refunded = sent
-    elif sent is ABSENT:
-        left_out.append("is_refunded")
-        model.is_refunded = None
-    elif sent is None:
-        model.is_refunded = None
-    else:
-        model.is_refunded = _READ_BOOL(sent, "is_refunded", notes)
-    sent = get("last_activity_date", ABSENT)
-    if sent is ABSENT:
-        left_out.append("last_activity_date")
-        model.last_activity_date = None
-    elif sent is None:
-        model.last_activity_date = None
-    else:
-        model.last_activity_date = _READ_DATE(sent, "last_activity_date", notes)
-    sent = get("letter_grade", ABSENT)
-    if sent.__class__ is str:
-        model.letter_grade = sent
-    elif sent is ABSENT:
-        left_out.append("letter_grade")
-        model.letter_grade = None
-    elif sent is None:
-        model.letter_grade = None
-    else:
-        model.letter_grade = _READ_STR(sent, "letter_grade", notes)
-    sent = get("offer_name", ABSENT)
-    if sent.__class__ is str:
-        model.offer_name = sent
-    elif sent is ABSENT:
-        left_out.append("offer_name")
-        model.offer_name = None
-    elif sent is None:
-        model.offer_name = None
-    else:
-        model.offer_name = _READ_STR(sent, "offer_name", notes)
-    sent = get("offer_type", ABSENT)
-    if sent.__class__ is str:
-        model.offer_type = sent
-    elif sent is ABSENT:
-        left_out.append("offer_type")
-        model.offer_type = None
-    elif sent is None:
-        model.offer_type = None
-    else:
-        model.offer_type = _READ_STR(sent, "offer_type", notes)
-    sent = get("paid_by", ABSENT)
-    if sent.__class__ is str:
-        model.paid_by = sent
-    elif sent is ABSENT:
-        left_out.append("paid_by")
-        model.paid_by = None
-    elif sent is None:
-        model.paid_by = None
-    else:
-        model.paid_by = _READ_STR(sent, "paid_by", notes)
-    sent = get("passed_date", ABSENT)
-    if sent is ABSENT:
-        left_out.append("passed_date")
-        model.passed_date = None
-    elif sent is None:
-        model.passed_date = None
-    else:
-        model.passed_date = _READ_DATE(sent, "passed_date", notes)
-    sent = get("progress_status", ABSENT)
-    if sent.__class__ is str and (decoded := _PROGRESS_STATUS_VALUES.get(sent)) is not None:
-        model.progress_status = decoded
-    elif sent is ABSENT:
-        left_out.append("progress_status")
-        model.progress_status = None
-    elif sent is None:
-        model.progress_status = None
-    else:
-        model.progress_status = _READ_PROGRESS_STATUS_STR(sent, "progress_status", notes)
-    sent = get("seat_delivery_method", ABSENT)
-    if sent.__class__ is str:
-        model.seat_delivery_method = sent
-    elif sent is ABSENT:
-        left_out.append("seat_delivery_method")
-        model.seat_delivery_method = None
-    elif sent is None:
-        model.seat_delivery_method = None
-    else:
-        model.seat_delivery_method = _READ_STR(sent, "seat_delivery_method", notes)
-    sent = get("unenrollment_date", ABSENT)
-    if sent is ABSENT:
-        left_out.append("unenrollment_date")
-        model.unenrollment_date = None
-    elif sent is None:
-        model.unenrollment_date = None
-    else:
-        model.unenrollment_date = _READ_DATE(sent, "unenrollment_date", notes)
-    sent = get("unenrollment_end_within_date", ABSENT)
-    if sent is ABSENT:
-        left_out.append("unenrollment_end_within_date")
-        model.unenrollment_end_within_date = None
-    elif sent is None:
-        model.unenrollment_end_within_date = None
-    else:
-        model.unenrollment_end_within_date = _READ_DATE_BOOL(sent, "unenrollment_end_within_date", notes)
-    sent = get("user_account_creation_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.user_account_creation_date = decoded
-    elif sent is ABSENT:
-        left_out.append("user_account_creation_date")
-        model.user_account_creation_date = None
-    elif sent is None:
-        model.user_account_creation_date = None
-    else:
-        model.user_account_creation_date = _READ_DATETIME(sent, "user_account_creation_date", notes)
-    sent = get("user_country", ABSENT)
-    if sent.__class__ is str:
-        model.user_country = sent
-    elif sent is ABSENT:
-        left_out.append("user_country")
-        model.user_country = None
-    elif sent is None:
-        model.user_country = None
-    else:
-        model.user_country = _READ_STR(sent, "user_country", notes)
-    sent = get("user_current_enrollment_mode", ABSENT)
-    if sent.__class__ is str:
-        model.user_current_enrollment_mode = sent
-    elif sent is ABSENT:
-        left_out.append("user_current_enrollment_mode")
-        model.user_current_enrollment_mode = None
-    elif sent is None:
-        model.user_current_enrollment_mode = None
-    else:
-        model.user_current_enrollment_mode = _READ_STR(sent, "user_current_enrollment_mode", notes)
-    sent = get("user_email", ABSENT)
-    if sent.__class__ is str:
-        model.user_email = sent
-    elif sent is ABSENT:
-        left_out.append("user_email")
-        model.user_email = None
-    elif sent is None:
-        model.user_email = None
-    else:
-        model.user_email = _READ_STR(sent, "user_email", notes)
-    sent = get("user_username", ABSENT)
-    if sent.__class__ is str:
-        model.user_username = sent
-    elif sent is ABSENT:
-        left_out.append("user_username")
-        model.user_username = None
-    elif sent is None:
-        model.user_username = None
-    else:
-        model.user_username = _READ_STR(sent, "user_username", notes)
-    sent = get("user_country_code", ABSENT)
-    if sent.__class__ is str:
-        model.user_country_code = sent
-    elif sent is ABSENT:
-        left_out.append("user_country_code")
-        model.user_country_code = None
-    elif sent is None:
-        model.user_country_code = None
-    else:
-        model.user_country_code = _READ_STR(sent, "user_country_code", notes)
-    sent = get("course_duration_weeks", ABSENT)
-    if sent.__class__ is int:
-        model.course_duration_weeks = sent
-    elif sent is ABSENT:
-        left_out.append("course_duration_weeks")
-        model.course_duration_weeks = None
-    elif sent is None:
-        model.course_duration_weeks = None
-    else:
-        model.course_duration_weeks = _READ_INT(sent, "course_duration_weeks", notes)
-    sent = get("course_start_date", ABSENT)
-    if sent is ABSENT:
-        left_out.append("course_start_date")
-        model.course_start_date = None
-    elif sent is None:
-        model.course_start_date = None
-    else:
-        model.course_start_date = _READ_DATE(sent, "course_start_date", notes)
-    sent = get("course_end_date", ABSENT)
-    if sent is ABSENT:
-        left_out.append("course_end_date")
-        model.course_end_date = None
-    elif sent is None:
-        model.course_end_date = None
-    else:
-        model.course_end_date = _READ_DATE(sent, "course_end_date", notes)
-    sent = get("offer_id", ABSENT)
-    if sent.__class__ is str:
-        model.offer_id = sent
-    elif sent is ABSENT:
-        left_out.append("offer_id")
-        model.offer_id = None
-    elif sent is None:
-        model.offer_id = None
-    else:
-        model.offer_id = _READ_STR(sent, "offer_id", notes)
-    sent = get("primary_program_type", ABSENT)
-    if sent.__class__ is str:
-        model.primary_program_type = sent
-    elif sent is ABSENT:
-        left_out.append("primary_program_type")
-        model.primary_program_type = None
-    elif sent is None:
-        model.primary_program_type = None
-    else:
-        model.primary_program_type = _READ_STR(sent, "primary_program_type", notes)
-    sent = get("user_first_name", ABSENT)
-    if sent.__class__ is str:
-        model.user_first_name = sent
-    elif sent is ABSENT:
-        left_out.append("user_first_name")
-        model.user_first_name = None
-    elif sent is None:
-        model.user_first_name = None
-    else:
-        model.user_first_name = _READ_STR(sent, "user_first_name", notes)
-    sent = get("user_last_name", ABSENT)
-    if sent.__class__ is str:
-        model.user_last_name = sent
-    elif sent is ABSENT:
-        left_out.append("user_last_name")
-        model.user_last_name = None
-    elif sent is None:
-        model.user_last_name = None
-    else:
-        model.user_last_name = _READ_STR(sent, "user_last_name", notes)
-    sent = get("total_learning_time_hours", ABSENT)
-    if sent.__class__ is float:
-        model.total_learning_time_hours = sent
-    elif sent is ABSENT:
-        left_out.append("total_learning_time_hours")
-        model.total_learning_time_hours = None
-    elif sent is None:
-        model.total_learning_time_hours = None
-    else:
-        model.total_learning_time_hours = _READ_FLOAT(sent, "total_learning_time_hours", notes)
-    sent = get("is_subsidy", ABSENT)
-    if sent.__class__ is bool:
-        model.is_subsidy = sent
-    elif sent is ABSENT:
-        left_out.append("is_subsidy")
-        model.is_subsidy = None
-    elif sent is None:
-        model.is_subsidy = None
-    else:
-        model.is_subsidy = _READ_BOOL(sent, "is_subsidy", notes)
-    sent = get("course_product_line", ABSENT)
-    if sent.__class__ is str:
-        model.course_product_line = sent
-    elif sent is ABSENT:
-        left_out.append("course_product_line")
-        model.course_product_line = None
-    elif sent is None:
-        model.course_product_line = None
-    else:
-        model.course_product_line = _READ_STR(sent, "course_product_line", notes)
-    sent = get("budget_id", ABSENT)
-    if sent.__class__ is str:
-        model.budget_id = sent
-    elif sent is ABSENT:
-        left_out.append("budget_id")
-        model.budget_id = None
-    elif sent is None:
-        model.budget_id = None
-    else:
-        model.budget_id = _READ_STR(sent, "budget_id", notes)
-    sent = get("enterprise_flex_group_name", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_flex_group_name = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_flex_group_name")
-        model.enterprise_flex_group_name = None
-    elif sent is None:
-        model.enterprise_flex_group_name = None
-    else:
-        model.enterprise_flex_group_name = _READ_STR(sent, "enterprise_flex_group_name", notes)
-    sent = get("enterprise_flex_group_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_flex_group_uuid = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_flex_group_uuid")
-        model.enterprise_flex_group_uuid = None
-    elif sent is None:
-        model.enterprise_flex_group_uuid = None
-    else:
-        model.enterprise_flex_group_uuid = _READ_STR(sent, "enterprise_flex_group_uuid", notes)
-    sent = get("course_progress", ABSENT)
-    if sent.__class__ is float:
-        model.course_progress = sent
-    elif sent is ABSENT:
-        left_out.append("course_progress")
-        model.course_progress = None
-    elif sent is None:
-        model.course_progress = None
-    else:
-        model.course_progress = _READ_FLOAT(sent, "course_progress", notes)
-    sent = get("course_passing_grade", ABSENT)
-    if sent.__class__ is float:
-        model.course_passing_grade = sent
-    elif sent is ABSENT:
-        left_out.append("course_passing_grade")
-        model.course_passing_grade = None
-    elif sent is None:
-        model.course_passing_grade = None
-    else:
-        model.course_passing_grade = _READ_FLOAT(sent, "course_passing_grade", notes)
-    sent = get("id", ABSENT)
-    if sent.__class__ is int:
-        model.id = sent
-    elif sent is ABSENT:
-        left_out.append("id")
-        model.id = None
-    elif sent is None:
-        model.id = None
-    else:
-        model.id = _READ_INT(sent, "id", notes)
-    sent = get("enterprise_id", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_id = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_id")
-        model.enterprise_id = None
-    elif sent is None:
-        model.enterprise_id = None
-    else:
-        model.enterprise_id = _READ_STR(sent, "enterprise_id", notes)
-    sent = get("enterprise_user", ABSENT)
-    if sent.__class__ is int:
-        model.enterprise_user = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_user")
-        model.enterprise_user = None
-    elif sent is None:
-        model.enterprise_user = None
-    else:
-        model.enterprise_user = _READ_INT(sent, "enterprise_user", notes)
-    sent = get("enterprise_site_id", ABSENT)
-    if sent.__class__ is int:
-        model.enterprise_site_id = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_site_id")
-        model.enterprise_site_id = None
-    elif sent is None:
-        model.enterprise_site_id = None
-    else:
-        model.enterprise_site_id = _READ_INT(sent, "enterprise_site_id", notes)
-    sent = get("lms_user_id", ABSENT)
-    if sent.__class__ is int:
-        model.lms_user_id = sent
-    elif sent is ABSENT:
-        left_out.append("lms_user_id")
-        model.lms_user_id = None
-    elif sent is None:
-        model.lms_user_id = None
-    else:
-        model.lms_user_id = _READ_INT(sent, "lms_user_id", notes)
-    sent = get("course_id", ABSENT)
-    if sent.__class__ is str:
-        model.course_id = sent
-    elif sent is ABSENT:
-        left_out.append("course_id")
-        model.course_id = None
-    elif sent is None:
-        model.course_id = None
-    else:
-        model.course_id = _READ_STR(sent, "course_id", notes)
-    sent = get("consent_granted", ABSENT)
-    if sent.__class__ is bool:
-        model.consent_granted = sent
-    elif sent is ABSENT:
-        left_out.append("consent_granted")
-        model.consent_granted = None
-    elif sent is None:
-        model.consent_granted = None
-    else:
-        model.consent_granted = _READ_BOOL(sent, "consent_granted", notes)
-    sent = get("enrollment_created_timestamp", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.enrollment_created_timestamp = decoded
-    elif sent is ABSENT:
-        left_out.append("enrollment_created_timestamp")
-        model.enrollment_created_timestamp = None
-    elif sent is None:
-        model.enrollment_created_timestamp = None
-    else:
-        model.enrollment_created_timestamp = _READ_DATETIME(sent, "enrollment_created_timestamp", notes)
-    sent = get("unenrollment_timestamp", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.unenrollment_timestamp = decoded
-    elif sent is ABSENT:
-        left_out.append("unenrollment_timestamp")
-        model.unenrollment_timestamp = None
-    elif sent is None:
-        model.unenrollment_timestamp = None
-    else:
-        model.unenrollment_timestamp = _READ_DATETIME(sent, "unenrollment_timestamp", notes)
-    sent = get("passed_timestamp", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.passed_timestamp = decoded
-    elif sent is ABSENT:
-        left_out.append("passed_timestamp")
-        model.passed_timestamp = None
-    elif sent is None:
-        model.passed_timestamp = None
-    else:
-        model.passed_timestamp = _READ_DATETIME(sent, "passed_timestamp", notes)
-    sent = get("user_account_creation_timestamp", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.user_account_creation_timestamp = decoded
-    elif sent is ABSENT:
-        left_out.append("user_account_creation_timestamp")
-        model.user_account_creation_timestamp = None
-    elif sent is None:
-        model.user_account_creation_timestamp = None
-    else:
-        model.user_account_creation_timestamp = _READ_DATETIME(sent, "user_account_creation_timestamp", notes)
-    sent = get("offer", ABSENT)
-    if sent.__class__ is str:
-        model.offer = sent
-    elif sent is ABSENT:
-        left_out.append("offer")
-        model.offer = None
-    elif sent is None:
-        model.offer = None
-    else:
-        model.offer = _READ_STR(sent, "offer", notes)
-    sent = get("course_price", ABSENT)
-    if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
-        model.course_price = decoded
-    elif sent is ABSENT:
-        left_out.append("course_price")
-        model.course_price = None
-    elif sent is None:
-        model.course_price = None
-    else:
-        model.course_price = _READ_DECIMAL(sent, "course_price", notes)
-    sent = get("discount_price", ABSENT)
-    if sent.__class__ is str and (decoded := exact_decimal(sent)) is not None:
-        model.discount_price = decoded
-    elif sent is ABSENT:
-        left_out.append("discount_price")
-        model.discount_price = None
-    elif sent is None:
-        model.discount_price = None
-    else:
-        model.discount_price = _READ_DECIMAL(sent, "discount_price", notes)
-    finish(model, data, notes, left_out, _LEARNER_SUMMARY_FIELDS)
-    return model
-
-
-_LEARNER_SUMMARY_PAGE_FIELDS = frozenset(
-    {"count", "next", "previous", "current_page", "num_pages", "start", "results"}
-)
-
-
-def read_learner_summary_page(data: Any, _cls: Any = None) -> Any:
-    """A ``LearnerSummaryPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LearnerSummaryPage)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = LearnerSummaryPage.__new__(LearnerSummaryPage)
-    sent = get("count", ABSENT)
-    if sent.__class__ is int:
-        model.count = sent
-    elif sent is ABSENT:
-        left_out.append("count")
-        model.count = None
-    elif sent is None:
-        model.count = None
-    else:
-        model.count = _READ_INT(sent, "count", notes)
-    sent = get("next", ABSENT)
-    if sent.__class__ is str:
-        model.next = sent
-    elif sent is ABSENT:
-        left_out.append("next")
-        model.next = None
-    elif sent is None:
-        model.next = None
-    else:
-        model.next = _READ_STR(sent, "next", notes)
-    sent = get("previous", ABSENT)
-    if sent.__class__ is str:
-        model.previous = sent
-    elif sent is ABSENT:
-        left_out.append("previous")
-        model.previous = None
-    elif sent is None:
-        model.previous = None
-    else:
-        model.previous = _READ_STR(sent, "previous", notes)
-    sent = get("current_page", ABSENT)
-    if sent.__class__ is int:
-        model.current_page = sent
-    elif sent is ABSENT:
-        left_out.append("current_page")
-        model.current_page = None
-    elif sent is None:
-        model.current_page = None
-    else:
-        model.current_page = _READ_INT(sent, "current_page", notes)
-    sent = get("num_pages", ABSENT)
-    if sent.__class__ is int:
-        model.num_pages = sent
-    elif sent is ABSENT:
-        left_out.append("num_pages")
-        model.num_pages = None
-    elif sent is None:
-        model.num_pages = None
-    else:
-        model.num_pages = _READ_INT(sent, "num_pages", notes)
-    sent = get("start", ABSENT)
-    if sent.__class__ is int:
-        model.start = sent
-    elif sent is ABSENT:
-        left_out.append("start")
-        model.start = None
-    elif sent is None:
-        model.start = None
-    else:
-        model.start = _READ_INT(sent, "start", notes)
-    sent = get("results", ABSENT)
-    if sent.__class__ is list:
-        model.results = read_models(sent, read_learner_summary, "results", LearnerSummary, notes)
-    elif sent is ABSENT:
-        missing(LearnerSummaryPage, "results")
-    elif sent is None:
-        model.results = null_array("results", list[LearnerSummary], notes)
-    else:
-        model.results = _READ_LIST_LEARNER_SUMMARY(sent, "results", notes)
-    finish(model, data, notes, left_out, _LEARNER_SUMMARY_PAGE_FIELDS)
-    return model
-
-
-_ASSIGNMENT_CONTENT_METADATA_FIELDS = frozenset(
-    {"start_date", "end_date", "enroll_by_date", "content_price", "course_type", "partners"}
-)
-
-
-def read_assignment_content_metadata(data: Any, _cls: Any = None) -> Any:
-    """An ``AssignmentContentMetadata`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, AssignmentContentMetadata)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = AssignmentContentMetadata.__new__(AssignmentContentMetadata)
-    sent = get("start_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.start_date = decoded
-    elif sent is ABSENT:
-        missing(AssignmentContentMetadata, "start_date")
-    elif sent is None:
-        model.start_date = None
-    else:
-        model.start_date = _READ_DATETIME(sent, "start_date", notes)
-    sent = get("end_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.end_date = decoded
-    elif sent is ABSENT:
-        missing(AssignmentContentMetadata, "end_date")
-    elif sent is None:
-        model.end_date = None
-    else:
-        model.end_date = _READ_DATETIME(sent, "end_date", notes)
-    sent = get("enroll_by_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.enroll_by_date = decoded
-    elif sent is ABSENT:
-        missing(AssignmentContentMetadata, "enroll_by_date")
-    elif sent is None:
-        model.enroll_by_date = None
-    else:
-        model.enroll_by_date = _READ_DATETIME(sent, "enroll_by_date", notes)
-    sent = get("content_price", ABSENT)
-    if sent.__class__ is float:
-        model.content_price = sent
-    elif sent is ABSENT:
-        missing(AssignmentContentMetadata, "content_price")
-    elif sent is None:
-        model.content_price = None
-    else:
-        model.content_price = _READ_FLOAT(sent, "content_price", notes)
-    sent = get("course_type", ABSENT)
-    if sent.__class__ is str:
-        model.course_type = sent
-    elif sent is ABSENT:
-        missing(AssignmentContentMetadata, "course_type")
-    elif sent is None:
-        model.course_type = None
-    else:
-        model.course_type = _READ_STR(sent, "course_type", notes)
-    sent = get("partners", ABSENT)
-    if sent.__class__ is list:
-        model.partners = read_models(sent, read_course_partner, "partners", CoursePartner, notes)
-    elif sent is ABSENT:
-        missing(AssignmentContentMetadata, "partners")
-    elif sent is None:
-        model.partners = null_array("partners", list[CoursePartner], notes)
-    else:
-        model.partners = _READ_LIST_COURSE_PARTNER(sent, "partners", notes)
-    finish(model, data, notes, left_out, _ASSIGNMENT_CONTENT_METADATA_FIELDS)
-    return model
-
-
-_CONTENT_METADATA_FIELDS = frozenset(
-    {
-        "content_type",
-        "key",
-        "uuid",
-        "title",
-        "aggregation_key",
-        "parent_content_key",
-        "content_last_modified",
-        "normalized_metadata",
-        "active",
-        "marketing_url",
-        "enrollment_url",
-        "xapi_activity_id",
-        "product_source",
-    }
-)
-
-
-def read_content_metadata(data: Any, _cls: Any = None) -> Any:
-    """A ``ContentMetadata`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, ContentMetadata)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = ContentMetadata.__new__(ContentMetadata)
-    sent = get("content_type", ABSENT)
-    if sent.__class__ is str:
-        model.content_type = sent
-    elif sent is ABSENT:
-        left_out.append("content_type")
-        model.content_type = None
-    elif sent is None:
-        model.content_type = None
-    else:
-        model.content_type = _READ_STR(sent, "content_type", notes)
-    sent = get("key", ABSENT)
-    if sent.__class__ is str:
-        model.key = sent
-    elif sent is ABSENT:
-        left_out.append("key")
-        model.key = None
-    elif sent is None:
-        model.key = None
-    else:
-        model.key = _READ_STR(sent, "key", notes)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        left_out.append("uuid")
-        model.uuid = None
-    elif sent is None:
-        model.uuid = None
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("title", ABSENT)
-    if sent.__class__ is str:
-        model.title = sent
-    elif sent is ABSENT:
-        left_out.append("title")
-        model.title = None
-    elif sent is None:
-        model.title = None
-    else:
-        model.title = _READ_STR(sent, "title", notes)
-    sent = get("aggregation_key", ABSENT)
-    if sent.__class__ is str:
-        model.aggregation_key = sent
-    elif sent is ABSENT:
-        left_out.append("aggregation_key")
-        model.aggregation_key = None
-    elif sent is None:
-        model.aggregation_key = None
-    else:
-        model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
-    sent = get("parent_content_key", ABSENT)
-    if sent.__class__ is str:
-        model.parent_content_key = sent
-    elif sent is ABSENT:
-        left_out.append("parent_content_key")
-        model.parent_content_key = None
-    elif sent is None:
-        model.parent_content_key = None
-    else:
-        model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
-    sent = get("content_last_modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.content_last_modified = decoded
-    elif sent is ABSENT:
-        left_out.append("content_last_modified")
-        model.content_last_modified = None
-    elif sent is None:
-        model.content_last_modified = None
-    else:
-        model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
-    sent = get("normalized_metadata", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.normalized_metadata = read_normalized_content_metadata(sent)
-        except MissingFieldError as error:
-            raise error.within("normalized_metadata") from None
-    elif sent is ABSENT:
-        left_out.append("normalized_metadata")
-        model.normalized_metadata = None
-    elif sent is None:
-        model.normalized_metadata = None
-    else:
-        model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
-    sent = get("active", ABSENT)
-    if sent.__class__ is bool:
-        model.active = sent
-    elif sent is ABSENT:
-        left_out.append("active")
-        model.active = None
-    elif sent is None:
-        model.active = None
-    else:
-        model.active = _READ_BOOL(sent, "active", notes)
-    sent = get("marketing_url", ABSENT)
-    if sent.__class__ is str:
-        model.marketing_url = sent
-    elif sent is ABSENT:
-        left_out.append("marketing_url")
-        model.marketing_url = None
-    elif sent is None:
-        model.marketing_url = None
-    else:
-        model.marketing_url = _READ_STR(sent, "marketing_url", notes)
-    sent = get("enrollment_url", ABSENT)
-    if sent.__class__ is str:
-        model.enrollment_url = sent
-    elif sent is ABSENT:
-        left_out.append("enrollment_url")
-        model.enrollment_url = None
-    elif sent is None:
-        model.enrollment_url = None
-    else:
-        model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
-    sent = get("xapi_activity_id", ABSENT)
-    if sent.__class__ is str:
-        model.xapi_activity_id = sent
-    elif sent is ABSENT:
-        left_out.append("xapi_activity_id")
-        model.xapi_activity_id = None
-    elif sent is None:
-        model.xapi_activity_id = None
-    else:
-        model.xapi_activity_id = _READ_STR(sent, "xapi_activity_id", notes)
-    sent = get("product_source", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.product_source = read_product_source(sent)
-        except MissingFieldError as error:
-            raise error.within("product_source") from None
-    elif sent is ABSENT:
-        left_out.append("product_source")
-        model.product_source = None
-    elif sent is None:
-        model.product_source = None
-    else:
-        model.product_source = _READ_PRODUCT_SOURCE(sent, "product_source", notes)
-    finish(model, data, notes, left_out, _CONTENT_METADATA_FIELDS)
-    return model
-
-
-_LEARNER_PATHWAY_FIELDS = frozenset(
-    {
-        "content_type",
-        "key",
-        "uuid",
-        "title",
-        "name",
-        "aggregation_key",
-        "status",
-        "overview",
-        "published",
-        "visible_via_association",
-        "created",
-        "card_image",
-        "steps",
-        "parent_content_key",
-        "content_last_modified",
-        "normalized_metadata",
-    }
-)
-
-
-def read_learner_pathway(data: Any, _cls: Any = None) -> Any:
-    """A ``LearnerPathway`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, LearnerPathway)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = LearnerPathway.__new__(LearnerPathway)
-    sent = get("content_type", ABSENT)
-    if sent.__class__ is str and (decoded := _CONTENT_TYPE_VALUES.get(sent)) is not None:
-        model.content_type = decoded
-    elif sent is ABSENT:
-        left_out.append("content_type")
-        model.content_type = None
-    elif sent is None:
-        model.content_type = None
-    else:
-        model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
-    sent = get("key", ABSENT)
-    if sent.__class__ is str:
-        model.key = sent
-    elif sent is ABSENT:
-        left_out.append("key")
-        model.key = None
-    elif sent is None:
-        model.key = None
-    else:
-        model.key = _READ_STR(sent, "key", notes)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        left_out.append("uuid")
-        model.uuid = None
-    elif sent is None:
-        model.uuid = None
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("title", ABSENT)
-    if sent.__class__ is str:
-        model.title = sent
-    elif sent is ABSENT:
-        left_out.append("title")
-        model.title = None
-    elif sent is None:
-        model.title = None
-    else:
-        model.title = _READ_STR(sent, "title", notes)
-    sent = get("name", ABSENT)
-    if sent.__class__ is str:
-        model.name = sent
-    elif sent is ABSENT:
-        left_out.append("name")
-        model.name = None
-    elif sent is None:
-        model.name = None
-    else:
-        model.name = _READ_STR(sent, "name", notes)
-    sent = get("aggregation_key", ABSENT)
-    if sent.__class__ is str:
-        model.aggregation_key = sent
-    elif sent is ABSENT:
-        left_out.append("aggregation_key")
-        model.aggregation_key = None
-    elif sent is None:
-        model.aggregation_key = None
-    else:
-        model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
-    sent = get("status", ABSENT)
-    if sent.__class__ is str:
-        model.status = sent
-    elif sent is ABSENT:
-        left_out.append("status")
-        model.status = None
-    elif sent is None:
-        model.status = None
-    else:
-        model.status = _READ_STR(sent, "status", notes)
-    sent = get("overview", ABSENT)
-    if sent.__class__ is str:
-        model.overview = sent
-    elif sent is ABSENT:
-        left_out.append("overview")
-        model.overview = None
-    elif sent is None:
-        model.overview = None
-    else:
-        model.overview = _READ_STR(sent, "overview", notes)
-    sent = get("published", ABSENT)
-    if sent.__class__ is bool:
-        model.published = sent
-    elif sent is ABSENT:
-        left_out.append("published")
-        model.published = None
-    elif sent is None:
-        model.published = None
-    else:
-        model.published = _READ_BOOL(sent, "published", notes)
-    sent = get("visible_via_association", ABSENT)
-    if sent.__class__ is bool:
-        model.visible_via_association = sent
-    elif sent is ABSENT:
-        left_out.append("visible_via_association")
-        model.visible_via_association = None
-    elif sent is None:
-        model.visible_via_association = None
-    else:
-        model.visible_via_association = _READ_BOOL(sent, "visible_via_association", notes)
-    sent = get("created", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.created = decoded
-    elif sent is ABSENT:
-        left_out.append("created")
-        model.created = None
-    elif sent is None:
-        model.created = None
-    else:
-        model.created = _READ_DATETIME(sent, "created", notes)
-    sent = get("card_image", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.card_image = read_learner_pathway_images(sent)
-        except MissingFieldError as error:
-            raise error.within("card_image") from None
-    elif sent is ABSENT:
-        left_out.append("card_image")
-        model.card_image = None
-    elif sent is None:
-        model.card_image = None
-    else:
-        model.card_image = _READ_LEARNER_PATHWAY_IMAGES(sent, "card_image", notes)
-    sent = get("steps", ABSENT)
-    if sent.__class__ is list:
-        model.steps = read_models(sent, read_learner_pathway_step, "steps", LearnerPathwayStep, notes)
-    elif sent is ABSENT:
-        left_out.append("steps")
-        model.steps = []
-    elif sent is None:
-        model.steps = null_array("steps", list[LearnerPathwayStep], notes)
-    else:
-        model.steps = _READ_LIST_LEARNER_PATHWAY_STEP(sent, "steps", notes)
-    sent = get("parent_content_key", ABSENT)
-    if sent.__class__ is str:
-        model.parent_content_key = sent
-    elif sent is ABSENT:
-        left_out.append("parent_content_key")
-        model.parent_content_key = None
-    elif sent is None:
-        model.parent_content_key = None
-    else:
-        model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
-    sent = get("content_last_modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.content_last_modified = decoded
-    elif sent is ABSENT:
-        left_out.append("content_last_modified")
-        model.content_last_modified = None
-    elif sent is None:
-        model.content_last_modified = None
-    else:
-        model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
-    sent = get("normalized_metadata", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.normalized_metadata = read_normalized_content_metadata(sent)
-        except MissingFieldError as error:
-            raise error.within("normalized_metadata") from None
-    elif sent is ABSENT:
-        left_out.append("normalized_metadata")
-        model.normalized_metadata = None
-    elif sent is None:
-        model.normalized_metadata = None
-    else:
-        model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
-    finish(model, data, notes, left_out, _LEARNER_PATHWAY_FIELDS)
-    return model
-
-
-_VIDEO_FIELDS = frozenset(
-    {
-        "content_type",
-        "key",
-        "uuid",
-        "title",
-        "aggregation_key",
-        "edx_video_id",
-        "client_video_id",
-        "video_usage_key",
-        "json_metadata",
-        "summary_transcripts",
-        "parent_content_metadata",
-        "skills",
-        "parent_content_key",
-        "content_last_modified",
-        "normalized_metadata",
-    }
-)
-
-
-def read_video(data: Any, _cls: Any = None) -> Any:
-    """A ``Video`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Video)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = Video.__new__(Video)
-    sent = get("content_type", ABSENT)
-    if sent.__class__ is str and (decoded := _CONTENT_TYPE_VALUES.get(sent)) is not None:
-        model.content_type = decoded
-    elif sent is ABSENT:
-        left_out.append("content_type")
-        model.content_type = None
-    elif sent is None:
-        model.content_type = None
-    else:
-        model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
-    sent = get("key", ABSENT)
-    if sent.__class__ is str:
-        model.key = sent
-    elif sent is ABSENT:
-        left_out.append("key")
-        model.key = None
-    elif sent is None:
-        model.key = None
-    else:
-        model.key = _READ_STR(sent, "key", notes)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        left_out.append("uuid")
-        model.uuid = None
-    elif sent is None:
-        model.uuid = None
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("title", ABSENT)
-    if sent.__class__ is str:
-        model.title = sent
-    elif sent is ABSENT:
-        left_out.append("title")
-        model.title = None
-    elif sent is None:
-        model.title = None
-    else:
-        model.title = _READ_STR(sent, "title", notes)
-    sent = get("aggregation_key", ABSENT)
-    if sent.__class__ is str:
-        model.aggregation_key = sent
-    elif sent is ABSENT:
-        left_out.append("aggregation_key")
-        model.aggregation_key = None
-    elif sent is None:
-        model.aggregation_key = None
-    else:
-        model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
-    sent = get("edx_video_id", ABSENT)
-    if sent.__class__ is str:
-        model.edx_video_id = sent
-    elif sent is ABSENT:
-        left_out.append("edx_video_id")
-        model.edx_video_id = None
-    elif sent is None:
-        model.edx_video_id = None
-    else:
-        model.edx_video_id = _READ_STR(sent, "edx_video_id", notes)
-    sent = get("client_video_id", ABSENT)
-    if sent.__class__ is str:
-        model.client_video_id = sent
-    elif sent is ABSENT:
-        left_out.append("client_video_id")
-        model.client_video_id = None
-    elif sent is None:
-        model.client_video_id = None
-    else:
-        model.client_video_id = _READ_STR(sent, "client_video_id", notes)
-    sent = get("video_usage_key", ABSENT)
-    if sent.__class__ is str:
-        model.video_usage_key = sent
-    elif sent is ABSENT:
-        left_out.append("video_usage_key")
-        model.video_usage_key = None
-    elif sent is None:
-        model.video_usage_key = None
-    else:
-        model.video_usage_key = _READ_STR(sent, "video_usage_key", notes)
-    sent = get("json_metadata", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.json_metadata = sent
-    elif sent is ABSENT:
-        left_out.append("json_metadata")
-        model.json_metadata = None
-    elif sent is None:
-        model.json_metadata = None
-    else:
-        model.json_metadata = _READ_DICT_STR_ANY(sent, "json_metadata", notes)
-    sent = get("summary_transcripts", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.summary_transcripts = sent
-    elif sent is ABSENT:
-        left_out.append("summary_transcripts")
-        model.summary_transcripts = []
-    elif sent is None:
-        model.summary_transcripts = null_array("summary_transcripts", list[str], notes)
-    else:
-        model.summary_transcripts = _READ_LIST_STR(sent, "summary_transcripts", notes)
-    sent = get("parent_content_metadata", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.parent_content_metadata = sent
-    elif sent is ABSENT:
-        left_out.append("parent_content_metadata")
-        model.parent_content_metadata = None
-    elif sent is None:
-        model.parent_content_metadata = None
-    else:
-        model.parent_content_metadata = _READ_DICT_STR_ANY(sent, "parent_content_metadata", notes)
-    sent = get("skills", ABSENT)
-    if sent.__class__ is list:
-        model.skills = read_models(sent, read_video_skill, "skills", VideoSkill, notes)
-    elif sent is ABSENT:
-        left_out.append("skills")
-        model.skills = []
-    elif sent is None:
-        model.skills = null_array("skills", list[VideoSkill], notes)
-    else:
-        model.skills = _READ_LIST_VIDEO_SKILL(sent, "skills", notes)
-    sent = get("parent_content_key", ABSENT)
-    if sent.__class__ is str:
-        model.parent_content_key = sent
-    elif sent is ABSENT:
-        left_out.append("parent_content_key")
-        model.parent_content_key = None
-    elif sent is None:
-        model.parent_content_key = None
-    else:
-        model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
-    sent = get("content_last_modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.content_last_modified = decoded
-    elif sent is ABSENT:
-        left_out.append("content_last_modified")
-        model.content_last_modified = None
-    elif sent is None:
-        model.content_last_modified = None
-    else:
-        model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
-    sent = get("normalized_metadata", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.normalized_metadata = read_normalized_content_metadata(sent)
-        except MissingFieldError as error:
-            raise error.within("normalized_metadata") from None
-    elif sent is ABSENT:
-        left_out.append("normalized_metadata")
-        model.normalized_metadata = None
-    elif sent is None:
-        model.normalized_metadata = None
-    else:
-        model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
-    finish(model, data, notes, left_out, _VIDEO_FIELDS)
-    return model
-
-
-_ENDORSEMENT_FIELDS = frozenset({"endorser", "quote"})
-
-
-def read_endorsement(data: Any, _cls: Any = None) -> Any:
-    """An ``Endorsement`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Endorsement)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = Endorsement.__new__(Endorsement)
-    sent = get("endorser", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.endorser = read_staff(sent)
-        except MissingFieldError as error:
-            raise error.within("endorser") from None
-    elif sent is ABSENT:
-        left_out.append("endorser")
-        model.endorser = None
-    elif sent is None:
-        model.endorser = None
-    else:
-        model.endorser = _READ_STAFF(sent, "endorser", notes)
-    sent = get("quote", ABSENT)
-    if sent.__class__ is str:
-        model.quote = sent
-    elif sent is ABSENT:
-        left_out.append("quote")
-        model.quote = None
-    elif sent is None:
-        model.quote = None
-    else:
-        model.quote = _READ_STR(sent, "quote", notes)
-    finish(model, data, notes, left_out, _ENDORSEMENT_FIELDS)
-    return model
-
-
-_CORPORATE_ENDORSEMENT_FIELDS = frozenset(
-    {"corporation_name", "statement", "image", "individual_endorsements"}
-)
-
-
-def read_corporate_endorsement(data: Any, _cls: Any = None) -> Any:
-    """A ``CorporateEndorsement`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, CorporateEndorsement)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = CorporateEndorsement.__new__(CorporateEndorsement)
-    sent = get("corporation_name", ABSENT)
-    if sent.__class__ is str:
-        model.corporation_name = sent
-    elif sent is ABSENT:
-        left_out.append("corporation_name")
-        model.corporation_name = None
-    elif sent is None:
-        model.corporation_name = None
-    else:
-        model.corporation_name = _READ_STR(sent, "corporation_name", notes)
-    sent = get("statement", ABSENT)
-    if sent.__class__ is str:
-        model.statement = sent
-    elif sent is ABSENT:
-        left_out.append("statement")
-        model.statement = None
-    elif sent is None:
-        model.statement = None
-    else:
-        model.statement = _READ_STR(sent, "statement", notes)
-    sent = get("image", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.image = read_image(sent)
-        except MissingFieldError as error:
-            raise error.within("image") from None
-    elif sent is ABSENT:
-        left_out.append("image")
-        model.image = None
-    elif sent is None:
-        model.image = None
-    else:
-        model.image = _READ_IMAGE(sent, "image", notes)
-    sent = get("individual_endorsements", ABSENT)
-    if sent.__class__ is list:
-        model.individual_endorsements = read_models(
-            sent, read_endorsement, "individual_endorsements", Endorsement, notes
-        )
-    elif sent is ABSENT:
-        left_out.append("individual_endorsements")
-        model.individual_endorsements = []
-    elif sent is None:
-        model.individual_endorsements = null_array("individual_endorsements", list[Endorsement], notes)
-    else:
-        model.individual_endorsements = _READ_LIST_ENDORSEMENT(sent, "individual_endorsements", notes)
-    finish(model, data, notes, left_out, _CORPORATE_ENDORSEMENT_FIELDS)
-    return model
-
-
-_COURSE_FIELDS = frozenset(
-    {
-        "key",
-        "uuid",
-        "title",
-        "course_runs",
-        "enrollment_url",
-        "entitlements",
-        "owners",
-        "image",
-        "short_description",
-        "type",
-        "url_slug",
-        "course_type",
-        "enterprise_subscription_inclusion",
-        "excluded_from_seo",
-        "excluded_from_search",
-        "full_description",
-        "level_type",
-        "subjects",
-        "prerequisites",
-        "prerequisites_raw",
-        "expected_learning_items",
-        "video",
-        "sponsors",
-        "modified",
-        "marketing_url",
-        "syllabus_raw",
-        "outcome",
-        "original_image",
-        "card_image_url",
-        "course",
-        "image_url",
-        "canonical_course_run_key",
-        "extra_description",
-        "additional_information",
-        "additional_metadata",
-        "faq",
-        "learner_testimonials",
-        "enrollment_count",
-        "recent_enrollment_count",
-        "topics",
-        "key_for_reruns",
-        "url_slug_history",
-        "url_redirects",
-        "course_run_statuses",
-        "editors",
-        "collaborators",
-        "skill_names",
-        "skills",
-        "organization_short_code_override",
-        "organization_logo_override_url",
-        "geolocation",
-        "location_restriction",
-        "in_year_value",
-        "product_source",
-        "data_modified_timestamp",
-        "watchers",
-        "programs",
-        "course_run_keys",
-        "editable",
-        "advertised_course_run_uuid",
-        "content_type",
-        "aggregation_key",
-        "content_last_modified",
-        "parent_content_key",
-        "xapi_activity_id",
-        "active",
-        "normalized_metadata",
-        "normalized_metadata_by_run",
-        "reviews_count",
-        "avg_course_rating",
-        "first_enrollable_paid_seat_price",
-        "languages",
-        "organizations",
-    }
-)
-
-
-def read_course(data: Any, _cls: Any = None) -> Any:
-    """A ``Course`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Course)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = Course.__new__(Course)
-    sent = get("key", ABSENT)
-    if sent.__class__ is str:
-        model.key = sent
-    elif sent is ABSENT:
-        missing(Course, "key")
-    elif sent is None:
-        missing(Course, "key", null=True)
-    else:
-        model.key = _READ_STR(sent, "key", notes)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        left_out.append("uuid")
-        model.uuid = None
-    elif sent is None:
-        model.uuid = None
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("title", ABSENT)
-    if sent.__class__ is str:
-        model.title = sent
-    elif sent is ABSENT:
-        left_out.append("title")
-        model.title = None
-    elif sent is None:
-        model.title = None
-    else:
-        model.title = _READ_STR(sent, "title", notes)
-    sent = get("course_runs", ABSENT)
-    if sent.__class__ is list:
-        model.course_runs = read_models(sent, read_course_run, "course_runs", CourseRun, notes)
-    elif sent is ABSENT:
-        left_out.append("course_runs")
-        model.course_runs = []
-    elif sent is None:
-        model.course_runs = null_array("course_runs", list[CourseRun], notes)
-    else:
-        model.course_runs = _READ_LIST_COURSE_RUN(sent, "course_runs", notes)
-    sent = get("enrollment_url", ABSENT)
-    if sent.__class__ is str:
-        model.enrollment_url = sent
-    elif sent is ABSENT:
-        left_out.append("enrollment_url")
-        model.enrollment_url = None
-    elif sent is None:
-        model.enrollment_url = None
-    else:
-        model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
-    sent = get("entitlements", ABSENT)
-    if sent.__class__ is list:
-        model.entitlements = read_models(sent, read_entitlement, "entitlements", Entitlement, notes)
-    elif sent is ABSENT:
-        left_out.append("entitlements")
-        model.entitlements = []
-    elif sent is None:
-        model.entitlements = null_array("entitlements", list[Entitlement], notes)
-    else:
-        model.entitlements = _READ_LIST_ENTITLEMENT(sent, "entitlements", notes)
-    sent = get("owners", ABSENT)
-    if sent.__class__ is list:
-        model.owners = read_models(sent, read_organization, "owners", Organization, notes)
-    elif sent is ABSENT:
-        left_out.append("owners")
-        model.owners = []
-    elif sent is None:
-        model.owners = null_array("owners", list[Organization], notes)
-    else:
-        model.owners = _READ_LIST_ORGANIZATION(sent, "owners", notes)
-    sent = get("image", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.image = read_image(sent)
-        except MissingFieldError as error:
-            raise error.within("image") from None
-    elif sent is ABSENT:
-        left_out.append("image")
-        model.image = None
-    elif sent is None:
-        model.image = None
-    else:
-        model.image = _READ_IMAGE(sent, "image", notes)
-    sent = get("short_description", ABSENT)
-    if sent.__class__ is str:
-        model.short_description = sent
-    elif sent is ABSENT:
-        left_out.append("short_description")
-        model.short_description = None
-    elif sent is None:
-        model.short_description = None
-    else:
-        model.short_description = _READ_STR(sent, "short_description", notes)
-    sent = get("type", ABSENT)
-    if sent.__class__ is str:
-        model.type = sent
-    elif sent is ABSENT:
-        left_out.append("type")
-        model.type = None
-    elif sent is None:
-        model.type = None
-    else:
-        model.type = _READ_STR(sent, "type", notes)
-    sent = get("url_slug", ABSENT)
-    if sent.__class__ is str:
-        model.url_slug = sent
-    elif sent is ABSENT:
-        left_out.append("url_slug")
-        model.url_slug = None
-    elif sent is None:
-        model.url_slug = None
-    else:
-        model.url_slug = _READ_STR(sent, "url_slug", notes)
-    sent = get("course_type", ABSENT)
-    if sent.__class__ is str:
-        model.course_type = sent
-    elif sent is ABSENT:
-        left_out.append("course_type")
-        model.course_type = None
-    elif sent is None:
-        model.course_type = None
-    else:
-        model.course_type = _READ_STR(sent, "course_type", notes)
-    sent = get("enterprise_subscription_inclusion", ABSENT)
-    if sent.__class__ is bool:
-        model.enterprise_subscription_inclusion = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_subscription_inclusion")
-        model.enterprise_subscription_inclusion = None
-    elif sent is None:
-        model.enterprise_subscription_inclusion = None
-    else:
-        model.enterprise_subscription_inclusion = _READ_BOOL(sent, "enterprise_subscription_inclusion", notes)
-    sent = get("excluded_from_seo", ABSENT)
-    if sent.__class__ is bool:
-        model.excluded_from_seo = sent
-    elif sent is ABSENT:
-        left_out.append("excluded_from_seo")
-        model.excluded_from_seo = None
-    elif sent is None:
-        model.excluded_from_seo = None
-    else:
-        model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
-    sent = get("excluded_from_search", ABSENT)
-    if sent.__class__ is bool:
-        model.excluded_from_search = sent
-    elif sent is ABSENT:
-        left_out.append("excluded_from_search")
-        model.excluded_from_search = None
-    elif sent is None:
-        model.excluded_from_search = None
-    else:
-        model.excluded_from_search = _READ_BOOL(sent, "excluded_from_search", notes)
-    sent = get("full_description", ABSENT)
-    if sent.__class__ is str:
-        model.full_description = sent
-    elif sent is ABSENT:
-        left_out.append("full_description")
-        model.full_description = None
-    elif sent is None:
-        model.full_description = None
-    else:
-        model.full_description = _READ_STR(sent, "full_description", notes)
-    sent = get("level_type", ABSENT)
-    if sent.__class__ is str and (decoded := _LEVEL_TYPE_VALUES.get(sent)) is not None:
-        model.level_type = decoded
-    elif sent is ABSENT:
-        left_out.append("level_type")
-        model.level_type = None
-    elif sent is None:
-        model.level_type = None
-    else:
-        model.level_type = _READ_LEVEL_TYPE_STR(sent, "level_type", notes)
-    sent = get("subjects", ABSENT)
-    if sent.__class__ is list:
-        model.subjects = read_models(sent, read_subject, "subjects", Subject, notes)
-    elif sent is ABSENT:
-        left_out.append("subjects")
-        model.subjects = []
-    elif sent is None:
-        model.subjects = null_array("subjects", list[Subject], notes)
-    else:
-        model.subjects = _READ_LIST_SUBJECT(sent, "subjects", notes)
-    sent = get("prerequisites", ABSENT)
-    if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
-        model.prerequisites = sent
-    elif sent is ABSENT:
-        left_out.append("prerequisites")
-        model.prerequisites = []
-    elif sent is None:
-        model.prerequisites = null_array("prerequisites", list[dict[str, Any]], notes)
-    else:
-        model.prerequisites = _READ_LIST_DICT_STR_ANY(sent, "prerequisites", notes)
-    sent = get("prerequisites_raw", ABSENT)
-    if sent.__class__ is list:
-        model.prerequisites_raw = sent
-    elif sent is ABSENT:
-        left_out.append("prerequisites_raw")
-        model.prerequisites_raw = []
-    elif sent is None:
-        model.prerequisites_raw = null_array("prerequisites_raw", list[Any], notes)
-    else:
-        model.prerequisites_raw = _READ_LIST_ANY(sent, "prerequisites_raw", notes)
-    sent = get("expected_learning_items", ABSENT)
-    if sent.__class__ is list:
-        model.expected_learning_items = sent
-    elif sent is ABSENT:
-        left_out.append("expected_learning_items")
-        model.expected_learning_items = []
-    elif sent is None:
-        model.expected_learning_items = null_array("expected_learning_items", list[Any], notes)
-    else:
-        model.expected_learning_items = _READ_LIST_ANY(sent, "expected_learning_items", notes)
-    sent = get("video", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.video = sent
-    elif sent is ABSENT:
-        left_out.append("video")
-        model.video = None
-    elif sent is None:
-        model.video = None
-    else:
-        model.video = _READ_DICT_STR_ANY(sent, "video", notes)
-    sent = get("sponsors", ABSENT)
-    if sent.__class__ is list:
-        model.sponsors = sent
-    elif sent is ABSENT:
-        left_out.append("sponsors")
-        model.sponsors = []
-    elif sent is None:
-        model.sponsors = null_array("sponsors", list[Any], notes)
-    else:
-        model.sponsors = _READ_LIST_ANY(sent, "sponsors", notes)
-    sent = get("modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.modified = decoded
-    elif sent is ABSENT:
-        left_out.append("modified")
-        model.modified = None
-    elif sent is None:
-        model.modified = None
-    else:
-        model.modified = _READ_DATETIME(sent, "modified", notes)
-    sent = get("marketing_url", ABSENT)
-    if sent.__class__ is str:
-        model.marketing_url = sent
-    elif sent is ABSENT:
-        left_out.append("marketing_url")
-        model.marketing_url = None
-    elif sent is None:
-        model.marketing_url = None
-    else:
-        model.marketing_url = _READ_STR(sent, "marketing_url", notes)
-    sent = get("syllabus_raw", ABSENT)
-    if sent.__class__ is str:
-        model.syllabus_raw = sent
-    elif sent is ABSENT:
-        left_out.append("syllabus_raw")
-        model.syllabus_raw = None
-    elif sent is None:
-        model.syllabus_raw = None
-    else:
-        model.syllabus_raw = _READ_STR(sent, "syllabus_raw", notes)
-    sent = get("outcome", ABSENT)
-    if sent.__class__ is str:
-        model.outcome = sent
-    elif sent is ABSENT:
-        left_out.append("outcome")
-        model.outcome = None
-    elif sent is None:
-        model.outcome = None
-    else:
-        model.outcome = _READ_STR(sent, "outcome", notes)
-    sent = get("original_image", ABSENT)
-    if sent is ABSENT:
-        left_out.append("original_image")
-        model.original_image = None
-    elif sent is None:
-        model.original_image = None
-    else:
-        model.original_image = _READ_STR_IMAGE(sent, "original_image", notes)
-    sent = get("card_image_url", ABSENT)
-    if sent.__class__ is str:
-        model.card_image_url = sent
-    elif sent is ABSENT:
-        left_out.append("card_image_url")
-        model.card_image_url = None
-    elif sent is None:
-        model.card_image_url = None
-    else:
-        model.card_image_url = _READ_STR(sent, "card_image_url", notes)
-    sent = get("course", ABSENT)
-    if sent.__class__ is str:
-        model.course = sent
-    elif sent is ABSENT:
-        left_out.append("course")
-        model.course = None
-    elif sent is None:
-        model.course = None
-    else:
-        model.course = _READ_STR(sent, "course", notes)
-    sent = get("image_url", ABSENT)
-    if sent.__class__ is str:
-        model.image_url = sent
-    elif sent is ABSENT:
-        left_out.append("image_url")
-        model.image_url = None
-    elif sent is None:
-        model.image_url = None
-    else:
-        model.image_url = _READ_STR(sent, "image_url", notes)
-    sent = get("canonical_course_run_key", ABSENT)
-    if sent.__class__ is str:
-        model.canonical_course_run_key = sent
-    elif sent is ABSENT:
-        left_out.append("canonical_course_run_key")
-        model.canonical_course_run_key = None
-    elif sent is None:
-        model.canonical_course_run_key = None
-    else:
-        model.canonical_course_run_key = _READ_STR(sent, "canonical_course_run_key", notes)
-    sent = get("extra_description", ABSENT)
-    if sent.__class__ is str:
-        model.extra_description = sent
-    elif sent is ABSENT:
-        left_out.append("extra_description")
-        model.extra_description = None
-    elif sent is None:
-        model.extra_description = None
-    else:
-        model.extra_description = _READ_STR(sent, "extra_description", notes)
-    sent = get("additional_information", ABSENT)
-    if sent.__class__ is str:
-        model.additional_information = sent
-    elif sent is ABSENT:
-        left_out.append("additional_information")
-        model.additional_information = None
-    elif sent is None:
-        model.additional_information = None
-    else:
-        model.additional_information = _READ_STR(sent, "additional_information", notes)
-    sent = get("additional_metadata", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.additional_metadata = sent
-    elif sent is ABSENT:
-        left_out.append("additional_metadata")
-        model.additional_metadata = None
-    elif sent is None:
-        model.additional_metadata = None
-    else:
-        model.additional_metadata = _READ_DICT_STR_ANY(sent, "additional_metadata", notes)
-    sent = get("faq", ABSENT)
-    if sent.__class__ is str:
-        model.faq = sent
-    elif sent is ABSENT:
-        left_out.append("faq")
-        model.faq = None
-    elif sent is None:
-        model.faq = None
-    else:
-        model.faq = _READ_STR(sent, "faq", notes)
-    sent = get("learner_testimonials", ABSENT)
-    if sent.__class__ is str:
-        model.learner_testimonials = sent
-    elif sent is ABSENT:
-        left_out.append("learner_testimonials")
-        model.learner_testimonials = None
-    elif sent is None:
-        model.learner_testimonials = None
-    else:
-        model.learner_testimonials = _READ_STR(sent, "learner_testimonials", notes)
-    sent = get("enrollment_count", ABSENT)
-    if sent.__class__ is int:
-        model.enrollment_count = sent
-    elif sent is ABSENT:
-        left_out.append("enrollment_count")
-        model.enrollment_count = None
-    elif sent is None:
-        model.enrollment_count = None
-    else:
-        model.enrollment_count = _READ_INT(sent, "enrollment_count", notes)
-    sent = get("recent_enrollment_count", ABSENT)
-    if sent.__class__ is int:
-        model.recent_enrollment_count = sent
-    elif sent is ABSENT:
-        left_out.append("recent_enrollment_count")
-        model.recent_enrollment_count = None
-    elif sent is None:
-        model.recent_enrollment_count = None
-    else:
-        model.recent_enrollment_count = _READ_INT(sent, "recent_enrollment_count", notes)
-    sent = get("topics", ABSENT)
-    if sent.__class__ is list:
-        model.topics = sent
-    elif sent is ABSENT:
-        left_out.append("topics")
-        model.topics = []
-    elif sent is None:
-        model.topics = null_array("topics", list[Any], notes)
-    else:
-        model.topics = _READ_LIST_ANY(sent, "topics", notes)
-    sent = get("key_for_reruns", ABSENT)
-    if sent.__class__ is str:
-        model.key_for_reruns = sent
-    elif sent is ABSENT:
-        left_out.append("key_for_reruns")
-        model.key_for_reruns = None
-    elif sent is None:
-        model.key_for_reruns = None
-    else:
-        model.key_for_reruns = _READ_STR(sent, "key_for_reruns", notes)
-    sent = get("url_slug_history", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.url_slug_history = sent
-    elif sent is ABSENT:
-        left_out.append("url_slug_history")
-        model.url_slug_history = []
-    elif sent is None:
-        model.url_slug_history = null_array("url_slug_history", list[str], notes)
-    else:
-        model.url_slug_history = _READ_LIST_STR(sent, "url_slug_history", notes)
-    sent = get("url_redirects", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.url_redirects = sent
-    elif sent is ABSENT:
-        left_out.append("url_redirects")
-        model.url_redirects = []
-    elif sent is None:
-        model.url_redirects = null_array("url_redirects", list[str], notes)
-    else:
-        model.url_redirects = _READ_LIST_STR(sent, "url_redirects", notes)
-    sent = get("course_run_statuses", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.course_run_statuses = sent
-    elif sent is ABSENT:
-        left_out.append("course_run_statuses")
-        model.course_run_statuses = []
-    elif sent is None:
-        model.course_run_statuses = null_array("course_run_statuses", list[str], notes)
-    else:
-        model.course_run_statuses = _READ_LIST_STR(sent, "course_run_statuses", notes)
-    sent = get("editors", ABSENT)
-    if sent.__class__ is list:
-        model.editors = sent
-    elif sent is ABSENT:
-        left_out.append("editors")
-        model.editors = []
-    elif sent is None:
-        model.editors = null_array("editors", list[Any], notes)
-    else:
-        model.editors = _READ_LIST_ANY(sent, "editors", notes)
-    sent = get("collaborators", ABSENT)
-    if sent.__class__ is list:
-        model.collaborators = sent
-    elif sent is ABSENT:
-        left_out.append("collaborators")
-        model.collaborators = []
-    elif sent is None:
-        model.collaborators = null_array("collaborators", list[Any], notes)
-    else:
-        model.collaborators = _READ_LIST_ANY(sent, "collaborators", notes)
-    sent = get("skill_names", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.skill_names = sent
-    elif sent is ABSENT:
-        left_out.append("skill_names")
-        model.skill_names = []
-    elif sent is None:
-        model.skill_names = null_array("skill_names", list[str], notes)
-    else:
-        model.skill_names = _READ_LIST_STR(sent, "skill_names", notes)
-    sent = get("skills", ABSENT)
-    if sent.__class__ is list:
-        model.skills = sent
-    elif sent is ABSENT:
-        left_out.append("skills")
-        model.skills = []
-    elif sent is None:
-        model.skills = null_array("skills", list[Any], notes)
-    else:
-        model.skills = _READ_LIST_ANY(sent, "skills", notes)
-    sent = get("organization_short_code_override", ABSENT)
-    if sent.__class__ is str:
-        model.organization_short_code_override = sent
-    elif sent is ABSENT:
-        left_out.append("organization_short_code_override")
-        model.organization_short_code_override = None
-    elif sent is None:
-        model.organization_short_code_override = None
-    else:
-        model.organization_short_code_override = _READ_STR(sent, "organization_short_code_override", notes)
-    sent = get("organization_logo_override_url", ABSENT)
-    if sent.__class__ is str:
-        model.organization_logo_override_url = sent
-    elif sent is ABSENT:
-        left_out.append("organization_logo_override_url")
-        model.organization_logo_override_url = None
-    elif sent is None:
-        model.organization_logo_override_url = None
-    else:
-        model.organization_logo_override_url = _READ_STR(sent, "organization_logo_override_url", notes)
-    sent = get("geolocation", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.geolocation = sent
-    elif sent is ABSENT:
-        left_out.append("geolocation")
-        model.geolocation = None
-    elif sent is None:
-        model.geolocation = None
-    else:
-        model.geolocation = _READ_DICT_STR_ANY(sent, "geolocation", notes)
-    sent = get("location_restriction", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.location_restriction = sent
-    elif sent is ABSENT:
-        left_out.append("location_restriction")
-        model.location_restriction = None
-    elif sent is None:
-        model.location_restriction = None
-    else:
-        model.location_restriction = _READ_DICT_STR_ANY(sent, "location_restriction", notes)
-    sent = get("in_year_value", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.in_year_value = sent
-    elif sent is ABSENT:
-        left_out.append("in_year_value")
-        model.in_year_value = None
-    elif sent is None:
-        model.in_year_value = None
-    else:
-        model.in_year_value = _READ_DICT_STR_ANY(sent, "in_year_value", notes)
-    sent = get("product_source", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.product_source = read_product_source(sent)
-        except MissingFieldError as error:
-            raise error.within("product_source") from None
-    elif sent is ABSENT:
-        left_out.append("product_source")
-        model.product_source = None
-    elif sent is None:
-        model.product_source = None
-    else:
-        model.product_source = _READ_PRODUCT_SOURCE(sent, "product_source", notes)
-    sent = get("data_modified_timestamp", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.data_modified_timestamp = decoded
-    elif sent is ABSENT:
-        left_out.append("data_modified_timestamp")
-        model.data_modified_timestamp = None
-    elif sent is None:
-        model.data_modified_timestamp = None
-    else:
-        model.data_modified_timestamp = _READ_DATETIME(sent, "data_modified_timestamp", notes)
-    sent = get("watchers", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.watchers = sent
-    elif sent is ABSENT:
-        left_out.append("watchers")
-        model.watchers = []
-    elif sent is None:
-        model.watchers = null_array("watchers", list[str], notes)
-    else:
-        model.watchers = _READ_LIST_STR(sent, "watchers", notes)
-    sent = get("programs", ABSENT)
-    if sent.__class__ is list:
-        model.programs = sent
-    elif sent is ABSENT:
-        left_out.append("programs")
-        model.programs = []
-    elif sent is None:
-        model.programs = null_array("programs", list[Any], notes)
-    else:
-        model.programs = _READ_LIST_ANY(sent, "programs", notes)
-    sent = get("course_run_keys", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.course_run_keys = sent
-    elif sent is ABSENT:
-        left_out.append("course_run_keys")
-        model.course_run_keys = []
-    elif sent is None:
-        model.course_run_keys = null_array("course_run_keys", list[str], notes)
-    else:
-        model.course_run_keys = _READ_LIST_STR(sent, "course_run_keys", notes)
-    sent = get("editable", ABSENT)
-    if sent.__class__ is bool:
-        model.editable = sent
-    elif sent is ABSENT:
-        left_out.append("editable")
-        model.editable = None
-    elif sent is None:
-        model.editable = None
-    else:
-        model.editable = _READ_BOOL(sent, "editable", notes)
-    sent = get("advertised_course_run_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.advertised_course_run_uuid = sent
-    elif sent is ABSENT:
-        left_out.append("advertised_course_run_uuid")
-        model.advertised_course_run_uuid = None
-    elif sent is None:
-        model.advertised_course_run_uuid = None
-    else:
-        model.advertised_course_run_uuid = _READ_STR(sent, "advertised_course_run_uuid", notes)
-    sent = get("content_type", ABSENT)
-    if sent.__class__ is str and (decoded := _CONTENT_TYPE_VALUES.get(sent)) is not None:
-        model.content_type = decoded
-    elif sent is ABSENT:
-        left_out.append("content_type")
-        model.content_type = None
-    elif sent is None:
-        model.content_type = None
-    else:
-        model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
-    sent = get("aggregation_key", ABSENT)
-    if sent.__class__ is str:
-        model.aggregation_key = sent
-    elif sent is ABSENT:
-        left_out.append("aggregation_key")
-        model.aggregation_key = None
-    elif sent is None:
-        model.aggregation_key = None
-    else:
-        model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
-    sent = get("content_last_modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.content_last_modified = decoded
-    elif sent is ABSENT:
-        left_out.append("content_last_modified")
-        model.content_last_modified = None
-    elif sent is None:
-        model.content_last_modified = None
-    else:
-        model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
-    sent = get("parent_content_key", ABSENT)
-    if sent.__class__ is str:
-        model.parent_content_key = sent
-    elif sent is ABSENT:
-        left_out.append("parent_content_key")
-        model.parent_content_key = None
-    elif sent is None:
-        model.parent_content_key = None
-    else:
-        model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
-    sent = get("xapi_activity_id", ABSENT)
-    if sent.__class__ is str:
-        model.xapi_activity_id = sent
-    elif sent is ABSENT:
-        left_out.append("xapi_activity_id")
-        model.xapi_activity_id = None
-    elif sent is None:
-        model.xapi_activity_id = None
-    else:
-        model.xapi_activity_id = _READ_STR(sent, "xapi_activity_id", notes)
-    sent = get("active", ABSENT)
-    if sent.__class__ is bool:
-        model.active = sent
-    elif sent is ABSENT:
-        left_out.append("active")
-        model.active = None
-    elif sent is None:
-        model.active = None
-    else:
-        model.active = _READ_BOOL(sent, "active", notes)
-    sent = get("normalized_metadata", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.normalized_metadata = read_normalized_content_metadata(sent)
-        except MissingFieldError as error:
-            raise error.within("normalized_metadata") from None
-    elif sent is ABSENT:
-        left_out.append("normalized_metadata")
-        model.normalized_metadata = None
-    elif sent is None:
-        model.normalized_metadata = None
-    else:
-        model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
-    sent = get("normalized_metadata_by_run", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.normalized_metadata_by_run = sent
-    elif sent is ABSENT:
-        left_out.append("normalized_metadata_by_run")
-        model.normalized_metadata_by_run = None
-    elif sent is None:
-        model.normalized_metadata_by_run = None
-    else:
-        model.normalized_metadata_by_run = _READ_DICT_STR_ANY(sent, "normalized_metadata_by_run", notes)
-    sent = get("reviews_count", ABSENT)
-    if sent.__class__ is int:
-        model.reviews_count = sent
-    elif sent is ABSENT:
-        left_out.append("reviews_count")
-        model.reviews_count = None
-    elif sent is None:
-        model.reviews_count = None
-    else:
-        model.reviews_count = _READ_INT(sent, "reviews_count", notes)
-    sent = get("avg_course_rating", ABSENT)
-    if sent.__class__ is float:
-        model.avg_course_rating = sent
-    elif sent is ABSENT:
-        left_out.append("avg_course_rating")
-        model.avg_course_rating = None
-    elif sent is None:
-        model.avg_course_rating = None
-    else:
-        model.avg_course_rating = _READ_FLOAT(sent, "avg_course_rating", notes)
-    sent = get("first_enrollable_paid_seat_price", ABSENT)
-    if sent.__class__ is int:
-        model.first_enrollable_paid_seat_price = sent
-    elif sent is ABSENT:
-        left_out.append("first_enrollable_paid_seat_price")
-        model.first_enrollable_paid_seat_price = None
-    elif sent is None:
-        model.first_enrollable_paid_seat_price = None
-    else:
-        model.first_enrollable_paid_seat_price = _READ_INT(sent, "first_enrollable_paid_seat_price", notes)
-    sent = get("languages", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.languages = sent
-    elif sent is ABSENT:
-        left_out.append("languages")
-        model.languages = []
-    elif sent is None:
-        model.languages = null_array("languages", list[str], notes)
-    else:
-        model.languages = _READ_LIST_STR(sent, "languages", notes)
-    sent = get("organizations", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.organizations = sent
-    elif sent is ABSENT:
-        left_out.append("organizations")
-        model.organizations = []
-    elif sent is None:
-        model.organizations = null_array("organizations", list[str], notes)
-    else:
-        model.organizations = _READ_LIST_STR(sent, "organizations", notes)
-    finish(model, data, notes, left_out, _COURSE_FIELDS)
-    return model
-
-
-_PROGRAM_FIELDS = frozenset(
-    {
-        "uuid",
-        "title",
-        "subtitle",
-        "type",
-        "type_attrs",
-        "status",
-        "marketing_slug",
-        "marketing_url",
-        "banner_image",
-        "hidden",
-        "courses",
-        "authoring_organizations",
-        "card_image_url",
-        "is_program_eligible_for_one_click_purchase",
-        "degree",
-        "curricula",
-        "marketing_hook",
-        "total_hours_of_effort",
-        "recent_enrollment_count",
-        "organization_short_code_override",
-        "organization_logo_override_url",
-        "primary_subject_override",
-        "level_type_override",
-        "language_override",
-        "labels",
-        "taxi_form",
-        "program_duration_override",
-        "data_modified_timestamp",
-        "excluded_from_search",
-        "excluded_from_seo",
-        "has_ofac_restrictions",
-        "ofac_comment",
-        "overview",
-        "weeks_to_complete",
-        "weeks_to_complete_max",
-        "weeks_to_complete_min",
-        "min_hours_effort_per_week",
-        "max_hours_effort_per_week",
-        "video",
-        "expected_learning_items",
-        "faq",
-        "credit_backing_organizations",
-        "corporate_endorsements",
-        "job_outlook_items",
-        "individual_endorsements",
-        "languages",
-        "transcript_languages",
-        "subjects",
-        "price_ranges",
-        "staff",
-        "credit_redemption_overview",
-        "applicable_seat_types",
-        "instructor_ordering",
-        "enrollment_count",
-        "topics",
-        "credit_value",
-        "enterprise_subscription_inclusion",
-        "geolocation",
-        "location_restriction",
-        "is_2u_degree_program",
-        "in_year_value",
-        "skill_names",
-        "skills",
-        "product_source",
-        "subscription_eligible",
-        "subscription_prices",
-        "enrollment_url",
-        "content_last_modified",
-        "parent_content_key",
-        "aggregation_key",
-        "authoring_organization_uuids",
-        "content_type",
-        "language",
-        "partner",
-        "published",
-        "staff_uuids",
-        "subject_uuids",
-    }
-)
-
-
-def read_program(data: Any, _cls: Any = None) -> Any:
-    """A ``Program`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Program)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = Program.__new__(Program)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        missing(Program, "uuid")
-    elif sent is None:
-        missing(Program, "uuid", null=True)
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("title", ABSENT)
-    if sent.__class__ is str:
-        model.title = sent
-    elif sent is ABSENT:
-        missing(Program, "title")
-    elif sent is None:
-        missing(Program, "title", null=True)
-    else:
-        model.title = _READ_STR(sent, "title", notes)
-    sent = get("subtitle", ABSENT)
-    if sent.__class__ is str:
-        model.subtitle = sent
-    elif sent is ABSENT:
-        left_out.append("subtitle")
-        model.subtitle = None
-    elif sent is None:
-        model.subtitle = None
-    else:
-        model.subtitle = _READ_STR(sent, "subtitle", notes)
-    sent = get("type", ABSENT)
-    if sent.__class__ is str and (decoded := _PROGRAM_TYPE_VALUES.get(sent)) is not None:
-        model.type = decoded
-    elif sent is ABSENT:
-        left_out.append("type")
-        model.type = None
-    elif sent is None:
-        model.type = None
-    else:
-        model.type = _READ_PROGRAM_TYPE_STR(sent, "type", notes)
-    sent = get("type_attrs", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.type_attrs = read_type_attrs(sent)
-        except MissingFieldError as error:
-            raise error.within("type_attrs") from None
-    elif sent is ABSENT:
-        left_out.append("type_attrs")
-        model.type_attrs = None
-    elif sent is None:
-        model.type_attrs = None
-    else:
-        model.type_attrs = _READ_TYPE_ATTRS(sent, "type_attrs", notes)
-    sent = get("status", ABSENT)
-    if sent.__class__ is str:
-        model.status = sent
-    elif sent is ABSENT:
-        left_out.append("status")
-        model.status = None
-    elif sent is None:
-        model.status = None
-    else:
-        model.status = _READ_STR(sent, "status", notes)
-    sent = get("marketing_slug", ABSENT)
-    if sent.__class__ is str:
-        model.marketing_slug = sent
-    elif sent is ABSENT:
-        left_out.append("marketing_slug")
-        model.marketing_slug = None
-    elif sent is None:
-        model.marketing_slug = None
-    else:
-        model.marketing_slug = _READ_STR(sent, "marketing_slug", notes)
-    sent = get("marketing_url", ABSENT)
-    if sent.__class__ is str:
-        model.marketing_url = sent
-    elif sent is ABSENT:
-        left_out.append("marketing_url")
-        model.marketing_url = None
-    elif sent is None:
-        model.marketing_url = None
-    else:
-        model.marketing_url = _READ_STR(sent, "marketing_url", notes)
-    sent = get("banner_image", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.banner_image = sent
-    elif sent is ABSENT:
-        left_out.append("banner_image")
-        model.banner_image = None
-    elif sent is None:
-        model.banner_image = None
-    else:
-        model.banner_image = _READ_DICT_STR_ANY(sent, "banner_image", notes)
-    sent = get("hidden", ABSENT)
-    if sent.__class__ is bool:
-        model.hidden = sent
-    elif sent is ABSENT:
-        left_out.append("hidden")
-        model.hidden = None
-    elif sent is None:
-        model.hidden = None
-    else:
-        model.hidden = _READ_BOOL(sent, "hidden", notes)
-    sent = get("courses", ABSENT)
-    if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
-        model.courses = sent
-    elif sent is ABSENT:
-        left_out.append("courses")
-        model.courses = []
-    elif sent is None:
-        model.courses = null_array("courses", list[dict[str, Any]], notes)
-    else:
-        model.courses = _READ_LIST_DICT_STR_ANY(sent, "courses", notes)
-    sent = get("authoring_organizations", ABSENT)
-    if sent.__class__ is list:
-        model.authoring_organizations = read_models(
-            sent, read_organization, "authoring_organizations", Organization, notes
-        )
-    elif sent is ABSENT:
-        left_out.append("authoring_organizations")
-        model.authoring_organizations = []
-    elif sent is None:
-        model.authoring_organizations = null_array("authoring_organizations", list[Organization], notes)
-    else:
-        model.authoring_organizations = _READ_LIST_ORGANIZATION(sent, "authoring_organizations", notes)
-    sent = get("card_image_url", ABSENT)
-    if sent.__class__ is str:
-        model.card_image_url = sent
-    elif sent is ABSENT:
-        left_out.append("card_image_url")
-        model.card_image_url = None
-    elif sent is None:
-        model.card_image_url = None
-    else:
-        model.card_image_url = _READ_STR(sent, "card_image_url", notes)
-    sent = get("is_program_eligible_for_one_click_purchase", ABSENT)
-    if sent.__class__ is bool:
-        model.is_program_eligible_for_one_click_purchase = sent
-    elif sent is ABSENT:
-        left_out.append("is_program_eligible_for_one_click_purchase")
-        model.is_program_eligible_for_one_click_purchase = None
-    elif sent is None:
-        model.is_program_eligible_for_one_click_purchase = None
-    else:
-        model.is_program_eligible_for_one_click_purchase = _READ_BOOL(
-            sent, "is_program_eligible_for_one_click_purchase", notes
-        )
-    sent = get("degree", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.degree = read_degree(sent)
-        except MissingFieldError as error:
-            raise error.within("degree") from None
-    elif sent is ABSENT:
-        left_out.append("degree")
-        model.degree = None
-    elif sent is None:
-        model.degree = None
-    else:
-        model.degree = _READ_DEGREE(sent, "degree", notes)
-    sent = get("curricula", ABSENT)
-    if sent.__class__ is list:
-        model.curricula = read_models(sent, read_curriculum, "curricula", Curriculum, notes)
-    elif sent is ABSENT:
-        left_out.append("curricula")
-        model.curricula = []
-    elif sent is None:
-        model.curricula = null_array("curricula", list[Curriculum], notes)
-    else:
-        model.curricula = _READ_LIST_CURRICULUM(sent, "curricula", notes)
-    sent = get("marketing_hook", ABSENT)
-    if sent.__class__ is str:
-        model.marketing_hook = sent
-    elif sent is ABSENT:
-        left_out.append("marketing_hook")
-        model.marketing_hook = None
-    elif sent is None:
-        model.marketing_hook = None
-    else:
-        model.marketing_hook = _READ_STR(sent, "marketing_hook", notes)
-    sent = get("total_hours_of_effort", ABSENT)
-    if sent.__class__ is int:
-        model.total_hours_of_effort = sent
-    elif sent is ABSENT:
-        left_out.append("total_hours_of_effort")
-        model.total_hours_of_effort = None
-    elif sent is None:
-        model.total_hours_of_effort = None
-    else:
-        model.total_hours_of_effort = _READ_INT(sent, "total_hours_of_effort", notes)
-    sent = get("recent_enrollment_count", ABSENT)
-    if sent.__class__ is int:
-        model.recent_enrollment_count = sent
-    elif sent is ABSENT:
-        left_out.append("recent_enrollment_count")
-        model.recent_enrollment_count = None
-    elif sent is None:
-        model.recent_enrollment_count = None
-    else:
-        model.recent_enrollment_count = _READ_INT(sent, "recent_enrollment_count", notes)
-    sent = get("organization_short_code_override", ABSENT)
-    if sent.__class__ is str:
-        model.organization_short_code_override = sent
-    elif sent is ABSENT:
-        left_out.append("organization_short_code_override")
-        model.organization_short_code_override = None
-    elif sent is None:
-        model.organization_short_code_override = None
-    else:
-        model.organization_short_code_override = _READ_STR(sent, "organization_short_code_override", notes)
-    sent = get("organization_logo_override_url", ABSENT)
-    if sent.__class__ is str:
-        model.organization_logo_override_url = sent
-    elif sent is ABSENT:
-        left_out.append("organization_logo_override_url")
-        model.organization_logo_override_url = None
-    elif sent is None:
-        model.organization_logo_override_url = None
-    else:
-        model.organization_logo_override_url = _READ_STR(sent, "organization_logo_override_url", notes)
-    sent = get("primary_subject_override", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.primary_subject_override = sent
-    elif sent is ABSENT:
-        left_out.append("primary_subject_override")
-        model.primary_subject_override = None
-    elif sent is None:
-        model.primary_subject_override = None
-    else:
-        model.primary_subject_override = _READ_DICT_STR_ANY(sent, "primary_subject_override", notes)
-    sent = get("level_type_override", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.level_type_override = read_level_type_override(sent)
-        except MissingFieldError as error:
-            raise error.within("level_type_override") from None
-    elif sent is ABSENT:
-        left_out.append("level_type_override")
-        model.level_type_override = None
-    elif sent is None:
-        model.level_type_override = None
-    else:
-        model.level_type_override = _READ_LEVEL_TYPE_OVERRIDE(sent, "level_type_override", notes)
-    sent = get("language_override", ABSENT)
-    if sent.__class__ is str:
-        model.language_override = sent
-    elif sent is ABSENT:
-        left_out.append("language_override")
-        model.language_override = None
-    elif sent is None:
-        model.language_override = None
-    else:
-        model.language_override = _READ_STR(sent, "language_override", notes)
-    sent = get("labels", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.labels = sent
-    elif sent is ABSENT:
-        left_out.append("labels")
-        model.labels = []
-    elif sent is None:
-        model.labels = null_array("labels", list[str], notes)
-    else:
-        model.labels = _READ_LIST_STR(sent, "labels", notes)
-    sent = get("taxi_form", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.taxi_form = sent
-    elif sent is ABSENT:
-        left_out.append("taxi_form")
-        model.taxi_form = None
-    elif sent is None:
-        model.taxi_form = None
-    else:
-        model.taxi_form = _READ_DICT_STR_ANY(sent, "taxi_form", notes)
-    sent = get("program_duration_override", ABSENT)
-    if sent.__class__ is int:
-        model.program_duration_override = sent
-    elif sent is ABSENT:
-        left_out.append("program_duration_override")
-        model.program_duration_override = None
-    elif sent is None:
-        model.program_duration_override = None
-    else:
-        model.program_duration_override = _READ_INT(sent, "program_duration_override", notes)
-    sent = get("data_modified_timestamp", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.data_modified_timestamp = decoded
-    elif sent is ABSENT:
-        left_out.append("data_modified_timestamp")
-        model.data_modified_timestamp = None
-    elif sent is None:
-        model.data_modified_timestamp = None
-    else:
-        model.data_modified_timestamp = _READ_DATETIME(sent, "data_modified_timestamp", notes)
-    sent = get("excluded_from_search", ABSENT)
-    if sent.__class__ is bool:
-        model.excluded_from_search = sent
-    elif sent is ABSENT:
-        left_out.append("excluded_from_search")
-        model.excluded_from_search = None
-    elif sent is None:
-        model.excluded_from_search = None
-    else:
-        model.excluded_from_search = _READ_BOOL(sent, "excluded_from_search", notes)
-    sent = get("excluded_from_seo", ABSENT)
-    if sent.__class__ is bool:
-        model.excluded_from_seo = sent
-    elif sent is ABSENT:
-        left_out.append("excluded_from_seo")
-        model.excluded_from_seo = None
-    elif sent is None:
-        model.excluded_from_seo = None
-    else:
-        model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
-    sent = get("has_ofac_restrictions", ABSENT)
-    if sent.__class__ is bool:
-        model.has_ofac_restrictions = sent
-    elif sent is ABSENT:
-        left_out.append("has_ofac_restrictions")
-        model.has_ofac_restrictions = None
-    elif sent is None:
-        model.has_ofac_restrictions = None
-    else:
-        model.has_ofac_restrictions = _READ_BOOL(sent, "has_ofac_restrictions", notes)
-    sent = get("ofac_comment", ABSENT)
-    if sent.__class__ is str:
-        model.ofac_comment = sent
-    elif sent is ABSENT:
-        left_out.append("ofac_comment")
-        model.ofac_comment = None
-    elif sent is None:
-        model.ofac_comment = None
-    else:
-        model.ofac_comment = _READ_STR(sent, "ofac_comment", notes)
-    sent = get("overview", ABSENT)
-    if sent.__class__ is str:
-        model.overview = sent
-    elif sent is ABSENT:
-        left_out.append("overview")
-        model.overview = None
-    elif sent is None:
-        model.overview = None
-    else:
-        model.overview = _READ_STR(sent, "overview", notes)
-    sent = get("weeks_to_complete", ABSENT)
-    if sent.__class__ is int:
-        model.weeks_to_complete = sent
-    elif sent is ABSENT:
-        left_out.append("weeks_to_complete")
-        model.weeks_to_complete = None
-    elif sent is None:
-        model.weeks_to_complete = None
-    else:
-        model.weeks_to_complete = _READ_INT(sent, "weeks_to_complete", notes)
-    sent = get("weeks_to_complete_max", ABSENT)
-    if sent.__class__ is int:
-        model.weeks_to_complete_max = sent
-    elif sent is ABSENT:
-        left_out.append("weeks_to_complete_max")
-        model.weeks_to_complete_max = None
-    elif sent is None:
-        model.weeks_to_complete_max = None
-    else:
-        model.weeks_to_complete_max = _READ_INT(sent, "weeks_to_complete_max", notes)
-    sent = get("weeks_to_complete_min", ABSENT)
-    if sent.__class__ is int:
-        model.weeks_to_complete_min = sent
-    elif sent is ABSENT:
-        left_out.append("weeks_to_complete_min")
-        model.weeks_to_complete_min = None
-    elif sent is None:
-        model.weeks_to_complete_min = None
-    else:
-        model.weeks_to_complete_min = _READ_INT(sent, "weeks_to_complete_min", notes)
-    sent = get("min_hours_effort_per_week", ABSENT)
-    if sent.__class__ is int:
-        model.min_hours_effort_per_week = sent
-    elif sent is ABSENT:
-        left_out.append("min_hours_effort_per_week")
-        model.min_hours_effort_per_week = None
-    elif sent is None:
-        model.min_hours_effort_per_week = None
-    else:
-        model.min_hours_effort_per_week = _READ_INT(sent, "min_hours_effort_per_week", notes)
-    sent = get("max_hours_effort_per_week", ABSENT)
-    if sent.__class__ is int:
-        model.max_hours_effort_per_week = sent
-    elif sent is ABSENT:
-        left_out.append("max_hours_effort_per_week")
-        model.max_hours_effort_per_week = None
-    elif sent is None:
-        model.max_hours_effort_per_week = None
-    else:
-        model.max_hours_effort_per_week = _READ_INT(sent, "max_hours_effort_per_week", notes)
-    sent = get("video", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.video = sent
-    elif sent is ABSENT:
-        left_out.append("video")
-        model.video = None
-    elif sent is None:
-        model.video = None
-    else:
-        model.video = _READ_DICT_STR_ANY(sent, "video", notes)
-    sent = get("expected_learning_items", ABSENT)
-    if sent.__class__ is list:
-        model.expected_learning_items = sent
-    elif sent is ABSENT:
-        left_out.append("expected_learning_items")
-        model.expected_learning_items = []
-    elif sent is None:
-        model.expected_learning_items = null_array("expected_learning_items", list[Any], notes)
-    else:
-        model.expected_learning_items = _READ_LIST_ANY(sent, "expected_learning_items", notes)
-    sent = get("faq", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.faq = sent
-    elif sent is ABSENT:
-        left_out.append("faq")
-        model.faq = []
-    elif sent is None:
-        model.faq = null_array("faq", list[str], notes)
-    else:
-        model.faq = _READ_LIST_STR(sent, "faq", notes)
-    sent = get("credit_backing_organizations", ABSENT)
-    if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
-        model.credit_backing_organizations = sent
-    elif sent is ABSENT:
-        left_out.append("credit_backing_organizations")
-        model.credit_backing_organizations = []
-    elif sent is None:
-        model.credit_backing_organizations = null_array(
-            "credit_backing_organizations", list[dict[str, Any]], notes
-        )
-    else:
-        model.credit_backing_organizations = _READ_LIST_DICT_STR_ANY(
-            sent, "credit_backing_organizations", notes
-        )
-    sent = get("corporate_endorsements", ABSENT)
-    if sent.__class__ is list:
-        model.corporate_endorsements = read_models(
-            sent, read_corporate_endorsement, "corporate_endorsements", CorporateEndorsement, notes
-        )
-    elif sent is ABSENT:
-        left_out.append("corporate_endorsements")
-        model.corporate_endorsements = []
-    elif sent is None:
-        model.corporate_endorsements = null_array("corporate_endorsements", list[CorporateEndorsement], notes)
-    else:
-        model.corporate_endorsements = _READ_LIST_CORPORATE_ENDORSEMENT(sent, "corporate_endorsements", notes)
-    sent = get("job_outlook_items", ABSENT)
-    if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
-        model.job_outlook_items = sent
-    elif sent is ABSENT:
-        left_out.append("job_outlook_items")
-        model.job_outlook_items = []
-    elif sent is None:
-        model.job_outlook_items = null_array("job_outlook_items", list[dict[str, Any]], notes)
-    else:
-        model.job_outlook_items = _READ_LIST_DICT_STR_ANY(sent, "job_outlook_items", notes)
-    sent = get("individual_endorsements", ABSENT)
-    if sent.__class__ is list:
-        model.individual_endorsements = read_models(
-            sent, read_endorsement, "individual_endorsements", Endorsement, notes
-        )
-    elif sent is ABSENT:
-        left_out.append("individual_endorsements")
-        model.individual_endorsements = []
-    elif sent is None:
-        model.individual_endorsements = null_array("individual_endorsements", list[Endorsement], notes)
-    else:
-        model.individual_endorsements = _READ_LIST_ENDORSEMENT(sent, "individual_endorsements", notes)
-    sent = get("languages", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.languages = sent
-    elif sent is ABSENT:
-        left_out.append("languages")
-        model.languages = []
-    elif sent is None:
-        model.languages = null_array("languages", list[str], notes)
-    else:
-        model.languages = _READ_LIST_STR(sent, "languages", notes)
-    sent = get("transcript_languages", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.transcript_languages = sent
-    elif sent is ABSENT:
-        left_out.append("transcript_languages")
-        model.transcript_languages = []
-    elif sent is None:
-        model.transcript_languages = null_array("transcript_languages", list[str], notes)
-    else:
-        model.transcript_languages = _READ_LIST_STR(sent, "transcript_languages", notes)
-    sent = get("subjects", ABSENT)
-    if sent.__class__ is list:
-        model.subjects = read_models(sent, read_subject, "subjects", Subject, notes)
-    elif sent is ABSENT:
-        left_out.append("subjects")
-        model.subjects = []
-    elif sent is None:
-        model.subjects = null_array("subjects", list[Subject], notes)
-    else:
-        model.subjects = _READ_LIST_SUBJECT(sent, "subjects", notes)
-    sent = get("price_ranges", ABSENT)
-    if sent.__class__ is list and of_class(sent, int):
-        model.price_ranges = sent
-    elif sent is ABSENT:
-        left_out.append("price_ranges")
-        model.price_ranges = []
-    elif sent is None:
-        model.price_ranges = null_array("price_ranges", list[int], notes)
-    else:
-        model.price_ranges = _READ_LIST_INT(sent, "price_ranges", notes)
-    sent = get("staff", ABSENT)
-    if sent.__class__ is list:
-        model.staff = read_models(sent, read_staff, "staff", Staff, notes)
-    elif sent is ABSENT:
-        left_out.append("staff")
-        model.staff = []
-    elif sent is None:
-        model.staff = null_array("staff", list[Staff], notes)
-    else:
-        model.staff = _READ_LIST_STAFF(sent, "staff", notes)
-    sent = get("credit_redemption_overview", ABSENT)
-    if sent is ABSENT:
-        left_out.append("credit_redemption_overview")
-        model.credit_redemption_overview = None
-    elif sent is None:
-        model.credit_redemption_overview = None
-    else:
-        model.credit_redemption_overview = _READ_STR_DICT_STR_ANY(sent, "credit_redemption_overview", notes)
-    sent = get("applicable_seat_types", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.applicable_seat_types = sent
-    elif sent is ABSENT:
-        left_out.append("applicable_seat_types")
-        model.applicable_seat_types = []
-    elif sent is None:
-        model.applicable_seat_types = null_array("applicable_seat_types", list[str], notes)
-    else:
-        model.applicable_seat_types = _READ_LIST_STR(sent, "applicable_seat_types", notes)
-    sent = get("instructor_ordering", ABSENT)
-    if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
-        model.instructor_ordering = sent
-    elif sent is ABSENT:
-        left_out.append("instructor_ordering")
-        model.instructor_ordering = []
-    elif sent is None:
-        model.instructor_ordering = null_array("instructor_ordering", list[dict[str, Any]], notes)
-    else:
-        model.instructor_ordering = _READ_LIST_DICT_STR_ANY(sent, "instructor_ordering", notes)
-    sent = get("enrollment_count", ABSENT)
-    if sent.__class__ is int:
-        model.enrollment_count = sent
-    elif sent is ABSENT:
-        left_out.append("enrollment_count")
-        model.enrollment_count = None
-    elif sent is None:
-        model.enrollment_count = None
-    else:
-        model.enrollment_count = _READ_INT(sent, "enrollment_count", notes)
-    sent = get("topics", ABSENT)
-    if sent.__class__ is list:
-        model.topics = sent
-    elif sent is ABSENT:
-        left_out.append("topics")
-        model.topics = []
-    elif sent is None:
-        model.topics = null_array("topics", list[Any], notes)
-    else:
-        model.topics = _READ_LIST_ANY(sent, "topics", notes)
-    sent = get("credit_value", ABSENT)
-    if sent.__class__ is int:
-        model.credit_value = sent
-    elif sent is ABSENT:
-        left_out.append("credit_value")
-        model.credit_value = None
-    elif sent is None:
-        model.credit_value = None
-    else:
-        model.credit_value = _READ_INT(sent, "credit_value", notes)
-    sent = get("enterprise_subscription_inclusion", ABSENT)
-    if sent.__class__ is bool:
-        model.enterprise_subscription_inclusion = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_subscription_inclusion")
-        model.enterprise_subscription_inclusion = None
-    elif sent is None:
-        model.enterprise_subscription_inclusion = None
-    else:
-        model.enterprise_subscription_inclusion = _READ_BOOL(sent, "enterprise_subscription_inclusion", notes)
-    sent = get("geolocation", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.geolocation = sent
-    elif sent is ABSENT:
-        left_out.append("geolocation")
-        model.geolocation = None
-    elif sent is None:
-        model.geolocation = None
-    else:
-        model.geolocation = _READ_DICT_STR_ANY(sent, "geolocation", notes)
-    sent = get("location_restriction", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.location_restriction = sent
-    elif sent is ABSENT:
-        left_out.append("location_restriction")
-        model.location_restriction = None
-    elif sent is None:
-        model.location_restriction = None
-    else:
-        model.location_restriction = _READ_DICT_STR_ANY(sent, "location_restriction", notes)
-    sent = get("is_2u_degree_program", ABSENT)
-    if sent.__class__ is bool:
-        model.is_2u_degree_program = sent
-    elif sent is ABSENT:
-        left_out.append("is_2u_degree_program")
-        model.is_2u_degree_program = None
-    elif sent is None:
-        model.is_2u_degree_program = None
-    else:
-        model.is_2u_degree_program = _READ_BOOL(sent, "is_2u_degree_program", notes)
-    sent = get("in_year_value", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        model.in_year_value = sent
-    elif sent is ABSENT:
-        left_out.append("in_year_value")
-        model.in_year_value = None
-    elif sent is None:
-        model.in_year_value = None
-    else:
-        model.in_year_value = _READ_DICT_STR_ANY(sent, "in_year_value", notes)
-    sent = get("skill_names", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.skill_names = sent
-    elif sent is ABSENT:
-        left_out.append("skill_names")
-        model.skill_names = []
-    elif sent is None:
-        model.skill_names = null_array("skill_names", list[str], notes)
-    else:
-        model.skill_names = _READ_LIST_STR(sent, "skill_names", notes)
-    sent = get("skills", ABSENT)
-    if sent.__class__ is list:
-        model.skills = sent
-    elif sent is ABSENT:
-        left_out.append("skills")
-        model.skills = []
-    elif sent is None:
-        model.skills = null_array("skills", list[Any], notes)
-    else:
-        model.skills = _READ_LIST_ANY(sent, "skills", notes)
-    sent = get("product_source", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.product_source = read_product_source(sent)
-        except MissingFieldError as error:
-            raise error.within("product_source") from None
-    elif sent is ABSENT:
-        left_out.append("product_source")
-        model.product_source = None
-    elif sent is None:
-        model.product_source = None
-    else:
-        model.product_source = _READ_PRODUCT_SOURCE(sent, "product_source", notes)
-    sent = get("subscription_eligible", ABSENT)
-    if sent.__class__ is bool:
-        model.subscription_eligible = sent
-    elif sent is ABSENT:
-        left_out.append("subscription_eligible")
-        model.subscription_eligible = None
-    elif sent is None:
-        model.subscription_eligible = None
-    else:
-        model.subscription_eligible = _READ_BOOL(sent, "subscription_eligible", notes)
-    sent = get("subscription_prices", ABSENT)
-    if sent.__class__ is list and of_class(sent, int):
-        model.subscription_prices = sent
-    elif sent is ABSENT:
-        left_out.append("subscription_prices")
-        model.subscription_prices = []
-    elif sent is None:
-        model.subscription_prices = null_array("subscription_prices", list[int], notes)
-    else:
-        model.subscription_prices = _READ_LIST_INT(sent, "subscription_prices", notes)
-    sent = get("enrollment_url", ABSENT)
-    if sent.__class__ is str:
-        model.enrollment_url = sent
-    elif sent is ABSENT:
-        left_out.append("enrollment_url")
-        model.enrollment_url = None
-    elif sent is None:
-        model.enrollment_url = None
-    else:
-        model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
-    sent = get("content_last_modified", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.content_last_modified = decoded
-    elif sent is ABSENT:
-        left_out.append("content_last_modified")
-        model.content_last_modified = None
-    elif sent is None:
-        model.content_last_modified = None
-    else:
-        model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
-    sent = get("parent_content_key", ABSENT)
-    if sent.__class__ is str:
-        model.parent_content_key = sent
-    elif sent is ABSENT:
-        left_out.append("parent_content_key")
-        model.parent_content_key = None
-    elif sent is None:
-        model.parent_content_key = None
-    else:
-        model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
-    sent = get("aggregation_key", ABSENT)
-    if sent.__class__ is str:
-        model.aggregation_key = sent
-    elif sent is ABSENT:
-        left_out.append("aggregation_key")
-        model.aggregation_key = None
-    elif sent is None:
-        model.aggregation_key = None
-    else:
-        model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
-    sent = get("authoring_organization_uuids", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.authoring_organization_uuids = sent
-    elif sent is ABSENT:
-        left_out.append("authoring_organization_uuids")
-        model.authoring_organization_uuids = []
-    elif sent is None:
-        model.authoring_organization_uuids = null_array("authoring_organization_uuids", list[str], notes)
-    else:
-        model.authoring_organization_uuids = _READ_LIST_STR(sent, "authoring_organization_uuids", notes)
-    sent = get("content_type", ABSENT)
-    if sent.__class__ is str and (decoded := _CONTENT_TYPE_VALUES.get(sent)) is not None:
-        model.content_type = decoded
-    elif sent is ABSENT:
-        left_out.append("content_type")
-        model.content_type = None
-    elif sent is None:
-        model.content_type = None
-    else:
-        model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
-    sent = get("language", ABSENT)
-    if sent is ABSENT:
-        left_out.append("language")
-        model.language = None
-    elif sent is None:
-        model.language = None
-    else:
-        model.language = _READ_STR_LIST_STR(sent, "language", notes)
-    sent = get("partner", ABSENT)
-    if sent.__class__ is str:
-        model.partner = sent
-    elif sent is ABSENT:
-        left_out.append("partner")
-        model.partner = None
-    elif sent is None:
-        model.partner = None
-    else:
-        model.partner = _READ_STR(sent, "partner", notes)
-    sent = get("published", ABSENT)
-    if sent.__class__ is bool:
-        model.published = sent
-    elif sent is ABSENT:
-        left_out.append("published")
-        model.published = None
-    elif sent is None:
-        model.published = None
-    else:
-        model.published = _READ_BOOL(sent, "published", notes)
-    sent = get("staff_uuids", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.staff_uuids = sent
-    elif sent is ABSENT:
-        left_out.append("staff_uuids")
-        model.staff_uuids = []
-    elif sent is None:
-        model.staff_uuids = null_array("staff_uuids", list[str], notes)
-    else:
-        model.staff_uuids = _READ_LIST_STR(sent, "staff_uuids", notes)
-    sent = get("subject_uuids", ABSENT)
-    if sent.__class__ is list and of_class(sent, str):
-        model.subject_uuids = sent
-    elif sent is ABSENT:
-        left_out.append("subject_uuids")
-        model.subject_uuids = []
-    elif sent is None:
-        model.subject_uuids = null_array("subject_uuids", list[str], notes)
-    else:
-        model.subject_uuids = _READ_LIST_STR(sent, "subject_uuids", notes)
-    finish(model, data, notes, left_out, _PROGRAM_FIELDS)
-    return model
-
-
-_ASSIGNMENT_FIELDS = frozenset(
-    {
-        "uuid",
-        "assignment_configuration",
-        "learner_email",
-        "lms_user_id",
-        "content_key",
-        "parent_content_key",
-        "is_assigned_course_run",
-        "content_title",
-        "content_quantity",
-        "state",
-        "transaction_uuid",
-        "actions",
-        "earliest_possible_expiration",
-        "recent_action",
-        "learner_state",
-        "error_reason",
-        "content_metadata",
-        "learner_acknowledged",
-    }
-)
-
-
-def read_assignment(data: Any, _cls: Any = None) -> Any:
-    """An ``Assignment`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, Assignment)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = Assignment.__new__(Assignment)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        missing(Assignment, "uuid")
-    elif sent is None:
-        missing(Assignment, "uuid", null=True)
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("assignment_configuration", ABSENT)
-    if sent.__class__ is str:
-        model.assignment_configuration = sent
-    elif sent is ABSENT:
-        missing(Assignment, "assignment_configuration")
-    elif sent is None:
-        missing(Assignment, "assignment_configuration", null=True)
-    else:
-        model.assignment_configuration = _READ_STR(sent, "assignment_configuration", notes)
-    sent = get("learner_email", ABSENT)
-    if sent.__class__ is str:
-        model.learner_email = sent
-    elif sent is ABSENT:
-        missing(Assignment, "learner_email")
-    elif sent is None:
-        model.learner_email = None
-    else:
-        model.learner_email = _READ_STR(sent, "learner_email", notes)
-    sent = get("lms_user_id", ABSENT)
-    if sent.__class__ is int:
-        model.lms_user_id = sent
-    elif sent is ABSENT:
-        missing(Assignment, "lms_user_id")
-    elif sent is None:
-        model.lms_user_id = None
-    else:
-        model.lms_user_id = _READ_INT(sent, "lms_user_id", notes)
-    sent = get("content_key", ABSENT)
-    if sent.__class__ is str:
-        model.content_key = sent
-    elif sent is ABSENT:
-        missing(Assignment, "content_key")
-    elif sent is None:
-        missing(Assignment, "content_key", null=True)
-    else:
-        model.content_key = _READ_STR(sent, "content_key", notes)
-    sent = get("parent_content_key", ABSENT)
-    if sent.__class__ is str:
-        model.parent_content_key = sent
-    elif sent is ABSENT:
-        left_out.append("parent_content_key")
-        model.parent_content_key = None
-    elif sent is None:
-        model.parent_content_key = None
-    else:
-        model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
-    sent = get("is_assigned_course_run", ABSENT)
-    if sent.__class__ is bool:
-        model.is_assigned_course_run = sent
-    elif sent is ABSENT:
-        left_out.append("is_assigned_course_run")
-        model.is_assigned_course_run = None
-    elif sent is None:
-        model.is_assigned_course_run = None
-    else:
-        model.is_assigned_course_run = _READ_BOOL(sent, "is_assigned_course_run", notes)
-    sent = get("content_title", ABSENT)
-    if sent.__class__ is str:
-        model.content_title = sent
-    elif sent is ABSENT:
-        missing(Assignment, "content_title")
-    elif sent is None:
-        model.content_title = None
-    else:
-        model.content_title = _READ_STR(sent, "content_title", notes)
-    sent = get("content_quantity", ABSENT)
-    if sent.__class__ is int:
-        model.content_quantity = sent
-    elif sent is ABSENT:
-        missing(Assignment, "content_quantity")
-    elif sent is None:
-        missing(Assignment, "content_quantity", null=True)
-    else:
-        model.content_quantity = _READ_INT(sent, "content_quantity", notes)
-    sent = get("state", ABSENT)
-    if sent.__class__ is str and (decoded := _ASSIGNMENT_STATE_VALUES.get(sent)) is not None:
-        model.state = decoded
-    elif sent is ABSENT:
-        missing(Assignment, "state")
-    elif sent is None:
-        missing(Assignment, "state", null=True)
-    else:
-        model.state = _READ_ASSIGNMENT_STATE_STR(sent, "state", notes)
-    sent = get("transaction_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.transaction_uuid = sent
-    elif sent is ABSENT:
-        missing(Assignment, "transaction_uuid")
-    elif sent is None:
-        model.transaction_uuid = None
-    else:
-        model.transaction_uuid = _READ_STR(sent, "transaction_uuid", notes)
-    sent = get("actions", ABSENT)
-    if sent.__class__ is list:
-        model.actions = read_models(sent, read_assignment_action, "actions", AssignmentAction, notes)
-    elif sent is ABSENT:
-        missing(Assignment, "actions")
-    elif sent is None:
-        model.actions = null_array("actions", list[AssignmentAction], notes)
-    else:
-        model.actions = _READ_LIST_ASSIGNMENT_ACTION(sent, "actions", notes)
-    sent = get("earliest_possible_expiration", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.earliest_possible_expiration = read_earliest_possible_expiration(sent)
-        except MissingFieldError as error:
-            raise error.within("earliest_possible_expiration") from None
-    elif sent is ABSENT:
-        missing(Assignment, "earliest_possible_expiration")
-    elif sent is None:
-        missing(Assignment, "earliest_possible_expiration", null=True)
-    else:
-        model.earliest_possible_expiration = _READ_EARLIEST_POSSIBLE_EXPIRATION(
-            sent, "earliest_possible_expiration", notes
-        )
-    sent = get("recent_action", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.recent_action = read_recent_action(sent)
-        except MissingFieldError as error:
-            raise error.within("recent_action") from None
-    elif sent is ABSENT:
-        left_out.append("recent_action")
-        model.recent_action = None
-    elif sent is None:
-        model.recent_action = None
-    else:
-        model.recent_action = _READ_RECENT_ACTION(sent, "recent_action", notes)
-    sent = get("learner_state", ABSENT)
-    if sent.__class__ is str and (decoded := _LEARNER_STATE_VALUES.get(sent)) is not None:
-        model.learner_state = decoded
-    elif sent is ABSENT:
-        left_out.append("learner_state")
-        model.learner_state = None
-    elif sent is None:
-        model.learner_state = None
-    else:
-        model.learner_state = _READ_LEARNER_STATE_STR(sent, "learner_state", notes)
-    sent = get("error_reason", ABSENT)
-    if sent is ABSENT:
-        left_out.append("error_reason")
-        model.error_reason = None
-    elif sent is None:
-        model.error_reason = None
-    else:
-        model.error_reason = _READ_STR_DICT_STR_ANY(sent, "error_reason", notes)
-    sent = get("content_metadata", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.content_metadata = read_assignment_content_metadata(sent)
-        except MissingFieldError as error:
-            raise error.within("content_metadata") from None
-    elif sent is ABSENT:
-        left_out.append("content_metadata")
-        model.content_metadata = None
-    elif sent is None:
-        model.content_metadata = None
-    else:
-        model.content_metadata = _READ_ASSIGNMENT_CONTENT_METADATA(sent, "content_metadata", notes)
-    sent = get("learner_acknowledged", ABSENT)
-    if sent.__class__ is bool:
-        model.learner_acknowledged = sent
-    elif sent is ABSENT:
-        left_out.append("learner_acknowledged")
-        model.learner_acknowledged = None
-    elif sent is None:
-        model.learner_acknowledged = None
-    else:
-        model.learner_acknowledged = _READ_BOOL(sent, "learner_acknowledged", notes)
-    finish(model, data, notes, left_out, _ASSIGNMENT_FIELDS)
-    return model
-
-
-_ASSIGNMENT_PAGE_FIELDS = frozenset(
-    {
-        "count",
-        "page_count",
-        "page_size",
-        "current_page",
-        "num_pages",
-        "start",
-        "next",
-        "previous",
-        "results",
-        "learner_state_counts",
-    }
-)
-
-
-def read_assignment_page(data: Any, _cls: Any = None) -> Any:
-    """An ``AssignmentPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, AssignmentPage)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = AssignmentPage.__new__(AssignmentPage)
-    sent = get("count", ABSENT)
-    if sent.__class__ is int:
-        model.count = sent
-    elif sent is ABSENT:
-        left_out.append("count")
-        model.count = None
-    elif sent is None:
-        model.count = None
-    else:
-        model.count = _READ_INT(sent, "count", notes)
-    sent = get("page_count", ABSENT)
-    if sent.__class__ is int:
-        model.page_count = sent
-    elif sent is ABSENT:
-        left_out.append("page_count")
-        model.page_count = None
-    elif sent is None:
-        model.page_count = None
-    else:
-        model.page_count = _READ_INT(sent, "page_count", notes)
-    sent = get("page_size", ABSENT)
-    if sent.__class__ is int:
-        model.page_size = sent
-    elif sent is ABSENT:
-        left_out.append("page_size")
-        model.page_size = None
-    elif sent is None:
-        model.page_size = None
-    else:
-        model.page_size = _READ_INT(sent, "page_size", notes)
-    sent = get("current_page", ABSENT)
-    if sent.__class__ is int:
-        model.current_page = sent
-    elif sent is ABSENT:
-        left_out.append("current_page")
-        model.current_page = None
-    elif sent is None:
-        model.current_page = None
-    else:
-        model.current_page = _READ_INT(sent, "current_page", notes)
-    sent = get("num_pages", ABSENT)
-    if sent.__class__ is int:
-        model.num_pages = sent
-    elif sent is ABSENT:
-        left_out.append("num_pages")
-        model.num_pages = None
-    elif sent is None:
-        model.num_pages = None
-    else:
-        model.num_pages = _READ_INT(sent, "num_pages", notes)
-    sent = get("start", ABSENT)
-    if sent.__class__ is int:
-        model.start = sent
-    elif sent is ABSENT:
-        left_out.append("start")
-        model.start = None
-    elif sent is None:
-        model.start = None
-    else:
-        model.start = _READ_INT(sent, "start", notes)
-    sent = get("next", ABSENT)
-    if sent.__class__ is str:
-        model.next = sent
-    elif sent is ABSENT:
-        left_out.append("next")
-        model.next = None
-    elif sent is None:
-        model.next = None
-    else:
-        model.next = _READ_STR(sent, "next", notes)
-    sent = get("previous", ABSENT)
-    if sent.__class__ is str:
-        model.previous = sent
-    elif sent is ABSENT:
-        left_out.append("previous")
-        model.previous = None
-    elif sent is None:
-        model.previous = None
-    else:
-        model.previous = _READ_STR(sent, "previous", notes)
-    sent = get("results", ABSENT)
-    if sent.__class__ is list:
-        model.results = read_models(sent, read_assignment, "results", Assignment, notes)
-    elif sent is ABSENT:
-        missing(AssignmentPage, "results")
-    elif sent is None:
-        model.results = null_array("results", list[Assignment], notes)
-    else:
-        model.results = _READ_LIST_ASSIGNMENT(sent, "results", notes)
-    sent = get("learner_state_counts", ABSENT)
-    if sent.__class__ is list:
-        model.learner_state_counts = read_models(
-            sent, read_learner_state_count, "learner_state_counts", LearnerStateCount, notes
-        )
-    elif sent is ABSENT:
-        left_out.append("learner_state_counts")
-        model.learner_state_counts = []
-    elif sent is None:
-        model.learner_state_counts = null_array("learner_state_counts", list[LearnerStateCount], notes)
-    else:
-        model.learner_state_counts = _READ_LIST_LEARNER_STATE_COUNT(sent, "learner_state_counts", notes)
-    finish(model, data, notes, left_out, _ASSIGNMENT_PAGE_FIELDS)
-    return model
-
-
-_ALLOCATION_RESULT_FIELDS = frozenset({"updated", "created", "no_change"})
-
-
-def read_allocation_result(data: Any, _cls: Any = None) -> Any:
-    """An ``AllocationResult`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, AllocationResult)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = AllocationResult.__new__(AllocationResult)
-    sent = get("updated", ABSENT)
-    if sent is ABSENT:
-        missing(AllocationResult, "updated")
-    elif sent is None:
-        model.updated = null_array("updated", list[Assignment] | int, notes)
-    else:
-        model.updated = _READ_LIST_ASSIGNMENT_INT(sent, "updated", notes)
-    sent = get("created", ABSENT)
-    if sent is ABSENT:
-        missing(AllocationResult, "created")
-    elif sent is None:
-        model.created = null_array("created", list[Assignment] | int, notes)
-    else:
-        model.created = _READ_LIST_ASSIGNMENT_INT(sent, "created", notes)
-    sent = get("no_change", ABSENT)
-    if sent.__class__ is list:
-        model.no_change = read_models(sent, read_assignment, "no_change", Assignment, notes)
-    elif sent is ABSENT:
-        missing(AllocationResult, "no_change")
-    elif sent is None:
-        model.no_change = null_array("no_change", list[Assignment], notes)
-    else:
-        model.no_change = _READ_LIST_ASSIGNMENT(sent, "no_change", notes)
-    finish(model, data, notes, left_out, _ALLOCATION_RESULT_FIELDS)
-    return model
-
-
-_CATALOG_CONTENTS_PAGE_FIELDS = frozenset(
-    {
-        "count",
-        "next",
-        "previous",
-        "num_pages",
-        "current_page",
-        "start",
-        "results",
-        "uuid",
-        "title",
-        "enterprise_customer",
-    }
-)
-
-
-def read_catalog_contents_page(data: Any, _cls: Any = None) -> Any:
-    """A ``CatalogContentsPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, CatalogContentsPage)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = CatalogContentsPage.__new__(CatalogContentsPage)
-    sent = get("count", ABSENT)
-    if sent.__class__ is int:
-        model.count = sent
-    elif sent is ABSENT:
-        left_out.append("count")
-        model.count = None
-    elif sent is None:
-        model.count = None
-    else:
-        model.count = _READ_INT(sent, "count", notes)
-    sent = get("next", ABSENT)
-    if sent.__class__ is str:
-        model.next = sent
-    elif sent is ABSENT:
-        left_out.append("next")
-        model.next = None
-    elif sent is None:
-        model.next = None
-    else:
-        model.next = _READ_STR(sent, "next", notes)
-    sent = get("previous", ABSENT)
-    if sent.__class__ is str:
-        model.previous = sent
-    elif sent is ABSENT:
-        left_out.append("previous")
-        model.previous = None
-    elif sent is None:
-        model.previous = None
-    else:
-        model.previous = _READ_STR(sent, "previous", notes)
-    sent = get("num_pages", ABSENT)
-    if sent.__class__ is int:
-        model.num_pages = sent
-    elif sent is ABSENT:
-        left_out.append("num_pages")
-        model.num_pages = None
-    elif sent is None:
-        model.num_pages = None
-    else:
-        model.num_pages = _READ_INT(sent, "num_pages", notes)
-    sent = get("current_page", ABSENT)
-    if sent.__class__ is int:
-        model.current_page = sent
-    elif sent is ABSENT:
-        left_out.append("current_page")
-        model.current_page = None
-    elif sent is None:
-        model.current_page = None
-    else:
-        model.current_page = _READ_INT(sent, "current_page", notes)
-    sent = get("start", ABSENT)
-    if sent.__class__ is int:
-        model.start = sent
-    elif sent is ABSENT:
-        left_out.append("start")
-        model.start = None
-    elif sent is None:
-        model.start = None
-    else:
-        model.start = _READ_INT(sent, "start", notes)
-    sent = get("results", ABSENT)
-    if sent is ABSENT:
-        missing(CatalogContentsPage, "results")
-    elif sent is None:
-        model.results = null_array(
-            "results", list[Course | CourseRun | Program | LearnerPathway | Video | ContentMetadata], notes
-        )
-    else:
-        model.results = _READ_LIST_COURSE_COURSE_RUN_PROGRAM_LEARNER_PATHWAY_VIDEO_CONTENT_METADATA(
-            sent, "results", notes
-        )
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        left_out.append("uuid")
-        model.uuid = None
-    elif sent is None:
-        model.uuid = None
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("title", ABSENT)
-    if sent.__class__ is str:
-        model.title = sent
-    elif sent is ABSENT:
-        left_out.append("title")
-        model.title = None
-    elif sent is None:
-        model.title = None
-    else:
-        model.title = _READ_STR(sent, "title", notes)
-    sent = get("enterprise_customer", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_customer = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_customer")
-        model.enterprise_customer = None
-    elif sent is None:
-        model.enterprise_customer = None
-    else:
-        model.enterprise_customer = _READ_STR(sent, "enterprise_customer", notes)
-    finish(model, data, notes, left_out, _CATALOG_CONTENTS_PAGE_FIELDS)
-    return model
-
-
-_SUBSIDY_ACCESS_POLICY_TYPES = frozenset(
-    {
-        "PerLearnerEnrollmentCreditAccessPolicy",
-        "PerLearnerSpendCreditAccessPolicy",
-        "AssignedLearnerCreditAccessPolicy",
-    }
-)
-
-_SUBSIDY_ACCESS_POLICY_FIELDS = frozenset(
-    {
-        "uuid",
-        "policy_type",
-        "display_name",
-        "description",
-        "active",
-        "retired",
-        "enterprise_customer_uuid",
-        "catalog_uuid",
-        "subsidy_uuid",
-        "access_method",
-        "per_learner_enrollment_limit",
-        "per_learner_spend_limit",
-        "spend_limit",
-        "spent_limit",
-        "remaining_balance_for_learner",
-        "list_price",
-        "subsidy_active_datetime",
-        "subsidy_expiration_datetime",
-        "is_subsidy_active",
-        "aggregates",
-        "assignment_configuration",
-        "group_associations",
-        "late_redemption_allowed_until",
-        "is_late_redemption_allowed",
-        "retired_at",
-        "created",
-        "bnr_enabled",
-        "total_spend_limits_for_subsidy",
-        "total_deposits_for_subsidy",
-        "learner_credit_request_config",
-        "policy_redemption_url",
-        "remaining_balance_per_user",
-        "remaining_balance",
-        "subsidy_expiration_date",
-        "learner_content_assignments",
-        "learner_requests",
-    }
-)
-
-
-def read_subsidy_access_policy(data: Any, _cls: Any = None) -> Any:
-    """A ``SubsidyAccessPolicy`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, SubsidyAccessPolicy)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    decoded: Any
-    model = SubsidyAccessPolicy.__new__(SubsidyAccessPolicy)
-    sent = get("uuid", ABSENT)
-    if sent.__class__ is str:
-        model.uuid = sent
-    elif sent is ABSENT:
-        left_out.append("uuid")
-        model.uuid = None
-    elif sent is None:
-        model.uuid = None
-    else:
-        model.uuid = _READ_STR(sent, "uuid", notes)
-    sent = get("policy_type", ABSENT)
-    if sent.__class__ is str:
-        model.policy_type = sent
-    elif sent is ABSENT:
-        missing(SubsidyAccessPolicy, "policy_type")
-    elif sent is None:
-        missing(SubsidyAccessPolicy, "policy_type", null=True)
-    else:
-        model.policy_type = _READ_STR(sent, "policy_type", notes)
-    sent = get("display_name", ABSENT)
-    if sent.__class__ is str:
-        model.display_name = sent
-    elif sent is ABSENT:
-        left_out.append("display_name")
-        model.display_name = None
-    elif sent is None:
-        model.display_name = None
-    else:
-        model.display_name = _READ_STR(sent, "display_name", notes)
-    sent = get("description", ABSENT)
-    if sent.__class__ is str:
-        model.description = sent
-    elif sent is ABSENT:
-        missing(SubsidyAccessPolicy, "description")
-    elif sent is None:
-        missing(SubsidyAccessPolicy, "description", null=True)
-    else:
-        model.description = _READ_STR(sent, "description", notes)
-    sent = get("active", ABSENT)
-    if sent.__class__ is bool:
-        model.active = sent
-    elif sent is ABSENT:
-        missing(SubsidyAccessPolicy, "active")
-    elif sent is None:
-        missing(SubsidyAccessPolicy, "active", null=True)
-    else:
-        model.active = _READ_BOOL(sent, "active", notes)
-    sent = get("retired", ABSENT)
-    if sent.__class__ is bool:
-        model.retired = sent
-    elif sent is ABSENT:
-        left_out.append("retired")
-        model.retired = None
-    elif sent is None:
-        model.retired = None
-    else:
-        model.retired = _READ_BOOL(sent, "retired", notes)
-    sent = get("enterprise_customer_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.enterprise_customer_uuid = sent
-    elif sent is ABSENT:
-        left_out.append("enterprise_customer_uuid")
-        model.enterprise_customer_uuid = None
-    elif sent is None:
-        model.enterprise_customer_uuid = None
-    else:
-        model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
-    sent = get("catalog_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.catalog_uuid = sent
-    elif sent is ABSENT:
-        missing(SubsidyAccessPolicy, "catalog_uuid")
-    elif sent is None:
-        missing(SubsidyAccessPolicy, "catalog_uuid", null=True)
-    else:
-        model.catalog_uuid = _READ_STR(sent, "catalog_uuid", notes)
-    sent = get("subsidy_uuid", ABSENT)
-    if sent.__class__ is str:
-        model.subsidy_uuid = sent
-    elif sent is ABSENT:
-        missing(SubsidyAccessPolicy, "subsidy_uuid")
-    elif sent is None:
-        missing(SubsidyAccessPolicy, "subsidy_uuid", null=True)
-    else:
-        model.subsidy_uuid = _READ_STR(sent, "subsidy_uuid", notes)
-    sent = get("access_method", ABSENT)
-    if sent.__class__ is str:
-        model.access_method = sent
-    elif sent is ABSENT:
-        missing(SubsidyAccessPolicy, "access_method")
-    elif sent is None:
-        missing(SubsidyAccessPolicy, "access_method", null=True)
-    else:
-        model.access_method = _READ_STR(sent, "access_method", notes)
-    sent = get("per_learner_enrollment_limit", ABSENT)
-    if sent.__class__ is int:
-        model.per_learner_enrollment_limit = sent
-    elif sent is ABSENT:
-        left_out.append("per_learner_enrollment_limit")
-        model.per_learner_enrollment_limit = None
-    elif sent is None:
-        model.per_learner_enrollment_limit = None
-    else:
-        model.per_learner_enrollment_limit = _READ_INT(sent, "per_learner_enrollment_limit", notes)
-    sent = get("per_learner_spend_limit", ABSENT)
-    if sent.__class__ is int:
-        model.per_learner_spend_limit = sent
-    elif sent is ABSENT:
-        left_out.append("per_learner_spend_limit")
-        model.per_learner_spend_limit = None
-    elif sent is None:
-        model.per_learner_spend_limit = None
-    else:
-        model.per_learner_spend_limit = _READ_INT(sent, "per_learner_spend_limit", notes)
-    sent = get("spend_limit", ABSENT)
-    if sent.__class__ is int:
-        model.spend_limit = sent
-    elif sent is ABSENT:
-        left_out.append("spend_limit")
-        model.spend_limit = None
-    elif sent is None:
-        model.spend_limit = None
-    else:
-        model.spend_limit = _READ_INT(sent, "spend_limit", notes)
-    sent = get("spent_limit", ABSENT)
-    if sent.__class__ is int:
-        model.spent_limit = sent
-    elif sent is ABSENT:
-        left_out.append("spent_limit")
-        model.spent_limit = None
-    elif sent is None:
-        model.spent_limit = None
-    else:
-        model.spent_limit = _READ_INT(sent, "spent_limit", notes)
-    sent = get("remaining_balance_for_learner", ABSENT)
-    if sent.__class__ is int:
-        model.remaining_balance_for_learner = sent
-    elif sent is ABSENT:
-        left_out.append("remaining_balance_for_learner")
-        model.remaining_balance_for_learner = None
-    elif sent is None:
-        model.remaining_balance_for_learner = None
-    else:
-        model.remaining_balance_for_learner = _READ_INT(sent, "remaining_balance_for_learner", notes)
-    sent = get("list_price", ABSENT)
-    if sent is ABSENT:
-        left_out.append("list_price")
-        model.list_price = None
-    elif sent is None:
-        model.list_price = None
-    else:
-        model.list_price = _READ_INT_LIST_PRICE(sent, "list_price", notes)
-    sent = get("subsidy_active_datetime", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.subsidy_active_datetime = decoded
-    elif sent is ABSENT:
-        left_out.append("subsidy_active_datetime")
-        model.subsidy_active_datetime = None
-    elif sent is None:
-        model.subsidy_active_datetime = None
-    else:
-        model.subsidy_active_datetime = _READ_DATETIME(sent, "subsidy_active_datetime", notes)
-    sent = get("subsidy_expiration_datetime", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.subsidy_expiration_datetime = decoded
-    elif sent is ABSENT:
-        left_out.append("subsidy_expiration_datetime")
-        model.subsidy_expiration_datetime = None
-    elif sent is None:
-        model.subsidy_expiration_datetime = None
-    else:
-        model.subsidy_expiration_datetime = _READ_DATETIME(sent, "subsidy_expiration_datetime", notes)
-    sent = get("is_subsidy_active", ABSENT)
-    if sent.__class__ is bool:
-        model.is_subsidy_active = sent
-    elif sent is ABSENT:
-        left_out.append("is_subsidy_active")
-        model.is_subsidy_active = None
-    elif sent is None:
-        model.is_subsidy_active = None
-    else:
-        model.is_subsidy_active = _READ_BOOL(sent, "is_subsidy_active", notes)
-    sent = get("aggregates", ABSENT)
-    if sent.__class__ is dict or sent.__class__ is TextObject:
-        try:
-            model.aggregates = read_policy_aggregates(sent)
-        except MissingFieldError as error:
-            raise error.within("aggregates") from None
-    elif sent is ABSENT:
-        left_out.append("aggregates")
-        model.aggregates = None
-    elif sent is None:
-        model.aggregates = None
-    else:
-        model.aggregates = _READ_POLICY_AGGREGATES(sent, "aggregates", notes)
-    sent = get("assignment_configuration", ABSENT)
-    if sent is ABSENT:
-        left_out.append("assignment_configuration")
-        model.assignment_configuration = None
-    elif sent is None:
-        model.assignment_configuration = None
-    else:
-        model.assignment_configuration = _READ_ASSIGNMENT_CONFIGURATION_STR(
-            sent, "assignment_configuration", notes
-        )
-    sent = get("group_associations", ABSENT)
-    if sent.__class__ is list:
-        model.group_associations = sent
-    elif sent is ABSENT:
-        left_out.append("group_associations")
-        model.group_associations = []
-    elif sent is None:
-        model.group_associations = null_array("group_associations", list[Any], notes)
-    else:
-        model.group_associations = _READ_LIST_ANY(sent, "group_associations", notes)
-    sent = get("late_redemption_allowed_until", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.late_redemption_allowed_until = decoded
-    elif sent is ABSENT:
-        left_out.append("late_redemption_allowed_until")
-        model.late_redemption_allowed_until = None
-    elif sent is None:
-        model.late_redemption_allowed_until = None
-    else:
-        model.late_redemption_allowed_until = _READ_DATETIME(sent, "late_redemption_allowed_until", notes)
-    sent = get("is_late_redemption_allowed", ABSENT)
-    if sent.__class__ is bool:
-        model.is_late_redemption_allowed = sent
-    elif sent is ABSENT:
-        left_out.append("is_late_redemption_allowed")
-        model.is_late_redemption_allowed = None
-    elif sent is None:
-        model.is_late_redemption_allowed = None
-    else:
-        model.is_late_redemption_allowed = _READ_BOOL(sent, "is_late_redemption_allowed", notes)
-    sent = get("retired_at", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.retired_at = decoded
-    elif sent is ABSENT:
-        left_out.append("retired_at")
-        model.retired_at = None
-    elif sent is None:
-        model.retired_at = None
-    else:
-        model.retired_at = _READ_DATETIME(sent, "retired_at", notes)
-    sent = get("created", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.created = decoded
-    elif sent is ABSENT:
-        left_out.append("created")
-        model.created = None
-    elif sent is None:
-        model.created = None
-    else:
-        model.created = _READ_DATETIME(sent, "created", notes)
-    sent = get("bnr_enabled", ABSENT)
-    if sent.__class__ is bool:
-        model.bnr_enabled = sent
-    elif sent is ABSENT:
-        left_out.append("bnr_enabled")
-        model.bnr_enabled = None
-    elif sent is None:
-        model.bnr_enabled = None
-    else:
-        model.bnr_enabled = _READ_BOOL(sent, "bnr_enabled", notes)
-    sent = get("total_spend_limits_for_subsidy", ABSENT)
-    if sent.__class__ is int:
-        model.total_spend_limits_for_subsidy = sent
-    elif sent is ABSENT:
-        left_out.append("total_spend_limits_for_subsidy")
-        model.total_spend_limits_for_subsidy = None
-    elif sent is None:
-        model.total_spend_limits_for_subsidy = None
-    else:
-        model.total_spend_limits_for_subsidy = _READ_INT(sent, "total_spend_limits_for_subsidy", notes)
-    sent = get("total_deposits_for_subsidy", ABSENT)
-    if sent.__class__ is int:
-        model.total_deposits_for_subsidy = sent
-    elif sent is ABSENT:
-        left_out.append("total_deposits_for_subsidy")
-        model.total_deposits_for_subsidy = None
-    elif sent is None:
-        model.total_deposits_for_subsidy = None
-    else:
-        model.total_deposits_for_subsidy = _READ_INT(sent, "total_deposits_for_subsidy", notes)
-    sent = get("learner_credit_request_config", ABSENT)
-    if sent.__class__ is str:
-        model.learner_credit_request_config = sent
-    elif sent is ABSENT:
-        left_out.append("learner_credit_request_config")
-        model.learner_credit_request_config = None
-    elif sent is None:
-        model.learner_credit_request_config = None
-    else:
-        model.learner_credit_request_config = _READ_STR(sent, "learner_credit_request_config", notes)
-    sent = get("policy_redemption_url", ABSENT)
-    if sent.__class__ is str:
-        model.policy_redemption_url = sent
-    elif sent is ABSENT:
-        left_out.append("policy_redemption_url")
-        model.policy_redemption_url = None
-    elif sent is None:
-        model.policy_redemption_url = None
-    else:
-        model.policy_redemption_url = _READ_STR(sent, "policy_redemption_url", notes)
-    sent = get("remaining_balance_per_user", ABSENT)
-    if sent.__class__ is int:
-        model.remaining_balance_per_user = sent
-    elif sent is ABSENT:
-        left_out.append("remaining_balance_per_user")
-        model.remaining_balance_per_user = None
-    elif sent is None:
-        model.remaining_balance_per_user = None
-    else:
-        model.remaining_balance_per_user = _READ_INT(sent, "remaining_balance_per_user", notes)
-    sent = get("remaining_balance", ABSENT)
-    if sent.__class__ is int:
-        model.remaining_balance = sent
-    elif sent is ABSENT:
-        left_out.append("remaining_balance")
-        model.remaining_balance = None
-    elif sent is None:
-        model.remaining_balance = None
-    else:
-        model.remaining_balance = _READ_INT(sent, "remaining_balance", notes)
-    sent = get("subsidy_expiration_date", ABSENT)
-    if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
-        model.subsidy_expiration_date = decoded
-    elif sent is ABSENT:
-        left_out.append("subsidy_expiration_date")
-        model.subsidy_expiration_date = None
-    elif sent is None:
-        model.subsidy_expiration_date = None
-    else:
-        model.subsidy_expiration_date = _READ_DATETIME(sent, "subsidy_expiration_date", notes)
-    sent = get("learner_content_assignments", ABSENT)
-    if sent.__class__ is list:
-        model.learner_content_assignments = read_models(
-            sent, read_assignment, "learner_content_assignments", Assignment, notes
-        )
-    elif sent is ABSENT:
-        left_out.append("learner_content_assignments")
-        model.learner_content_assignments = []
-    elif sent is None:
-        model.learner_content_assignments = null_array("learner_content_assignments", list[Assignment], notes)
-    else:
-        model.learner_content_assignments = _READ_LIST_ASSIGNMENT(sent, "learner_content_assignments", notes)
-    sent = get("learner_requests", ABSENT)
-    if sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject)):
-        model.learner_requests = sent
-    elif sent is ABSENT:
-        left_out.append("learner_requests")
-        model.learner_requests = []
-    elif sent is None:
-        model.learner_requests = null_array("learner_requests", list[dict[str, Any]], notes)
-    else:
-        model.learner_requests = _READ_LIST_DICT_STR_ANY(sent, "learner_requests", notes)
-    finish(model, data, notes, left_out, _SUBSIDY_ACCESS_POLICY_FIELDS)
-    if model.policy_type not in _SUBSIDY_ACCESS_POLICY_TYPES:
-        report_unknown_type(model, "policy_type", model.policy_type, "SubsidyAccessPolicy")
-    return model
-
-
-_POLICY_PAGE_FIELDS = frozenset(
-    {"next", "previous", "count", "num_pages", "current_page", "start", "results"}
-)
-
-
-def read_policy_page(data: Any, _cls: Any = None) -> Any:
-    """A ``PolicyPage`` read from an object (None for null; ``DecodeError`` for anything else)."""
-    if data.__class__ is not dict and data.__class__ is not TextObject:
-        return not_an_object(data, PolicyPage)
-    get = data.get
-    notes: list[Note] = []
-    left_out: list[str] = []
-    sent: Any
-    model = PolicyPage.__new__(PolicyPage)
-    sent = get("next", ABSENT)
-    if sent.__class__ is str:
-        model.next = sent
-    elif sent is ABSENT:
-        left_out.append("next")
-        model.next = None
-    elif sent is None:
-        model.next = None
-    else:
-        model.next = _READ_STR(sent, "next", notes)
-    sent = get("previous", ABSENT)
-    if sent.__class__ is str:
-        model.previous = sent
-    elif sent is ABSENT:
-        left_out.append("previous")
-        model.previous = None
-    elif sent is None:
-        model.previous = None
-    else:
-        model.previous = _READ_STR(sent, "previous", notes)
-    sent = get("count", ABSENT)
-    if sent.__class__ is int:
-        model.count = sent
-    elif sent is ABSENT:
-        left_out.append("count")
-        model.count = None
-    elif sent is None:
-        model.count = None
-    else:
-        model.count = _READ_INT(sent, "count", notes)
-    sent = get("num_pages", ABSENT)
-    if sent.__class__ is int:
-        model.num_pages = sent
-    elif sent is ABSENT:
-        left_out.append("num_pages")
-        model.num_pages = None
-    elif sent is None:
-        model.num_pages = None
-    else:
-        model.num_pages = _READ_INT(sent, "num_pages", notes)
-    sent = get("current_page", ABSENT)
-    if sent.__class__ is int:
-        model.current_page = sent
-    elif sent is ABSENT:
-        left_out.append("current_page")
-        model.current_page = None
-    elif sent is None:
-        model.current_page = None
-    else:
-        model.current_page = _READ_INT(sent, "current_page", notes)
-    sent = get("start", ABSENT)
-    if sent.__class__ is int:
-        model.start = sent
-    elif sent is ABSENT:
-        left_out.append("start")
-        model.start = None
-    elif sent is None:
-        model.start = None
-    else:
-        model.start = _READ_INT(sent, "start", notes)
-    sent = get("results", ABSENT)
-    if sent.__class__ is list:
-        model.results = read_models(sent, read_subsidy_access_policy, "results", SubsidyAccessPolicy, notes)
-    elif sent is ABSENT:
-        missing(PolicyPage, "results")
-    elif sent is None:
-        model.results = null_array("results", list[SubsidyAccessPolicy], notes)
-    else:
-        model.results = _READ_LIST_SUBSIDY_ACCESS_POLICY(sent, "results", notes)
-    finish(model, data, notes, left_out, _POLICY_PAGE_FIELDS)
-    return model
-
-
-READERS: dict[type[Any], Callable[[Any, Any], Any]] = {
-    AccessToken: read_access_token,
-    ErrorDetail: read_error_detail,
-    PolicyAggregates: read_policy_aggregates,
-    AssignmentConfiguration: read_assignment_configuration,
-    ListPrice: read_list_price,
-    AssignmentAction: read_assignment_action,
-    EarliestPossibleExpiration: read_earliest_possible_expiration,
-    RecentAction: read_recent_action,
-    CoursePartner: read_course_partner,
-    LearnerStateCount: read_learner_state_count,
-    LicenseCounts: read_license_counts,
-    Revocations: read_revocations,
-    PriorRenewal: read_prior_renewal,
-    SubscriptionPlan: read_subscription_plan,
-    SubscriptionPlanPage: read_subscription_plan_page,
-    LicenseAssignment: read_license_assignment,
-    LicenseAssignmentResult: read_license_assignment_result,
-    BulkRevokeFilter: read_bulk_revoke_filter,
-    SuccessfulRevocation: read_successful_revocation,
-    UnsuccessfulRevocation: read_unsuccessful_revocation,
-    BulkRevokeResult: read_bulk_revoke_result,
-    BulkEnrollmentJob: read_bulk_enrollment_job,
-    BulkEnrollmentJobStatus: read_bulk_enrollment_job_status,
-    BulkEnrollmentResult: read_bulk_enrollment_result,
-    Catalog: read_catalog,
-    CatalogPage: read_catalog_page,
-    LearnerPathwayCardImage: read_learner_pathway_card_image,
-    LearnerPathwayImages: read_learner_pathway_images,
-    LearnerPathwayStep: read_learner_pathway_step,
-    VideoSkill: read_video_skill,
-    Image: read_image,
-    Entitlement: read_entitlement,
-    Organization: read_organization,
-    Subject: read_subject,
-    ProductSource: read_product_source,
-    Seat: read_seat,
-    Position: read_position,
-    Staff: read_staff,
-    TypeAttrs: read_type_attrs,
-    LevelTypeOverride: read_level_type_override,
-    Curriculum: read_curriculum,
-    DegreeAdditionalMetadata: read_degree_additional_metadata,
-    Degree: read_degree,
-    NormalizedContentMetadata: read_normalized_content_metadata,
-    CourseRun: read_course_run,
-    LearnerSummary: read_learner_summary,
-    LearnerSummaryPage: read_learner_summary_page,
-    AssignmentContentMetadata: read_assignment_content_metadata,
-    ContentMetadata: read_content_metadata,
-    LearnerPathway: read_learner_pathway,
-    Video: read_video,
-    Endorsement: read_endorsement,
-    CorporateEndorsement: read_corporate_endorsement,
-    Course: read_course,
-    Program: read_program,
-    Assignment: read_assignment,
-    AssignmentPage: read_assignment_page,
-    AllocationResult: read_allocation_result,
-    CatalogContentsPage: read_catalog_contents_page,
-    SubsidyAccessPolicy: read_subsidy_access_policy,
-    PolicyPage: read_policy_page,
-}
-"""The reader of each model class: its structure hook."""

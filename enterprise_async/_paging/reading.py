@@ -10,7 +10,7 @@ The window (``window``) gives the loop a turn between two steps.
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
@@ -18,6 +18,9 @@ from .._decoding.drift import DriftCollector
 from .._decoding.spec import Operation
 from .._response.responses import RawResponse, decode_body, is_xml, read_result, result_of, unreadable
 from .._utils.xml import XMLDecodeError, parse_drf_xml_in_steps
+
+if TYPE_CHECKING:
+    from .._decoding import Conversion
 
 __all__ = ["PageRead"]
 
@@ -30,11 +33,13 @@ class PageRead:
 
     operation: Operation[Any]
     response: RawResponse
+    conversion: Conversion
+    """The client's conversion, which decodes the page."""
     drift: DriftCollector | None = None
     answer: Any = None
 
     def __call__(self) -> Any:
-        return read_result(self.operation, self.response, self.drift)
+        return read_result(self.operation, self.response, self.conversion, self.drift)
 
     def steps(self) -> Generator[None, None, Any]:
         """The page, decoded in steps: each ``yield`` is a point where the loop may run other work."""
@@ -47,4 +52,4 @@ class PageRead:
         else:
             data = decode_body(response)
         yield
-        return result_of(self.operation, response, data, self.drift)
+        return result_of(self.operation, response, self.conversion, data, self.drift)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
 import orjson
@@ -28,6 +28,9 @@ from .options import ClientOptions, RequestOptions
 from .retry import RetryPolicy
 from .timeouts import Timeout
 from .validation import query_pairs, query_value, validate_arguments
+
+if TYPE_CHECKING:
+    from .._decoding import Conversion
 
 __all__ = [
     "ACCEPT",
@@ -114,9 +117,12 @@ def call_label(operation: str, page: int | None = None) -> str:
     return operation if page is None else f"{operation} page {page}"
 
 
-def prepare_request(operation: Operation[Any], arguments: Mapping[str, Any]) -> PreparedRequest:
-    """Validate ``arguments`` and build the request; raises ``ClientValidationError`` before sending."""
-    body = validate_arguments(operation, arguments)
+def prepare_request(
+    operation: Operation[Any], arguments: Mapping[str, Any], conversion: Conversion
+) -> PreparedRequest:
+    """Validate ``arguments`` and build the request (a model in the body written by ``conversion``);
+    raises ``ClientValidationError`` before sending."""
+    body = validate_arguments(operation, arguments, conversion)
     path_values: dict[str, str] = {}
     query: list[tuple[str, str]] = []
     for param in operation.params:  # one pass: every call of every operation goes through here

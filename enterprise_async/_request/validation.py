@@ -3,7 +3,8 @@
 The rules are the spec's (``Rule`` and ``Check`` in ``_decoding.spec``); this module only knows how to
 read them. Every failure is a ``ClientValidationError`` naming the argument as a path
 (``learner_emails[2]``, ``filters[0].status_in``). A checked argument is then written as the
-servers read it: a body as a JSON object (``as_wire_object``), a path or query parameter as text
+servers read it: a body as a JSON object (``as_wire_object``, a model written by the client's
+``Conversion``), a path or query parameter as text
 (``query_value``, ``query_pairs``: booleans as ``true``/``false``, an ``explode: false`` array as
 one comma-separated value).
 """
@@ -16,11 +17,10 @@ import re
 import typing
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .._decoding import to_dict
 from .._decoding.enums import OpenEnum
 from .._decoding.spec import (
     AtLeastOneOf,
@@ -33,6 +33,9 @@ from .._decoding.spec import (
     Rule,
 )
 from ..errors import ClientValidationError
+
+if TYPE_CHECKING:
+    from .._decoding import Conversion
 
 __all__ = ["as_wire_object", "query_pairs", "query_value", "validate_arguments"]
 
@@ -62,8 +65,11 @@ class _InvalidArgumentError(Exception):
         self.message = message
 
 
-def validate_arguments(operation: Operation[Any], arguments: Mapping[str, Any]) -> dict[str, Any]:
-    """Check every argument; return the body fields that were given, as wire data (None left out)."""
+def validate_arguments(
+    operation: Operation[Any], arguments: Mapping[str, Any], conversion: Conversion
+) -> dict[str, Any]:
+    """Check every argument; return the body fields that were given, as wire data (None left out),
+    a model among them written by ``conversion``."""
     try:
         for param in operation.params:
             value = arguments.get(param.name)
@@ -71,15 +77,15 @@ def validate_arguments(operation: Operation[Any], arguments: Mapping[str, Any]) 
                 if param.required:
                     raise _InvalidArgumentError(param.name, "is required")
                 continue
-            _check(param.rule, value, param.name)
+            _check(param.rule, value, param.name, conversion)
         _check_page_size_aliases(operation, arguments)
         if operation.body is None:
             return {}
         body = {
             name: arguments[name] for name in operation.body.properties if arguments.get(name) is not None
         }
-        _check_object(operation.body, body, "")
-        return typing.cast(dict[str, Any], _wire(body, operation.body))
+        _check_object(operation.body, body, "", conversion)
+        return typing.cast(dict[str, Any], _wire(body, conversion, operation.body))
     except _InvalidArgumentError as invalid:
         raise ClientValidationError(
             invalid.path or "body", invalid.message, operation=operation.name
@@ -115,7 +121,7 @@ def _check_page_size_aliases(operation: Operation[Any], arguments: Mapping[str, 
         raise _InvalidArgumentError(given[1], f"gives the page size again; give one of {', '.join(names)}")
 
 
-def as_wire_object(value: Any) -> dict[str, Any]:
+def as_wire_object(value: Any, conversion: Conversion) -> dict[str, Any]:
     """A model or mapping given as an argument, as the JSON object to send.
 
     Fields left out are not sent: None, and in a model an empty list its field starts with
@@ -124,7 +130,8 @@ def as_wire_object(value: Any) -> dict[str, Any]:
     if not attrs.has(type(value)):
         return {key: item for key, item in dict(value).items() if item is not None}
     unset = _lists_left_empty(value)
-    return {key: item for key, item in to_dict(value).items() if item is not None and key not in unset}
+    written = conversion.to_dict(value).items()
+    return {key: item for key, item in written if item is not None and key not in unset}
 
 
 def _lists_left_empty(model: Any) -> set[str]:
@@ -138,26 +145,26 @@ def _lists_left_empty(model: Any) -> set[str]:
     }
 
 
-def _wire(value: Any, rule: Rule | None = None) -> Any:
+def _wire(value: Any, conversion: Conversion, rule: Rule | None = None) -> Any:
     """A checked value as the service reads it, following the rule's wire forms (``NamedValue``)."""
     if isinstance(value, OpenEnum):
         return value.value
     if isinstance(value, uuid.UUID):
         return str(value)
     if attrs.has(type(value)) or isinstance(value, Mapping):
-        return _wire_object(value, rule)
+        return _wire_object(value, conversion, rule)
     if isinstance(value, (list, tuple)):
         items = rule.items if rule is not None else None
-        return [_wire(item, items) for item in value]
+        return [_wire(item, conversion, items) for item in value]
     return value
 
 
-def _wire_object(value: Any, rule: Rule | None) -> dict[str, Any]:
-    data = as_wire_object(value)
+def _wire_object(value: Any, conversion: Conversion, rule: Rule | None) -> dict[str, Any]:
+    data = as_wire_object(value, conversion)
     if rule is None:
-        return {key: _wire(item) for key, item in data.items()}
+        return {key: _wire(item, conversion) for key, item in data.items()}
     public = _public_form(rule, data)
-    wired = {key: _wire(item, rule.properties.get(key)) for key, item in public.items()}
+    wired = {key: _wire(item, conversion, rule.properties.get(key)) for key, item in public.items()}
     if rule.wire is None:
         return wired
     (name, item), *_ = wired.items()  # one field: NeverTogether and AtLeastOneOf were checked
@@ -183,13 +190,16 @@ def _join(path: str, step: str) -> str:
     return f"{path}.{step}" if path else step
 
 
-def _check(rule: Rule, value: Any, path: str) -> None:
+def _check(rule: Rule, value: Any, path: str, conversion: Conversion) -> None:
     if value is None:
         if rule.nullable:
             return
         raise _InvalidArgumentError(path, "may not be None; leave it out instead")
-    checker = _CHECKERS.get(rule.kind)
-    if checker is not None:
+    if rule.kind == "object":
+        _check_object(rule, value, path, conversion)
+    elif rule.kind == "array":
+        _check_array(rule, value, path, conversion)
+    elif (checker := _CHECKERS.get(rule.kind)) is not None:
         checker(rule, value, path)
 
 
@@ -273,7 +283,7 @@ def _check_boolean(rule: Rule, value: Any, path: str) -> None:
         raise _InvalidArgumentError(path, f"expected True or False, got {type(value).__name__}")
 
 
-def _check_array(rule: Rule, value: Any, path: str) -> None:
+def _check_array(rule: Rule, value: Any, path: str, conversion: Conversion) -> None:
     if not isinstance(value, (list, tuple)):
         raise _InvalidArgumentError(path, f"expected a list, got {type(value).__name__}")
     if rule.min_items is not None and len(value) < rule.min_items:
@@ -284,12 +294,12 @@ def _check_array(rule: Rule, value: Any, path: str) -> None:
         raise _InvalidArgumentError(path, f"takes at most {rule.max_items} items, got {len(value)}")
     if rule.items is not None:
         for index, item in enumerate(value):
-            _check(rule.items, item, _join(path, f"[{index}]"))
+            _check(rule.items, item, _join(path, f"[{index}]"), conversion)
 
 
-def _check_object(rule: Rule, value: Any, path: str) -> None:
+def _check_object(rule: Rule, value: Any, path: str, conversion: Conversion) -> None:
     if rule.model is not None and isinstance(value, rule.model):
-        value = as_wire_object(value)
+        value = as_wire_object(value, conversion)
     if not isinstance(value, Mapping):
         expected = rule.model.__name__ if rule.model else "a mapping"
         raise _InvalidArgumentError(path, f"expected {expected}, got {type(value).__name__}")
@@ -306,7 +316,7 @@ def _check_object(rule: Rule, value: Any, path: str) -> None:
             raise _InvalidArgumentError(_join(path, name), "is required")
     for name, item in value.items():
         if name in rule.properties:
-            _check(rule.properties[name], item, _join(path, name))
+            _check(rule.properties[name], item, _join(path, name), conversion)
     for check in rule.checks:
         _apply(check, value, path)
 
@@ -345,6 +355,6 @@ _CHECKERS = {
     "integer": _check_integer,
     "number": _check_number,
     "boolean": _check_boolean,
-    "array": _check_array,
-    "object": _check_object,
 }
+"""The checks of the scalar kinds; arrays and objects, which hold other values, are checked by
+``_check`` itself."""

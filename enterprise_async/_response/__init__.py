@@ -1,2 +1,2 @@
-"""Reading an answer: its body, bounded, decoded and checked (``responses``), and the detail of an
-error answer (``error_detail``)."""
+"""Reading an answer: its body, bounded, decoded and checked (``responses``), its data read into its
+model (``model_reading``), and the detail of an error answer (``error_detail``)."""

@@ -6,27 +6,24 @@ A status the operation calls a success decodes to its model (plus SDK fields suc
 drift report (``accept``). Any other status raises the error class of the status, whose ``body``
 holds the decoded error body however the server wrote it (JSON object, list or string, XML, HTML,
 nothing) and whose ``result`` holds the decoded result where the operation documents one for that
-status.
+status. The data is read into its model by the client's ``Conversion`` (``model_reading``).
 """
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import orjson
 from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
 
-from .._decoding import DecodeError, Finding, PathsWanted, known_fields, structure, type_name
-from .._decoding.drift import LEFT_OUT, DriftCollector
+from .._decoding import DecodeError, Finding, known_fields, type_name
+from .._decoding.drift import DriftCollector
 from .._decoding.enums import OpenEnum
-from .._decoding.failure import MissingFieldError
 from .._decoding.spec import Identity, LimitRefusal, Operation, Outcome
-from .._decoding.xml_schema import fill_empty_elements
 from .._request.request import call_label
 from .._request.retry import parse_retry_after
 from .._utils.constants import ERROR_DETAIL_LIMIT
@@ -41,6 +38,10 @@ from ..errors import (
     status_error_class,
 )
 from .error_detail import error_detail
+from .model_reading import format_of, read_as, structure_answer
+
+if TYPE_CHECKING:
+    from .._decoding import Conversion
 
 __all__ = [
     "RawResponse",
@@ -146,26 +147,12 @@ class RawResponse:
         return self.redactor.headers(self.headers)
 
 
-def _format_of(response: RawResponse) -> str:
-    kind = response.content_type
-    if kind == "application/json" or kind.endswith("+json"):
-        return "json"
-    if kind in ("application/xml", "text/xml") or kind.endswith("+xml"):
-        return "xml"
-    head = response.body.lstrip()[:5]
-    if not kind and head[:1] in (b"{", b"["):
-        return "json"
-    if not kind and head.startswith((b"<?xml", b"<root")):
-        return "xml"
-    return kind or "unknown"
-
-
 def decode_body(response: RawResponse) -> Any:
     """The body as JSON-shaped data (None when empty); ``ResponseDecodeError`` when unreadable."""
     body = response.body
     if not body or body.isspace():  # what ``strip()`` would leave empty, without copying a page
         return None
-    kind = _format_of(response)
+    kind = format_of(response)
     try:
         if kind == "json":
             return orjson.loads(response.body)
@@ -185,7 +172,7 @@ def decode_body(response: RawResponse) -> Any:
 def is_xml(response: RawResponse) -> bool:
     """Whether the answer's body is read as XML (non-empty, and XML by its type or its start)."""
     body = response.body
-    return bool(body) and not body.isspace() and _format_of(response) == "xml"
+    return bool(body) and not body.isspace() and format_of(response) == "xml"
 
 
 def unreadable(response: RawResponse, kind: str, error: ValueError) -> ResponseDecodeError:
@@ -201,7 +188,12 @@ def unreadable(response: RawResponse, kind: str, error: ValueError) -> ResponseD
 
 
 def accept(
-    operation: Operation[Any], response: RawResponse, drift: DriftCollector, *, page: int | None = None
+    operation: Operation[Any],
+    response: RawResponse,
+    conversion: Conversion,
+    drift: DriftCollector,
+    *,
+    page: int | None = None,
 ) -> None:
     """Raise the typed error of a status that is no success of the operation (naming the
     listing's ``page``); a success the spec does not document goes to the drift report."""
@@ -209,7 +201,7 @@ def accept(
     success = outcome.success if outcome is not None else 200 <= response.status < 300
     if not success:
         retry_after = parse_retry_after(response.headers.get("Retry-After"))
-        raise status_error(operation, response, retry_after=retry_after, page=page)
+        raise status_error(operation, response, conversion, retry_after=retry_after, page=page)
     if outcome is None:
         documented = (status for status, known in operation.outcomes.items() if known.success)
         drift.record_status(operation.name, response.status, documented, f"{response.method} {response.path}")
@@ -218,40 +210,56 @@ def accept(
 def read_answer(
     operation: Operation[Any],
     response: RawResponse,
+    conversion: Conversion,
     drift: DriftCollector,
     arguments: Mapping[str, Any] | None = None,
 ) -> Any:
-    """The result of an accepted answer; ``arguments`` given, a lookup by key checks that it is
-    the item asked for (``check_identity``)."""
-    result = read_result(operation, response, drift)
+    """The result of an accepted answer, decoded by ``conversion``; ``arguments`` given, a lookup
+    by key checks that it is the item asked for (``check_identity``)."""
+    result = read_result(operation, response, conversion, drift)
     if arguments is not None and operation.identity is not None:
-        check_identity(operation, response, result, arguments)
+        check_identity(operation, response, conversion, result, arguments)
     return result
 
 
-def read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None = None) -> Any:
+def read_result(
+    operation: Operation[Any],
+    response: RawResponse,
+    conversion: Conversion,
+    drift: DriftCollector | None = None,
+) -> Any:
     """The decoded result of a successful response; what it holds that the spec does not describe
     goes to ``drift``."""
-    return result_of(operation, response, decode_body(response), drift)
+    return result_of(operation, response, conversion, decode_body(response), drift)
 
 
 def result_of(
-    operation: Operation[Any], response: RawResponse, data: Any, drift: DriftCollector | None = None
+    operation: Operation[Any],
+    response: RawResponse,
+    conversion: Conversion,
+    data: Any,
+    drift: DriftCollector | None = None,
 ) -> Any:
     """``read_result`` from the body already decoded (``data``, JSON-shaped)."""
     outcome = operation.outcomes.get(response.status) or _default_success(operation)
     if outcome is None or outcome.model is None:
         return data
-    data = _read_as(response, data, outcome.model)
+    data = read_as(response, conversion, data, outcome.model)
     if data is None and outcome.empty:
         data = {}  # a status documented without a body: the model with only the outcome's fields
     if drift is None:
-        result = _structure(operation, response, data, outcome.model)
+        result = structure_answer(operation, response, conversion, data, outcome.model)
     else:
         findings: list[Finding] = []
         try:
-            result = _structure(
-                operation, response, data, outcome.model, findings, drift.wants_paths(operation.name)
+            result = structure_answer(
+                operation,
+                response,
+                conversion,
+                data,
+                outcome.model,
+                findings,
+                drift.wants_paths(operation.name),
             )
         finally:  # a required field missing raises, and is counted too
             if findings:
@@ -270,7 +278,11 @@ def result_of(
 
 
 def check_identity(
-    operation: Operation[Any], response: RawResponse, result: Any, arguments: Mapping[str, Any]
+    operation: Operation[Any],
+    response: RawResponse,
+    conversion: Conversion,
+    result: Any,
+    arguments: Mapping[str, Any],
 ) -> None:
     """Refuse an answer that is not the item asked for (``x-sdk-identity``): a key other than the
     one asked for, or a content type other than the operation's. A key or type the answer leaves
@@ -287,7 +299,7 @@ def check_identity(
     same_type = kind is None or kind in identity.types
     if same_key and same_type:
         return
-    received = _received(operation, identity, response) if identity.received else result
+    received = _received(operation, identity, response, conversion) if identity.received else result
     expected = {identity.field: asked}
     if identity.type_field and identity.types:
         expected[identity.type_field] = "|".join(identity.types)
@@ -304,18 +316,12 @@ def check_identity(
     )
 
 
-def _read_as(response: RawResponse, data: Any, model: Any) -> Any:
-    """``data`` as ``model``'s fields say it: XML's empty elements, numbers and booleans (see
-    ``_decoding.xml_schema``); JSON as it is."""
-    if _format_of(response) == "xml":
-        return fill_empty_elements(data, model)
-    return data
-
-
-def _received(operation: Operation[Any], identity: Identity, response: RawResponse) -> Any:
+def _received(
+    operation: Operation[Any], identity: Identity, response: RawResponse, conversion: Conversion
+) -> Any:
     """The answer decoded as what it is (the union ``received`` names), for the error."""
-    data = _read_as(response, decode_body(response), identity.received)
-    return _structure(operation, response, data, identity.received)
+    data = read_as(response, conversion, decode_body(response), identity.received)
+    return structure_answer(operation, response, conversion, data, identity.received)
 
 
 def _same_key(key: str, asked: str) -> bool:
@@ -332,59 +338,13 @@ def _default_success(operation: Operation[Any]) -> Outcome | None:
     return next((outcome for outcome in operation.outcomes.values() if outcome.success), None)
 
 
-def _structure(
+def status_error(
     operation: Operation[Any],
     response: RawResponse,
-    data: Any,
-    model: Any,
-    findings: list[Finding] | None = None,
-    paths_wanted: PathsWanted | None = None,
-) -> Any:
-    try:
-        return structure(data, model, findings, paths_wanted, response.redactor.data)
-    except DecodeError as error:
-        item: int | None = None
-        items: list[Any] = []
-        if isinstance(error, MissingFieldError):
-            if findings is not None:
-                sent = None if error.null else LEFT_OUT
-                findings.append(("missing_required", error.place, error.model, error.field, "required", sent))
-            item, items = _items_before(data, model, error.path)
-        reason = response.redactor.text(str(error))
-        raise ResponseDecodeError(
-            f"{operation.name}: the {response.status} body does not fit {type_name(model)}: {reason}",
-            status=response.status,
-            body=response.preview(),
-            request_id=response.request_id,
-            item=item,
-            items=items,
-        ) from None
-
-
-_ITEM_PATH = re.compile(r"([A-Za-z_]\w*)?\[(\d+)\]")
-
-
-def _items_before(data: Any, model: Any, path: str) -> tuple[int | None, list[Any]]:
-    """For an answer whose item ``path`` names (``results[3]...``, ``[3]...`` in a bare list) broke
-    a promise of the spec: that item's index, and the items before it, decoded (none when the
-    path names no item of a list at the answer's top)."""
-    found = _ITEM_PATH.match(path)
-    if found is None:
-        return None, []
-    name, index = found.group(1), int(found.group(2))
-    try:
-        if name is None and isinstance(data, list):
-            return index, list(structure(data[:index], model))
-        if name is not None and isinstance(data, dict) and isinstance(data.get(name), list):
-            before = structure({**data, name: data[name][:index]}, model)
-            return index, list(getattr(before, name, ()))
-    except DecodeError:  # the answer breaks another promise outside that list: nothing to give
-        pass
-    return None, []
-
-
-def status_error(
-    operation: Operation[Any], response: RawResponse, *, retry_after: float | None, page: int | None = None
+    conversion: Conversion,
+    *,
+    retry_after: float | None,
+    page: int | None = None,
 ) -> APIStatusError:
     """The typed error for a response whose status is not a success of the operation (``page``:
     the listing's page it answered, named in the message).
@@ -403,7 +363,7 @@ def status_error(
         "status": response.status,
         "body": body,
         "headers": response.shown_headers(),
-        "result": _error_result(operation.outcomes.get(response.status), response),
+        "result": _error_result(operation.outcomes.get(response.status), response, conversion),
         "method": response.method,
         "path": response.path,
         "request_id": response.request_id,
@@ -430,7 +390,7 @@ def limit_error(message: str, refusal: LimitRefusal, details: Mapping[str, Any])
     return RequestLimitError(said, limit=refusal.maximum, setting=refusal.setting, **details)
 
 
-def _error_result(outcome: Outcome | None, response: RawResponse) -> Any:
+def _error_result(outcome: Outcome | None, response: RawResponse, conversion: Conversion) -> Any:
     """The documented result of an error status, when the body carries one: read as a success's
     is (XML's text as the model's fields say), secrets hidden."""
     if outcome is None or outcome.model is None:
@@ -444,7 +404,8 @@ def _error_result(outcome: Outcome | None, response: RawResponse) -> Any:
     if attrs.has(outcome.model) and known_fields(outcome.model).isdisjoint(body):
         return None
     try:
-        return structure(response.redactor.data(_read_as(response, body, outcome.model)), outcome.model)
+        body = response.redactor.data(read_as(response, conversion, body, outcome.model))
+        return conversion.structure(body, outcome.model)
     except DecodeError:
         return None
 

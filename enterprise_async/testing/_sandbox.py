@@ -12,7 +12,6 @@ from typing import Any, Final
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from .. import models as _models  # noqa: F401 (hands the generated readers to the decoder of its clients)
 from .._generated.client import EnterpriseClient
 from .._utils.optional import require_extra
 from ._data_size import DataSize

@@ -21,8 +21,7 @@ import aiohttp
 import orjson
 
 from enterprise_async import EnterpriseClient
-from enterprise_async._decoding import structure
-from enterprise_async._decoding.xml_schema import fill_empty_elements
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._response.responses import RawResponse, read_result
 from enterprise_async._utils.xml import parse_drf_xml
@@ -94,20 +93,22 @@ def run(rounds: int) -> list[Row]:
     if json_page != xml_page:
         raise AssertionError("the XML page does not decode to the models the JSON page does")
     xml_body, json_body = responses["xml"].body, responses["json"].body
-    tree = fill_empty_elements(parse_drf_xml(xml_body), CatalogContentsPage)
+    tree = CONVERSION.fill_empty_elements(parse_drf_xml(xml_body), CatalogContentsPage)
     json_data = orjson.loads(json_body)
-    if structure(tree, CatalogContentsPage) != structure(json_data, CatalogContentsPage):
+    if CONVERSION.structure(tree, CatalogContentsPage) != CONVERSION.structure(
+        json_data, CatalogContentsPage
+    ):
         raise AssertionError("the models timed from XML differ from those timed from JSON")
     contenders: dict[str, Callable[[], object]] = {
         "json": lambda: read_result(CONTENTS, responses["json"]),
         "xml": lambda: read_result(CONTENTS, responses["xml"]),
         "xml tree": lambda: _tree(xml_body),
         "xml parse": lambda: parse_drf_xml(xml_body),
-        "xml parse, empty elements read": lambda: fill_empty_elements(
+        "xml parse, empty elements read": lambda: CONVERSION.fill_empty_elements(
             parse_drf_xml(xml_body), CatalogContentsPage
         ),
-        "xml models": lambda: structure(tree, CatalogContentsPage),
-        "json models": lambda: structure(json_data, CatalogContentsPage),
+        "xml models": lambda: CONVERSION.structure(tree, CatalogContentsPage),
+        "json models": lambda: CONVERSION.structure(json_data, CatalogContentsPage),
         "expat, empty callbacks": lambda: _expat_with_empty_callbacks(xml_body),
     }
     times: dict[str, list[float]] = {name: [] for name in contenders}

@@ -23,6 +23,7 @@ from enterprise_async import (
 )
 from enterprise_async._bulk.chunks import plan_chunks
 from enterprise_async._decoding.spec import Chunking, MaxProductItems
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from enterprise_async.testing._registry import GENERATED_SPEC
@@ -372,7 +373,7 @@ def test_an_operation_without_chunking_is_refused() -> None:
         raise AssertionError("nothing may be sent")
 
     with pytest.raises(TypeError, match="no x-sdk-chunks"):
-        asyncio.run(send_in_chunks(never, OPERATIONS["assignments.remind"], {}))
+        asyncio.run(send_in_chunks(never, OPERATIONS["assignments.remind"], {}, conversion=CONVERSION))
 
 
 # ---------------------------------------------------------------------------------- the spec's rule

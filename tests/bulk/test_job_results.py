@@ -20,6 +20,7 @@ from enterprise_async import (
     RequestLimitError,
 )
 from enterprise_async._client.job_results import read_rows
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async.models import BulkEnrollmentJobStatus, BulkEnrollmentResult
 from enterprise_async.testing import Sandbox
@@ -189,7 +190,7 @@ def test_the_results_columns_are_the_spec_data_of_the_services_csv_header() -> N
     ]
     assert results.link_lifetime == 300
     text = "email address,course key,enrollment status,notes,extra\r\na@x.org,course-v1:A+B+C,weird,n,1\r\n"
-    (row,) = read_rows(results, text)
+    (row,) = read_rows(results, text, CONVERSION)
     assert (row.email, row.status, row.extra) == ("a@x.org", "weird", {"extra": "1"})
 
 

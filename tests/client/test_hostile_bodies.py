@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from enterprise_async._generated import operations
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._response.responses import RawResponse, read_result
 from enterprise_async._utils.xml import render_drf_xml
 from enterprise_async.errors import ResponseDecodeError
@@ -51,7 +52,7 @@ def decode(name: str, body: bytes, content_type: str) -> None:
     operation, status = CASES[name]
     response = RawResponse(status, "OK", {"Content-Type": content_type}, body, operation.method, "/fuzz")
     with contextlib.suppress(ResponseDecodeError):
-        read_result(operation, response)
+        read_result(operation, response, CONVERSION)
 
 
 def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -147,6 +148,7 @@ def test_xml_entities_are_never_expanded(body: bytes) -> None:
         read_result(
             operations.CATALOGS_COURSE,
             RawResponse(200, "OK", {"Content-Type": "application/xml"}, body, "GET", "/course"),
+            CONVERSION,
         )
 
 
@@ -156,6 +158,7 @@ def test_deeply_nested_json_raises_decode_error() -> None:
         read_result(
             operations.CATALOGS_COURSE,
             RawResponse(200, "OK", {"Content-Type": "application/json"}, body, "GET", "/course"),
+            CONVERSION,
         )
 
 
@@ -169,6 +172,7 @@ def read_course(body: bytes) -> Any:
     return read_result(
         operations.CATALOGS_COURSE,
         RawResponse(200, "OK", {"Content-Type": "application/json"}, body, "GET", "/course"),
+        CONVERSION,
     )
 
 

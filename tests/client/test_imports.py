@@ -42,7 +42,7 @@ def test_the_first_decode_makes_the_converter() -> None:
 
 def test_the_converter_is_one_object_however_it_is_reached() -> None:
     code = (
-        "from enterprise_async import models\nfrom enterprise_async._decoding import registry\n"
-        "assert models.converter is registry.converter is registry.the_converter()"
+        "from enterprise_async import EnterpriseClient, models\n"
+        "assert models.converter is EnterpriseClient.conversion.converter"
     )
     assert loaded_after(code, "cattrs")

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import orjson
 import pytest
 
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._response import responses as _responses
 from enterprise_async._response.responses import RawResponse, read_result
@@ -56,7 +57,7 @@ def test_the_collector_stays_on_while_a_body_is_decoded(monkeypatch: pytest.Monk
         return decode_body(response)
 
     monkeypatch.setattr(_responses, "decode_body", watched)
-    page = read_result(LIST_CATALOGS, response(orjson.dumps({"count": 0, "results": []})))
+    page = read_result(LIST_CATALOGS, response(orjson.dumps({"count": 0, "results": []})), CONVERSION)
 
     assert isinstance(page, CatalogPage)
     assert seen == [True]
@@ -66,11 +67,11 @@ def test_the_collector_stays_on_while_a_body_is_decoded(monkeypatch: pytest.Monk
 @pytest.mark.usefixtures("collector_on")
 def test_the_collector_is_on_after_a_decode_that_fails() -> None:
     with pytest.raises(ResponseDecodeError):
-        read_result(LIST_CATALOGS, response(b'{"results": '))
+        read_result(LIST_CATALOGS, response(b'{"results": '), CONVERSION)
     assert gc.isenabled()
 
 
 @pytest.mark.usefixtures("collector_off")
 def test_a_collector_the_application_turned_off_stays_off() -> None:
-    read_result(LIST_CATALOGS, response(orjson.dumps({"count": 0, "results": []})))
+    read_result(LIST_CATALOGS, response(orjson.dumps({"count": 0, "results": []})), CONVERSION)
     assert not gc.isenabled()

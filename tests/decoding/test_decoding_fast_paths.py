@@ -12,10 +12,18 @@ from hypothesis import strategies as st
 
 from enterprise_async._decoding.exact import exact_decimal, utc_datetime
 from enterprise_async._decoding.failure import DecodeError
-from enterprise_async._decoding.registry import converter
 from enterprise_async._decoding.scalars import SCALAR_HOOKS
 from enterprise_async._decoding.writers import json_datetime
-from enterprise_async.models import Course, CourseRun, LevelType, PacingType, Seat, from_dict, to_dict
+from enterprise_async.models import (
+    Course,
+    CourseRun,
+    LevelType,
+    PacingType,
+    Seat,
+    converter,
+    from_dict,
+    to_dict,
+)
 from tests.required import required
 
 _read_datetime = SCALAR_HOOKS[datetime.datetime]

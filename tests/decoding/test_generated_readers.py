@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import enterprise_async
-from enterprise_async._decoding import DecodeError, structure
+from enterprise_async._decoding import DecodeError
 from enterprise_async._decoding.readers import model_reader
-from enterprise_async._decoding.registry import converter
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._utils.xml import TextObject
 from enterprise_async.models import CourseRun, Seat, from_dict, to_dict
 
@@ -84,7 +84,7 @@ def _decoded(model: Any, data: Any) -> tuple[Any, str, Any, list[Any], list[str]
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
     try:
-        decoded = structure(data, model, findings)
+        decoded = CONVERSION.structure(data, model, findings)
     except DecodeError as error:  # a required field left out or null: both readers refuse alike
         return type(error).__name__, str(error), None, findings, handler.messages
     finally:
@@ -96,14 +96,14 @@ def _decoded(model: Any, data: Any) -> tuple[Any, str, Any, list[Any], list[str]
 @pytest.fixture(scope="module")
 def both_readers() -> Iterator[tuple[Any, Any]]:
     """The generated reader of ``CourseRun``, and one that reads it field by field."""
-    generated = converter.get_structure_hook(CourseRun)
-    field_by_field = model_reader(CourseRun)
+    generated = CONVERSION.converter.get_structure_hook(CourseRun)
+    field_by_field = model_reader(CONVERSION, CourseRun)
     yield generated, field_by_field
-    converter.register_structure_hook(CourseRun, generated)
+    CONVERSION.converter.register_structure_hook(CourseRun, generated)
 
 
 def _read_with(reader: Any, data: Any) -> tuple[Any, str, Any, list[Any], list[str]]:
-    converter.register_structure_hook(CourseRun, reader)
+    CONVERSION.converter.register_structure_hook(CourseRun, reader)
     return _decoded(CourseRun, data)
 
 

@@ -13,8 +13,8 @@ import orjson
 import pytest
 
 from enterprise_async import models
-from enterprise_async._decoding import structure
 from enterprise_async._generated import models as generated
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._utils.xml import parse_drf_xml
 from enterprise_async.errors import ResponseDecodeError
 from enterprise_async.models import (
@@ -547,7 +547,7 @@ def test_from_dict_reads_lists_of_models() -> None:
 
 def test_structure_and_from_dict_use_the_same_converter() -> None:
     data = json_fixture("course")
-    assert structure(data, Course) == from_dict(Course, data)
+    assert CONVERSION.structure(data, Course) == from_dict(Course, data)
 
 
 def test_to_dict_of_a_hand_built_model_with_odd_values_is_still_json_ready() -> None:

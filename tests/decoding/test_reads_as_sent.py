@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from enterprise_async import EnterpriseClient, errors
-from enterprise_async._decoding.xml_schema import read_drf_xml
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._utils.xml import render_drf_xml
 from enterprise_async.models import (
     ContentItem,
@@ -34,7 +34,9 @@ def from_json_and_xml(model: Any, payload: dict[str, Any]) -> tuple[Any, Any]:
     """``payload`` (with the fields its model requires) read as JSON, and as the XML the services'
     renderer writes of it."""
     payload = {**required(model), **payload}
-    return from_dict(model, payload), from_dict(model, read_drf_xml(render_drf_xml(payload), model))
+    return from_dict(model, payload), from_dict(
+        model, CONVERSION.read_drf_xml(render_drf_xml(payload), model)
+    )
 
 
 # ------------------------------------------------------------------ a date or a datetime

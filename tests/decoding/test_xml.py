@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from enterprise_async._decoding.xml_schema import read_drf_xml
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._utils.xml import XMLDecodeError, _parse_guarded, parse_drf_xml, render_drf_xml
 from enterprise_async.errors import ResponseDecodeError
 from enterprise_async.models import (
@@ -201,7 +201,7 @@ def read(model: type, data: object) -> object:
     """``data`` (with the fields its model requires) rendered as the servers render it, then read
     back as ``model`` says."""
     data = {**required(model), **data} if isinstance(data, dict) else data
-    return from_dict(model, read_drf_xml(render_drf_xml(data), model))
+    return from_dict(model, CONVERSION.read_drf_xml(render_drf_xml(data), model))
 
 
 def test_an_empty_element_of_a_string_field_is_an_empty_string() -> None:
@@ -265,7 +265,10 @@ def test_an_empty_string_item_of_an_array_of_strings_stays_an_empty_string() -> 
 
 
 def test_without_a_model_every_empty_element_is_none() -> None:
-    assert read_drf_xml(render_drf_xml({"title": "", "owners": []})) == {"title": None, "owners": None}
+    assert CONVERSION.read_drf_xml(render_drf_xml({"title": "", "owners": []})) == {
+        "title": None,
+        "owners": None,
+    }
 
 
 def test_a_number_written_without_a_fraction_in_a_number_field_is_written_back_as_sent() -> None:
@@ -287,7 +290,9 @@ def test_a_number_longer_than_python_reads_is_kept_as_sent_not_raised() -> None:
     if not limit:
         pytest.skip("this interpreter reads integers of any length")
     digits = "9" * (limit + 1)  # ``int`` raises ValueError past the limit
-    assert read_drf_xml(render_drf_xml({"count": digits}), CatalogContentsPage) == {"count": digits}
+    assert CONVERSION.read_drf_xml(render_drf_xml({"count": digits}), CatalogContentsPage) == {
+        "count": digits
+    }
 
 
 def test_a_boolean_in_a_union_with_a_date_reads_back_as_the_boolean_it_was() -> None:

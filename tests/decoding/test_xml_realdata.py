@@ -18,7 +18,7 @@ import pytest
 from aiohttp import web
 
 from enterprise_async import EnterpriseClient, models
-from enterprise_async._decoding.xml_schema import read_drf_xml
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._utils.constants import TOKEN_PATH
 from enterprise_async._utils.xml import parse_drf_xml, render_drf_xml
 from enterprise_async.models import from_dict, to_dict
@@ -67,7 +67,9 @@ def _model(record: dict[str, Any]) -> Any:
 
 
 def _from_xml(record: dict[str, Any], renderers: Renderers) -> Any:
-    return from_dict(_model(record), read_drf_xml(renderers.xml_bytes(record["payload"]), _model(record)))
+    return from_dict(
+        _model(record), CONVERSION.read_drf_xml(renderers.xml_bytes(record["payload"]), _model(record))
+    )
 
 
 @pytest.mark.parametrize("record", RECORDS)
@@ -119,7 +121,7 @@ def test_run_keys_written_as_element_names_by_the_renderer_are_read_back_as_sent
     item = {"content_type": "course", "key": "edX+DemoX", "normalized_metadata_by_run": {run_key: {"a": "b"}}}
     body = renderers.xml_bytes({"count": 1, "next": None, "previous": None, "results": [item]})
     assert f"<{run_key}>".encode() in body
-    page = from_dict(models.CatalogContentsPage, read_drf_xml(body, models.CatalogContentsPage))
+    page = from_dict(models.CatalogContentsPage, CONVERSION.read_drf_xml(body, models.CatalogContentsPage))
     assert to_dict(page.results[0])["normalized_metadata_by_run"] == {run_key: {"a": "b"}}
 
 

@@ -86,7 +86,7 @@ def test_dir_of_the_package_and_of_the_models_shows_only_what_may_be_imported() 
         assert dir(module) == sorted(module.__all__)
         for name in dir(module):
             getattr(module, name)
-    for helper in ("TYPE_CHECKING", "lazy_names", "Any", "Mapping", "the_converter", "ErrorBody1"):
+    for helper in ("TYPE_CHECKING", "lazy_names", "Any", "Mapping", "CONVERSION", "ErrorBody1"):
         assert helper not in dir(enterprise_async)
         assert helper not in dir(models)
     assert "ErrorDetail" in models.__all__

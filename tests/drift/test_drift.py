@@ -12,8 +12,9 @@ import attrs
 import pytest
 
 from enterprise_async import DriftEntry, DriftReport, EnterpriseClient
-from enterprise_async._decoding import structure, tolerance
+from enterprise_async._decoding import tolerance
 from enterprise_async._decoding.drift import MAX_DRIFT_ENTRIES, DriftCollector
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async.models import CourseRun, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import Sandbox
 
@@ -200,7 +201,7 @@ async def test_to_dict_is_json_ready_and_str_reads_as_a_list(
 def test_an_array_of_enums_reports_each_value_outside_the_spec() -> None:
     findings: list[Any] = []
     run = {"key": "course-v1:A+B+C", "content_type": "courserun", "seat_types": ["verified", "galactic"]}
-    structure(run, CourseRun, findings)
+    CONVERSION.structure(run, CourseRun, findings)
     collector = DriftCollector()
     collector.record("catalogs.course_run", findings)
     entry = only(collector.report())

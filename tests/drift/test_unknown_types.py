@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from enterprise_async import DriftEntry, DriftReport
-from enterprise_async._decoding import DecodeError, structure
+from enterprise_async._decoding import DecodeError
 from enterprise_async._decoding.drift import DriftCollector
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async.models import ContentItem, ContentMetadata, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import Sandbox
 
@@ -96,7 +97,9 @@ async def test_each_unknown_type_is_an_entry_of_its_own(sandbox: Sandbox) -> Non
 
 def test_an_item_without_a_type_is_no_unknown_type() -> None:
     findings: list[Any] = []
-    item = structure({"key": "edX+Vid", "title": "A video record without its type"}, ContentItem, findings)
+    item = CONVERSION.structure(
+        {"key": "edX+Vid", "title": "A video record without its type"}, ContentItem, findings
+    )
     assert isinstance(item, ContentMetadata)
     assert findings == []
 
@@ -107,7 +110,7 @@ def test_a_policy_without_a_type_breaks_the_promise_and_is_no_unknown_type() -> 
     with pytest.raises(
         DecodeError, match=r"SubsidyAccessPolicy\.policy_type is required and was sent as null"
     ):
-        structure(
+        CONVERSION.structure(
             {"uuid": "6a7b1c2d-0000-4000-8000-000000000002", "policy_type": None},
             SubsidyAccessPolicy,
             findings,
@@ -117,7 +120,7 @@ def test_a_policy_without_a_type_breaks_the_promise_and_is_no_unknown_type() -> 
 
 def test_an_unknown_type_is_told_to_the_collector_with_its_value_and_union() -> None:
     findings: list[Any] = []
-    structure(PODCAST, ContentItem, findings)
+    CONVERSION.structure(PODCAST, ContentItem, findings)
     collector = DriftCollector()
     collector.record("catalogs.content_metadata", findings)
     kinds = {entry.kind: entry for entry in collector.report().entries}

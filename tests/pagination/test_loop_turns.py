@@ -11,6 +11,7 @@ import orjson
 import pytest
 
 from enterprise_async import IncompleteListingError, ResponseDecodeError
+from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._paging.envelope import Envelope
 from enterprise_async._paging.reading import PageRead
@@ -54,7 +55,7 @@ class Ticker:
 
 async def turns_while_read(kind: str) -> tuple[int, Any]:
     """The turns another task had while the window read one page, and the page."""
-    read = PageRead(LISTING, answer(kind))
+    read = PageRead(LISTING, answer(kind), CONVERSION)
 
     async def fetch(_: Query) -> PageRead:
         return read  # the answer is in: nothing left to wait for but the decode
@@ -77,7 +78,7 @@ async def test_a_page_is_decoded_in_steps_between_which_other_tasks_run(kind: st
     turns, page = await turns_while_read(kind)
     at_least = 2 if kind == "json" else 2 + ITEMS // ITEMS_PER_TURN  # parse, models (XML: items too)
     assert turns >= at_least
-    assert page == read_result(LISTING, answer(kind))
+    assert page == read_result(LISTING, answer(kind), CONVERSION)
     assert len(page.results) == ITEMS
 
 
@@ -94,7 +95,7 @@ async def test_a_page_cut_short_fails_its_steps_with_a_typed_error(kind: str) ->
     cut = RawResponse(200, "OK", {"Content-Type": content_type}, body[: len(body) // 2], "GET", CATALOGS)
 
     def read_every_step() -> None:
-        for _ in PageRead(LISTING, cut).steps():
+        for _ in PageRead(LISTING, cut, CONVERSION).steps():
             pass
 
     with pytest.raises(ResponseDecodeError) as raised:

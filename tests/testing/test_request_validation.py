@@ -299,7 +299,9 @@ async def test_lists_within_their_combined_limit_are_accepted(boxes: RawAPI) -> 
 async def test_a_client_whose_own_checks_are_broken_is_still_refused_by_the_sandbox(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def accepts_everything(operation: Operation[Any], arguments: Mapping[str, Any]) -> dict[str, Any]:
+    def accepts_everything(
+        operation: Operation[Any], arguments: Mapping[str, Any], *_: Any
+    ) -> dict[str, Any]:
         fields = operation.body.properties if operation.body is not None else {}
         return {name: arguments[name] for name in fields if arguments.get(name) is not None}
 
