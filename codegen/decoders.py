@@ -11,6 +11,10 @@ wire names, their declared types, their defaults. From those it writes, per clas
 - a writer (``_generated/writers.py``): each field written as the server sent it when the model
   was decoded (``WireRecord``), else from its value.
 
+Each module defines one function (``readers(conversion)``, ``writers(conversion)``) that makes the
+readers or the writers of every class for one ``Conversion``: their type readers, ``plain`` and
+``as_sent`` are that conversion's, so that two conversions share no hook.
+
 A model whose schema lists its types (a ``discriminator`` of its own, such as a policy's
 ``policy_type``) gets one more line in its reader: a type the spec does not list is reported to
 the drift report, with the model it was decoded as (``report_unknown_type``).
