@@ -9,9 +9,9 @@ XML arrives with text leaves (see ``_utils.xml``), JSON with typed ones; the hoo
 on the same values, guided only by the models' types:
 
 - scalars are lenient (``scalars``);
-- a field the server leaves out, or sends as null, is ``None``; an array is ``[]`` (``registry``);
+- a field the server leaves out, or sends as null, is ``None``; an array is ``[]`` (``hooks``);
 - open enums give the member for a documented value (spelling-insensitive) and keep any other
-  value as a plain string (``registry``);
+  value as a plain string (``hooks``);
 - unions pick their variant by the shape of the value, or by the spec's variant rules the
   conversion was made with (``unions``);
 - every model keeps unknown fields in ``extra``, and ``to_dict`` writes them back (``readers``,

@@ -26,8 +26,8 @@ import attrs
 
 from ..errors import ResponseDecodeError
 from .failure import DecodeError, type_name
+from .hooks import enum_hook, is_list, is_mapping, is_open_enum, is_union, list_hook, mapping_hook
 from .readers import model_reader, read_models, reader_for
-from .registry import enum_hook, is_list, is_mapping, is_open_enum, is_union, list_hook, mapping_hook
 from .scalars import SCALAR_HOOKS, Hook
 from .spec import VariantRule
 from .tolerance import structure

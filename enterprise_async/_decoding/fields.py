@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, get_args
 
 import attrs
 
-from .registry import is_list, is_union
+from .hooks import is_list, is_union
 
 __all__ = [
     "ABSENT",

@@ -29,8 +29,8 @@ import attrs
 from .._utils.xml import TextObject
 from .failure import DecodeError, describe, missing
 from .fields import ABSENT, WIRE, field_plans, known_fields
+from .hooks import PASS_THROUGH_CLASSES, is_list, is_mapping, is_open_enum, is_union
 from .record import WireRecord, wire_record
-from .registry import PASS_THROUGH_CLASSES, is_list, is_mapping, is_open_enum, is_union
 from .scalars import SCALAR_HOOKS, Hook
 from .tolerance import Note, keep, noting_outside_enum, report_problems, report_unknown
 from .writers import text_natural, written_as_sent

@@ -23,7 +23,7 @@ import attrs
 
 from .failure import DecodeError, MissingFieldError, type_name
 from .fields import model_fields, wire_name
-from .registry import is_list, is_open_enum, is_union
+from .hooks import is_list, is_open_enum, is_union
 
 if TYPE_CHECKING:
     from .conversion import Conversion

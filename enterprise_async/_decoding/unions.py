@@ -19,7 +19,7 @@ import attrs
 from .enums import OpenEnum
 from .failure import DecodeError, describe, type_name
 from .fields import known_fields
-from .registry import enum_hook, is_list, is_mapping, is_open_enum
+from .hooks import enum_hook, is_list, is_mapping, is_open_enum
 from .scalars import SCALAR_HOOKS, Hook
 from .spec import VariantRule
 from .tolerance import report_unknown_type

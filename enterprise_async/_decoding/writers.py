@@ -25,8 +25,8 @@ from .._utils.xml import TextObject
 from .enums import OpenEnum
 from .failure import DecodeError
 from .fields import WIRE, field_plans, has_scalar_default, model_fields
+from .hooks import is_list, is_open_enum, is_union
 from .record import WireRecord
-from .registry import is_list, is_open_enum, is_union
 from .tolerance import under_way
 
 if TYPE_CHECKING:

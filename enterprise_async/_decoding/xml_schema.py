@@ -24,7 +24,7 @@ import attrs
 
 from .._utils.xml import TextObject, parse_drf_xml
 from .fields import field_plans
-from .registry import is_list, is_mapping, is_union
+from .hooks import is_list, is_mapping, is_union
 from .unions import variant_of
 
 if TYPE_CHECKING:
