@@ -37,6 +37,7 @@ logger = logging.getLogger("enterprise_async")
 Exchange = Callable[[Attempt], Awaitable[RawResponse]]
 """What sends an admitted attempt: through the middleware to the wire, or to the wire alone."""
 
+
 def admitted(
     attempt: Attempt,
     exchange: Exchange,
