@@ -188,6 +188,7 @@ class BaseClient(UndocumentedCalls):
         )
         self._defaults = RequestDefaults.of(self._options, self._base_text, self.spec.request_id_header)
         self._asks_json = self._options.response_format == "json"
+        self._window = self._options.most_in_flight
         self._bind_resources()
 
     def _bind_resources(self) -> None:
@@ -371,7 +372,7 @@ class BaseClient(UndocumentedCalls):
             send=self._send,
             drift=self._drift,
             telemetry=self._transport.telemetry,
-            window=self._options.most_in_flight,
+            window=self._window,
         )
 
     async def _call_prepared(
