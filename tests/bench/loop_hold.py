@@ -32,7 +32,7 @@ import attrs
 from ._harness import Row, median
 from ._remote import RemoteSandbox, SandboxAddress, remote_sandbox
 
-__all__ = ["run"]
+__all__ = ["held_figures", "run"]
 
 ITEMS = 10_000
 PAGE_SIZE = 100
@@ -40,8 +40,8 @@ TARGETS_MS = {"json": 25.0, "xml": 60.0}
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _child(address: SandboxAddress, mode: str, response_format: str) -> dict[str, Any]:
-    """The figures of one read in a fresh interpreter (``python -m tests.bench._held``)."""
+def held_figures(address: SandboxAddress, mode: str, response_format: str, items: int) -> dict[str, Any]:
+    """The figures of one read of ``items`` items in a fresh interpreter (``python -m tests.bench._held``)."""
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     where = json.dumps(attrs.asdict(address))
     command = [sys.executable, "-m", "tests.bench._held", where, mode, response_format]
@@ -49,8 +49,8 @@ def _child(address: SandboxAddress, mode: str, response_format: str) -> dict[str
         command, capture_output=True, text=True, check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": path}
     )
     figures: dict[str, Any] = json.loads(done.stdout)
-    if figures["items"] != ITEMS:
-        raise AssertionError(f"{mode} {response_format}: read {figures['items']} items, expected {ITEMS}")
+    if figures["items"] != items:
+        raise AssertionError(f"{mode} {response_format}: read {figures['items']} items, expected {items}")
     return figures
 
 
@@ -60,9 +60,9 @@ def run(rounds: int) -> list[Row]:
     with remote_sandbox(RemoteSandbox(catalog_items=ITEMS)) as address:
         for _ in range(rounds):
             for kind, figures in seen.items():
-                figures.append(_child(address, "stream", kind))
+                figures.append(held_figures(address, "stream", kind, ITEMS))
             for mode, figures in held.items():
-                figures.append(_child(address, mode, "json"))
+                figures.append(held_figures(address, mode, "json", ITEMS))
     ms = {
         kind: {name: median([each[name] for each in figures]) for name in ("cpu_ms", "outside_ms")}
         for kind, figures in seen.items()
