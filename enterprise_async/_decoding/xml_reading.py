@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
+from xml.etree import ElementTree
 from xml.etree.ElementTree import Element
 
 from .._utils.xml import (
+    FEED_BYTES,
     ITEMS_PER_TURN,
     LIST_ITEM,
     NotRenderedError,
@@ -26,9 +28,17 @@ from .._utils.xml import (
     element_value,
     parse_drf_xml,
     renderer_document,
-    tree_in_steps,
 )
-from .xml_schema import _ITEMS, _RENDERED_BOOLEANS, _Action, _Field, _items_of, _shape_of, fill_empty_elements
+from .xml_schema import (
+    _ITEMS,
+    _RENDERED_BOOLEANS,
+    _Action,
+    _Field,
+    _items_of,
+    _Shape,
+    _shape_of,
+    fill_empty_elements,
+)
 
 __all__ = ["read_drf_xml", "read_drf_xml_in_steps"]
 
@@ -47,19 +57,73 @@ def read_drf_xml(body: bytes | str, model: Any = None) -> Any:
 
 def read_drf_xml_in_steps(body: bytes | str, model: Any = None) -> Steps:
     """``read_drf_xml(body, model)`` in steps of a few milliseconds each (see ``Steps``): the C parser
-    fed a slice of the document at a time, then the items of the top-level arrays (a page's results)
-    a few at a time."""
+    fed a slice of the document at a time, the items of the top-level arrays (a page's results) read
+    as soon as they are parsed, the rest a few at a time at the end."""
     if model is not None and renderer_document(body):
         try:
-            root = yield from tree_in_steps(body)
-            if not len(root):
-                return root.text
-            if root[0].tag == LIST_ITEM:
-                return (yield from _items_in_steps(root, _items_of(model)))
-            return (yield from _object_in_steps(root, _items_of(model)))
+            return (yield from _read_in_steps(body, _items_of(model)))
         except (XMLDecodeError, NotRenderedError, RecursionError):
             pass
     return _parsed_then_filled(body, model)
+
+
+def _read_in_steps(body: bytes | str, field: _Field) -> Steps:
+    """The document read as ``field`` while it is parsed.
+
+    The items of a top-level array are read, and their elements dropped from the tree, after each
+    slice fed to the parser: a page's elements (hundreds per catalog item) live only until their item
+    is read, not until the whole page is, so that they die young instead of being promoted to the
+    collector's oldest generation, where every object makes its full passes come sooner and last
+    longer."""
+    parser: ElementTree.XMLPullParser[Element] = ElementTree.XMLPullParser(events=("start",))
+    root: Element | None = None
+    early: dict[Element, list[Any]] = {}
+    by_class = isinstance(field.type, type) and field.values is None  # a union's class needs all its fields
+    shape = _shape_of(field.type, _NO_NAMES) if by_class else None
+    try:
+        for start in range(0, len(body), FEED_BYTES):
+            parser.feed(body[start : start + FEED_BYTES])
+            root = _root(parser, root)
+            if root is not None and shape:
+                yield from _read_parsed_items(root, shape, early)
+            yield
+        parser.close()
+        root = _root(parser, root)
+    except (ElementTree.ParseError, ValueError, LookupError) as error:
+        raise XMLDecodeError(f"malformed XML: {error}") from error
+    if root is None:
+        raise XMLDecodeError("malformed XML: no element found")
+    if not len(root):
+        return root.text
+    if root[0].tag == LIST_ITEM:
+        return (yield from _items_in_steps(root, field))
+    return (yield from _object_in_steps(root, field, early))
+
+
+def _root(parser: ElementTree.XMLPullParser[Element], root: Element | None) -> Element | None:
+    """The root element (the first started), the parser's events read (an error among them raised)."""
+    events: Iterator[Any] = parser.read_events()
+    for _, element in events:
+        if root is None:
+            root = element
+    return root
+
+
+def _read_parsed_items(root: Element, shape: _Shape, early: dict[Element, list[Any]]) -> Steps:
+    """Read the parsed items of the arrays among ``root``'s children into ``early``, but the last of
+    each (its end may not be parsed yet), ``ITEMS_PER_TURN`` at a time, and drop their elements from
+    the tree."""
+    for child in root:
+        action = shape.get(child.tag)
+        if action is None or action.inside is None or not action.inside.items_read:
+            continue
+        field = action.inside
+        while len(child) > 1 and child[0].tag == LIST_ITEM:
+            chunk = min(len(child) - 1, ITEMS_PER_TURN)
+            early.setdefault(child, []).extend([_item(item, field) for item in child[:chunk]])
+            del child[:chunk]
+            if len(child) > 1:
+                yield
 
 
 def _parsed_then_filled(body: bytes | str, model: Any) -> Any:
@@ -156,8 +220,9 @@ def _leaf(text: str | None, action: _Action) -> Any:
     return action.number(text) if found is None else found
 
 
-def _object_in_steps(element: Element, field: _Field) -> Steps:
-    """``_object(element, field)``, the items of each array among its values a few at a time."""
+def _object_in_steps(element: Element, field: _Field, early: Mapping[Element, list[Any]]) -> Steps:
+    """``_object(element, field)``, the items of each array among its values a few at a time, after
+    those already read (``early``, by the array's element)."""
     if element.text is not None and element.text.strip():
         raise NotRenderedError
     values = field.values
@@ -177,7 +242,8 @@ def _object_in_steps(element: Element, field: _Field) -> Steps:
         elif child[0].tag == LIST_ITEM:
             if child.text is not None and child.text.strip():
                 raise NotRenderedError
-            value[tag] = yield from _items_in_steps(child, action.inside)
+            rest = yield from _items_in_steps(child, action.inside)
+            value[tag] = early[child] + rest if child in early else rest
         else:
             value[tag] = _read(child, action.inside)
     if len(value) != len(element) or LIST_ITEM in value:

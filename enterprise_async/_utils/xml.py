@@ -26,6 +26,7 @@ from xml.etree import ElementTree
 from xml.parsers import expat
 
 __all__ = [
+    "FEED_BYTES",
     "ITEMS_PER_TURN",
     "LIST_ITEM",
     "NotRenderedError",
@@ -37,7 +38,6 @@ __all__ = [
     "parse_drf_xml",
     "render_drf_xml",
     "renderer_document",
-    "tree_in_steps",
 ]
 
 LIST_ITEM = "list-item"
@@ -159,19 +159,6 @@ ITEMS_PER_TURN = 20
 Steps = Generator[None, None, Any]
 """Work done in steps: each ``yield`` is a point where the caller may give the event loop a turn;
 the generator returns the result."""
-
-
-def tree_in_steps(body: bytes | str) -> Steps:
-    """The document's element tree, the C parser fed ``FEED_BYTES`` at a time (see ``Steps``);
-    ``XMLDecodeError`` when it is malformed. For a ``renderer_document`` only."""
-    parser = ElementTree.XMLParser()
-    try:
-        for start in range(0, len(body), FEED_BYTES):
-            parser.feed(body[start : start + FEED_BYTES])
-            yield
-        return parser.close()
-    except (ElementTree.ParseError, ValueError, LookupError) as error:
-        raise XMLDecodeError(f"malformed XML: {error}") from error
 
 
 def element_tree(body: bytes | str) -> ElementTree.Element:
