@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
+from .._utils.xml import Steps
 from ..errors import ResponseDecodeError
 from .failure import DecodeError, type_name
 from .hooks import enum_hook, is_list, is_mapping, is_open_enum, is_union, list_hook, mapping_hook
@@ -33,7 +34,8 @@ from .spec import VariantRule
 from .tolerance import structure
 from .unions import union_hook
 from .writers import as_sent, model_writer, plain, to_dict
-from .xml_schema import XmlSchemas, fill_empty_elements, read_drf_xml
+from .xml_reading import read_drf_xml, read_drf_xml_in_steps
+from .xml_schema import XmlSchemas, fill_empty_elements
 
 if TYPE_CHECKING:
     import cattrs
@@ -154,8 +156,12 @@ class Conversion:
         return fill_empty_elements(self.xml, data, model)
 
     def read_drf_xml(self, body: bytes | str, model: Any = None) -> Any:
-        """A DRF XML document as JSON-shaped data, read as ``model``'s fields say (see ``xml_schema``)."""
+        """A DRF XML document as JSON-shaped data, read as ``model``'s fields say (see ``xml_reading``)."""
         return read_drf_xml(self.xml, body, model)
+
+    def read_drf_xml_in_steps(self, body: bytes | str, model: Any = None) -> Steps:
+        """``read_drf_xml`` in steps of a few milliseconds each (see ``xml_reading``)."""
+        return read_drf_xml_in_steps(self.xml, body, model)
 
     def _make(self) -> cattrs.Converter:
         with self._making:

@@ -3,7 +3,8 @@
 A page of a hundred items takes tens of milliseconds to decode in JSON and far more in XML; done
 in one go, it holds every other request of the service that long. ``PageRead`` decodes the same
 way as ``read_result`` (the same data, drift, errors), in steps of a few milliseconds: the body's
-parse (XML: a slice of the document, or a few of its list items, at a time), then the models.
+parse (XML: a slice of the document, or a few of its list items read by the model, at a time),
+then the models.
 The window (``window``) gives the loop a turn between two steps.
 """
 
@@ -16,8 +17,16 @@ from attrs import frozen
 
 from .._decoding.drift import DriftCollector
 from .._decoding.spec import Operation
-from .._response.responses import RawResponse, decode_body, is_xml, read_result, result_of, unreadable
-from .._utils.xml import XMLDecodeError, parse_drf_xml_in_steps
+from .._response.responses import (
+    RawResponse,
+    decode_body,
+    is_xml,
+    model_of,
+    read_result,
+    result_of,
+    unreadable,
+)
+from .._utils.xml import XMLDecodeError
 
 if TYPE_CHECKING:
     from .._decoding import Conversion
@@ -46,7 +55,8 @@ class PageRead:
         response = self.response
         if is_xml(response):
             try:
-                data = yield from parse_drf_xml_in_steps(response.body)
+                model = model_of(self.operation, response)
+                data = yield from self.conversion.read_drf_xml_in_steps(response.body, model)
             except XMLDecodeError as error:
                 raise unreadable(response, "xml", error) from None
         else:

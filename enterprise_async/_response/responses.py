@@ -49,6 +49,7 @@ __all__ = [
     "check_identity",
     "decode_body",
     "is_xml",
+    "model_of",
     "read_answer",
     "read_result",
     "real_request_id",
@@ -230,7 +231,21 @@ def read_result(
 ) -> Any:
     """The decoded result of a successful response; what it holds that the spec does not describe
     goes to ``drift``."""
-    return result_of(operation, response, conversion, decode_body(response), drift)
+    model = model_of(operation, response)
+    if is_xml(response):
+        try:
+            data = conversion.read_drf_xml(response.body, model)
+        except XMLDecodeError as error:
+            raise unreadable(response, "xml", error) from None
+    else:
+        data = decode_body(response)
+    return result_of(operation, response, conversion, data, drift)
+
+
+def model_of(operation: Operation[Any], response: RawResponse) -> Any:
+    """The model the answer's status decodes to; None when its body is returned as it is."""
+    outcome = operation.outcomes.get(response.status) or _default_success(operation)
+    return None if outcome is None else outcome.model
 
 
 def result_of(
@@ -240,11 +255,11 @@ def result_of(
     data: Any,
     drift: DriftCollector | None = None,
 ) -> Any:
-    """``read_result`` from the body already decoded (``data``, JSON-shaped)."""
+    """``read_result`` from the body already decoded (``data``, JSON-shaped; from XML, read by the
+    status's model: ``read_drf_xml(body, model_of(...))``)."""
     outcome = operation.outcomes.get(response.status) or _default_success(operation)
     if outcome is None or outcome.model is None:
         return data
-    data = read_as(response, conversion, data, outcome.model)
     if data is None and outcome.empty:
         data = {}  # a status documented without a body: the model with only the outcome's fields
     if drift is None:
