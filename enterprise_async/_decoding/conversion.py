@@ -6,8 +6,8 @@ generated code makes one (``_generated/conversion.py``: ``CONVERSION``), the gen
 hands it to the runtime, and every decode and encode of that client goes through it; the public
 ``from_dict``, ``to_dict`` and ``converter`` of ``enterprise_async.models`` are its own. Two
 conversions share nothing that either could change: hooks, the readers bound to them and the
-shapes read from the schemas live on the instance; only caches keyed by a class alone (its
-fields) are kept by their modules.
+shapes read from the schemas live on the instance; their modules keep only caches keyed by
+everything that decides their values (a class's fields, a wire record's fields left out).
 
 The converter is made, and cattrs imported, on first use, so that ``import enterprise_async``
 stays light; the generated readers and writers are loaded then too (``readers`` and ``writers``
