@@ -1,8 +1,9 @@
 """One process of a test fleet: ``python -m tests.fleet._process --name N --redis URL ...``.
 
 It reads the credentials from the environment (``ENTERPRISE_*``, never the command line), makes
-``--calls`` concurrent calls (round after round until told to stop, with ``--until-stopped``) with a client that shares
-its token (and with ``--rate-limit``, its budget) through Redis, and prints what it did as JSON.
+``--calls`` concurrent calls (round after round until told to stop, with ``--until-stopped``) with
+a client that shares its token (and with ``--rate-limit``, its budget) through Redis, and prints
+what it did as JSON.
 Every request carries ``X-Fleet-Process: <name>`` so the sandbox's log tells the processes apart.
 
 The processes start together: each prints ``ready`` once imported and set up, then waits for a
