@@ -21,7 +21,8 @@ ITEMS = int(os.environ.get("ENTERPRISE_SOAK_ITEMS", "1500"))
 TIMEOUT = 3.0
 """Seconds an attempt may take. The sandbox answers in this process, beside the decoding of up to
 8 pages in flight: on a machine whose cores are busy elsewhere, that work can keep an answer
-waiting for most of a second; an attempt over the timeout is retried, and enough of them in a row would fail the soak."""
+waiting for most of a second; an attempt over the timeout is retried, and enough of them in a
+row would fail the soak."""
 FAULTS = (
     Fault.rate_limited(0.05),
     Fault.server_error(500),
