@@ -58,14 +58,19 @@ async def _workers(sandbox: Sandbox, url: str, count: int) -> list[asyncio.subpr
 async def _one_run(url: str, count: int, directory: Path, size: DataSize) -> dict[str, float]:
     cache, limiter = RedisTokenCache(url), RateLimiter(url)
     async with Sandbox(size=size, rate_limit=BUDGET, log_limit=100_000) as sandbox:
-        # no total limit on an attempt: under the minute's limit a request waits for the budget up
-        # to some 40 s (360 drawn in 22 s, the next after 60.1 s), past the default 30 s, and a
-        # wait longer than the total fails the request unsent; connect and read keep their 30 s
+        # no total limit on an attempt (the jobs carry the client's options to the workers): under
+        # the minute's limit a request waits for the budget up to some 40 s (360 drawn in 22 s, the
+        # next after 60.1 s), past the default 30 s, and a wait longer than the total fails the
+        # request unsent; connect and read keep their 30 s
         timeout = Timeout(connect=30.0, read=30.0)
         client = sandbox.client(token_cache=cache, rate_limit=BUDGET, rate_limiter=limiter, timeout=timeout)
         async with client:
             started = time.perf_counter()
-            export = asyncio.ensure_future(export_via_queue(client, directory, url, page_size=PAGE_SIZE))
+            export = asyncio.ensure_future(
+                export_via_queue(
+                    client, directory, url, page_size=PAGE_SIZE, client_options=client.options.overrides()
+                )
+            )
             # Workers in --burst start once the jobs are queued: before them, they would find none.
             await enqueued(url, len(sandbox.data.catalogs))
             workers = await _workers(sandbox, url, count)
