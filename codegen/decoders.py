@@ -18,7 +18,10 @@ the drift report, with the model it was decoded as (``report_unknown_type``).
 The readers build a model by setting its fields one by one, as its attrs ``__init__`` would:
 matching seventy keyword arguments costs ten times more. The generator knows that ``__init__``
 does nothing more (no validator, converter or hook: it writes the classes), and refuses a class
-for which it would.
+for which it would, but for one hook it writes itself: a schema that requires one of several
+fields gives its class a ``_sdk_rule`` check (``codegen.models``), which ``__attrs_post_init__``
+calls; the reader calls it too (a ``RequiredRuleError`` naming the model and the fields), and the
+writer (a ``ValueError``: an object changed since it was built no longer holds the rule).
 """
 
 from __future__ import annotations
@@ -78,7 +81,12 @@ class Field(NamedTuple):
 class Model(NamedTuple):
     cls: type[Any]
     fields: tuple[Field, ...]
+    rule: tuple[str, ...] = ()
+    """The fields of its schema's rule on required fields (``_sdk_rule``), if it has one."""
 
+
+Rules = dict[str, tuple[str, ...]]
+"""By model name: the wire names its schema's rule on required fields reads (``codegen.models``)."""
 
 TypeLists = dict[str, tuple[str, tuple[str, ...]]]
 """By model name: the discriminator property and the types the spec lists (``codegen.variants``)."""
@@ -91,25 +99,29 @@ def load_models(source: str) -> types.ModuleType:
     return module
 
 
-def read_models(module: types.ModuleType) -> list[Model]:
-    """Every attrs class of ``module``, in the order it defines them, with its fields."""
+def read_models(module: types.ModuleType, rules: Rules | None = None) -> list[Model]:
+    """Every attrs class of ``module``, in the order it defines them, with its fields (``rules``:
+    the fields of each class's rule on required fields)."""
+    rules = rules or {}
     models = []
     for value in vars(module).values():
         if isinstance(value, type) and attrs.has(value) and value.__module__ == module.__name__:
-            _check_plain(value)
+            _check_plain(value, rules)
             hints = typing.get_type_hints(value, globalns=vars(module))
             fields = tuple(
                 _field(field, hints[field.name])
                 for field in attrs.fields(value)
                 if field.init and field.name != "extra"
             )
-            models.append(Model(value, fields))
+            models.append(Model(value, fields, rules.get(value.__name__, ())))
     return models
 
 
-def _check_plain(cls: type[Any]) -> None:
+def _check_plain(cls: type[Any], rules: Rules) -> None:
     """Refuse a class whose ``__init__`` does more than set its fields: its reader could not set them."""
     hooks = [name for name in ("__attrs_pre_init__", "__attrs_post_init__") if hasattr(cls, name)]
+    if "_sdk_rule" in vars(cls) and hooks == ["__attrs_post_init__"] and cls.__name__ in rules:
+        hooks = []  # the generator's own rule check, which the reader calls
     checked = [f.name for f in attrs.fields(cls) if f.validator is not None or f.converter is not None]
     if hooks or checked:
         raise ValueError(f"{cls.__name__}: readers set fields directly; {hooks + checked} would be skipped")
@@ -345,6 +357,12 @@ def _reader(model: Model, names: _Names, types: tuple[str, tuple[str, ...]] | No
     if any("(decoded := " in line for line in body):
         lines.insert(-1, "    decoded: Any")
     lines += body
+    if model.rule:
+        fields = ", ".join(repr(wire) for wire in model.rule)
+        lines += [
+            "    if (problem := model._sdk_rule()) is not None:",
+            f"        broken_rule({cls}, ({fields}{',' if len(model.rule) == 1 else ''}), problem)",
+        ]
     lines += [
         f"    finish(model, data, notes, left_out, _{_constant(snake(cls))}_FIELDS)",
         *check,
@@ -370,7 +388,7 @@ def render_readers(module: types.ModuleType, models: list[Model], type_lists: Ty
             "from typing import Any",
             "",
             "from enterprise_async._decoding.exact import exact_decimal, of_class, utc_datetime",
-            "from enterprise_async._decoding.failure import MissingFieldError, missing",
+            "from enterprise_async._decoding.failure import MissingFieldError, broken_rule, missing",
             "from enterprise_async._decoding.fields import ABSENT",
             "from enterprise_async._decoding.readers import (",
             "    finish, not_an_object, null_array, read_models, reader_for, values_of,",
@@ -461,6 +479,11 @@ def _writer(model: Model) -> list[str]:
         "    data = plain(model.extra, every) if model.extra else {}",
         "    value: Any",
     ]
+    if model.rule:
+        lines[2:2] = [
+            "    if (problem := model._sdk_rule()) is not None:",
+            "        raise ValueError(problem)",
+        ]
     for field in model.fields:
         wire = repr(field.wire)
         write, as_sent = _write(field.type), _write_sent(field.type)
@@ -522,9 +545,12 @@ def _import_models(module: types.ModuleType) -> str:
     return f"from enterprise_async._generated.models import ({', '.join(names)})"
 
 
-def render_decoders(models_source: str, type_lists: TypeLists | None = None) -> tuple[str, str]:
+def render_decoders(
+    models_source: str, type_lists: TypeLists | None = None, rules: Rules | None = None
+) -> tuple[str, str]:
     """The sources of the readers and the writers of the models ``models_source`` defines
-    (``type_lists``: the models whose schema lists their types, see ``codegen.variants``)."""
+    (``type_lists``: the models whose schema lists their types, see ``codegen.variants``;
+    ``rules``: the fields of those whose schema requires one of several, see ``codegen.models``)."""
     module = load_models(models_source)
-    models = read_models(module)
+    models = read_models(module, rules)
     return render_readers(module, models, type_lists), render_writers(module, models)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from enterprise_async._decoding.exact import exact_decimal, of_class, utc_datetime
-from enterprise_async._decoding.failure import MissingFieldError, missing
+from enterprise_async._decoding.failure import MissingFieldError, broken_rule, missing
 from enterprise_async._decoding.fields import ABSENT
 from enterprise_async._decoding.readers import (
     finish,
@@ -1349,6 +1349,8 @@ def read_bulk_revoke_filter(data: Any, _cls: Any = None) -> Any:
         model.status_in = null_array("status_in", list[LicenseStatus | str], notes)
     else:
         model.status_in = _READ_LIST_LICENSE_STATUS_STR(sent, "status_in", notes)
+    if (problem := model._sdk_rule()) is not None:
+        broken_rule(BulkRevokeFilter, ("user_email", "status_in"), problem)
     finish(model, data, notes, left_out, _BULK_REVOKE_FILTER_FIELDS)
     return model
 
