@@ -176,7 +176,7 @@ def loaded(session: nox.Session) -> None:
     clone of HEAD, beside one CPU-burning process per core; prints each run's time and result
     (.ci/loaded.py). Not in the default run: it takes the machine for a long while.
 
-    `nox -s loaded -- --runs 2 --step "tests/client/test_auth.py -q"` for a part of it; any
+    `nox -s loaded -- --runs 2 --step "tests/transport/test_auth.py -q"` for a part of it; any
     `--step` given replaces the suite's steps.
     """
     session.install("-e", DEV)

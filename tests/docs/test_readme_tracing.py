@@ -1,7 +1,7 @@
 """The OpenTelemetry example of enterprise_async/README.md, run as written: spans are named after
 the request's trace.
 
-With a tracer provider the SDK records spans of its own too (``tests/client/test_otel.py``); the
+With a tracer provider the SDK records spans of its own too (``tests/transport/test_otel.py``); the
 example's are aiohttp instrumentation's, told apart by their instrumentation scope.
 
 It runs in a subprocess, because OpenTelemetry's tracer provider and aiohttp instrumentation are

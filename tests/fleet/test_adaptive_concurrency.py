@@ -18,7 +18,7 @@ from enterprise_async._request.options import ClientOptions
 from enterprise_async._transport.rate_limit import budget_key
 from enterprise_async.fleet._worker_clients import WorkerClients
 from enterprise_async.testing import Fault, Sandbox
-from tests.pagination.test_adaptive_concurrency import Together
+from tests.transport.test_adaptive_concurrency import Together
 
 from ._fleet import sandbox_environment
 from ._redis_server import RedisProcess

@@ -34,7 +34,7 @@ CASES = {
     "program": (operations.CATALOGS_PROGRAM, 200),
     "learner_summary_list": (operations.LEARNER_SUMMARY_LIST, 200),
 }
-# More examples for a deeper search: ENTERPRISE_FUZZ_EXAMPLES=5000 pytest tests/client/test_hostile_bodies.py
+# A deeper search: ENTERPRISE_FUZZ_EXAMPLES=5000 pytest tests/response/test_hostile_bodies.py
 EXAMPLES = int(os.environ.get("ENTERPRISE_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -26,7 +26,7 @@ from enterprise_async._paging import take
 from enterprise_async.models import Assignment, Catalog, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.conftest import ScriptedAPI
-from tests.pagination.test_pagination import (
+from tests.paging.test_pagination import (
     ASSIGNMENTS,
     CATALOGS,
     CONFIG,

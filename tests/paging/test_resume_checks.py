@@ -12,7 +12,7 @@ import pytest
 from enterprise_async import ListingCursor, ListingCursorError, ListingMovedError
 from enterprise_async._paging import take
 from tests.conftest import ScriptedAPI
-from tests.pagination.test_pagination import CATALOGS, catalogs, serve_pages
+from tests.paging.test_pagination import CATALOGS, catalogs, serve_pages
 
 
 def uuids(rows: list[dict[str, Any]]) -> list[str]:

@@ -15,7 +15,7 @@ from enterprise_async import ListingCursor, ListingMovedError
 from enterprise_async._paging import take
 from enterprise_async.testing import Sandbox
 from tests.conftest import ScriptedAPI
-from tests.pagination.test_pagination import CATALOGS, serve_pages
+from tests.paging.test_pagination import CATALOGS, serve_pages
 
 CATALOG = "5d1e6c0a-3b2f-4a8e-9c7d-1f0e2d3c4b5a"
 CONTENTS = f"{CATALOGS}/{CATALOG}"

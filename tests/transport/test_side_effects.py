@@ -21,7 +21,7 @@ from enterprise_async import (
     ServerError,
 )
 from enterprise_async.testing import Fault, Sandbox
-from tests.client.test_transport import refused
+from tests.transport.test_transport import refused
 
 Call = Callable[[EnterpriseClient], Awaitable[Any]]
 

@@ -8,7 +8,7 @@ import pytest
 
 from enterprise_async import IncompleteListingError, OutgoingRequest, RawResponse, Send
 from tests.conftest import ScriptedAPI
-from tests.pagination.test_pagination import CATALOGS, catalogs, serve_pages
+from tests.paging.test_pagination import CATALOGS, catalogs, serve_pages
 
 
 class AuditDownError(Exception):
