@@ -5,7 +5,8 @@ wire names, their declared types, their defaults. From those it writes, per clas
 
 - a reader (``_generated/readers.py``): one ``get`` per field; the value a field mostly holds is
   taken as it is (a ``str`` for a string field, a documented enum value, a UTC datetime as
-  ``to_dict`` writes it back, an object for a nested model); anything else goes to the reader of
+  ``to_dict`` writes it back, an object for a nested model; after null, another usual spelling of
+  an open enum's value, noted to be written back as sent); anything else goes to the reader of
   the field's type in the runtime (``_decoding.readers.reader_for``), which decodes it leniently,
   keeps it as sent when its type does not allow it, and notes what ``to_dict`` must write back;
 - a writer (``_generated/writers.py``): each field written as the server sent it when the model
