@@ -27,7 +27,7 @@ import attrs
 from .._utils.xml import TextObject
 from .failure import DecodeError, describe, missing
 from .fields import ABSENT, WIRE, field_plans, known_fields
-from .record import WireRecord, wire_record
+from .record import EVERY_FIELD_SENT, WireRecord, wire_record
 from .registry import PASS_THROUGH_CLASSES, hook, is_list, is_mapping, is_open_enum, is_union
 from .scalars import SCALAR_HOOKS, Hook
 from .tolerance import Note, keep, noting_outside_enum, report_problems, report_unknown
@@ -124,13 +124,15 @@ def finish(model: Any, data: Any, notes: list[Note], left: list[str], known: fro
         model.extra = {key: data[key] for key in data.keys() - known}
         report_unknown(model)
     text = data.__class__ is TextObject
-    setattr(model, WIRE, _record(model, notes, tuple(left), text))
+    if notes:
+        record = _record(model, notes, tuple(left), text)
+    else:  # what most models are: nothing noted, the shared record of the fields left out
+        record = wire_record(tuple(left), text) if left else EVERY_FIELD_SENT[text]
+    setattr(model, WIRE, record)
 
 
 def _record(model: Any, notes: list[Note], left: tuple[str, ...], text: bool) -> WireRecord:
-    """The record of a model from what its readers noted; its problems are reported."""
-    if not notes:
-        return wire_record(left, text)
+    """The record of a model from what its readers noted (some); its problems are reported."""
     problems = [note for note in notes if note[3] is not None]
     if problems:
         report_problems(model, problems)
