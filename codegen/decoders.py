@@ -382,7 +382,8 @@ def _read_field(field: Field, names: _Names, cls: str) -> list[str]:
 
 def _type_check(model: Model, types: tuple[str, tuple[str, ...]] | None) -> tuple[list[str], list[str]]:
     """The lines that report a type the spec does not list, for a model whose schema lists them,
-    and the constant they read (the listed types)."""
+    and the constant they read (the listed types). Only text names a type: a value of another
+    kind (an array, an object) was already noted by its field's reader, and is not hashable."""
     if types is None:
         return [], []
     wire, values = types
@@ -392,7 +393,7 @@ def _type_check(model: Model, types: tuple[str, tuple[str, ...]] | None) -> tupl
     cls, target = model.cls.__name__, f"model.{field.name}"
     listed = ", ".join(repr(value) for value in values)
     return [
-        f"    if {target} not in _{_constant(snake(cls))}_TYPES:",
+        f"    if isinstance({target}, str) and {target} not in _{_constant(snake(cls))}_TYPES:",
         f"        report_unknown_type(model, {wire!r}, {target}, {cls!r})",
     ], [f"_{_constant(snake(cls))}_TYPES = frozenset({{{listed}}})", ""]
 

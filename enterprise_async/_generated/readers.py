@@ -8777,7 +8777,7 @@ def read_subsidy_access_policy(data: Any, _cls: Any = None) -> Any:
     else:
         model.extra = {}
         model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
-    if model.policy_type not in _SUBSIDY_ACCESS_POLICY_TYPES:
+    if isinstance(model.policy_type, str) and model.policy_type not in _SUBSIDY_ACCESS_POLICY_TYPES:
         report_unknown_type(model, "policy_type", model.policy_type, "SubsidyAccessPolicy")
     return model
 
