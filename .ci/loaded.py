@@ -6,8 +6,10 @@ core: a test whose outcome depends on the machine's load fails here rather than 
 Each ``--step`` is one pytest command line (its arguments, split as a shell would); the steps of
 a run go in order and the run fails at its first failing step. Without ``--step`` the only step is
 ``pytest -q``. The clone is taken from the committed ``HEAD`` of the repository this script is in
-(uncommitted changes are not in it) and imported from there (``PYTHONPATH``), with the Python
-running this script. Prints each run's time and result, and exits non-zero if any run failed.
+(uncommitted changes are not in it), placed beside a link to the repository's ``../shared`` where
+that exists (so that the tests reading the services' real payloads run, as in CI), and imported
+from there (``PYTHONPATH``), with the Python running this script. Prints each run's time and
+result, and exits non-zero if any run failed.
 ``nox -s loaded`` runs it with the steps of the ``tests`` session.
 """
 
@@ -44,6 +46,10 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
 def _clone(directory: Path) -> Path:
     clone = directory / "clone"
     subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)], check=True)
+    shared = ROOT.parent / "shared"
+    if shared.is_dir():
+        # The tests that read the services' real payloads find them at ../shared, as in CI.
+        (directory / "shared").symlink_to(shared.resolve(), target_is_directory=True)
     head = subprocess.run(["git", "-C", str(clone), "log", "--oneline", "-1"], capture_output=True, text=True)
     print(f"clean clone of {head.stdout.strip()} in {clone}", flush=True)
     return clone

@@ -23,7 +23,7 @@ from .._decoding.drift import DriftCollector, DriftReport
 from .._decoding.spec import ApiSpec, Operation
 from .._paging import AsyncPager
 from .._request.options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
-from .._request.request import PreparedRequest, build_request, prepare_request
+from .._request.request import PreparedRequest, RequestDefaults, build_request, prepare_request
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
 from .._response.responses import RawResponse, accept, read_answer
@@ -186,6 +186,9 @@ class BaseClient(UndocumentedCalls):
         self._transport = Transport(
             self._session.get, options=self._options, link=self._link, middleware=chain
         )
+        self._defaults = RequestDefaults.of(self._options, self._base_text, self.spec.request_id_header)
+        self._asks_json = self._options.response_format == "json"
+        self._window = self._options.most_in_flight
         self._bind_resources()
 
     def _bind_resources(self) -> None:
@@ -369,7 +372,7 @@ class BaseClient(UndocumentedCalls):
             send=self._send,
             drift=self._drift,
             telemetry=self._transport.telemetry,
-            window=self._options.most_in_flight,
+            window=self._window,
         )
 
     async def _call_prepared(
@@ -391,16 +394,8 @@ class BaseClient(UndocumentedCalls):
         """Send one request; a status the operation marks "not in this format"
         (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
         JSON, which decodes to the same models. The client's ``response_format`` stays as it is."""
-        request = build_request(
-            prepared,
-            options,
-            settings=self._options,
-            base=self._base_text,
-            request_id_header=self.spec.request_id_header,
-            page=page,
-            parent_span=parent_span,
-        )
-        if self._options.response_format == "json" or not prepared.operation.json_fallback_statuses:
+        request = build_request(prepared, options, self._defaults, page=page, parent_span=parent_span)
+        if self._asks_json or not prepared.operation.json_fallback_statuses:
             return self._transport.send(request)  # nothing to fall back to
         return self._transport.send_asking_json_again(prepared.operation, request)
 

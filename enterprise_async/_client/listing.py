@@ -63,19 +63,19 @@ def listing_pager(
         prepared.query,
         window=window,
         listing=operation.name,
-        scope=_listing_scope(prepared.path, options),
+        scope=prepared.path if options is None else _listing_scope(prepared.path, options),
         span=listing.walk,
     )
 
 
 def _page_number(pagination: Pagination, query: Query) -> int:
     """The page a listing's query asks for (1 when it names none), as traces and logs show it."""
-    value = dict(query).get(pagination.page_param) if pagination.page_param else None
+    value = dict(query).get(pagination.page_param) if query and pagination.page_param else None
     return int(value) if value is not None and value.isdigit() else 1
 
 
-def _listing_scope(path: str, options: RequestOptions | None) -> str:
+def _listing_scope(path: str, options: RequestOptions) -> str:
     """What ties a listing's cursors to its call besides its arguments: the path, and the query
     ``extra_query`` adds (another filter is another listing)."""
-    extra = sorted((options.extra_query or {}).items(), key=str) if options is not None else []
+    extra = sorted((options.extra_query or {}).items(), key=str)
     return f"{path} {extra!r}" if extra else path

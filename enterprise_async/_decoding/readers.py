@@ -27,7 +27,7 @@ import attrs
 from .._utils.xml import TextObject
 from .failure import DecodeError, describe, missing
 from .fields import ABSENT, WIRE, field_plans, known_fields
-from .record import WireRecord, wire_record
+from .record import EVERY_FIELD_SENT, WireRecord, wire_record
 from .registry import PASS_THROUGH_CLASSES, hook, is_list, is_mapping, is_open_enum, is_union
 from .scalars import SCALAR_HOOKS, Hook
 from .tolerance import Note, keep, noting_outside_enum, report_problems, report_unknown
@@ -41,6 +41,7 @@ __all__ = [
     "model_reader",
     "not_an_object",
     "null_array",
+    "other_spellings",
     "read_models",
     "reader_for",
     "values_of",
@@ -66,6 +67,28 @@ def reader_for(type_: Any) -> Reader:
 def values_of(enum: Any) -> dict[str, Any]:
     """The members of an open enum by their documented value: what a reader takes with nothing to note."""
     return {member.value: member for member in enum}
+
+
+def other_spellings(enum: Any) -> dict[str, Any]:
+    """The members of an open enum by the other usual spellings of their value (lower, upper and
+    title case; ``_``, ``-`` or a blank between words): those the enum itself reads as the member
+    (``LevelType("intermediate")``), which a reader takes with a note to write back the spelling."""
+    spellings: dict[str, Any] = {}
+    for member in enum:
+        value = member.value
+        for cased in (value, value.lower(), value.upper(), value.title(), value.capitalize()):
+            for joiner in ("_", "-", " "):
+                spelling = cased.replace("_", joiner).replace("-", joiner).replace(" ", joiner)
+                if spelling != value and spelling not in spellings and _member_of(enum, spelling) is member:
+                    spellings[spelling] = member
+    return spellings
+
+
+def _member_of(enum: Any, spelling: str) -> Any:
+    try:
+        return enum(spelling)
+    except ValueError:
+        return None
 
 
 def not_an_object(data: Any, cls: type[Any]) -> Any:
@@ -101,13 +124,15 @@ def finish(model: Any, data: Any, notes: list[Note], left: list[str], known: fro
         model.extra = {key: data[key] for key in data.keys() - known}
         report_unknown(model)
     text = data.__class__ is TextObject
-    setattr(model, WIRE, _record(model, notes, tuple(left), text))
+    if notes:
+        record = _record(model, notes, tuple(left), text)
+    else:  # what most models are: nothing noted, the shared record of the fields left out
+        record = wire_record(tuple(left), text) if left else EVERY_FIELD_SENT[text]
+    setattr(model, WIRE, record)
 
 
 def _record(model: Any, notes: list[Note], left: tuple[str, ...], text: bool) -> WireRecord:
-    """The record of a model from what its readers noted; its problems are reported."""
-    if not notes:
-        return wire_record(left, text)
+    """The record of a model from what its readers noted (some); its problems are reported."""
     problems = [note for note in notes if note[3] is not None]
     if problems:
         report_problems(model, problems)

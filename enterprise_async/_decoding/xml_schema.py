@@ -21,12 +21,12 @@ from typing import Any, NamedTuple, get_args
 
 import attrs
 
-from .._utils.xml import TextObject, parse_drf_xml
+from .._utils.xml import TextObject
 from .fields import field_plans
 from .registry import is_list, is_mapping, is_union
 from .unions import variant_of
 
-__all__ = ["fill_empty_elements", "read_drf_xml", "register_schemas"]
+__all__ = ["fill_empty_elements", "register_schemas"]
 
 Number = Callable[[str], Any] | None
 """How the text of a number field is read back (``_json_number``, ``_decimal_number``), or None
@@ -68,9 +68,9 @@ class _Action(NamedTuple):
     """For an object or an array: the field to read it as, when it may hold something to read."""
 
 
-_Shape = tuple[_Action, ...]
-"""The fields of a class that reading may change. A field of plain text (most of them) is not
-there: the pass costs nothing for it, where a look-up for every leaf was most of the pass."""
+_Shape = Mapping[str, _Action]
+"""The fields of a class that reading may change, by their name on the wire. A field of plain text
+(most of them) is not there: reading costs nothing for it."""
 
 
 _LOADERS: list[Callable[[], Mapping[str, Any]]] = []
@@ -85,15 +85,6 @@ def register_schemas(load: Callable[[], Mapping[str, Any]]) -> None:
     _LOADERS.append(load)
     _SHAPES.clear()
     _FREE_FORM.clear()
-
-
-def read_drf_xml(body: bytes | str, model: Any = None) -> Any:
-    """The document as JSON-shaped data (``parse_drf_xml``), its empty elements read as ``model``'s
-    fields say (a model class, or a type such as ``list[Course]``; None reads every one as None)."""
-    data = parse_drf_xml(body)
-    if model is not None:
-        fill_empty_elements(data, model)
-    return data
 
 
 def fill_empty_elements(data: Any, model: Any) -> Any:
@@ -124,7 +115,7 @@ def fill_empty_elements(data: Any, model: Any) -> Any:
         shape = _shape_of(field.type, value) if value.__class__ is TextObject else None
         if shape is None:
             continue
-        for wire, make, number, inside in shape:
+        for wire, make, number, inside in shape.values():
             item = value.get(wire)
             if item is None:
                 if make is not None and wire in value:
@@ -199,7 +190,7 @@ def _shape_of(type_: Any, value: Mapping[str, Any]) -> _Shape | None:
 
 def _shape(cls: type[Any]) -> _Shape:
     properties = _components().get(cls.__name__, {}).get("properties", {})
-    shape = []
+    shape: dict[str, _Action] = {}
     for plan in field_plans(cls):
         schema = properties.get(plan.wire)
         items = schema.get("items") if isinstance(schema, Mapping) else None
@@ -212,8 +203,8 @@ def _shape(cls: type[Any]) -> _Shape:
         )
         inside = field if items_read or _mentions_model(plan.type) or values is not None else None
         if field.empty is not None or field.number is not None or inside is not None:
-            shape.append(_Action(plan.wire, field.empty, field.number, inside))
-    return tuple(shape)
+            shape[plan.wire] = _Action(plan.wire, field.empty, field.number, inside)
+    return shape
 
 
 def _values_field(schema: Any) -> _Field | None:
@@ -226,11 +217,11 @@ def _values_field(schema: Any) -> _Field | None:
         return None
     if ref not in _SHAPES:
         properties = _components().get(ref.rpartition("/")[2], {}).get("properties", {})
-        _SHAPES[ref] = tuple(
-            _Action(wire, None, number, None)
+        _SHAPES[ref] = {
+            wire: _Action(wire, None, number, None)
             for wire, property_schema in properties.items()
             if (number := _number_of(property_schema)) is not None
-        )
+        }
     return _Field(ref, None, None, None, Any, False)
 
 

@@ -17,16 +17,18 @@ from collections.abc import Callable
 from typing import Any
 
 from enterprise_async._decoding.exact import exact_decimal, of_class, utc_datetime
-from enterprise_async._decoding.failure import MissingFieldError, missing
+from enterprise_async._decoding.failure import MissingFieldError, broken_rule, missing
 from enterprise_async._decoding.fields import ABSENT
 from enterprise_async._decoding.readers import (
     finish,
     not_an_object,
     null_array,
+    other_spellings,
     read_models,
     reader_for,
     values_of,
 )
+from enterprise_async._decoding.record import EVERY_FIELD_SENT, wire_record
 from enterprise_async._decoding.tolerance import Note, report_unknown_type
 from enterprise_async._generated.models import (
     AccessToken,
@@ -115,6 +117,28 @@ _PROGRESS_STATUS_VALUES = values_of(ProgressStatus)
 _PROGRAM_TYPE_VALUES = values_of(ProgramType)
 _ASSIGNMENT_STATE_VALUES = values_of(AssignmentState)
 _LEARNER_STATE_VALUES = values_of(LearnerState)
+_LICENSE_STATUS_SPELLINGS = other_spellings(LicenseStatus)
+_BULK_ENROLLMENT_STATUS_SPELLINGS = other_spellings(BulkEnrollmentStatus)
+_SEAT_TYPE_SPELLINGS = other_spellings(SeatType)
+_PACING_TYPE_SPELLINGS = other_spellings(PacingType)
+_AVAILABILITY_SPELLINGS = other_spellings(Availability)
+_LEVEL_TYPE_SPELLINGS = other_spellings(LevelType)
+_CONTENT_TYPE_SPELLINGS = other_spellings(ContentType)
+_PROGRESS_STATUS_SPELLINGS = other_spellings(ProgressStatus)
+_PROGRAM_TYPE_SPELLINGS = other_spellings(ProgramType)
+_ASSIGNMENT_STATE_SPELLINGS = other_spellings(AssignmentState)
+_LEARNER_STATE_SPELLINGS = other_spellings(LearnerState)
+_LICENSE_STATUS_STR_TYPE = LicenseStatus | str
+_BULK_ENROLLMENT_STATUS_STR_TYPE = BulkEnrollmentStatus | str
+_SEAT_TYPE_STR_TYPE = SeatType | str
+_PACING_TYPE_STR_TYPE = PacingType | str
+_AVAILABILITY_STR_TYPE = Availability | str
+_LEVEL_TYPE_STR_TYPE = LevelType | str
+_CONTENT_TYPE_STR_TYPE = ContentType | str
+_PROGRESS_STATUS_STR_TYPE = ProgressStatus | str
+_PROGRAM_TYPE_STR_TYPE = ProgramType | str
+_ASSIGNMENT_STATE_STR_TYPE = AssignmentState | str
+_LEARNER_STATE_STR_TYPE = LearnerState | str
 _READ_STR = reader_for(str)
 _READ_INT_STR = reader_for(int | str)
 _READ_INT = reader_for(int)
@@ -194,6 +218,7 @@ _READ_INT_LIST_PRICE = reader_for(int | ListPrice)
 _READ_POLICY_AGGREGATES = reader_for(PolicyAggregates)
 _READ_ASSIGNMENT_CONFIGURATION_STR = reader_for(AssignmentConfiguration | str)
 _READ_LIST_SUBSIDY_ACCESS_POLICY = reader_for(list[SubsidyAccessPolicy])
+ALL_SENT_JSON = EVERY_FIELD_SENT[False]
 
 
 _ACCESS_TOKEN_FIELDS = frozenset({"access_token", "token_type", "expires_in", "scope"})
@@ -243,7 +268,11 @@ def read_access_token(data: Any, _cls: Any = None) -> Any:
         model.scope = None
     else:
         model.scope = _READ_STR(sent, "scope", notes)
-    finish(model, data, notes, left_out, _ACCESS_TOKEN_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ACCESS_TOKEN_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -265,7 +294,11 @@ def read_error_detail(data: Any, _cls: Any = None) -> Any:
         model.detail = None
     else:
         model.detail = sent
-    finish(model, data, notes, left_out, _ERROR_DETAIL_FIELDS)
+    if notes or len(data) + len(left_out) != 1 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ERROR_DETAIL_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -344,7 +377,11 @@ def read_policy_aggregates(data: Any, _cls: Any = None) -> Any:
         missing(PolicyAggregates, "spend_available_usd", null=True)
     else:
         model.spend_available_usd = _READ_FLOAT(sent, "spend_available_usd", notes)
-    finish(model, data, notes, left_out, _POLICY_AGGREGATES_FIELDS)
+    if notes or len(data) + len(left_out) != 6 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _POLICY_AGGREGATES_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -398,7 +435,11 @@ def read_assignment_configuration(data: Any, _cls: Any = None) -> Any:
         missing(AssignmentConfiguration, "active", null=True)
     else:
         model.active = _READ_BOOL(sent, "active", notes)
-    finish(model, data, notes, left_out, _ASSIGNMENT_CONFIGURATION_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ASSIGNMENT_CONFIGURATION_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -432,7 +473,11 @@ def read_list_price(data: Any, _cls: Any = None) -> Any:
         model.usd_cents = None
     else:
         model.usd_cents = _READ_INT(sent, "usd_cents", notes)
-    finish(model, data, notes, left_out, _LIST_PRICE_FIELDS)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LIST_PRICE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -513,7 +558,11 @@ def read_assignment_action(data: Any, _cls: Any = None) -> Any:
         model.error_reason = None
     else:
         model.error_reason = _READ_STR_DICT_STR_ANY(sent, "error_reason", notes)
-    finish(model, data, notes, left_out, _ASSIGNMENT_ACTION_FIELDS)
+    if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ASSIGNMENT_ACTION_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -548,7 +597,11 @@ def read_earliest_possible_expiration(data: Any, _cls: Any = None) -> Any:
         missing(EarliestPossibleExpiration, "reason", null=True)
     else:
         model.reason = _READ_STR(sent, "reason", notes)
-    finish(model, data, notes, left_out, _EARLIEST_POSSIBLE_EXPIRATION_FIELDS)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _EARLIEST_POSSIBLE_EXPIRATION_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -583,7 +636,11 @@ def read_recent_action(data: Any, _cls: Any = None) -> Any:
         missing(RecentAction, "timestamp", null=True)
     else:
         model.timestamp = _READ_DATETIME(sent, "timestamp", notes)
-    finish(model, data, notes, left_out, _RECENT_ACTION_FIELDS)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _RECENT_ACTION_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -617,7 +674,11 @@ def read_course_partner(data: Any, _cls: Any = None) -> Any:
         model.logo_image_url = None
     else:
         model.logo_image_url = _READ_STR(sent, "logo_image_url", notes)
-    finish(model, data, notes, left_out, _COURSE_PARTNER_FIELDS)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _COURSE_PARTNER_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -651,7 +712,11 @@ def read_learner_state_count(data: Any, _cls: Any = None) -> Any:
         missing(LearnerStateCount, "count", null=True)
     else:
         model.count = _READ_INT(sent, "count", notes)
-    finish(model, data, notes, left_out, _LEARNER_STATE_COUNT_FIELDS)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LEARNER_STATE_COUNT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -724,7 +789,11 @@ def read_license_counts(data: Any, _cls: Any = None) -> Any:
         missing(LicenseCounts, "allocated", null=True)
     else:
         model.allocated = _READ_INT(sent, "allocated", notes)
-    finish(model, data, notes, left_out, _LICENSE_COUNTS_FIELDS)
+    if notes or len(data) + len(left_out) != 6 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LICENSE_COUNTS_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -779,7 +848,11 @@ def read_revocations(data: Any, _cls: Any = None) -> Any:
         model.applied = None
     else:
         model.applied = _READ_INT(sent, "applied", notes)
-    finish(model, data, notes, left_out, _REVOCATIONS_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _REVOCATIONS_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -843,7 +916,11 @@ def read_prior_renewal(data: Any, _cls: Any = None) -> Any:
         model.renewed_subscription_plan_start_date = _READ_DATETIME(
             sent, "renewed_subscription_plan_start_date", notes
         )
-    finish(model, data, notes, left_out, _PRIOR_RENEWAL_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _PRIOR_RENEWAL_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1179,7 +1256,11 @@ def read_subscription_plan(data: Any, _cls: Any = None) -> Any:
         model.prior_renewals = null_array("prior_renewals", list[PriorRenewal], notes)
     else:
         model.prior_renewals = _READ_LIST_PRIOR_RENEWAL(sent, "prior_renewals", notes)
-    finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_FIELDS)
+    if notes or len(data) + len(left_out) != 29 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1234,7 +1315,11 @@ def read_subscription_plan_page(data: Any, _cls: Any = None) -> Any:
         model.results = null_array("results", list[SubscriptionPlan], notes)
     else:
         model.results = _READ_LIST_SUBSCRIPTION_PLAN(sent, "results", notes)
-    finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_PAGE_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_PAGE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1268,7 +1353,11 @@ def read_license_assignment(data: Any, _cls: Any = None) -> Any:
         missing(LicenseAssignment, "license", null=True)
     else:
         model.license = _READ_STR(sent, "license", notes)
-    finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_FIELDS)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1315,7 +1404,11 @@ def read_license_assignment_result(data: Any, _cls: Any = None) -> Any:
         model.license_assignments = null_array("license_assignments", list[LicenseAssignment], notes)
     else:
         model.license_assignments = _READ_LIST_LICENSE_ASSIGNMENT(sent, "license_assignments", notes)
-    finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_RESULT_FIELDS)
+    if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_RESULT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1349,7 +1442,13 @@ def read_bulk_revoke_filter(data: Any, _cls: Any = None) -> Any:
         model.status_in = null_array("status_in", list[LicenseStatus | str], notes)
     else:
         model.status_in = _READ_LIST_LICENSE_STATUS_STR(sent, "status_in", notes)
-    finish(model, data, notes, left_out, _BULK_REVOKE_FILTER_FIELDS)
+    if (problem := model._sdk_rule()) is not None:
+        broken_rule(BulkRevokeFilter, ("user_email", "status_in"), problem)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _BULK_REVOKE_FILTER_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1382,6 +1481,9 @@ def read_successful_revocation(data: Any, _cls: Any = None) -> Any:
         missing(SuccessfulRevocation, "original_status")
     elif sent is None:
         missing(SuccessfulRevocation, "original_status", null=True)
+    elif sent.__class__ is str and (decoded := _LICENSE_STATUS_SPELLINGS.get(sent)) is not None:
+        model.original_status = decoded
+        notes.append(("original_status", _LICENSE_STATUS_STR_TYPE, sent, None))
     else:
         model.original_status = _READ_LICENSE_STATUS_STR(sent, "original_status", notes)
     sent = get("user_email", ABSENT)
@@ -1393,7 +1495,11 @@ def read_successful_revocation(data: Any, _cls: Any = None) -> Any:
         missing(SuccessfulRevocation, "user_email", null=True)
     else:
         model.user_email = _READ_STR(sent, "user_email", notes)
-    finish(model, data, notes, left_out, _SUCCESSFUL_REVOCATION_FIELDS)
+    if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _SUCCESSFUL_REVOCATION_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1438,7 +1544,11 @@ def read_unsuccessful_revocation(data: Any, _cls: Any = None) -> Any:
         model.user_email = None
     else:
         model.user_email = _READ_STR(sent, "user_email", notes)
-    finish(model, data, notes, left_out, _UNSUCCESSFUL_REVOCATION_FIELDS)
+    if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _UNSUCCESSFUL_REVOCATION_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1504,7 +1614,11 @@ def read_bulk_revoke_result(data: Any, _cls: Any = None) -> Any:
         model.itemized = None  # type: ignore[assignment]  # null where the spec gives a default: kept as None
     else:
         model.itemized = _READ_BOOL(sent, "itemized", notes)
-    finish(model, data, notes, left_out, _BULK_REVOKE_RESULT_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _BULK_REVOKE_RESULT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1529,7 +1643,11 @@ def read_bulk_enrollment_job(data: Any, _cls: Any = None) -> Any:
         missing(BulkEnrollmentJob, "job_id", null=True)
     else:
         model.job_id = _READ_STR(sent, "job_id", notes)
-    finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_FIELDS)
+    if notes or len(data) + len(left_out) != 1 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1563,7 +1681,11 @@ def read_bulk_enrollment_job_status(data: Any, _cls: Any = None) -> Any:
         model.download_url = None
     else:
         model.download_url = _READ_STR(sent, "download_url", notes)
-    finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_STATUS_FIELDS)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_STATUS_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1605,6 +1727,9 @@ def read_bulk_enrollment_result(data: Any, _cls: Any = None) -> Any:
         missing(BulkEnrollmentResult, "status")
     elif sent is None:
         missing(BulkEnrollmentResult, "status", null=True)
+    elif sent.__class__ is str and (decoded := _BULK_ENROLLMENT_STATUS_SPELLINGS.get(sent)) is not None:
+        model.status = decoded
+        notes.append(("status", _BULK_ENROLLMENT_STATUS_STR_TYPE, sent, None))
     else:
         model.status = _READ_BULK_ENROLLMENT_STATUS_STR(sent, "status", notes)
     sent = get("notes", ABSENT)
@@ -1617,7 +1742,11 @@ def read_bulk_enrollment_result(data: Any, _cls: Any = None) -> Any:
         model.notes = None
     else:
         model.notes = _READ_STR(sent, "notes", notes)
-    finish(model, data, notes, left_out, _BULK_ENROLLMENT_RESULT_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _BULK_ENROLLMENT_RESULT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1733,7 +1862,11 @@ def read_catalog(data: Any, _cls: Any = None) -> Any:
         model.enterprise_catalog_query = None
     else:
         model.enterprise_catalog_query = _READ_INT(sent, "enterprise_catalog_query", notes)
-    finish(model, data, notes, left_out, _CATALOG_FIELDS)
+    if notes or len(data) + len(left_out) != 9 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _CATALOG_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1788,7 +1921,11 @@ def read_catalog_page(data: Any, _cls: Any = None) -> Any:
         model.results = null_array("results", list[Catalog], notes)
     else:
         model.results = _READ_LIST_CATALOG(sent, "results", notes)
-    finish(model, data, notes, left_out, _CATALOG_PAGE_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _CATALOG_PAGE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1834,7 +1971,11 @@ def read_learner_pathway_card_image(data: Any, _cls: Any = None) -> Any:
         model.height = None
     else:
         model.height = _READ_INT(sent, "height", notes)
-    finish(model, data, notes, left_out, _LEARNER_PATHWAY_CARD_IMAGE_FIELDS)
+    if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LEARNER_PATHWAY_CARD_IMAGE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1863,7 +2004,11 @@ def read_learner_pathway_images(data: Any, _cls: Any = None) -> Any:
         model.card = None
     else:
         model.card = _READ_LEARNER_PATHWAY_CARD_IMAGE(sent, "card", notes)
-    finish(model, data, notes, left_out, _LEARNER_PATHWAY_IMAGES_FIELDS)
+    if notes or len(data) + len(left_out) != 1 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LEARNER_PATHWAY_IMAGES_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1919,7 +2064,11 @@ def read_learner_pathway_step(data: Any, _cls: Any = None) -> Any:
         model.programs = null_array("programs", list[dict[str, Any]], notes)
     else:
         model.programs = _READ_LIST_DICT_STR_ANY(sent, "programs", notes)
-    finish(model, data, notes, left_out, _LEARNER_PATHWAY_STEP_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LEARNER_PATHWAY_STEP_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -1955,7 +2104,11 @@ def read_video_skill(data: Any, _cls: Any = None) -> Any:
         model.name = None
     else:
         model.name = _READ_STR(sent, "name", notes)
-    finish(model, data, notes, left_out, _VIDEO_SKILL_FIELDS)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _VIDEO_SKILL_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2010,7 +2163,11 @@ def read_image(data: Any, _cls: Any = None) -> Any:
         model.width = None
     else:
         model.width = _READ_INT(sent, "width", notes)
-    finish(model, data, notes, left_out, _IMAGE_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _IMAGE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2074,7 +2231,11 @@ def read_entitlement(data: Any, _cls: Any = None) -> Any:
         model.expires = None
     else:
         model.expires = _READ_DATETIME(sent, "expires", notes)
-    finish(model, data, notes, left_out, _ENTITLEMENT_FIELDS)
+    if notes or len(data) + len(left_out) != 5 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ENTITLEMENT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2269,7 +2430,11 @@ def read_organization(data: Any, _cls: Any = None) -> Any:
         model.enterprise_subscription_inclusion = None
     else:
         model.enterprise_subscription_inclusion = _READ_BOOL(sent, "enterprise_subscription_inclusion", notes)
-    finish(model, data, notes, left_out, _ORGANIZATION_FIELDS)
+    if notes or len(data) + len(left_out) != 16 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ORGANIZATION_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2354,7 +2519,11 @@ def read_subject(data: Any, _cls: Any = None) -> Any:
         missing(Subject, "uuid", null=True)
     else:
         model.uuid = _READ_STR(sent, "uuid", notes)
-    finish(model, data, notes, left_out, _SUBJECT_FIELDS)
+    if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _SUBJECT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2398,7 +2567,11 @@ def read_product_source(data: Any, _cls: Any = None) -> Any:
         model.description = None
     else:
         model.description = _READ_STR(sent, "description", notes)
-    finish(model, data, notes, left_out, _PRODUCT_SOURCE_FIELDS)
+    if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _PRODUCT_SOURCE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2435,6 +2608,9 @@ def read_seat(data: Any, _cls: Any = None) -> Any:
         model.type = None
     elif sent is None:
         model.type = None
+    elif sent.__class__ is str and (decoded := _SEAT_TYPE_SPELLINGS.get(sent)) is not None:
+        model.type = decoded
+        notes.append(("type", _SEAT_TYPE_STR_TYPE, sent, None))
     else:
         model.type = _READ_SEAT_TYPE_STR(sent, "type", notes)
     sent = get("price", ABSENT)
@@ -2517,7 +2693,11 @@ def read_seat(data: Any, _cls: Any = None) -> Any:
         model.bulk_sku = None
     else:
         model.bulk_sku = _READ_STR(sent, "bulk_sku", notes)
-    finish(model, data, notes, left_out, _SEAT_FIELDS)
+    if notes or len(data) + len(left_out) != 9 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _SEAT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2612,7 +2792,11 @@ def read_position(data: Any, _cls: Any = None) -> Any:
         model.organization_logo_image_url = None
     else:
         model.organization_logo_image_url = _READ_STR(sent, "organization_logo_image_url", notes)
-    finish(model, data, notes, left_out, _POSITION_FIELDS)
+    if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _POSITION_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2809,7 +2993,11 @@ def read_staff(data: Any, _cls: Any = None) -> Any:
         model.published = None
     else:
         model.published = _READ_BOOL(sent, "published", notes)
-    finish(model, data, notes, left_out, _STAFF_FIELDS)
+    if notes or len(data) + len(left_out) != 16 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _STAFF_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2855,7 +3043,11 @@ def read_type_attrs(data: Any, _cls: Any = None) -> Any:
         model.coaching_supported = None
     else:
         model.coaching_supported = _READ_BOOL(sent, "coaching_supported", notes)
-    finish(model, data, notes, left_out, _TYPE_ATTRS_FIELDS)
+    if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _TYPE_ATTRS_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2891,7 +3083,11 @@ def read_level_type_override(data: Any, _cls: Any = None) -> Any:
         model.sort_value = None
     else:
         model.sort_value = _READ_INT(sent, "sort_value", notes)
-    finish(model, data, notes, left_out, _LEVEL_TYPE_OVERRIDE_FIELDS)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LEVEL_TYPE_OVERRIDE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -2979,7 +3175,11 @@ def read_curriculum(data: Any, _cls: Any = None) -> Any:
         model.programs = null_array("programs", list[dict[str, Any]], notes)
     else:
         model.programs = _READ_LIST_DICT_STR_ANY(sent, "programs", notes)
-    finish(model, data, notes, left_out, _CURRICULUM_FIELDS)
+    if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _CURRICULUM_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -3025,7 +3225,11 @@ def read_degree_additional_metadata(data: Any, _cls: Any = None) -> Any:
         model.organic_url = None
     else:
         model.organic_url = _READ_STR(sent, "organic_url", notes)
-    finish(model, data, notes, left_out, _DEGREE_ADDITIONAL_METADATA_FIELDS)
+    if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _DEGREE_ADDITIONAL_METADATA_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -3263,7 +3467,11 @@ def read_degree(data: Any, _cls: Any = None) -> Any:
         model.excluded_from_seo = None
     else:
         model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
-    finish(model, data, notes, left_out, _DEGREE_FIELDS)
+    if notes or len(data) + len(left_out) != 28 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _DEGREE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -3332,7 +3540,11 @@ def read_normalized_content_metadata(data: Any, _cls: Any = None) -> Any:
         model.content_price = None
     else:
         model.content_price = _READ_FLOAT(sent, "content_price", notes)
-    finish(model, data, notes, left_out, _NORMALIZED_CONTENT_METADATA_FIELDS)
+    if notes or len(data) + len(left_out) != 5 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _NORMALIZED_CONTENT_METADATA_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -3575,6 +3787,9 @@ def read_course_run(data: Any, _cls: Any = None) -> Any:
         model.pacing_type = None
     elif sent is None:
         model.pacing_type = None
+    elif sent.__class__ is str and (decoded := _PACING_TYPE_SPELLINGS.get(sent)) is not None:
+        model.pacing_type = decoded
+        notes.append(("pacing_type", _PACING_TYPE_STR_TYPE, sent, None))
     else:
         model.pacing_type = _READ_PACING_TYPE_STR(sent, "pacing_type", notes)
     sent = get("type", ABSENT)
@@ -3585,6 +3800,9 @@ def read_course_run(data: Any, _cls: Any = None) -> Any:
         model.type = None
     elif sent is None:
         model.type = None
+    elif sent.__class__ is str and (decoded := _SEAT_TYPE_SPELLINGS.get(sent)) is not None:
+        model.type = decoded
+        notes.append(("type", _SEAT_TYPE_STR_TYPE, sent, None))
     else:
         model.type = _READ_SEAT_TYPE_STR(sent, "type", notes)
     sent = get("run_type", ABSENT)
@@ -3635,6 +3853,9 @@ def read_course_run(data: Any, _cls: Any = None) -> Any:
         model.availability = None
     elif sent is None:
         model.availability = None
+    elif sent.__class__ is str and (decoded := _AVAILABILITY_SPELLINGS.get(sent)) is not None:
+        model.availability = decoded
+        notes.append(("availability", _AVAILABILITY_STR_TYPE, sent, None))
     else:
         model.availability = _READ_AVAILABILITY_STR(sent, "availability", notes)
     sent = get("variant_id", ABSENT)
@@ -3785,6 +4006,9 @@ def read_course_run(data: Any, _cls: Any = None) -> Any:
         model.level_type = None
     elif sent is None:
         model.level_type = None
+    elif sent.__class__ is str and (decoded := _LEVEL_TYPE_SPELLINGS.get(sent)) is not None:
+        model.level_type = decoded
+        notes.append(("level_type", _LEVEL_TYPE_STR_TYPE, sent, None))
     else:
         model.level_type = _READ_LEVEL_TYPE_STR(sent, "level_type", notes)
     sent = get("mobile_available", ABSENT)
@@ -4037,6 +4261,9 @@ def read_course_run(data: Any, _cls: Any = None) -> Any:
         model.content_type = None
     elif sent is None:
         model.content_type = None
+    elif sent.__class__ is str and (decoded := _CONTENT_TYPE_SPELLINGS.get(sent)) is not None:
+        model.content_type = decoded
+        notes.append(("content_type", _CONTENT_TYPE_STR_TYPE, sent, None))
     else:
         model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
     sent = get("has_enrollable_seats", ABSENT)
@@ -4153,7 +4380,11 @@ def read_course_run(data: Any, _cls: Any = None) -> Any:
         model.subject_uuids = null_array("subject_uuids", list[str], notes)
     else:
         model.subject_uuids = _READ_LIST_STR(sent, "subject_uuids", notes)
-    finish(model, data, notes, left_out, _COURSE_RUN_FIELDS)
+    if notes or len(data) + len(left_out) != 73 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _COURSE_RUN_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -4599,6 +4830,9 @@ def read_learner_summary(data: Any, _cls: Any = None) -> Any:
         model.progress_status = None
     elif sent is None:
         model.progress_status = None
+    elif sent.__class__ is str and (decoded := _PROGRESS_STATUS_SPELLINGS.get(sent)) is not None:
+        model.progress_status = decoded
+        notes.append(("progress_status", _PROGRESS_STATUS_STR_TYPE, sent, None))
     else:
         model.progress_status = _READ_PROGRESS_STATUS_STR(sent, "progress_status", notes)
     sent = get("seat_delivery_method", ABSENT)
@@ -4973,7 +5207,11 @@ def read_learner_summary(data: Any, _cls: Any = None) -> Any:
         model.discount_price = None
     else:
         model.discount_price = _READ_DECIMAL(sent, "discount_price", notes)
-    finish(model, data, notes, left_out, _LEARNER_SUMMARY_FIELDS)
+    if notes or len(data) + len(left_out) != 74 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LEARNER_SUMMARY_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -5060,7 +5298,11 @@ def read_learner_summary_page(data: Any, _cls: Any = None) -> Any:
         model.results = null_array("results", list[LearnerSummary], notes)
     else:
         model.results = _READ_LIST_LEARNER_SUMMARY(sent, "results", notes)
-    finish(model, data, notes, left_out, _LEARNER_SUMMARY_PAGE_FIELDS)
+    if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LEARNER_SUMMARY_PAGE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -5133,7 +5375,11 @@ def read_assignment_content_metadata(data: Any, _cls: Any = None) -> Any:
         model.partners = null_array("partners", list[CoursePartner], notes)
     else:
         model.partners = _READ_LIST_COURSE_PARTNER(sent, "partners", notes)
-    finish(model, data, notes, left_out, _ASSIGNMENT_CONTENT_METADATA_FIELDS)
+    if notes or len(data) + len(left_out) != 6 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ASSIGNMENT_CONTENT_METADATA_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -5302,7 +5548,11 @@ def read_content_metadata(data: Any, _cls: Any = None) -> Any:
         model.product_source = None
     else:
         model.product_source = _READ_PRODUCT_SOURCE(sent, "product_source", notes)
-    finish(model, data, notes, left_out, _CONTENT_METADATA_FIELDS)
+    if notes or len(data) + len(left_out) != 13 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _CONTENT_METADATA_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -5346,6 +5596,9 @@ def read_learner_pathway(data: Any, _cls: Any = None) -> Any:
         model.content_type = None
     elif sent is None:
         model.content_type = None
+    elif sent.__class__ is str and (decoded := _CONTENT_TYPE_SPELLINGS.get(sent)) is not None:
+        model.content_type = decoded
+        notes.append(("content_type", _CONTENT_TYPE_STR_TYPE, sent, None))
     else:
         model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
     sent = get("key", ABSENT)
@@ -5504,7 +5757,11 @@ def read_learner_pathway(data: Any, _cls: Any = None) -> Any:
         model.normalized_metadata = None
     else:
         model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
-    finish(model, data, notes, left_out, _LEARNER_PATHWAY_FIELDS)
+    if notes or len(data) + len(left_out) != 16 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _LEARNER_PATHWAY_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -5547,6 +5804,9 @@ def read_video(data: Any, _cls: Any = None) -> Any:
         model.content_type = None
     elif sent is None:
         model.content_type = None
+    elif sent.__class__ is str and (decoded := _CONTENT_TYPE_SPELLINGS.get(sent)) is not None:
+        model.content_type = decoded
+        notes.append(("content_type", _CONTENT_TYPE_STR_TYPE, sent, None))
     else:
         model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
     sent = get("key", ABSENT)
@@ -5692,7 +5952,11 @@ def read_video(data: Any, _cls: Any = None) -> Any:
         model.normalized_metadata = None
     else:
         model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
-    finish(model, data, notes, left_out, _VIDEO_FIELDS)
+    if notes or len(data) + len(left_out) != 15 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _VIDEO_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -5731,7 +5995,11 @@ def read_endorsement(data: Any, _cls: Any = None) -> Any:
         model.quote = None
     else:
         model.quote = _READ_STR(sent, "quote", notes)
-    finish(model, data, notes, left_out, _ENDORSEMENT_FIELDS)
+    if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ENDORSEMENT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -5794,7 +6062,11 @@ def read_corporate_endorsement(data: Any, _cls: Any = None) -> Any:
         model.individual_endorsements = null_array("individual_endorsements", list[Endorsement], notes)
     else:
         model.individual_endorsements = _READ_LIST_ENDORSEMENT(sent, "individual_endorsements", notes)
-    finish(model, data, notes, left_out, _CORPORATE_ENDORSEMENT_FIELDS)
+    if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _CORPORATE_ENDORSEMENT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -6057,6 +6329,9 @@ def read_course(data: Any, _cls: Any = None) -> Any:
         model.level_type = None
     elif sent is None:
         model.level_type = None
+    elif sent.__class__ is str and (decoded := _LEVEL_TYPE_SPELLINGS.get(sent)) is not None:
+        model.level_type = decoded
+        notes.append(("level_type", _LEVEL_TYPE_STR_TYPE, sent, None))
     else:
         model.level_type = _READ_LEVEL_TYPE_STR(sent, "level_type", notes)
     sent = get("subjects", ABSENT)
@@ -6160,7 +6435,14 @@ def read_course(data: Any, _cls: Any = None) -> Any:
     else:
         model.outcome = _READ_STR(sent, "outcome", notes)
     sent = get("original_image", ABSENT)
-    if sent is ABSENT:
+    if sent.__class__ is str:
+        model.original_image = sent
+    elif sent.__class__ is dict:
+        try:
+            model.original_image = read_image(sent)
+        except MissingFieldError as error:
+            raise error.within("original_image") from None
+    elif sent is ABSENT:
         left_out.append("original_image")
         model.original_image = None
     elif sent is None:
@@ -6498,6 +6780,9 @@ def read_course(data: Any, _cls: Any = None) -> Any:
         model.content_type = None
     elif sent is None:
         model.content_type = None
+    elif sent.__class__ is str and (decoded := _CONTENT_TYPE_SPELLINGS.get(sent)) is not None:
+        model.content_type = decoded
+        notes.append(("content_type", _CONTENT_TYPE_STR_TYPE, sent, None))
     else:
         model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
     sent = get("aggregation_key", ABSENT)
@@ -6623,7 +6908,11 @@ def read_course(data: Any, _cls: Any = None) -> Any:
         model.organizations = null_array("organizations", list[str], notes)
     else:
         model.organizations = _READ_LIST_STR(sent, "organizations", notes)
-    finish(model, data, notes, left_out, _COURSE_FIELDS)
+    if notes or len(data) + len(left_out) != 73 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _COURSE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -6756,6 +7045,9 @@ def read_program(data: Any, _cls: Any = None) -> Any:
         model.type = None
     elif sent is None:
         model.type = None
+    elif sent.__class__ is str and (decoded := _PROGRAM_TYPE_SPELLINGS.get(sent)) is not None:
+        model.type = decoded
+        notes.append(("type", _PROGRAM_TYPE_STR_TYPE, sent, None))
     else:
         model.type = _READ_PROGRAM_TYPE_STR(sent, "type", notes)
     sent = get("type_attrs", ABSENT)
@@ -7458,6 +7750,9 @@ def read_program(data: Any, _cls: Any = None) -> Any:
         model.content_type = None
     elif sent is None:
         model.content_type = None
+    elif sent.__class__ is str and (decoded := _CONTENT_TYPE_SPELLINGS.get(sent)) is not None:
+        model.content_type = decoded
+        notes.append(("content_type", _CONTENT_TYPE_STR_TYPE, sent, None))
     else:
         model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
     sent = get("language", ABSENT)
@@ -7508,7 +7803,11 @@ def read_program(data: Any, _cls: Any = None) -> Any:
         model.subject_uuids = null_array("subject_uuids", list[str], notes)
     else:
         model.subject_uuids = _READ_LIST_STR(sent, "subject_uuids", notes)
-    finish(model, data, notes, left_out, _PROGRAM_FIELDS)
+    if notes or len(data) + len(left_out) != 77 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _PROGRAM_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -7636,6 +7935,9 @@ def read_assignment(data: Any, _cls: Any = None) -> Any:
         missing(Assignment, "state")
     elif sent is None:
         missing(Assignment, "state", null=True)
+    elif sent.__class__ is str and (decoded := _ASSIGNMENT_STATE_SPELLINGS.get(sent)) is not None:
+        model.state = decoded
+        notes.append(("state", _ASSIGNMENT_STATE_STR_TYPE, sent, None))
     else:
         model.state = _READ_ASSIGNMENT_STATE_STR(sent, "state", notes)
     sent = get("transaction_uuid", ABSENT)
@@ -7691,6 +7993,9 @@ def read_assignment(data: Any, _cls: Any = None) -> Any:
         model.learner_state = None
     elif sent is None:
         model.learner_state = None
+    elif sent.__class__ is str and (decoded := _LEARNER_STATE_SPELLINGS.get(sent)) is not None:
+        model.learner_state = decoded
+        notes.append(("learner_state", _LEARNER_STATE_STR_TYPE, sent, None))
     else:
         model.learner_state = _READ_LEARNER_STATE_STR(sent, "learner_state", notes)
     sent = get("error_reason", ABSENT)
@@ -7724,7 +8029,11 @@ def read_assignment(data: Any, _cls: Any = None) -> Any:
         model.learner_acknowledged = None
     else:
         model.learner_acknowledged = _READ_BOOL(sent, "learner_acknowledged", notes)
-    finish(model, data, notes, left_out, _ASSIGNMENT_FIELDS)
+    if notes or len(data) + len(left_out) != 18 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ASSIGNMENT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -7854,7 +8163,11 @@ def read_assignment_page(data: Any, _cls: Any = None) -> Any:
         model.learner_state_counts = null_array("learner_state_counts", list[LearnerStateCount], notes)
     else:
         model.learner_state_counts = _READ_LIST_LEARNER_STATE_COUNT(sent, "learner_state_counts", notes)
-    finish(model, data, notes, left_out, _ASSIGNMENT_PAGE_FIELDS)
+    if notes or len(data) + len(left_out) != 10 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ASSIGNMENT_PAGE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -7893,7 +8206,11 @@ def read_allocation_result(data: Any, _cls: Any = None) -> Any:
         model.no_change = null_array("no_change", list[Assignment], notes)
     else:
         model.no_change = _READ_LIST_ASSIGNMENT(sent, "no_change", notes)
-    finish(model, data, notes, left_out, _ALLOCATION_RESULT_FIELDS)
+    if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _ALLOCATION_RESULT_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -8023,7 +8340,11 @@ def read_catalog_contents_page(data: Any, _cls: Any = None) -> Any:
         model.enterprise_customer = None
     else:
         model.enterprise_customer = _READ_STR(sent, "enterprise_customer", notes)
-    finish(model, data, notes, left_out, _CATALOG_CONTENTS_PAGE_FIELDS)
+    if notes or len(data) + len(left_out) != 10 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _CATALOG_CONTENTS_PAGE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 
@@ -8283,7 +8604,14 @@ def read_subsidy_access_policy(data: Any, _cls: Any = None) -> Any:
     else:
         model.aggregates = _READ_POLICY_AGGREGATES(sent, "aggregates", notes)
     sent = get("assignment_configuration", ABSENT)
-    if sent is ABSENT:
+    if sent.__class__ is str:
+        model.assignment_configuration = sent
+    elif sent.__class__ is dict:
+        try:
+            model.assignment_configuration = read_assignment_configuration(sent)
+        except MissingFieldError as error:
+            raise error.within("assignment_configuration") from None
+    elif sent is ABSENT:
         left_out.append("assignment_configuration")
         model.assignment_configuration = None
     elif sent is None:
@@ -8444,8 +8772,12 @@ def read_subsidy_access_policy(data: Any, _cls: Any = None) -> Any:
         model.learner_requests = null_array("learner_requests", list[dict[str, Any]], notes)
     else:
         model.learner_requests = _READ_LIST_DICT_STR_ANY(sent, "learner_requests", notes)
-    finish(model, data, notes, left_out, _SUBSIDY_ACCESS_POLICY_FIELDS)
-    if model.policy_type not in _SUBSIDY_ACCESS_POLICY_TYPES:
+    if notes or len(data) + len(left_out) != 36 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _SUBSIDY_ACCESS_POLICY_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
+    if isinstance(model.policy_type, str) and model.policy_type not in _SUBSIDY_ACCESS_POLICY_TYPES:
         report_unknown_type(model, "policy_type", model.policy_type, "SubsidyAccessPolicy")
     return model
 
@@ -8533,7 +8865,11 @@ def read_policy_page(data: Any, _cls: Any = None) -> Any:
         model.results = null_array("results", list[SubsidyAccessPolicy], notes)
     else:
         model.results = _READ_LIST_SUBSIDY_ACCESS_POLICY(sent, "results", notes)
-    finish(model, data, notes, left_out, _POLICY_PAGE_FIELDS)
+    if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+        finish(model, data, notes, left_out, _POLICY_PAGE_FIELDS)
+    else:
+        model.extra = {}
+        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
     return model
 
 

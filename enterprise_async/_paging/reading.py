@@ -3,7 +3,8 @@
 A page of a hundred items takes tens of milliseconds to decode in JSON and far more in XML; done
 in one go, it holds every other request of the service that long. ``PageRead`` decodes the same
 way as ``read_result`` (the same data, drift, errors), in steps of a few milliseconds: the body's
-parse (XML: a slice of the document, or a few of its list items, at a time), then the models.
+parse (XML: a slice of the document, or a few of its list items read by the model, at a time),
+then the models.
 The window (``window``) gives the loop a turn between two steps.
 """
 
@@ -16,8 +17,17 @@ from attrs import frozen
 
 from .._decoding.drift import DriftCollector
 from .._decoding.spec import Operation
-from .._response.responses import RawResponse, decode_body, is_xml, read_result, result_of, unreadable
-from .._utils.xml import XMLDecodeError, parse_drf_xml_in_steps
+from .._decoding.xml_reading import read_drf_xml_in_steps
+from .._response.responses import (
+    RawResponse,
+    decode_body,
+    is_xml,
+    model_of,
+    read_result,
+    result_of,
+    unreadable,
+)
+from .._utils.xml import XMLDecodeError
 
 __all__ = ["PageRead"]
 
@@ -41,7 +51,7 @@ class PageRead:
         response = self.response
         if is_xml(response):
             try:
-                data = yield from parse_drf_xml_in_steps(response.body)
+                data = yield from read_drf_xml_in_steps(response.body, model_of(self.operation, response))
             except XMLDecodeError as error:
                 raise unreadable(response, "xml", error) from None
         else:

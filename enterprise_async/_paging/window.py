@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import types
 from collections import deque
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Generator, Sequence
 from contextlib import aclosing
 from typing import Any
 
@@ -34,6 +35,12 @@ logger = logging.getLogger("enterprise_async")
 
 Pending = deque[tuple[int, "asyncio.Task[PageDecoder]"]]
 """The pages requested and not yet handed over: their numbers and requests, in listing order."""
+
+
+@types.coroutine
+def _turn() -> Generator[None, None, None]:
+    """Give the event loop one turn: ``asyncio.sleep(0)``, without the coroutine around it."""
+    yield
 
 
 @frozen
@@ -58,7 +65,7 @@ class Window:
             return self.envelope.decoded(decode(), query), None
         steps = decode.steps()
         while True:
-            await asyncio.sleep(0)
+            await _turn()
             try:
                 next(steps)
             except StopIteration as done:

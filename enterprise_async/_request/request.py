@@ -6,14 +6,15 @@ style (``explode: false`` arrays as one comma-separated value, booleans as ``tru
 body is JSON; arguments left as None are not sent at all. ``build_request`` completes it into an
 ``HTTPRequest``: the URL under ``base_url``, the headers every request carries (the format asked
 for, the user agent, the client's and the call's own), the call's extra query and body merged over
-the method's own (``merge_query``), its request id, and its timeout and retry policy.
+the method's own (``merge_query``), its request id, and its timeout and retry policy. What every
+request of a client shares (``RequestDefaults``) is worked out once, when the client is made.
 """
 
 from __future__ import annotations
 
 import functools
-import uuid
 from collections.abc import Mapping, Sequence
+from random import getrandbits
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -34,8 +35,10 @@ __all__ = [
     "HTTPRequest",
     "PreparedRequest",
     "Query",
+    "RequestDefaults",
     "build_request",
     "call_label",
+    "fresh_request_id",
     "merge_query",
     "prepare_request",
 ]
@@ -49,7 +52,10 @@ ACCEPT = {"json": "application/json", "xml": "application/xml"}
 """The ``Accept`` header of each response format."""
 URLS_KEPT = 256
 """Request URLs kept for reuse (``_url``)."""
-_NO_OPTIONS = RequestOptions()
+_UUID4_CLEAR = ~((0xF000 << 64) | (0xC000 << 48))
+"""A UUID's version and variant bits, cleared..."""
+_UUID4_SET = (0x4000 << 64) | (0x8000 << 48)
+"""...and set to those of a random UUID (version 4, RFC 4122 variant)."""
 
 
 @frozen
@@ -108,6 +114,24 @@ class HTTPRequest:
         return call_label(self.operation, self.page)
 
 
+@frozen
+class RequestDefaults:
+    """What every request of a client (or view) carries, worked out once from its options: the
+    base URL, the headers (``Accept`` for the response format, the user agent, the client's own),
+    the spec's request-id header and, when the client's own headers already set it, its value."""
+
+    base: str
+    headers: Mapping[str, str]
+    request_id_header: str | None
+    request_id: str | None
+
+    @classmethod
+    def of(cls, settings: ClientOptions, base: str, request_id_header: str | None) -> RequestDefaults:
+        headers = {"Accept": ACCEPT[settings.response_format], "User-Agent": USER_AGENT, **settings.headers}
+        given = _header_value(headers, request_id_header) if request_id_header is not None else None
+        return cls(base, headers, request_id_header, given)
+
+
 def call_label(operation: str, page: int | None = None) -> str:
     """An operation (and the page of a listing), as messages name what the user called:
     ``catalogs.contents page 10``, ``policies.allocate``."""
@@ -159,37 +183,44 @@ def merge_query(base: Sequence[tuple[str, str]], overrides: Mapping[str, str | N
 def build_request(
     prepared: PreparedRequest,
     options: RequestOptions | None,
+    defaults: RequestDefaults,
     *,
-    settings: ClientOptions,
-    base: str,
-    request_id_header: str | None,
     page: int | None = None,
     parent_span: Any = None,
 ) -> HTTPRequest:
-    """The request of a prepared call, with the client's headers (``settings``) and the call's
-    ``options``; it goes with a fresh request id unless the caller gave one of its own."""
-    headers = {"Accept": ACCEPT[settings.response_format], "User-Agent": USER_AGENT, **settings.headers}
-    options = options or _NO_OPTIONS
-    if options.extra_headers:
-        headers.update(options.extra_headers)
-    body = _with_extra_body(prepared.method, prepared.body, options.extra_body)
+    """The request of a prepared call, with the client's ``defaults`` and the call's ``options``;
+    it goes with a fresh request id unless the caller gave one of its own (the client's headers,
+    a view's, or the call's ``extra_headers``: any case)."""
+    headers = dict(defaults.headers)
+    operation = prepared.operation
+    body, query, request_id = prepared.body, prepared.query, defaults.request_id
+    timeout = retry = None
+    if options is not None:
+        if options.extra_headers:
+            headers.update(options.extra_headers)
+            if defaults.request_id_header is not None:
+                request_id = _header_value(headers, defaults.request_id_header)
+        body = _with_extra_body(operation.method, body, options.extra_body)
+        if options.extra_query:
+            query = merge_query(query, options.extra_query)
+        timeout, retry = options.timeout, options.retry
     if body is not None:
         headers["Content-Type"] = "application/json"
-    query = merge_query(prepared.query, options.extra_query) if options.extra_query else prepared.query
-    operation = prepared.operation
+    if request_id is None and defaults.request_id_header is not None:
+        request_id = headers[defaults.request_id_header] = fresh_request_id()
     return HTTPRequest(
         method=operation.method,
-        url=_url(base, prepared.path, query),
+        url=_url(defaults.base, prepared.path, query),
         path=prepared.path,
         headers=headers,
         body=body,
         idempotent=operation.idempotent,
         retry_statuses=operation.retry_statuses,
-        timeout=options.timeout,
-        retry=options.retry,
+        timeout=timeout,
+        retry=retry,
         operation=operation.name,
         page=page,
-        request_id=_with_request_id(headers, request_id_header),
+        request_id=request_id,
         parent_span=parent_span,
     )
 
@@ -208,18 +239,19 @@ def _with_extra_body(method: str, body: bytes | None, extra: Mapping[str, Any] |
     return orjson.dumps({**fields, **extra})
 
 
-def _with_request_id(headers: dict[str, str], name: str | None) -> str | None:
-    """The id a request goes with, set in ``headers`` under ``name`` (the spec's header): the
-    caller's own value there (``extra_headers``, a view's ``headers``; any case) wins, else a
-    fresh UUID. None when the spec names no header."""
-    if name is None:
-        return None
+def _header_value(headers: Mapping[str, str], name: str) -> str | None:
+    """The value ``headers`` hold under ``name``, in any case; None when they hold none."""
     wanted = name.lower()
-    for key, value in headers.items():
-        if key.lower() == wanted:
-            return value
-    headers[name] = str(uuid.uuid4())
-    return headers[name]
+    return next((value for key, value in headers.items() if key.lower() == wanted), None)
+
+
+def fresh_request_id() -> str:
+    """A new request id: a random UUID (version 4) as text. Drawn from the ``random`` module's
+    generator, which is reseeded in a forked child, not from the system's: an id that names a
+    request in logs needs uniqueness, not secrecy, and ``uuid.uuid4()``'s system call would be
+    the request's costliest step."""
+    digits = "%032x" % ((getrandbits(128) & _UUID4_CLEAR) | _UUID4_SET)
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
 @functools.lru_cache(maxsize=URLS_KEPT)

@@ -26,6 +26,7 @@ from .._decoding.drift import LEFT_OUT, DriftCollector
 from .._decoding.enums import OpenEnum
 from .._decoding.failure import MissingFieldError
 from .._decoding.spec import Identity, LimitRefusal, Operation, Outcome
+from .._decoding.xml_reading import read_drf_xml
 from .._decoding.xml_schema import fill_empty_elements
 from .._request.request import call_label
 from .._request.retry import parse_retry_after
@@ -48,6 +49,7 @@ __all__ = [
     "check_identity",
     "decode_body",
     "is_xml",
+    "model_of",
     "read_answer",
     "read_result",
     "real_request_id",
@@ -232,17 +234,31 @@ def read_answer(
 def read_result(operation: Operation[Any], response: RawResponse, drift: DriftCollector | None = None) -> Any:
     """The decoded result of a successful response; what it holds that the spec does not describe
     goes to ``drift``."""
-    return result_of(operation, response, decode_body(response), drift)
+    model = model_of(operation, response)
+    if is_xml(response):
+        try:
+            data = read_drf_xml(response.body, model)
+        except XMLDecodeError as error:
+            raise unreadable(response, "xml", error) from None
+    else:
+        data = decode_body(response)
+    return result_of(operation, response, data, drift)
+
+
+def model_of(operation: Operation[Any], response: RawResponse) -> Any:
+    """The model the answer's status decodes to; None when its body is returned as it is."""
+    outcome = operation.outcomes.get(response.status) or _default_success(operation)
+    return None if outcome is None else outcome.model
 
 
 def result_of(
     operation: Operation[Any], response: RawResponse, data: Any, drift: DriftCollector | None = None
 ) -> Any:
-    """``read_result`` from the body already decoded (``data``, JSON-shaped)."""
+    """``read_result`` from the body already decoded (``data``, JSON-shaped; from XML, read by the
+    status's model: ``read_drf_xml(body, model_of(...))``)."""
     outcome = operation.outcomes.get(response.status) or _default_success(operation)
     if outcome is None or outcome.model is None:
         return data
-    data = _read_as(response, data, outcome.model)
     if data is None and outcome.empty:
         data = {}  # a status documented without a body: the model with only the outcome's fields
     if drift is None:

@@ -15,7 +15,6 @@ steer no adaptive bound.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -38,18 +37,15 @@ logger = logging.getLogger("enterprise_async")
 Exchange = Callable[[Attempt], Awaitable[RawResponse]]
 """What sends an admitted attempt: through the middleware to the wire, or to the wire alone."""
 
-_NO_TURN = contextlib.nullcontext()
-"""The turn of an attempt that waits for no budget (none set, or the token issuer's request)."""
 
-
-async def admitted(
+def admitted(
     attempt: Attempt,
     exchange: Exchange,
     concurrency: ConcurrencyLimit,
     budget: RateBudget | None,
     pause_statuses: frozenset[int],
     telemetry: Telemetry,
-) -> RawResponse:
+) -> Awaitable[RawResponse]:
     """The answer of ``exchange(attempt)``, sent once the attempt has its place: its turn in the
     budget (the API's requests alone; after a pause, one probe goes first), a place within the
     bound, and its draw from the budget right before sending (no burst of draws queued behind the
@@ -57,39 +53,67 @@ async def admitted(
     attempt's trace is the current one and its span open while the exchange runs; then the place
     is given back, and the answer heard, logged, and obeyed when it pauses the budget."""
     attempt.admitted = False
-    budget = budget if attempt.request.authenticated else None
-    async with budget.attempt() if budget is not None else _NO_TURN:
-        ticket = concurrency.enter_now() or await concurrency.enter()
-        if budget is not None:
-            try:
-                await _draw(budget, attempt)
-            except BaseException:
-                concurrency.leave()
-                raise
-        attempt.admitted = True
-        sent_at = time.perf_counter()
-        trace = set_current_trace(attempt.trace)
-        span = telemetry.attempt(attempt.request, attempt.retries)
-        answer: RawResponse | None = None
-        failure: BaseException | None = None
+    if budget is None or not attempt.request.authenticated:
+        return _exchanged(attempt, exchange, concurrency, None, pause_statuses, telemetry)
+    return _in_turn(attempt, exchange, concurrency, budget, pause_statuses, telemetry)
+
+
+async def _in_turn(
+    attempt: Attempt,
+    exchange: Exchange,
+    concurrency: ConcurrencyLimit,
+    budget: RateBudget,
+    pause_statuses: frozenset[int],
+    telemetry: Telemetry,
+) -> RawResponse:
+    """``_exchanged`` within the attempt's turn in the budget."""
+    async with budget.attempt():
+        return await _exchanged(attempt, exchange, concurrency, budget, pause_statuses, telemetry)
+
+
+async def _exchanged(
+    attempt: Attempt,
+    exchange: Exchange,
+    concurrency: ConcurrencyLimit,
+    budget: RateBudget | None,
+    pause_statuses: frozenset[int],
+    telemetry: Telemetry,
+) -> RawResponse:
+    """The exchange of an attempt whose turn came (``budget``: the one it draws from, if any)."""
+    request = attempt.request
+    ticket = concurrency.enter_now() or await concurrency.enter()
+    if budget is not None:
         try:
-            answer = await exchange(attempt)
-            return answer
-        except BaseException as error:
-            failure = error
-            raise
-        finally:
-            reset_current_trace(trace)
-            elapsed = time.perf_counter() - sent_at
-            if span is not None:
-                span.end(answer, failure)
+            await _draw(budget, attempt)
+        except BaseException:
             concurrency.leave()
-            await _observe(concurrency, ticket, attempt.request, answer, failure, elapsed)
-            if answer is not None:
+            raise
+    attempt.admitted = True
+    sent_at = time.perf_counter()
+    trace = set_current_trace(attempt.trace)
+    span = telemetry.attempt(request, attempt.retries)
+    answer: RawResponse | None = None
+    failure: BaseException | None = None
+    try:
+        answer = await exchange(attempt)
+        return answer
+    except BaseException as error:
+        failure = error
+        raise
+    finally:
+        reset_current_trace(trace)
+        elapsed = time.perf_counter() - sent_at
+        if span is not None:
+            span.end(answer, failure)
+        concurrency.leave()
+        if concurrency.adaptive and request.authenticated:
+            await _observe(concurrency, ticket, request, answer, failure, elapsed)
+        if answer is not None:
+            if logger.isEnabledFor(logging.DEBUG):
                 _log_answer(attempt, answer, elapsed * 1000)
-                if budget is not None and means_pause(attempt.request, answer, pause_statuses):
-                    wait = parse_retry_after(answer.headers.get("Retry-After"))
-                    await budget.pause(min(wait if wait is not None else DEFAULT_PAUSE, MAX_RETRY_AFTER))
+            if budget is not None and means_pause(request, answer, pause_statuses):
+                wait = parse_retry_after(answer.headers.get("Retry-After"))
+                await budget.pause(min(wait if wait is not None else DEFAULT_PAUSE, MAX_RETRY_AFTER))
 
 
 async def _observe(
@@ -100,10 +124,8 @@ async def _observe(
     failure: BaseException | None,
     elapsed: float,
 ) -> None:
-    """The API's answers, or their absence, steer an adaptive bound; the token issuer's do not,
-    and a fixed bound hears nothing."""
-    if not (concurrency.adaptive and request.authenticated):
-        return
+    """The API's answers, or their absence, steer an adaptive bound (the token issuer's do not,
+    and a fixed bound hears nothing: the caller asks only an adaptive one, of the API's requests)."""
     if answer is None and not isinstance(failure, APIConnectionError):
         return  # no exchange took place (a middleware's own error): nothing to hear
     status = answer.status if answer is not None else None
@@ -130,9 +152,7 @@ async def _draw(budget: RateBudget, attempt: Attempt) -> None:
 
 def _log_answer(attempt: Attempt, raw: RawResponse, elapsed_ms: float) -> None:
     """One DEBUG record per answer, with the id its request was sent with (and the one the answer
-    gave itself, the gateway's, when it named another)."""
-    if not logger.isEnabledFor(logging.DEBUG):
-        return
+    gave itself, the gateway's, when it named another); the caller asks when DEBUG is on."""
     request, trace = attempt.request, attempt.trace
     request_id = raw.request_id
     logger.debug(

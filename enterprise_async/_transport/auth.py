@@ -159,11 +159,16 @@ class TokenProvider:
         self.requests = 0
         """Tokens requested from the issuer by this provider (for tests and benchmarks)."""
 
+    def held(self) -> str | None:
+        """The token in hand while it is valid for a while yet, else None (``token`` gets one)."""
+        current = self._current
+        return current.value if current is not None and current.fresh(self._clock()) else None
+
     async def token(self) -> str:
         """A token valid for a while yet; fetched at most once however many callers wait for it."""
-        current = self._current
-        if current is not None and current.fresh(self._clock()):
-            return current.value
+        held = self.held()
+        if held is not None:
+            return held
         async with self._lock:
             return (await self._usable(stale=None)).value
 

@@ -90,7 +90,8 @@ class _Gate:
 
     def release(self) -> None:
         self.in_flight -= 1
-        self._wake()
+        if self._waiters:
+            self._wake()
 
     def resize(self, limit: int, hold: int | None = None) -> None:
         self.limit, self.hold = limit, hold

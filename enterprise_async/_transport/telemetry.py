@@ -9,8 +9,9 @@ operation, the page and the request id as ``enterprise.*`` attributes. With a me
 ``http.client.request.duration`` histogram and the counters ``enterprise.client.retries`` and
 ``enterprise.client.rate_limited`` (429 answers) are recorded.
 
-Without a provider nothing is emitted, and each call costs a look at the global provider; without
-``opentelemetry-api`` installed, one failed import, once. No token or secret is ever an attribute:
+Without a provider nothing is emitted, and each call (a listing: each walk of its pages) costs a
+look at the global providers, which its attempts go by; without ``opentelemetry-api`` installed,
+one failed import, once. No token or secret is ever an attribute:
 the token travels in a header no span reads, and ``url.full`` drops a URL's user and password and
 passes the client's redactor.
 """
@@ -59,36 +60,50 @@ class Telemetry:
 
     def __init__(self, redactor: Redactor) -> None:
         self._redactor = redactor
-        self._tracer: tuple[object, Any] | None = None  # (provider, tracer)
-        self._instruments: tuple[object, _Instruments] | None = None
+        self._tracer: tuple[object, Any] | None = None  # (provider, its tracer or None)
+        self._instruments: tuple[object, _Instruments | None] | None = None
+        self._current: tuple[Any, _Instruments | None] | None = None
+        """The tracer and instruments of the latest look (``look``), which attempts go by."""
+
+    def look(self) -> Any:
+        """Look at the global providers (a call's or a walk's start); the tracer, or None."""
+        tracer = self.tracer()
+        self._current = (tracer, self.instruments())
+        return tracer
 
     def tracer(self) -> Any:
-        """The SDK's tracer while a tracer provider is configured, else None."""
+        """The SDK's tracer while a tracer provider is configured, else None. The global provider
+        is looked up every time; what it gives is worked out once per provider."""
         api = _opentelemetry()
         if api is None:
             return None
         provider = api[0].get_tracer_provider()
-        if not _configured(provider):
-            return None
-        if self._tracer is None or self._tracer[0] is not provider:
-            self._tracer = (provider, provider.get_tracer(SCOPE, __version__))
-        return self._tracer[1]
+        seen = self._tracer
+        if seen is None or seen[0] is not provider:
+            seen = self._tracer = (
+                provider,
+                provider.get_tracer(SCOPE, __version__) if _configured(provider) else None,
+            )
+        return seen[1]
 
     def instruments(self) -> _Instruments | None:
-        """The SDK's histogram and counters while a meter provider is configured, else None."""
+        """The SDK's histogram and counters while a meter provider is configured, else None
+        (looked up as ``tracer`` is)."""
         api = _opentelemetry()
         if api is None:
             return None
         provider = api[1].get_meter_provider()
-        if not _configured(provider):
-            return None
-        if self._instruments is None or self._instruments[0] is not provider:
-            self._instruments = (provider, _Instruments(provider.get_meter(SCOPE, __version__)))
-        return self._instruments[1]
+        seen = self._instruments
+        if seen is None or seen[0] is not provider:
+            seen = self._instruments = (
+                provider,
+                _Instruments(provider.get_meter(SCOPE, __version__)) if _configured(provider) else None,
+            )
+        return seen[1]
 
     def operation(self, name: str) -> AbstractContextManager[object]:
         """The span of one operation call, current while the call runs (its attempts under it)."""
-        tracer = self.tracer()
+        tracer = self.look()
         if tracer is None:
             return _NOTHING
         return cast(
@@ -101,9 +116,13 @@ class Telemetry:
         return ListingSpan(self, name)
 
     def attempt(self, request: HTTPRequest, retries: int) -> AttemptSpan | None:
-        """The span (and duration) of one HTTP attempt, begun now; None without a provider."""
-        tracer = self.tracer()
-        instruments = self.instruments()
+        """The span (and duration) of one HTTP attempt, begun now; None without a provider (as
+        the latest look found them: the call's or the walk's)."""
+        current = self._current
+        if current is None:
+            self.look()
+            current = self._current
+        tracer, instruments = current if current is not None else (None, None)
         if tracer is None and instruments is None:
             return None
         return AttemptSpan(tracer, instruments, request, retries, self._redactor)
@@ -130,7 +149,7 @@ class ListingSpan:
 
     def walk(self) -> AbstractContextManager[object]:
         """Hold the listing's span over one walk (nothing to hold without a provider)."""
-        tracer = self._telemetry.tracer()
+        tracer = self._telemetry.look()
         return _NOTHING if tracer is None else self._held(tracer)
 
     @contextlib.contextmanager

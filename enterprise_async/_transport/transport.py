@@ -170,7 +170,7 @@ class Transport:
         attempt = Attempt(request, time.perf_counter(), timeout)
         if not request.authenticated:
             return await self._retrying(attempt)
-        attempt.token = await self.tokens.token()
+        attempt.token = self.tokens.held() or await self.tokens.token()
         response = await self._retrying(attempt)
         issued_for = 0  # the attempt a token fresh from the issuer went with
         while response.status == 401 and attempt.number != issued_for:

@@ -25,7 +25,20 @@ from typing import Any
 from xml.etree import ElementTree
 from xml.parsers import expat
 
-__all__ = ["TextObject", "XMLDecodeError", "parse_drf_xml", "parse_drf_xml_in_steps", "render_drf_xml"]
+__all__ = [
+    "FEED_BYTES",
+    "ITEMS_PER_TURN",
+    "LIST_ITEM",
+    "NotRenderedError",
+    "Steps",
+    "TextObject",
+    "XMLDecodeError",
+    "element_tree",
+    "element_value",
+    "parse_drf_xml",
+    "render_drf_xml",
+    "renderer_document",
+]
 
 LIST_ITEM = "list-item"
 TEXT = "#text"
@@ -141,65 +154,21 @@ def parse_drf_xml(body: bytes | str) -> Any:
 FEED_BYTES = 64 * 1024
 """Bytes the C parser is fed between two turns of the event loop (a few milliseconds' work)."""
 ITEMS_PER_TURN = 20
-"""List items read into dicts between two turns of the event loop (a few milliseconds' work)."""
+"""List items read between two turns of the event loop (a few milliseconds' work)."""
 
 Steps = Generator[None, None, Any]
 """Work done in steps: each ``yield`` is a point where the caller may give the event loop a turn;
 the generator returns the result."""
 
 
-def parse_drf_xml_in_steps(body: bytes | str) -> Steps:
-    """``parse_drf_xml(body)``, in steps of a few milliseconds each (see ``Steps``), so that a page of
-    a hundred items does not hold a service's event loop for the whole parse.
-
-    The renderer's documents are fed to the C parser a slice at a time and read into dicts a few
-    list items at a time; any other document (or one the fast path refuses) is read by
-    ``parse_drf_xml`` in one go, which gives the same data and the same errors.
-    """
-    if _renderer_document(body):
-        try:
-            root = yield from _tree_in_steps(body)
-            return (yield from _value_in_steps(root, depth=2))
-        except (XMLDecodeError, _NotRenderedError, RecursionError):
-            pass
-    return parse_drf_xml(body)
-
-
-def _tree_in_steps(body: bytes | str) -> Steps:
+def element_tree(body: bytes | str) -> ElementTree.Element:
+    """The document's element tree in one go; ``XMLDecodeError`` when it is malformed."""
     parser = ElementTree.XMLParser()
     try:
-        for start in range(0, len(body), FEED_BYTES):
-            parser.feed(body[start : start + FEED_BYTES])
-            yield
+        parser.feed(body)
         return parser.close()
     except (ElementTree.ParseError, ValueError, LookupError) as error:
         raise XMLDecodeError(f"malformed XML: {error}") from error
-
-
-def _value_in_steps(element: ElementTree.Element, depth: int) -> Steps:
-    """``_element_value(element)``, with a step after every few list items of its top ``depth``
-    levels (a page's envelope, then its items)."""
-    if not len(element) or depth == 0:
-        return _element_value(element)
-    if element.text is not None and element.text.strip():
-        raise _NotRenderedError
-    if element[0].tag == LIST_ITEM:
-        items = []
-        for index, child in enumerate(element, 1):
-            if child.tag != LIST_ITEM or (child.tail is not None and child.tail.strip()):
-                raise _NotRenderedError
-            items.append(_element_value(child) if len(child) else child.text)
-            if index % ITEMS_PER_TURN == 0:
-                yield
-        return items
-    value = TextObject()
-    for child in element:
-        if child.tail is not None and child.tail.strip():
-            raise _NotRenderedError
-        value[child.tag] = (yield from _value_in_steps(child, depth - 1)) if len(child) else child.text
-    if len(value) != len(element) or LIST_ITEM in value:
-        raise _NotRenderedError
-    return value
 
 
 _TAG = re.compile(r"<(/?)([^<>!?/][^<>]*)>")
@@ -254,7 +223,7 @@ def _restore_keys(root: Any, keys: dict[str, str]) -> Any:
 
 
 def _parse(body: bytes | str) -> Any:
-    if _renderer_document(body):
+    if renderer_document(body):
         try:
             return _from_tree(body)
         except RecursionError:
@@ -262,7 +231,7 @@ def _parse(body: bytes | str) -> Any:
     return _parse_guarded(body)
 
 
-def _renderer_document(body: bytes | str) -> bool:
+def renderer_document(body: bytes | str) -> bool:
     """Whether the C parser and tree builder read the document as xmltodict does (see ``_plain_prolog``):
     no namespace anywhere (the tree builder would put it in the names), nothing in the prolog but
     processing instructions (the XML declaration), in an encoding where that test means something.
@@ -298,46 +267,41 @@ def _plain_prolog(body: Any, lt: Any, question: Any, bang: Any, end: Any, nul: A
         checked = close + 2
 
 
-class _NotRenderedError(Exception):
+class NotRenderedError(Exception):
     """A shape the renderer never writes (a repeated name, text beside elements): read by xmltodict."""
 
 
 def _from_tree(body: bytes | str) -> Any:
     """The document through the C parser and tree builder, then its elements as JSON-shaped data."""
-    parser = ElementTree.XMLParser()
+    root = element_tree(body)
     try:
-        parser.feed(body)
-        root = parser.close()
-    except (ElementTree.ParseError, ValueError, LookupError) as error:
-        raise XMLDecodeError(f"malformed XML: {error}") from error
-    try:
-        return _element_value(root)
-    except _NotRenderedError:
+        return element_value(root)
+    except NotRenderedError:
         return _parse_guarded(body)
 
 
-def _element_value(element: ElementTree.Element) -> Any:
+def element_value(element: ElementTree.Element) -> Any:
     """An element as the renderer writes values: text (None when empty), a list when its children
     are list items, else an object of its children. Leaves are read in the loop (most elements
     are leaves: a call for each would cost a third of the pass)."""
     if not len(element):
         return element.text
     if element.text is not None and element.text.strip():
-        raise _NotRenderedError
+        raise NotRenderedError
     if element[0].tag == LIST_ITEM:
         items = []
         for child in element:
             if child.tag != LIST_ITEM or (child.tail is not None and child.tail.strip()):
-                raise _NotRenderedError
-            items.append(_element_value(child) if len(child) else child.text)
+                raise NotRenderedError
+            items.append(element_value(child) if len(child) else child.text)
         return items
     value = TextObject()
     for child in element:
         if child.tail is not None and child.tail.strip():
-            raise _NotRenderedError
-        value[child.tag] = _element_value(child) if len(child) else child.text
+            raise NotRenderedError
+        value[child.tag] = element_value(child) if len(child) else child.text
     if len(value) != len(element) or LIST_ITEM in value:
-        raise _NotRenderedError
+        raise NotRenderedError
     return value
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from enterprise_async import EnterpriseClient, errors
-from enterprise_async._decoding.xml_schema import read_drf_xml
+from enterprise_async._decoding.xml_reading import read_drf_xml
 from enterprise_async._utils.xml import render_drf_xml
 from enterprise_async.models import (
     ContentItem,

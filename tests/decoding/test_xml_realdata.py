@@ -18,7 +18,7 @@ import pytest
 from aiohttp import web
 
 from enterprise_async import EnterpriseClient, models
-from enterprise_async._decoding.xml_schema import read_drf_xml
+from enterprise_async._decoding.xml_reading import read_drf_xml
 from enterprise_async._utils.constants import TOKEN_PATH
 from enterprise_async._utils.xml import parse_drf_xml, render_drf_xml
 from enterprise_async.models import from_dict, to_dict

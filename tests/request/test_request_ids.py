@@ -92,3 +92,31 @@ async def test_debug_records_and_traces_carry_the_id(caplog: pytest.LogCaptureFi
     answers = [record for record in caplog.records if getattr(record, "path", None) == CATALOGS]
     assert [getattr(record, "request_id", None) for record in answers] == [sent]
     assert sent in answers[0].getMessage()
+
+
+async def test_a_views_own_id_in_any_case_wins_and_a_calls_own_wins_over_it() -> None:
+    async with Sandbox(seed=0) as sandbox, sandbox.client() as client:
+        view = client.with_options(headers={"x-REQUEST-id": "view-1"})
+        await view.catalogs.list().first_page()
+        await view.catalogs.list(extra_headers={"X-Request-Id": "call-1"}).first_page()
+        await view.catalogs.list(extra_headers={"X-Other": "o"}).first_page()
+        await client.catalogs.list().first_page()
+    view_id, call_id, other_id, fresh = sent_ids(sandbox)
+    assert (view_id, call_id, other_id) == ("view-1", "call-1", "view-1")
+    assert uuid.UUID(fresh).version == 4
+
+
+async def test_ids_are_random_uuids_each_call_its_own() -> None:
+    seen: list[str] = []
+
+    async def record(request: OutgoingRequest, send: Any) -> Any:
+        seen.append(request.trace.request_id or "")
+        return await send(request)
+
+    async with Sandbox(seed=0) as sandbox, sandbox.client(middleware=[record]) as client:
+        for _ in range(200):
+            await client.catalogs.list().first_page()
+    assert len(set(seen)) == 200
+    for sent in seen:
+        parsed = uuid.UUID(sent)
+        assert (str(parsed), parsed.version, parsed.variant) == (sent, 4, uuid.RFC_4122)

@@ -161,6 +161,27 @@ async def test_without_a_provider_nothing_is_recorded() -> None:
         assert client._transport.telemetry.instruments() is None
 
 
+async def test_a_provider_set_between_two_calls_of_one_client_records_the_second_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each call looks at the global providers once, and its attempts go by that look: a provider
+    set (or taken away) between two calls is seen by the next call, its span and its attempts'."""
+    kept = Recorded()
+    async with Sandbox(seed=0) as sandbox, sandbox.client() as client:
+        await client.catalogs.list().first_page()
+        with monkeypatch.context() as patched:
+            patched.setattr(trace, "get_tracer_provider", lambda: kept.tracer_provider)
+            patched.setattr(metrics, "get_meter_provider", lambda: kept.meter_provider)
+            await client.catalogs.list().first_page()
+        recorded_while_set = [span.name for span in kept.spans()]
+        await client.catalogs.list().first_page()
+    assert recorded_while_set == ["GET", "catalogs.list"]
+    assert [span.name for span in kept.spans()] == recorded_while_set
+    assert len(kept.points("http.client.request.duration")) == 1
+    kept.tracer_provider.shutdown()
+    kept.meter_provider.shutdown()
+
+
 async def test_without_opentelemetry_installed_calls_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "opentelemetry", None)  # import opentelemetry now fails
     monkeypatch.setattr(telemetry_module, "_api", None)

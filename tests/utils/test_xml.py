@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from enterprise_async._decoding.xml_schema import read_drf_xml
+from enterprise_async._decoding.xml_reading import read_drf_xml
 from enterprise_async._utils.xml import XMLDecodeError, _parse_guarded, parse_drf_xml, render_drf_xml
 from enterprise_async.errors import ResponseDecodeError
 from enterprise_async.models import (
