@@ -5,7 +5,8 @@ wire names, their declared types, their defaults. From those it writes, per clas
 
 - a reader (``_generated/readers.py``): one ``get`` per field; the value a field mostly holds is
   taken as it is (a ``str`` for a string field, a documented enum value, a UTC datetime as
-  ``to_dict`` writes it back, an object for a nested model); anything else goes to the reader of
+  ``to_dict`` writes it back, an object for a nested model; after null, another usual spelling of
+  an open enum's value, noted to be written back as sent); anything else goes to the reader of
   the field's type in the runtime (``_decoding.readers.reader_for``), which decodes it leniently,
   keeps it as sent when its type does not allow it, and notes what ``to_dict`` must write back;
 - a writer (``_generated/writers.py``): each field written as the server sent it when the model
@@ -22,7 +23,10 @@ the drift report, with the model it was decoded as (``report_unknown_type``).
 The readers build a model by setting its fields one by one, as its attrs ``__init__`` would:
 matching seventy keyword arguments costs ten times more. The generator knows that ``__init__``
 does nothing more (no validator, converter or hook: it writes the classes), and refuses a class
-for which it would.
+for which it would, but for one hook it writes itself: a schema that requires one of several
+fields gives its class a ``_sdk_rule`` check (``codegen.models``), which ``__attrs_post_init__``
+calls; the reader calls it too (a ``RequiredRuleError`` naming the model and the fields), and the
+writer (a ``ValueError``: an object changed since it was built no longer holds the rule).
 """
 
 from __future__ import annotations
@@ -84,7 +88,12 @@ class Field(NamedTuple):
 class Model(NamedTuple):
     cls: type[Any]
     fields: tuple[Field, ...]
+    rule: tuple[str, ...] = ()
+    """The fields of its schema's rule on required fields (``_sdk_rule``), if it has one."""
 
+
+Rules = dict[str, tuple[str, ...]]
+"""By model name: the wire names its schema's rule on required fields reads (``codegen.models``)."""
 
 TypeLists = dict[str, tuple[str, tuple[str, ...]]]
 """By model name: the discriminator property and the types the spec lists (``codegen.variants``)."""
@@ -97,25 +106,29 @@ def load_models(source: str) -> types.ModuleType:
     return module
 
 
-def read_models(module: types.ModuleType) -> list[Model]:
-    """Every attrs class of ``module``, in the order it defines them, with its fields."""
+def read_models(module: types.ModuleType, rules: Rules | None = None) -> list[Model]:
+    """Every attrs class of ``module``, in the order it defines them, with its fields (``rules``:
+    the fields of each class's rule on required fields)."""
+    rules = rules or {}
     models = []
     for value in vars(module).values():
         if isinstance(value, type) and attrs.has(value) and value.__module__ == module.__name__:
-            _check_plain(value)
+            _check_plain(value, rules)
             hints = typing.get_type_hints(value, globalns=vars(module))
             fields = tuple(
                 _field(field, hints[field.name])
                 for field in attrs.fields(value)
                 if field.init and field.name != "extra"
             )
-            models.append(Model(value, fields))
+            models.append(Model(value, fields, rules.get(value.__name__, ())))
     return models
 
 
-def _check_plain(cls: type[Any]) -> None:
+def _check_plain(cls: type[Any], rules: Rules) -> None:
     """Refuse a class whose ``__init__`` does more than set its fields: its reader could not set them."""
     hooks = [name for name in ("__attrs_pre_init__", "__attrs_post_init__") if hasattr(cls, name)]
+    if "_sdk_rule" in vars(cls) and hooks == ["__attrs_post_init__"] and cls.__name__ in rules:
+        hooks = []  # the generator's own rule check, which the reader calls
     checked = [f.name for f in attrs.fields(cls) if f.validator is not None or f.converter is not None]
     if hooks or checked:
         raise ValueError(f"{cls.__name__}: readers set fields directly; {hooks + checked} would be skipped")
@@ -212,6 +225,8 @@ class _Names:
     def __init__(self) -> None:
         self.readers: dict[str, str] = {}
         self.enums: dict[str, str] = {}
+        self.spelled: dict[str, str] = {}
+        self.types: dict[str, str] = {}
 
     def reader(self, type_: Any) -> str:
         source = source_of(type_)
@@ -225,41 +240,113 @@ class _Names:
     def enum(self, enum: Any) -> str:
         return self.enums.setdefault(enum.__name__, f"_{_constant(snake(enum.__name__))}_VALUES")
 
+    def spellings(self, enum: Any) -> str:
+        return self.spelled.setdefault(enum.__name__, f"_{_constant(snake(enum.__name__))}_SPELLINGS")
+
+    def type(self, type_: Any) -> str:
+        """A declared type as a constant: what a reader's note names, as the runtime's reader names it."""
+        source = source_of(type_)
+        return self.types.setdefault(source, f"_{self.reader(type_).removeprefix('_READ_')}_TYPE")
+
     def lines(self) -> Iterator[str]:
         for enum, name in self.enums.items():
             yield f"{name} = values_of({enum})"
+        for enum, name in self.spelled.items():
+            yield f"{name} = other_spellings({enum})"
+        for source, name in self.types.items():
+            yield f"{name} = {source}"
         for source, name in self.readers.items():
             yield f"{name} = reader_for({source})"
 
 
-def _fast(field: Field, names: _Names) -> tuple[str, str] | None:
-    """The test for the value a field mostly holds (``sent``), and what the model takes then, or None."""
+class Branch(NamedTuple):
+    """One test a reader makes of the value sent for a field (``sent``), and what it does then."""
+
+    test: str
+    value: str
+    """What the model takes."""
+    nested: str | None = None
+    """The field's wire name, when ``value`` reads a nested model (a missing field names its place)."""
+    note: str | None = None
+    """The declared type's constant, when the value is noted for ``to_dict`` (written back as sent)."""
+
+
+def _fast(field: Field, names: _Names) -> list[Branch]:
+    """The tests for the values a field mostly holds (``sent``), and what the model takes then."""
     type_ = field.type
     if type_ in _AS_IS:
-        return f"sent.__class__ is {type_.__name__}", "sent"
+        return [Branch(f"sent.__class__ is {type_.__name__}", "sent")]
     if _is_mapping(type_):
-        return "sent.__class__ is dict or sent.__class__ is TextObject", "sent"
+        return [Branch("sent.__class__ is dict or sent.__class__ is TextObject", "sent")]
     if (enum := _open_enum(type_)) is not None:
-        return f"sent.__class__ is str and (decoded := {names.enum(enum)}.get(sent)) is not None", "decoded"
+        test = f"sent.__class__ is str and (decoded := {names.enum(enum)}.get(sent)) is not None"
+        return [Branch(test, "decoded")]
     if type_ is datetime.datetime or _is_date_or_datetime(type_):
-        return "sent.__class__ is str and (decoded := utc_datetime(sent)) is not None", "decoded"
+        return [Branch("sent.__class__ is str and (decoded := utc_datetime(sent)) is not None", "decoded")]
     if type_ is decimal.Decimal:
-        return "sent.__class__ is str and (decoded := exact_decimal(sent)) is not None", "decoded"
+        return [Branch("sent.__class__ is str and (decoded := exact_decimal(sent)) is not None", "decoded")]
     if attrs.has(type_):
-        return "sent.__class__ is dict or sent.__class__ is TextObject", f"read_{snake(type_.__name__)}(sent)"
+        read = f"read_{snake(type_.__name__)}(sent)"
+        return [Branch("sent.__class__ is dict or sent.__class__ is TextObject", read, repr(field.wire))]
+    if (model := _text_or_model(type_)) is not None:
+        # a JSON object is the model's, which writes itself as sent; XML's goes to the union's reader
+        read = f"read_{snake(model.__name__)}(sent)"
+        return [
+            Branch("sent.__class__ is str", "sent"),
+            Branch("sent.__class__ is dict", read, repr(field.wire)),
+        ]
     if not _is_list(type_):
-        return None
+        return []
     item = _item(type_)
     if attrs.has(item):
         read = f"read_{snake(item.__name__)}"
-        return "sent.__class__ is list", f"read_models(sent, {read}, {field.wire!r}, {item.__name__}, notes)"
+        value = f"read_models(sent, {read}, {field.wire!r}, {item.__name__}, notes)"
+        return [Branch("sent.__class__ is list", value)]
     if item in (Any, object):
-        return "sent.__class__ is list", "sent"
+        return [Branch("sent.__class__ is list", "sent")]
     if item in _AS_IS:
-        return f"sent.__class__ is list and of_class(sent, {item.__name__})", "sent"
+        return [Branch(f"sent.__class__ is list and of_class(sent, {item.__name__})", "sent")]
     if _is_mapping(item):
-        return "sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject))", "sent"
+        test = "sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject))"
+        return [Branch(test, "sent")]
+    return []
+
+
+def _late(field: Field, names: _Names) -> list[Branch]:
+    """The tests made after null: another spelling of an open enum's value (the reference's
+    ``intermediate`` for ``Intermediate``) gives its member, noted to be written back as sent."""
+    if (enum := _open_enum(field.type)) is None:
+        return []
+    test = f"sent.__class__ is str and (decoded := {names.spellings(enum)}.get(sent)) is not None"
+    return [Branch(test, "decoded", note=names.type(field.type))]
+
+
+def _text_or_model(type_: Any) -> Any:
+    """``M`` for a field of ``str | M`` (a model ``M``), else None."""
+    members = get_args(type_) if _is_union(type_) else ()
+    classes = [member for member in members if attrs.has(member)]
+    if len(members) == 2 and str in members and len(classes) == 1:
+        return classes[0]
     return None
+
+
+def _branch_lines(branches: list[Branch], target: str, wire: str, first: bool) -> list[str]:
+    lines: list[str] = []
+    for index, branch in enumerate(branches):
+        lines.append(f"    {'if' if first and index == 0 else 'elif'} {branch.test}:")
+        if branch.nested is not None:
+            # a nested model that breaks a promise names its place, as one read by reader_for does
+            lines += [
+                "        try:",
+                f"            {target} = {branch.value}",
+                "        except MissingFieldError as error:",
+                f"            raise error.within({branch.nested}) from None",
+            ]
+        else:
+            lines.append(f"        {target} = {branch.value}")
+        if branch.note is not None:
+            lines.append(f"        notes.append(({wire}, {branch.note}, sent, None))")
+    return lines
 
 
 def _read_field(field: Field, names: _Names, cls: str) -> list[str]:
@@ -278,20 +365,8 @@ def _read_field(field: Field, names: _Names, cls: str) -> list[str]:
     if field.type is Any:  # any value is taken as sent, null included
         return [*lines, "    if sent is ABSENT:", *left_out, "    else:", f"        {target} = sent"]
     fast = _fast(field, names)
-    if fast is not None and attrs.has(field.type):
-        # a nested model that breaks a promise names its place, as one read by reader_for does
-        lines += [
-            f"    if {fast[0]}:",
-            "        try:",
-            f"            {target} = {fast[1]}",
-            "        except MissingFieldError as error:",
-            f"            raise error.within({wire}) from None",
-            "    elif sent is ABSENT:",
-        ]
-    elif fast is not None:
-        lines += [f"    if {fast[0]}:", f"        {target} = {fast[1]}", "    elif sent is ABSENT:"]
-    else:
-        lines += ["    if sent is ABSENT:"]
+    lines += _branch_lines(fast, target, wire, first=True)
+    lines += ["    elif sent is ABSENT:" if fast else "    if sent is ABSENT:"]
     lines += left_out
     if field.required and not field.nullable and not field.listish:
         null = f"missing({cls}, {wire}, null=True)"
@@ -305,6 +380,7 @@ def _read_field(field: Field, names: _Names, cls: str) -> list[str]:
         *lines,
         "    elif sent is None:",
         f"        {null}",
+        *_branch_lines(_late(field, names), target, wire, first=False),
         "    else:",
         f"        {target} = {names.reader(field.type)}(sent, {wire}, notes)",
     ]
@@ -312,7 +388,8 @@ def _read_field(field: Field, names: _Names, cls: str) -> list[str]:
 
 def _type_check(model: Model, types: tuple[str, tuple[str, ...]] | None) -> tuple[list[str], list[str]]:
     """The lines that report a type the spec does not list, for a model whose schema lists them,
-    and the constant they read (the listed types)."""
+    and the constant they read (the listed types). Only text names a type: a value of another
+    kind (an array, an object) was already noted by its field's reader, and is not hashable."""
     if types is None:
         return [], []
     wire, values = types
@@ -322,7 +399,7 @@ def _type_check(model: Model, types: tuple[str, tuple[str, ...]] | None) -> tupl
     cls, target = model.cls.__name__, f"model.{field.name}"
     listed = ", ".join(repr(value) for value in values)
     return [
-        f"    if {target} not in _{_constant(snake(cls))}_TYPES:",
+        f"    if isinstance({target}, str) and {target} not in _{_constant(snake(cls))}_TYPES:",
         f"        report_unknown_type(model, {wire!r}, {target}, {cls!r})",
     ], [f"_{_constant(snake(cls))}_TYPES = frozenset({{{listed}}})", ""]
 
@@ -351,8 +428,19 @@ def _reader(model: Model, names: _Names, types: tuple[str, tuple[str, ...]] | No
     if any("(decoded := " in line for line in body):
         lines.insert(-1, "    decoded: Any")
     lines += body
+    if model.rule:
+        fields = ", ".join(repr(wire) for wire in model.rule)
+        lines += [
+            "    if (problem := model._sdk_rule()) is not None:",
+            f"        broken_rule({cls}, ({fields}{',' if len(model.rule) == 1 else ''}), problem)",
+        ]
     lines += [
-        f"    finish(model, data, notes, left_out, _{_constant(snake(cls))}_FIELDS)",
+        # a JSON object with nothing noted nor unknown: its record is shared (see ``finish``)
+        f"    if notes or len(data) + len(left_out) != {len(model.fields)} or data.__class__ is not dict:",
+        f"        finish(model, data, notes, left_out, _{_constant(snake(cls))}_FIELDS)",
+        "    else:",
+        "        model.extra = {}",
+        "        model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON",
         *check,
         "    return model",
     ]
@@ -386,13 +474,18 @@ def render_readers(module: types.ModuleType, models: list[Model], type_lists: Ty
             "from typing import Any",
             "",
             "from enterprise_async._decoding.exact import exact_decimal, of_class, utc_datetime",
-            "from enterprise_async._decoding.failure import MissingFieldError, missing",
+            "from enterprise_async._decoding.failure import MissingFieldError, broken_rule, missing",
             "from enterprise_async._decoding.fields import ABSENT",
             "from enterprise_async._decoding.conversion import Conversion",
-            "from enterprise_async._decoding.readers import finish, not_an_object, null_array, values_of",
+            "from enterprise_async._decoding.readers import (",
+            "    finish, not_an_object, null_array, other_spellings, values_of,",
+            ")",
+            "from enterprise_async._decoding.record import EVERY_FIELD_SENT, wire_record",
             "from enterprise_async._decoding.tolerance import Note, report_unknown_type",
             _import_models(module),
             "from enterprise_async._utils.xml import TextObject",
+            "",
+            "ALL_SENT_JSON = EVERY_FIELD_SENT[False]",
             "",
             "",
             "def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]]:",
@@ -474,6 +567,11 @@ def _writer(model: Model) -> list[str]:
         "    data = plain(model.extra, every) if model.extra else {}",
         "    value: Any",
     ]
+    if model.rule:
+        lines[2:2] = [
+            "    if (problem := model._sdk_rule()) is not None:",
+            "        raise ValueError(problem)",
+        ]
     for field in model.fields:
         wire = repr(field.wire)
         write, as_sent = _write(field.type), _write_sent(field.type)
@@ -545,9 +643,12 @@ def _import_models(module: types.ModuleType) -> str:
     return f"from enterprise_async._generated.models import ({', '.join(names)})"
 
 
-def render_decoders(models_source: str, type_lists: TypeLists | None = None) -> tuple[str, str]:
+def render_decoders(
+    models_source: str, type_lists: TypeLists | None = None, rules: Rules | None = None
+) -> tuple[str, str]:
     """The sources of the readers and the writers of the models ``models_source`` defines
-    (``type_lists``: the models whose schema lists their types, see ``codegen.variants``)."""
+    (``type_lists``: the models whose schema lists their types, see ``codegen.variants``;
+    ``rules``: the fields of those whose schema requires one of several, see ``codegen.models``)."""
     module = load_models(models_source)
-    models = read_models(module)
+    models = read_models(module, rules)
     return render_readers(module, models, type_lists), render_writers(module, models)

@@ -11,7 +11,10 @@ The models follow the contract:
   schema allows null; any other field is optional: a scalar the server leaves out is ``None``, an
   array is ``[]``;
 - open enums (``anyOf: [$ref Enum, string]`` in the spec) are typed ``Enum | str``;
-- every class has an ``extra`` mapping for fields the spec does not describe.
+- every class has an ``extra`` mapping for fields the spec does not describe;
+- a schema that requires one of several fields (``anyOf``/``oneOf`` of ``required`` lists) gets a
+  ``_sdk_rule`` method saying why an object breaks it, which ``__attrs_post_init__`` turns into a
+  ``TypeError`` and its reader and writer (``codegen.decoders``) into their own errors.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from __future__ import annotations
 import ast
 import json
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import yaml
 from datamodel_code_generator import DataModelType
@@ -111,21 +114,111 @@ def _is_array(data_type: DataType) -> bool:
     return True
 
 
+class RequiredRule(NamedTuple):
+    """A schema's ``anyOf`` (at least one) or ``oneOf`` (exactly one) of ``required`` lists."""
+
+    kind: str
+    alternatives: tuple[tuple[str, ...], ...]
+    """Wire names: each alternative is the fields it requires together."""
+
+
 class AttrsModel(dataclass_model.DataClass):
     """An object schema rendered as an ``@attrs.define(kw_only=True)`` class."""
 
     TEMPLATE_FILE_PATH: ClassVar[str] = "attrs.jinja2"
     FIELD_CONSTRUCTION_ORDER_KEY = None  # keyword-only: fields stay in the spec's order, required or not
     DEFAULT_IMPORTS: ClassVar[tuple[Import, ...]] = (IMPORT_DEFINE, IMPORT_FIELD, IMPORT_ANY)
+    RULES: ClassVar[dict[str, RequiredRule]] = {}
+    """By schema name: the rules ``render_models`` read from the spec."""
+
+    @property
+    def rule_methods(self) -> list[str]:
+        """The source of ``_sdk_rule`` and ``__attrs_post_init__`` for a class whose schema has a
+        rule; nothing for any other (its ``__init__`` only sets fields)."""
+        rule = self.RULES.get(self.class_name)
+        return [] if rule is None else rule_source(self.class_name, rule, self.fields)
+
+    def _render(self, *args: Any, **kwargs: Any) -> str:
+        return super()._render(*args, rule_methods=self.rule_methods, **kwargs)
+
+
+def rule_source(name: str, rule: RequiredRule, fields: list[Any]) -> list[str]:
+    """The methods that check ``rule``: a field is given when it is not None (an array: not empty,
+    as the request validation reads a list left at its ``[]``)."""
+    by_wire = {field.original_name or field.name: field for field in fields}
+    unknown = sorted({wire for option in rule.alternatives for wire in option} - set(by_wire))
+    if unknown:
+        raise ValueError(f"{name}: its {rule.kind} of required names no field: {', '.join(unknown)}")
+
+    def given(wire: str) -> str:
+        field = by_wire[wire]
+        return f"bool(self.{field.name})" if field.holds_array else f"self.{field.name} is not None"
+
+    def held(option: tuple[str, ...]) -> str:
+        return " and ".join(given(wire) for wire in option)
+
+    named = [
+        " and ".join(option) if len(option) == 1 else f"({' and '.join(option)})"
+        for option in rule.alternatives
+    ]
+    options = " or ".join(named)
+    if rule.kind == "anyOf":
+        test = " or ".join(
+            held(option) if len(option) == 1 else f"({held(option)})" for option in rule.alternatives
+        )
+        needs, check = f"{name} needs {options}", [f"        if {test}:", "            return None"]
+        wrong = [f"        return {needs + '; none is given'!r}"]
+    else:
+        count = " + ".join(f"({held(option)})" for option in rule.alternatives)
+        needs = f"{name} needs exactly one of {', '.join(named)}"
+        check = [f"        held = {count}", "        if held == 1:", "            return None"]
+        wrong = [
+            "        if held == 0:",
+            f"            return {needs + '; none is given'!r}",
+            f"        return {needs + '; several are given'!r}",
+        ]
+    return [
+        "def __attrs_post_init__(self) -> None:",
+        "    problem = self._sdk_rule()",
+        "    if problem is not None:",
+        "        raise TypeError(problem)",
+        "",
+        "def _sdk_rule(self) -> str | None:",
+        f'    """Why this object breaks its schema\'s ``{rule.kind}`` of ``required`` lists, or None."""',
+        *(line[4:] for line in check + wrong),
+    ]
+
+
+def read_rule_fields(spec_path: Path) -> dict[str, tuple[str, ...]]:
+    """By schema name: the fields its rule on required fields names (for ``codegen.decoders``)."""
+    document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+    return {
+        name: tuple(dict.fromkeys(wire for option in rule.alternatives for wire in option))
+        for name, rule in required_rules(document).items()
+    }
+
+
+def required_rules(document: Any) -> dict[str, RequiredRule]:
+    """The component schemas that require one of several fields, by name."""
+    rules: dict[str, RequiredRule] = {}
+    for name, schema in document.get("components", {}).get("schemas", {}).items():
+        for kind in ("anyOf", "oneOf"):
+            options = schema.get(kind) if isinstance(schema, dict) else None
+            if options is not None and _only_required(options):
+                alternatives = tuple(tuple(option["required"]) for option in options)
+                rules[name] = RequiredRule(kind, alternatives)
+    return rules
 
 
 def render_models(spec_path: Path) -> str:
     """Return the source of the models module (unformatted, without header)."""
     stock = get_data_model_types(DataModelType.DataclassesDataclass, PythonVersion.PY_310)
     document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+    rules = required_rules(document)
+    model_type = type("AttrsModel", (AttrsModel,), {"RULES": rules})
     parser = OpenAPIParser(
         json.dumps(shapes_only(document)),
-        data_model_type=AttrsModel,
+        data_model_type=model_type,
         data_model_root_type=stock.root_model,
         data_model_field_type=AttrsField,
         data_type_manager_type=stock.data_type_manager,
@@ -146,15 +239,19 @@ def render_models(spec_path: Path) -> str:
     source = parser.parse(disable_future_imports=False)
     if not isinstance(source, str):  # pragma: no cover - one input file gives one module
         raise TypeError("expected a single module from the parser")
+    for name in rules:
+        if f"\nclass {name}:" not in source:
+            raise ValueError(f"{name}: its schema has a rule on required fields but no class of that name")
     return _with_all(source)
 
 
 def shapes_only(node: Any) -> Any:
     """The spec without validation-only combinators, which describe rules rather than shapes.
 
-    ``anyOf: [{required: [a]}, {required: [b]}]`` and ``not: {required: [a, b]}`` constrain which
-    fields an object carries; to datamodel-code-generator they would look like alternative classes.
-    The operation table reads them as rules instead (see ``codegen.operations``). A
+    ``anyOf: [{required: [a]}, {required: [b]}]`` (or ``oneOf``) and ``not: {required: [a, b]}``
+    constrain which fields an object carries; to datamodel-code-generator they would look like
+    alternative classes. The operation table reads them as rules instead (see
+    ``codegen.operations``), and so do the models (``required_rules``). A
     ``discriminator`` would make it add a literal field to each variant; ``codegen.variants``
     reads it instead.
     """
@@ -164,8 +261,9 @@ def shapes_only(node: Any) -> Any:
         return node
     # A discriminator is decode data for the variant table (codegen.variants), not a field to add.
     cleaned = {key: shapes_only(value) for key, value in node.items() if key != "discriminator"}
-    if _only_required(cleaned.get("anyOf")):
-        del cleaned["anyOf"]
+    for kind in ("anyOf", "oneOf"):
+        if _only_required(cleaned.get(kind)):
+            del cleaned[kind]
     if _only_required([cleaned["not"]] if "not" in cleaned else None):
         del cleaned["not"]
     return cleaned

@@ -11,7 +11,7 @@ from pathlib import Path
 from codegen.commands import render_commands
 from codegen.conversion import render_conversion
 from codegen.decoders import render_decoders
-from codegen.models import render_models
+from codegen.models import read_rule_fields, render_models
 from codegen.operations import (
     SpecError,
     read_operations,
@@ -72,7 +72,7 @@ def _render() -> dict[Path, str]:
         warnings.simplefilter("ignore", FutureWarning)
         models = render_models(SPEC)
     resources = read_operations(SPEC)
-    readers, writers = render_decoders(models, read_type_lists(SPEC))
+    readers, writers = render_decoders(models, read_type_lists(SPEC), read_rule_fields(SPEC))
     sources = {
         OUTPUT / "__init__.py": PACKAGE_DOC,
         OUTPUT / "models.py": models,

@@ -15,24 +15,19 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 
-import aiohttp
 from aiohttp import web
-from aiohttp.test_utils import TestServer
 from attrs import define, field
-from multidict import CIMultiDict
+
+from .loopback_relay import Relay
 
 __all__ = ["DelayingRelay", "cpu_burners"]
 
-_HOP_BY_HOP = frozenset(
-    {"connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length"}
-)
-
 
 @define
-class DelayingRelay:
+class DelayingRelay(Relay):
     """Forwards every request to ``target`` after holding it ``hold`` seconds (low, high), drawn at
     random for each request; ``held`` counts the requests it relayed."""
 
@@ -41,51 +36,20 @@ class DelayingRelay:
     seed: int = 0
     held: int = 0
     _random: random.Random = field(init=False)
-    _server: TestServer | None = field(default=None, init=False)
-    _upstream: aiohttp.ClientSession | None = field(default=None, init=False)
 
     def __attrs_post_init__(self) -> None:
         self._random = random.Random(self.seed)
 
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "the relay is not running"
-        return str(self._server.make_url("")).rstrip("/")
-
     async def __aenter__(self) -> DelayingRelay:
-        self._upstream = aiohttp.ClientSession(
-            trust_env=False, auto_decompress=False, connector=aiohttp.TCPConnector(limit=0)
-        )
-        app = web.Application()
-        app.router.add_route("*", "/{tail:.*}", self._relay)
-        self._server = TestServer(app, host="127.0.0.1")
-        await self._server.start_server()
+        await super().__aenter__()
         return self
 
-    async def __aexit__(self, *_: object) -> None:
-        if self._server is not None:
-            await self._server.close()
-        if self._upstream is not None:
-            await self._upstream.close()
-
-    async def _relay(self, request: web.Request) -> web.StreamResponse:
-        body = await request.read()
+    async def delay(self, request: web.Request) -> None:
         await asyncio.sleep(self._random.uniform(*self.hold))
         self.held += 1
-        assert self._upstream is not None
-        async with self._upstream.request(
-            request.method,
-            self.target.rstrip("/") + request.raw_path,
-            headers=_end_to_end(request.headers),
-            data=body,
-            allow_redirects=False,
-        ) as answer:
-            answered = await answer.read()
-            return web.Response(status=answer.status, body=answered, headers=_end_to_end(answer.headers))
 
-
-def _end_to_end(headers: Mapping[str, str]) -> CIMultiDict[str]:
-    return CIMultiDict((name, value) for name, value in headers.items() if name.lower() not in _HOP_BY_HOP)
+    def destination(self, request: web.Request) -> str:
+        return self.target.rstrip("/") + request.raw_path
 
 
 @contextmanager

@@ -9,33 +9,13 @@ HTTPS) is only checked for the proxy's credentials, then refused: no tunnel is n
 from __future__ import annotations
 
 import base64
-from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
-import aiohttp
 from aiohttp import web
-from aiohttp.test_utils import TestServer
 from attrs import define, field
-from multidict import CIMultiDict
 from yarl import URL
 
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-# Hop-by-hop headers (RFC 9110 section 7.6.1) and the proxy's own: never relayed.
-_HOP_BY_HOP = frozenset(
-    {
-        "connection",
-        "keep-alive",
-        "proxy-authenticate",
-        "proxy-authorization",
-        "proxy-connection",
-        "te",
-        "trailer",
-        "transfer-encoding",
-        "upgrade",
-        "host",
-        "content-length",
-    }
-)
+from .loopback_relay import Handler, Relay
 
 
 @define(frozen=True)
@@ -50,7 +30,7 @@ class Relayed:
 
 
 @define
-class LoopbackProxy:
+class LoopbackProxy(Relay):
     """``async with LoopbackProxy() as proxy:`` then ``proxy.url``; ``proxy.relayed`` lists what went through.
 
     With ``credentials=("user", "password")`` a request without them is answered 407.
@@ -58,14 +38,6 @@ class LoopbackProxy:
 
     credentials: tuple[str, str] | None = None
     relayed: list[Relayed] = field(factory=list)
-    _server: TestServer | None = None
-    _upstream: aiohttp.ClientSession | None = None
-
-    @property
-    def url(self) -> str:
-        """``http://127.0.0.1:PORT``, the address to give as a proxy."""
-        assert self._server is not None, "the proxy is not running"
-        return str(self._server.make_url("")).rstrip("/")
 
     def url_with_credentials(self, user: str, password: str) -> str:
         """The proxy's address with credentials in it, as ``HTTP_PROXY`` or ``proxy=`` take them."""
@@ -76,19 +48,11 @@ class LoopbackProxy:
         return [request.url.path for request in self.relayed]
 
     async def __aenter__(self) -> LoopbackProxy:
-        # The proxy's own upstream session ignores the environment: it must never proxy to itself.
-        self._upstream = aiohttp.ClientSession(trust_env=False, auto_decompress=False)
-        app = web.Application(middlewares=[self._connect])
-        app.router.add_route("*", "/{tail:.*}", self._relay)
-        self._server = TestServer(app, host="127.0.0.1")
-        await self._server.start_server()
+        await super().__aenter__()
         return self
 
-    async def __aexit__(self, *_: object) -> None:
-        if self._server is not None:
-            await self._server.close()
-        if self._upstream is not None:
-            await self._upstream.close()
+    def middlewares(self) -> list[Any]:
+        return [self._connect]
 
     @web.middleware
     async def _connect(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -100,27 +64,17 @@ class LoopbackProxy:
             return web.Response(status=407, headers={"Proxy-Authenticate": 'Basic realm="loopback"'})
         return web.Response(status=501, text="this proxy opens no tunnel")
 
-    async def _relay(self, request: web.Request) -> web.StreamResponse:
+    def admit(self, request: web.Request) -> web.StreamResponse | None:
         if request.raw_path.startswith("/"):
             return web.Response(status=400, text="a forward proxy is asked for absolute URLs")
         given = _basic_credentials(request.headers.get("Proxy-Authorization"))
         if self.credentials is not None and given != self.credentials:
             return web.Response(status=407, headers={"Proxy-Authenticate": 'Basic realm="loopback"'})
         self.relayed.append(Relayed(request.method, request.url, given, request.headers.get("Authorization")))
-        assert self._upstream is not None
-        async with self._upstream.request(
-            request.method,
-            request.url,
-            headers=_end_to_end(request.headers),
-            data=await request.read(),
-            allow_redirects=False,
-        ) as answer:
-            body = await answer.read()
-            return web.Response(status=answer.status, body=body, headers=_end_to_end(answer.headers))
+        return None
 
-
-def _end_to_end(headers: Mapping[str, str]) -> CIMultiDict[str]:
-    return CIMultiDict((name, value) for name, value in headers.items() if name.lower() not in _HOP_BY_HOP)
+    def destination(self, request: web.Request) -> URL:
+        return request.url
 
 
 def _basic_credentials(header: str | None) -> tuple[str, str] | None:

@@ -1,5 +1,5 @@
 """What a failed decode reports: the error with its path (a required field missing is one of its
-own), and the names it uses for values and types."""
+own, and so is a rule on required fields broken), and the names it uses for values and types."""
 
 from __future__ import annotations
 
@@ -40,6 +40,28 @@ class MissingFieldError(DecodeError):
     def within(self, step: str) -> MissingFieldError:
         path = f"{step}{'' if self.path.startswith('[') or not self.path else '.'}{self.path}"
         return MissingFieldError(self.model, self.field, self.null, path)
+
+
+class RequiredRuleError(MissingFieldError):
+    """An object breaks its schema's rule on which fields it carries (``anyOf``: at least one of
+    several, ``oneOf``: exactly one): ``fields`` names them; ``field`` joins them with ``|``."""
+
+    def __init__(self, model: str, fields: tuple[str, ...], reason: str, path: str = "") -> None:
+        self.model = model
+        self.fields = fields
+        self.field = " | ".join(fields)
+        self.null = False
+        self.reason = reason
+        DecodeError.__init__(self, reason, path)
+
+    def within(self, step: str) -> RequiredRuleError:
+        path = f"{step}{'' if self.path.startswith('[') or not self.path else '.'}{self.path}"
+        return RequiredRuleError(self.model, self.fields, self.reason, path)
+
+
+def broken_rule(cls: type[Any], fields: tuple[str, ...], reason: str) -> NoReturn:
+    """Raise ``RequiredRuleError`` for ``cls`` (a generated reader's line, after ``_sdk_rule``)."""
+    raise RequiredRuleError(cls.__name__, fields, reason)
 
 
 def missing(cls: type[Any], field: str, null: bool = False) -> NoReturn:

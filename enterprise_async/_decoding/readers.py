@@ -46,6 +46,7 @@ __all__ = [
     "model_reader",
     "not_an_object",
     "null_array",
+    "other_spellings",
     "read_models",
     "reader_for",
     "values_of",
@@ -73,6 +74,28 @@ def reader_for(conversion: Conversion, type_: Any) -> Reader:
 def values_of(enum: Any) -> dict[str, Any]:
     """The members of an open enum by their documented value: what a reader takes with nothing to note."""
     return {member.value: member for member in enum}
+
+
+def other_spellings(enum: Any) -> dict[str, Any]:
+    """The members of an open enum by the other usual spellings of their value (lower, upper and
+    title case; ``_``, ``-`` or a blank between words): those the enum itself reads as the member
+    (``LevelType("intermediate")``), which a reader takes with a note to write back the spelling."""
+    spellings: dict[str, Any] = {}
+    for member in enum:
+        value = member.value
+        for cased in (value, value.lower(), value.upper(), value.title(), value.capitalize()):
+            for joiner in ("_", "-", " "):
+                spelling = cased.replace("_", joiner).replace("-", joiner).replace(" ", joiner)
+                if spelling != value and spelling not in spellings and _member_of(enum, spelling) is member:
+                    spellings[spelling] = member
+    return spellings
+
+
+def _member_of(enum: Any, spelling: str) -> Any:
+    try:
+        return enum(spelling)
+    except ValueError:
+        return None
 
 
 def not_an_object(data: Any, cls: type[Any]) -> Any:

@@ -105,7 +105,7 @@ def keep(
     with its place."""
     list_type = _list_member(type_)
     if list_type is None or value.__class__ is not list:
-        if error.__class__ is MissingFieldError:
+        if isinstance(error, MissingFieldError):
             raise error.within(where) from None
         notes.append((where, type_, value, _detached(error)))
         return value

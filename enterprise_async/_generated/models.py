@@ -555,6 +555,17 @@ class BulkRevokeFilter:
     _sdk_wire: Any = field(default=None, init=False, eq=False, repr=False)
     """The object as the server sent it (None for a model built in code): ``to_dict`` writes its values back."""
 
+    def __attrs_post_init__(self) -> None:
+        problem = self._sdk_rule()
+        if problem is not None:
+            raise TypeError(problem)
+
+    def _sdk_rule(self) -> str | None:
+        """Why this object breaks its schema's ``anyOf`` of ``required`` lists, or None."""
+        if self.user_email is not None or bool(self.status_in):
+            return None
+        return "BulkRevokeFilter needs user_email or status_in; none is given"
+
 
 @define(kw_only=True)
 class SuccessfulRevocation:

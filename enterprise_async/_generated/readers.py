@@ -18,9 +18,16 @@ from typing import Any
 
 from enterprise_async._decoding.conversion import Conversion
 from enterprise_async._decoding.exact import exact_decimal, of_class, utc_datetime
-from enterprise_async._decoding.failure import MissingFieldError, missing
+from enterprise_async._decoding.failure import MissingFieldError, broken_rule, missing
 from enterprise_async._decoding.fields import ABSENT
-from enterprise_async._decoding.readers import finish, not_an_object, null_array, values_of
+from enterprise_async._decoding.readers import (
+    finish,
+    not_an_object,
+    null_array,
+    other_spellings,
+    values_of,
+)
+from enterprise_async._decoding.record import EVERY_FIELD_SENT, wire_record
 from enterprise_async._decoding.tolerance import Note, report_unknown_type
 from enterprise_async._generated.models import (
     AccessToken,
@@ -98,6 +105,8 @@ from enterprise_async._generated.models import (
 )
 from enterprise_async._utils.xml import TextObject
 
+ALL_SENT_JSON = EVERY_FIELD_SENT[False]
+
 
 def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]]:
     """The reader of each model class, bound to ``conversion``: its structure hooks."""
@@ -114,6 +123,28 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
     _PROGRAM_TYPE_VALUES = values_of(ProgramType)
     _ASSIGNMENT_STATE_VALUES = values_of(AssignmentState)
     _LEARNER_STATE_VALUES = values_of(LearnerState)
+    _LICENSE_STATUS_SPELLINGS = other_spellings(LicenseStatus)
+    _BULK_ENROLLMENT_STATUS_SPELLINGS = other_spellings(BulkEnrollmentStatus)
+    _SEAT_TYPE_SPELLINGS = other_spellings(SeatType)
+    _PACING_TYPE_SPELLINGS = other_spellings(PacingType)
+    _AVAILABILITY_SPELLINGS = other_spellings(Availability)
+    _LEVEL_TYPE_SPELLINGS = other_spellings(LevelType)
+    _CONTENT_TYPE_SPELLINGS = other_spellings(ContentType)
+    _PROGRESS_STATUS_SPELLINGS = other_spellings(ProgressStatus)
+    _PROGRAM_TYPE_SPELLINGS = other_spellings(ProgramType)
+    _ASSIGNMENT_STATE_SPELLINGS = other_spellings(AssignmentState)
+    _LEARNER_STATE_SPELLINGS = other_spellings(LearnerState)
+    _LICENSE_STATUS_STR_TYPE = LicenseStatus | str
+    _BULK_ENROLLMENT_STATUS_STR_TYPE = BulkEnrollmentStatus | str
+    _SEAT_TYPE_STR_TYPE = SeatType | str
+    _PACING_TYPE_STR_TYPE = PacingType | str
+    _AVAILABILITY_STR_TYPE = Availability | str
+    _LEVEL_TYPE_STR_TYPE = LevelType | str
+    _CONTENT_TYPE_STR_TYPE = ContentType | str
+    _PROGRESS_STATUS_STR_TYPE = ProgressStatus | str
+    _PROGRAM_TYPE_STR_TYPE = ProgramType | str
+    _ASSIGNMENT_STATE_STR_TYPE = AssignmentState | str
+    _LEARNER_STATE_STR_TYPE = LearnerState | str
     _READ_STR = reader_for(str)
     _READ_INT_STR = reader_for(int | str)
     _READ_INT = reader_for(int)
@@ -240,7 +271,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.scope = None
         else:
             model.scope = _READ_STR(sent, "scope", notes)
-        finish(model, data, notes, left_out, _ACCESS_TOKEN_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ACCESS_TOKEN_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _ERROR_DETAIL_FIELDS = frozenset({"detail"})
@@ -260,7 +295,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.detail = None
         else:
             model.detail = sent
-        finish(model, data, notes, left_out, _ERROR_DETAIL_FIELDS)
+        if notes or len(data) + len(left_out) != 1 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ERROR_DETAIL_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _POLICY_AGGREGATES_FIELDS = frozenset(
@@ -337,7 +376,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(PolicyAggregates, "spend_available_usd", null=True)
         else:
             model.spend_available_usd = _READ_FLOAT(sent, "spend_available_usd", notes)
-        finish(model, data, notes, left_out, _POLICY_AGGREGATES_FIELDS)
+        if notes or len(data) + len(left_out) != 6 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _POLICY_AGGREGATES_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _ASSIGNMENT_CONFIGURATION_FIELDS = frozenset(
@@ -389,7 +432,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(AssignmentConfiguration, "active", null=True)
         else:
             model.active = _READ_BOOL(sent, "active", notes)
-        finish(model, data, notes, left_out, _ASSIGNMENT_CONFIGURATION_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ASSIGNMENT_CONFIGURATION_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LIST_PRICE_FIELDS = frozenset({"usd", "usd_cents"})
@@ -421,7 +468,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.usd_cents = None
         else:
             model.usd_cents = _READ_INT(sent, "usd_cents", notes)
-        finish(model, data, notes, left_out, _LIST_PRICE_FIELDS)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LIST_PRICE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _ASSIGNMENT_ACTION_FIELDS = frozenset(
@@ -500,7 +551,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.error_reason = None
         else:
             model.error_reason = _READ_STR_DICT_STR_ANY(sent, "error_reason", notes)
-        finish(model, data, notes, left_out, _ASSIGNMENT_ACTION_FIELDS)
+        if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ASSIGNMENT_ACTION_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _EARLIEST_POSSIBLE_EXPIRATION_FIELDS = frozenset({"date", "reason"})
@@ -533,7 +588,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(EarliestPossibleExpiration, "reason", null=True)
         else:
             model.reason = _READ_STR(sent, "reason", notes)
-        finish(model, data, notes, left_out, _EARLIEST_POSSIBLE_EXPIRATION_FIELDS)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _EARLIEST_POSSIBLE_EXPIRATION_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _RECENT_ACTION_FIELDS = frozenset({"action_type", "timestamp"})
@@ -566,7 +625,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(RecentAction, "timestamp", null=True)
         else:
             model.timestamp = _READ_DATETIME(sent, "timestamp", notes)
-        finish(model, data, notes, left_out, _RECENT_ACTION_FIELDS)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _RECENT_ACTION_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _COURSE_PARTNER_FIELDS = frozenset({"name", "logo_image_url"})
@@ -598,7 +661,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.logo_image_url = None
         else:
             model.logo_image_url = _READ_STR(sent, "logo_image_url", notes)
-        finish(model, data, notes, left_out, _COURSE_PARTNER_FIELDS)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _COURSE_PARTNER_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LEARNER_STATE_COUNT_FIELDS = frozenset({"learner_state", "count"})
@@ -630,7 +697,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(LearnerStateCount, "count", null=True)
         else:
             model.count = _READ_INT(sent, "count", notes)
-        finish(model, data, notes, left_out, _LEARNER_STATE_COUNT_FIELDS)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LEARNER_STATE_COUNT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LICENSE_COUNTS_FIELDS = frozenset(
@@ -703,7 +774,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(LicenseCounts, "allocated", null=True)
         else:
             model.allocated = _READ_INT(sent, "allocated", notes)
-        finish(model, data, notes, left_out, _LICENSE_COUNTS_FIELDS)
+        if notes or len(data) + len(left_out) != 6 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LICENSE_COUNTS_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _REVOCATIONS_FIELDS = frozenset({"total", "used", "remaining", "applied"})
@@ -756,7 +831,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.applied = None
         else:
             model.applied = _READ_INT(sent, "applied", notes)
-        finish(model, data, notes, left_out, _REVOCATIONS_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _REVOCATIONS_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _PRIOR_RENEWAL_FIELDS = frozenset(
@@ -818,7 +897,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.renewed_subscription_plan_start_date = _READ_DATETIME(
                 sent, "renewed_subscription_plan_start_date", notes
             )
-        finish(model, data, notes, left_out, _PRIOR_RENEWAL_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _PRIOR_RENEWAL_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _SUBSCRIPTION_PLAN_FIELDS = frozenset(
@@ -1158,7 +1241,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.prior_renewals = null_array("prior_renewals", list[PriorRenewal], notes)
         else:
             model.prior_renewals = _READ_LIST_PRIOR_RENEWAL(sent, "prior_renewals", notes)
-        finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_FIELDS)
+        if notes or len(data) + len(left_out) != 29 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _SUBSCRIPTION_PLAN_PAGE_FIELDS = frozenset({"count", "next", "previous", "results"})
@@ -1211,7 +1298,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.results = null_array("results", list[SubscriptionPlan], notes)
         else:
             model.results = _READ_LIST_SUBSCRIPTION_PLAN(sent, "results", notes)
-        finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_PAGE_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _SUBSCRIPTION_PLAN_PAGE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LICENSE_ASSIGNMENT_FIELDS = frozenset({"user_email", "license"})
@@ -1243,7 +1334,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(LicenseAssignment, "license", null=True)
         else:
             model.license = _READ_STR(sent, "license", notes)
-        finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_FIELDS)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LICENSE_ASSIGNMENT_RESULT_FIELDS = frozenset(
@@ -1288,7 +1383,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.license_assignments = null_array("license_assignments", list[LicenseAssignment], notes)
         else:
             model.license_assignments = _READ_LIST_LICENSE_ASSIGNMENT(sent, "license_assignments", notes)
-        finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_RESULT_FIELDS)
+        if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LICENSE_ASSIGNMENT_RESULT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _BULK_REVOKE_FILTER_FIELDS = frozenset({"user_email", "status_in"})
@@ -1320,7 +1419,13 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.status_in = null_array("status_in", list[LicenseStatus | str], notes)
         else:
             model.status_in = _READ_LIST_LICENSE_STATUS_STR(sent, "status_in", notes)
-        finish(model, data, notes, left_out, _BULK_REVOKE_FILTER_FIELDS)
+        if (problem := model._sdk_rule()) is not None:
+            broken_rule(BulkRevokeFilter, ("user_email", "status_in"), problem)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _BULK_REVOKE_FILTER_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _SUCCESSFUL_REVOCATION_FIELDS = frozenset({"license_uuid", "original_status", "user_email"})
@@ -1351,6 +1456,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(SuccessfulRevocation, "original_status")
         elif sent is None:
             missing(SuccessfulRevocation, "original_status", null=True)
+        elif sent.__class__ is str and (decoded := _LICENSE_STATUS_SPELLINGS.get(sent)) is not None:
+            model.original_status = decoded
+            notes.append(("original_status", _LICENSE_STATUS_STR_TYPE, sent, None))
         else:
             model.original_status = _READ_LICENSE_STATUS_STR(sent, "original_status", notes)
         sent = get("user_email", ABSENT)
@@ -1362,7 +1470,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(SuccessfulRevocation, "user_email", null=True)
         else:
             model.user_email = _READ_STR(sent, "user_email", notes)
-        finish(model, data, notes, left_out, _SUCCESSFUL_REVOCATION_FIELDS)
+        if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _SUCCESSFUL_REVOCATION_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _UNSUCCESSFUL_REVOCATION_FIELDS = frozenset({"error", "error_response_status", "user_email"})
@@ -1405,7 +1517,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.user_email = None
         else:
             model.user_email = _READ_STR(sent, "user_email", notes)
-        finish(model, data, notes, left_out, _UNSUCCESSFUL_REVOCATION_FIELDS)
+        if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _UNSUCCESSFUL_REVOCATION_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _BULK_REVOKE_RESULT_FIELDS = frozenset(
@@ -1473,7 +1589,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.itemized = None  # type: ignore[assignment]  # null where the spec gives a default: kept as None
         else:
             model.itemized = _READ_BOOL(sent, "itemized", notes)
-        finish(model, data, notes, left_out, _BULK_REVOKE_RESULT_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _BULK_REVOKE_RESULT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _BULK_ENROLLMENT_JOB_FIELDS = frozenset({"job_id"})
@@ -1496,7 +1616,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(BulkEnrollmentJob, "job_id", null=True)
         else:
             model.job_id = _READ_STR(sent, "job_id", notes)
-        finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_FIELDS)
+        if notes or len(data) + len(left_out) != 1 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _BULK_ENROLLMENT_JOB_STATUS_FIELDS = frozenset({"job_id", "download_url"})
@@ -1528,7 +1652,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.download_url = None
         else:
             model.download_url = _READ_STR(sent, "download_url", notes)
-        finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_STATUS_FIELDS)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _BULK_ENROLLMENT_JOB_STATUS_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _BULK_ENROLLMENT_RESULT_FIELDS = frozenset({"email", "course_run_key", "status", "notes"})
@@ -1568,6 +1696,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(BulkEnrollmentResult, "status")
         elif sent is None:
             missing(BulkEnrollmentResult, "status", null=True)
+        elif sent.__class__ is str and (decoded := _BULK_ENROLLMENT_STATUS_SPELLINGS.get(sent)) is not None:
+            model.status = decoded
+            notes.append(("status", _BULK_ENROLLMENT_STATUS_STR_TYPE, sent, None))
         else:
             model.status = _READ_BULK_ENROLLMENT_STATUS_STR(sent, "status", notes)
         sent = get("notes", ABSENT)
@@ -1580,7 +1711,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.notes = None
         else:
             model.notes = _READ_STR(sent, "notes", notes)
-        finish(model, data, notes, left_out, _BULK_ENROLLMENT_RESULT_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _BULK_ENROLLMENT_RESULT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _CATALOG_FIELDS = frozenset(
@@ -1694,7 +1829,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.enterprise_catalog_query = None
         else:
             model.enterprise_catalog_query = _READ_INT(sent, "enterprise_catalog_query", notes)
-        finish(model, data, notes, left_out, _CATALOG_FIELDS)
+        if notes or len(data) + len(left_out) != 9 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _CATALOG_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _CATALOG_PAGE_FIELDS = frozenset({"count", "next", "previous", "results"})
@@ -1747,7 +1886,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.results = null_array("results", list[Catalog], notes)
         else:
             model.results = _READ_LIST_CATALOG(sent, "results", notes)
-        finish(model, data, notes, left_out, _CATALOG_PAGE_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _CATALOG_PAGE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LEARNER_PATHWAY_CARD_IMAGE_FIELDS = frozenset({"url", "width", "height"})
@@ -1791,7 +1934,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.height = None
         else:
             model.height = _READ_INT(sent, "height", notes)
-        finish(model, data, notes, left_out, _LEARNER_PATHWAY_CARD_IMAGE_FIELDS)
+        if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LEARNER_PATHWAY_CARD_IMAGE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LEARNER_PATHWAY_IMAGES_FIELDS = frozenset({"card"})
@@ -1818,7 +1965,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.card = None
         else:
             model.card = _READ_LEARNER_PATHWAY_CARD_IMAGE(sent, "card", notes)
-        finish(model, data, notes, left_out, _LEARNER_PATHWAY_IMAGES_FIELDS)
+        if notes or len(data) + len(left_out) != 1 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LEARNER_PATHWAY_IMAGES_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LEARNER_PATHWAY_STEP_FIELDS = frozenset({"uuid", "min_requirement", "courses", "programs"})
@@ -1872,7 +2023,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.programs = null_array("programs", list[dict[str, Any]], notes)
         else:
             model.programs = _READ_LIST_DICT_STR_ANY(sent, "programs", notes)
-        finish(model, data, notes, left_out, _LEARNER_PATHWAY_STEP_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LEARNER_PATHWAY_STEP_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _VIDEO_SKILL_FIELDS = frozenset({"skill_id", "name"})
@@ -1906,7 +2061,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.name = None
         else:
             model.name = _READ_STR(sent, "name", notes)
-        finish(model, data, notes, left_out, _VIDEO_SKILL_FIELDS)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _VIDEO_SKILL_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _IMAGE_FIELDS = frozenset({"src", "description", "height", "width"})
@@ -1959,7 +2118,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.width = None
         else:
             model.width = _READ_INT(sent, "width", notes)
-        finish(model, data, notes, left_out, _IMAGE_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _IMAGE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _ENTITLEMENT_FIELDS = frozenset({"mode", "price", "currency", "sku", "expires"})
@@ -2021,7 +2184,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.expires = None
         else:
             model.expires = _READ_DATETIME(sent, "expires", notes)
-        finish(model, data, notes, left_out, _ENTITLEMENT_FIELDS)
+        if notes or len(data) + len(left_out) != 5 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ENTITLEMENT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _ORGANIZATION_FIELDS = frozenset(
@@ -2216,7 +2383,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.enterprise_subscription_inclusion = _READ_BOOL(
                 sent, "enterprise_subscription_inclusion", notes
             )
-        finish(model, data, notes, left_out, _ORGANIZATION_FIELDS)
+        if notes or len(data) + len(left_out) != 16 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ORGANIZATION_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _SUBJECT_FIELDS = frozenset(
@@ -2299,7 +2470,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(Subject, "uuid", null=True)
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
-        finish(model, data, notes, left_out, _SUBJECT_FIELDS)
+        if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _SUBJECT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _PRODUCT_SOURCE_FIELDS = frozenset({"name", "slug", "description"})
@@ -2341,7 +2516,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.description = None
         else:
             model.description = _READ_STR(sent, "description", notes)
-        finish(model, data, notes, left_out, _PRODUCT_SOURCE_FIELDS)
+        if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _PRODUCT_SOURCE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _SEAT_FIELDS = frozenset(
@@ -2376,6 +2555,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.type = None
         elif sent is None:
             model.type = None
+        elif sent.__class__ is str and (decoded := _SEAT_TYPE_SPELLINGS.get(sent)) is not None:
+            model.type = decoded
+            notes.append(("type", _SEAT_TYPE_STR_TYPE, sent, None))
         else:
             model.type = _READ_SEAT_TYPE_STR(sent, "type", notes)
         sent = get("price", ABSENT)
@@ -2458,7 +2640,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.bulk_sku = None
         else:
             model.bulk_sku = _READ_STR(sent, "bulk_sku", notes)
-        finish(model, data, notes, left_out, _SEAT_FIELDS)
+        if notes or len(data) + len(left_out) != 9 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _SEAT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _POSITION_FIELDS = frozenset(
@@ -2551,7 +2737,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.organization_logo_image_url = None
         else:
             model.organization_logo_image_url = _READ_STR(sent, "organization_logo_image_url", notes)
-        finish(model, data, notes, left_out, _POSITION_FIELDS)
+        if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _POSITION_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _STAFF_FIELDS = frozenset(
@@ -2746,7 +2936,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.published = None
         else:
             model.published = _READ_BOOL(sent, "published", notes)
-        finish(model, data, notes, left_out, _STAFF_FIELDS)
+        if notes or len(data) + len(left_out) != 16 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _STAFF_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _TYPE_ATTRS_FIELDS = frozenset({"uuid", "slug", "coaching_supported"})
@@ -2790,7 +2984,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.coaching_supported = None
         else:
             model.coaching_supported = _READ_BOOL(sent, "coaching_supported", notes)
-        finish(model, data, notes, left_out, _TYPE_ATTRS_FIELDS)
+        if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _TYPE_ATTRS_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LEVEL_TYPE_OVERRIDE_FIELDS = frozenset({"name", "sort_value"})
@@ -2824,7 +3022,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.sort_value = None
         else:
             model.sort_value = _READ_INT(sent, "sort_value", notes)
-        finish(model, data, notes, left_out, _LEVEL_TYPE_OVERRIDE_FIELDS)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LEVEL_TYPE_OVERRIDE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _CURRICULUM_FIELDS = frozenset(
@@ -2910,7 +3112,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.programs = null_array("programs", list[dict[str, Any]], notes)
         else:
             model.programs = _READ_LIST_DICT_STR_ANY(sent, "programs", notes)
-        finish(model, data, notes, left_out, _CURRICULUM_FIELDS)
+        if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _CURRICULUM_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _DEGREE_ADDITIONAL_METADATA_FIELDS = frozenset({"external_identifier", "external_url", "organic_url"})
@@ -2954,7 +3160,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.organic_url = None
         else:
             model.organic_url = _READ_STR(sent, "organic_url", notes)
-        finish(model, data, notes, left_out, _DEGREE_ADDITIONAL_METADATA_FIELDS)
+        if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _DEGREE_ADDITIONAL_METADATA_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _DEGREE_FIELDS = frozenset(
@@ -3190,7 +3400,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.excluded_from_seo = None
         else:
             model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
-        finish(model, data, notes, left_out, _DEGREE_FIELDS)
+        if notes or len(data) + len(left_out) != 28 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _DEGREE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _NORMALIZED_CONTENT_METADATA_FIELDS = frozenset(
@@ -3257,7 +3471,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.content_price = None
         else:
             model.content_price = _READ_FLOAT(sent, "content_price", notes)
-        finish(model, data, notes, left_out, _NORMALIZED_CONTENT_METADATA_FIELDS)
+        if notes or len(data) + len(left_out) != 5 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _NORMALIZED_CONTENT_METADATA_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _COURSE_RUN_FIELDS = frozenset(
@@ -3498,6 +3716,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.pacing_type = None
         elif sent is None:
             model.pacing_type = None
+        elif sent.__class__ is str and (decoded := _PACING_TYPE_SPELLINGS.get(sent)) is not None:
+            model.pacing_type = decoded
+            notes.append(("pacing_type", _PACING_TYPE_STR_TYPE, sent, None))
         else:
             model.pacing_type = _READ_PACING_TYPE_STR(sent, "pacing_type", notes)
         sent = get("type", ABSENT)
@@ -3508,6 +3729,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.type = None
         elif sent is None:
             model.type = None
+        elif sent.__class__ is str and (decoded := _SEAT_TYPE_SPELLINGS.get(sent)) is not None:
+            model.type = decoded
+            notes.append(("type", _SEAT_TYPE_STR_TYPE, sent, None))
         else:
             model.type = _READ_SEAT_TYPE_STR(sent, "type", notes)
         sent = get("run_type", ABSENT)
@@ -3558,6 +3782,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.availability = None
         elif sent is None:
             model.availability = None
+        elif sent.__class__ is str and (decoded := _AVAILABILITY_SPELLINGS.get(sent)) is not None:
+            model.availability = decoded
+            notes.append(("availability", _AVAILABILITY_STR_TYPE, sent, None))
         else:
             model.availability = _READ_AVAILABILITY_STR(sent, "availability", notes)
         sent = get("variant_id", ABSENT)
@@ -3708,6 +3935,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.level_type = None
         elif sent is None:
             model.level_type = None
+        elif sent.__class__ is str and (decoded := _LEVEL_TYPE_SPELLINGS.get(sent)) is not None:
+            model.level_type = decoded
+            notes.append(("level_type", _LEVEL_TYPE_STR_TYPE, sent, None))
         else:
             model.level_type = _READ_LEVEL_TYPE_STR(sent, "level_type", notes)
         sent = get("mobile_available", ABSENT)
@@ -3964,6 +4194,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.content_type = None
         elif sent is None:
             model.content_type = None
+        elif sent.__class__ is str and (decoded := _CONTENT_TYPE_SPELLINGS.get(sent)) is not None:
+            model.content_type = decoded
+            notes.append(("content_type", _CONTENT_TYPE_STR_TYPE, sent, None))
         else:
             model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
         sent = get("has_enrollable_seats", ABSENT)
@@ -4080,7 +4313,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.subject_uuids = null_array("subject_uuids", list[str], notes)
         else:
             model.subject_uuids = _READ_LIST_STR(sent, "subject_uuids", notes)
-        finish(model, data, notes, left_out, _COURSE_RUN_FIELDS)
+        if notes or len(data) + len(left_out) != 73 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _COURSE_RUN_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LEARNER_SUMMARY_FIELDS = frozenset(
@@ -4524,6 +4761,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.progress_status = None
         elif sent is None:
             model.progress_status = None
+        elif sent.__class__ is str and (decoded := _PROGRESS_STATUS_SPELLINGS.get(sent)) is not None:
+            model.progress_status = decoded
+            notes.append(("progress_status", _PROGRESS_STATUS_STR_TYPE, sent, None))
         else:
             model.progress_status = _READ_PROGRESS_STATUS_STR(sent, "progress_status", notes)
         sent = get("seat_delivery_method", ABSENT)
@@ -4900,7 +5140,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.discount_price = None
         else:
             model.discount_price = _READ_DECIMAL(sent, "discount_price", notes)
-        finish(model, data, notes, left_out, _LEARNER_SUMMARY_FIELDS)
+        if notes or len(data) + len(left_out) != 74 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LEARNER_SUMMARY_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LEARNER_SUMMARY_PAGE_FIELDS = frozenset(
@@ -4985,7 +5229,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.results = null_array("results", list[LearnerSummary], notes)
         else:
             model.results = _READ_LIST_LEARNER_SUMMARY(sent, "results", notes)
-        finish(model, data, notes, left_out, _LEARNER_SUMMARY_PAGE_FIELDS)
+        if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LEARNER_SUMMARY_PAGE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _ASSIGNMENT_CONTENT_METADATA_FIELDS = frozenset(
@@ -5056,7 +5304,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.partners = null_array("partners", list[CoursePartner], notes)
         else:
             model.partners = _READ_LIST_COURSE_PARTNER(sent, "partners", notes)
-        finish(model, data, notes, left_out, _ASSIGNMENT_CONTENT_METADATA_FIELDS)
+        if notes or len(data) + len(left_out) != 6 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ASSIGNMENT_CONTENT_METADATA_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _CONTENT_METADATA_FIELDS = frozenset(
@@ -5223,7 +5475,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.product_source = None
         else:
             model.product_source = _READ_PRODUCT_SOURCE(sent, "product_source", notes)
-        finish(model, data, notes, left_out, _CONTENT_METADATA_FIELDS)
+        if notes or len(data) + len(left_out) != 13 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _CONTENT_METADATA_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _LEARNER_PATHWAY_FIELDS = frozenset(
@@ -5265,6 +5521,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.content_type = None
         elif sent is None:
             model.content_type = None
+        elif sent.__class__ is str and (decoded := _CONTENT_TYPE_SPELLINGS.get(sent)) is not None:
+            model.content_type = decoded
+            notes.append(("content_type", _CONTENT_TYPE_STR_TYPE, sent, None))
         else:
             model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
         sent = get("key", ABSENT)
@@ -5423,7 +5682,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.normalized_metadata = None
         else:
             model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
-        finish(model, data, notes, left_out, _LEARNER_PATHWAY_FIELDS)
+        if notes or len(data) + len(left_out) != 16 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _LEARNER_PATHWAY_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _VIDEO_FIELDS = frozenset(
@@ -5464,6 +5727,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.content_type = None
         elif sent is None:
             model.content_type = None
+        elif sent.__class__ is str and (decoded := _CONTENT_TYPE_SPELLINGS.get(sent)) is not None:
+            model.content_type = decoded
+            notes.append(("content_type", _CONTENT_TYPE_STR_TYPE, sent, None))
         else:
             model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
         sent = get("key", ABSENT)
@@ -5609,7 +5875,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.normalized_metadata = None
         else:
             model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
-        finish(model, data, notes, left_out, _VIDEO_FIELDS)
+        if notes or len(data) + len(left_out) != 15 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _VIDEO_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _ENDORSEMENT_FIELDS = frozenset({"endorser", "quote"})
@@ -5646,7 +5916,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.quote = None
         else:
             model.quote = _READ_STR(sent, "quote", notes)
-        finish(model, data, notes, left_out, _ENDORSEMENT_FIELDS)
+        if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ENDORSEMENT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _CORPORATE_ENDORSEMENT_FIELDS = frozenset(
@@ -5707,7 +5981,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.individual_endorsements = null_array("individual_endorsements", list[Endorsement], notes)
         else:
             model.individual_endorsements = _READ_LIST_ENDORSEMENT(sent, "individual_endorsements", notes)
-        finish(model, data, notes, left_out, _CORPORATE_ENDORSEMENT_FIELDS)
+        if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _CORPORATE_ENDORSEMENT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _COURSE_FIELDS = frozenset(
@@ -5970,6 +6248,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.level_type = None
         elif sent is None:
             model.level_type = None
+        elif sent.__class__ is str and (decoded := _LEVEL_TYPE_SPELLINGS.get(sent)) is not None:
+            model.level_type = decoded
+            notes.append(("level_type", _LEVEL_TYPE_STR_TYPE, sent, None))
         else:
             model.level_type = _READ_LEVEL_TYPE_STR(sent, "level_type", notes)
         sent = get("subjects", ABSENT)
@@ -6073,7 +6354,14 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.outcome = _READ_STR(sent, "outcome", notes)
         sent = get("original_image", ABSENT)
-        if sent is ABSENT:
+        if sent.__class__ is str:
+            model.original_image = sent
+        elif sent.__class__ is dict:
+            try:
+                model.original_image = read_image(sent)
+            except MissingFieldError as error:
+                raise error.within("original_image") from None
+        elif sent is ABSENT:
             left_out.append("original_image")
             model.original_image = None
         elif sent is None:
@@ -6413,6 +6701,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.content_type = None
         elif sent is None:
             model.content_type = None
+        elif sent.__class__ is str and (decoded := _CONTENT_TYPE_SPELLINGS.get(sent)) is not None:
+            model.content_type = decoded
+            notes.append(("content_type", _CONTENT_TYPE_STR_TYPE, sent, None))
         else:
             model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
         sent = get("aggregation_key", ABSENT)
@@ -6540,7 +6831,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.organizations = null_array("organizations", list[str], notes)
         else:
             model.organizations = _READ_LIST_STR(sent, "organizations", notes)
-        finish(model, data, notes, left_out, _COURSE_FIELDS)
+        if notes or len(data) + len(left_out) != 73 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _COURSE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _PROGRAM_FIELDS = frozenset(
@@ -6671,6 +6966,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.type = None
         elif sent is None:
             model.type = None
+        elif sent.__class__ is str and (decoded := _PROGRAM_TYPE_SPELLINGS.get(sent)) is not None:
+            model.type = decoded
+            notes.append(("type", _PROGRAM_TYPE_STR_TYPE, sent, None))
         else:
             model.type = _READ_PROGRAM_TYPE_STR(sent, "type", notes)
         sent = get("type_attrs", ABSENT)
@@ -7383,6 +7681,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.content_type = None
         elif sent is None:
             model.content_type = None
+        elif sent.__class__ is str and (decoded := _CONTENT_TYPE_SPELLINGS.get(sent)) is not None:
+            model.content_type = decoded
+            notes.append(("content_type", _CONTENT_TYPE_STR_TYPE, sent, None))
         else:
             model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
         sent = get("language", ABSENT)
@@ -7433,7 +7734,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.subject_uuids = null_array("subject_uuids", list[str], notes)
         else:
             model.subject_uuids = _READ_LIST_STR(sent, "subject_uuids", notes)
-        finish(model, data, notes, left_out, _PROGRAM_FIELDS)
+        if notes or len(data) + len(left_out) != 77 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _PROGRAM_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _ASSIGNMENT_FIELDS = frozenset(
@@ -7559,6 +7864,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             missing(Assignment, "state")
         elif sent is None:
             missing(Assignment, "state", null=True)
+        elif sent.__class__ is str and (decoded := _ASSIGNMENT_STATE_SPELLINGS.get(sent)) is not None:
+            model.state = decoded
+            notes.append(("state", _ASSIGNMENT_STATE_STR_TYPE, sent, None))
         else:
             model.state = _READ_ASSIGNMENT_STATE_STR(sent, "state", notes)
         sent = get("transaction_uuid", ABSENT)
@@ -7614,6 +7922,9 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.learner_state = None
         elif sent is None:
             model.learner_state = None
+        elif sent.__class__ is str and (decoded := _LEARNER_STATE_SPELLINGS.get(sent)) is not None:
+            model.learner_state = decoded
+            notes.append(("learner_state", _LEARNER_STATE_STR_TYPE, sent, None))
         else:
             model.learner_state = _READ_LEARNER_STATE_STR(sent, "learner_state", notes)
         sent = get("error_reason", ABSENT)
@@ -7647,7 +7958,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.learner_acknowledged = None
         else:
             model.learner_acknowledged = _READ_BOOL(sent, "learner_acknowledged", notes)
-        finish(model, data, notes, left_out, _ASSIGNMENT_FIELDS)
+        if notes or len(data) + len(left_out) != 18 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ASSIGNMENT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _ASSIGNMENT_PAGE_FIELDS = frozenset(
@@ -7775,7 +8090,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.learner_state_counts = null_array("learner_state_counts", list[LearnerStateCount], notes)
         else:
             model.learner_state_counts = _READ_LIST_LEARNER_STATE_COUNT(sent, "learner_state_counts", notes)
-        finish(model, data, notes, left_out, _ASSIGNMENT_PAGE_FIELDS)
+        if notes or len(data) + len(left_out) != 10 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ASSIGNMENT_PAGE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _ALLOCATION_RESULT_FIELDS = frozenset({"updated", "created", "no_change"})
@@ -7812,7 +8131,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.no_change = null_array("no_change", list[Assignment], notes)
         else:
             model.no_change = _READ_LIST_ASSIGNMENT(sent, "no_change", notes)
-        finish(model, data, notes, left_out, _ALLOCATION_RESULT_FIELDS)
+        if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _ALLOCATION_RESULT_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _CATALOG_CONTENTS_PAGE_FIELDS = frozenset(
@@ -7942,7 +8265,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.enterprise_customer = None
         else:
             model.enterprise_customer = _READ_STR(sent, "enterprise_customer", notes)
-        finish(model, data, notes, left_out, _CATALOG_CONTENTS_PAGE_FIELDS)
+        if notes or len(data) + len(left_out) != 10 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _CATALOG_CONTENTS_PAGE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     _SUBSIDY_ACCESS_POLICY_TYPES = frozenset(
@@ -8200,7 +8527,14 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.aggregates = _READ_POLICY_AGGREGATES(sent, "aggregates", notes)
         sent = get("assignment_configuration", ABSENT)
-        if sent is ABSENT:
+        if sent.__class__ is str:
+            model.assignment_configuration = sent
+        elif sent.__class__ is dict:
+            try:
+                model.assignment_configuration = read_assignment_configuration(sent)
+            except MissingFieldError as error:
+                raise error.within("assignment_configuration") from None
+        elif sent is ABSENT:
             left_out.append("assignment_configuration")
             model.assignment_configuration = None
         elif sent is None:
@@ -8365,8 +8699,12 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.learner_requests = null_array("learner_requests", list[dict[str, Any]], notes)
         else:
             model.learner_requests = _READ_LIST_DICT_STR_ANY(sent, "learner_requests", notes)
-        finish(model, data, notes, left_out, _SUBSIDY_ACCESS_POLICY_FIELDS)
-        if model.policy_type not in _SUBSIDY_ACCESS_POLICY_TYPES:
+        if notes or len(data) + len(left_out) != 36 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _SUBSIDY_ACCESS_POLICY_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
+        if isinstance(model.policy_type, str) and model.policy_type not in _SUBSIDY_ACCESS_POLICY_TYPES:
             report_unknown_type(model, "policy_type", model.policy_type, "SubsidyAccessPolicy")
         return model
 
@@ -8454,7 +8792,11 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
             model.results = null_array("results", list[SubsidyAccessPolicy], notes)
         else:
             model.results = _READ_LIST_SUBSIDY_ACCESS_POLICY(sent, "results", notes)
-        finish(model, data, notes, left_out, _POLICY_PAGE_FIELDS)
+        if notes or len(data) + len(left_out) != 7 or data.__class__ is not dict:
+            finish(model, data, notes, left_out, _POLICY_PAGE_FIELDS)
+        else:
+            model.extra = {}
+            model._sdk_wire = wire_record(tuple(left_out), False) if left_out else ALL_SENT_JSON
         return model
 
     return {

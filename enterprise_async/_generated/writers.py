@@ -997,6 +997,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
 
     def write_bulk_revoke_filter(model: BulkRevokeFilter, every: bool = False) -> dict[str, Any]:
         """A ``BulkRevokeFilter`` as JSON-ready data: as the server sent it if decoded, else from its values."""
+        if (problem := model._sdk_rule()) is not None:
+            raise ValueError(problem)
         record = model._sdk_wire or BUILT
         left_out = record.left_out
         differs = record.differs

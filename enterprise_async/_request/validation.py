@@ -299,7 +299,10 @@ def _check_array(rule: Rule, value: Any, path: str, conversion: Conversion) -> N
 
 def _check_object(rule: Rule, value: Any, path: str, conversion: Conversion) -> None:
     if rule.model is not None and isinstance(value, rule.model):
-        value = as_wire_object(value, conversion)
+        try:
+            value = as_wire_object(value, conversion)
+        except ValueError as broken:  # a model changed since it was built, no longer valid
+            raise _InvalidArgumentError(path, str(broken)) from None
     if not isinstance(value, Mapping):
         expected = rule.model.__name__ if rule.model else "a mapping"
         raise _InvalidArgumentError(path, f"expected {expected}, got {type(value).__name__}")

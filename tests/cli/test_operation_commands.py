@@ -265,3 +265,19 @@ def test_a_new_operations_rules_are_checked_before_sending(cli: CommandLine, ser
     assert ran.exit_code == 2
     assert_one_error_line(ran.stderr, "invalid input", "coats[0]", "--coats")
     assert served.requests.find("POST") == []
+
+
+def test_a_revoke_filter_holding_neither_field_is_refused_before_sending(
+    cli: CommandLine, served: Sandbox
+) -> None:
+    plan = served.data.plans[0]
+    for option, value, place in (
+        ("--filter", "{}", "filters[0]"),
+        ("--filters", '[{"user_email": "al"}, {}]', "filters[1]"),
+    ):
+        ran = cli("subscriptions", "bulk-revoke", plan.uuid, option, value)
+        assert ran.exit_code == 2
+        assert_one_error_line(ran.stderr, "invalid input", place, "user_email", "status_in")
+    ran = cli("subscriptions", "revoke", plan.uuid, "--status-in", "")
+    assert ran.exit_code == 2, ran.stderr
+    assert served.requests.find("POST") == []

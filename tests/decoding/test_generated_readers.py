@@ -25,7 +25,8 @@ from enterprise_async._decoding import DecodeError
 from enterprise_async._decoding.readers import model_reader
 from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._utils.xml import TextObject
-from enterprise_async.models import CourseRun, Seat, from_dict, to_dict
+from enterprise_async.models import Course, CourseRun, Seat, from_dict, to_dict
+from tests.required import required
 
 _BASE: dict[str, Any] = {
     "key": "course-v1:edX+DemoX+1T2026",
@@ -47,6 +48,10 @@ _ODD_VALUES = st.one_of(
     st.just("2026-01-05T10:00:00+00:00"),
     st.just("advanced"),
     st.just("Intermediate"),
+    st.just("self-paced"),
+    st.just("INSTRUCTOR_PACED"),
+    st.just("high school"),
+    st.just("Self_Paced"),
     st.just("149.00"),
     st.lists(st.one_of(st.text(max_size=3), st.integers(), st.just({"type": "verified"})), max_size=3),
     st.just({"type": "audit", "surprise": 1}),
@@ -189,3 +194,37 @@ def test_the_package_compiles_no_code_while_it_runs() -> None:
     ]
 
     assert found == []
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        "https://example.com/a.png",
+        {"src": "https://example.com/a.png", "height": 10},
+        {"src": "s", "height": "10", "surprise": 1},
+        {"height": 10},  # the image's required src left out
+        TextObject({"src": "s", "height": "10"}),
+        12,
+        None,
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize("pacing", ["self_paced", "self-paced", "SELF PACED", "Self-Paced", "slow", 3])
+def test_a_text_or_model_field_and_an_enum_spelling_read_as_the_field_by_field_reader(
+    image: Any, pacing: Any
+) -> None:
+    """A course's ``original_image`` (``str | Image``) and a run's ``pacing_type`` in another
+    spelling are taken by the generated reader's own branches: the model, its record, its
+    ``to_dict``, the drift and the log are those of the field-by-field reader."""
+    run = {"key": "course-v1:edX+DemoX+1T2026", "pacing_type": pacing}
+    course = {**required(Course), "original_image": image, "course_runs": [run]}
+    generated = {cls: CONVERSION.converter.get_structure_hook(cls) for cls in (Course, CourseRun)}
+    try:
+        by_generated = _decoded(Course, dict(course))
+        for cls in generated:
+            CONVERSION.converter.register_structure_hook(cls, model_reader(CONVERSION, cls))
+        by_fields = _decoded(Course, dict(course))
+    finally:
+        for cls, hook in generated.items():
+            CONVERSION.converter.register_structure_hook(cls, hook)
+    assert by_generated == by_fields

@@ -123,6 +123,14 @@ async def start(
     return started
 
 
+async def stop(started: list[asyncio.subprocess.Process]) -> None:
+    """Tell processes started with ``--until-stopped`` to end after their round of calls."""
+    for process in started:
+        assert process.stdin is not None
+        process.stdin.write(b"stop\n")
+        await process.stdin.drain()
+
+
 async def finish(started: list[asyncio.subprocess.Process]) -> list[dict[str, Any]]:
     """Wait for every process; what each printed, or an error naming the one that failed."""
     reports = []

@@ -115,6 +115,12 @@ async def until(condition: object, what: str) -> None:
     raise AssertionError(f"never {what}")
 
 
+def outage_seen(log: str) -> bool:
+    """Whether a worker's log says it met Redis away: its queue's connections (retried within
+    the window) or a shared piece doing without Redis for a while (the budget, the token)."""
+    return " went away (" in log or " is away (" in log
+
+
 def writing(directory: Path) -> bool:
     return bool(list(directory.glob("*.part")))
 
@@ -150,7 +156,9 @@ async def test_redis_killed_and_restarted_mid_export_goes_unnoticed(
             )
             await until(lambda: writing(queued), "mid-catalog")
             restartable_redis.kill()
-            await asyncio.sleep(1.0)  # an outage much shorter than the retry window
+            # the outage lasts until a worker has met it (a request's draw on the budget, a job's
+            # heartbeat), not a time that a loaded machine could let pass with no call to Redis
+            await until(lambda: outage_seen(workers.stderr()), "met the outage")
             restartable_redis.start()
             summary = await asyncio.wait_for(export, DEADLINE)
             assert await workers.stop() == [143, 143]
@@ -221,7 +229,9 @@ async def test_a_job_past_its_timeout_fails_its_catalog_alone(redis_url: str, tm
             export = asyncio.ensure_future(
                 export_via_queue(client, queued, redis_url, page_size=20, options=options())
             )
-            await workers.start(2, "--job-timeout", "10")  # ample for the others, even on a loaded machine
+            # the usual --job-timeout (30 s): ample for the other catalogs (6 pages each) on a
+            # loaded machine, and a quarter of the slow one's latency, which it never outlives
+            await workers.start(2)
             summary = await asyncio.wait_for(export, DEADLINE)
             await workers.stop()
     assert [outcome.uuid for outcome in summary.failed] == [slow]
@@ -281,12 +291,17 @@ async def test_a_worker_killed_together_with_redis_loses_nothing(
             export = asyncio.ensure_future(
                 export_via_queue(client, queued, persistent_redis.url, page_size=20, options=options())
             )
-            await workers.start(1, "--rate-limit", "20/second", "--job-timeout", "4")
+            # the killed worker's job stays taken for its --job-timeout and 10 s (arq's mark of a
+            # job in progress, kept by Redis's append-only file): a short one brings it back soon,
+            # and 8 s is still ample to write a first page (the kill comes then) on a loaded machine
+            await workers.start(1, "--rate-limit", "20/second", "--job-timeout", "8")
             await until(lambda: writing(queued), "mid-catalog")
             workers.kill()
             persistent_redis.kill()
             persistent_redis.start()
-            await workers.start(2, "--job-timeout", "4")
+            # the workers after it have the usual --job-timeout (30 s): a catalog may take several
+            # seconds on a loaded machine, and must not fail on its time here, only on a fault
+            await workers.start(2)
             summary = await asyncio.wait_for(export, DEADLINE)
             await workers.stop()
         assert summary.ok, [outcome.error for outcome in summary.failed]

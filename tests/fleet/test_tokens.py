@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from typing import Any
 
 from enterprise_async.testing import Sandbox
 
@@ -25,16 +27,32 @@ async def test_eight_processes_of_a_hundred_calls_make_one_token_request(redis_u
 
 async def test_a_token_revoked_mid_run_is_refreshed_once_for_the_fleet(redis_url: str) -> None:
     async with Sandbox(seed=0, log_limit=1_000_000) as sandbox:
-        started = await _fleet.start(sandbox, 4, "--redis", redis_url, "--calls", "50", "--seconds", "2")
-        for _ in range(WAIT_STEPS):  # mid-run: once the fleet has made 200 requests
-            if len(sandbox.requests) >= 200:
-                break
-            await asyncio.sleep(0.05)
-        sandbox.expire_tokens()
-        revoked_at = len(sandbox.requests)
-        reports = await _fleet.finish(started)
+        started = await _fleet.start(sandbox, 4, "--redis", redis_url, "--calls", "50", "--until-stopped")
+        async with _fleet.reaped(started):  # none outlives the test, whatever fails
+            await until(lambda: len(sandbox.requests) >= 200, "made 200 requests")  # mid-run
+            sandbox.expire_tokens()
+            revoked_at = len(sandbox.requests)
+            # the fleet goes on until it met the revocation and made 50 requests past its last 401
+            await until(lambda: settled(list(sandbox.requests)[revoked_at:]), "refreshed its token")
+            await _fleet.stop(started)
+            reports = await _fleet.finish(started)
         after = list(sandbox.requests)[revoked_at:]
     assert sandbox.tokens_issued == 2
     assert sum(report["token_requests"] for report in reports) == 2
     assert any(entry.status == 401 for entry in after)
     assert all(entry.status == 200 for entry in after[-50:])
+
+
+def settled(after: list[Any]) -> bool:
+    """Whether the requests since the revocation hold a 401 and then 50 more requests."""
+    refused = [index for index, entry in enumerate(after) if entry.status == 401]
+    return bool(refused) and len(after) - refused[-1] > 50
+
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    """Wait for ``condition``; a number of looks, not a time, bounds the wait (a hang fails)."""
+    for _ in range(WAIT_STEPS):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the fleet never {what}")

@@ -4,6 +4,7 @@ next links followed where the page count is unknown, other hosts never contacted
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from typing import Any
 
@@ -50,6 +51,38 @@ def catalogs(total: int) -> list[dict[str, Any]]:
     ]
 
 
+TOGETHER_GUARD = 10.0
+"""Seconds a page held by ``Together`` waits at most (a client that never sends that many at once)."""
+
+
+@attrs.define
+class Together:
+    """Pages are held until ``count`` requests are in flight at once, or ``TOGETHER_GUARD``
+    seconds; but the first request (a listing's first page goes alone: it tells how many follow).
+    Once reached, none is held any more, until ``rearm`` (for a listing that starts again). The
+    most in flight then says how many the client sends together, not how many a loaded machine let
+    overlap: with a plain latency, a pause of this process while the window's connections open
+    lets the first page end before the last arrives."""
+
+    api: ScriptedAPI
+    count: int
+    opened: bool = False
+    reached: asyncio.Event = attrs.field(factory=asyncio.Event)
+
+    async def hold(self) -> None:
+        if not self.opened:
+            self.opened = True
+            return
+        if self.api.in_flight >= self.count:
+            self.reached.set()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.reached.wait(), TOGETHER_GUARD)
+
+    def rearm(self) -> None:
+        self.opened = False
+        self.reached = asyncio.Event()
+
+
 def serve_pages(
     api: ScriptedAPI,
     path: str,
@@ -59,11 +92,15 @@ def serve_pages(
     style: str = "count",
     host: str | None = None,
     latency: float = 0.0,
+    together: Together | None = None,
 ) -> None:
     """Pages of ``items`` at ``path``: style ``count`` (count/next), ``policy`` (num_pages),
-    ``assignment`` (page_count/page_size), ``offset`` (limit/offset links) or ``opaque`` (no count)."""
+    ``assignment`` (page_count/page_size), ``offset`` (limit/offset links) or ``opaque`` (no count);
+    after ``together``'s hold, when given."""
 
     async def handler(request: web.Request) -> web.StreamResponse:
+        if together is not None:
+            await together.hold()
         await asyncio.sleep(latency)
         # at most ``size`` a page, as a service's max_page_size caps what to_list() asks for
         per_page = min(size, int(request.query.get("page_size") or request.query.get("limit") or size))
@@ -113,7 +150,7 @@ async def test_items_come_in_server_order_across_pages(api: ScriptedAPI) -> None
 
 
 async def test_pages_after_the_first_are_fetched_concurrently_up_to_max_concurrency(api: ScriptedAPI) -> None:
-    serve_pages(api, CATALOGS, catalogs(200), size=5, latency=0.02)
+    serve_pages(api, CATALOGS, catalogs(200), size=5, latency=0.02, together=Together(api, 4))
     async with api.client(max_concurrency=4) as client:
         items = await client.catalogs.list().to_list()
     assert len(items) == 200
@@ -169,7 +206,7 @@ async def test_offset_links_are_planned_by_the_offset_parameter_the_spec_names(a
     by_offset = attrs.evolve(
         catalogs_list, pagination=attrs.evolve(catalogs_list.pagination, offset_param="offset")
     )
-    serve_pages(api, CATALOGS, catalogs(31), size=10, style="offset", latency=0.02)
+    serve_pages(api, CATALOGS, catalogs(31), size=10, style="offset", latency=0.02, together=Together(api, 3))
     async with api.client(max_concurrency=4) as client:
         items = await client.paginate(by_offset, {}).to_list()
     assert len(items) == 31
@@ -413,12 +450,21 @@ PAGE_NUMBERED = Pagination(
 
 
 def serve_numbered(
-    api: ScriptedAPI, items: list[dict[str, Any]], *, size: int, counts: bool = True, latency: float = 0.0
+    api: ScriptedAPI,
+    items: list[dict[str, Any]],
+    *,
+    size: int,
+    counts: bool = True,
+    latency: float = 0.0,
+    together: Together | None = None,
 ) -> None:
     """``{page, per_page, total, total_pages, data}`` pages numbered by ``page`` or ``offset``;
-    without ``counts`` the envelope says neither the total nor the page count; beyond the end: 404."""
+    without ``counts`` the envelope says neither the total nor the page count; beyond the end: 404.
+    Pages wait for ``together``'s hold, when given."""
 
     async def handler(request: web.Request) -> web.StreamResponse:
+        if together is not None:
+            await together.hold()
         await asyncio.sleep(latency)
         per_page = int(request.query.get("per_page", size))
         start = int(request.query.get("offset", 0)) or (int(request.query.get("page", 1)) - 1) * per_page
@@ -443,7 +489,7 @@ def requested_pages(api: ScriptedAPI) -> list[str]:
 
 
 async def test_a_page_number_envelope_without_links_is_planned_from_its_page_count(api: ScriptedAPI) -> None:
-    serve_numbered(api, catalogs(23), size=5, latency=0.02)
+    serve_numbered(api, catalogs(23), size=5, latency=0.02, together=Together(api, 3))
     items = await numbered_items(api, max_concurrency=3)
     assert [item.uuid for item in items] == [catalog["uuid"] for catalog in catalogs(23)]
     assert requested_pages(api) == ["1", "2", "3", "4", "5"]

@@ -34,6 +34,7 @@ from tests.paging.test_pagination import (
     PAGE_NUMBERED,
     POLICIES,
     TRANSACTIONS,
+    Together,
     TransactionPage,
     catalogs,
     listing,
@@ -169,11 +170,13 @@ async def test_pages_from_a_mid_page_cursor_start_with_the_items_not_yet_given(a
 
 
 async def test_a_resumed_listing_fetches_its_later_pages_concurrently(api: ScriptedAPI) -> None:
-    serve_pages(api, CATALOGS, catalogs(200), size=5, latency=0.02)
+    together = Together(api, 4)
+    serve_pages(api, CATALOGS, catalogs(200), size=5, latency=0.02, together=together)
     async with api.client(max_concurrency=4) as client:
         pager = client.catalogs.list(page_size=5)
         given = [key(item) async for item in take(pager, 52)]
         api.max_in_flight = 0
+        together.rearm()
         rest = [key(item) async for item in client.catalogs.list(page_size=5).resume(pager.cursor)]
     assert given + rest == [row["uuid"] for row in catalogs(200)]
     assert api.max_in_flight == 4

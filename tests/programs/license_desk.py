@@ -1,6 +1,7 @@
 """A license desk's morning, as a user writes it: read each policy's assignments and remind the
 learners who have not accepted yet, assign licenses of an active plan, enroll the new learners in
-a course run of the plan's catalog and read the enrollment job's status.
+a course run of the plan's catalog and read the enrollment job's status, and revoke the licenses
+of the learners who left (by e-mail filters).
 
 Type-checked with ``mypy --strict`` and run against the sandbox by tests/programs/test_programs.py;
 it holds no ``assert`` and no ``cast``: the models' types say what the services guarantee.
@@ -16,6 +17,7 @@ from enterprise_async import EnterpriseClient
 from enterprise_async.models import (
     AssignmentConfiguration,
     AssignmentState,
+    BulkRevokeFilter,
     CourseRun,
     SubscriptionPlan,
     SubsidyAccessPolicy,
@@ -50,7 +52,14 @@ async def first_run(client: EnterpriseClient, catalog_uuid: str) -> CourseRun | 
     return None
 
 
-async def morning(client: EnterpriseClient, customer_uuid: str, learners: Sequence[str]) -> list[str]:
+def leaver_filters(emails: Sequence[str]) -> list[BulkRevokeFilter]:
+    """One e-mail filter per learner who left (a filter holds an e-mail or statuses, never neither)."""
+    return [BulkRevokeFilter(user_email=email) for email in emails]
+
+
+async def morning(
+    client: EnterpriseClient, customer_uuid: str, learners: Sequence[str], leavers: Sequence[str] = ()
+) -> list[str]:
     lines: list[str] = []
     for policy in await client.policies.list(customer_uuid).to_list():
         said = await remind_waiting(client, policy)
@@ -61,6 +70,9 @@ async def morning(client: EnterpriseClient, customer_uuid: str, learners: Sequen
         return [*lines, "no active plan"]
     assigned = await client.subscriptions.assign_licenses(plan.uuid, user_emails=list(learners))
     lines.append(f"{plan.title}: {assigned.num_successful_assignments} licenses assigned")
+    if leavers:
+        revoked = await client.subscriptions.bulk_revoke(plan.uuid, filters=leaver_filters(leavers))
+        lines.append(f"{len(revoked.successful_revocations)} licenses of leavers revoked")
     run = await first_run(client, plan.enterprise_catalog_uuid)
     if run is None:
         return [*lines, f"no course run in catalog {plan.enterprise_catalog_uuid}"]

@@ -63,7 +63,10 @@ async def test_the_catalog_report_runs(sandbox: Sandbox) -> None:
 async def test_the_license_desk_runs(sandbox: Sandbox) -> None:
     customer = sandbox.data.customers[0].uuid
     async with sandbox.client() as client:
-        lines = await license_desk.morning(client, customer, ["ada@example.com", "grace@example.com"])
+        lines = await license_desk.morning(
+            client, customer, ["ada@example.com", "grace@example.com"], leavers=["grace@example.com"]
+        )
     assert any("reminded" in line for line in lines)
+    assert "1 licenses of leavers revoked" in lines
     assert any("licenses assigned" in line for line in lines)
     assert any(line.startswith("enrollment job ") for line in lines)

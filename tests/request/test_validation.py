@@ -331,4 +331,9 @@ async def test_a_typed_revoke_filter_with_only_an_email_fragment_is_sent(api: Sc
 
 
 async def test_a_typed_revoke_filter_with_nothing_set_is_refused(client: EnterpriseClient) -> None:
-    await rejects("filters[0]", client.subscriptions.bulk_revoke(PLAN, filters=[BulkRevokeFilter()]))
+    with pytest.raises(TypeError, match="BulkRevokeFilter needs user_email or status_in"):
+        client.subscriptions.bulk_revoke(PLAN, filters=[BulkRevokeFilter()])
+    emptied = BulkRevokeFilter(status_in=["assigned"])
+    emptied.status_in = []  # changed since it was built
+    error = await rejects("filters[0]", client.subscriptions.bulk_revoke(PLAN, filters=[emptied]))
+    assert "BulkRevokeFilter needs user_email or status_in" in str(error)

@@ -92,6 +92,15 @@ def test_mutated_json_decodes_or_raises_decode_error(case: tuple[str, Any]) -> N
     decode(name, json.dumps(document).encode(), "application/json")
 
 
+@pytest.mark.parametrize("value", [["AssignedLearnerCreditAccessPolicy"], {"name": "x"}, 3, True])
+def test_a_discriminator_that_is_not_text_decodes_or_raises_decode_error(value: Any) -> None:
+    """A policy's ``policy_type`` sent as an array or an object names no type: the listing decodes
+    (the value kept as sent, noted) or raises a decode error, never a ``TypeError``."""
+    document = json_fixture("policy_page")
+    document = replaced(document, ("results", 0, "policy_type"), value)
+    decode("policy_page", json.dumps(document).encode(), "application/json")
+
+
 @FUZZ
 @given(mutated_documents())
 def test_mutated_xml_decodes_or_raises_decode_error(case: tuple[str, Any]) -> None:
