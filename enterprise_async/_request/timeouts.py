@@ -86,6 +86,8 @@ def check_timeout(value: object, name: str = "timeout") -> Timeout | None:
         return Timeout(**value)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
         raise ClientValidationError(
-            name, f"must be a positive number of seconds or a Timeout(connect=, read=, total=, rate_wait=), got {value!r}"
+            name,
+            "must be a positive number of seconds or a Timeout(connect=, read=, total=, rate_wait=), "
+            f"got {value!r}",
         )
     return Timeout(total=float(value))
