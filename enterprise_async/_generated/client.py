@@ -47,7 +47,9 @@ class EnterpriseClient(BaseClient):
         max_concurrency: Requests in flight at once for this client, pages of listings included;
             ``"auto"`` adapts it to the answers (enterprise_async/README.md, *Adaptive concurrency*).
         max_retries: Retries of retryable failures (see enterprise_async/README.md, *Reliability*).
-        timeout: Seconds allowed per request, or a ``Timeout(connect=, read=, total=)``.
+        timeout: Seconds allowed per request, from sending it, or a
+            ``Timeout(connect=, read=, total=, rate_wait=)``; the wait for the rate budget before
+            sending is bounded by ``rate_wait`` alone (unbounded by default).
         retry: A ``RetryPolicy``: the delays between retries, their jitter, the statuses retried.
         concurrency_bounds: ``(minimum, maximum)`` requests in flight ``"auto"`` stays within.
         session: An ``aiohttp.ClientSession`` of the caller's; the client then leaves it open.

@@ -150,7 +150,7 @@ class ClientOptions:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data (for a queued job); ``from_json`` reads it back."""
         timeout = self.timeout
-        plain = timeout.total is not None and timeout.connect is None and timeout.read is None
+        plain = timeout.total is not None and timeout == Timeout(total=timeout.total)
         return {
             **attrs.asdict(self, recurse=False),
             "timeout": timeout.total if plain else attrs.asdict(timeout),

@@ -133,18 +133,23 @@ async def _observe(
 
 
 async def _draw(budget: RateBudget, attempt: Attempt) -> None:
-    """Draw from the rate budget, waiting no longer than the request's timeout.
+    """Draw from the rate budget, waiting no longer than the attempt's ``Timeout.rate_wait``.
 
-    A budget of "1/hour" would otherwise hold the second call for an hour, whatever its
-    timeout; the wait is not retried (another wait would end the same way).
+    None waits as long as the budget needs. The other limits count from sending: a budget of
+    several windows (``"18/second; 360/minute"``) may hold a request for the next minute, longer
+    than the attempt's ``total``, and that pacing is what ``rate_limit`` asked for. A wait cut
+    short by ``rate_wait`` is not retried: it is the caller's own bound on waiting.
     """
-    request, limit = attempt.request, attempt.timeout.total
+    request, limit = attempt.request, attempt.rate_wait
+    if limit is None:
+        await budget.draw()
+        return
     try:
         await asyncio.wait_for(budget.draw(), limit)
     except asyncio.TimeoutError:
         raise APITimeoutError(
-            f"{request.method} {request.path} waited longer than its timeout ({limit:g} s) for "
-            "the rate budget (rate_limit); nothing was sent",
+            f"{request.method} {request.path} waited longer than its rate wait limit ({limit:g} s, "
+            "Timeout(rate_wait=)) for the rate budget (rate_limit); nothing was sent",
             method=request.method,
             path=request.path,
         ) from None

@@ -146,6 +146,7 @@ class Transport:
             proxy_from_environment=link.proxy_from_environment,
         )
         self._timeout = options.timeout.to_aiohttp()
+        self._rate_wait = options.timeout.rate_wait
         self._max_retries = options.max_retries
         self._retry = options.retry
         self._middleware = tuple(middleware)
@@ -166,8 +167,11 @@ class Transport:
         more attempt that counts against no retry; a token fresh from the issuer refused at once
         (no other fault between) means the credentials are at fault, and that 401 is final.
         """
-        timeout = self._timeout if request.timeout is None else request.timeout.to_aiohttp()
-        attempt = Attempt(request, time.perf_counter(), timeout)
+        if request.timeout is None:
+            attempt = Attempt(request, time.perf_counter(), self._timeout, self._rate_wait)
+        else:
+            limits = request.timeout
+            attempt = Attempt(request, time.perf_counter(), limits.to_aiohttp(), limits.rate_wait)
         if not request.authenticated:
             return await self._retrying(attempt)
         attempt.token = self.tokens.held() or await self.tokens.token()

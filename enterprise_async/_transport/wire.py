@@ -70,6 +70,8 @@ class Attempt:
     request: HTTPRequest
     started: float
     timeout: aiohttp.ClientTimeout
+    rate_wait: float | None = None
+    """The longest the attempt waits for the rate budget before sending (``Timeout.rate_wait``)."""
     token: str | None = None
     number: int = 1
     """1 for the first attempt; a 401's refresh sends the same number again."""

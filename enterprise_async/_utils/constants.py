@@ -64,7 +64,8 @@ MIN_BUDGET_WAIT = 0.005
 RESERVE_AHEAD = 0.5
 """Seconds ahead a rate budget holds the next free moment for a request (which then sleeps until
 it and is sent): the budget's pace is then exact, not late by the time a waiting request takes to
-wake and draw again. Never longer, so that a call given up (its timeout) wastes little."""
+wake and draw again. Never longer, so that a call given up (its ``Timeout.rate_wait``, or cancelled)
+wastes little."""
 
 LATE_SHARE = 0.5
 """Share of the margin a request may come late to the moment the budget held for it; later, it

@@ -124,7 +124,8 @@ def api_options(*, format_names: Sequence[str] = ("--response-format", "--format
             "--timeout",
             type=click.FloatRange(min=0, min_open=True),
             callback=_finite_seconds,
-            help="Seconds allowed per request (SDK default: 30).",
+            help="Seconds allowed per request from sending it (SDK default: 30); the wait for the "
+            "rate budget before sending is not counted.",
         ),
     ]
 

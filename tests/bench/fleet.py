@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from enterprise_async import RateLimiter, RedisTokenCache, Timeout
+from enterprise_async import RateLimiter, RedisTokenCache
 from enterprise_async._transport.rate_limit import budget_key
 from enterprise_async._utils.constants import DEFAULT_RATE_MARGIN
 from enterprise_async.fleet._queue import export_via_queue
@@ -58,12 +58,7 @@ async def _workers(sandbox: Sandbox, url: str, count: int) -> list[asyncio.subpr
 async def _one_run(url: str, count: int, directory: Path, size: DataSize) -> dict[str, float]:
     cache, limiter = RedisTokenCache(url), RateLimiter(url)
     async with Sandbox(size=size, rate_limit=BUDGET, log_limit=100_000) as sandbox:
-        # no total limit on an attempt (the jobs carry the client's options to the workers): under
-        # the minute's limit a request waits for the budget up to some 40 s (360 drawn in 22 s, the
-        # next after 60.1 s), past the default 30 s, and a wait longer than the total fails the
-        # request unsent; connect and read keep their 30 s
-        timeout = Timeout(connect=30.0, read=30.0)
-        client = sandbox.client(token_cache=cache, rate_limit=BUDGET, rate_limiter=limiter, timeout=timeout)
+        client = sandbox.client(token_cache=cache, rate_limit=BUDGET, rate_limiter=limiter)
         async with client:
             started = time.perf_counter()
             export = asyncio.ensure_future(

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import redis.asyncio
 
+from enterprise_async import Timeout
 from enterprise_async._request.options import ClientOptions
 from enterprise_async.fleet._catalog_job import export_catalog
 from enterprise_async.fleet._customer_queue import export_customer
@@ -103,12 +104,15 @@ async def test_catalog_jobs_share_a_client_per_format_and_take_the_commands_opti
         as_json = await export_catalog(context, RUN, str(tmp_path), to_dict(second), 20, {"max_retries": 0})
         json_client = await clients.environment({})
         patient = await clients.environment({"timeout": 90.0})
+        pacing = await clients.environment({"timeout": {"total": 30.0, "rate_wait": 90.0}})
     assert as_xml["entry"]["uuid"] == first.uuid
     assert as_json["entry"]["uuid"] == second.uuid
     assert accepted(sandbox) == {XML, "application/json"}
     assert sandbox.tokens_issued == 2  # the lister's, and one for the worker's two clients
     assert json_client is await clients.environment({"response_format": "json"})
     assert patient is not json_client
+    assert pacing is not None
+    assert pacing.options.timeout == Timeout(total=30.0, rate_wait=90.0)
     assert json_client is not None
     assert json_client.max_concurrency == 4
 

@@ -5,6 +5,7 @@ than the call's timeout."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +17,7 @@ from enterprise_async import (
     ClientValidationError,
     EnterpriseClient,
     EnterpriseError,
+    Timeout,
 )
 from enterprise_async.cli import cli as command_line
 from tests.hostile.leak_server import HostileServer, serving
@@ -136,11 +138,30 @@ def test_a_client_used_from_another_event_loop_raises_a_clear_error(server: Host
         home.close()
 
 
-async def test_a_rate_wait_longer_than_the_timeout_ends_as_a_timeout(server: HostileServer) -> None:
+async def test_a_rate_wait_longer_than_its_limit_ends_as_a_timeout_with_nothing_sent(
+    server: HostileServer,
+) -> None:
     async with server.client(rate_limit="1/hour") as client:
         await client.catalogs.list().to_list()  # under the ample timeout: a loaded machine's first call
-        with pytest.raises(APITimeoutError, match="rate"):
-            await client.with_options(timeout=0.5).catalogs.list().to_list()  # shares the budget
+        sent = len(server.received)
+        hasty = client.with_options(timeout=Timeout(total=5, rate_wait=0.5))  # shares the budget
+        with pytest.raises(APITimeoutError, match=r"rate wait limit \(0.5 s, Timeout\(rate_wait=\)\)"):
+            await hasty.catalogs.list().to_list()
+    assert len(server.received) == sent, "nothing was sent"
+
+
+async def test_a_rate_wait_longer_than_the_total_timeout_is_pacing_not_a_failure(
+    server: HostileServer,
+) -> None:
+    # One request per 4 s (1 per second, counted 3 s wider by the margin): of two calls begun
+    # together, the second draws at least 4 s after the first, longer than their total of 2 s,
+    # which counts from sending. The bound is a lower one: a loaded machine only lengthens it.
+    async with server.client(rate_limit="1/second; margin=3s", timeout=Timeout(total=2)) as client:
+        began = time.monotonic()
+        pages = await asyncio.gather(*(client.catalogs.list().to_list() for _ in range(2)))
+        waited = time.monotonic() - began
+    assert pages == [[], []]
+    assert waited > 2, "the second call waited for the budget longer than its total, and succeeded"
 
 
 @pytest.mark.parametrize("timeout", ["nan", "inf", "-1", "0"])

@@ -1,10 +1,11 @@
-"""Timeouts apart: ``Timeout(connect=, read=, total=)`` sets each kind on its own; a plain number
-keeps meaning the whole attempt. Each test talks to a loopback server it starts."""
+"""Timeouts apart: ``Timeout(connect=, read=, total=, rate_wait=)`` sets each kind on its own; a plain
+number keeps meaning the whole attempt. Each test talks to a loopback server it starts."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
 from collections.abc import AsyncIterator, Iterator
 
@@ -144,7 +145,21 @@ async def test_a_post_whose_connection_was_never_made_is_retried(
 
 def test_a_plain_number_is_the_total(api: ScriptedAPI) -> None:
     assert api.client(timeout=12).options.timeout == Timeout(total=12.0)
+    assert api.client(timeout=12).options.timeout.rate_wait is None, "the rate budget's wait unbounded"
     assert str(Timeout(connect=3, read=10)) == "connect 3 s, read 10 s"
+    assert str(Timeout(total=30, rate_wait=120)) == "total 30 s, rate wait 120 s"
+
+
+@pytest.mark.parametrize(
+    "timeout", [Timeout(total=30, rate_wait=120), Timeout(rate_wait=5), Timeout(total=30), Timeout(read=2)]
+)
+def test_a_timeout_travels_whole_with_a_queued_job(timeout: Timeout) -> None:
+    from enterprise_async._request.options import ClientOptions
+
+    options = ClientOptions(timeout=timeout)
+    carried = json.loads(json.dumps(options.overrides()))  # what a queued job carries to a worker
+    assert ClientOptions().merged(carried) == options
+    assert ClientOptions().evolve(timeout={"rate_wait": 60}).timeout == Timeout(rate_wait=60)
 
 
 @pytest.mark.parametrize("bad", [0, -1, "30", True, float("nan"), {"connect": 1, "write": 2}])
@@ -153,7 +168,7 @@ def test_a_bad_timeout_is_refused_with_a_typed_error(api: ScriptedAPI, bad: obje
         api.client(timeout=bad)
 
 
-@pytest.mark.parametrize("kind", ["connect", "read", "total"])
+@pytest.mark.parametrize("kind", ["connect", "read", "total", "rate_wait"])
 def test_a_bad_limit_of_one_kind_is_refused(kind: str) -> None:
     with pytest.raises(ClientValidationError, match="timeout"):
         Timeout(**{kind: 0})  # type: ignore[arg-type]
