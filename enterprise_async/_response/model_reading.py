@@ -6,7 +6,7 @@ broke a promise of the spec (a required field left out) with the items before it
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .._decoding import DecodeError, Finding, PathsWanted, type_name
 from .._decoding.drift import LEFT_OUT
@@ -16,12 +16,29 @@ from ..errors import ResponseDecodeError
 
 if TYPE_CHECKING:
     from .._decoding import Conversion
-    from .responses import RawResponse
+    from .._utils.redaction import Redactor
 
-__all__ = ["format_of", "read_as", "structure_answer"]
+__all__ = ["Answer", "format_of", "read_as", "structure_answer"]
 
 
-def format_of(response: RawResponse) -> str:
+class Answer(Protocol):
+    """An answer as this module reads it. ``RawResponse`` is the one there is; its module uses this
+    one, so this one names what it reads instead of importing it."""
+
+    @property
+    def status(self) -> int: ...
+    @property
+    def body(self) -> bytes: ...
+    @property
+    def content_type(self) -> str: ...
+    @property
+    def redactor(self) -> Redactor: ...
+    @property
+    def request_id(self) -> str | None: ...
+    def preview(self) -> str: ...
+
+
+def format_of(response: Answer) -> str:
     """How the body is read: ``json``, ``xml``, else its content type (``unknown`` for none)."""
     kind = response.content_type
     if kind == "application/json" or kind.endswith("+json"):
@@ -36,7 +53,7 @@ def format_of(response: RawResponse) -> str:
     return kind or "unknown"
 
 
-def read_as(response: RawResponse, conversion: Conversion, data: Any, model: Any) -> Any:
+def read_as(response: Answer, conversion: Conversion, data: Any, model: Any) -> Any:
     """``data`` as ``model``'s fields say it: XML's empty elements, numbers and booleans (see
     ``_decoding.xml_schema``); JSON as it is."""
     if format_of(response) == "xml":
@@ -46,7 +63,7 @@ def read_as(response: RawResponse, conversion: Conversion, data: Any, model: Any
 
 def structure_answer(
     operation: Operation[Any],
-    response: RawResponse,
+    response: Answer,
     conversion: Conversion,
     data: Any,
     model: Any,
