@@ -20,21 +20,21 @@ from typing_extensions import Self
 
 from .._bulk.chunks import BulkResult, send_in_chunks
 from .._decoding import Conversion
-from .._decoding.drift import DriftCollector, DriftReport
+from .._decoding.drift import DriftReport
 from .._decoding.spec import ApiSpec, Operation
 from .._paging import AsyncPager
 from .._request.options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
 from .._request.request import PreparedRequest, RequestDefaults, build_request, prepare_request
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
-from .._response.responses import RawResponse, accept, read_answer
-from .._transport.auth import Secret, TokenCache
+from .._response.responses import RawResponse, answer_result
+from .._transport.auth import TokenCache
 from .._transport.concurrency import ConcurrencyLimit
 from .._transport.middleware import Middleware, check_middleware
 from .._transport.proxy import check_proxy
 from .._transport.rate_limit import RateBudget, RateLimit, RateStore
 from .._transport.session import SessionHandle
-from .._transport.transport import Link, RequestStats, Transport
+from .._transport.transport import RequestStats, Transport
 from .._utils.constants import (
     AUTO_CONCURRENCY_BOUNDS,
     DEFAULT_MAX_CONCURRENCY,
@@ -42,7 +42,7 @@ from .._utils.constants import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
 )
-from .._utils.redaction import Redactor, redact_url
+from .._utils.redaction import redact_url
 from .answers import answer
 from .job_results import read_presigned
 from .listing import listing_pager
@@ -50,8 +50,7 @@ from .raw_response import APIResponse, RawPager
 from .settings import (
     check_base_url,
     chosen_options,
-    password_of,
-    rate_budget,
+    client_parts,
     require_instance,
     require_text,
     settings_from_env,
@@ -159,42 +158,34 @@ class BaseClient(UndocumentedCalls):
         self._trust_env = trust_env_setting(trust_env, session)
         self._proxy = check_proxy(proxy)
         self._base_url = check_base_url("base_url", base_url)
-        self._base_text = str(self._base_url).rstrip("/")
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
         require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
         require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
         self._client_id = client_id
-        chain = check_middleware(middleware) or ()
-        self._middleware = chain
+        self._middleware = chain = check_middleware(middleware) or ()
         if _view_of is None:
-            redactor = Redactor(
-                [client_secret, self._base_url.password or "", auth.password or "", password_of(self._proxy)]
-            )
-            self._drift = DriftCollector(redactor)
-            self._session = SessionHandle(session)
-            self._link = Link(
-                self._session.get,
-                options=self._options,
-                spec=self.spec,
+            self._drift, self._session, self._link = client_parts(
+                self.spec,
+                self._options,
                 client_id=client_id,
-                secret=Secret(client_secret),
+                client_secret=client_secret,
+                base_url=self._base_url,
                 auth_url=auth,
+                session=session,
                 token_cache=token_cache,
-                budget=rate_budget(client_id, rate_limit, rate_limiter),
-                redactor=redactor,
+                rate_limit=rate_limit,
+                rate_limiter=rate_limiter,
                 proxy=self._proxy,
-                proxy_from_environment=self._trust_env,
+                trust_env=self._trust_env,
             )
-        else:  # a view (``with_options``): the client's session, drift report and link
-            self._drift = _view_of._drift
+        else:  # a view (``with_options``): the client's drift report, session and link
+            self._drift, self._link = _view_of._drift, _view_of._link
             self._session = SessionHandle(of=_view_of._session)
-            self._link = _view_of._link
         self._transport = Transport(
             self._session.get, options=self._options, link=self._link, middleware=chain
         )
-        self._defaults = RequestDefaults.of(self._options, self._base_text, self.spec.request_id_header)
+        self._defaults = RequestDefaults.of(self._options, self._base_url, self.spec.request_id_header)
         self._asks_json = self._options.response_format == "json"
-        self._window = self._options.most_in_flight
         self._bind_resources()
 
     def _bind_resources(self) -> None:
@@ -304,8 +295,7 @@ class BaseClient(UndocumentedCalls):
         prepared = prepare_request(operation, arguments, conversion)
         with self._transport.telemetry.operation(operation.name):
             response = await self._send(prepared, options)
-            accept(operation, response, conversion, self._drift)
-            result: ResultT = read_answer(operation, response, conversion, self._drift, arguments)
+            result: ResultT = answer_result(operation, response, conversion, self._drift, arguments)
             return result
 
     async def call_raw(
@@ -316,9 +306,7 @@ class BaseClient(UndocumentedCalls):
     ) -> APIResponse[ResultT]:
         """Like ``call``, but the answer with its HTTP details; an error status still raises."""
         prepared = prepare_request(operation, arguments, self.conversion)
-        with self._transport.telemetry.operation(operation.name):
-            response = await self._send(prepared, options)
-            return answer(operation, response, self.conversion, self._drift, arguments)
+        return await self._call_prepared(prepared, options, arguments)
 
     async def call_in_chunks(
         self,
@@ -332,8 +320,8 @@ class BaseClient(UndocumentedCalls):
 
         async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
             response = await self._send(prepared, options)
-            accept(operation, response, self.conversion, self._drift)
-            result: ResultT = read_answer(operation, response, self.conversion, self._drift, chunk_arguments)
+            conversion, drift = self.conversion, self._drift
+            result: ResultT = answer_result(operation, response, conversion, drift, chunk_arguments)
             return result
 
         extra_body = options.extra_body if options is not None else None
@@ -385,16 +373,20 @@ class BaseClient(UndocumentedCalls):
             conversion=self.conversion,
             drift=self._drift,
             telemetry=self._transport.telemetry,
-            window=self._window,
+            window=self._options.most_in_flight,
         )
 
     async def _call_prepared(
-        self, prepared: PreparedRequest, options: RequestOptions | None
+        self,
+        prepared: PreparedRequest,
+        options: RequestOptions | None,
+        arguments: Mapping[str, Any] | None = None,
     ) -> APIResponse[Any]:
-        """Send a prepared call (``client.request``'s) and answer it, as ``call_raw`` does."""
+        """Send a prepared call (``call_raw``'s, ``client.request``'s) and give its answer with its HTTP
+        details; ``arguments``: the call's, which a lookup's answer is checked against."""
         with self._transport.telemetry.operation(prepared.operation.name):
             response = await self._send(prepared, options)
-            return answer(prepared.operation, response, self.conversion, self._drift)
+            return answer(prepared.operation, response, self.conversion, self._drift, arguments)
 
     def _send(
         self,
@@ -432,9 +424,8 @@ class BaseClient(UndocumentedCalls):
         connection pool, the token provider, the statistics and everything else this client holds
         (a rate budget included) by reference, and the bound on requests in flight too while the
         view keeps this client's ``max_concurrency`` (an ``"auto"`` limit adapts for both).
-        Closing a view leaves this client open; closing
-        this client closes the pool under its views too.
-        The view is made by this class's constructor, over this client's session and ``Link``.
+        Closing a view leaves this client open; closing this client closes the pool under its views
+        too. The view is made by this class's constructor, over this client's session and ``Link``.
         """
         options = self._options.evolve(
             timeout=timeout,

@@ -1,8 +1,10 @@
-"""The checks of a client's settings, made when the client is made.
+"""The checks of a client's settings, made when the client is made, and the parts a new client
+makes of them.
 
 Each bad setting raises a ``ClientValidationError`` that names it, in ``EnterpriseClient(...)``
 rather than at the first call; a password in a URL refused is not shown. ``BaseClient`` runs them
 and keeps what they return; ``settings_from_env`` reads the same settings from the environment.
+``client_parts`` makes what a client holds and its views share.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from typing import Any
 import aiohttp
 from yarl import URL
 
+from .._decoding.drift import DriftCollector
+from .._decoding.spec import ApiSpec
 from .._request.options import ClientOptions
+from .._transport.auth import Secret, TokenCache
 from .._transport.rate_limit import (
     InMemoryRateStore,
     RateBudget,
@@ -22,13 +27,16 @@ from .._transport.rate_limit import (
     budget_key,
     parse_rate_limit,
 )
-from .._utils.redaction import redact_url
+from .._transport.session import SessionHandle
+from .._transport.transport import Link
+from .._utils.redaction import Redactor, redact_url
 from ..errors import ClientValidationError
 
 __all__ = [
     "ENVIRONMENT",
     "check_base_url",
     "chosen_options",
+    "client_parts",
     "password_of",
     "rate_budget",
     "require_instance",
@@ -136,3 +144,40 @@ def require_text(name: str, value: Any) -> None:
     """A non-empty string (an id, a secret); a typed error names anything else."""
     if not isinstance(value, str) or not value.strip():
         raise ClientValidationError(name, "must be a non-empty string")
+
+
+def client_parts(
+    spec: ApiSpec,
+    options: ClientOptions,
+    *,
+    client_id: str,
+    client_secret: str,
+    base_url: URL,
+    auth_url: URL,
+    session: aiohttp.ClientSession | None,
+    token_cache: TokenCache | None,
+    rate_limit: str | RateLimit | None,
+    rate_limiter: RateStore | None,
+    proxy: str | None,
+    trust_env: bool,
+) -> tuple[DriftCollector, SessionHandle, Link]:
+    """What a new client holds, and its views (``with_options``) share: its drift report, its
+    session and its ``Link`` (token, rate budget, statistics, the bound on requests in flight).
+    Its secrets (the client's, and the passwords of its URLs and proxy) are hidden from all they say.
+    """
+    redactor = Redactor([client_secret, base_url.password or "", auth_url.password or "", password_of(proxy)])
+    handle = SessionHandle(session)
+    link = Link(
+        handle.get,
+        options=options,
+        spec=spec,
+        client_id=client_id,
+        secret=Secret(client_secret),
+        auth_url=auth_url,
+        token_cache=token_cache,
+        budget=rate_budget(client_id, rate_limit, rate_limiter),
+        redactor=redactor,
+        proxy=proxy,
+        proxy_from_environment=trust_env,
+    )
+    return DriftCollector(redactor), handle, link

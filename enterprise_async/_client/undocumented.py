@@ -147,7 +147,10 @@ class UndocumentedCalls:
         return self._call_prepared(prepared, options)
 
     async def _call_prepared(
-        self, prepared: PreparedRequest, options: RequestOptions | None
+        self,
+        prepared: PreparedRequest,
+        options: RequestOptions | None,
+        arguments: Mapping[str, Any] | None = None,
     ) -> APIResponse[Any]:
         """Send a prepared call and answer it: ``BaseClient`` does, as it sends every call."""
         raise NotImplementedError

@@ -17,15 +17,8 @@ from attrs import frozen
 
 from .._decoding.drift import DriftCollector
 from .._decoding.spec import Operation
-from .._response.responses import (
-    RawResponse,
-    decode_body,
-    is_xml,
-    model_of,
-    read_result,
-    result_of,
-    unreadable,
-)
+from .._response.model_reading import decode_body, is_xml, model_of, read_result, result_of, unreadable
+from .._response.responses import RawResponse
 from .._utils.xml import XMLDecodeError
 
 if TYPE_CHECKING:

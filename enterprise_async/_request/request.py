@@ -129,10 +129,11 @@ class RequestDefaults:
     request_id: str | None
 
     @classmethod
-    def of(cls, settings: ClientOptions, base: str, request_id_header: str | None) -> RequestDefaults:
+    def of(cls, settings: ClientOptions, base_url: object, request_id_header: str | None) -> RequestDefaults:
+        """The defaults of a client with these settings, its base URL and its spec's request-id header."""
         headers = {"Accept": ACCEPT[settings.response_format], "User-Agent": USER_AGENT, **settings.headers}
         given = _header_value(headers, request_id_header) if request_id_header is not None else None
-        return cls(base, headers, request_id_header, given)
+        return cls(str(base_url).rstrip("/"), headers, request_id_header, given)
 
 
 def call_label(operation: str, page: int | None = None) -> str:

@@ -1,2 +1,3 @@
-"""Reading an answer: its body, bounded, decoded and checked (``responses``), its data read into its
-model (``model_reading``), and the detail of an error answer (``error_detail``)."""
+"""Reading an answer: what its status makes of it, a result or a typed error, and whether a lookup
+answered the item asked for (``responses``); its body read into its result, bytes to model
+(``model_reading``); and the detail of an error answer (``error_detail``)."""

@@ -1,4 +1,5 @@
-"""Read answers: decode bodies (JSON or DRF XML), map statuses to results and typed errors.
+"""Answers as the SDK receives them (``RawResponse``), and what a status makes of one: a result
+or a typed error.
 
 A status the operation calls a success decodes to its model (plus SDK fields such as
 ``partial``), and a lookup by key is checked to have answered the item asked for
@@ -6,7 +7,7 @@ A status the operation calls a success decodes to its model (plus SDK fields suc
 drift report (``accept``). Any other status raises the error class of the status, whose ``body``
 holds the decoded error body however the server wrote it (JSON object, list or string, XML, HTML,
 nothing) and whose ``result`` holds the decoded result where the operation documents one for that
-status. The data is read into its model by the client's ``Conversion`` (``model_reading``).
+status. The body is read into its result, bytes to model, by ``model_reading``.
 """
 
 from __future__ import annotations
@@ -15,20 +16,16 @@ import uuid
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import attrs
-import orjson
 from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
 
-from .._decoding import DecodeError, Finding, known_fields, type_name
 from .._decoding.drift import DriftCollector
 from .._decoding.enums import OpenEnum
-from .._decoding.spec import Identity, LimitRefusal, Operation, Outcome
+from .._decoding.spec import LimitRefusal, Operation
 from .._request.request import call_label
 from .._request.retry import parse_retry_after
 from .._utils.constants import ERROR_DETAIL_LIMIT
 from .._utils.redaction import Redactor
-from .._utils.xml import XMLDecodeError, parse_drf_xml
 from ..errors import (
     APIStatusError,
     ContentMismatchError,
@@ -38,7 +35,7 @@ from ..errors import (
     status_error_class,
 )
 from .error_detail import error_detail
-from .model_reading import format_of, read_as, structure_answer
+from .model_reading import decode_body, error_result, read_as_model, read_result
 
 if TYPE_CHECKING:
     from .._decoding import Conversion
@@ -46,16 +43,11 @@ if TYPE_CHECKING:
 __all__ = [
     "RawResponse",
     "accept",
+    "answer_result",
     "check_identity",
-    "decode_body",
-    "is_xml",
-    "model_of",
     "read_answer",
-    "read_result",
     "real_request_id",
-    "result_of",
     "status_error",
-    "unreadable",
 ]
 
 
@@ -148,46 +140,6 @@ class RawResponse:
         return self.redactor.headers(self.headers)
 
 
-def decode_body(response: RawResponse) -> Any:
-    """The body as JSON-shaped data (None when empty); ``ResponseDecodeError`` when unreadable."""
-    body = response.body
-    if not body or body.isspace():  # what ``strip()`` would leave empty, without copying a page
-        return None
-    kind = format_of(response)
-    try:
-        if kind == "json":
-            return orjson.loads(response.body)
-        if kind == "xml":
-            return parse_drf_xml(response.body)
-    except (orjson.JSONDecodeError, XMLDecodeError) as error:
-        raise unreadable(response, kind, error) from None
-    raise ResponseDecodeError(
-        f"{response.method} {response.path} returned {response.status} with content type "
-        f"{kind!r} where JSON or XML was expected",
-        status=response.status,
-        body=response.preview(),
-        request_id=response.request_id,
-    )
-
-
-def is_xml(response: RawResponse) -> bool:
-    """Whether the answer's body is read as XML (non-empty, and XML by its type or its start)."""
-    body = response.body
-    return bool(body) and not body.isspace() and format_of(response) == "xml"
-
-
-def unreadable(response: RawResponse, kind: str, error: ValueError) -> ResponseDecodeError:
-    """The error for a body that is not valid ``kind`` (``json``, ``xml``), secrets hidden."""
-    reason = response.redactor.text(str(error))
-    return ResponseDecodeError(
-        f"{response.method} {response.path} returned {response.status} with a body that is not "
-        f"valid {kind.upper()}: {reason}",
-        status=response.status,
-        body=response.preview(),
-        request_id=response.request_id,
-    )
-
-
 def accept(
     operation: Operation[Any],
     response: RawResponse,
@@ -208,6 +160,19 @@ def accept(
         drift.record_status(operation.name, response.status, documented, f"{response.method} {response.path}")
 
 
+def answer_result(
+    operation: Operation[Any],
+    response: RawResponse,
+    conversion: Conversion,
+    drift: DriftCollector,
+    arguments: Mapping[str, Any] | None = None,
+) -> Any:
+    """What a plain call gives: the answer accepted (``accept``: a status that is no success
+    raises), then its result read (``read_answer``)."""
+    accept(operation, response, conversion, drift)
+    return read_answer(operation, response, conversion, drift, arguments)
+
+
 def read_answer(
     operation: Operation[Any],
     response: RawResponse,
@@ -220,75 +185,6 @@ def read_answer(
     result = read_result(operation, response, conversion, drift)
     if arguments is not None and operation.identity is not None:
         check_identity(operation, response, conversion, result, arguments)
-    return result
-
-
-def read_result(
-    operation: Operation[Any],
-    response: RawResponse,
-    conversion: Conversion,
-    drift: DriftCollector | None = None,
-) -> Any:
-    """The decoded result of a successful response; what it holds that the spec does not describe
-    goes to ``drift``."""
-    model = model_of(operation, response)
-    if is_xml(response):
-        try:
-            data = conversion.read_drf_xml(response.body, model)
-        except XMLDecodeError as error:
-            raise unreadable(response, "xml", error) from None
-    else:
-        data = decode_body(response)
-    return result_of(operation, response, conversion, data, drift)
-
-
-def model_of(operation: Operation[Any], response: RawResponse) -> Any:
-    """The model the answer's status decodes to; None when its body is returned as it is."""
-    outcome = operation.outcomes.get(response.status) or _default_success(operation)
-    return None if outcome is None else outcome.model
-
-
-def result_of(
-    operation: Operation[Any],
-    response: RawResponse,
-    conversion: Conversion,
-    data: Any,
-    drift: DriftCollector | None = None,
-) -> Any:
-    """``read_result`` from the body already decoded (``data``, JSON-shaped; from XML, read by the
-    status's model: ``read_drf_xml(body, model_of(...))``)."""
-    outcome = operation.outcomes.get(response.status) or _default_success(operation)
-    if outcome is None or outcome.model is None:
-        return data
-    if data is None and outcome.empty:
-        data = {}  # a status documented without a body: the model with only the outcome's fields
-    if drift is None:
-        result = structure_answer(operation, response, conversion, data, outcome.model)
-    else:
-        findings: list[Finding] = []
-        try:
-            result = structure_answer(
-                operation,
-                response,
-                conversion,
-                data,
-                outcome.model,
-                findings,
-                drift.wants_paths(operation.name),
-            )
-        finally:  # a required field missing raises, and is counted too
-            if findings:
-                drift.record(operation.name, findings)
-    if result is None:
-        raise ResponseDecodeError(
-            f"{operation.name}: {response.method} {response.path} returned {response.status} with an "
-            f"empty body where {type_name(outcome.model)} was expected",
-            status=response.status,
-            body=response.preview(),
-            request_id=response.request_id,
-        )
-    for name, value in outcome.fields.items():
-        setattr(result, name, value)
     return result
 
 
@@ -314,7 +210,9 @@ def check_identity(
     same_type = kind is None or kind in identity.types
     if same_key and same_type:
         return
-    received = _received(operation, identity, response, conversion) if identity.received else result
+    received = result
+    if identity.received:  # the answer read as what it is, for the error
+        received = read_as_model(operation, response, conversion, identity.received)
     expected = {identity.field: asked}
     if identity.type_field and identity.types:
         expected[identity.type_field] = "|".join(identity.types)
@@ -331,14 +229,6 @@ def check_identity(
     )
 
 
-def _received(
-    operation: Operation[Any], identity: Identity, response: RawResponse, conversion: Conversion
-) -> Any:
-    """The answer decoded as what it is (the union ``received`` names), for the error."""
-    data = read_as(response, conversion, decode_body(response), identity.received)
-    return structure_answer(operation, response, conversion, data, identity.received)
-
-
 def _same_key(key: str, asked: str) -> bool:
     if key == asked:
         return True
@@ -346,11 +236,6 @@ def _same_key(key: str, asked: str) -> bool:
         return uuid.UUID(key) == uuid.UUID(asked)
     except ValueError:
         return False
-
-
-def _default_success(operation: Operation[Any]) -> Outcome | None:
-    """An undocumented 2xx status decodes like the documented one."""
-    return next((outcome for outcome in operation.outcomes.values() if outcome.success), None)
 
 
 def status_error(
@@ -378,7 +263,7 @@ def status_error(
         "status": response.status,
         "body": body,
         "headers": response.shown_headers(),
-        "result": _error_result(operation.outcomes.get(response.status), response, conversion),
+        "result": error_result(operation.outcomes.get(response.status), response, conversion),
         "method": response.method,
         "path": response.path,
         "request_id": response.request_id,
@@ -403,26 +288,6 @@ def limit_error(message: str, refusal: LimitRefusal, details: Mapping[str, Any])
     setting = f" ({refusal.setting} by default)" if refusal.setting else ""
     said = f"{message}; the service takes at most {refusal.maximum} {refusal.label} a request{setting}"
     return RequestLimitError(said, limit=refusal.maximum, setting=refusal.setting, **details)
-
-
-def _error_result(outcome: Outcome | None, response: RawResponse, conversion: Conversion) -> Any:
-    """The documented result of an error status, when the body carries one: read as a success's
-    is (XML's text as the model's fields say), secrets hidden."""
-    if outcome is None or outcome.model is None:
-        return None
-    try:
-        body = decode_body(response)
-    except ResponseDecodeError:
-        return None
-    if not isinstance(body, dict):
-        return None
-    if attrs.has(outcome.model) and known_fields(outcome.model).isdisjoint(body):
-        return None
-    try:
-        body = response.redactor.data(read_as(response, conversion, body, outcome.model))
-        return conversion.structure(body, outcome.model)
-    except DecodeError:
-        return None
 
 
 def request_id_of(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:

@@ -24,7 +24,8 @@ from yarl import URL
 
 from .._request.request import HTTPRequest
 from .._response.error_detail import error_detail
-from .._response.responses import RawResponse, decode_body
+from .._response.model_reading import decode_body
+from .._response.responses import RawResponse
 from .._utils.constants import (
     DEFAULT_TOKEN_LIFETIME,
     MAX_TOKEN_REFRESH_MARGIN,

@@ -21,7 +21,8 @@ import orjson
 
 from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._response.responses import RawResponse, read_result
+from enterprise_async._response.model_reading import read_result
+from enterprise_async._response.responses import RawResponse
 from enterprise_async._utils.xml import parse_drf_xml
 from enterprise_async.models import CatalogContentsPage
 

@@ -17,7 +17,8 @@ from enterprise_async._paging.envelope import Envelope
 from enterprise_async._paging.reading import PageRead
 from enterprise_async._paging.window import Window
 from enterprise_async._request.request import Query
-from enterprise_async._response.responses import RawResponse, read_result
+from enterprise_async._response.model_reading import read_result
+from enterprise_async._response.responses import RawResponse
 from enterprise_async._utils.xml import ITEMS_PER_TURN, render_drf_xml
 from enterprise_async.testing import DataSize, Fault, Sandbox
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from enterprise_async._generated import operations
 from enterprise_async._generated.conversion import CONVERSION
-from enterprise_async._response.responses import RawResponse, read_result
+from enterprise_async._response.model_reading import read_result
+from enterprise_async._response.responses import RawResponse
 from enterprise_async._utils.xml import render_drf_xml
 from enterprise_async.errors import ResponseDecodeError
 from tests.fixtures import json_fixture

@@ -10,8 +10,9 @@ import pytest
 
 from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._response import responses as _responses
-from enterprise_async._response.responses import RawResponse, read_result
+from enterprise_async._response import model_reading
+from enterprise_async._response.model_reading import read_result
+from enterprise_async._response.responses import RawResponse
 from enterprise_async.errors import ResponseDecodeError
 from enterprise_async.models import CatalogPage
 
@@ -50,13 +51,13 @@ def collector_off() -> Iterator[None]:
 @pytest.mark.usefixtures("collector_on")
 def test_the_collector_stays_on_while_a_body_is_decoded(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[bool] = []
-    decode_body = _responses.decode_body
+    decode_body = model_reading.decode_body
 
     def watched(response: RawResponse) -> object:
         seen.append(gc.isenabled())
         return decode_body(response)
 
-    monkeypatch.setattr(_responses, "decode_body", watched)
+    monkeypatch.setattr(model_reading, "decode_body", watched)
     page = read_result(LIST_CATALOGS, response(orjson.dumps({"count": 0, "results": []})), CONVERSION)
 
     assert isinstance(page, CatalogPage)
