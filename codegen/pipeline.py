@@ -9,7 +9,6 @@ import warnings
 from pathlib import Path
 
 from codegen.commands import render_commands
-from codegen.conversion import render_conversion
 from codegen.decoders import render_decoders
 from codegen.models import read_rule_fields, render_models
 from codegen.operations import (
@@ -19,6 +18,7 @@ from codegen.operations import (
     render_client,
     render_operations,
     render_resources,
+    template_environment,
 )
 from codegen.schemas import read_schemas, render_schemas
 from codegen.source import InvalidSpecError, Problem, load
@@ -84,7 +84,7 @@ def _render() -> dict[Path, str]:
         OUTPUT / "commands.py": render_commands(resources),
         OUTPUT / "variants.py": render_variants(read_variants(SPEC)),
         OUTPUT / "schemas.py": render_schemas(read_schemas(SPEC)),
-        OUTPUT / "conversion.py": render_conversion(),
+        OUTPUT / "conversion.py": template_environment().get_template("conversion.py.jinja2").render(),
     }
     header = HEADER.format(digest=digest)
     return {path: header + _formatted(path, source) for path, source in sources.items()}
