@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pprint import pformat
 
-from codegen.operations import ResourceSpec, _docline
+from codegen.operations import ResourceSpec
+from codegen.rendering import docline
 
 MODULE = '''"""The command line's index of the operations: each resource's description and its operations'
 summaries, so that ``enterprise-async --help`` lists them without importing a model."""
@@ -22,7 +23,7 @@ def render_commands(resources: tuple[ResourceSpec, ...]) -> str:
     """``_generated/commands.py``: the index of ``resources``."""
     index = {
         resource.name: (
-            _docline(resource.description),
+            docline(resource.description),
             {operation.method_name: operation.summary for operation in resource.operations},
         )
         for resource in resources

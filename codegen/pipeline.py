@@ -11,15 +11,8 @@ from pathlib import Path
 from codegen.commands import render_commands
 from codegen.decoders import render_decoders
 from codegen.models import read_rule_fields, render_models
-from codegen.operations import (
-    SpecError,
-    read_operations,
-    read_request_ids,
-    render_client,
-    render_operations,
-    render_resources,
-    template_environment,
-)
+from codegen.operations import SpecError, read_operations, read_request_ids
+from codegen.rendering import render_client, render_operations, render_resources, template_environment
 from codegen.schemas import read_schemas, render_schemas
 from codegen.source import InvalidSpecError, Problem, load
 from codegen.validation import problems

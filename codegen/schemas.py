@@ -15,7 +15,8 @@ from typing import Any
 
 import yaml
 
-from codegen.operations import HTTP_METHODS, template_environment
+from codegen.operations import HTTP_METHODS
+from codegen.rendering import template_environment
 
 DROPPED_KEYS = frozenset(
     {
