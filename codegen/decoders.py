@@ -43,6 +43,7 @@ from typing import Any, NamedTuple, get_args, get_origin
 import attrs
 
 from enterprise_async._decoding.enums import OpenEnum
+from enterprise_async._decoding.hooks import is_list, is_mapping, is_union
 
 READERS_DOC = '''"""Each model's reader, from a JSON object or an XML one (text leaves); see codegen/decoders.
 
@@ -140,23 +141,11 @@ def _field(field: attrs.Attribute[Any], hint: Any) -> Field:
     scalar_default = (
         default is not None and default is not attrs.NOTHING and not isinstance(default, attrs.Factory)
     )  # type: ignore[arg-type]
-    listish = _is_list(type_) or (_is_union(type_) and _is_list(get_args(type_)[0]))
+    listish = is_list(type_) or (is_union(type_) and is_list(get_args(type_)[0]))
     wire = str(field.metadata.get("wire", field.name))
     required = default is attrs.NOTHING
-    nullable = _is_union(hint) and types.NoneType in get_args(hint)
+    nullable = is_union(hint) and types.NoneType in get_args(hint)
     return Field(field.name, wire, type_, default if scalar_default else None, listish, required, nullable)
-
-
-def _is_union(type_: Any) -> bool:
-    return get_origin(type_) in (typing.Union, types.UnionType)
-
-
-def _is_list(type_: Any) -> bool:
-    return get_origin(type_) is list
-
-
-def _is_mapping(type_: Any) -> bool:
-    return type_ is dict or get_origin(type_) is dict
 
 
 def _item(type_: Any) -> Any:
@@ -165,7 +154,7 @@ def _item(type_: Any) -> Any:
 
 def _open_enum(type_: Any) -> Any:
     """``E`` for an open enum field (``E | str``), else None."""
-    members = get_args(type_) if _is_union(type_) else ()
+    members = get_args(type_) if is_union(type_) else ()
     if len(members) == 2 and members[1] is str and _is_enum(members[0]):
         return members[0]
     return None
@@ -174,7 +163,7 @@ def _open_enum(type_: Any) -> Any:
 def _is_date_or_datetime(type_: Any) -> bool:
     """A field the spec gives a date or a datetime (``anyOf`` of both formats): a UTC datetime as
     ``to_dict`` writes it is taken as it is, anything else (a date alone) goes to the union's reader."""
-    return _is_union(type_) and set(get_args(type_)) == {datetime.datetime, datetime.date}
+    return is_union(type_) and set(get_args(type_)) == {datetime.datetime, datetime.date}
 
 
 def _is_enum(type_: Any) -> bool:
@@ -182,7 +171,7 @@ def _is_enum(type_: Any) -> bool:
 
 
 def _without_none(type_: Any) -> Any:
-    if not _is_union(type_):
+    if not is_union(type_):
         return type_
     members = [member for member in get_args(type_) if member is not types.NoneType]
     return members[0] if len(members) == 1 else typing.Union[tuple(members)]  # noqa: UP007
@@ -194,7 +183,7 @@ def source_of(type_: Any) -> str:
         return "None"
     if type_ is Any:
         return "Any"
-    if _is_union(type_):
+    if is_union(type_):
         return " | ".join(source_of(member) for member in get_args(type_))
     if get_origin(type_) in (list, dict):
         return f"{get_origin(type_).__name__}[{', '.join(source_of(arg) for arg in get_args(type_))}]"
@@ -276,7 +265,7 @@ def _fast(field: Field, names: _Names) -> list[Branch]:
     type_ = field.type
     if type_ in _AS_IS:
         return [Branch(f"sent.__class__ is {type_.__name__}", "sent")]
-    if _is_mapping(type_):
+    if is_mapping(type_):
         return [Branch("sent.__class__ is dict or sent.__class__ is TextObject", "sent")]
     if (enum := _open_enum(type_)) is not None:
         test = f"sent.__class__ is str and (decoded := {names.enum(enum)}.get(sent)) is not None"
@@ -295,7 +284,7 @@ def _fast(field: Field, names: _Names) -> list[Branch]:
             Branch("sent.__class__ is str", "sent"),
             Branch("sent.__class__ is dict", read, repr(field.wire)),
         ]
-    if not _is_list(type_):
+    if not is_list(type_):
         return []
     item = _item(type_)
     if attrs.has(item):
@@ -306,7 +295,7 @@ def _fast(field: Field, names: _Names) -> list[Branch]:
         return [Branch("sent.__class__ is list", "sent")]
     if item in _AS_IS:
         return [Branch(f"sent.__class__ is list and of_class(sent, {item.__name__})", "sent")]
-    if _is_mapping(item):
+    if is_mapping(item):
         test = "sent.__class__ is list and (of_class(sent, dict) or of_class(sent, TextObject))"
         return [Branch(test, "sent")]
     return []
@@ -323,7 +312,7 @@ def _late(field: Field, names: _Names) -> list[Branch]:
 
 def _text_or_model(type_: Any) -> Any:
     """``M`` for a field of ``str | M`` (a model ``M``), else None."""
-    members = get_args(type_) if _is_union(type_) else ()
+    members = get_args(type_) if is_union(type_) else ()
     classes = [member for member in members if attrs.has(member)]
     if len(members) == 2 and str in members and len(classes) == 1:
         return classes[0]
@@ -506,7 +495,7 @@ def _write(type_: Any) -> str:
     if type_ in _WRITE_METHOD:
         written = f"{_WRITE_METHOD[type_]} if value.__class__ is {source_of(type_)} else plain(value)"
         return f"None if value is None else ({written})"
-    if _is_list(type_) and _item(type_) in _AS_IS:
+    if is_list(type_) and _item(type_) in _AS_IS:
         item_type = _item(type_).__name__
         as_is = f"value.__class__ is list and of_class(value, {item_type})"
         return f"list(value) if {as_is} else plain(value, every)"
@@ -517,7 +506,7 @@ def _write(type_: Any) -> str:
         write = f"write_{snake(type_.__name__)}"
         written = f"{write}(value, every) if value.__class__ is {type_.__name__} else plain(value, every)"
         return f"None if value is None else ({written})"
-    if _is_list(type_) and attrs.has(item_type := _item(type_)):
+    if is_list(type_) and attrs.has(item_type := _item(type_)):
         write = f"write_{snake(item_type.__name__)}"
         each = f"{write}(item, every) if item.__class__ is {item_type.__name__} else plain(item, every)"
         return f"[{each} for item in value] if value.__class__ is list else plain(value, every)"
@@ -530,7 +519,7 @@ def _write_sent(type_: Any) -> str:
     as_sent = f"as_sent(value, sent, {source_of(type_)}, record.text, every)"
     if attrs.has(type_):
         return _write(type_)
-    if _is_list(type_) and attrs.has(_item(type_)):
+    if is_list(type_) and attrs.has(_item(type_)):
         # an array sent as null, still empty
         null = "([] if record.text else None) if sent is None and not value"
         return f"({null} else {_write(type_)}) if value.__class__ is list else plain(value, every)"

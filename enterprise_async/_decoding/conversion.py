@@ -33,7 +33,7 @@ from .scalars import SCALAR_HOOKS, Hook
 from .spec import VariantRule
 from .tolerance import structure
 from .unions import union_hook
-from .writers import as_sent, model_writer, plain, to_dict
+from .writers import as_sent, model_writer, plain
 from .xml_reading import read_drf_xml, read_drf_xml_in_steps
 from .xml_schema import XmlSchemas, fill_empty_elements
 
@@ -149,7 +149,7 @@ class Conversion:
         every field: wire names, ISO dates, decimal strings, enum values.
         ``from_dict(M, to_dict(x)) == x`` for every model ``x``.
         """
-        return to_dict(self, model, every_field=every_field)
+        return plain(self, model, every_field)
 
     def fill_empty_elements(self, data: Any, model: Any) -> Any:
         """XML data read as ``model``'s fields say, in place (see ``xml_schema``)."""

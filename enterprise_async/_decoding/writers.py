@@ -1,4 +1,4 @@
-"""What the generated writers (``_generated/writers.py``) call: ``to_dict`` and the values written as sent.
+"""What the generated writers (``_generated/writers.py``) call: ``plain`` and the values written as sent.
 
 A decoded model is written from the object it was decoded from: a field the server sent is
 written as sent while the model still holds what it decoded to (enum spellings, date and decimal
@@ -39,7 +39,6 @@ __all__ = [
     "model_writer",
     "plain",
     "text_natural",
-    "to_dict",
     "written_as_sent",
 ]
 
@@ -177,17 +176,3 @@ def written_as_sent(conversion: Converting, decoded: Any, sent: Any) -> bool:
     """Whether ``to_dict`` writes ``decoded`` back as ``sent`` (``"Z"`` and ``"+00:00"`` differ)."""
     written = plain(conversion, decoded)
     return written.__class__ is sent.__class__ and bool(written == sent)
-
-
-def to_dict(conversion: Converting, model: Any, *, every_field: bool = False) -> Any:
-    """JSON-ready data for a model (or a list of models), as the server sent it.
-
-    For a decoded model, a field the server sent is written with the server's own value (an enum
-    as spelled, ``"Intermediate"`` or ``"self_paced"``; a datetime or decimal as its text) unless
-    it was changed since, and a field the server left out stays out unless it was set since;
-    ``every_field=True`` writes every documented field (``None``/``[]`` for those left out).
-    Unknown fields the server sent are written back as received. A model built in code writes
-    every field: wire names, ISO dates, decimal strings, enum values.
-    ``from_dict(M, to_dict(x)) == x`` for every model ``x``.
-    """
-    return plain(conversion, model, every_field)
