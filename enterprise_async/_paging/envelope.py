@@ -97,6 +97,12 @@ class Envelope:
         value = getattr(page, name, None) if name else None
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
+    def requested_size(self, query: Query) -> int | None:
+        """The page size a query asks for, if it does."""
+        name = self.pagination.size_param
+        value = dict(query).get(name, "") if name else ""
+        return int(value) if value.isdigit() else None
+
     def decoded(self, data: Any, query: Query) -> Any:
         """The page a decoder gave (``data``), in its envelope even where the endpoint answered
         without it."""

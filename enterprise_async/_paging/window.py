@@ -23,9 +23,9 @@ from attrs import frozen
 
 from .._request.request import Query
 from ..errors import IncompleteListingError, ResponseDecodeError
-from .cursor import ListingCursor
+from .cursor import ListingCursor, PageStep
 from .envelope import Envelope, PageDecoder, PageFetcher, link_query
-from .plans import NumberedPlan, PageStep, plan_by_link, plan_without_links
+from .plans import NumberedPlan, plan_by_link, plan_without_links
 from .reading import PageRead
 from .tally import ListingTally
 
