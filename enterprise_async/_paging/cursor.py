@@ -35,6 +35,7 @@ from typing_extensions import TypeVar as DefaultTypeVar
 
 from .._decoding.spec import Pagination
 from .._request.request import Query
+from .._response.answer import Answer
 from ..errors import ListingCursorError, ListingMovedError
 from .envelope import Envelope, link_query
 
@@ -208,8 +209,8 @@ class PageStep(Generic[PageT]):
     """Items of the pages before this one (set as the walk counts them)."""
     skip: int = 0
     """Items of this page given before (a resumed listing's first page, as its check found them)."""
-    answer: Any = None
-    """What the fetch gave beside the page: its answer, with its HTTP details."""
+    answer: Answer = field(kw_only=True)
+    """The answer that held the page."""
 
 
 @define
@@ -310,8 +311,8 @@ def _placeholders(template: str) -> tuple[str, ...]:
     return tuple(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
-FetchPage = Callable[[Query], Awaitable[tuple[Any, Any]]]
-"""One page, decoded, with the answer its fetch gave (``Window.page``)."""
+FetchPage = Callable[[Query], Awaitable[tuple[Any, Answer]]]
+"""One page, decoded, with its answer (``Window.page``)."""
 
 
 @frozen

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager, aclosing, nullcontext
-from typing import Any, Generic, TypeVar, cast
+from typing import Generic, TypeVar, cast
 
 from .._decoding.spec import Pagination
 from .._request.request import Query, merge_query
+from .._response.answer import Answer
 from ..errors import ClientValidationError, IncompleteListingError
 from .cursor import ListingCursor, PageStep, PageT, Position, Resumption, listing_arguments
 from .envelope import Envelope, Page, PageFetcher
@@ -164,8 +165,8 @@ class AsyncPager(Generic[ItemT, PageT]):
         page, _ = await self.first_page_answered()
         return page
 
-    async def first_page_answered(self) -> tuple[PageT, Any]:
-        """Page 1 alone, with the answer its fetch gave beside it (a raw listing's)."""
+    async def first_page_answered(self) -> tuple[PageT, Answer]:
+        """Page 1 alone, with its answer (what a raw listing gives)."""
         with self._span():
             page, answer = await self._pages.page(self._query)
             return cast("PageT", page), answer
@@ -232,8 +233,8 @@ class AsyncPager(Generic[ItemT, PageT]):
             async for page, _ in pages:
                 yield page
 
-    async def pages_answered(self) -> AsyncGenerator[tuple[PageT, Any], None]:
-        """``pages()``, each page with the answer its fetch gave beside it (a raw listing's)."""
+    async def pages_answered(self) -> AsyncGenerator[tuple[PageT, Answer], None]:
+        """``pages()``, each page with its answer (what a raw listing gives)."""
         position = self._begin()
         async with aclosing(self._steps()) as steps:
             async for step in steps:

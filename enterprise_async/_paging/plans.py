@@ -19,6 +19,7 @@ from typing import Any
 from attrs import frozen
 
 from .._request.request import Query, merge_query
+from .._response.answer import Answer
 from .cursor import ListingCursor, PageStep
 from .envelope import Envelope, QueryOf, link_query
 
@@ -46,7 +47,7 @@ class NumberedPlan:
         last = short if self.total is None else number >= self.total
         return None if last else self.query_of(number + 1)
 
-    def step(self, page: Any, number: int, answer: Any = None) -> PageStep[Any]:
+    def step(self, page: Any, number: int, answer: Answer) -> PageStep[Any]:
         """Page ``number`` of this plan, as a step of the walk."""
         return PageStep(
             page, number, self.query_of(number), self.after(page, number), self.size, answer=answer

@@ -36,9 +36,9 @@ def _docstring_lines(tree: ast.Module) -> set[int]:
     """The lines of every string that stands alone as a statement: docstrings, attributes' included."""
     lines: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            if isinstance(node.value.value, str):
-                lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        alone = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        if alone and isinstance(node.value.value, str):
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
     return lines
 
 
