@@ -66,7 +66,7 @@ class Window:
             try:
                 next(steps)
             except StopIteration as done:
-                return self.envelope.decoded(done.value, query), answer
+                return self.envelope.decoded(done.value, query, answer.response.where), answer
 
     async def walk(
         self, tally: ListingTally, start: ListingCursor, query: Query

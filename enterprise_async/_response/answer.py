@@ -131,7 +131,7 @@ class Answer:
         if result is None:
             response = self.response
             raise ResponseDecodeError(
-                f"{name}: {response.method} {response.path} returned {response.status} with an "
+                f"{name}: {response.where} returned {response.status} with an "
                 f"empty body where {type_name(outcome.model)} was expected",
                 status=response.status,
                 body=response.preview(),
@@ -168,8 +168,8 @@ class Answer:
             item, items = _items_before(self.conversion, data, model, error.path)
         response = self.response
         return ResponseDecodeError(
-            f"{self.operation.name}: the {response.status} body does not fit {type_name(model)}: "
-            f"{response.redactor.text(str(error))}",
+            f"{self.operation.name}: the {response.status} body of {response.where} does not fit "
+            f"{type_name(model)}: {response.redactor.text(str(error))}",
             status=response.status,
             body=response.preview(),
             request_id=response.request_id,
@@ -206,7 +206,7 @@ class Answer:
             expected[identity.type_field] = "|".join(identity.types)
         answered = f"{kind or type(received).__name__} {key!r}" if key is not None else f"no {identity.field}"
         raise ContentMismatchError(
-            f"{operation.name}: {response.method} {response.path} asked for "
+            f"{operation.name}: {response.where} asked for "
             f"{expected.get(identity.type_field or '', 'the item')} {asked!r} and the service answered "
             f"{answered}",
             received=received,
@@ -223,7 +223,7 @@ class Answer:
         operation, response = self.operation, self.response
         body = response.shown_body()
         message = response.redactor.text(
-            f"{call_label(operation.name, page)}: {response.method} {response.path} "
+            f"{call_label(operation.name, page)}: {response.where} "
             f"returned {response.status} {response.reason}"
         )
         if detail := error_detail(body):

@@ -14,9 +14,10 @@ from typing import Any
 import orjson
 from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
+from yarl import URL
 
 from .._utils.constants import ERROR_DETAIL_LIMIT
-from .._utils.redaction import Redactor
+from .._utils.redaction import Redactor, shown_url
 from .._utils.xml import XMLDecodeError, parse_drf_xml
 from ..errors import ResponseDecodeError
 
@@ -53,6 +54,15 @@ class RawResponse:
     """The client's secrets, hidden from everything this answer makes the SDK say."""
     sent_request_id: str | None = None
     """The id the request was sent with (``x-sdk-request-id-header``: X-Request-ID)."""
+    url: URL | None = None
+    """The URL the request went to (errors show it without user, password or query: ``where``)."""
+
+    @property
+    def where(self) -> str:
+        """The method and the whole URL of the request, as errors name them
+        (``GET https://host/api/enterprise/v2/...``), with no user, password, query or fragment;
+        the path alone when the URL is not known."""
+        return f"{self.method} {shown_url(self.url) if self.url is not None else self.path}"
 
     @property
     def request_id(self) -> str | None:
@@ -72,9 +82,11 @@ class RawResponse:
                 return self.redactor.text(value)
         return None
 
-    def timed(self, elapsed: float, retries: int, sent_request_id: str | None = None) -> RawResponse:
-        """This answer with the time it took and the retries made (and the id its request was
-        sent with, when it does not know it: a middleware's own answer)."""
+    def timed(
+        self, elapsed: float, retries: int, sent_request_id: str | None = None, url: URL | None = None
+    ) -> RawResponse:
+        """This answer with the time it took and the retries made (and the id and URL its request
+        was sent with, when it does not know them: a middleware's own answer)."""
         return RawResponse(
             self.status,
             self.reason,
@@ -88,6 +100,7 @@ class RawResponse:
             self.request_id_placeholders,
             self.redactor,
             self.sent_request_id or sent_request_id,
+            self.url or url,
         )
 
     @property
@@ -129,7 +142,7 @@ class RawResponse:
         except (orjson.JSONDecodeError, XMLDecodeError) as error:
             raise self.unreadable(kind, error) from None
         raise ResponseDecodeError(
-            f"{self.method} {self.path} returned {self.status} with content type "
+            f"{self.where} returned {self.status} with content type "
             f"{kind!r} where JSON or XML was expected",
             status=self.status,
             body=self.preview(),
@@ -139,8 +152,8 @@ class RawResponse:
     def unreadable(self, kind: str, error: ValueError) -> ResponseDecodeError:
         """The error for a body that is not valid ``kind`` (``json``, ``xml``), secrets hidden."""
         return ResponseDecodeError(
-            f"{self.method} {self.path} returned {self.status} with a body that is not "
-            f"valid {kind.upper()}: {self.redactor.text(str(error))}",
+            f"{self.where} returned {self.status} with a body that is not valid {kind.upper()}: "
+            f"{self.redactor.text(str(error))}",
             status=self.status,
             body=self.preview(),
             request_id=self.request_id,
