@@ -142,8 +142,7 @@ class RawResponse:
         except (orjson.JSONDecodeError, XMLDecodeError) as error:
             raise self.unreadable(kind, error) from None
         raise ResponseDecodeError(
-            f"{self.where} returned {self.status} with content type "
-            f"{kind!r} where JSON or XML was expected",
+            f"{self.where} returned {self.status} with content type {kind!r} where JSON or XML was expected",
             status=self.status,
             body=self.preview(),
             request_id=self.request_id,
