@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._decoding.spec import (
+from .._spec import (
     ApiSpec,
     AtLeastOneOf,
     Chunking,

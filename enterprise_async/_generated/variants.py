@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._decoding.spec import VariantRule
+from .._spec import VariantRule
 from .models import (
     ContentItem,
     ContentMetadata,

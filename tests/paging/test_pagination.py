@@ -23,8 +23,8 @@ from enterprise_async import (
     Send,
     ServerError,
 )
-from enterprise_async._decoding.spec import Operation, Outcome, Pagination, Param, Rule
 from enterprise_async._generated import operations
+from enterprise_async._spec import Operation, Outcome, Pagination, Param, Rule
 from enterprise_async.models import (
     Assignment,
     AssignmentPage,
