@@ -40,7 +40,7 @@ from attrs import define, field
 from .._utils.constants import DEFAULT_RATE_MARGIN, RESERVE_AHEAD
 from ..errors import ClientValidationError
 
-__all__ = ["REDIS_DRAW", "Draw", "Limit", "MemoryWindows", "RateLimit", "parse_rate_limit", "spacing"]
+__all__ = ["Draw", "Limit", "MemoryWindows", "RateLimit", "parse_rate_limit", "spacing"]
 
 _MARGIN = re.compile(r"^margin\s*[=:]?\s*(?P<number>[0-9]*\.?[0-9]+)\s*(?P<unit>ms|s)?$", re.IGNORECASE)
 _EXAMPLE = "'18/second; 360/minute' (with a margin: '18/second; 360/minute; margin=0.1s')"
@@ -174,39 +174,3 @@ class MemoryWindows:
         """Give back a moment drawn and not used: nothing will arrive for it."""
         with contextlib.suppress(ValueError):
             self._moments.get(key, deque()).remove(float(moment))
-
-
-REDIS_DRAW = """
--- KEYS[1]: the moments (ms, Redis's clock, newest first) of the draws on a budget, a draw held
--- for a moment to come included. ARGV: the margin, the most a draw may be held ahead (ms), then
--- amount and window (ms) of each limit in turn. Returns {1, ms, moment}: a request granted, to be
--- sent in ms (noted at that moment); {0, ms}: none, ask again in ms.
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
-local spacing, ahead = tonumber(ARGV[1]), tonumber(ARGV[2])
-local wait, keep, longest = 0, 0, 0
-for i = 3, #ARGV, 2 do
-  local amount, window = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
-  local counted = redis.call('LINDEX', KEYS[1], amount - 1)
-  if counted then
-    wait = math.max(wait, tonumber(counted) + window - now)
-  end
-  keep = math.max(keep, amount)
-  longest = math.max(longest, window)
-  spacing = math.min(spacing, window / amount)
-end
-local newest = redis.call('LINDEX', KEYS[1], 0)
-if newest then
-  wait = math.max(wait, tonumber(newest) + spacing - now)
-end
-if wait > ahead then
-  return {0, string.format('%.3f', wait)}
-end
-local moment = string.format('%.3f', now + wait)
-redis.call('LPUSH', KEYS[1], moment)
-redis.call('LTRIM', KEYS[1], 0, keep - 1)
-redis.call('PEXPIRE', KEYS[1], math.ceil(longest + wait))
-return {1, string.format('%.3f', wait), moment}
-"""
-"""The moving windows on Redis, every limit checked and the draw noted at once, on Redis's clock
-(the same for every process of a fleet): ``MemoryWindows.draw`` in Lua."""
