@@ -9,20 +9,13 @@ arrive more than ``amount`` within ``seconds``. Each limit is therefore counted 
 ``margin`` wider than the service's, and draws are spaced (``spacing``): a clump drawn at once
 would leave one by one, its last requests late by the time the others take to send.
 
-``DEFAULT_RATE_MARGIN`` (0.1 s) comes from measurement. The margin covers the spread of the way
-from a draw to the service's clock: the client's own lateness (bounded here: a request later than
-``LATE_SHARE`` of the margin to its moment draws again), the network's jitter, and the service's
-wait before its throttle reads the time. Measured as how much a span of 19 requests of a
-four-process fleet (18 per second) shrank between their draws (read from the budget's list on
-Redis) and their arrivals at the sandbox, through a relay that holds each request 10-50 ms at
-random (``tests/loaded_network.py``, a network's jitter), on a machine otherwise idle: 43-63 ms
-(5 runs). The margin must cover that, and may not pass 1/9 s: a burst goes at most ``amount`` per
-``seconds + margin``, and 18 per 1.111 s is the 90% of the budget a client must keep. 0.1 s lies
-in between, with 37 ms of room. A service that waits for a CPU itself, as the sandbox does on a
-machine whose cores are busy with the fleet and other work, adds a spread no margin a client can
-afford covers (B7, ``python -m tests.bench --only B7``, shows it: 0.08-0.32 s with no relay at a
-load average of 9.5 on two CPUs, seconds at 14-20); a client in that place sets its margin
-(``"...; margin=0.25s"``, as the fleet tests beside CPU burners do).
+``DEFAULT_RATE_MARGIN`` (0.1 s) covers the spread of the way from a draw to the service's clock:
+the client's own lateness (bounded here: a request later than ``LATE_SHARE`` of the margin to its
+moment draws again), the network's jitter, and the service's wait before its throttle reads the
+time. It may not pass 1/9 s: a burst goes at most ``amount`` per ``seconds + margin``, and 18 per
+1.111 s is the 90% of the budget a client must keep. A service that waits for a CPU itself adds a
+spread no margin a client can afford covers; a client in that place sets its margin
+(``"...; margin=0.25s"``). The spread as measured: ``tests/bench/README.md`` (the rate margin).
 """
 
 from __future__ import annotations
