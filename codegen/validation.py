@@ -36,6 +36,7 @@ EXTENSIONS = (
     "x-sdk-retry",
     "x-sdk-identity",
     "x-sdk-identity-field",
+    "x-sdk-changes",
     "x-sdk-json-fallback",
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
@@ -187,6 +188,8 @@ def _extensions(document: Node) -> Iterator[Problem]:
             yield from _service(document, node, at)
         if "x-sdk-identity-field" in node:
             yield from _identity_field(document, node, at)
+        if "x-sdk-changes" in node:
+            yield from _changes(document, node, at)
         if "discriminator" in node and not (node.get("oneOf") or node.get("anyOf")):
             yield from _own_discriminator(node, at)
 
@@ -229,6 +232,29 @@ def _identity_field(document: Node, node: Node, at: str) -> Iterator[Problem]:
         unknown = [part for part in names if part not in known]
         if not names or unknown:
             yield Problem(where + pointer("fallbacks"), f"{text!r} names no property, or unknown {unknown}")
+
+
+def _changes(document: Node, node: Node, at: str) -> Iterator[Problem]:
+    """``x-sdk-changes``: ``identity``, templates (``"{content_type}:{key}"``) whose every
+    placeholder is a property of some variant, and ``not_content``, properties of some variant."""
+    value = node["x-sdk-changes"]
+    where = at + pointer("x-sdk-changes")
+    if not isinstance(value, dict) or not value.get("identity"):
+        yield Problem(where, "needs `identity`: a list of templates ('{content_type}:{key}')")
+        return
+    variants = [_resolved(document, variant) for variant in node.get("anyOf") or node.get("oneOf") or ()]
+    known = {key for schema in variants or [node] for key in schema.get("properties") or {}}
+    templates, ignored = value.get("identity"), value.get("not_content", [])
+    if not isinstance(templates, list) or not all(isinstance(text, str) for text in templates):
+        yield Problem(where + pointer("identity"), "must be a list of templates ('{content_type}:{key}')")
+        return
+    for text in templates:
+        names = [part[1] for part in string.Formatter().parse(text) if part[1] is not None]
+        unknown = [part for part in names if part not in known]
+        if not names or unknown:
+            yield Problem(where + pointer("identity"), f"{text!r} names no property, or unknown {unknown}")
+    if not isinstance(ignored, list) or any(name not in known for name in ignored):
+        yield Problem(where + pointer("not_content"), f"must list properties of the items, got {ignored!r}")
 
 
 def _service(document: Node, node: Node, at: str) -> Iterator[Problem]:
