@@ -157,7 +157,7 @@ class BaseClient(UndocumentedCalls):
         self._options = chosen_options(options, separate)
         self._trust_env = trust_env_setting(trust_env, session)
         self._proxy = check_proxy(proxy)
-        self._base_url = check_base_url("base_url", base_url)
+        self._base_url = check_base_url("base_url", base_url, credentials=False)
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
         require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
         require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")

@@ -97,9 +97,9 @@ class Envelope:
         value = getattr(page, name, None) if name else None
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-    def decoded(self, data: Any, query: Query) -> Any:
+    def decoded(self, data: Any, query: Query, where: str | None = None) -> Any:
         """The page a decoder gave (``data``), in its envelope even where the endpoint answered
-        without it."""
+        without it; ``where``: the method and URL of its answer, for an error to name."""
         pagination = self.pagination
         if isinstance(data, list) and pagination.items is not None:
             # an endpoint that answered without the envelope it usually sends
@@ -110,29 +110,33 @@ class Envelope:
                 if plan.required and plan.nullable and plan.name not in fields:
                     fields[plan.name] = None
             data = pagination.page_model(**fields)
-        self._check(data, query)
+        self._check(data, query, where)
         return data
 
-    def _check(self, page: Any, query: Query) -> None:
+    def _check(self, page: Any, query: Query, where: str | None) -> None:
         """Refuse a page the pager cannot follow, rather than yield the characters of a string as
         items or stop early at a link that is not one. (Other fields keep what was sent.)"""
         pagination = self.pagination
         items = page if pagination.items is None else getattr(page, pagination.items, None)
         if items is not None and not isinstance(items, (list, tuple)):
             raise ResponseDecodeError(
-                f"{self._where(query)}: {pagination.items or 'the page'} must be a list, "
+                f"{self._where(query, where)}: {pagination.items or 'the page'} must be a list, "
                 f"got {type(items).__name__}: {items!r:.80}"
             )
         link = getattr(page, pagination.next_field, None) if pagination.next_field else None
         if link is not None and not isinstance(link, str):
             raise ResponseDecodeError(
-                f"{self._where(query)}: {pagination.next_field} must be a link or null, "
+                f"{self._where(query, where)}: {pagination.next_field} must be a link or null, "
                 f"got {type(link).__name__}: {link!r:.80}"
             )
 
-    def _where(self, query: Query) -> str:
-        shown = "&".join(f"{name}={value}" for name, value in query)
-        return f"{self.model} page ({shown or 'first'})"
+    def _where(self, query: Query, where: str | None) -> str:
+        """The page, as an error names it: its answer's method and URL, else its query's names
+        (never their values, which may carry a learner's e-mail)."""
+        if where is not None:
+            return f"{self.model} of {where}"
+        names = ", ".join(name for name, _ in query)
+        return f"{self.model} page ({names or 'first'})"
 
 
 def link_query(link: str | None) -> Query | None:

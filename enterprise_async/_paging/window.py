@@ -69,7 +69,7 @@ class Window:
             try:
                 next(steps)
             except StopIteration as done:
-                return self.envelope.decoded(done.value, query), decode.answer
+                return self.envelope.decoded(done.value, query, decode.response.where), decode.answer
 
     async def walk(
         self, tally: ListingTally, start: ListingCursor, query: Query

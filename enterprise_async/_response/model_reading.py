@@ -54,6 +54,8 @@ class Answer(Protocol):
     @property
     def path(self) -> str: ...
     @property
+    def where(self) -> str: ...
+    @property
     def body(self) -> bytes: ...
     @property
     def content_type(self) -> str: ...
@@ -101,7 +103,7 @@ def decode_body(response: Answer) -> Any:
     except (orjson.JSONDecodeError, XMLDecodeError) as error:
         raise unreadable(response, kind, error) from None
     raise ResponseDecodeError(
-        f"{response.method} {response.path} returned {response.status} with content type "
+        f"{response.where} returned {response.status} with content type "
         f"{kind!r} where JSON or XML was expected",
         status=response.status,
         body=response.preview(),
@@ -119,8 +121,7 @@ def unreadable(response: Answer, kind: str, error: ValueError) -> ResponseDecode
     """The error for a body that is not valid ``kind`` (``json``, ``xml``), secrets hidden."""
     reason = response.redactor.text(str(error))
     return ResponseDecodeError(
-        f"{response.method} {response.path} returned {response.status} with a body that is not "
-        f"valid {kind.upper()}: {reason}",
+        f"{response.where} returned {response.status} with a body that is not valid {kind.upper()}: {reason}",
         status=response.status,
         body=response.preview(),
         request_id=response.request_id,
@@ -185,7 +186,7 @@ def result_of(
                 drift.record(operation.name, findings)
     if result is None:
         raise ResponseDecodeError(
-            f"{operation.name}: {response.method} {response.path} returned {response.status} with an "
+            f"{operation.name}: {response.where} returned {response.status} with an "
             f"empty body where {type_name(outcome.model)} was expected",
             status=response.status,
             body=response.preview(),
@@ -249,7 +250,8 @@ def structure_answer(
             item, items = _items_before(conversion, data, model, error.path)
         reason = response.redactor.text(str(error))
         raise ResponseDecodeError(
-            f"{operation.name}: the {response.status} body does not fit {type_name(model)}: {reason}",
+            f"{operation.name}: the {response.status} body of {response.where} does not fit "
+            f"{type_name(model)}: {reason}",
             status=response.status,
             body=response.preview(),
             request_id=response.request_id,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
+from yarl import URL
 
 from .._decoding.drift import DriftCollector
 from .._decoding.enums import OpenEnum
@@ -25,7 +26,7 @@ from .._decoding.spec import LimitRefusal, Operation
 from .._request.request import call_label
 from .._request.retry import parse_retry_after
 from .._utils.constants import ERROR_DETAIL_LIMIT
-from .._utils.redaction import Redactor
+from .._utils.redaction import Redactor, shown_url
 from ..errors import (
     APIStatusError,
     ContentMismatchError,
@@ -81,6 +82,15 @@ class RawResponse:
     """The client's secrets, hidden from everything this answer makes the SDK say."""
     sent_request_id: str | None = None
     """The id the request was sent with (``x-sdk-request-id-header``: X-Request-ID)."""
+    url: URL | None = None
+    """The URL the request went to (errors show it without user, password or query: ``where``)."""
+
+    @property
+    def where(self) -> str:
+        """The method and the whole URL of the request, as errors name them
+        (``GET https://host/api/enterprise/v2/...``), with no user, password, query or fragment;
+        the path alone when the URL is not known."""
+        return f"{self.method} {shown_url(self.url) if self.url is not None else self.path}"
 
     @property
     def request_id(self) -> str | None:
@@ -100,9 +110,11 @@ class RawResponse:
                 return self.redactor.text(value)
         return None
 
-    def timed(self, elapsed: float, retries: int, sent_request_id: str | None = None) -> RawResponse:
-        """This answer with the time it took and the retries made (and the id its request was
-        sent with, when it does not know it: a middleware's own answer)."""
+    def timed(
+        self, elapsed: float, retries: int, sent_request_id: str | None = None, url: URL | None = None
+    ) -> RawResponse:
+        """This answer with the time it took and the retries made (and the id and URL its request
+        was sent with, when it does not know them: a middleware's own answer)."""
         return RawResponse(
             self.status,
             self.reason,
@@ -116,6 +128,7 @@ class RawResponse:
             self.request_id_placeholders,
             self.redactor,
             self.sent_request_id or sent_request_id,
+            self.url or url,
         )
 
     @property
@@ -218,7 +231,7 @@ def check_identity(
         expected[identity.type_field] = "|".join(identity.types)
     answered = f"{kind or type(received).__name__} {key!r}" if key is not None else f"no {identity.field}"
     raise ContentMismatchError(
-        f"{operation.name}: {response.method} {response.path} asked for "
+        f"{operation.name}: {response.where} asked for "
         f"{expected.get(identity.type_field or '', 'the item')} {asked!r} and the service answered "
         f"{answered}",
         received=received,
@@ -253,8 +266,7 @@ def status_error(
     """
     body = response.shown_body()
     message = response.redactor.text(
-        f"{call_label(operation.name, page)}: {response.method} {response.path} "
-        f"returned {response.status} {response.reason}"
+        f"{call_label(operation.name, page)}: {response.where} returned {response.status} {response.reason}"
     )
     if detail := error_detail(body):
         message = f"{message}: {response.redactor.text(detail)}"

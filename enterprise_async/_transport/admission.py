@@ -148,7 +148,7 @@ async def _draw(budget: RateBudget, attempt: Attempt) -> None:
         await asyncio.wait_for(budget.draw(), limit)
     except asyncio.TimeoutError:
         raise APITimeoutError(
-            f"{request.method} {request.path} waited longer than its rate wait limit ({limit:g} s, "
+            f"{request.where} waited longer than its rate wait limit ({limit:g} s, "
             "Timeout(rate_wait=)) for the rate budget (rate_limit); nothing was sent",
             method=request.method,
             path=request.path,

@@ -249,7 +249,7 @@ async def test_a_refused_connection_that_persists_raises_api_connection_error(
         with pytest.raises(APIConnectionError) as caught:
             await allocate(client)
     assert not isinstance(caught.value, APITimeoutError)
-    assert f"POST {ALLOCATE}" in str(caught.value)
+    assert f"POST {base}{ALLOCATE}" in str(caught.value)
 
 
 async def test_stats_count_requests_retries_and_faults(api: ScriptedAPI, no_sleep: list[float]) -> None:
