@@ -149,6 +149,15 @@ def test_learners_export_failing_leaves_no_file(cli: CommandLine, served: Sandbo
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_file_that_cannot_be_written_is_named_as_given(
+    cli: CommandLine, served: Sandbox, tmp_path: Path
+) -> None:
+    out = tmp_path / "nonexistent" / "dir" / "x.csv"
+    ran = cli("learners", "export", served.data.customers[0].uuid, "--out", str(out))
+    assert ran.exit_code == 1
+    assert ran.error_lines == [f"Error: No such file or directory: {out}"]  # never x.csv.part
+
+
 def test_csv_rows_carry_the_servers_own_spellings_and_texts() -> None:
     from enterprise_async.exports._learners import _CsvRows
 
