@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from collections.abc import AsyncIterable, Callable
-from typing import IO, Any, Final, TypeVar
+from typing import IO, Any, Final, TypeVar, cast
 
 import click
 import orjson
@@ -75,7 +75,7 @@ class TrimmedLines:
 
 def _console(*, stderr: bool) -> Console:
     stream = sys.stderr if stderr else sys.stdout
-    console = Console(file=TrimmedLines(stream), highlight=False)
+    console = Console(file=cast("IO[str]", TrimmedLines(stream)), highlight=False)
     if console.is_terminal:
         console.file = stream  # a terminal shows no trailing space, and redraws progress in place
         return console

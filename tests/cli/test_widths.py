@@ -164,11 +164,15 @@ def test_a_message_to_standard_error_that_is_no_terminal_is_one_line(
     customer = served.data.customers[0].uuid
     ran = cli("learners", "export", customer, "--out", str(out))
     assert ran.exit_code == 0
-    assert ran.error_lines[-1] == f"wrote {len(served.data.summaries(customer))} learner records to {out} (csv)"
+    assert (
+        ran.error_lines[-1] == f"wrote {len(served.data.summaries(customer))} learner records to {out} (csv)"
+    )
     emails = tmp_path / "emails.txt"
     emails.write_text("ada@acme.example\ngrace@acme.example\n")
     key = served.data.first(served.data.catalogs[0], "courserun")["key"]
-    ran = cli("bulk", "enroll", customer, "--emails-file", str(emails), "--course-run-key", key, "--no-notify")
+    ran = cli(
+        "bulk", "enroll", customer, "--emails-file", str(emails), "--course-run-key", key, "--no-notify"
+    )
     queued = [line for line in ran.error_lines if line.startswith("job ")]
     assert len(queued) == 1
     assert queued[0].endswith(" queued: chunk 1, 2 learner(s)")
