@@ -44,6 +44,7 @@ def pagination(
     options["past_last_status"] = repr(reader.past_last_page.get("status"))
     options["past_last_detail"] = repr(reader.past_last_page.get("detail"))
     options.update(identity_options(reader.schemas.get(item_hint, {})))
+    options.update(change_options(reader.schemas.get(item_hint, {})))
     source = call_source("Pagination", [page_model, item_hint], options)
     return page_hint, item_hint, source
 
@@ -68,6 +69,18 @@ def identity_options(schema: Schema) -> dict[str, str]:
         options["identity_type_field"] = repr(discriminator["propertyName"])
         options["identity_types"] = repr(types)
     return options
+
+
+def change_options(schema: Schema) -> dict[str, str]:
+    """The ``Pagination`` options of a change feed (``x-sdk-changes``): the templates naming an item,
+    and the fields that are no part of its content."""
+    changes = schema.get("x-sdk-changes")
+    if not isinstance(changes, dict):
+        return {}
+    return {
+        "change_identity": repr(tuple(changes.get("identity", ()))),
+        "not_content": repr(tuple(changes.get("not_content", ()))),
+    }
 
 
 def page_sizes(

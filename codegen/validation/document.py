@@ -10,7 +10,14 @@ from typing import Any
 from codegen.source import Problem, pointer
 from codegen.validation.nodes import Node, resolve, walk
 from codegen.validation.operations import service
-from codegen.validation.schemas import combined, fallback_variant, identity_field, own_discriminator, variants
+from codegen.validation.schemas import (
+    changes,
+    combined,
+    fallback_variant,
+    identity_field,
+    own_discriminator,
+    variants,
+)
 
 JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
 
@@ -29,6 +36,7 @@ EXTENSIONS = (
     "x-sdk-retry",
     "x-sdk-identity",
     "x-sdk-identity-field",
+    "x-sdk-changes",
     "x-sdk-json-fallback",
     "x-sdk-retry-statuses",
     "x-sdk-request-id-headers",
@@ -96,6 +104,8 @@ def extensions(document: Node) -> Iterator[Problem]:
             yield from service(document, node, at)
         if "x-sdk-identity-field" in node:
             yield from identity_field(document, node, at)
+        if "x-sdk-changes" in node:
+            yield from changes(document, node, at)
         if "discriminator" in node and not (node.get("oneOf") or node.get("anyOf")):
             yield from own_discriminator(node, at)
 

@@ -1,5 +1,6 @@
 """The checks of a schema's extensions: a model's own ``discriminator``, ``x-sdk-identity-field``,
-``x-sdk-max-combined-items``, and a union's ``x-sdk-variants`` and ``x-sdk-fallback-variant``."""
+``x-sdk-changes``, ``x-sdk-max-combined-items``, and a union's ``x-sdk-variants`` and
+``x-sdk-fallback-variant``."""
 
 from __future__ import annotations
 
@@ -48,6 +49,29 @@ def identity_field(document: Node, node: Node, at: str) -> Iterator[Problem]:
         unknown = [part for part in names if part not in known]
         if not names or unknown:
             yield Problem(where + pointer("fallbacks"), f"{text!r} names no property, or unknown {unknown}")
+
+
+def changes(document: Node, node: Node, at: str) -> Iterator[Problem]:
+    """``x-sdk-changes``: ``identity``, templates (``"{content_type}:{key}"``) whose every
+    placeholder is a property of some variant, and ``not_content``, properties of some variant."""
+    value = node["x-sdk-changes"]
+    where = at + pointer("x-sdk-changes")
+    if not isinstance(value, dict) or not value.get("identity"):
+        yield Problem(where, "needs `identity`: a list of templates ('{content_type}:{key}')")
+        return
+    variants = [resolved(document, variant) for variant in node.get("anyOf") or node.get("oneOf") or ()]
+    known = {key for schema in variants or [node] for key in schema.get("properties") or {}}
+    templates, ignored = value.get("identity"), value.get("not_content", [])
+    if not isinstance(templates, list) or not all(isinstance(text, str) for text in templates):
+        yield Problem(where + pointer("identity"), "must be a list of templates ('{content_type}:{key}')")
+        return
+    for text in templates:
+        names = [part[1] for part in string.Formatter().parse(text) if part[1] is not None]
+        unknown = [part for part in names if part not in known]
+        if not names or unknown:
+            yield Problem(where + pointer("identity"), f"{text!r} names no property, or unknown {unknown}")
+    if not isinstance(ignored, list) or any(name not in known for name in ignored):
+        yield Problem(where + pointer("not_content"), f"must list properties of the items, got {ignored!r}")
 
 
 def combined(schema: Node, at: str) -> Iterator[Problem]:

@@ -17,9 +17,10 @@ from attrs import frozen
 from .._decoding.fields import field_plans
 from .._decoding.spec import Pagination
 from .._request.request import Query
+from .._response.answer import Answer
 from ..errors import ResponseDecodeError
 
-__all__ = ["Envelope", "Page", "PageDecoder", "PageFetcher", "QueryOf", "link_query"]
+__all__ = ["Envelope", "Page", "PageFetcher", "QueryOf", "link_query"]
 
 ItemT_co = TypeVar("ItemT_co", covariant=True)
 
@@ -44,15 +45,11 @@ class Page(Protocol[ItemT_co]):
     def previous(self) -> str | None: ...
 
 
-PageDecoder = Callable[[], Any]
-"""Decodes a page whose answer has arrived; raises the client's typed errors (``ResponseDecodeError``).
-A ``PageRead`` (``reading``) also decodes in steps, between which the window gives the loop a turn."""
-
-PageFetcher = Callable[[Query], Awaitable[PageDecoder]]
-"""Fetches one page for a query, retrying as the client does, and gives its decoder; raises the
-client's typed errors (a page past the last one: the status error the spec's ``past_last_status``
-names). Decoding waits for the pager: it refills its window first, so that decoding a page never
-holds back the request of the next one."""
+PageFetcher = Callable[[Query], Awaitable[Answer]]
+"""Fetches one page for a query, retrying as the client does, and gives its answer, a success;
+raises the client's typed errors (a page past the last one: the status error the spec's
+``past_last_status`` names). Decoding waits for the pager: it refills its window first, so that
+decoding a page never holds back the request of the next one."""
 
 QueryOf = Callable[[int], Query]
 """The query of page ``n`` (from 1)."""
@@ -96,6 +93,12 @@ class Envelope:
         """An integer field of the envelope (a count, a page size), None when absent or no integer."""
         value = getattr(page, name, None) if name else None
         return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def requested_size(self, query: Query) -> int | None:
+        """The page size a query asks for, if it does."""
+        name = self.pagination.size_param
+        value = dict(query).get(name, "") if name else ""
+        return int(value) if value.isdigit() else None
 
     def decoded(self, data: Any, query: Query, where: str | None = None) -> Any:
         """The page a decoder gave (``data``), in its envelope even where the endpoint answered

@@ -21,8 +21,7 @@ from collections.abc import Awaitable, Callable
 
 from .._request.options import reset_current_trace, set_current_trace
 from .._request.request import HTTPRequest
-from .._request.retry import parse_retry_after
-from .._response.responses import RawResponse
+from .._response.responses import RawResponse, parse_retry_after
 from .._utils.constants import DEFAULT_PAUSE, MAX_RETRY_AFTER
 from ..errors import APIConnectionError, APITimeoutError
 from .concurrency import ConcurrencyLimit, Ticket

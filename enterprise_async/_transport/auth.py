@@ -24,7 +24,6 @@ from yarl import URL
 
 from .._request.request import HTTPRequest
 from .._response.error_detail import error_detail
-from .._response.model_reading import decode_body
 from .._response.responses import RawResponse
 from .._utils.constants import (
     DEFAULT_TOKEN_LIFETIME,
@@ -298,7 +297,7 @@ class ClientCredentials:
         if response.content_type == "text/html":
             raise self._outage(response)  # a gateway's or a proxy's page, not the issuer's answer
         try:
-            body = decode_body(response)
+            body = response.data()
         except ResponseDecodeError as error:
             raise ResponseDecodeError(
                 f"the token response cannot be read: {error}",

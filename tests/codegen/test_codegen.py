@@ -374,3 +374,22 @@ def test_the_request_id_placeholders_come_from_the_spec() -> None:
     placeholders = spec_document()["x-sdk-request-id-placeholders"]
     assert {value.lower() for value in placeholders} == operations.REQUEST_ID_PLACEHOLDERS
     assert operations.SPEC.request_id_placeholders == operations.REQUEST_ID_PLACEHOLDERS
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        (
+            'identity: ["{content_type}:{key}", "{content_type}:{uuid}", "{aggregation_key}"]',
+            'identity: ["{content_type}:{kee}"]',
+            "'{content_type}:{kee}' names no property, or unknown ['kee']",
+        ),
+        ("not_content: [content_last_modified]", "not_content: [last_modified]", "must list properties"),
+    ],
+)
+def test_a_change_feed_naming_no_field_is_reported(spec_copy: Path, old: str, new: str, problem: str) -> None:
+    line = break_spec(spec_copy, old, new)
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert "/ContentItem/x-sdk-changes/" in pointer
+    assert problem in message
