@@ -16,6 +16,7 @@ from ._commands_worker import checked_queue_url, fleet_logging, require_fleet_ex
 from ._context import ApiSettings, run_with_client
 from ._export_views import customers_summary_view, export_summary_view
 from ._failures import IncompleteError, InputError, partly_done, read_customers_file, run
+from ._next_command import next_command
 from ._options import api_options, json_option
 from ._output import error_console, print_document, show
 from ._progress import CatalogProgressBars
@@ -95,8 +96,8 @@ def export(
     """Export every catalog's contents as JSON Lines, all catalogs and pages concurrently.
 
     Progress goes to standard error, the summary to standard output. Exits with 3 when some
-    catalogs failed (the others are complete), 4 when every one failed; run again with --resume
-    to finish them.
+    catalogs failed (the others are complete), 4 when every one failed; run it again with the same
+    options and --resume to finish them (the message says the whole command).
     """
     queue = _queue_options(queue_url, wait_for_folder, wait_timeout, retry_window)
     if customers_file is not None:
@@ -117,11 +118,7 @@ def export(
         with CatalogProgressBars(error_console()) as bars:
             return await export_catalogs(client, directory, resume=resume, page_size=limit, progress=bars)
 
-    summary = run_with_client(
-        api,
-        work,
-        on_stop=f"what was written is kept: continue with `catalogs export --out {directory} --resume`",
-    )
+    summary = run_with_client(api, work, on_stop=f"what was written is kept: continue with `{_resume()}`")
     if as_json:
         print_document(summary.to_dict())
     else:
@@ -132,13 +129,18 @@ def export(
         if cause is not None:  # one cause: Redis, not the catalogs
             raise IncompleteError(
                 f"{cause}; {len(summary.failed)} of {len(summary.outcomes)} catalogs unfinished ({names}); "
-                "rerun with --resume once Redis is back"
+                f"once Redis is back, continue with `{_resume()}`"
             )
         raise partly_done(
             f"{len(summary.failed)} of {len(summary.outcomes)} catalogs failed ({names}); "
-            "rerun with --resume to export them",
+            f"export them with `{_resume()}`",
             done=len(summary.outcomes) - len(summary.failed),
         )
+
+
+def _resume() -> str:
+    """The command that continues this export: the same, every option kept, with ``--resume``."""
+    return next_command(add=["--resume"])
 
 
 def _queue_options(
@@ -155,6 +157,7 @@ def _queue_options(
         wait=wait_for_folder,
         wait_timeout=wait_timeout,
         notify=lambda note: error_console().print(note, markup=False, soft_wrap=True),
+        start_worker=f"`{next_command(command='worker')}`",
     )
 
 
@@ -197,5 +200,5 @@ def export_by_customer(
         names = ", ".join(outcome.name for outcome in summary.failed)
         raise IncompleteError(
             f"{len(summary.failed)} of {len(summary.outcomes)} customers are incomplete ({names}); "
-            "rerun with --resume to finish them"
+            f"finish them with `{_resume()}`"
         )
