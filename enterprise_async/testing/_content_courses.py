@@ -63,14 +63,7 @@ class CourseGenerator:
         key, title, topic = ident["key"], ident["title"], ident["topic"]
         course_uuid = draw_uuid(rng)
         slug = slugify(f"{title}-{index}")
-        year = self._anchor.year
-        runs = [
-            self._run(rng, ident, course_uuid, f"{term}T{year + offset}", start_days)
-            for term, offset, start_days in (
-                (1 + below(rng, 3), 0, -between(rng, 7, 60)),
-                (1 + below(rng, 3), 1, between(rng, 30, 120)),
-            )
-        ]
+        runs = [self._run(rng, ident, course_uuid, term, start_days) for term, start_days in self._terms(rng)]
         image = self._pools.image(rng, "course", course_uuid)
         price = runs[0]["seats"][-1]["price"]
         modified = self._anchor - datetime.timedelta(days=between(rng, 1, 300), minutes=between(rng, 0, 1439))
@@ -149,6 +142,27 @@ class CourseGenerator:
             **self._served_course(key, runs, modified),
         }
 
+    def head(self, rng: random.Random, ordinal: int, index: int) -> tuple[str, str, int]:
+        """Course ``index``'s key, title and price in cents (its first run's paid seat), drawn as
+        ``course`` draws them, without making the rest of it."""
+        ident = self._identity(rng, ordinal, index)
+        draw_uuid(rng)  # the course's uuid
+        self._terms(rng)
+        price = self._run_head(rng)[2]
+        return ident["key"], ident["title"], round(float(price) * 100)
+
+    def _terms(self, rng: random.Random) -> tuple[tuple[str, int], tuple[str, int]]:
+        """A course's two runs: the term of each and the days from the anchor to its start (the
+        first current, the next upcoming)."""
+        year = self._anchor.year
+        first, first_start = 1 + below(rng, 3), -between(rng, 7, 60)
+        second, second_start = 1 + below(rng, 3), between(rng, 30, 120)
+        return (f"{first}T{year}", first_start), (f"{second}T{year + 1}", second_start)
+
+    def _run_head(self, rng: random.Random) -> tuple[str, int, str]:
+        """The first draws of a run: its uuid, its length in weeks and its paid seat's price."""
+        return draw_uuid(rng), between(rng, 4, 12), pick(rng, PRICES)
+
     def _served_course(
         self, key: str, runs: list[dict[str, Any]], modified: datetime.datetime
     ) -> dict[str, Any]:
@@ -195,11 +209,9 @@ class CourseGenerator:
     ) -> dict[str, Any]:
         course_key = ident["key"]
         key = f"course-v1:{course_key}+{term}"
-        run_uuid = draw_uuid(rng)
+        run_uuid, weeks, price = self._run_head(rng)
         start = self._anchor + datetime.timedelta(days=start_days, hours=14)
-        weeks = between(rng, 4, 12)
         end = start + datetime.timedelta(weeks=weeks)
-        price = pick(rng, PRICES)
         track = pick(rng, ("verified", "professional"))
         pacing = pick(rng, ("self-paced", "instructor-paced", "self_paced", "instructor_paced"))
         level = pick(rng, ("introductory", "intermediate", "advanced", "Intermediate", "high_school"))

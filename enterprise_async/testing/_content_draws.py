@@ -23,6 +23,7 @@ __all__ = [
     "seeded_rng",
     "slugify",
     "stamp",
+    "uuid_text",
 ]
 
 T = TypeVar("T")
@@ -44,7 +45,12 @@ _VERSION_4 = (0x4 << 76) | (0x2 << 62)
 
 def draw_uuid(rng: random.Random) -> str:
     """A version 4 uuid from ``rng`` (as ``uuid.UUID(int=..., version=4)``, without its cost)."""
-    text = f"{(rng.getrandbits(128) & _VERSION_CLEAR) | _VERSION_4:032x}"
+    return uuid_text(rng.getrandbits(128))
+
+
+def uuid_text(value: int) -> str:
+    """A 128-bit number as a version 4 uuid (its version and variant bits set)."""
+    text = f"{(value & _VERSION_CLEAR) | _VERSION_4:032x}"
     return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
 
 
