@@ -4,6 +4,7 @@ What they hold becomes the operation table (`_generated/operations.py`: every do
 written down as data for the runtime: parameters and their JSON Schema constraints, body rules,
 status outcomes, pagination) and the resources (`_generated/resources.py`: thin typed methods that
 hand their arguments to the runtime together with their operation); ``rendering`` writes both.
+``spec_reader`` reads the schemas, ``operation_extensions`` an operation's ``x-sdk-*`` rules.
 """
 
 from __future__ import annotations
@@ -17,19 +18,10 @@ from typing import Any
 import yaml
 from attrs import field, frozen
 
-ERROR_SCHEMA = "#/components/schemas/ErrorBody"
+from codegen import operation_extensions as extensions
+from codegen.spec_reader import ERROR_SCHEMA, SCHEMA_PREFIX, Schema, SpecError, SpecReader, primary_type
+
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
-SCHEMA_PREFIX = "#/components/schemas/"
-
-Schema = Mapping[str, Any]
-
-
-class SpecError(Exception):
-    """The spec breaks a convention the generator relies on; ``pointer`` says where (JSON pointer)."""
-
-    def __init__(self, message: str, pointer: str = "") -> None:
-        super().__init__(message)
-        self.pointer = pointer
 
 
 @frozen
@@ -106,189 +98,6 @@ class ResourceSpec:
     class_name: str
     description: str
     operations: tuple[OperationSpec, ...] = field(factory=tuple)
-
-
-class SpecReader:
-    """Resolves references of one OpenAPI document and turns schemas into rules and type hints."""
-
-    def __init__(self, document: Mapping[str, Any]) -> None:
-        self.document = document
-        self.schemas: Mapping[str, Schema] = document["components"]["schemas"]
-        self.retry_statuses: frozenset[int] = frozenset(
-            int(status) for status in document.get("x-sdk-retry-statuses", ())
-        )
-        self.past_last_page: Mapping[str, Any] = document.get("x-sdk-past-last-page", {})
-        """The answer to a page past the last one (``status``, ``detail``); none when unsaid."""
-
-    # ------------------------------------------------------------------ references
-    def resolve(self, node: Schema) -> Schema:
-        while "$ref" in node:
-            node = self._lookup(node["$ref"])
-        return node
-
-    def _lookup(self, ref: str) -> Schema:
-        if not ref.startswith("#/"):
-            raise SpecError(f"only local references are supported: {ref}")
-        node: Any = self.document
-        for part in ref[2:].split("/"):
-            node = node[part]
-        return node  # type: ignore[no-any-return]
-
-    @staticmethod
-    def ref_name(node: Schema) -> str | None:
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith(SCHEMA_PREFIX):
-            return ref.removeprefix(SCHEMA_PREFIX)
-        return None
-
-    def is_enum(self, name: str) -> bool:
-        return "enum" in self.schemas[name]
-
-    def open_enum(self, schema: Schema) -> str | None:
-        """The enum of ``anyOf: [{$ref: Enum}, {type: string}]``, the spec's way to write an open enum."""
-        variants = schema.get("anyOf", ())
-        for variant in variants:
-            name = self.ref_name(variant)
-            if name and self.is_enum(name):
-                return name
-        return None
-
-    # ------------------------------------------------------------------ type hints
-    def hint(self, schema: Schema) -> str:
-        """The Python type a resource method accepts for a value of this schema."""
-        if enum := self.open_enum(schema):
-            return f"{enum} | str"
-        if name := self.ref_name(schema):
-            if self.is_enum(name):
-                return f"{name} | str"
-            return f"{name} | Mapping[str, Any]"
-        kind = _primary_type(schema)
-        if kind == "array":
-            return f"Sequence[{self.hint(schema.get('items', {}))}]"
-        return {
-            "string": "str",
-            "integer": "int",
-            "number": "float",
-            "boolean": "bool",
-            "object": "Mapping[str, Any]",
-        }.get(kind, "Any")
-
-    # ------------------------------------------------------------------ rules
-    def rule(self, schema: Schema) -> str:
-        """Source of a ``Rule(...)`` for the schema."""
-        if enum := self.open_enum(schema):
-            return _call("Rule", ["'string'"], {"enum": enum})
-        if name := self.ref_name(schema):
-            target = self.schemas[name]
-            if self.is_enum(name):
-                return _call("Rule", ["'string'"], {"enum": name})
-            return self.object_rule(target, model=name)
-        kind = _primary_type(schema)
-        if kind == "object" and "properties" in schema:
-            return self.object_rule(schema)
-        options: dict[str, str] = {}
-        if _nullable(schema):
-            options["nullable"] = "True"
-        for key, option in (
-            ("format", "format"),
-            ("const", "const"),
-            ("pattern", "pattern"),
-        ):
-            if key in schema:
-                options[option] = repr(schema[key])
-        for key, option in (
-            ("minimum", "minimum"),
-            ("maximum", "maximum"),
-            ("minLength", "min_length"),
-            ("minItems", "min_items"),
-            ("maxItems", "max_items"),
-        ):
-            if key in schema:
-                options[option] = repr(schema[key])
-        if kind == "array":
-            options["items"] = self.rule(schema.get("items", {}))
-        return _call("Rule", [repr(kind)], options)
-
-    def object_rule(self, schema: Schema, *, model: str | None = None) -> str:
-        properties = schema.get("properties", {})
-        options: dict[str, str] = {}
-        if properties:
-            entries = ", ".join(f"{name!r}: {self.rule(prop)}" for name, prop in properties.items())
-            options["properties"] = "{" + entries + "}"
-        if required := schema.get("required"):
-            options["required"] = "frozenset({" + ", ".join(repr(name) for name in required) + "})"
-        if schema.get("additionalProperties") is False:
-            options["closed"] = "True"
-        if model:
-            options["model"] = model
-        if checks := self.checks(schema):
-            options["checks"] = "(" + "".join(f"{check}, " for check in checks) + ")"
-        if wire := schema.get("x-sdk-wire"):
-            options["wire"] = f"NamedValue({wire['name_field']!r}, {wire['value_field']!r})"
-        return _call("Rule", ["'object'"], options)
-
-    def checks(self, schema: Schema) -> list[str]:
-        """Cross-field rules of an object schema, as ``Check`` sources."""
-        found: list[str] = []
-        exclusive = schema.get("not", {}).get("required")
-        if exclusive:
-            found.append(f"NeverTogether({tuple(exclusive)!r})")
-        alternatives = schema.get("anyOf", ())
-        if alternatives and all(set(option) == {"required"} for option in alternatives):
-            fields = tuple(name for option in alternatives for name in option["required"])
-            found.append(f"AtLeastOneOf({fields!r})")
-        if combined := schema.get("x-sdk-max-combined-items"):
-            found.append(
-                f"MaxCombinedItems({tuple(combined['fields'])!r}, {combined['maximum']!r}, "
-                f"{combined.get('description', '')!r})"
-            )
-        if product := schema.get("x-sdk-max-product-items"):
-            found.append(
-                f"MaxProductItems({tuple(product['fields'])!r}, {product['maximum']!r}, "
-                f"{product.get('description', '')!r})"
-            )
-        return found
-
-    # ------------------------------------------------------------------ responses
-    def response_model(self, response: Schema) -> str | None:
-        """The model a response body decodes to, or None when the spec leaves the body open."""
-        response = self.resolve(response)
-        content = response.get("content", {})
-        media = content.get("application/json") or next(iter(content.values()), None)
-        if not media:
-            return None
-        schema = media.get("schema", {})
-        if name := self.ref_name(schema):
-            return name
-        if _primary_type(schema) == "array" and (name := self.ref_name(schema.get("items", {}))):
-            return f"list[{name}]"
-        variants = [
-            variant
-            for variant in schema.get("oneOf", schema.get("anyOf", ()))
-            if variant.get("$ref") != ERROR_SCHEMA
-        ]
-        if len(variants) == 1 and (name := self.ref_name(variants[0])):
-            return name
-        if not schema:
-            return None
-        raise SpecError(f"cannot name the model of response schema {schema!r}")
-
-    def page_model(self, name: str) -> str:
-        """The envelope class of a list response (the object variant of ``oneOf`` envelope-or-array)."""
-        schema = self.schemas[name]
-        if "properties" in schema:
-            return name
-        for variant in schema.get("oneOf", ()):
-            if (ref := self.ref_name(variant)) and "properties" in self.schemas[ref]:
-                return ref
-        raise SpecError(f"{name} has no envelope variant")
-
-    def item_model(self, page: str, items_field: str) -> str:
-        items = self.schemas[page]["properties"][items_field]["items"]
-        name = self.ref_name(items)
-        if not name:
-            raise SpecError(f"{page}.{items_field} items must be a $ref")
-        return name
 
 
 @frozen
@@ -404,7 +213,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
     constant = node["operationId"].upper()
     page_hint = item_hint = pagination_source = None
     if pagination:
-        page_hint, item_hint, pagination_source = _pagination(reader, result_hint, pagination, node)
+        page_hint, item_hint, pagination_source = extensions.pagination(reader, result_hint, pagination, node)
     return OperationSpec(
         constant=constant,
         name=f"{resource}.{method_name}",
@@ -421,175 +230,17 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         pagination=pagination_source,
         item_hint=item_hint,
         page_hint=page_hint,
-        retry_statuses=tuple(sorted(reader.retry_statuses | _retried_statuses(node))),
-        identity=_identity(node.get("x-sdk-identity")),
-        json_fallback_statuses=tuple(sorted(_marked_statuses(node, "x-sdk-json-fallback"))),
-        empty_statuses=_empty_statuses(reader, node),
-        chunking=_chunking(node.get("x-sdk-chunks"), body_schema),
-        chunk_fields=_chunk_fields(node.get("x-sdk-chunks")),
-        job_results=_job_results(reader, node.get("x-sdk-job-results")),
+        retry_statuses=tuple(sorted(reader.retry_statuses | extensions.retried_statuses(node))),
+        identity=extensions.identity(node.get("x-sdk-identity")),
+        json_fallback_statuses=tuple(sorted(extensions.marked_statuses(node, "x-sdk-json-fallback"))),
+        empty_statuses=extensions.empty_statuses(reader, node),
+        chunking=extensions.chunking(node.get("x-sdk-chunks"), body_schema),
+        chunk_fields=extensions.chunk_fields(node.get("x-sdk-chunks")),
+        job_results=extensions.job_results(reader, node.get("x-sdk-job-results")),
         results_method=(node.get("x-sdk-job-results") or {}).get("method"),
-        results_hint=_results_hint(reader, node.get("x-sdk-job-results")),
-        limit_refusals=_limit_refusals(node),
+        results_hint=extensions.results_hint(reader, node.get("x-sdk-job-results")),
+        limit_refusals=extensions.limit_refusals(node),
     )
-
-
-def _results_hint(reader: SpecReader, results: Schema | None) -> str | None:
-    return None if results is None else reader.ref_name(results["rows"])
-
-
-def _job_results(reader: SpecReader, results: Schema | None) -> str | None:
-    """The ``JobResults(...)`` source of ``x-sdk-job-results``."""
-    if results is None:
-        return None
-    columns = tuple((str(header), str(name)) for header, name in results["columns"].items())
-    options = {"link_lifetime": repr(results.get("link-lifetime"))}
-    arguments = [repr(results["method"]), repr(results["link"]), str(reader.ref_name(results["rows"]))]
-    return _call("JobResults", [*arguments, repr(columns)], options)
-
-
-def _limit_refusals(node: Schema) -> tuple[str, ...]:
-    """The ``LimitRefusal(...)`` sources of the responses marked ``x-sdk-limit-refusal``."""
-    found = []
-    for status, response in node.get("responses", {}).items():
-        refusal = response.get("x-sdk-limit-refusal") if str(status).isdigit() else None
-        if refusal:
-            arguments = [str(int(status)), repr(refusal["detail"]), repr(refusal["maximum"])]
-            arguments.append(repr(refusal.get("label", "")))
-            found.append(_call("LimitRefusal", arguments, {"setting": repr(refusal.get("setting"))}))
-    return tuple(found)
-
-
-def _chunk_fields(chunks: Schema | None) -> tuple[str, ...]:
-    if chunks is None:
-        return ()
-    across = chunks.get("across")
-    return (chunks["field"], *chunks.get("aligned", ()), *((across,) if across else ()))
-
-
-def _chunking(chunks: Schema | None, body: Schema) -> str | None:
-    """The ``Chunking(...)`` source of ``x-sdk-chunks``; with ``across`` and no ``size``, the size is
-    the body's ``x-sdk-max-product-items`` maximum (the product the service limits)."""
-    if chunks is None:
-        return None
-    size = chunks.get("size", body.get("x-sdk-max-product-items", {}).get("maximum"))
-    options = {
-        "aligned": repr(tuple(chunks.get("aligned", ()))),
-        "across": repr(chunks.get("across")),
-        "concurrent": repr(bool(chunks.get("concurrent", False))),
-    }
-    return _call("Chunking", [repr(chunks["field"]), repr(size)], options)
-
-
-def _identity(identity: Schema | None) -> str | None:
-    """The ``Identity(...)`` source of ``x-sdk-identity``."""
-    if identity is None:
-        return None
-    received = identity.get("received")
-    options = {
-        "type_field": repr(identity.get("type_field")),
-        "types": repr(tuple(identity.get("types", ()))),
-        "received": received if received else "None",
-    }
-    return _call("Identity", [repr(identity["param"]), repr(identity["field"])], options)
-
-
-def _marked_statuses(node: Schema, extension: str) -> set[int]:
-    """Statuses of an operation whose response is marked ``<extension>: true``."""
-    return {
-        int(status)
-        for status, response in node.get("responses", {}).items()
-        if str(status).isdigit() and response.get(extension)
-    }
-
-
-def _retried_statuses(node: Schema) -> set[int]:
-    """Statuses of an operation marked ``x-sdk-retry: true``: nothing was done, try later."""
-    return {
-        int(status)
-        for status, response in node.get("responses", {}).items()
-        if str(status).isdigit() and response.get("x-sdk-retry")
-    }
-
-
-PAGINATION_DEFAULTS: Mapping[str, str | None] = {
-    "items": "results",
-    "next_field": "next",
-    "count_field": "count",
-    "pages_field": None,
-    "size_field": None,
-    "page_param": "page",
-    "offset_param": None,
-    "size_param": None,
-}
-"""The ``x-sdk-pagination`` vocabulary and the value of each key the spec leaves out."""
-
-
-def _pagination(
-    reader: SpecReader, result_hint: str, pagination: Schema, node: Schema
-) -> tuple[str, str, str]:
-    """The page type, the item type and the ``Pagination(...)`` source of a list operation."""
-    bare = "items" in pagination and pagination["items"] is None  # a bare list has no fields
-    values: dict[str, Any] = {
-        key: pagination.get(key, None if bare and key.endswith("_field") else default)
-        for key, default in PAGINATION_DEFAULTS.items()
-    }
-    values.update(_page_sizes(reader, node, pagination, values["size_param"]))
-    items_field = values["items"]
-    if items_field is None:  # a bare list: the page is the list itself
-        page_hint = result_hint
-        item_hint = result_hint.removeprefix("list[").removesuffix("]")
-        page_model = "list"
-    else:
-        page_hint = page_model = reader.page_model(result_hint)
-        item_hint = reader.item_model(page_hint, items_field)
-    options = {key: repr(value) for key, value in values.items()}
-    options["past_last_status"] = repr(reader.past_last_page.get("status"))
-    options["past_last_detail"] = repr(reader.past_last_page.get("detail"))
-    options.update(_identity_options(reader.schemas.get(item_hint, {})))
-    source = _call("Pagination", [page_model, item_hint], options)
-    return page_hint, item_hint, source
-
-
-def _identity_options(schema: Schema) -> dict[str, str]:
-    """The ``Pagination`` options naming an item (``x-sdk-identity-field``): its field, the
-    templates tried where an item lacks it, and, for a union, its discriminator and the value of
-    each variant's class (what a template's discriminator placeholder reads when the item names none)."""
-    identity = schema.get("x-sdk-identity-field")
-    if identity is None:
-        return {}
-    if not isinstance(identity, dict):
-        return {"identity": repr(identity)}
-    options = {"identity": repr(identity["field"])}
-    fallbacks = tuple(identity.get("fallbacks", ()))
-    if fallbacks:
-        options["identity_fallbacks"] = repr(fallbacks)
-    discriminator = schema.get("discriminator") or {}
-    if discriminator.get("mapping"):
-        mapping = discriminator["mapping"].items()
-        types = tuple(sorted((str(ref).rsplit("/", 1)[-1], str(value)) for value, ref in mapping))
-        options["identity_type_field"] = repr(discriminator["propertyName"])
-        options["identity_types"] = repr(types)
-    return options
-
-
-def _page_sizes(
-    reader: SpecReader, node: Schema, pagination: Schema, size_param: str | None
-) -> dict[str, Any]:
-    """What the service applies to the page size: the size parameter's ``default`` and
-    ``maximum``, the size bulk reads ask for, and the other names the size goes by."""
-    schema: Schema = {}
-    for parameter in node.get("parameters", ()):
-        resolved = reader.resolve(parameter)
-        if size_param is not None and resolved["name"] == size_param:
-            schema = resolved.get("schema", {})
-    maximum = schema.get("maximum")
-    return {
-        "default_size": schema.get("default"),
-        "max_size": maximum,
-        "bulk_size": pagination.get("bulk_size", maximum),
-        "size_aliases": tuple(pagination.get("size_aliases", ())),
-    }
 
 
 def _parameter_argument(reader: SpecReader, parameter: Schema) -> Argument:
@@ -617,7 +268,7 @@ def _json_body_schema(reader: SpecReader, body: Schema) -> Schema:
     if not media:
         raise SpecError("request bodies must be application/json")
     schema = reader.resolve(media["schema"])
-    if _primary_type(schema) != "object":
+    if primary_type(schema) != "object":
         raise SpecError("request bodies must be objects")
     return schema
 
@@ -637,18 +288,6 @@ def _outcomes(reader: SpecReader, node: Schema) -> list[tuple[int, str, str]]:
     return sorted(outcomes)
 
 
-def _empty_statuses(reader: SpecReader, node: Schema) -> tuple[int, ...]:
-    """Statuses answered with no body whose result is still a model (``x-sdk-empty-result``): a
-    204 that confirms a bulk revocation without listing it."""
-    return tuple(
-        sorted(
-            int(status)
-            for status, response in node.get("responses", {}).items()
-            if str(status).isdigit() and "x-sdk-empty-result" in reader.resolve(response)
-        )
-    )
-
-
 def _check_names(path: str, arguments: list[Argument]) -> None:
     seen: set[str] = set()
     for argument in arguments:
@@ -657,24 +296,6 @@ def _check_names(path: str, arguments: list[Argument]) -> None:
         if argument.name in seen:
             raise SpecError(f"{path}: {argument.name!r} appears twice (path, query and body share names)")
         seen.add(argument.name)
-
-
-def _primary_type(schema: Schema) -> str:
-    kind = schema.get("type", "any")
-    if isinstance(kind, list):
-        kinds = [item for item in kind if item != "null"]
-        return kinds[0] if kinds else "any"
-    return str(kind)
-
-
-def _nullable(schema: Schema) -> bool:
-    kind = schema.get("type")
-    return isinstance(kind, list) and "null" in kind
-
-
-def _call(name: str, args: list[str], options: Mapping[str, str]) -> str:
-    parts = [*args, *(f"{key}={value}" for key, value in options.items())]
-    return f"{name}({', '.join(parts)})"
 
 
 def _camel(name: str) -> str:

@@ -11,10 +11,11 @@ from pathlib import Path
 from codegen.commands import render_commands
 from codegen.decoders import render_decoders
 from codegen.models import read_rule_fields, render_models
-from codegen.operations import SpecError, read_operations, read_request_ids
+from codegen.operations import read_operations, read_request_ids
 from codegen.rendering import render_client, render_operations, render_resources, template_environment
 from codegen.schemas import read_schemas, render_schemas
 from codegen.source import InvalidSpecError, Problem, load
+from codegen.spec_reader import SpecError
 from codegen.validation import problems
 from codegen.variants import read_type_lists, read_variants, render_variants
 

@@ -27,6 +27,7 @@ DROPPED_KEYS = frozenset(
         "x-sdk-variants",
         "x-sdk-fallback-variant",
         "x-sdk-identity-field",
+        "x-sdk-changes",
     }
 )
 """Schema keys that only document; left out to keep the table small."""

@@ -16,8 +16,8 @@ from typing import Any
 
 import yaml
 
-from codegen.operations import SCHEMA_PREFIX, SpecError
 from codegen.rendering import template_environment
+from codegen.spec_reader import SCHEMA_PREFIX, SpecError
 
 
 def read_variants(spec_path: Path) -> list[dict[str, Any]]:

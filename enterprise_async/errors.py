@@ -25,10 +25,11 @@
         ├── RateLimitError 429        (.retry_after)
         └── ServerError 5xx
 
-Messages name the operation, the path, the status and the server's own words (``user_message``,
-``detail``, ``non_field_errors``, field errors, a bare string or list); they never carry the client
-secret, a token or a URL's password, in any encoding (``enterprise_async._utils.redaction``), and neither
-do an error's ``body``, ``headers`` and ``request_id``. A status that means "nothing was done, try
+Messages name the operation, the method and the whole URL the request went to (without its user,
+password and query), the status and the server's own words (``user_message``, ``detail``,
+``non_field_errors``, field errors, a bare string or list); they never carry the client secret, a
+token or a URL's password, in any encoding (``enterprise_async._utils.redaction``), and neither do
+an error's ``body``, ``headers`` and ``request_id``. A status that means "nothing was done, try
 later" (429, and 423 on license assignment) is raised only once the retries are spent.
 """
 

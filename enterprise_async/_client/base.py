@@ -12,7 +12,7 @@ namespaces (``client.policies``...), whose methods call ``call`` and ``paginate`
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 import aiohttp
@@ -21,13 +21,13 @@ from typing_extensions import Self
 from .._bulk.chunks import BulkResult, send_in_chunks
 from .._decoding import Conversion
 from .._decoding.drift import DriftReport
-from .._decoding.spec import ApiSpec, Operation
 from .._paging import AsyncPager
 from .._request.options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
 from .._request.request import PreparedRequest, RequestDefaults, build_request, prepare_request
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
-from .._response.responses import RawResponse, answer_result
+from .._response.answer import Answer
+from .._spec import ApiSpec, Operation
 from .._transport.auth import TokenCache
 from .._transport.concurrency import ConcurrencyLimit
 from .._transport.middleware import Middleware, check_middleware
@@ -43,7 +43,6 @@ from .._utils.constants import (
     DEFAULT_TIMEOUT,
 )
 from .._utils.redaction import redact_url
-from .answers import answer
 from .job_results import read_presigned
 from .listing import listing_pager
 from .raw_response import APIResponse, RawPager
@@ -157,7 +156,7 @@ class BaseClient(UndocumentedCalls):
         self._options = chosen_options(options, separate)
         self._trust_env = trust_env_setting(trust_env, session)
         self._proxy = check_proxy(proxy)
-        self._base_url = check_base_url("base_url", base_url)
+        self._base_url = check_base_url("base_url", base_url, credentials=False)
         auth = check_base_url("auth_url", auth_url) if auth_url is not None else self._base_url
         require_instance("session", session, aiohttp.ClientSession, "an aiohttp.ClientSession")
         require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
@@ -291,11 +290,10 @@ class BaseClient(UndocumentedCalls):
         """Run one operation with a call's arguments: they are validated, the request is built
         and sent (with the client's retries, rate budget and middleware), and the answer's status
         is mapped to its result or to a typed error."""
-        conversion = self.conversion
-        prepared = prepare_request(operation, arguments, conversion)
+        prepared = prepare_request(operation, arguments, self.conversion)
         with self._transport.telemetry.operation(operation.name):
-            response = await self._send(prepared, options)
-            result: ResultT = answer_result(operation, response, conversion, self._drift, arguments)
+            answer = await self._answer(prepared, options)
+            result: ResultT = answer.result(arguments)
             return result
 
     async def call_raw(
@@ -319,9 +317,8 @@ class BaseClient(UndocumentedCalls):
         ``call`` sends it. The ``BulkResult`` names every chunk's outcome."""
 
         async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
-            response = await self._send(prepared, options)
-            conversion, drift = self.conversion, self._drift
-            result: ResultT = answer_result(operation, response, conversion, drift, chunk_arguments)
+            answer = await self._answer(prepared, options)
+            result: ResultT = answer.result(chunk_arguments)
             return result
 
         extra_body = options.extra_body if options is not None else None
@@ -347,34 +344,21 @@ class BaseClient(UndocumentedCalls):
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
     ) -> AsyncPager[Any, Any]:
         """An ``AsyncPager`` over a list operation. Arguments are validated now, before any request."""
-        return self._pager(operation, arguments, options, raw=False)
+        return listing_pager(
+            operation,
+            arguments,
+            options,
+            send=self._answer,
+            conversion=self.conversion,
+            telemetry=self._transport.telemetry,
+            window=self._options.most_in_flight,
+        )
 
     def paginate_raw(
         self, operation: Operation[Any], arguments: Mapping[str, Any], options: RequestOptions | None = None
     ) -> RawPager[Any]:
         """A ``RawPager`` over a list operation: each page's answer with its HTTP details."""
-        return RawPager(self._pager(operation, arguments, options, raw=True))
-
-    def _pager(
-        self,
-        operation: Operation[Any],
-        arguments: Mapping[str, Any],
-        options: RequestOptions | None,
-        *,
-        raw: bool,
-    ) -> AsyncPager[Any, Any]:
-        """The pager of a list operation's call, sent through this client (``_client.listing``)."""
-        return listing_pager(
-            operation,
-            arguments,
-            options,
-            raw=raw,
-            send=self._send,
-            conversion=self.conversion,
-            drift=self._drift,
-            telemetry=self._transport.telemetry,
-            window=self._options.most_in_flight,
-        )
+        return RawPager(self.paginate(operation, arguments, options))
 
     async def _call_prepared(
         self,
@@ -385,24 +369,28 @@ class BaseClient(UndocumentedCalls):
         """Send a prepared call (``call_raw``'s, ``client.request``'s) and give its answer with its HTTP
         details; ``arguments``: the call's, which a lookup's answer is checked against."""
         with self._transport.telemetry.operation(prepared.operation.name):
-            response = await self._send(prepared, options)
-            return answer(prepared.operation, response, self.conversion, self._drift, arguments)
+            return APIResponse(await self._answer(prepared, options), arguments)
 
-    def _send(
+    async def _answer(
         self,
         prepared: PreparedRequest,
         options: RequestOptions | None,
         *,
         page: int | None = None,
         parent_span: Any = None,
-    ) -> Awaitable[RawResponse]:
-        """Send one request; a status the operation marks "not in this format"
-        (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked once more in
-        JSON, which decodes to the same models. The client's ``response_format`` stays as it is."""
+    ) -> Answer:
+        """Send one request, then map its answer's status: the answer of a success, else the typed
+        error of its status (naming the listing's ``page``). A status the operation marks "not in
+        this format" (``json_fallback_statuses``: 406 from a view that renders JSON only) is asked
+        once more in JSON, which decodes to the same models; the client's ``response_format``
+        stays as it is."""
         request = build_request(prepared, options, self._defaults, page=page, parent_span=parent_span)
-        if self._asks_json or not prepared.operation.json_fallback_statuses:
-            return self._transport.send(request)  # nothing to fall back to
-        return self._transport.send_asking_json_again(prepared.operation, request)
+        operation = prepared.operation
+        if self._asks_json or not operation.json_fallback_statuses:
+            response = await self._transport.send(request)  # nothing to fall back to
+        else:
+            response = await self._transport.send_asking_json_again(operation, request)
+        return Answer(operation, response, self.conversion, self._drift).raise_for_status(page=page)
 
     # ------------------------------------------------------------------ views
 

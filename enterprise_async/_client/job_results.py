@@ -20,8 +20,9 @@ import aiohttp
 from yarl import URL
 
 from .._decoding import Conversion
-from .._decoding.spec import JobResults, Operation
+from .._spec import JobResults, Operation
 from .._transport.wire import read_bounded
+from .._utils.redaction import shown_url
 from ..errors import (
     APIConnectionError,
     ClientValidationError,
@@ -120,7 +121,7 @@ async def read_presigned(
     url = URL(link, encoded=True)
     if url.scheme not in ("http", "https") or not url.host:
         raise JobResultsDownloadError(f"the results link is not an http(s) URL (host {url.host!r})")
-    where = f"{url.scheme}://{url.host}{url.path}"
+    where = shown_url(url)
     timeout = options.timeout.to_aiohttp()
     try:
         async with session.get(url, timeout=timeout, proxy=proxy, allow_redirects=False) as response:
@@ -130,7 +131,7 @@ async def read_presigned(
                 raise JobResultsDownloadError(
                     f"the storage host answered {response.status} for {where}", status=response.status
                 )
-            return await read_bounded(response, limit=options.max_response_bytes, method="GET", path=where)
+            return await read_bounded(response, limit=options.max_response_bytes, method="GET", url=url)
     except (aiohttp.ClientError, asyncio.TimeoutError) as error:
         failure = type(error).__name__
         raise APIConnectionError(f"reading the results file at {where} failed: {failure}") from None

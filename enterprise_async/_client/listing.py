@@ -3,7 +3,7 @@
 The call's arguments are checked when the pager is made, before any request. Each page the pager
 asks for is the call's request with the page's query, sent through the client's send chain under
 the listing's span and named by its page number in traces and logs; it is decoded only when the
-pager takes its items (``_client.answers.page_decoder``).
+pager takes its items (``Answer.steps``).
 """
 
 from __future__ import annotations
@@ -12,25 +12,22 @@ from collections.abc import Awaitable, Mapping
 from typing import Any, Protocol
 
 from .._decoding import Conversion
-from .._decoding.drift import DriftCollector
-from .._decoding.spec import Operation, Pagination
 from .._paging import AsyncPager
-from .._paging.reading import PageRead
 from .._request.options import RequestOptions
 from .._request.request import PreparedRequest, Query, prepare_request
-from .._response.responses import RawResponse
+from .._response.answer import Answer
+from .._spec import Operation, Pagination
 from .._transport.telemetry import Telemetry
-from .answers import page_decoder
 
 __all__ = ["SendPage", "listing_pager"]
 
 
 class SendPage(Protocol):
-    """How the client sends one page of a listing (``BaseClient._send``)."""
+    """How the client sends one page of a listing and maps its answer's status (``BaseClient._answer``)."""
 
     def __call__(
         self, prepared: PreparedRequest, options: RequestOptions | None, *, page: int, parent_span: Any
-    ) -> Awaitable[RawResponse]: ...
+    ) -> Awaitable[Answer]: ...
 
 
 def listing_pager(
@@ -38,26 +35,21 @@ def listing_pager(
     arguments: Mapping[str, Any],
     options: RequestOptions | None,
     *,
-    raw: bool,
     send: SendPage,
     conversion: Conversion,
-    drift: DriftCollector,
     telemetry: Telemetry,
     window: int,
 ) -> AsyncPager[Any, Any]:
-    """The pager of a list operation's call; a ``raw`` one's pages come with their answers.
-    ``window`` bounds the pages in flight."""
+    """The pager of a list operation's call; ``window`` bounds the pages in flight."""
     pagination = operation.pagination
     if pagination is None:
         raise TypeError(f"{operation.name} is not a list operation")
     prepared = prepare_request(operation, arguments, conversion)
     listing = telemetry.listing(operation.name)
 
-    async def fetch(query: Query) -> PageRead:
+    def fetch(query: Query) -> Awaitable[Answer]:
         number = _page_number(pagination, query)
-        page_request = prepared.with_query(query)
-        response = await send(page_request, options, page=number, parent_span=listing.span)
-        return page_decoder(operation, response, conversion, drift, page=number, raw=raw)
+        return send(prepared.with_query(query), options, page=number, parent_span=listing.span)
 
     return AsyncPager(
         fetch,

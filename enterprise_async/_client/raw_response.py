@@ -9,13 +9,13 @@ iteration gives one ``APIResponse`` per page.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
 from typing import Any, Generic, TypeVar
 
 from .._paging import AsyncPager
 from .._paging.cursor import ListingCursor
-from .._response.responses import RawResponse
+from .._response.answer import Answer
 
 __all__ = ["APIResponse", "RawPager"]
 
@@ -26,9 +26,11 @@ PageT = TypeVar("PageT")
 class APIResponse(Generic[T]):
     """One answer of the API with its HTTP details; ``parse()`` gives the model."""
 
-    def __init__(self, raw: RawResponse, parse: Callable[[RawResponse], T]) -> None:
-        self._raw = raw
-        self._parse = parse
+    def __init__(self, answer: Answer, arguments: Mapping[str, Any] | None = None) -> None:
+        self._answer = answer
+        self._raw = answer.response
+        self._arguments = arguments
+        """The call's, which a lookup's answer is checked against when it is parsed."""
         self._parsed: list[T] = []
 
     def __repr__(self) -> str:
@@ -76,7 +78,7 @@ class APIResponse(Generic[T]):
     def parse(self) -> T:
         """The decoded model, the same as the plain call returns; decoded once, then kept."""
         if not self._parsed:
-            self._parsed.append(self._parse(self._raw))
+            self._parsed.append(self._answer.result(self._arguments))
         return self._parsed[0]
 
 
@@ -115,8 +117,9 @@ class RawPager(Generic[PageT]):
         return _given(*await self._pager.first_page_answered())
 
 
-def _given(page: Any, answer: APIResponse[PageT]) -> APIResponse[PageT]:
+def _given(page: Any, answer: Answer) -> APIResponse[PageT]:
     """A page's answer, whose ``parse()`` is the page as the pager gives it: in its envelope, and
     for a resumed listing's first page without the items given already."""
-    answer._parsed[:] = [page]
-    return answer
+    given: APIResponse[PageT] = APIResponse(answer)
+    given._parsed.append(page)
+    return given

@@ -16,8 +16,8 @@ import aiohttp
 from yarl import URL
 
 from .._decoding.drift import DriftCollector
-from .._decoding.spec import ApiSpec
 from .._request.options import ClientOptions
+from .._spec import ApiSpec
 from .._transport.auth import Secret, TokenCache
 from .._transport.rate_limit import (
     InMemoryRateStore,
@@ -67,8 +67,9 @@ def settings_from_env(overrides: dict[str, Any]) -> dict[str, Any]:
     return settings
 
 
-def check_base_url(name: str, value: Any) -> URL:
-    """An absolute http(s) URL without query or fragment; a typed error names anything else."""
+def check_base_url(name: str, value: Any, *, credentials: bool = True) -> URL:
+    """An absolute http(s) URL without query or fragment (nor, unless ``credentials``, a user or
+    password); a typed error names anything else."""
     if not isinstance(value, str) or not value.strip():
         raise ClientValidationError(name, "must be an absolute http(s) URL")
     try:
@@ -79,6 +80,10 @@ def check_base_url(name: str, value: Any) -> URL:
         raise _not_a_url(name, value)
     if url.query_string or url.fragment:
         raise ClientValidationError(name, "may not carry a query or fragment")
+    if not credentials and (url.user is not None or url.password is not None):
+        raise ClientValidationError(
+            name, "may not carry a user or password: the API's requests carry the token instead"
+        )
     return url
 
 

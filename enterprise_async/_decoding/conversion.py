@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
+from .._spec import VariantRule
 from .._utils.xml import Steps
 from ..errors import ResponseDecodeError
 from .failure import DecodeError, type_name
 from .hooks import enum_hook, is_list, is_mapping, is_open_enum, is_union, list_hook, mapping_hook
 from .readers import model_reader, read_models, reader_for
 from .scalars import SCALAR_HOOKS, Hook
-from .spec import VariantRule
 from .tolerance import structure
 from .unions import union_hook
 from .writers import as_sent, model_writer, plain

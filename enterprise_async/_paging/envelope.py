@@ -1,5 +1,5 @@
 """How the pager reads a page: the fields the spec names (``x-sdk-pagination``, carried by
-:class:`~enterprise_async._decoding.spec.Pagination`), whatever the envelope's shape.
+:class:`~enterprise_async._spec.Pagination`), whatever the envelope's shape.
 
 ``{count, next, results}``, ``{page, per_page, total, total_pages, data}`` and bare lists are all
 read here, by name, so the plans, the window and the tally know no envelope.
@@ -15,11 +15,12 @@ from urllib.parse import parse_qsl, urlsplit
 from attrs import frozen
 
 from .._decoding.fields import field_plans
-from .._decoding.spec import Pagination
 from .._request.request import Query
+from .._response.answer import Answer
+from .._spec import Pagination
 from ..errors import ResponseDecodeError
 
-__all__ = ["Envelope", "Page", "PageDecoder", "PageFetcher", "QueryOf", "link_query"]
+__all__ = ["Envelope", "Page", "PageFetcher", "QueryOf", "link_query"]
 
 ItemT_co = TypeVar("ItemT_co", covariant=True)
 
@@ -44,15 +45,11 @@ class Page(Protocol[ItemT_co]):
     def previous(self) -> str | None: ...
 
 
-PageDecoder = Callable[[], Any]
-"""Decodes a page whose answer has arrived; raises the client's typed errors (``ResponseDecodeError``).
-A ``PageRead`` (``reading``) also decodes in steps, between which the window gives the loop a turn."""
-
-PageFetcher = Callable[[Query], Awaitable[PageDecoder]]
-"""Fetches one page for a query, retrying as the client does, and gives its decoder; raises the
-client's typed errors (a page past the last one: the status error the spec's ``past_last_status``
-names). Decoding waits for the pager: it refills its window first, so that decoding a page never
-holds back the request of the next one."""
+PageFetcher = Callable[[Query], Awaitable[Answer]]
+"""Fetches one page for a query, retrying as the client does, and gives its answer, a success;
+raises the client's typed errors (a page past the last one: the status error the spec's
+``past_last_status`` names). Decoding waits for the pager: it refills its window first, so that
+decoding a page never holds back the request of the next one."""
 
 QueryOf = Callable[[int], Query]
 """The query of page ``n`` (from 1)."""
@@ -97,9 +94,15 @@ class Envelope:
         value = getattr(page, name, None) if name else None
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-    def decoded(self, data: Any, query: Query) -> Any:
+    def requested_size(self, query: Query) -> int | None:
+        """The page size a query asks for, if it does."""
+        name = self.pagination.size_param
+        value = dict(query).get(name, "") if name else ""
+        return int(value) if value.isdigit() else None
+
+    def decoded(self, data: Any, query: Query, where: str | None = None) -> Any:
         """The page a decoder gave (``data``), in its envelope even where the endpoint answered
-        without it."""
+        without it; ``where``: the method and URL of its answer, for an error to name."""
         pagination = self.pagination
         if isinstance(data, list) and pagination.items is not None:
             # an endpoint that answered without the envelope it usually sends
@@ -110,29 +113,33 @@ class Envelope:
                 if plan.required and plan.nullable and plan.name not in fields:
                     fields[plan.name] = None
             data = pagination.page_model(**fields)
-        self._check(data, query)
+        self._check(data, query, where)
         return data
 
-    def _check(self, page: Any, query: Query) -> None:
+    def _check(self, page: Any, query: Query, where: str | None) -> None:
         """Refuse a page the pager cannot follow, rather than yield the characters of a string as
         items or stop early at a link that is not one. (Other fields keep what was sent.)"""
         pagination = self.pagination
         items = page if pagination.items is None else getattr(page, pagination.items, None)
         if items is not None and not isinstance(items, (list, tuple)):
             raise ResponseDecodeError(
-                f"{self._where(query)}: {pagination.items or 'the page'} must be a list, "
+                f"{self._where(query, where)}: {pagination.items or 'the page'} must be a list, "
                 f"got {type(items).__name__}: {items!r:.80}"
             )
         link = getattr(page, pagination.next_field, None) if pagination.next_field else None
         if link is not None and not isinstance(link, str):
             raise ResponseDecodeError(
-                f"{self._where(query)}: {pagination.next_field} must be a link or null, "
+                f"{self._where(query, where)}: {pagination.next_field} must be a link or null, "
                 f"got {type(link).__name__}: {link!r:.80}"
             )
 
-    def _where(self, query: Query) -> str:
-        shown = "&".join(f"{name}={value}" for name, value in query)
-        return f"{self.model} page ({shown or 'first'})"
+    def _where(self, query: Query, where: str | None) -> str:
+        """The page, as an error names it: its answer's method and URL, else its query's names
+        (never their values, which may carry a learner's e-mail)."""
+        if where is not None:
+            return f"{self.model} of {where}"
+        names = ", ".join(name for name, _ in query)
+        return f"{self.model} page ({names or 'first'})"
 
 
 def link_query(link: str | None) -> Query | None:

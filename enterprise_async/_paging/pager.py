@@ -4,7 +4,7 @@ What the user holds: iteration, ``to_list``, ``first_page``, ``pages``, ``bulk``
 The rest is delegated: a page's envelope is read by the names the spec gives (``envelope``),
 the pages after the start page are planned (``plans``) and fetched in order within a bounded
 window (``window``), the walk is counted against what the envelopes promised (``tally``), and
-where an iteration stands becomes a ``ListingCursor`` (``position``).
+where an iteration stands becomes a ``ListingCursor``, and a resume is checked (``cursor``).
 
 Every walk starts from a ``ListingCursor`` (page 1 unless the pager was ``resume``d) and keeps the
 pager's ``cursor`` one item ahead of what the caller was given: the page that follows (the query
@@ -16,16 +16,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager, aclosing, nullcontext
-from typing import Any, Generic, TypeVar, cast
+from typing import Generic, TypeVar, cast
 
-from .._decoding.spec import Pagination
 from .._request.request import Query, merge_query
+from .._response.answer import Answer
+from .._spec import Pagination
 from ..errors import ClientValidationError, IncompleteListingError
-from .cursor import ListingCursor, listing_arguments
+from .cursor import ListingCursor, PageStep, PageT, Position, Resumption, listing_arguments
 from .envelope import Envelope, Page, PageFetcher
-from .plans import PageStep, PageT, requested_size
-from .position import Position
-from .resumption import Resumption
 from .tally import ListingTally
 from .window import Window
 
@@ -167,8 +165,8 @@ class AsyncPager(Generic[ItemT, PageT]):
         page, _ = await self.first_page_answered()
         return page
 
-    async def first_page_answered(self) -> tuple[PageT, Any]:
-        """Page 1 alone, with the answer its fetch gave beside it (a raw listing's)."""
+    async def first_page_answered(self) -> tuple[PageT, Answer]:
+        """Page 1 alone, with its answer (what a raw listing gives)."""
         with self._span():
             page, answer = await self._pages.page(self._query)
             return cast("PageT", page), answer
@@ -213,7 +211,7 @@ class AsyncPager(Generic[ItemT, PageT]):
         if page_size is None:
             if (
                 self._resumed
-                or requested_size(self._envelope, self._query) is not None
+                or self._envelope.requested_size(self._query) is not None
                 or pagination.bulk_size is None
             ):
                 return self
@@ -235,8 +233,8 @@ class AsyncPager(Generic[ItemT, PageT]):
             async for page, _ in pages:
                 yield page
 
-    async def pages_answered(self) -> AsyncGenerator[tuple[PageT, Any], None]:
-        """``pages()``, each page with the answer its fetch gave beside it (a raw listing's)."""
+    async def pages_answered(self) -> AsyncGenerator[tuple[PageT, Answer], None]:
+        """``pages()``, each page with its answer (what a raw listing gives)."""
         position = self._begin()
         async with aclosing(self._steps()) as steps:
             async for step in steps:
@@ -249,7 +247,7 @@ class AsyncPager(Generic[ItemT, PageT]):
         """The walk from the start cursor, counted (the tally starts with the pages and items
         before the cursor, so a resumed listing is checked against its count all the same).
 
-        A resumed listing first finds its position again (``resumption``): the page that held
+        A resumed listing first finds its position again (``Resumption``): the page that held
         the last item given comes first when items not yet given moved onto it, and the start
         page's items given already are skipped by where that item now stands."""
         start = self._start
@@ -258,7 +256,7 @@ class AsyncPager(Generic[ItemT, PageT]):
         check = Resumption(self._envelope, start)
         tally = ListingTally(self._envelope, pages=start.page - 1, items=start.before, listing=self._listing)
         with self._span():
-            held, found = await check.held(self._pages) if self._resumed else (None, False)
+            held, found = await check.held(self._pages.page) if self._resumed else (None, False)
             if held is not None:
                 yield held  # its items were counted in the cursor's ``before``
             first = self._resumed

@@ -14,38 +14,16 @@ A plan's :meth:`~NumberedPlan.after` tells, for each page, the query of the one 
 from __future__ import annotations
 
 import math
-from typing import Any, Generic
+from typing import Any
 
-from attrs import define, frozen
-from typing_extensions import TypeVar as DefaultTypeVar
+from attrs import frozen
 
 from .._request.request import Query, merge_query
-from .cursor import ListingCursor
+from .._response.answer import Answer
+from .cursor import ListingCursor, PageStep
 from .envelope import Envelope, QueryOf, link_query
 
-__all__ = ["NumberedPlan", "PageStep", "plan_by_link", "plan_without_links", "requested_size"]
-
-PageT = DefaultTypeVar("PageT", default=Any)
-
-
-@define
-class PageStep(Generic[PageT]):
-    """One page of a walk: its number in listing order, the query that fetched it and the query of
-    the page after it (None when the plan or the links say it is the last; a ``next`` link as
-    sent, read only when a cursor needs it)."""
-
-    page: PageT
-    number: int
-    query: Query
-    after: Query | str | None
-    size: int | None = None
-    """The page size that numbers pages (listings without links), kept in cursors."""
-    before: int = 0
-    """Items of the pages before this one (set as the walk counts them)."""
-    skip: int = 0
-    """Items of this page given before (a resumed listing's first page, as its check found them)."""
-    answer: Any = None
-    """What the fetch gave beside the page (``PageRead.answer``): a raw listing's answer."""
+__all__ = ["NumberedPlan", "plan_by_link", "plan_without_links"]
 
 
 @frozen
@@ -69,7 +47,7 @@ class NumberedPlan:
         last = short if self.total is None else number >= self.total
         return None if last else self.query_of(number + 1)
 
-    def step(self, page: Any, number: int, answer: Any = None) -> PageStep[Any]:
+    def step(self, page: Any, number: int, answer: Answer) -> PageStep[Any]:
         """Page ``number`` of this plan, as a step of the walk."""
         return PageStep(
             page, number, self.query_of(number), self.after(page, number), self.size, answer=answer
@@ -134,19 +112,12 @@ def _linkless_page_size(envelope: Envelope, first: Any, query: Query) -> int | N
     for, whose count says more follow, gave the server's own maximum."""
     pagination = envelope.pagination
     first_size = len(envelope.items(first))
-    size = envelope.integer(first, pagination.size_field) or requested_size(envelope, query)
+    size = envelope.integer(first, pagination.size_field) or envelope.requested_size(query)
     size = size or first_size
     if first_size >= size:
         return size
     count = envelope.integer(first, pagination.count_field)
     return None if count is None or count <= first_size else first_size
-
-
-def requested_size(envelope: Envelope, query: Query) -> int | None:
-    """The page size the call asked for, if it did."""
-    name = envelope.pagination.size_param
-    value = dict(query).get(name, "") if name else ""
-    return int(value) if value.isdigit() else None
 
 
 def _total_pages(envelope: Envelope, first: Any, page_size: int | None) -> int | None:

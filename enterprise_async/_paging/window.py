@@ -22,18 +22,18 @@ from typing import Any
 from attrs import frozen
 
 from .._request.request import Query
+from .._response.answer import Answer
 from ..errors import IncompleteListingError, ResponseDecodeError
-from .cursor import ListingCursor
-from .envelope import Envelope, PageDecoder, PageFetcher, link_query
-from .plans import NumberedPlan, PageStep, plan_by_link, plan_without_links
-from .reading import PageRead
+from .cursor import ListingCursor, PageStep
+from .envelope import Envelope, PageFetcher, link_query
+from .plans import NumberedPlan, plan_by_link, plan_without_links
 from .tally import ListingTally
 
 __all__ = ["Window"]
 
 logger = logging.getLogger("enterprise_async")
 
-Pending = deque[tuple[int, "asyncio.Task[PageDecoder]"]]
+Pending = deque[tuple[int, "asyncio.Task[Answer]"]]
 """The pages requested and not yet handed over: their numbers and requests, in listing order."""
 
 
@@ -52,24 +52,21 @@ class Window:
     envelope: Envelope
     width: int
 
-    async def page(self, query: Query) -> tuple[Any, Any]:
-        """One page, decoded as soon as it arrives, with its answer (``PageRead.answer``)."""
+    async def page(self, query: Query) -> tuple[Any, Answer]:
+        """One page, decoded as soon as it arrives, with its answer."""
         return await self._decoded(await self.fetch(query), query)
 
-    async def _decoded(self, decode: PageDecoder, query: Query) -> tuple[Any, Any]:
-        """The page ``decode`` gives, checked, with the answer it came with; a ``PageRead`` is run
-        in steps, the event loop getting a turn between two of them (and before the first: the
-        request that refills the window goes out, and a page that arrived earlier waits no longer
-        than one step)."""
-        if not isinstance(decode, PageRead):
-            return self.envelope.decoded(decode(), query), None
-        steps = decode.steps()
+    async def _decoded(self, answer: Answer, query: Query) -> tuple[Any, Answer]:
+        """The page ``answer`` holds, checked, with the answer. It is decoded in steps, the event
+        loop getting a turn between two of them (and before the first: the request that refills
+        the window goes out, and a page that arrived earlier waits no longer than one step)."""
+        steps = answer.steps()
         while True:
             await _turn()
             try:
                 next(steps)
             except StopIteration as done:
-                return self.envelope.decoded(done.value, query), decode.answer
+                return self.envelope.decoded(done.value, query, answer.response.where), answer
 
     async def walk(
         self, tally: ListingTally, start: ListingCursor, query: Query
@@ -105,7 +102,7 @@ class Window:
                 yield step
 
     async def _without_links(
-        self, tally: ListingTally, start: ListingCursor, page: Any, answer: Any, query: Query
+        self, tally: ListingTally, start: ListingCursor, page: Any, answer: Answer, query: Query
     ) -> AsyncGenerator[PageStep[Any], None]:
         """A listing whose envelopes carry no link: numbered pages after ``page``, when it is full."""
         number = start.page
@@ -149,7 +146,7 @@ class Window:
                 fill()
                 current, task = pending.popleft()
                 try:
-                    decode = await task
+                    answer = await task
                     # The window stays full while the consumer holds this page. With the page
                     # count known and more than one page in flight, the refilling request goes
                     # out before this page is decoded (decoding gives the loop a turn first), so
@@ -158,7 +155,7 @@ class Window:
                     # waits, so a consumer that stops within this page has asked for no page after it.
                     if total is not None and self.width > 1:
                         fill()
-                    page, answer = await self._decoded(decode, plan.query_of(current))
+                    page, _ = await self._decoded(answer, plan.query_of(current))
                     if total is not None:
                         fill()
                 except Exception as error:  # a middleware's own too; not CancelledError

@@ -22,8 +22,9 @@ import orjson
 from attrs import define, frozen
 from yarl import URL
 
-from .._decoding.spec import Operation
+from .._spec import Operation
 from .._utils.constants import USER_AGENT
+from .._utils.redaction import shown_url
 from ..errors import ClientValidationError
 from .options import ClientOptions, RequestOptions
 from .retry import RetryPolicy
@@ -115,6 +116,12 @@ class HTTPRequest:
     def label(self) -> str:
         """What the user called, as errors name it: ``catalogs.contents page 10``."""
         return call_label(self.operation, self.page)
+
+    @property
+    def where(self) -> str:
+        """The method and the whole URL, as errors name them (``GET https://host/api/...``): no user,
+        password, query or fragment (``shown_url``)."""
+        return f"{self.method} {shown_url(self.url)}"
 
 
 @frozen

@@ -9,9 +9,7 @@ policy tunes the waiting, it cannot make a bulk job run twice.
 
 from __future__ import annotations
 
-import email.utils
 import random
-import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -21,7 +19,7 @@ from attrs import field, frozen
 from .._utils.constants import INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
 from ..errors import ClientValidationError
 
-__all__ = ["DEFAULT_RETRY_STATUSES", "RetryPolicy", "parse_retry_after"]
+__all__ = ["DEFAULT_RETRY_STATUSES", "RetryPolicy"]
 
 DEFAULT_RETRY_STATUSES: frozenset[int] = frozenset({429, *range(500, 600)})
 """Statuses after which an idempotent request (a GET) is retried by default: 429 and every 5xx."""
@@ -139,19 +137,3 @@ def check_retry_policy(value: object, name: str = "retry") -> RetryPolicy | None
             raise ClientValidationError(name, f"RetryPolicy has no field {unknown[0]!r}")
         return RetryPolicy(**value)
     raise ClientValidationError(name, f"must be a RetryPolicy, got {type(value).__name__}")
-
-
-def parse_retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header: a number of seconds or an HTTP date."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        moment = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, moment.timestamp() - time.time())

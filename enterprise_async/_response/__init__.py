@@ -1,3 +1,3 @@
-"""Reading an answer: what its status makes of it, a result or a typed error, and whether a lookup
-answered the item asked for (``responses``); its body read into its result, bytes to model
-(``model_reading``); and the detail of an error answer (``error_detail``)."""
+"""Reading an answer: the answer as received and its body as data (``responses``), what it makes,
+a result or the typed error of its status (``answer``), and the server's own words in an error
+body (``error_detail``)."""

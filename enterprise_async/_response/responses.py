@@ -1,54 +1,27 @@
-"""Answers as the SDK receives them (``RawResponse``), and what a status makes of one: a result
-or a typed error.
+"""``RawResponse``: an answer as the SDK receives it, its body read as JSON-shaped data (JSON, or
+Django REST framework's XML), the request it names and the wait it asks for.
 
-A status the operation calls a success decodes to its model (plus SDK fields such as
-``partial``), and a lookup by key is checked to have answered the item asked for
-(``read_answer``); a success the spec does not document is no error: it goes to the client's
-drift report (``accept``). Any other status raises the error class of the status, whose ``body``
-holds the decoded error body however the server wrote it (JSON object, list or string, XML, HTML,
-nothing) and whose ``result`` holds the decoded result where the operation documents one for that
-status. The body is read into its result, bytes to model, by ``model_reading``.
+What the answer makes, a result or a typed error, is ``answer``'s to say.
 """
 
 from __future__ import annotations
 
-import uuid
+import email.utils
+import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import orjson
 from attrs import field, frozen
 from multidict import CIMultiDict, CIMultiDictProxy
+from yarl import URL
 
-from .._decoding.drift import DriftCollector
-from .._decoding.enums import OpenEnum
-from .._decoding.spec import LimitRefusal, Operation
-from .._request.request import call_label
-from .._request.retry import parse_retry_after
 from .._utils.constants import ERROR_DETAIL_LIMIT
-from .._utils.redaction import Redactor
-from ..errors import (
-    APIStatusError,
-    ContentMismatchError,
-    RateLimitError,
-    RequestLimitError,
-    ResponseDecodeError,
-    status_error_class,
-)
-from .error_detail import error_detail
-from .model_reading import decode_body, error_result, read_as_model, read_result
+from .._utils.redaction import Redactor, shown_url
+from .._utils.xml import XMLDecodeError, parse_drf_xml
+from ..errors import ResponseDecodeError
 
-if TYPE_CHECKING:
-    from .._decoding import Conversion
-
-__all__ = [
-    "RawResponse",
-    "accept",
-    "answer_result",
-    "check_identity",
-    "read_answer",
-    "real_request_id",
-    "status_error",
-]
+__all__ = ["RawResponse", "parse_retry_after", "real_request_id", "request_id_of"]
 
 
 def real_request_id(value: str | None, placeholders: frozenset[str]) -> str | None:
@@ -81,6 +54,15 @@ class RawResponse:
     """The client's secrets, hidden from everything this answer makes the SDK say."""
     sent_request_id: str | None = None
     """The id the request was sent with (``x-sdk-request-id-header``: X-Request-ID)."""
+    url: URL | None = None
+    """The URL the request went to (errors show it without user, password or query: ``where``)."""
+
+    @property
+    def where(self) -> str:
+        """The method and the whole URL of the request, as errors name them
+        (``GET https://host/api/enterprise/v2/...``), with no user, password, query or fragment;
+        the path alone when the URL is not known."""
+        return f"{self.method} {shown_url(self.url) if self.url is not None else self.path}"
 
     @property
     def request_id(self) -> str | None:
@@ -100,9 +82,11 @@ class RawResponse:
                 return self.redactor.text(value)
         return None
 
-    def timed(self, elapsed: float, retries: int, sent_request_id: str | None = None) -> RawResponse:
-        """This answer with the time it took and the retries made (and the id its request was
-        sent with, when it does not know it: a middleware's own answer)."""
+    def timed(
+        self, elapsed: float, retries: int, sent_request_id: str | None = None, url: URL | None = None
+    ) -> RawResponse:
+        """This answer with the time it took and the retries made (and the id and URL its request
+        was sent with, when it does not know them: a middleware's own answer)."""
         return RawResponse(
             self.status,
             self.reason,
@@ -116,11 +100,63 @@ class RawResponse:
             self.request_id_placeholders,
             self.redactor,
             self.sent_request_id or sent_request_id,
+            self.url or url,
         )
 
     @property
     def content_type(self) -> str:
         return self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+
+    @property
+    def body_format(self) -> str:
+        """How the body is read: ``json``, ``xml``, else its content type (``unknown`` for none)."""
+        kind = self.content_type
+        if kind == "application/json" or kind.endswith("+json"):
+            return "json"
+        if kind in ("application/xml", "text/xml") or kind.endswith("+xml"):
+            return "xml"
+        head = self.body.lstrip()[:5]
+        if not kind and head[:1] in (b"{", b"["):
+            return "json"
+        if not kind and head.startswith((b"<?xml", b"<root")):
+            return "xml"
+        return kind or "unknown"
+
+    @property
+    def is_xml(self) -> bool:
+        """Whether the body is read as XML (non-empty, and XML by its type or its start)."""
+        body = self.body
+        return bool(body) and not body.isspace() and self.body_format == "xml"
+
+    def data(self) -> Any:
+        """The body as JSON-shaped data (None when empty); ``ResponseDecodeError`` when unreadable."""
+        body = self.body
+        if not body or body.isspace():  # what ``strip()`` would leave empty, without copying a page
+            return None
+        kind = self.body_format
+        try:
+            if kind == "json":
+                return orjson.loads(body)
+            if kind == "xml":
+                return parse_drf_xml(body)
+        except (orjson.JSONDecodeError, XMLDecodeError) as error:
+            raise self.unreadable(kind, error) from None
+        raise ResponseDecodeError(
+            f"{self.where} returned {self.status} with content type {kind!r} where JSON or XML was expected",
+            status=self.status,
+            body=self.preview(),
+            request_id=self.request_id,
+        )
+
+    def unreadable(self, kind: str, error: ValueError) -> ResponseDecodeError:
+        """The error for a body that is not valid ``kind`` (``json``, ``xml``), secrets hidden."""
+        return ResponseDecodeError(
+            f"{self.where} returned {self.status} with a body that is not valid {kind.upper()}: "
+            f"{self.redactor.text(str(error))}",
+            status=self.status,
+            body=self.preview(),
+            request_id=self.request_id,
+        )
 
     def preview(self) -> str:
         """The start of the body, for an error to show (secrets hidden)."""
@@ -130,7 +166,7 @@ class RawResponse:
         """The whole body decoded as well as it can be (JSON, XML, else text), secrets hidden: what
         an error carries as ``.body``."""
         try:
-            body = decode_body(self)
+            body = self.data()
         except ResponseDecodeError:
             body = self.body.decode("utf-8", "replace")
         return self.redactor.data(body)
@@ -138,156 +174,6 @@ class RawResponse:
     def shown_headers(self) -> Mapping[str, str]:
         """The headers, secrets hidden from their values: what an error carries as ``.headers``."""
         return self.redactor.headers(self.headers)
-
-
-def accept(
-    operation: Operation[Any],
-    response: RawResponse,
-    conversion: Conversion,
-    drift: DriftCollector,
-    *,
-    page: int | None = None,
-) -> None:
-    """Raise the typed error of a status that is no success of the operation (naming the
-    listing's ``page``); a success the spec does not document goes to the drift report."""
-    outcome = operation.outcomes.get(response.status)
-    success = outcome.success if outcome is not None else 200 <= response.status < 300
-    if not success:
-        retry_after = parse_retry_after(response.headers.get("Retry-After"))
-        raise status_error(operation, response, conversion, retry_after=retry_after, page=page)
-    if outcome is None:
-        documented = (status for status, known in operation.outcomes.items() if known.success)
-        drift.record_status(operation.name, response.status, documented, f"{response.method} {response.path}")
-
-
-def answer_result(
-    operation: Operation[Any],
-    response: RawResponse,
-    conversion: Conversion,
-    drift: DriftCollector,
-    arguments: Mapping[str, Any] | None = None,
-) -> Any:
-    """What a plain call gives: the answer accepted (``accept``: a status that is no success
-    raises), then its result read (``read_answer``)."""
-    accept(operation, response, conversion, drift)
-    return read_answer(operation, response, conversion, drift, arguments)
-
-
-def read_answer(
-    operation: Operation[Any],
-    response: RawResponse,
-    conversion: Conversion,
-    drift: DriftCollector,
-    arguments: Mapping[str, Any] | None = None,
-) -> Any:
-    """The result of an accepted answer, decoded by ``conversion``; ``arguments`` given, a lookup
-    by key checks that it is the item asked for (``check_identity``)."""
-    result = read_result(operation, response, conversion, drift)
-    if arguments is not None and operation.identity is not None:
-        check_identity(operation, response, conversion, result, arguments)
-    return result
-
-
-def check_identity(
-    operation: Operation[Any],
-    response: RawResponse,
-    conversion: Conversion,
-    result: Any,
-    arguments: Mapping[str, Any],
-) -> None:
-    """Refuse an answer that is not the item asked for (``x-sdk-identity``): a key other than the
-    one asked for, or a content type other than the operation's. A key or type the answer leaves
-    out cannot be checked and is not held against it; an answer without the key (an empty
-    object included) is not the item asked for."""
-    identity = operation.identity
-    if identity is None:
-        return
-    asked = str(arguments.get(identity.param, ""))
-    key = getattr(result, identity.field, None)
-    kind = getattr(result, identity.type_field, None) if identity.type_field else None
-    kind = kind.value if isinstance(kind, OpenEnum) else kind
-    same_key = key is not None and _same_key(str(key), asked)
-    same_type = kind is None or kind in identity.types
-    if same_key and same_type:
-        return
-    received = result
-    if identity.received:  # the answer read as what it is, for the error
-        received = read_as_model(operation, response, conversion, identity.received)
-    expected = {identity.field: asked}
-    if identity.type_field and identity.types:
-        expected[identity.type_field] = "|".join(identity.types)
-    answered = f"{kind or type(received).__name__} {key!r}" if key is not None else f"no {identity.field}"
-    raise ContentMismatchError(
-        f"{operation.name}: {response.method} {response.path} asked for "
-        f"{expected.get(identity.type_field or '', 'the item')} {asked!r} and the service answered "
-        f"{answered}",
-        received=received,
-        expected=expected,
-        status=response.status,
-        body=response.preview(),
-        request_id=response.request_id,
-    )
-
-
-def _same_key(key: str, asked: str) -> bool:
-    if key == asked:
-        return True
-    try:
-        return uuid.UUID(key) == uuid.UUID(asked)
-    except ValueError:
-        return False
-
-
-def status_error(
-    operation: Operation[Any],
-    response: RawResponse,
-    conversion: Conversion,
-    *,
-    retry_after: float | None,
-    page: int | None = None,
-) -> APIStatusError:
-    """The typed error for a response whose status is not a success of the operation (``page``:
-    the listing's page it answered, named in the message).
-
-    Its message, ``body`` and ``headers`` hide the client's secrets, whatever the server echoed.
-    """
-    body = response.shown_body()
-    message = response.redactor.text(
-        f"{call_label(operation.name, page)}: {response.method} {response.path} "
-        f"returned {response.status} {response.reason}"
-    )
-    if detail := error_detail(body):
-        message = f"{message}: {response.redactor.text(detail)}"
-    error_class = status_error_class(response.status)
-    kwargs: dict[str, Any] = {
-        "status": response.status,
-        "body": body,
-        "headers": response.shown_headers(),
-        "result": error_result(operation.outcomes.get(response.status), response, conversion),
-        "method": response.method,
-        "path": response.path,
-        "request_id": response.request_id,
-        "response_request_id": response.response_request_id,
-    }
-    if error_class is RateLimitError:
-        return RateLimitError(message, retry_after=retry_after, **kwargs)
-    if refusal := _limit_refusal(operation, response.status, body):
-        return limit_error(message, refusal, kwargs)
-    return error_class(message, **kwargs)
-
-
-def _limit_refusal(operation: Operation[Any], status: int, body: Any) -> LimitRefusal | None:
-    """The spec's refusal (``x-sdk-limit-refusal``) this answer is, if any."""
-    detail = error_detail(body)
-    matching = (refusal for refusal in operation.limit_refusals if refusal.status == status)
-    return next((refusal for refusal in matching if refusal.detail == detail), None)
-
-
-def limit_error(message: str, refusal: LimitRefusal, details: Mapping[str, Any]) -> RequestLimitError:
-    """``RequestLimitError`` for an answer over the service's own limit, saying what the limit is."""
-    setting = f" ({refusal.setting} by default)" if refusal.setting else ""
-    said = f"{message}; the service takes at most {refusal.maximum} {refusal.label} a request{setting}"
-    return RequestLimitError(said, limit=refusal.maximum, setting=refusal.setting, **details)
 
 
 def request_id_of(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
@@ -300,3 +186,19 @@ def request_id_of(headers: Mapping[str, str], names: tuple[str, ...]) -> str | N
         if value:
             return value
     return None
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header: a number of seconds or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        moment = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, moment.timestamp() - time.time())

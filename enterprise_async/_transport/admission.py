@@ -21,8 +21,7 @@ from collections.abc import Awaitable, Callable
 
 from .._request.options import reset_current_trace, set_current_trace
 from .._request.request import HTTPRequest
-from .._request.retry import parse_retry_after
-from .._response.responses import RawResponse
+from .._response.responses import RawResponse, parse_retry_after
 from .._utils.constants import DEFAULT_PAUSE, MAX_RETRY_AFTER
 from ..errors import APIConnectionError, APITimeoutError
 from .concurrency import ConcurrencyLimit, Ticket
@@ -148,7 +147,7 @@ async def _draw(budget: RateBudget, attempt: Attempt) -> None:
         await asyncio.wait_for(budget.draw(), limit)
     except asyncio.TimeoutError:
         raise APITimeoutError(
-            f"{request.method} {request.path} waited longer than its rate wait limit ({limit:g} s, "
+            f"{request.where} waited longer than its rate wait limit ({limit:g} s, "
             "Timeout(rate_wait=)) for the rate budget (rate_limit); nothing was sent",
             method=request.method,
             path=request.path,

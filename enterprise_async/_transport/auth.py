@@ -24,7 +24,6 @@ from yarl import URL
 
 from .._request.request import HTTPRequest
 from .._response.error_detail import error_detail
-from .._response.model_reading import decode_body
 from .._response.responses import RawResponse
 from .._utils.constants import (
     DEFAULT_TOKEN_LIFETIME,
@@ -298,17 +297,17 @@ class ClientCredentials:
         if response.content_type == "text/html":
             raise self._outage(response)  # a gateway's or a proxy's page, not the issuer's answer
         try:
-            body = decode_body(response)
+            body = response.data()
         except ResponseDecodeError as error:
             raise ResponseDecodeError(
-                f"the token response of POST {TOKEN_PATH} cannot be read: {error}",
+                f"the token response cannot be read: {error}",
                 status=response.status,
                 body=error.body,
             ) from None
         token = body.get("access_token") if isinstance(body, dict) else None
         if not isinstance(token, str) or not token:
             raise ResponseDecodeError(
-                f"the token response of POST {TOKEN_PATH} has no access_token", status=response.status
+                f"the token response of {response.where} has no access_token", status=response.status
             )
         return token, token_lifetime(body.get("expires_in"))
 
@@ -331,7 +330,7 @@ class ClientCredentials:
         body = response.shown_body()
         detail = response.redactor.text(error_detail(body))
         kind = f" ({response.content_type})" if response.content_type else ""
-        message = f"the token request (POST {TOKEN_PATH}) {verb} {response.status} {response.reason}{kind}"
+        message = f"the token request ({response.where}) {verb} {response.status} {response.reason}{kind}"
         return error_class(
             f"{message}: {detail}" if detail else message,
             status=response.status,

@@ -24,7 +24,7 @@ from yarl import URL
 from .._request.options import RequestTrace
 from .._request.request import HTTPRequest
 from .._response.responses import RawResponse
-from .._utils.redaction import Redactor
+from .._utils.redaction import Redactor, shown_url
 from ..errors import (
     APIConnectionError,
     APITimeoutError,
@@ -95,7 +95,8 @@ class Attempt:
 
     def timed(self, answer: RawResponse) -> RawResponse:
         """``answer`` (a middleware's own, or the wire's passed on) with the call's time and retries."""
-        return answer.timed(time.perf_counter() - self.started, self.retries, self.request.request_id)
+        request = self.request
+        return answer.timed(time.perf_counter() - self.started, self.retries, request.request_id, request.url)
 
     def outgoing(self) -> OutgoingRequest:
         """The request as the middleware sees it: without the token."""
@@ -138,7 +139,7 @@ class Wire:
         request = attempt.request
         if sent.url is not request.url and sent.url.origin() != request.url.origin():
             raise ClientValidationError(
-                "middleware", f"may not send {request.path} to another host: the token goes to base_url only"
+                "middleware", f"may not send {request.where} to another host: the token goes to base_url only"
             )
         headers = dict(sent.headers)
         if attempt.token is not None:
@@ -156,7 +157,7 @@ class Wire:
                 trace_request_ctx=attempt.trace,
             ) as response:
                 body = await read_bounded(
-                    response, limit=self.max_response_bytes, method=request.method, path=request.path
+                    response, limit=self.max_response_bytes, method=request.method, url=request.url
                 )
                 return self._answer(attempt, response, body)
         except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
@@ -183,6 +184,7 @@ class Wire:
             request_id_placeholders=self._request_ids[1],
             redactor=self._redactor,
             sent_request_id=request.request_id,
+            url=request.url,
         )
 
     def _proxy_for(self, url: URL) -> str | None:
@@ -208,7 +210,7 @@ class Wire:
             "%s %s %s", request.method, request.path, reason, extra={"request_id": request.request_id}
         )
         return error_class(
-            f"{request.label}: {request.method} {request.path} {reason}",
+            f"{request.label}: {request.where} {reason}",
             method=request.method,
             path=request.path,
             request_id=request.request_id,
@@ -219,7 +221,7 @@ def proxy_refused(request: HTTPRequest, error: aiohttp.ClientHttpProxyError) -> 
     """The proxy's 407 to the tunnel of an https request: the request never reached the API."""
     reason = f"{error.status} {error.message}" if error.message else str(error.status)
     return ProxyAuthenticationError(
-        f"{request.method} {request.path}: the proxy refused to carry it ({reason}); give the proxy "
+        f"{request.where}: the proxy refused to carry it ({reason}); give the proxy "
         "its credentials in the proxy URL (http://user:password@host:port)",
         status=error.status,
         headers=dict(error.headers or {}),
@@ -257,21 +259,22 @@ def _timeout_kind(error: BaseException) -> str:
     return "total"
 
 
-def read_bounded(response: aiohttp.ClientResponse, *, limit: int, method: str, path: str) -> Awaitable[bytes]:
+def read_bounded(response: aiohttp.ClientResponse, *, limit: int, method: str, url: URL) -> Awaitable[bytes]:
     """The body of ``response`` as it inflates (gzip, deflate...), at most ``limit`` bytes.
 
     A body announced longer, or that grows longer while it is read (a gzip bomb, an endless
-    stream), raises ``ResponseTooLargeError``; what was read of it is dropped at once.
+    stream), raises ``ResponseTooLargeError`` naming the method and URL (``shown_url``); what was
+    read of it is dropped at once.
     """
     announced = response.content_length
     if announced is None or response.headers.get("Content-Encoding"):
-        return _read_growing(response, limit, method, path)
+        return _read_growing(response, limit, method, url)
     if announced > limit:
-        raise _too_large(response, limit, method, path, f"announces Content-Length {announced}")
+        raise _too_large(response, limit, method, url, f"announces Content-Length {announced}")
     return response.read()  # a plain body of a known length: it cannot grow past it
 
 
-async def _read_growing(response: aiohttp.ClientResponse, limit: int, method: str, path: str) -> bytes:
+async def _read_growing(response: aiohttp.ClientResponse, limit: int, method: str, url: URL) -> bytes:
     """A body of unknown or encoded length, read chunk by chunk and dropped once past ``limit``."""
     chunks: list[bytes] = []
     size = 0
@@ -279,16 +282,16 @@ async def _read_growing(response: aiohttp.ClientResponse, limit: int, method: st
         size += len(chunk)
         if size > limit:
             chunks.clear()
-            raise _too_large(response, limit, method, path, "has a body")
+            raise _too_large(response, limit, method, url, "has a body")
         chunks.append(chunk)
     return b"".join(chunks)
 
 
 def _too_large(
-    response: aiohttp.ClientResponse, limit: int, method: str, path: str, what: str
+    response: aiohttp.ClientResponse, limit: int, method: str, url: URL, what: str
 ) -> ResponseTooLargeError:
     return ResponseTooLargeError(
-        f"{method} {path} returned {response.status} and {what} larger than {limit} bytes "
+        f"{method} {shown_url(url)} returned {response.status} and {what} larger than {limit} bytes "
         "(max_response_bytes); nothing of it was kept",
         status=response.status,
         limit=limit,

@@ -32,10 +32,11 @@ from typing import Any
 from urllib.parse import quote, quote_plus
 
 from multidict import CIMultiDict
+from yarl import URL
 
 from .xml import TextObject
 
-__all__ = ["REDACTED", "SHORT_SECRET_LENGTH", "Redactor", "redact_url"]
+__all__ = ["REDACTED", "SHORT_SECRET_LENGTH", "Redactor", "redact_url", "shown_url"]
 
 REDACTED = "<redacted>"
 """What a hidden secret is replaced with."""
@@ -56,6 +57,14 @@ _MIN_BASE64_FRAGMENT = 8
 def redact_url(url: object) -> str:
     """A URL (or any text holding URLs) with the password of each hidden: ``https://u:<redacted>@h``."""
     return _URL_PASSWORD.sub(lambda match: f"{match['head']}{REDACTED}@", str(url))
+
+
+def shown_url(url: URL) -> str:
+    """A request's URL as messages show it: scheme, host, port and path, without the user and
+    password, the query or the fragment (a query value may carry a secret or a learner's e-mail)."""
+    if url.user is None and url.password is None and not url.raw_query_string and not url.raw_fragment:
+        return str(url)
+    return str(url.with_user(None).with_query(None).with_fragment(None))
 
 
 class Redactor:

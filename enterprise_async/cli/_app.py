@@ -11,9 +11,9 @@ from typing import Any, Final
 import click
 
 from .._client.resource import Resource
-from .._decoding.spec import Operation
 from .._generated.client import EnterpriseClient
 from .._generated.operations import OPERATIONS
+from .._spec import Operation
 from .._version import __version__
 from ._commands_bulk import bulk
 from ._commands_catalogs import catalogs

@@ -61,7 +61,8 @@ def _failure_line(name: str, error: str | None) -> Text:
 _NOISE: Final = re.compile(
     r"\b[A-Z]\w*Error: "  # the error's kind: the words after it say the same
     r"|\b[a-z_]+\.[a-z_]+ (?=page )"  # the operation: an export reads catalogs' contents
-    r"|\s?\(?\b(?:GET|POST|PUT|PATCH|DELETE) /[^\s)]*\)?"  # the path: the line names the catalog
+    # the URL: the line names the catalog
+    r"|\s?\(?\b(?:GET|POST|PUT|PATCH|DELETE) (?:https?://[^\s/)]*)?/[^\s)]*\)?"
     r"|\breturned |\bfailed: "
     r"| failed after [\d,]+ items(?: of [\d,]+)?"
     r"|\s*\(request id [^)]*\)"

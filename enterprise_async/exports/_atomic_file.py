@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Final
 
@@ -23,6 +25,9 @@ class AtomicFile:
     created by the first write (or by ``commit()``), so a run that fails before writing anything
     leaves no trace at all. It also counts the bytes and hashes them, for the record of what was
     written. ``continue_from`` takes up the partial file an earlier run left.
+
+    An ``OSError`` (a folder that does not exist, a full disk, a name taken by a folder) names
+    ``path``, the file the caller asked for, never the partial file it never named.
     """
 
     def __init__(self, path: Path, *, keep_partial: bool = False) -> None:
@@ -51,7 +56,8 @@ class AtomicFile:
     def close(self) -> None:
         """Close the partial file as it is, leaving it on disk (what was written is flushed)."""
         if self._file is not None:
-            self._file.close()
+            with self._named():
+                self._file.close()
             self._file = None
 
     @property
@@ -59,29 +65,44 @@ class AtomicFile:
         """Hex digest of everything written so far."""
         return self._digest.hexdigest()
 
+    @contextlib.contextmanager
+    def _named(self) -> Iterator[None]:
+        """An OS error inside, raised again naming ``path`` (the partial file is ours, not the caller's)."""
+        try:
+            yield
+        except OSError as error:
+            if error.errno is None:
+                raise
+            raise type(error)(error.errno, error.strerror, str(self.path)) from None
+
     def _opened(self) -> BinaryIO:
         if self._file is None:
-            self._file = self.part.open("wb")
+            with self._named():
+                self._file = self.part.open("wb")
         return self._file
 
     def write(self, data: bytes) -> None:
         """Append bytes."""
-        self._opened().write(data)
+        file = self._opened()
+        with self._named():
+            file.write(data)
         self._digest.update(data)
         self.size += len(data)
 
     def flush(self) -> None:
         """Hand what was written to the operating system, so that progress is visible on disk."""
         if self._file is not None:
-            self._file.flush()
+            with self._named():
+                self._file.flush()
 
     def commit(self) -> None:
         """Make the file durable and give it its final name (replacing an older one)."""
         file = self._opened()
-        file.flush()
-        os.fsync(file.fileno())
-        file.close()
-        os.replace(self.part, self.path)
+        with self._named():
+            file.flush()
+            os.fsync(file.fileno())
+            file.close()
+            os.replace(self.part, self.path)
         self._committed = True
 
     def continue_from(self, size: int, sha256: str) -> bool:
@@ -89,19 +110,20 @@ class AtomicFile:
         those hash to ``sha256`` (what its checkpoint recorded); later writes append to it. False,
         and nothing changed, when there is no such file or its beginning is not what was recorded
         (a fresh write then replaces it). Blocking: it reads ``size`` bytes."""
-        try:
-            file = self.part.open("r+b")
-        except FileNotFoundError:
-            return False
-        digest, remaining = hashlib.sha256(), size
-        while remaining and (chunk := file.read(min(remaining, 1 << 20))):
-            digest.update(chunk)
-            remaining -= len(chunk)
-        if remaining or digest.hexdigest() != sha256:
-            file.close()
-            return False
-        file.truncate(size)  # what was written after the checkpoint goes: it is written again
-        file.seek(size)
+        with self._named():
+            try:
+                file = self.part.open("r+b")
+            except FileNotFoundError:
+                return False
+            digest, remaining = hashlib.sha256(), size
+            while remaining and (chunk := file.read(min(remaining, 1 << 20))):
+                digest.update(chunk)
+                remaining -= len(chunk)
+            if remaining or digest.hexdigest() != sha256:
+                file.close()
+                return False
+            file.truncate(size)  # what was written after the checkpoint goes: it is written again
+            file.seek(size)
         self._file, self._digest, self.size = file, digest, size
         return True
 
@@ -109,5 +131,6 @@ class AtomicFile:
         """Drop the partial file, if one was begun."""
         if self._file is None:
             return
-        self._file.close()
-        self.part.unlink(missing_ok=True)
+        with self._named():
+            self._file.close()
+            self.part.unlink(missing_ok=True)

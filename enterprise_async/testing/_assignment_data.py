@@ -30,7 +30,7 @@ from ._data_size import DataSize
 from ._records import AssignmentRecord, CatalogRecord, Learner, PolicyRecord, iso
 from ._seeded import in_days, seeded_rng, seeded_uuid
 
-__all__ = ["STATE_MIX", "AssignmentLayout", "AssignmentMaker", "action"]
+__all__ = ["STATE_MIX", "AssignmentLayout", "AssignmentMaker", "action", "retired_email"]
 
 STATE_MIX: Final = (
     ("allocated", "notifying"),
@@ -173,11 +173,13 @@ class AssignmentMaker:
         age = rng.randint(100, 150) if state == "expired" else rng.randint(1, 80)
         created = self._anchor - in_days(age) + datetime.timedelta(minutes=rng.randint(0, 1439))
         high = rng.getrandbits(128 - _NUMBER_BITS) << _NUMBER_BITS
+        uuid = uuid_text(high | (number ^ self._mask))
+        scrubbed = state == "expired" and _turn(number) % 2
         record = AssignmentRecord(
-            uuid=uuid_text(high | (number ^ self._mask)),
+            uuid=uuid,
             configuration_uuid=self._configuration,
             policy_uuid=self._policy.uuid,
-            learner_email=None if state == "expired" and _turn(number) % 2 else learner.email,
+            learner_email=retired_email(uuid) if scrubbed else learner.email,
             lms_user_id=None if learner_state == "notifying" else learner.lms_user_id,
             content_key=key,
             content_title=title,
@@ -222,6 +224,12 @@ class AssignmentMaker:
         if invited.isdigit():
             numbers.append(int(invited))
         return [number for number in numbers if number is not None and number < self.layout.count]
+
+
+def retired_email(uuid: str) -> str:
+    """The address enterprise-access writes over a learner's e-mail when it scrubs an assignment
+    (its ``RETIRED_EMAIL_ADDRESS_FORMAT``, ``retired_user<16 hex digits>@retired.invalid``): never null."""
+    return f"retired_user{uuid.replace('-', '')[:16]}@retired.invalid"
 
 
 def _turn(number: int) -> int:

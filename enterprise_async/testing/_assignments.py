@@ -44,13 +44,13 @@ class ConfigurationAssignments(MadeWhenRead[AssignmentRecord]):
         lowered = email.lower()
         for number in self._maker.numbers_for(email, content_key) if self._maker else ():
             record = self[number]
-            if record.content_key == content_key and (record.learner_email or "").lower() == lowered:
+            if record.content_key == content_key and record.learner_email.lower() == lowered:
                 return record
         return next(
             (
                 record
                 for record in self._created.values()
-                if record.content_key == content_key and (record.learner_email or "").lower() == lowered
+                if record.content_key == content_key and record.learner_email.lower() == lowered
             ),
             None,
         )

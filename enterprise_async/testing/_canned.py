@@ -29,10 +29,18 @@ class CannedAnswers:
         self._lock = threading.Lock()
 
     def add(
-        self, operation: str, *bodies: Any, status: int = 200, headers: Mapping[str, str] | None = None
+        self,
+        operation: str,
+        *bodies: Any,
+        status: int = 200,
+        headers: Mapping[str, str] | None = None,
+        path_params: Mapping[str, str] | None = None,
     ) -> None:
         """Answer the next requests of ``operation`` with ``bodies``, one request each, in order,
         with ``status`` and ``headers``. A body is JSON-shaped data (None: an empty body).
+        ``path_params`` (``{"catalog_uuid": ...}``) keeps them for the requests whose path
+        parameters are these (one catalog's contents among many); they are served before the
+        bodies queued for every request of the operation.
 
         Raises ``ValueError`` for an operation the sandbox does not serve.
         """
@@ -42,23 +50,37 @@ class CannedAnswers:
         if not 100 <= status <= 599:
             raise ValueError(f"status must be an HTTP status (100-599), got {status!r}")
         replies = [Reply(body, status, dict(headers or {})) for body in bodies]
+        key = _key(operation, path_params)
         with self._lock:
-            self._queued.setdefault(operation, deque()).extend(replies)
+            self._queued.setdefault(key, deque()).extend(replies)
 
-    def take(self, operation: str) -> Reply | None:
-        """The next canned answer of ``operation``, or None to let its handler answer."""
+    def take(self, operation: str, path_params: Mapping[str, str] | None = None) -> Reply | None:
+        """The next canned answer of ``operation`` for a request with these path parameters (those
+        kept for them first), or None to let its handler answer."""
         with self._lock:
-            queued = self._queued.get(operation)
-            return queued.popleft() if queued else None
+            for key in (_key(operation, path_params), operation) if path_params else (operation,):
+                queued = self._queued.get(key)
+                if queued:
+                    return queued.popleft()
+            return None
 
     def pending(self, operation: str | None = None) -> int:
         """Canned answers not served yet (of one operation, or of all)."""
         with self._lock:
             if operation is not None:
-                return len(self._queued.get(operation, ()))
+                return sum(
+                    len(queued) for key, queued in self._queued.items() if key.split(" ")[0] == operation
+                )
             return sum(len(queued) for queued in self._queued.values())
 
     def clear(self) -> None:
         """Drop every canned answer not served yet."""
         with self._lock:
             self._queued.clear()
+
+
+def _key(operation: str, path_params: Mapping[str, str] | None) -> str:
+    """Where canned answers are queued: by operation, and by path parameters when kept for some."""
+    if not path_params:
+        return operation
+    return f"{operation} " + "&".join(f"{name}={value}" for name, value in sorted(path_params.items()))

@@ -2,7 +2,9 @@
 run or program by its key, as the reference describes them or as enterprise-catalog serves them
 (``ServerOptions.catalog_service``, ``catalog_shape``).
 
-One job: read these requests and shape the answers from ``SandboxData.content``.
+One job: read these requests and shape the answers from ``SandboxData.content``, through the
+catalog edits (``SandboxData.catalog_edits``) for a catalog that was edited: its record, its
+count and its items are then as edited (lookups by key still answer the seeded items).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from ._call import Call, Handler
+from ._catalog_edits import Shape
 from ._records import CatalogRecord
 from ._registry import aliased
 from ._replies import ApiError, Reply, not_found
@@ -23,6 +26,7 @@ class CatalogHandlers(ServiceHandlers):
     """The catalog endpoints over one ``SandboxData``."""
 
     def handlers(self) -> dict[str, Handler]:
+        self.data.catalog_edits.serve_with(self._shape)
         return {
             "catalogs.list": self.catalogs,
             "catalogs.contents": aliased(self.contents, catalog="catalog_uuid"),
@@ -32,7 +36,10 @@ class CatalogHandlers(ServiceHandlers):
         }
 
     def catalogs(self, call: Call) -> Reply:
-        catalogs = self.services.listed("catalogs.list", self.data.catalogs)
+        edits = self.data.catalog_edits
+        catalogs = self.services.listed(
+            "catalogs.list", [edits.record(record) for record in self.data.catalogs]
+        )
         page = self.pages.page(call, "catalogs.list", len(catalogs), "catalogs", "page_size")
         wire = self.services.emitted(
             "catalogs.list", [catalog.wire() for catalog in catalogs[page.start : page.end]]
@@ -41,6 +48,22 @@ class CatalogHandlers(ServiceHandlers):
 
     def contents(self, call: Call) -> Reply:
         catalog = self._catalog(call)
+        edits = self.data.catalog_edits
+        if edits.edited(catalog):
+            catalog = edits.record(catalog)
+            page = self.pages.page(call, "catalogs.contents", catalog.item_count, "contents", "page_size")
+            edited = edits.items(catalog, range(page.start, page.end), self._shape(catalog))
+            if (
+                self.options.catalog_service != "enterprise-catalog"
+                and self.options.catalog_shape == "nested"
+            ):
+                return self.pages.paged(call, "catalogs.contents", page, edited)
+            head = {
+                "uuid": catalog.uuid,
+                "title": catalog.title,
+                "enterprise_customer": catalog.customer_uuid,
+            }
+            return self.pages.paged(call, "catalogs.contents", page, edited, head=head)
         page = self.pages.page(call, "catalogs.contents", catalog.item_count, "contents", "page_size")
         content = self.data.content
         if self.options.catalog_service == "enterprise-catalog":
@@ -60,6 +83,16 @@ class CatalogHandlers(ServiceHandlers):
         ]
         head = {"uuid": catalog.uuid, "title": catalog.title, "enterprise_customer": catalog.customer_uuid}
         return self.pages.paged(call, "catalogs.contents", page, flat, head=head)
+
+    def _shape(self, catalog: CatalogRecord) -> Shape:
+        """How the contents serve seeded item ``index`` of ``catalog``: as enterprise-catalog
+        serves it, nested, or flat."""
+        content = self.data.content
+        if self.options.catalog_service == "enterprise-catalog":
+            return lambda index: content.served(catalog, index)
+        if self.options.catalog_shape == "nested":
+            return lambda index: content.item(catalog, index)
+        return lambda index: content.flat(content.item(catalog, index), content.kind(index))
 
     def course(self, call: Call) -> Reply:
         return self._content(call, self.data.content.course, "course")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .._decoding.spec import MaxProductItems, Operation
+from .._spec import MaxProductItems, Operation
 from ._answer_pages import PagedAnswers, smallest
 from ._call import Call, Handler
 from ._jobs import EnrollmentJobs

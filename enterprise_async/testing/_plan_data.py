@@ -202,7 +202,7 @@ def plan_wire(plan: PlanRecord, counts: Mapping[str, int], now: datetime.datetim
     used = counts["revoked"]
     remaining = max(0, plan.revocation_limit - used)
     revocations: dict[str, int] = (
-        {"total": plan.revocation_limit, "used": used, "remaining": remaining}
+        {"total": plan.revocation_limit, "used": used, "applied": used, "remaining": remaining}
         if plan.revocations_shape == "total"
         else {"applied": used, "remaining": remaining}
     )

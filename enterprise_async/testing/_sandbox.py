@@ -211,6 +211,10 @@ class Sandbox:
         self.canned = self.server.canned
         """Bodies to serve for an operation in place of the sandbox's data:
         ``sandbox.canned.add("policies.list", page, ...)`` (a real service's payloads, say)."""
+        self.edits = self.data.catalog_edits
+        """The catalogs changed between two runs: ``sandbox.edits.create(catalog_uuid, item)``,
+        ``update(catalog_uuid, key, title=...)``, ``remove``, ``touch`` (its time only),
+        ``change_customer(customer_uuid)``; a catalog never edited answers as seeded."""
         self._runner: web.AppRunner | None = None
         self._listener: socket.socket | None = None
         self._port: int | None = None

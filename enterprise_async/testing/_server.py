@@ -153,12 +153,13 @@ class SandboxServer:
         if isinstance(found, Route):
             if found.authenticated:
                 self._authenticate(request, found.operation)
-            canned = self.canned.take(found.operation)
-            if canned is not None:
-                return canned
             match = found.pattern.match(path)
             assert match is not None
-            call = self._call(request, body, request.rel_url.raw_path, found.params(match))
+            params = found.params(match)
+            canned = self.canned.take(found.operation, params)
+            if canned is not None:
+                return canned
+            call = self._call(request, body, request.rel_url.raw_path, params)
             return found.handler(self.services.check(found.operation, call))
         if found:
             detail = f'Method "{request.method}" not allowed.'

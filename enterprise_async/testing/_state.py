@@ -28,6 +28,7 @@ from attrs import frozen
 
 from ._assignment_data import action
 from ._assignments import ConfigurationAssignments
+from ._catalog_edits import CatalogEdits
 from ._content import CatalogContent, ContentKind
 from ._data import World, generate_world
 from ._data_size import DataSize
@@ -85,6 +86,8 @@ class SandboxData(PlanLicenses):
         self.anchor = anchor
         """The moment the data is laid out around; "now" for every date the sandbox computes."""
         self.content = CatalogContent(seed, anchor)
+        self.catalog_edits = CatalogEdits(self.catalog, anchor)
+        """Items created, updated and removed since the data was made (``Sandbox.edits``)."""
         world: World = generate_world(seed, size, anchor, self.content)
         self.customers: list[Customer] = list(world.customers)
         self.catalogs: list[CatalogRecord] = list(world.catalogs)

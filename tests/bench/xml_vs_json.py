@@ -1,7 +1,7 @@
 """B3: decoding the same page from XML and from JSON, the way the client reads a response.
 
 One page of catalog contents (20 items) is fetched from one sandbox in both formats, then each
-body goes through the client's own path (``read_result``: parse, then build the models); the
+body goes through the client's own path (``Answer.result()``: parse, then build the models); the
 two results are checked equal before anything is timed. The XML parser is the standard library's
 C parser and tree builder (``xml.etree``), then one pass reads the empty elements by the spec
 (``_decoding.xml_schema``). A second row counts the real records (``../shared/realdata``) that read from
@@ -21,7 +21,7 @@ import orjson
 
 from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._response.model_reading import read_result
+from enterprise_async._response.answer import Answer
 from enterprise_async._response.responses import RawResponse
 from enterprise_async._utils.xml import parse_drf_xml
 from enterprise_async.models import CatalogContentsPage
@@ -88,8 +88,8 @@ def _tree(body: bytes) -> ElementTree.Element:
 def run(rounds: int) -> list[Row]:
     with remote_sandbox(RemoteSandbox(catalog_items=PAGE_SIZE)) as address:
         responses = asyncio.run(_bodies(address))
-    json_page = read_result(CONTENTS, responses["json"], CONVERSION)
-    xml_page = read_result(CONTENTS, responses["xml"], CONVERSION)
+    json_page = Answer(CONTENTS, responses["json"], CONVERSION).result()
+    xml_page = Answer(CONTENTS, responses["xml"], CONVERSION).result()
     if json_page != xml_page:
         raise AssertionError("the XML page does not decode to the models the JSON page does")
     xml_body, json_body = responses["xml"].body, responses["json"].body
@@ -100,8 +100,8 @@ def run(rounds: int) -> list[Row]:
     ):
         raise AssertionError("the models timed from XML differ from those timed from JSON")
     contenders: dict[str, Callable[[], object]] = {
-        "json": lambda: read_result(CONTENTS, responses["json"], CONVERSION),
-        "xml": lambda: read_result(CONTENTS, responses["xml"], CONVERSION),
+        "json": lambda: Answer(CONTENTS, responses["json"], CONVERSION).result(),
+        "xml": lambda: Answer(CONTENTS, responses["xml"], CONVERSION).result(),
         "xml tree": lambda: _tree(xml_body),
         "xml parse": lambda: parse_drf_xml(xml_body),
         "xml parse, empty elements read": lambda: CONVERSION.fill_empty_elements(

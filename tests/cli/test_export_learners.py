@@ -14,6 +14,7 @@ import pytest
 from enterprise_async.cli import LEARNER_COLUMNS, export_learners
 from enterprise_async.models import LearnerSummary, from_dict
 from enterprise_async.testing import Sandbox
+from tests.required import required
 
 from .conftest import CommandLine
 
@@ -148,12 +149,26 @@ def test_learners_export_failing_leaves_no_file(cli: CommandLine, served: Sandbo
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_file_that_cannot_be_written_is_named_as_given(
+    cli: CommandLine, served: Sandbox, tmp_path: Path
+) -> None:
+    out = tmp_path / "nonexistent" / "dir" / "x.csv"
+    ran = cli("learners", "export", served.data.customers[0].uuid, "--out", str(out))
+    assert ran.exit_code == 1
+    assert ran.error_lines == [f"Error: No such file or directory: {out}"]  # never x.csv.part
+
+
 def test_csv_rows_carry_the_servers_own_spellings_and_texts() -> None:
     from enterprise_async.exports._learners import _CsvRows
 
     record = from_dict(
         LearnerSummary,
-        {"progress_status": "in progress", "course_list_price": "100.0", "created": "2026-01-05T00:00:00Z"},
+        {
+            **required(LearnerSummary),
+            "progress_status": "in progress",
+            "course_list_price": "100.0",
+            "created": "2026-01-05T00:00:00Z",
+        },
     )
     (row,) = csv.DictReader(io.StringIO((_CsvRows().header() + _CsvRows().record(record)).decode()))
     assert (row["progress_status"], row["course_list_price"], row["created"]) == (

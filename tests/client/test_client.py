@@ -277,13 +277,13 @@ async def test_statuses_map_to_typed_errors(
     assert caught.value.status == status  # type: ignore[attr-defined]
 
 
-async def test_error_messages_name_method_path_status_and_detail(api: ScriptedAPI) -> None:
+async def test_error_messages_name_method_url_status_and_detail(api: ScriptedAPI) -> None:
     api.json("POST", ALLOCATE, {"detail": "Policy is not active."}, 400)
     async with api.client() as client:
         with pytest.raises(BadRequestError) as caught:
             await allocate(client)
     assert str(caught.value) == (
-        f"policies.allocate: POST {ALLOCATE} returned 400 Bad Request: Policy is not active."
+        f"policies.allocate: POST {api.base_url}{ALLOCATE} returned 400 Bad Request: Policy is not active."
         f" (request id {caught.value.request_id})"
     )
     assert caught.value.headers["Content-Type"].startswith("application/json")

@@ -25,8 +25,9 @@ from enterprise_async.testing import Sandbox
 PACKAGE = Path(__file__).resolve().parents[2] / "enterprise_async"
 GENERATED = PACKAGE / "_generated"
 TOKEN_PATH = "/oauth2/v1/access_token"
-MOST_FRAMES = 5
-"""Prepare, authenticate, retry, admit, send: the steps between a resource method and the wire."""
+MOST_FRAMES = 6
+"""Prepare, answer (send, then map the status), authenticate, retry, admit, send: the steps between a
+resource method and the wire."""
 
 
 def sdk_frames_below_the_resource_method(frame: FrameType | None) -> list[Path] | None:

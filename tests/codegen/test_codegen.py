@@ -14,9 +14,9 @@ import pytest
 from codegen import pipeline
 from codegen.__main__ import main
 from codegen.models import shapes_only
-from enterprise_async._decoding.spec import AtLeastOneOf, MaxProductItems, NamedValue, NeverTogether
 from enterprise_async._generated import models as generated_models
 from enterprise_async._generated import operations
+from enterprise_async._spec import AtLeastOneOf, MaxProductItems, NamedValue, NeverTogether
 from tests.openapi_spec import SpecOperation, object_schemas
 from tests.openapi_spec import document as spec_document
 from tests.openapi_spec import operations as spec_operations
@@ -33,6 +33,16 @@ def test_generation_is_byte_identical_on_a_second_run(fresh: dict[Path, str]) ->
 
 def test_committed_output_is_fresh(fresh: dict[Path, str]) -> None:
     assert pipeline.check(fresh) == []
+
+
+def test_no_module_of_the_generator_is_over_450_lines() -> None:
+    generator = Path(pipeline.__file__).parent
+    long = {
+        path.relative_to(generator).as_posix(): length
+        for path in sorted(generator.rglob("*.py"))
+        if (length := len(path.read_text(encoding="utf-8").splitlines())) > 450
+    }
+    assert long == {}
 
 
 def test_every_generated_module_says_it_is_generated(fresh: dict[Path, str]) -> None:
@@ -364,3 +374,22 @@ def test_the_request_id_placeholders_come_from_the_spec() -> None:
     placeholders = spec_document()["x-sdk-request-id-placeholders"]
     assert {value.lower() for value in placeholders} == operations.REQUEST_ID_PLACEHOLDERS
     assert operations.SPEC.request_id_placeholders == operations.REQUEST_ID_PLACEHOLDERS
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        (
+            'identity: ["{content_type}:{key}", "{content_type}:{uuid}", "{aggregation_key}"]',
+            'identity: ["{content_type}:{kee}"]',
+            "'{content_type}:{kee}' names no property, or unknown ['kee']",
+        ),
+        ("not_content: [content_last_modified]", "not_content: [last_modified]", "must list properties"),
+    ],
+)
+def test_a_change_feed_naming_no_field_is_reported(spec_copy: Path, old: str, new: str, problem: str) -> None:
+    line = break_spec(spec_copy, old, new)
+    [(reported, pointer, message)] = refused(spec_copy)
+    assert reported == line
+    assert "/ContentItem/x-sdk-changes/" in pointer
+    assert problem in message

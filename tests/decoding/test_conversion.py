@@ -10,9 +10,9 @@ import sys
 from typing import Any
 
 from enterprise_async._decoding import Conversion
-from enterprise_async._decoding.spec import VariantRule
 from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.readers import readers as generated_readers
+from enterprise_async._spec import VariantRule
 from enterprise_async.models import (
     CatalogContentsPage,
     ContentItem,

@@ -11,24 +11,22 @@ as an empty element, so its text cannot be what is compared. The model decoded f
 equals the model decoded from the JSON of the same answer, and its ``to_dict`` equals that JSON:
 numbers and booleans are written from their decoded values, text (strings, enum spellings, dates,
 decimals) as received, and an empty element where an array is declared as ``[]``. The JSON of the
-same answer is what the sandbox would have sent for that very request, recorded as it renders.
+same answer is what the sandbox sent for that very request: a middleware asks for it and hands the
+client the XML that the sandbox's renderer makes of it.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
 import attrs
 import orjson
 import pytest
 
-from enterprise_async import EnterpriseClient, NotFoundError
-from enterprise_async._decoding.spec import Operation
+from enterprise_async import APIResponse, EnterpriseClient, NotFoundError, OutgoingRequest, RawResponse, Send
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._paging import reading as _reading
-from enterprise_async._response import responses as _answers
 from enterprise_async._utils.xml import parse_drf_xml, render_drf_xml
 from enterprise_async.models import (
     BulkRevokeFilter,
@@ -40,7 +38,7 @@ from enterprise_async.models import (
     from_dict,
     to_dict,
 )
-from enterprise_async.testing import Sandbox, _server
+from enterprise_async.testing import Sandbox
 from tests.fixtures import MODELS, json_fixture, xml_fixture
 from tests.required import required
 
@@ -144,45 +142,38 @@ def test_a_model_built_in_code_writes_every_field_from_its_values() -> None:
 
 @attrs.define
 class Recorder:
-    """Each answer the client decoded, and the JSON the sandbox had for each body it rendered."""
+    """Each answer the client received (by the call's operation), and for an XML answer the JSON of
+    the same answer: a middleware asks the sandbox for JSON and hands the client the XML its
+    renderer makes of the same data, as the sandbox would have rendered it."""
 
-    answers: list[tuple[Operation[Any], Any, Any]] = attrs.field(factory=list)
+    answers: list[tuple[str, APIResponse[Any]]] = attrs.field(factory=list)
     json_of_xml: dict[bytes, bytes] = attrs.field(factory=dict)
 
-    def json_body(self, response: Any) -> Any:
-        if response.body.lstrip().startswith(b"<"):
-            return orjson.loads(self.json_of_xml[response.body])
-        return orjson.loads(response.body)
+    def json_body(self, answer: APIResponse[Any]) -> Any:
+        return orjson.loads(self.json_of_xml.get(answer.content, answer.content))
+
+    async def as_xml(self, request: OutgoingRequest, send: Send) -> RawResponse:
+        response = await send(request.with_headers({"Accept": "application/json"}))
+        if not response.body:
+            return response
+        xml = render_drf_xml(orjson.loads(response.body))
+        self.json_of_xml[xml] = response.body
+        headers = {**response.headers, "Content-Type": "application/xml"}
+        return attrs.evolve(response, body=xml, headers=headers)
+
+    async def pages(self, name: str, pager: Any) -> None:
+        async for answer in pager:
+            self.answers.append((name, answer))
+
+    async def call(self, name: str, call: Awaitable[APIResponse[Any]]) -> Any:
+        answer = await call
+        self.answers.append((name, answer))
+        return answer.parse()
 
 
-@pytest.fixture
-def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
-    recorded = Recorder()
-    render, read_result, result_of = _server.render, _answers.read_result, _reading.result_of
-
-    def recording_render(reply: Any, wants_json: bool) -> Any:
-        if reply.data is not None:
-            recorded.json_of_xml[render_drf_xml(reply.data)] = orjson.dumps(reply.data)
-        return render(reply, wants_json)
-
-    def recording_read_result(operation: Operation[Any], response: Any, *drift: Any) -> Any:
-        result = read_result(operation, response, *drift)
-        recorded.answers.append((operation, response, result))
-        return result
-
-    def recording_result_of(operation: Operation[Any], response: Any, data: Any, *drift: Any) -> Any:
-        result = result_of(operation, response, data, *drift)
-        recorded.answers.append((operation, response, result))
-        return result
-
-    monkeypatch.setattr(_server, "render", recording_render)
-    monkeypatch.setattr(_answers, "read_result", recording_read_result)
-    monkeypatch.setattr(_reading, "result_of", recording_result_of)  # a listing's pages
-    return recorded
-
-
-async def every_operation(client: EnterpriseClient, sandbox: Sandbox) -> None:
+async def every_operation(client: EnterpriseClient, sandbox: Sandbox, recorder: Recorder) -> None:
     """One call of each operation, with arguments the sandbox answers with a body."""
+    raw, record = client.with_raw_response, recorder.call
     data = sandbox.data
     catalog = data.catalogs[0]
     customer = data.customers[0].uuid
@@ -190,34 +181,50 @@ async def every_operation(client: EnterpriseClient, sandbox: Sandbox) -> None:
     configuration = policy.assignment_configuration_uuid
     assert configuration is not None
     records = data.assignments(configuration)
-    await client.policies.list(customer).to_list()
-    await client.policies.allocate(
-        policy.uuid,
-        learner_emails=["round@example.com"],
-        content_key=records[0].content_key,
-        content_price_cents=990,
+    await recorder.pages("policies.list", raw.policies.list(customer))
+    await record(
+        "policies.allocate",
+        raw.policies.allocate(
+            policy.uuid,
+            learner_emails=["round@example.com"],
+            content_key=records[0].content_key,
+            content_price_cents=990,
+        ),
     )
-    await client.assignments.list(configuration).to_list()
-    await client.assignments.remind(configuration, assignment_uuids=[records[0].uuid])
-    await client.assignments.cancel(configuration, assignment_uuids=[records[1].uuid])
+    await recorder.pages("assignments.list", raw.assignments.list(configuration))
+    await record(
+        "assignments.remind", raw.assignments.remind(configuration, assignment_uuids=[records[0].uuid])
+    )
+    await record(
+        "assignments.cancel", raw.assignments.cancel(configuration, assignment_uuids=[records[1].uuid])
+    )
     plan = data.plans[0]
-    await client.subscriptions.list().to_list()
-    await client.subscriptions.assign_licenses(plan.uuid, user_emails=["trip@example.com"])
-    await client.subscriptions.bulk_revoke(
+    await recorder.pages("subscriptions.list", raw.subscriptions.list())
+    await record(
+        "subscriptions.assign_licenses",
+        raw.subscriptions.assign_licenses(plan.uuid, user_emails=["trip@example.com"]),
+    )
+    revoke = raw.subscriptions.bulk_revoke(
         plan.uuid, filters=[BulkRevokeFilter(status_in=[LicenseStatus.ASSIGNED])]
     )
+    await record("subscriptions.bulk_revoke", revoke)
     run_key = data.first(catalog, "courserun")["key"]
-    job = await client.enrollments.bulk_enroll(
-        customer, emails=["a@example.com"], course_run_keys=[run_key], notify=False
+    job = await record(
+        "enrollments.bulk_enroll",
+        raw.enrollments.bulk_enroll(
+            customer, emails=["a@example.com"], course_run_keys=[run_key], notify=False
+        ),
     )
-    await client.enrollments.job_status(customer, job.job_id)
-    await client.catalogs.list().to_list()
-    await client.catalogs.contents(catalog.uuid, limit=30).to_list()
-    await client.catalogs.course(catalog.uuid, data.first(catalog, "course")["key"])
-    await client.catalogs.course_run(catalog.uuid, run_key)
-    await client.catalogs.program(catalog.uuid, data.first(catalog, "program")["uuid"])
-    await client.learner_summary.list(customer).to_list()
-    with pytest.raises(NotFoundError):  # an error body with a result: decoded too, not by read_result
+    await record("enrollments.job_status", raw.enrollments.job_status(customer, job.job_id))
+    await recorder.pages("catalogs.list", raw.catalogs.list())
+    await recorder.pages("catalogs.contents", raw.catalogs.contents(catalog.uuid, limit=30))
+    await record("catalogs.course", raw.catalogs.course(catalog.uuid, data.first(catalog, "course")["key"]))
+    await record("catalogs.course_run", raw.catalogs.course_run(catalog.uuid, run_key))
+    await record(
+        "catalogs.program", raw.catalogs.program(catalog.uuid, data.first(catalog, "program")["uuid"])
+    )
+    await recorder.pages("learner_summary.list", raw.learner_summary.list(customer))
+    with pytest.raises(NotFoundError):  # an error body with a result: decoded too, not recorded
         await client.subscriptions.bulk_revoke(plan.uuid, user_emails=["nobody@example.com"])
 
 
@@ -234,19 +241,23 @@ async def shaped(request: pytest.FixtureRequest) -> AsyncIterator[Sandbox]:
         yield sandbox
 
 
-async def answers(
-    sandbox: Sandbox, response_format: str, recorder: Recorder
-) -> list[tuple[str, Any, Any, Any]]:
-    """(operation, model, result, the JSON of the same answer) for each decoded answer."""
-    async with sandbox.client(response_format=response_format) as client:
-        await every_operation(client, sandbox)
+async def answers(sandbox: Sandbox, response_format: str) -> list[tuple[str, Any, Any, Any]]:
+    """(operation, model, result, the JSON of the same answer) for each answer decoded to a model."""
+    recorder = Recorder()
+    middleware = [recorder.as_xml] if response_format == "xml" else []
+    async with sandbox.client(response_format=response_format, middleware=middleware) as client:
+        await every_operation(client, sandbox, recorder)
     found = []
-    for operation, response, result in recorder.answers:
-        outcome = operation.outcomes.get(response.status)
-        assert outcome is not None, operation.name
+    for name, answer in recorder.answers:
+        outcome = OPERATIONS[name].outcomes.get(answer.status)
+        assert outcome is not None, name
         if outcome.model is None:  # remind, cancel: no documented model, the body is returned as parsed
             continue
-        found.append((operation.name, outcome, result, recorder.json_body(response)))
+        result, raw = answer.parse(), recorder.json_body(answer)
+        pagination = OPERATIONS[name].pagination
+        if pagination is not None and pagination.items and isinstance(raw, list):
+            result = getattr(result, pagination.items)  # a bare list, which the pager gives in its envelope
+        found.append((name, outcome, result, raw))
     typed = {
         operation.name
         for operation in OPERATIONS.values()
@@ -265,26 +276,24 @@ def written_by_the_server(result: Any, outcome: Any) -> Any:
 
 
 @pytest.mark.parametrize("response_format", ["json", "xml"])
-async def test_to_dict_of_every_sandbox_answer_is_its_json(
-    shaped: Sandbox, response_format: str, recorder: Recorder
-) -> None:
-    for name, outcome, result, raw in await answers(shaped, response_format, recorder):
+async def test_to_dict_of_every_sandbox_answer_is_its_json(shaped: Sandbox, response_format: str) -> None:
+    for name, outcome, result, raw in await answers(shaped, response_format):
         assert (name, written_by_the_server(result, outcome)) == (name, raw)
 
 
 @pytest.mark.parametrize("response_format", ["json", "xml"])
 async def test_from_dict_of_to_dict_of_every_sandbox_answer_is_the_answer(
-    shaped: Sandbox, response_format: str, recorder: Recorder
+    shaped: Sandbox, response_format: str
 ) -> None:
-    for name, outcome, result, _ in await answers(shaped, response_format, recorder):
+    for name, outcome, result, _ in await answers(shaped, response_format):
         again = from_dict(outcome.model, to_dict(result))
         for field, value in outcome.fields.items():
             setattr(again, field, value)
         assert (name, again) == (name, result)
 
 
-async def test_every_xml_answer_decodes_to_the_model_of_its_json(shaped: Sandbox, recorder: Recorder) -> None:
-    for name, outcome, result, raw in await answers(shaped, "xml", recorder):
+async def test_every_xml_answer_decodes_to_the_model_of_its_json(shaped: Sandbox) -> None:
+    for name, outcome, result, raw in await answers(shaped, "xml"):
         from_json = from_dict(outcome.model, raw)
         for field, value in outcome.fields.items():
             setattr(from_json, field, value)

@@ -138,7 +138,7 @@ async def test_a_one_letter_secret_is_hidden_only_as_a_whole_value() -> None:
             with pytest.raises(AuthenticationError) as caught:
                 await client.catalogs.list().to_list()
     message = str(caught.value)
-    assert f"POST {TOKEN_PATH}" in message, "the text around the secret is intact"
+    assert f"POST {server.base_url}{TOKEN_PATH}" in message, "the text around the secret is intact"
     assert "client_secret=<redacted>&" in message
     assert "client_secret=s&" not in shown(caught.value)
 
@@ -152,15 +152,10 @@ async def test_a_short_secret_leaves_the_paths_of_errors_intact() -> None:
     assert "<redacted>" not in str(caught.value)
 
 
-def test_a_password_in_base_url_is_not_in_the_clients_repr() -> None:
-    client = EnterpriseClient(
-        client_id="id", client_secret="secret", base_url="https://ops:hunter22@api.test"
-    )
-    assert "hunter22" not in repr(client)
-    assert "ops:<redacted>@api.test" in repr(client)
-
-
-@pytest.mark.parametrize("base_url", ["ftp://ops:hunter22@api.test", "https://ops:hunter22@api.test/?q=1"])
+@pytest.mark.parametrize(
+    "base_url",
+    ["ftp://ops:hunter22@api.test", "https://ops:hunter22@api.test/?q=1", "https://ops:hunter22@api.test"],
+)
 def test_a_password_in_a_refused_base_url_is_not_in_the_error(base_url: str) -> None:
     with pytest.raises(ClientValidationError) as caught:
         EnterpriseClient(client_id="id", client_secret="secret", base_url=base_url)

@@ -1,6 +1,6 @@
 """A listing gives the event loop a turn while it decodes a page: the service's other work runs
 between the steps of a page's decode (its parse, a few of its XML items at a time, its models),
-and the page is the one ``read_result`` gives in one go."""
+and the page is the one ``Answer.result()`` gives in one go."""
 
 from __future__ import annotations
 
@@ -14,10 +14,9 @@ from enterprise_async import IncompleteListingError, ResponseDecodeError
 from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._paging.envelope import Envelope
-from enterprise_async._paging.reading import PageRead
 from enterprise_async._paging.window import Window
 from enterprise_async._request.request import Query
-from enterprise_async._response.model_reading import read_result
+from enterprise_async._response.answer import Answer
 from enterprise_async._response.responses import RawResponse
 from enterprise_async._utils.xml import ITEMS_PER_TURN, render_drf_xml
 from enterprise_async.testing import DataSize, Fault, Sandbox
@@ -37,7 +36,7 @@ PAGE = {
 BODIES = {"json": ("application/json", orjson.dumps(PAGE)), "xml": ("application/xml", render_drf_xml(PAGE))}
 
 
-def answer(kind: str) -> RawResponse:
+def response(kind: str) -> RawResponse:
     content_type, body = BODIES[kind]
     return RawResponse(200, "OK", {"Content-Type": content_type}, body, "GET", CATALOGS)
 
@@ -56,9 +55,9 @@ class Ticker:
 
 async def turns_while_read(kind: str) -> tuple[int, Any]:
     """The turns another task had while the window read one page, and the page."""
-    read = PageRead(LISTING, answer(kind), CONVERSION)
+    read = Answer(LISTING, response(kind), CONVERSION)
 
-    async def fetch(_: Query) -> PageRead:
+    async def fetch(_: Query) -> Answer:
         return read  # the answer is in: nothing left to wait for but the decode
 
     assert LISTING.pagination is not None
@@ -79,7 +78,7 @@ async def test_a_page_is_decoded_in_steps_between_which_other_tasks_run(kind: st
     turns, page = await turns_while_read(kind)
     at_least = 2 if kind == "json" else 2 + ITEMS // ITEMS_PER_TURN  # parse, models (XML: items too)
     assert turns >= at_least
-    assert page == read_result(LISTING, answer(kind), CONVERSION)
+    assert page == Answer(LISTING, response(kind), CONVERSION).result()
     assert len(page.results) == ITEMS
 
 
@@ -91,12 +90,12 @@ async def test_an_xml_page_read_in_steps_equals_its_json_twin() -> None:
 
 @pytest.mark.parametrize("kind", ["json", "xml"])
 async def test_a_page_cut_short_fails_its_steps_with_a_typed_error(kind: str) -> None:
-    """The body read in steps fails as ``read_result`` does: ``ResponseDecodeError``, no data."""
+    """The body read in steps fails as ``Answer.result()`` does: ``ResponseDecodeError``, no data."""
     content_type, body = BODIES[kind]
     cut = RawResponse(200, "OK", {"Content-Type": content_type}, body[: len(body) // 2], "GET", CATALOGS)
 
     def read_every_step() -> None:
-        for _ in PageRead(LISTING, cut, CONVERSION).steps():
+        for _ in Answer(LISTING, cut, CONVERSION).steps():
             pass
 
     with pytest.raises(ResponseDecodeError) as raised:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from enterprise_async._generated import operations
 from enterprise_async._generated.conversion import CONVERSION
-from enterprise_async._response.model_reading import read_result
+from enterprise_async._response.answer import Answer
 from enterprise_async._response.responses import RawResponse
 from enterprise_async._utils.xml import render_drf_xml
 from enterprise_async.errors import ResponseDecodeError
@@ -53,7 +53,7 @@ def decode(name: str, body: bytes, content_type: str) -> None:
     operation, status = CASES[name]
     response = RawResponse(status, "OK", {"Content-Type": content_type}, body, operation.method, "/fuzz")
     with contextlib.suppress(ResponseDecodeError):
-        read_result(operation, response, CONVERSION)
+        Answer(operation, response, CONVERSION).result()
 
 
 def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -155,21 +155,21 @@ EXTERNAL_DTD = (
 @pytest.mark.parametrize("body", [LAUGHS, EXTERNAL_ENTITY, EXTERNAL_DTD])
 def test_xml_entities_are_never_expanded(body: bytes) -> None:
     with pytest.raises(ResponseDecodeError, match="document type declaration"):
-        read_result(
+        Answer(
             operations.CATALOGS_COURSE,
             RawResponse(200, "OK", {"Content-Type": "application/xml"}, body, "GET", "/course"),
             CONVERSION,
-        )
+        ).result()
 
 
 def test_deeply_nested_json_raises_decode_error() -> None:
     body = b"[" * 100_000 + b"]" * 100_000
     with pytest.raises(ResponseDecodeError):
-        read_result(
+        Answer(
             operations.CATALOGS_COURSE,
             RawResponse(200, "OK", {"Content-Type": "application/json"}, body, "GET", "/course"),
             CONVERSION,
-        )
+        ).result()
 
 
 def test_deeply_nested_xml_in_a_free_form_field_decodes_without_recursion_errors() -> None:
@@ -179,11 +179,11 @@ def test_deeply_nested_xml_in_a_free_form_field_decodes_without_recursion_errors
 
 
 def read_course(body: bytes) -> Any:
-    return read_result(
+    return Answer(
         operations.CATALOGS_COURSE,
         RawResponse(200, "OK", {"Content-Type": "application/json"}, body, "GET", "/course"),
         CONVERSION,
-    )
+    ).result()
 
 
 @pytest.mark.parametrize("value", ["1e300", "-1e300", str(10**30)])

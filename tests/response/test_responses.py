@@ -10,8 +10,7 @@ import pytest
 
 from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
-from enterprise_async._response import model_reading
-from enterprise_async._response.model_reading import read_result
+from enterprise_async._response.answer import Answer
 from enterprise_async._response.responses import RawResponse
 from enterprise_async.errors import ResponseDecodeError
 from enterprise_async.models import CatalogPage
@@ -49,30 +48,45 @@ def collector_off() -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("collector_on")
-def test_the_collector_stays_on_while_a_body_is_decoded(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[bool] = []
-    decode_body = model_reading.decode_body
+def test_the_collector_stays_on_while_a_body_is_decoded() -> None:
+    """With a low threshold, the young generation is collected while a page of a hundred catalogs is
+    decoded: the collector was never switched off for it."""
+    page = {
+        "count": 100,
+        "results": [
+            {"uuid": f"c-{number}", "title": "T", "enterprise_customer": "e"} for number in range(100)
+        ],
+    }
+    answer = Answer(LIST_CATALOGS, response(orjson.dumps(page)), CONVERSION)
+    collections: list[int] = []
 
-    def watched(response: RawResponse) -> object:
-        seen.append(gc.isenabled())
-        return decode_body(response)
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
 
-    monkeypatch.setattr(model_reading, "decode_body", watched)
-    page = read_result(LIST_CATALOGS, response(orjson.dumps({"count": 0, "results": []})), CONVERSION)
+    threshold = gc.get_threshold()
+    gc.callbacks.append(count)
+    gc.set_threshold(10)
+    try:
+        decoded = answer.result()
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(count)
 
-    assert isinstance(page, CatalogPage)
-    assert seen == [True]
+    assert isinstance(decoded, CatalogPage)
+    assert len(decoded.results) == 100
+    assert collections  # none would run had the decode switched the collector off
     assert gc.isenabled()
 
 
 @pytest.mark.usefixtures("collector_on")
 def test_the_collector_is_on_after_a_decode_that_fails() -> None:
     with pytest.raises(ResponseDecodeError):
-        read_result(LIST_CATALOGS, response(b'{"results": '), CONVERSION)
+        Answer(LIST_CATALOGS, response(b'{"results": '), CONVERSION).result()
     assert gc.isenabled()
 
 
 @pytest.mark.usefixtures("collector_off")
 def test_a_collector_the_application_turned_off_stays_off() -> None:
-    read_result(LIST_CATALOGS, response(orjson.dumps({"count": 0, "results": []})), CONVERSION)
+    Answer(LIST_CATALOGS, response(orjson.dumps({"count": 0, "results": []})), CONVERSION).result()
     assert not gc.isenabled()

@@ -61,3 +61,16 @@ def test_clear_drops_the_canned_bodies() -> None:
     sandbox.canned.add("catalogs.list", page(), page())
     sandbox.canned.clear()
     assert sandbox.canned.pending() == 0
+
+
+async def test_bodies_kept_for_path_parameters_answer_only_those_requests_and_come_first() -> None:
+    async with Sandbox(seed=0, profile="reference") as sandbox, sandbox.client() as client:
+        first, second = sandbox.data.catalogs[0].uuid, sandbox.data.catalogs[1].uuid
+        item = {"key": "CannedX+ONE.1x", "title": "Kept for one catalog"}
+        sandbox.canned.add("catalogs.contents", page(item), path_params={"catalog_uuid": second})
+        other = await client.catalogs.contents(first).to_list()
+        assert sandbox.canned.pending("catalogs.contents") == 1
+        kept = await client.catalogs.contents(second).to_list()
+    assert [getattr(found, "title", None) for found in kept] == ["Kept for one catalog"]
+    assert len(other) == sandbox.data.catalogs[0].item_count
+    assert sandbox.canned.pending() == 0

@@ -14,7 +14,6 @@ from aioresponses import aioresponses
 from yarl import URL
 
 from enterprise_async import APIConnectionError, APITimeoutError, RateLimitError, ServerError
-from enterprise_async._transport.transport import parse_retry_after
 from enterprise_async._utils.constants import INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
 from enterprise_async.models import AllocationResult
 from tests.conftest import ScriptedAPI
@@ -249,7 +248,7 @@ async def test_a_refused_connection_that_persists_raises_api_connection_error(
         with pytest.raises(APIConnectionError) as caught:
             await allocate(client)
     assert not isinstance(caught.value, APITimeoutError)
-    assert f"POST {ALLOCATE}" in str(caught.value)
+    assert f"POST {base}{ALLOCATE}" in str(caught.value)
 
 
 async def test_stats_count_requests_retries_and_faults(api: ScriptedAPI, no_sleep: list[float]) -> None:
@@ -265,5 +264,13 @@ async def test_stats_count_requests_retries_and_faults(api: ScriptedAPI, no_slee
     ("header", "expected"),
     [(None, None), ("", None), ("5", 5.0), ("2.5", 2.5), ("-3", 0.0), ("soon", None)],
 )
-def test_retry_after_parsing(header: str | None, expected: float | None) -> None:
-    assert parse_retry_after(header) == expected
+async def test_a_rate_limit_error_tells_the_wait_its_retry_after_asks_for(
+    api: ScriptedAPI, header: str | None, expected: float | None
+) -> None:
+    failing_then(
+        api, "GET", CATALOGS, [error(429) if header is None else error(429, **{"Retry-After": header})], PAGE
+    )
+    async with api.client(max_retries=0) as client:
+        with pytest.raises(RateLimitError) as caught:
+            await client.catalogs.list().first_page()
+    assert caught.value.retry_after == expected

@@ -203,6 +203,12 @@ class Pagination:
     item's class (``identity_types``)."""
     identity_types: tuple[tuple[str, str], ...] = ()
     """``(class name, discriminator value)`` of each variant of the item union."""
+    change_identity: tuple[str, ...] = ()
+    """Templates naming an item in a change feed (``x-sdk-changes`` of the item schema): the first
+    whose every field the item has. Unlike ``identity``, no two items of one listing share it."""
+    not_content: tuple[str, ...] = ()
+    """Top-level fields of an item that are no part of its content (``x-sdk-changes``): a change
+    feed does not call an item updated when only they moved."""
 
 
 @frozen
