@@ -9,6 +9,7 @@ import datetime
 import random
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, TypeVar
 
 __all__ = [
@@ -19,8 +20,10 @@ __all__ = [
     "below",
     "between",
     "draw_uuid",
+    "numbered_slug",
     "pick",
     "seeded_rng",
+    "slug_of",
     "slugify",
     "stamp",
     "uuid_text",
@@ -77,3 +80,14 @@ def between(rng: random.Random, low: int, high: int) -> int:
 def slugify(text: str) -> str:
     """``text`` as a URL slug: lowercase words joined by hyphens."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+@lru_cache(maxsize=4096)
+def slug_of(text: str) -> str:
+    """``slugify(text)``, kept: for the vocabulary's few titles, topics and names, made for every item."""
+    return slugify(text)
+
+
+def numbered_slug(text: str, number: int) -> str:
+    """``slugify(f"{text}-{number}")`` (``text`` holding a letter or digit), from ``text``'s kept slug."""
+    return f"{slug_of(text)}-{number}"

@@ -8,6 +8,7 @@ and, for a list, paginated as its ``x-sdk-pagination`` says (any envelope, or a 
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import math
 import random
@@ -83,11 +84,14 @@ class Synthesizer:
             return self._array(schema, rng, depth)
         return _scalar(kind, schema, rng)
 
-    def complete(self, value: Any, schema: Any, rng: random.Random, depth: int = 0) -> Any:
+    def complete(
+        self, value: Any, schema: Any, rng: random.Random | Callable[[], random.Random], depth: int = 0
+    ) -> Any:
         """``value`` (a stateful handler's answer) with every required property it lacks filled in
         from ``schema``, so that a field a spec edit makes required appears at once. Optional
         properties a handler leaves out stay out, as the services leave them out. ``value`` itself
-        is never changed: what lacks nothing is returned as it is, the rest as copies. The walk
+        is never changed: what lacks nothing is returned as it is, the rest as copies. ``rng``
+        may be given as what makes it, made only when something is drawn. The walk
         follows ``_CompletionPlan``s (one a schema, made once): only the properties that are
         required, or hold one below them, are visited."""
         if depth > MAX_DEPTH:
@@ -111,7 +115,7 @@ class Synthesizer:
                 if new is value[name]:
                     continue
             elif required:
-                new = self.value(field_schema, rng, depth + 1)
+                new = self.value(field_schema, rng if isinstance(rng, random.Random) else rng(), depth + 1)
             else:
                 continue
             result = dict(result) if result is value else result
@@ -262,7 +266,8 @@ class Synthesizer:
             schema = responses.get(reply.status)
             if schema is None or reply.data is None:
                 return reply
-            data = self.complete(reply.data, schema, self._random(name, *sorted(params.items())))
+            drawn = functools.cache(lambda: self._random(name, *sorted(params.items())))
+            data = self.complete(reply.data, schema, drawn)
             return reply if data is reply.data else evolve(reply, data=data)
 
         return completed
