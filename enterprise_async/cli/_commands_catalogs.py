@@ -15,7 +15,7 @@ from ..fleet._redis import RedisPolicy
 from ._commands_worker import checked_queue_url, fleet_logging, require_fleet_extra, retry_window_option
 from ._context import ApiSettings, run_with_client
 from ._export_views import customers_summary_view, export_summary_view
-from ._failures import IncompleteError, InputError, partly_done, read_customers_file, run
+from ._failures import IncompleteError, InputError, RejectedItemsError, partly_done, read_customers_file, run
 from ._options import api_options, json_option
 from ._output import error_console, print_document, show
 from ._progress import CatalogProgressBars
@@ -41,6 +41,13 @@ def catalogs() -> None:
     is_flag=True,
     help="Skip the catalogs already complete in the directory, and continue the others from the "
     "last page their manifest checkpoints (after a run that was killed or failed mid-catalog).",
+)
+@click.option(
+    "--changes",
+    is_flag=True,
+    help="Also write, beside each catalog's export, what was created, updated and removed since the "
+    "last complete export (<catalog uuid>.changes.jsonl); a catalog whose record and count have not "
+    "moved is not read again.",
 )
 @click.option(
     "--page-size",
@@ -83,6 +90,7 @@ def catalogs() -> None:
 def export(
     directory: Path,
     resume: bool,
+    changes: bool,
     limit: int | None,
     queue_url: str | None,
     customers_file: Path | None,
@@ -94,13 +102,14 @@ def export(
 ) -> None:
     """Export every catalog's contents as JSON Lines, all catalogs and pages concurrently.
 
-    Progress goes to standard error, the summary to standard output. Exits with 3 when some
-    catalogs failed (the others are complete), 4 when every one failed; run again with --resume
-    to finish them.
+    Progress goes to standard error, the summary to standard output. An item that cannot be read
+    is written as sent to its catalog's rejects file (<catalog uuid>.rejects.jsonl) and every other
+    item is exported: exits with 5 then. Exits with 3 when some catalogs failed (the others are
+    complete), 4 when every one failed; run again with --resume to finish them.
     """
     queue = _queue_options(queue_url, wait_for_folder, wait_timeout, retry_window)
     if customers_file is not None:
-        export_by_customer(directory, resume, limit, queue_url, customers_file, as_json, api, queue)
+        export_by_customer(directory, resume, changes, limit, queue_url, customers_file, as_json, api, queue)
         return
 
     async def work(client: EnterpriseClient) -> ExportSummary:
@@ -113,15 +122,15 @@ def export(
                 page_size=limit,
                 client_options=api.options.overrides(),
                 options=queue,
+                changes=changes,
             )
         with CatalogProgressBars(error_console()) as bars:
-            return await export_catalogs(client, directory, resume=resume, page_size=limit, progress=bars)
+            return await export_catalogs(
+                client, directory, resume=resume, page_size=limit, progress=bars, changes=changes
+            )
 
-    summary = run_with_client(
-        api,
-        work,
-        on_stop=f"what was written is kept: continue with `catalogs export --out {directory} --resume`",
-    )
+    again = f"catalogs export --out {directory}{' --changes' if changes else ''} --resume"
+    summary = run_with_client(api, work, on_stop=f"what was written is kept: continue with `{again}`")
     if as_json:
         print_document(summary.to_dict())
     else:
@@ -139,6 +148,19 @@ def export(
             "rerun with --resume to export them",
             done=len(summary.outcomes) - len(summary.failed),
         )
+    if summary.rejected:
+        raise rejected_items(summary)
+
+
+def rejected_items(summary: ExportSummary) -> RejectedItemsError:
+    """The ending of an export complete but for items it could not read (exit 5)."""
+    holding = [outcome for outcome in summary.outcomes if outcome.rejected and outcome.status != "failed"]
+    files = ", ".join(str(outcome.rejects.name) if outcome.rejects else outcome.uuid for outcome in holding)
+    items = "item" if summary.rejected == 1 else "items"
+    return RejectedItemsError(
+        f"{summary.rejected:,} {items} could not be read; each is in its catalog's rejects file ({files}), "
+        "every other item is exported"
+    )
 
 
 def _queue_options(
@@ -161,6 +183,7 @@ def _queue_options(
 def export_by_customer(
     directory: Path,
     resume: bool,
+    changes: bool,
     limit: int | None,
     queue_url: str | None,
     customers_file: Path,
@@ -187,6 +210,7 @@ def export_by_customer(
             page_size=limit,
             client_options=api.options.overrides(),
             options=queue,
+            changes=changes,
         )
     )
     if as_json:
