@@ -165,10 +165,9 @@ _attribute = lazy_names(__name__, _LAZY, globals())
 
 
 def __getattr__(name: str) -> Any:
-    # The models first, whatever the name: importing them hands the generated readers and writers
-    # to the decoder, which a client needs before its first answer.
-    models = importlib.import_module(".models", __name__)
-    return models if name == "models" else _attribute(name)
+    if name == "models":
+        return importlib.import_module(".models", __name__)
+    return _attribute(name)
 
 
 def __dir__() -> list[str]:

@@ -38,7 +38,17 @@ def layers() -> set[str]:
 
 
 def test_the_runtime_has_the_layers_the_tests_mirror() -> None:
-    assert layers() == {"client", "bulk", "paging", "transport", "response", "request", "decoding", "utils"}
+    assert layers() == {
+        "client",
+        "bulk",
+        "paging",
+        "transport",
+        "response",
+        "request",
+        "decoding",
+        "spec",
+        "utils",
+    }
 
 
 def test_every_layer_has_a_test_folder_named_for_it() -> None:

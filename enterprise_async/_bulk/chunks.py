@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar
 
 from attrs import field, frozen
 
-from .._decoding.spec import Chunking, Operation
 from .._request.request import PreparedRequest, prepare_request
+from .._spec import Chunking, Operation
 from .._utils.constants import DEFAULT_MAX_CONCURRENCY
 from ..errors import ClientValidationError, EnterpriseError, IncompleteBulkError
 

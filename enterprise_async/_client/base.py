@@ -21,13 +21,13 @@ from typing_extensions import Self
 from .._bulk.chunks import BulkResult, send_in_chunks
 from .._decoding import Conversion
 from .._decoding.drift import DriftReport
-from .._decoding.spec import ApiSpec, Operation
 from .._paging import AsyncPager
 from .._request.options import ClientOptions, Concurrency, RequestOptions, ResponseFormat
 from .._request.request import PreparedRequest, RequestDefaults, build_request, prepare_request
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
 from .._response.answer import Answer
+from .._spec import ApiSpec, Operation
 from .._transport.auth import TokenCache
 from .._transport.concurrency import ConcurrencyLimit
 from .._transport.middleware import Middleware, check_middleware

@@ -20,7 +20,7 @@ import aiohttp
 from yarl import URL
 
 from .._decoding import Conversion
-from .._decoding.spec import JobResults, Operation
+from .._spec import JobResults, Operation
 from .._transport.wire import read_bounded
 from .._utils.redaction import shown_url
 from ..errors import (

@@ -12,11 +12,11 @@ from collections.abc import Awaitable, Mapping
 from typing import Any, Protocol
 
 from .._decoding import Conversion
-from .._decoding.spec import Operation, Pagination
 from .._paging import AsyncPager
 from .._request.options import RequestOptions
 from .._request.request import PreparedRequest, Query, prepare_request
 from .._response.answer import Answer
+from .._spec import Operation, Pagination
 from .._transport.telemetry import Telemetry
 
 __all__ = ["SendPage", "listing_pager"]

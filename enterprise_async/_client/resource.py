@@ -15,9 +15,9 @@ from typing_extensions import ParamSpec
 
 from .._bulk.chunks import BulkResult
 from .._decoding import Conversion
-from .._decoding.spec import Operation
 from .._paging import AsyncPager
 from .._request.options import RequestOptions
+from .._spec import Operation
 from .raw_response import APIResponse, RawPager
 
 __all__ = ["OperationCaller", "RawCalls", "Resource", "raw_answer", "raw_pages"]

@@ -16,8 +16,8 @@ import aiohttp
 from yarl import URL
 
 from .._decoding.drift import DriftCollector
-from .._decoding.spec import ApiSpec
 from .._request.options import ClientOptions
+from .._spec import ApiSpec
 from .._transport.auth import Secret, TokenCache
 from .._transport.rate_limit import (
     InMemoryRateStore,

@@ -16,11 +16,11 @@ from urllib.parse import quote
 
 import attrs
 
-from .._decoding.spec import ApiSpec, Operation, Outcome
 from .._request.options import RequestOptions, check_extra_query, encode_json
 from .._request.request import PreparedRequest
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
+from .._spec import ApiSpec, Operation, Outcome
 from .._utils.constants import UNDOCUMENTED_OPERATION
 from ..errors import ClientValidationError
 from .raw_response import APIResponse

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from .._spec import VariantRule
 from .scalars import Hook
-from .spec import VariantRule
 
 __all__ = ["Converting"]
 

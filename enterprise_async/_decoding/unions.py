@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import attrs
 
+from .._spec import VariantRule
 from .enums import OpenEnum
 from .failure import DecodeError, describe, type_name
 from .fields import known_fields
 from .hooks import enum_hook, is_list, is_mapping, is_open_enum
 from .scalars import SCALAR_HOOKS, Hook
-from .spec import VariantRule
 from .tolerance import report_unknown_type
 
 if TYPE_CHECKING:

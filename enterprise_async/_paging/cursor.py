@@ -33,10 +33,10 @@ import orjson
 from attrs import define, field, frozen
 from typing_extensions import TypeVar as DefaultTypeVar
 
-from .._decoding.spec import Pagination
 from .._request.request import Query
 from .._response.answer import Answer
 from .._response.item_reading import UnreadableItem
+from .._spec import Pagination
 from ..errors import ListingCursorError, ListingMovedError
 from .envelope import Envelope, link_query
 

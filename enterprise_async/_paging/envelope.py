@@ -1,5 +1,5 @@
 """How the pager reads a page: the fields the spec names (``x-sdk-pagination``, carried by
-:class:`~enterprise_async._decoding.spec.Pagination`), whatever the envelope's shape.
+:class:`~enterprise_async._spec.Pagination`), whatever the envelope's shape.
 
 ``{count, next, results}``, ``{page, per_page, total, total_pages, data}`` and bare lists are all
 read here, by name, so the plans, the window and the tally know no envelope.
@@ -15,9 +15,9 @@ from urllib.parse import parse_qsl, urlsplit
 from attrs import frozen
 
 from .._decoding.fields import field_plans
-from .._decoding.spec import Pagination
 from .._request.request import Query
 from .._response.answer import Answer
+from .._spec import Pagination
 from ..errors import ResponseDecodeError
 
 __all__ = ["Envelope", "Page", "PageFetcher", "QueryOf", "link_query"]

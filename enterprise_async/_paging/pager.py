@@ -19,10 +19,10 @@ from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callab
 from contextlib import AbstractContextManager, aclosing, nullcontext
 from typing import Any, Generic, TypeVar, cast
 
-from .._decoding.spec import Pagination
 from .._request.request import Query, merge_query
 from .._response.answer import Answer
 from .._response.item_reading import ListingPage, UnreadableItem
+from .._spec import Pagination
 from ..errors import ClientValidationError, IncompleteListingError
 from .cursor import ListingCursor, PageStep, PageT, Position, Resumption, listing_arguments
 from .envelope import Envelope, Page, PageFetcher

@@ -22,7 +22,7 @@ import orjson
 from attrs import define, frozen
 from yarl import URL
 
-from .._decoding.spec import Operation
+from .._spec import Operation
 from .._utils.constants import USER_AGENT
 from .._utils.redaction import shown_url
 from ..errors import ClientValidationError

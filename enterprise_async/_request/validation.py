@@ -1,6 +1,6 @@
 """Check a call's arguments against the rules of its operation, before anything is sent.
 
-The rules are the spec's (``Rule`` and ``Check`` in ``_decoding.spec``); this module only knows how to
+The rules are the spec's (``Rule`` and ``Check`` in ``_spec``); this module only knows how to
 read them. Every failure is a ``ClientValidationError`` naming the argument as a path
 (``learner_emails[2]``, ``filters[0].status_in``). A checked argument is then written as the
 servers read it: a body as a JSON object (``as_wire_object``, a model written by the client's
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .._decoding.enums import OpenEnum
-from .._decoding.spec import (
+from .._spec import (
     AtLeastOneOf,
     Check,
     MaxCombinedItems,

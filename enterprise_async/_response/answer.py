@@ -24,8 +24,8 @@ from .._decoding import DecodeError, Finding, PathsWanted, known_fields, type_na
 from .._decoding.drift import LEFT_OUT, DriftCollector
 from .._decoding.enums import OpenEnum
 from .._decoding.failure import MissingFieldError
-from .._decoding.spec import LimitRefusal, Operation, Outcome
 from .._request.request import call_label
+from .._spec import LimitRefusal, Operation, Outcome
 from .._utils.xml import Steps, XMLDecodeError
 from ..errors import (
     APIStatusError,

@@ -22,7 +22,7 @@ from ..errors import ResponseDecodeError
 
 if TYPE_CHECKING:
     from .._decoding import Conversion
-    from .._decoding.spec import Operation
+    from .._spec import Operation
     from .responses import RawResponse
 
 __all__ = ["ListingPage", "UnreadableItem", "read_apart"]

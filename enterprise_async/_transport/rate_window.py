@@ -9,20 +9,13 @@ arrive more than ``amount`` within ``seconds``. Each limit is therefore counted 
 ``margin`` wider than the service's, and draws are spaced (``spacing``): a clump drawn at once
 would leave one by one, its last requests late by the time the others take to send.
 
-``DEFAULT_RATE_MARGIN`` (0.1 s) comes from measurement. The margin covers the spread of the way
-from a draw to the service's clock: the client's own lateness (bounded here: a request later than
-``LATE_SHARE`` of the margin to its moment draws again), the network's jitter, and the service's
-wait before its throttle reads the time. Measured as how much a span of 19 requests of a
-four-process fleet (18 per second) shrank between their draws (read from the budget's list on
-Redis) and their arrivals at the sandbox, through a relay that holds each request 10-50 ms at
-random (``tests/loaded_network.py``, a network's jitter), on a machine otherwise idle: 43-63 ms
-(5 runs). The margin must cover that, and may not pass 1/9 s: a burst goes at most ``amount`` per
-``seconds + margin``, and 18 per 1.111 s is the 90% of the budget a client must keep. 0.1 s lies
-in between, with 37 ms of room. A service that waits for a CPU itself, as the sandbox does on a
-machine whose cores are busy with the fleet and other work, adds a spread no margin a client can
-afford covers (B7, ``python -m tests.bench --only B7``, shows it: 0.08-0.32 s with no relay at a
-load average of 9.5 on two CPUs, seconds at 14-20); a client in that place sets its margin
-(``"...; margin=0.25s"``, as the fleet tests beside CPU burners do).
+``DEFAULT_RATE_MARGIN`` (0.1 s) covers the spread of the way from a draw to the service's clock:
+the client's own lateness (bounded here: a request later than ``LATE_SHARE`` of the margin to its
+moment draws again), the network's jitter, and the service's wait before its throttle reads the
+time. It may not pass 1/9 s: a burst goes at most ``amount`` per ``seconds + margin``, and 18 per
+1.111 s is the 90% of the budget a client must keep. A service that waits for a CPU itself adds a
+spread no margin a client can afford covers; a client in that place sets its margin
+(``"...; margin=0.25s"``). The spread as measured: ``tests/bench/README.md`` (the rate margin).
 """
 
 from __future__ import annotations
@@ -40,7 +33,7 @@ from attrs import define, field
 from .._utils.constants import DEFAULT_RATE_MARGIN, RESERVE_AHEAD
 from ..errors import ClientValidationError
 
-__all__ = ["REDIS_DRAW", "Draw", "Limit", "MemoryWindows", "RateLimit", "parse_rate_limit", "spacing"]
+__all__ = ["Draw", "Limit", "MemoryWindows", "RateLimit", "parse_rate_limit", "spacing"]
 
 _MARGIN = re.compile(r"^margin\s*[=:]?\s*(?P<number>[0-9]*\.?[0-9]+)\s*(?P<unit>ms|s)?$", re.IGNORECASE)
 _EXAMPLE = "'18/second; 360/minute' (with a margin: '18/second; 360/minute; margin=0.1s')"
@@ -174,39 +167,3 @@ class MemoryWindows:
         """Give back a moment drawn and not used: nothing will arrive for it."""
         with contextlib.suppress(ValueError):
             self._moments.get(key, deque()).remove(float(moment))
-
-
-REDIS_DRAW = """
--- KEYS[1]: the moments (ms, Redis's clock, newest first) of the draws on a budget, a draw held
--- for a moment to come included. ARGV: the margin, the most a draw may be held ahead (ms), then
--- amount and window (ms) of each limit in turn. Returns {1, ms, moment}: a request granted, to be
--- sent in ms (noted at that moment); {0, ms}: none, ask again in ms.
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
-local spacing, ahead = tonumber(ARGV[1]), tonumber(ARGV[2])
-local wait, keep, longest = 0, 0, 0
-for i = 3, #ARGV, 2 do
-  local amount, window = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
-  local counted = redis.call('LINDEX', KEYS[1], amount - 1)
-  if counted then
-    wait = math.max(wait, tonumber(counted) + window - now)
-  end
-  keep = math.max(keep, amount)
-  longest = math.max(longest, window)
-  spacing = math.min(spacing, window / amount)
-end
-local newest = redis.call('LINDEX', KEYS[1], 0)
-if newest then
-  wait = math.max(wait, tonumber(newest) + spacing - now)
-end
-if wait > ahead then
-  return {0, string.format('%.3f', wait)}
-end
-local moment = string.format('%.3f', now + wait)
-redis.call('LPUSH', KEYS[1], moment)
-redis.call('LTRIM', KEYS[1], 0, keep - 1)
-redis.call('PEXPIRE', KEYS[1], math.ceil(longest + wait))
-return {1, string.format('%.3f', wait), moment}
-"""
-"""The moving windows on Redis, every limit checked and the draw noted at once, on Redis's clock
-(the same for every process of a fleet): ``MemoryWindows.draw`` in Lua."""

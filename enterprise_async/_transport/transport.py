@@ -42,11 +42,11 @@ import aiohttp
 import attrs
 from yarl import URL
 
-from .._decoding.spec import ApiSpec, Operation
 from .._request.options import ClientOptions
 from .._request.request import ACCEPT, HTTPRequest
 from .._request.retry import RetryPolicy
 from .._response.responses import RawResponse, parse_retry_after
+from .._spec import ApiSpec, Operation
 from .._utils.redaction import Redactor
 from ..errors import APIConnectionError, APITimeoutError
 from .adaptive import AdaptiveConcurrency

@@ -73,7 +73,7 @@ draws again (the rest of the margin is for the way to the service)."""
 
 DEFAULT_RATE_MARGIN = 0.1
 """Seconds every window of a rate budget is widened by, for the spread of the delay between sending
-a request and its arrival (the service counts arrivals); how it was measured: ``_transport.rate_window``."""
+a request and its arrival (the service counts arrivals): see ``_transport.rate_window``."""
 
 TOKEN_LOCK_TTL = 15.0
 """Seconds a process may hold a shared token cache's fetch lock; a holder that dies frees it then."""

@@ -238,8 +238,7 @@ def renderer_document(body: bytes | str) -> bool:
 
     Comments and CDATA sections further on need not be looked for: the tree builder drops comments
     and joins CDATA to the text around it, as xmltodict does, and an element with text beside its
-    children is handed to xmltodict anyway. Scanning the whole body for ``<!`` cost a page of
-    courses more than the spec's pass over its empty elements.
+    children is handed to xmltodict anyway.
     """
     if isinstance(body, str):
         return _plain_prolog(body, "<", "?", "!", "?>", "\0") and "xmlns" not in body

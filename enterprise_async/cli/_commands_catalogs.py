@@ -16,6 +16,7 @@ from ._commands_worker import checked_queue_url, fleet_logging, require_fleet_ex
 from ._context import ApiSettings, run_with_client
 from ._export_views import customers_summary_view, export_summary_view
 from ._failures import IncompleteError, InputError, RejectedItemsError, partly_done, read_customers_file, run
+from ._next_command import next_command
 from ._options import api_options, json_option
 from ._output import error_console, print_document, show
 from ._progress import CatalogProgressBars
@@ -105,7 +106,8 @@ def export(
     Progress goes to standard error, the summary to standard output. An item that cannot be read
     is written as sent to its catalog's rejects file (<catalog uuid>.rejects.jsonl) and every other
     item is exported: exits with 5 then. Exits with 3 when some catalogs failed (the others are
-    complete), 4 when every one failed; run again with --resume to finish them.
+    complete), 4 when every one failed; run it again with the same options and --resume to finish
+    them (the message says the whole command).
     """
     queue = _queue_options(queue_url, wait_for_folder, wait_timeout, retry_window)
     if customers_file is not None:
@@ -129,8 +131,7 @@ def export(
                 client, directory, resume=resume, page_size=limit, progress=bars, changes=changes
             )
 
-    again = f"catalogs export --out {directory}{' --changes' if changes else ''} --resume"
-    summary = run_with_client(api, work, on_stop=f"what was written is kept: continue with `{again}`")
+    summary = run_with_client(api, work, on_stop=f"what was written is kept: continue with `{_resume()}`")
     if as_json:
         print_document(summary.to_dict())
     else:
@@ -141,11 +142,11 @@ def export(
         if cause is not None:  # one cause: Redis, not the catalogs
             raise IncompleteError(
                 f"{cause}; {len(summary.failed)} of {len(summary.outcomes)} catalogs unfinished ({names}); "
-                "rerun with --resume once Redis is back"
+                f"once Redis is back, continue with `{_resume()}`"
             )
         raise partly_done(
             f"{len(summary.failed)} of {len(summary.outcomes)} catalogs failed ({names}); "
-            "rerun with --resume to export them",
+            f"export them with `{_resume()}`",
             done=len(summary.outcomes) - len(summary.failed),
         )
     if summary.rejected:
@@ -163,6 +164,11 @@ def rejected_items(summary: ExportSummary) -> RejectedItemsError:
     )
 
 
+def _resume() -> str:
+    """The command that continues this export: the same, every option kept, with ``--resume``."""
+    return next_command(add=["--resume"])
+
+
 def _queue_options(
     queue_url: str | None, wait_for_folder: float, wait_timeout: float | None, retry_window: float
 ) -> QueueOptions | None:
@@ -177,6 +183,7 @@ def _queue_options(
         wait=wait_for_folder,
         wait_timeout=wait_timeout,
         notify=lambda note: error_console().print(note, markup=False, soft_wrap=True),
+        start_worker=f"`{next_command(command='worker')}`",
     )
 
 
@@ -221,5 +228,5 @@ def export_by_customer(
         names = ", ".join(outcome.name for outcome in summary.failed)
         raise IncompleteError(
             f"{len(summary.failed)} of {len(summary.outcomes)} customers are incomplete ({names}); "
-            "rerun with --resume to finish them"
+            f"finish them with `{_resume()}`"
         )

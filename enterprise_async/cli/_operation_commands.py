@@ -14,9 +14,9 @@ from typing import Any
 
 import click
 
-from .._decoding.spec import Operation
 from .._generated.client import EnterpriseClient
 from .._paging import take
+from .._spec import Operation
 from ..errors import ClientValidationError
 from ._context import ApiSettings, run_with_client
 from ._failures import IncompleteError

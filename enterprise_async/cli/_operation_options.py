@@ -14,7 +14,7 @@ import click
 import orjson
 from attrs import frozen
 
-from .._decoding.spec import Operation, Rule
+from .._spec import Operation, Rule
 
 __all__ = ["RESERVED_OPTIONS", "SpecArgument", "option_name", "required_choice", "spec_arguments"]
 

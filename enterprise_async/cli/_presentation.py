@@ -13,7 +13,7 @@ from attrs import field, frozen
 from rich.console import RenderableType
 from rich.table import Table
 
-from .._decoding.spec import Operation
+from .._spec import Operation
 from ..models import (
     AllocationResult,
     AssignmentPage,

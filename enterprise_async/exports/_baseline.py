@@ -27,8 +27,8 @@ from typing import Any, BinaryIO, Final
 import orjson
 from attrs import frozen
 
-from .._decoding.spec import Pagination
 from .._generated.conversion import CONVERSION
+from .._spec import Pagination
 from ..errors import ResponseDecodeError
 
 __all__ = ["Baseline", "ItemNames", "Kept"]

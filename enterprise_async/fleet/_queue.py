@@ -115,6 +115,8 @@ class QueueOptions:
         wait: Seconds to wait for another run that holds the folder (0: fail at once, naming it).
         wait_timeout: Seconds to wait for a worker to take a first job; None: as long as it takes.
         notify: Told, in one line, what the run waits for (no worker yet, a job enqueued again).
+        start_worker: How to start a worker of this queue, as the error of a run that no worker
+            took says it (a command line gives its own, with its options).
     """
 
     policy: RedisPolicy = field(factory=RedisPolicy)
@@ -122,6 +124,7 @@ class QueueOptions:
     wait: float = 0.0
     wait_timeout: float | None = None
     notify: Callable[[str], None] = field(default=logger.warning, repr=False)
+    start_worker: str = "run_worker() with this queue's URL"
 
 
 def queue_redis(url: str, policy: RedisPolicy) -> Any:
@@ -248,8 +251,8 @@ class JobQueue:
         timeout = self._options.wait_timeout
         if timeout is not None and now - self._opened > timeout:
             raise NoWorkerError(
-                f"no worker took a job within {timeout:g} s (--wait-timeout): start "
-                f"`enterprise-async worker --queue ...` on {redis_location(self._url)}"
+                f"no worker took a job within {timeout:g} s (--wait-timeout) from the queue on "
+                f"{redis_location(self._url)}: start one with {self._options.start_worker}"
             )
         if not self._said_waiting and not await self._pool.exists(HEALTH_KEY):
             self._said_waiting = True

@@ -28,7 +28,7 @@ from typing import Any
 from attrs import evolve
 
 from .._transport.rate_limit import InMemoryRateStore
-from .._transport.rate_window import REDIS_DRAW, Draw, Limit, RateLimit
+from .._transport.rate_window import Draw, Limit, RateLimit
 from .._utils.constants import RESERVE_AHEAD
 from ._redis import (
     DEFAULT_FALLBACK_WINDOW,
@@ -43,6 +43,41 @@ from ._redis import (
 )
 
 __all__ = ["RateLimiter"]
+
+REDIS_DRAW = """
+-- KEYS[1]: the moments (ms, Redis's clock, newest first) of the draws on a budget, a draw held
+-- for a moment to come included. ARGV: the margin, the most a draw may be held ahead (ms), then
+-- amount and window (ms) of each limit in turn. Returns {1, ms, moment}: a request granted, to be
+-- sent in ms (noted at that moment); {0, ms}: none, ask again in ms.
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
+local spacing, ahead = tonumber(ARGV[1]), tonumber(ARGV[2])
+local wait, keep, longest = 0, 0, 0
+for i = 3, #ARGV, 2 do
+  local amount, window = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
+  local counted = redis.call('LINDEX', KEYS[1], amount - 1)
+  if counted then
+    wait = math.max(wait, tonumber(counted) + window - now)
+  end
+  keep = math.max(keep, amount)
+  longest = math.max(longest, window)
+  spacing = math.min(spacing, window / amount)
+end
+local newest = redis.call('LINDEX', KEYS[1], 0)
+if newest then
+  wait = math.max(wait, tonumber(newest) + spacing - now)
+end
+if wait > ahead then
+  return {0, string.format('%.3f', wait)}
+end
+local moment = string.format('%.3f', now + wait)
+redis.call('LPUSH', KEYS[1], moment)
+redis.call('LTRIM', KEYS[1], 0, keep - 1)
+redis.call('PEXPIRE', KEYS[1], math.ceil(longest + wait))
+return {1, string.format('%.3f', wait), moment}
+"""
+"""The moving windows on Redis, every limit checked and the draw noted at once, on Redis's clock
+(the same for every process of a fleet): ``_transport.rate_window.MemoryWindows.draw`` in Lua."""
 
 # Extend a pause, never shorten it: the longest Retry-After any process was given wins.
 _EXTEND_PAUSE = """

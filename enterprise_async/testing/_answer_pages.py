@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .._decoding.spec import Operation, Pagination
+from .._spec import Operation, Pagination
 from ._call import Call
 from ._pages import DEFAULT_PAGE_SIZES, PageSlice, page_envelope, page_links, requested_page
 from ._registry import GENERATED_SPEC

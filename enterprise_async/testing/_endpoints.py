@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._decoding.spec import Operation
+from .._spec import Operation
 from ._access_handlers import AccessHandlers
 from ._answer_pages import PagedAnswers
 from ._call import Call, Handler

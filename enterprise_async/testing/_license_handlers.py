@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .._decoding.spec import MaxProductItems, Operation
+from .._spec import MaxProductItems, Operation
 from ._answer_pages import PagedAnswers, smallest
 from ._call import Call, Handler
 from ._jobs import EnrollmentJobs

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from attrs import frozen
 
-from .._decoding.spec import Pagination
+from .._spec import Pagination
 from ._replies import ApiError, not_found
 
 __all__ = [

@@ -152,7 +152,7 @@ def plan_wire(plan: PlanRecord, licenses: Sequence[LicenseRecord], now: datetime
     used = counts["revoked"]
     remaining = max(0, plan.revocation_limit - used)
     revocations: dict[str, int] = (
-        {"total": plan.revocation_limit, "used": used, "remaining": remaining}
+        {"total": plan.revocation_limit, "used": used, "applied": used, "remaining": remaining}
         if plan.revocations_shape == "total"
         else {"applied": used, "remaining": remaining}
     )

@@ -183,11 +183,13 @@ def assignment_records(
         price_cents = int(float(course["course_runs"][0]["seats"][-1]["price"]) * 100)
         age = rng.randint(100, 150) if state == "expired" else rng.randint(1, 80)
         created = anchor - in_days(age) + datetime.timedelta(minutes=rng.randint(0, 1439))
+        uuid = seeded_uuid(rng)
+        scrubbed = state == "expired" and number % 2
         record = AssignmentRecord(
-            uuid=seeded_uuid(rng),
+            uuid=uuid,
             configuration_uuid=policy.assignment_configuration_uuid,
             policy_uuid=policy.uuid,
-            learner_email=None if state == "expired" and number % 2 else learner.email,
+            learner_email=retired_email(uuid) if scrubbed else learner.email,
             lms_user_id=None if learner_state == "notifying" else learner.lms_user_id,
             content_key=course["key"],
             content_title=course["title"],
@@ -204,6 +206,12 @@ def assignment_records(
         record.error_reason = _error_reason(state, number)
         records.append(record)
     return records
+
+
+def retired_email(uuid: str) -> str:
+    """The address enterprise-access writes over a learner's e-mail when it scrubs an assignment
+    (its ``RETIRED_EMAIL_ADDRESS_FORMAT``, ``retired_user<16 hex digits>@retired.invalid``): never null."""
+    return f"retired_user{uuid.replace('-', '')[:16]}@retired.invalid"
 
 
 def _invited(learner: Learner, number: int) -> Learner:

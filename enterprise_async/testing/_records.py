@@ -121,7 +121,7 @@ class AssignmentRecord:
     uuid: str
     configuration_uuid: str
     policy_uuid: str
-    learner_email: str | None
+    learner_email: str
     lms_user_id: int | None
     content_key: str
     content_title: str | None

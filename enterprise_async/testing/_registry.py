@@ -15,9 +15,9 @@ from urllib.parse import unquote
 
 from attrs import evolve, field, frozen
 
-from .._decoding.spec import Operation
 from .._generated import schemas
 from .._generated.operations import OPERATIONS
+from .._spec import Operation
 from ._replies import Reply
 
 __all__ = ["GENERATED_SPEC", "Handler", "Route", "SpecTable", "aliased", "build_routes", "path_pattern"]

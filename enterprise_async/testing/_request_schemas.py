@@ -14,7 +14,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .._decoding.spec import AtLeastOneOf, MaxCombinedItems, MaxProductItems, NeverTogether, Operation, Rule
+from .._spec import AtLeastOneOf, MaxCombinedItems, MaxProductItems, NeverTogether, Operation, Rule
 from ._parsing import is_email, valid_uuid
 
 __all__ = ["COMPONENT_PREFIX", "described", "validator"]

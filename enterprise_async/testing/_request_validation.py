@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from multidict import MultiMapping
 
-from .._decoding.spec import Operation
+from .._spec import Operation
 from ._parsing import json_object
 from ._replies import ApiError, not_found
 from ._request_schemas import validator

@@ -246,8 +246,7 @@ class SandboxData(PlanLicenses):
                 (
                     record
                     for record in records
-                    if record.content_key == content_key
-                    and (record.learner_email or "").lower() == email.lower()
+                    if record.content_key == content_key and record.learner_email.lower() == email.lower()
                 ),
                 None,
             )

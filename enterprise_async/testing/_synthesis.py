@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 from attrs import evolve, frozen
 
-from .._decoding.spec import Operation, Pagination
+from .._spec import Operation, Pagination
 from ._pages import page_envelope, requested_page
 from ._replies import ApiError, Reply
 

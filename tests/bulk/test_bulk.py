@@ -22,9 +22,9 @@ from enterprise_async import (
     ServerError,
 )
 from enterprise_async._bulk.chunks import plan_chunks
-from enterprise_async._decoding.spec import Chunking, MaxProductItems
 from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._generated.operations import OPERATIONS
+from enterprise_async._spec import Chunking, MaxProductItems
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from enterprise_async.testing._registry import GENERATED_SPEC
 from tests.conftest import InFlight

@@ -14,6 +14,7 @@ import pytest
 from enterprise_async.cli import LEARNER_COLUMNS, export_learners
 from enterprise_async.models import LearnerSummary, from_dict
 from enterprise_async.testing import Sandbox
+from tests.required import required
 
 from .conftest import CommandLine
 
@@ -162,7 +163,12 @@ def test_csv_rows_carry_the_servers_own_spellings_and_texts() -> None:
 
     record = from_dict(
         LearnerSummary,
-        {"progress_status": "in progress", "course_list_price": "100.0", "created": "2026-01-05T00:00:00Z"},
+        {
+            **required(LearnerSummary),
+            "progress_status": "in progress",
+            "course_list_price": "100.0",
+            "created": "2026-01-05T00:00:00Z",
+        },
     )
     (row,) = csv.DictReader(io.StringIO((_CsvRows().header() + _CsvRows().record(record)).decode()))
     assert (row["progress_status"], row["course_list_price"], row["created"]) == (

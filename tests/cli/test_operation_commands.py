@@ -9,8 +9,8 @@ import click
 import orjson
 import pytest
 
-from enterprise_async._decoding.spec import Operation, Outcome, Param, Rule
 from enterprise_async._generated.operations import OPERATIONS
+from enterprise_async._spec import Operation, Outcome, Param, Rule
 from enterprise_async.cli import cli as command_line
 from enterprise_async.cli._app import build_cli
 from enterprise_async.cli._operation_options import option_name, spec_arguments

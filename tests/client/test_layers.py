@@ -14,7 +14,17 @@ PACKAGE = Path(enterprise_async.__file__).parent
 REPOSITORY = PACKAGE.parent
 
 PUBLIC_ROOT_FILES = {"__init__.py", "__main__.py", "errors.py", "models.py", "_version.py"}
-LAYERS = {"_client", "_bulk", "_paging", "_transport", "_response", "_request", "_decoding", "_utils"}
+LAYERS = {
+    "_client",
+    "_bulk",
+    "_paging",
+    "_transport",
+    "_response",
+    "_request",
+    "_decoding",
+    "_spec",
+    "_utils",
+}
 
 
 def test_the_root_holds_the_public_modules_and_one_subpackage_per_layer() -> None:

@@ -14,9 +14,9 @@ import pytest
 from codegen import pipeline
 from codegen.__main__ import main
 from codegen.models import shapes_only
-from enterprise_async._decoding.spec import AtLeastOneOf, MaxProductItems, NamedValue, NeverTogether
 from enterprise_async._generated import models as generated_models
 from enterprise_async._generated import operations
+from enterprise_async._spec import AtLeastOneOf, MaxProductItems, NamedValue, NeverTogether
 from tests.openapi_spec import SpecOperation, object_schemas
 from tests.openapi_spec import document as spec_document
 from tests.openapi_spec import operations as spec_operations

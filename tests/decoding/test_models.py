@@ -225,8 +225,11 @@ def test_allocation_lists_missing_or_empty_in_xml_are_empty_lists() -> None:
 @pytest.mark.parametrize(
     ("wire", "expected"),
     [
-        ({"total": 20, "used": 5, "remaining": 15}, Revocations(total=20, used=5, remaining=15)),
         ({"applied": 2, "remaining": 8}, Revocations(applied=2, remaining=8)),
+        (
+            {"total": 20, "used": 5, "applied": 5, "remaining": 15},
+            Revocations(total=20, used=5, applied=5, remaining=15),
+        ),
         (True, True),
         (False, False),
         (None, None),
@@ -245,7 +248,10 @@ def test_revocations_as_xml_boolean_text() -> None:
         parse_drf_xml(
             b"<root><title>Plan</title><uuid>p</uuid><start_date>2024-01-01T00:00:00Z</start_date>"
             b"<expiration_date>2025-01-01T00:00:00Z</expiration_date><enterprise_catalog_uuid>c"
-            b"</enterprise_catalog_uuid><is_active>True</is_active><revocations>False</revocations></root>"
+            b"</enterprise_catalog_uuid><is_active>True</is_active><is_current>True</is_current>"
+            b"<created>2023-12-01T00:00:00Z</created><plan_type>Standard Paid</plan_type>"
+            b"<salesforce_opportunity_line_item></salesforce_opportunity_line_item>"
+            b"<revocations>False</revocations></root>"
         ),
     )
     assert plan.revocations is False

@@ -20,6 +20,9 @@ import pytest
 import yaml
 
 from enterprise_async import models
+from enterprise_async._decoding.failure import MissingFieldError
+from enterprise_async._generated.conversion import CONVERSION
+from enterprise_async.errors import ResponseDecodeError
 from enterprise_async.models import from_dict, to_dict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,30 +34,66 @@ pytestmark = pytest.mark.skipif(
     reason=f"the services' real payloads are not present at {REALDATA} (../shared/realdata/*.json)",
 )
 
-# Fields that records carry but no serializer of the services emits, nor their design documents
-# name as a field to read: a policy's group_uuid (enterprise-access docs/decisions/0003, since
-# replaced by group_associations) and edx-enterprise's fake catalog (test_utils/fake_catalog_api.py
-# gives a flat course run an empty course_runs). They stay in `.extra`; every field a serializer
-# emits is in the spec, and so are the policy fields of the MFE API specification (docs/decisions/0006).
-UNDOCUMENTED = frozenset(
-    {
-        ("SubsidyAccessPolicy", "group_uuid"),
-        ("CourseRun", "course_runs"),
-    }
-)
+# Fields that readable records carry but no serializer of the services emits: edx-enterprise's fake
+# catalog (test_utils/fake_catalog_api.py gives a flat course run an empty course_runs). It stays in
+# `.extra`; every field a serializer emits is in the spec, and so are the policy fields of the MFE
+# API specification (docs/decisions/0006). (The design records of docs/decisions/0003 also carry a
+# policy's group_uuid, since replaced by group_associations; they are refused, see DOCUMENTS.)
+UNDOCUMENTED = frozenset({("CourseRun", "course_runs")})
 
 _OFFSET = re.compile(r"(Z|z|[+-]\d{2}:?\d{2})$")
 
+# Records that no service's code produced (a design record, a docstring, another service's mock of
+# an answer) and that leave out a field the producing code always emits (spec/README.md, "Required
+# by a written rule": documents never make optional what the code always emits). Each is refused
+# by its model, naming that field, as an answer lacking it would be; every other record, and every
+# answer a service's test suite recorded, decodes and is written back as sent.
+D0003 = "openedx/enterprise-access docs/decisions/0003-initial-api-specification.rst"
+D0006 = "openedx/enterprise-access docs/decisions/0006-api-specification-for-enterprise-mfes.rst"
+DOCUMENTS: dict[tuple[str, str], tuple[str, str]] = {
+    # (source, name): (model, the first field it leaves out that the service always sends)
+    # policies as the design records planned them, before display_name, retired, ...
+    (D0003, "example block 0 item 0"): ("SubsidyAccessPolicy", "display_name"),
+    (D0003, "example block 1 item 0"): ("SubsidyAccessPolicy", "display_name"),
+    (D0003, "example block 1 item 1"): ("SubsidyAccessPolicy", "display_name"),
+    (D0003, "example block 2 item 0"): ("SubsidyAccessPolicy", "display_name"),
+    (D0003, "example block 2 item 1"): ("SubsidyAccessPolicy", "display_name"),
+    (D0003, "example block 3 item 0"): ("SubsidyAccessPolicy", "display_name"),
+    (D0006, "example block 1 item 0"): ("SubsidyAccessPolicy", "display_name"),
+    (D0003, "example block 4 item 0"): ("SubsidyAccessPolicy", "uuid"),  # a created policy without its key
+    # enterprise-access's tests mocking license-manager's plan, and a docstring of license-manager's
+    (
+        "openedx/enterprise-access enterprise_access/apps/api/v1/tests/test_admin_portal_learner_profile.py",
+        "line 36 mock_subscriptions['subscription_plan']",
+    ): ("SubscriptionPlan", "salesforce_opportunity_line_item"),
+    (
+        "openedx/enterprise-access enterprise_access/apps/api_client/tests/test_utils.py",
+        "line 63 mock_subscription_plan",
+    ): ("SubscriptionPlan", "plan_type"),
+    (
+        "openedx/license-manager license_manager/apps/api/v1/views.py",
+        "LearnerLicensesViewSet docstring subscription_plan",
+    ): ("SubscriptionPlan", "is_current"),
+}
 
-def _records() -> list[Any]:
-    found = []
-    for path in sorted(REALDATA.glob("*.json")):
-        for index, record in enumerate(json.loads(path.read_text(encoding="utf-8"))):
-            found.append(pytest.param(record, id=f"{path.stem}[{index}]"))
-    return found
+
+def _all_records() -> list[tuple[str, dict[str, Any]]]:
+    return [
+        (f"{path.stem}[{index}]", record)
+        for path in sorted(REALDATA.glob("*.json"))
+        for index, record in enumerate(json.loads(path.read_text(encoding="utf-8")))
+    ]
 
 
-RECORDS = _records()
+def is_document(record: dict[str, Any]) -> bool:
+    """Whether ``record`` is one of ``DOCUMENTS``."""
+    return (record["source"], record["name"]) in DOCUMENTS
+
+
+ALL_RECORDS = _all_records()
+RECORDS = [pytest.param(record, id=name) for name, record in ALL_RECORDS if not is_document(record)]
+"""Every record but the ``DOCUMENTS``: what the tests below hold to decoding and writing back as sent."""
+REFUSED = [pytest.param(record, id=name) for name, record in ALL_RECORDS if is_document(record)]
 
 
 def _content_classes() -> dict[str, str]:
@@ -105,6 +144,38 @@ def _every_pair(record: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
             yield from _sent_pairs(item, raw)
     else:
         yield from _sent_pairs(decoded, sent)
+
+
+@pytest.mark.parametrize("record", REFUSED)
+def test_a_document_leaving_out_what_the_service_always_sends_is_refused_naming_the_field(
+    record: dict[str, Any],
+) -> None:
+    assert "(test suite responses)" not in record["source"]  # an answer a service gave is never excused
+    model, field = DOCUMENTS[record["source"], record["name"]]
+    with pytest.raises(MissingFieldError) as refused:
+        CONVERSION.reader(getattr(models, record["model"]))(record["payload"])
+    assert (refused.value.model, refused.value.field) == (model, field)
+    assert field in _required(model)
+    assert field not in record["payload"]
+    with pytest.raises(ResponseDecodeError, match=rf"{model}\.{field} is required and was left out"):
+        _decode(record)
+
+
+def test_the_documents_refused_are_exactly_the_records_that_cannot_be_read() -> None:
+    unreadable = set()
+    for _, record in ALL_RECORDS:
+        try:
+            _decode(record)
+        except ResponseDecodeError:
+            unreadable.add((record["source"], record["name"]))
+    assert unreadable == set(DOCUMENTS)
+    assert len(REFUSED) == len(DOCUMENTS)
+    assert len(RECORDS) + len(REFUSED) == len(ALL_RECORDS)
+
+
+def _required(model: str) -> list[str]:
+    schema: dict[str, Any] = yaml.safe_load(SPEC.read_text(encoding="utf-8"))["components"]["schemas"][model]
+    return list(schema.get("required", []))
 
 
 @pytest.mark.parametrize("record", RECORDS)

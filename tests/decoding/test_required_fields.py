@@ -22,6 +22,7 @@ from enterprise_async import models
 from enterprise_async._decoding.fields import WIRE, model_fields, wire_name
 from enterprise_async.errors import ResponseDecodeError
 from enterprise_async.models import from_dict
+from tests.decoding.test_realdata import is_document
 
 ROOT = Path(__file__).resolve().parents[2]
 REALDATA = ROOT.parent / "shared" / "realdata"
@@ -72,6 +73,57 @@ def test_every_response_schema_lists_what_is_required_with_its_source() -> None:
         assert above.startswith("# service: "), f"{name}: no `# service:` note above `required:`"
 
 
+def _notes() -> dict[str, str]:
+    """Each response object schema's ``# service:`` note, the line above its ``required:``."""
+    lines = SPEC.read_text(encoding="utf-8").splitlines()
+    notes: dict[str, str] = {}
+    current = None
+    for number, line in enumerate(lines):
+        if match := re.fullmatch(r"    ([A-Za-z0-9_]+):\s*", line):
+            current = match.group(1)
+        if line.startswith("      required:") and current is not None:
+            notes[current] = lines[number - 1].strip()
+    return notes
+
+
+def test_every_guarantee_names_the_line_of_code_that_makes_it() -> None:
+    """spec/README.md, "Required by a written rule": a required field is there because a line of the
+    producing code emits it (or a standard the service follows); stored JSON says so."""
+    notes, schemas = _notes(), _schemas()
+    unnamed = [
+        name
+        for name in _response_objects()
+        if schemas[name]["required"]
+        and not re.search(r"\.(py|yaml):\d+|RFC \d+", notes[name])
+        and "stored JSON" not in notes[name]
+    ]
+    assert unnamed == []
+
+
+def _catalog_item_schemas() -> set[str]:
+    """Every object schema a catalog item can hold: its variants and what they nest, at any depth."""
+    schemas, found, todo = _schemas(), set(), ["ContentItem"]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found.add(name)
+        todo += re.findall(r"#/components/schemas/([A-Za-z0-9_]+)", json.dumps(schemas[name]))
+    return {name for name in found if name in _response_objects()}
+
+
+def test_stored_json_guarantees_only_a_catalog_items_content_key() -> None:
+    """enterprise-catalog serves an item's json_metadata as stored and edx-enterprise passes
+    course-discovery's documents on: only the content key is held against an item, and nothing
+    inside it (an entitlement's price, an image's src, an organization's uuid, a program's title)."""
+    schemas = _schemas()
+    held = {name: schemas[name]["required"] for name in _catalog_item_schemas() if schemas[name]["required"]}
+    assert held == {"Course": ["key"], "CourseRun": ["key"], "Program": ["uuid"]}
+    for name in _catalog_item_schemas():
+        assert "stored JSON" in _notes()[name], name
+    assert {"Entitlement", "Image", "Organization", "Subject", "Staff", "Seat"} <= _catalog_item_schemas()
+
+
 def test_the_identities_every_service_sends_are_required() -> None:
     schemas = _schemas()
     for name, field in [
@@ -87,9 +139,12 @@ def test_the_identities_every_service_sends_are_required() -> None:
 
 
 def _records() -> Iterator[tuple[str, str, Any]]:
+    """Every record but the documents that leave out what the service always sends (refused, named:
+    ``tests/decoding/test_realdata.py``, ``DOCUMENTS``)."""
     for path in sorted(REALDATA.glob("*.json")):
         for record in json.loads(path.read_text(encoding="utf-8")):
-            yield f"{path.name}: {record['name']}", record["model"], record["payload"]
+            if not is_document(record):
+                yield f"{path.name}: {record['name']}", record["model"], record["payload"]
 
 
 def _models_in(value: Any) -> Iterator[Any]:
@@ -150,9 +205,11 @@ def test_a_nested_model_lacking_a_required_field_is_never_kept_as_sent() -> None
     assignment = {
         "uuid": "a",
         "assignment_configuration": "b",
-        "learner_email": None,
+        "learner_email": "learner@example.com",
         "lms_user_id": None,
         "content_key": "k",
+        "parent_content_key": None,
+        "is_assigned_course_run": False,
         "content_title": None,
         "content_quantity": -100,
         "state": "allocated",

@@ -14,7 +14,9 @@ from click.testing import CliRunner
 
 from enterprise_async.cli import cli
 from enterprise_async.exports import spreadsheet_safe
+from enterprise_async.models import LearnerSummary
 from tests.hostile.lost_server import LostServer, serving
+from tests.required import required
 
 CUSTOMER = "4f2ad1b8-9c6e-4c1a-8f0e-3b7d2e5a9c11"
 SUMMARY = f"/enterprise/v3/enterprise-customer/{CUSTOMER}/learner-summary"
@@ -35,7 +37,9 @@ def server() -> Iterator[LostServer]:
 
 
 def serve_summary(server: LostServer, records: list[dict[str, Any]], *, failing: int | None = None) -> None:
-    """The learner summary in pages of 2, page ``failing`` answering 500 every time."""
+    """The learner summary in pages of 2 (each record with the fields its model requires), page
+    ``failing`` answering 500 every time."""
+    records = [{**required(LearnerSummary), **record} for record in records]
 
     async def summary(request: web.Request) -> web.StreamResponse:
         number = int(request.query.get("page", "1"))

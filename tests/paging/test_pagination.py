@@ -23,8 +23,8 @@ from enterprise_async import (
     Send,
     ServerError,
 )
-from enterprise_async._decoding.spec import Operation, Outcome, Pagination, Param, Rule
 from enterprise_async._generated import operations
+from enterprise_async._spec import Operation, Outcome, Pagination, Param, Rule
 from enterprise_async.models import (
     Assignment,
     AssignmentPage,
@@ -330,7 +330,14 @@ async def test_the_pager_is_returned_at_once_and_requests_nothing_until_iterated
 
 
 async def test_a_bare_list_response_is_one_page(api: ScriptedAPI) -> None:
-    api.json("GET", LEARNERS, [{"user_email": "ada@acme.example"}, {"user_email": "grace@acme.example"}])
+    api.json(
+        "GET",
+        LEARNERS,
+        [
+            {**required(LearnerSummary), "user_email": "ada@acme.example"},
+            {**required(LearnerSummary), "user_email": "grace@acme.example"},
+        ],
+    )
     async with api.client() as client:
         pager = client.learner_summary.list(CUSTOMER, ordering="user_email")
         rows = await pager.to_list()
@@ -343,7 +350,8 @@ async def test_a_bare_list_response_is_one_page(api: ScriptedAPI) -> None:
 
 
 async def test_an_enveloped_learner_summary_is_paged(api: ScriptedAPI) -> None:
-    serve_pages(api, LEARNERS, [{"user_email": f"l{number}@acme.example"} for number in range(25)], size=10)
+    learners = [{**required(LearnerSummary), "user_email": f"l{number}@acme.example"} for number in range(25)]
+    serve_pages(api, LEARNERS, learners, size=10)
     async with api.client() as client:
         rows = await client.learner_summary.list(CUSTOMER).to_list()
     assert len(rows) == 25

@@ -20,9 +20,9 @@ from enterprise_async import (
     ListingCursor,
     ListingCursorError,
 )
-from enterprise_async._decoding.spec import Operation, Pagination
 from enterprise_async._generated import operations
 from enterprise_async._paging import take
+from enterprise_async._spec import Operation, Pagination
 from enterprise_async.models import Assignment, Catalog, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.conftest import ScriptedAPI

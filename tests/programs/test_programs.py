@@ -1,4 +1,4 @@
-"""Two programs written as a service would write them (tests/programs/*.py) pass ``mypy --strict``
+"""Three programs written as a service would write them (tests/programs/*.py) pass ``mypy --strict``
 without an ``assert`` or a ``cast`` to narrow what the services guarantee, and run against the
 sandbox in both of its profiles."""
 
@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from enterprise_async.testing import Sandbox
-from tests.programs import catalog_report, license_desk
+from tests.programs import catalog_report, collect_ids, license_desk
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
-PROGRAMS = [HERE / "catalog_report.py", HERE / "license_desk.py"]
+PROGRAMS = [HERE / "catalog_report.py", HERE / "license_desk.py", HERE / "collect_ids.py"]
 
 
 @pytest.fixture(params=["services", "reference"])
@@ -70,3 +70,21 @@ async def test_the_license_desk_runs(sandbox: Sandbox) -> None:
     assert "1 licenses of leavers revoked" in lines
     assert any("licenses assigned" in line for line in lines)
     assert any(line.startswith("enrollment job ") for line in lines)
+
+
+async def test_the_inventory_collects_every_id_of_the_customer(sandbox: Sandbox) -> None:
+    customer = sandbox.data.customers[0].uuid
+    async with sandbox.client() as client:
+        found = await collect_ids.inventory(client, customer)
+        every_policy = await client.policies.list(customer).to_list()
+        every_plan = await client.subscriptions.list(enterprise_customer_uuid=customer).to_list()
+    assert found.policy_ids == [policy.uuid for policy in every_policy]
+    assert found.plan_ids == [plan.uuid for plan in every_plan]
+    assert all(
+        isinstance(uuid, str) and uuid for uuid in found.policy_ids + found.plan_ids + found.assignment_ids
+    )
+    assert found.assignment_ids  # the customer's assignment-based policies hold assignments
+    assert len(set(found.assignment_ids)) == len(found.assignment_ids)
+    lines = collect_ids.rows(found)
+    assert len(lines) == len(found.policy_ids) + len(found.plan_ids) + len(found.assignment_ids)
+    assert lines[0] == f"policy {found.policy_ids[0]}"

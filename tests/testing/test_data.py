@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import pathlib
+import re
 import tracemalloc
 import uuid
 from collections.abc import Iterable
@@ -224,9 +225,11 @@ def test_error_reason_is_sometimes_an_object(data: SandboxData) -> None:
     assert {type(reason) for reason in reasons} == {str, dict}
 
 
-def test_some_expired_assignments_have_their_email_scrubbed(data: SandboxData) -> None:
+def test_some_expired_assignments_have_their_email_scrubbed_to_a_retired_address(data: SandboxData) -> None:
     expired = [r for r in data.assignments(data.assignment_configurations[0]) if r.state == "expired"]
-    assert any(record.learner_email is None for record in expired)
+    scrubbed = [r.learner_email for r in expired if r.learner_email.endswith("@retired.invalid")]
+    assert scrubbed
+    assert all(re.fullmatch(r"retired_user[0-9a-f]{16}@retired\.invalid", email) for email in scrubbed)
     assert all(record.created < ANCHOR - datetime.timedelta(days=90) for record in expired)
 
 

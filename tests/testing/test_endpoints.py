@@ -363,9 +363,11 @@ async def test_current_filter_returns_the_active_plan(api: RawAPI, sandbox: Sand
 
 
 async def test_plans_carry_both_revocation_shapes(api: RawAPI, sandbox: Sandbox) -> None:
+    """The reference's counters (total, used) beside the service's (applied, remaining), which every
+    plan carries: license-manager's get_revocations always sends them."""
     body = (await api.get(SUBSCRIPTIONS, params={"page_size": "10"})).data
     shapes = {tuple(sorted(plan["revocations"])) for plan in body["results"]}
-    assert shapes == {("remaining", "total", "used"), ("applied", "remaining")}
+    assert shapes == {("applied", "remaining", "total", "used"), ("applied", "remaining")}
 
 
 async def test_licenses_come_in_every_status(sandbox: Sandbox) -> None:

@@ -19,7 +19,7 @@ from attrs import evolve
 
 import enterprise_async.testing
 from enterprise_async import errors
-from enterprise_async._decoding.spec import Operation
+from enterprise_async._spec import Operation
 from enterprise_async.testing import GENERATED_SPEC, Sandbox, SpecTable
 
 from .conftest import RawAPI

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from enterprise_async._decoding.spec import Operation
 from enterprise_async._generated.operations import OPERATIONS
+from enterprise_async._spec import Operation
 from enterprise_async.testing import GENERATED_SPEC, Sandbox, SpecTable
 from enterprise_async.testing._registry import Route, path_pattern
 

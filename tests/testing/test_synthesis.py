@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 from attrs import evolve
 
-from enterprise_async._decoding.spec import Operation, Pagination, Param, Rule
 from enterprise_async._generated.operations import OPERATIONS
+from enterprise_async._spec import Operation, Pagination, Param, Rule
 from enterprise_async.testing import GENERATED_SPEC, Fault, Sandbox, SpecTable
 from enterprise_async.testing._synthesis import SYNTHETIC_LIST_LENGTH, Synthesizer
 

@@ -12,10 +12,10 @@ import attrs
 import pytest
 
 from enterprise_async import DriftEntry, DriftReport, EnterpriseClient
-from enterprise_async._decoding import tolerance
+from enterprise_async._decoding import Finding
 from enterprise_async._decoding.drift import MAX_DRIFT_ENTRIES, DriftCollector
 from enterprise_async._generated.conversion import CONVERSION
-from enterprise_async.models import CourseRun, SubsidyAccessPolicy, to_dict
+from enterprise_async.models import CatalogPage, CourseRun, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import Sandbox
 
 
@@ -36,6 +36,9 @@ async def policy_payloads(client: EnterpriseClient, sandbox: Sandbox) -> list[di
     policies = await client.policies.list(sandbox.data.customers[0].uuid).to_list()
     client.drift(reset=True)
     return [to_dict(policy) for policy in policies]
+
+
+CLEAN_CATALOG = {"uuid": "c", "title": "T", "enterprise_customer": "e"}
 
 
 def page(items: list[dict[str, Any]]) -> dict[str, Any]:
@@ -224,35 +227,42 @@ def test_distinct_findings_past_the_limit_are_counted_not_listed() -> None:
     assert "5 more" in str(report)
 
 
-async def test_a_clean_answer_is_decoded_without_looking_for_paths_or_counting(
-    client: EnterpriseClient, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def never(*_: object) -> None:
-        raise AssertionError("a clean answer was walked or counted")
-
-    monkeypatch.setattr(tolerance, "_report_found", never)
-    monkeypatch.setattr(DriftCollector, "record", never)
+async def test_a_clean_listing_leaves_the_report_empty(client: EnterpriseClient, sandbox: Sandbox) -> None:
     policies = await list_policies(client, sandbox)
     assert policies
     assert not client.drift()
 
 
-async def test_a_repeat_is_counted_without_searching_the_answer_again(
-    client: EnterpriseClient,
-    sandbox: Sandbox,
-    monkeypatch: pytest.MonkeyPatch,
-    caplog: pytest.LogCaptureFixture,
+def test_a_clean_answer_asks_for_no_paths_and_finds_nothing() -> None:
+    asked: list[list[Finding]] = []
+    findings: list[Finding] = []
+    CONVERSION.structure(
+        page([CLEAN_CATALOG]), CatalogPage, findings, lambda found: asked.append(found) or True
+    )
+    assert (asked, findings) == ([], [])
+
+
+@pytest.mark.parametrize(("wanted", "place"), [(True, "results[0].reporting_tag"), (False, "reporting_tag")])
+def test_the_answer_is_searched_for_a_findings_place_only_when_the_report_wants_it(
+    wanted: bool, place: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A finding the report has counted already (``paths_wanted`` says no) is handed on by its field
+    alone: the answer is not searched again for where it was."""
+    caplog.set_level(logging.INFO, logger="enterprise_async")  # DEBUG records name paths, so they search
+    findings: list[Finding] = []
+    tagged = page([{**CLEAN_CATALOG, "reporting_tag": 1}])
+    CONVERSION.structure(tagged, CatalogPage, findings, lambda _: wanted)
+    assert findings == [("unknown_field", place, "Catalog", "reporting_tag", None, 1)]
+
+
+async def test_a_repeat_is_counted_with_the_place_it_was_first_found(
+    client: EnterpriseClient, sandbox: Sandbox, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="enterprise_async")  # DEBUG records name paths, so they search
     policies = await policy_payloads(client, sandbox)
     drifted = page([{**policy, "reporting_tag": 1} for policy in policies[:2]])
     sandbox.canned.add("policies.list", drifted, drifted)
     await list_policies(client, sandbox)
-
-    def never(*_: object) -> None:
-        raise AssertionError("the answer was searched for paths already known")
-
-    monkeypatch.setattr(tolerance, "_report_found", never)
     await list_policies(client, sandbox)
     entry = only(client.drift())
     assert entry.count == 4
