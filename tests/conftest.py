@@ -16,8 +16,7 @@ from aiohttp.test_utils import TestServer
 from aioresponses import aioresponses
 from attrs import define, field
 
-from enterprise_async import EnterpriseClient, RawResponse
-from enterprise_async._transport.middleware import OutgoingRequest, Send
+from enterprise_async import EnterpriseClient, OutgoingRequest, RawResponse, Send
 
 # --------------------------------------------------------------------------- leak watch
 # Every test of every pytest process (each xdist worker too) is checked for secrets and tokens in
@@ -60,6 +59,8 @@ class Recorded:
     query: dict[str, str]
     headers: dict[str, str]
     body: bytes
+    connection: int = 0
+    """Which of the server's connections the request came on (0 for the first)."""
 
 
 @define
@@ -73,6 +74,8 @@ class ScriptedAPI:
     tokens_issued: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
+    connections: list[asyncio.BaseTransport] = field(factory=list)
+    """The connections clients opened to the server, in the order of their first request."""
 
     @property
     def base_url(self) -> str:
@@ -94,6 +97,15 @@ class ScriptedAPI:
     def calls(self, method: str, path: str) -> list[Recorded]:
         return [request for request in self.requests if (request.method, request.path) == (method, path)]
 
+    def open_connections(self) -> int:
+        """Connections a client opened that neither side has closed yet."""
+        return sum(not connection.is_closing() for connection in self.connections)
+
+    async def connections_closed(self) -> None:
+        """Return once every connection a client opened is closed (the server read its end)."""
+        while self.open_connections():  # noqa: ASYNC110 - aiohttp's server tells no event when one closes
+            await asyncio.sleep(0.01)
+
     def client(self, **kwargs: Any) -> EnterpriseClient:
         settings: dict[str, Any] = {
             "client_id": CLIENT_ID,
@@ -105,9 +117,12 @@ class ScriptedAPI:
 
     async def dispatch(self, request: web.Request) -> web.StreamResponse:
         body = await request.read()
-        self.requests.append(
-            Recorded(request.method, request.path, dict(request.query), dict(request.headers), body)
-        )
+        transport = request.transport
+        if transport is not None and transport not in self.connections:
+            self.connections.append(transport)
+        connection = self.connections.index(transport) if transport is not None else 0
+        query, headers = dict(request.query), dict(request.headers)
+        self.requests.append(Recorded(request.method, request.path, query, headers, body, connection))
         key = (request.method, request.path)
         if key == ("POST", "/oauth2/v1/access_token") and key not in self.routes:
             self.tokens_issued += 1

@@ -10,8 +10,9 @@ shapes read from the schemas live on the instance; their modules keep only cache
 everything that decides their values (a class's fields, a wire record's fields left out).
 
 The converter is made, and cattrs imported, on first use, so that ``import enterprise_async``
-stays light; the generated readers and writers are loaded then too (``readers`` and ``writers``
-are loaders, given the conversion to bind the readers to).
+stays light; the generated readers, writers and union rules are loaded then too (``readers`` and
+``writers`` are loaders, given the conversion to bind the readers to; ``variants`` and
+``schemas`` are loaders).
 """
 
 from __future__ import annotations
@@ -62,14 +63,14 @@ class Conversion:
         *,
         readers: ReadersLoader | None = None,
         writers: WritersLoader | None = None,
-        variants: Mapping[Any, VariantRule] | None = None,
+        variants: Callable[[], Mapping[Any, VariantRule]] | None = None,
         schemas: Callable[[], Mapping[str, Any]] | None = None,
     ) -> None:
-        self.variants: Mapping[Any, VariantRule] = dict(variants or {})
-        """The spec's rules for choosing among the classes of a union, keyed by the union."""
         self.xml = XmlSchemas(self, schemas)
         self._load_readers = readers
         self._load_writers = writers
+        self._load_variants = variants
+        self._variants: Mapping[Any, VariantRule] | None = None
         self._readers: Mapping[type[Any], Hook] | None = None
         self._writers: Mapping[type[Any], Writer] | None = None
         self._converter: cattrs.Converter | None = None
@@ -89,6 +90,16 @@ class Conversion:
         first use). A hook registered on it for a model class is used where that class is decoded
         at the top (``from_dict``, a response); a model's own fields are read by its reader."""
         return self._converter or self._make()
+
+    @property
+    def variants(self) -> Mapping[Any, VariantRule]:
+        """The spec's rules for choosing among the classes of a union, keyed by the union (loaded
+        on first use)."""
+        variants = self._variants
+        if variants is None:
+            load = self._load_variants
+            variants = self._variants = dict(load()) if load is not None else {}
+        return variants
 
     def hook(self, type_: Any) -> Hook:
         """The converter's structure hook of ``type_``."""

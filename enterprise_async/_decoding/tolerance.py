@@ -168,7 +168,7 @@ def _enum_reader(read: Any, type_: Any, enum: Any) -> Any:
     def read_enum(value: Any, wire: str, notes: list[Note]) -> Any:
         decoded = read(value, wire, notes)
         if decoded.__class__ is str:  # a member is an instance of the enum, not of str itself
-            notes.append((wire, type_, value, _outside(enum)))
+            notes.append((wire, type_, value, _outside_enum_error(enum)))
         return decoded
 
     return read_enum
@@ -181,7 +181,7 @@ def _enum_array_reader(read: Any, item_type: Any, enum: Any) -> Any:
             return decoded
         for index, item in enumerate(decoded):
             if item.__class__ is str:
-                notes.append((f"{wire}[{index}]", item_type, value[index], _outside(enum)))
+                notes.append((f"{wire}[{index}]", item_type, value[index], _outside_enum_error(enum)))
         return decoded
 
     return read_enums
@@ -196,7 +196,7 @@ def _open_enum(type_: Any) -> Any:
     return None
 
 
-def _outside(enum: Any) -> OutsideEnumError:
+def _outside_enum_error(enum: Any) -> OutsideEnumError:
     return OutsideEnumError(f"not a value of {enum.__name__} in the spec; kept as a plain string")
 
 

@@ -27,8 +27,8 @@ from .._utils.xml import (
     XMLDecodeError,
     element_tree,
     element_value,
+    is_plain_document,
     parse_drf_xml,
-    renderer_document,
 )
 from .xml_schema import (
     _ITEMS,
@@ -49,7 +49,7 @@ def read_drf_xml(schemas: XmlSchemas, body: bytes | str, model: Any = None) -> A
     """The document as JSON-shaped data (``parse_drf_xml``), its empty elements, numbers and booleans
     read as ``model``'s fields say (a model class, or a type such as ``list[Course]``; None reads every
     empty element as None and every leaf as text)."""
-    if model is not None and renderer_document(body):
+    if model is not None and is_plain_document(body):
         try:
             return _read_root(schemas, element_tree(body), model)
         except (XMLDecodeError, NotRenderedError, RecursionError):
@@ -61,7 +61,7 @@ def read_drf_xml_in_steps(schemas: XmlSchemas, body: bytes | str, model: Any = N
     """``read_drf_xml(body, model)`` in steps of a few milliseconds each (see ``Steps``): the C parser
     fed a slice of the document at a time, the items of the top-level arrays (a page's results) read
     as soon as they are parsed, the rest a few at a time at the end."""
-    if model is not None and renderer_document(body):
+    if model is not None and is_plain_document(body):
         try:
             return (yield from _read_in_steps(schemas, body, _items_of(model)))
         except (XMLDecodeError, NotRenderedError, RecursionError):

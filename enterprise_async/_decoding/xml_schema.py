@@ -210,11 +210,17 @@ def _shape(schemas: XmlSchemas, cls: type[Any]) -> _Shape:
         schema = properties.get(plan.wire)
         items = schema.get("items") if isinstance(schema, Mapping) else None
         item = _item_type(plan.type)
-        item_empty = _empty(item, items)
+        item_empty = _empty_kind(item, items)
         items_read = item_empty is not None or _mentions_model(item)
         values = _values_field(schemas, schema)
         field = _Field(
-            plan.type, _empty(plan.type, schema), item_empty, _number_of(schema), item, items_read, values
+            plan.type,
+            _empty_kind(plan.type, schema),
+            item_empty,
+            _number_of(schema),
+            item,
+            items_read,
+            values,
         )
         inside = field if items_read or _mentions_model(plan.type) or values is not None else None
         if field.empty is not None or field.number is not None or inside is not None:
@@ -294,7 +300,7 @@ def _alternatives(schema: Mapping[str, Any]) -> list[tuple[Any, Any]]:
     ]
 
 
-def _empty(type_: Any, schema: Any) -> Empty:
+def _empty_kind(type_: Any, schema: Any) -> Empty:
     """What an empty element of a field of ``type_`` (its schema ``schema``) stands for."""
     if _nullable(schema):
         return None

@@ -6,10 +6,11 @@ namespace per tag."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._client.base import BaseClient
 from .._client.undocumented import BaseClientWithRawResponse
-from .conversion import CONVERSION
-from .operations import SPEC
+from .._utils.lazy import OnFirstUse
 from .resources import (
     AssignmentsResource,
     AssignmentsResourceWithRawResponse,
@@ -24,6 +25,22 @@ from .resources import (
     SubscriptionsResource,
     SubscriptionsResourceWithRawResponse,
 )
+
+if TYPE_CHECKING:
+    from .._decoding.conversion import Conversion
+    from .._spec import ApiSpec
+
+
+def _spec() -> ApiSpec:
+    from .operations import SPEC
+
+    return SPEC
+
+
+def _conversion() -> Conversion:
+    from .conversion import CONVERSION
+
+    return CONVERSION
 
 
 class EnterpriseClient(BaseClient):
@@ -80,8 +97,8 @@ class EnterpriseClient(BaseClient):
     ``aclose()``, raises ``ClientStateError``.
     """
 
-    spec = SPEC
-    conversion = CONVERSION
+    spec = OnFirstUse(_spec)
+    conversion = OnFirstUse(_conversion)
 
     policies: PoliciesResource
     """Subsidy access policies and the allocation of content assignments."""

@@ -3,8 +3,8 @@
 # (or `python -m codegen`). CI fails when this file differs from a fresh generation.
 """`CONVERSION`: the `Conversion` of these models, with their readers, writers, union rules and
 component schemas. `EnterpriseClient` gives it to the runtime, and `enterprise_async.models` takes
-its `from_dict`, `to_dict` and `converter` from it. The readers, writers and schemas are imported
-on first use, so that `import enterprise_async` stays light."""
+its `from_dict`, `to_dict` and `converter` from it. The readers, writers, union rules and schemas
+are imported on first use, so that importing the client loads no model."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._decoding.conversion import Conversion
-from .variants import VARIANT_RULES
+from .._spec import VariantRule
 
 
 def _readers(conversion: Conversion) -> Mapping[type[Any], Callable[[Any, Any], Any]]:
@@ -27,11 +27,17 @@ def _writers(conversion: Conversion) -> Mapping[type[Any], Callable[[Any, bool],
     return writers(conversion)
 
 
+def _variants() -> Mapping[Any, VariantRule]:
+    from .variants import VARIANT_RULES
+
+    return VARIANT_RULES
+
+
 def _schemas() -> Mapping[str, Any]:
     from .schemas import COMPONENTS
 
     return COMPONENTS
 
 
-CONVERSION = Conversion(readers=_readers, writers=_writers, variants=VARIANT_RULES, schemas=_schemas)
+CONVERSION = Conversion(readers=_readers, writers=_writers, variants=_variants, schemas=_schemas)
 """The models' conversion: the client, `from_dict` and `to_dict` all go through it."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._bulk.chunks import BulkResult
 from .._client.job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT, follow_job_results
@@ -20,33 +20,38 @@ from .._paging import AsyncPager
 from .._request.options import RequestOptions
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
-from . import operations
-from .models import (
-    AllocationResult,
-    Assignment,
-    AssignmentPage,
-    AssignmentState,
-    BulkEnrollmentJob,
-    BulkEnrollmentJobStatus,
-    BulkEnrollmentResult,
-    BulkRevokeFilter,
-    BulkRevokeResult,
-    Catalog,
-    CatalogContentsPage,
-    CatalogPage,
-    ContentItem,
-    Course,
-    CourseRun,
-    LearnerState,
-    LearnerSummary,
-    LearnerSummaryPage,
-    LicenseAssignmentResult,
-    PolicyPage,
-    Program,
-    SubscriptionPlan,
-    SubscriptionPlanPage,
-    SubsidyAccessPolicy,
-)
+from .._utils.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from . import operations
+    from .models import (
+        AllocationResult,
+        Assignment,
+        AssignmentPage,
+        AssignmentState,
+        BulkEnrollmentJob,
+        BulkEnrollmentJobStatus,
+        BulkEnrollmentResult,
+        BulkRevokeFilter,
+        BulkRevokeResult,
+        Catalog,
+        CatalogContentsPage,
+        CatalogPage,
+        ContentItem,
+        Course,
+        CourseRun,
+        LearnerState,
+        LearnerSummary,
+        LearnerSummaryPage,
+        LicenseAssignmentResult,
+        PolicyPage,
+        Program,
+        SubscriptionPlan,
+        SubscriptionPlanPage,
+        SubsidyAccessPolicy,
+    )
+else:  # the operation table, and the models it names, are loaded by the first call
+    operations = lazy_module(".operations", __package__)
 
 
 class PoliciesResource(Resource):

@@ -37,7 +37,7 @@ __all__ = [
     "element_value",
     "parse_drf_xml",
     "render_drf_xml",
-    "renderer_document",
+    "is_plain_document",
 ]
 
 LIST_ITEM = "list-item"
@@ -223,7 +223,7 @@ def _restore_keys(root: Any, keys: dict[str, str]) -> Any:
 
 
 def _parse(body: bytes | str) -> Any:
-    if renderer_document(body):
+    if is_plain_document(body):
         try:
             return _from_tree(body)
         except RecursionError:
@@ -231,7 +231,7 @@ def _parse(body: bytes | str) -> Any:
     return _parse_guarded(body)
 
 
-def renderer_document(body: bytes | str) -> bool:
+def is_plain_document(body: bytes | str) -> bool:
     """Whether the C parser and tree builder read the document as xmltodict does (see ``_plain_prolog``):
     no namespace anywhere (the tree builder would put it in the names), nothing in the prolog but
     processing instructions (the XML declaration), in an encoding where that test means something.

@@ -24,6 +24,7 @@ from ._commands_subscriptions import subscriptions
 from ._commands_worker import worker
 from ._drift_option import DRIFT_OPTION
 from ._help import CLI_HELP, CONTEXT_SETTINGS
+from ._next_command import next_command
 from ._operation_commands import AliasGroup, build_groups
 from ._presentation import DEFAULT_PRESENTATION, Presentation
 
@@ -93,7 +94,8 @@ class OldName(click.Command):
 
     def invoke(self, ctx: click.Context) -> Any:
         old = " ".join(ctx.command_path.split()[1:])
-        click.echo(f"note: `{old}` is now `enterprise-async {self.new_name}`; the old name will go", err=True)
+        again = next_command(command=self.new_name)
+        click.echo(f"note: `{old}` is now `{self.new_name}`, and the old name will go: `{again}`", err=True)
         return super().invoke(ctx)
 
 

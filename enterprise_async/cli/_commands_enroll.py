@@ -24,6 +24,7 @@ from ..models import BulkEnrollmentResult, to_dict
 from ._commands_bulk import bulk, emails_file_option, job_id, read_items, remaining_option, run_bulk
 from ._context import ApiSettings, run_with_client
 from ._failures import partly_done, stop_note
+from ._next_command import next_command
 from ._operation_options import required_choice
 from ._options import api_options, json_option, list_option
 from ._output import error_console, print_json_line, show
@@ -58,8 +59,14 @@ poll_interval_option = click.option(
 
 
 def results_command(customer: str, job: str) -> str:
-    """The command that fetches one job's results later."""
-    return f"enterprise-async enrollments results {customer} {job} --results FILE"
+    """The command that fetches one job's results later, with the options of the command line
+    running that it takes too (credentials' place, format, timeouts...), and its own results file."""
+    return next_command(
+        command="enrollments results",
+        arguments=[customer, job],
+        leave_out={"results_file"},
+        add=["--results", "FILE"],
+    )
 
 
 @bulk.command("enroll")

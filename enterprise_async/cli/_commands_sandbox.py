@@ -12,6 +12,7 @@ from ..testing import DataSize
 from ._demo import DEMO_CATALOG_ITEMS, run_demo
 from ._export_views import export_totals
 from ._failures import CommandError, IncompleteError, require_installed, run
+from ._next_command import next_command
 from ._output import stdout_console
 
 if TYPE_CHECKING:
@@ -61,7 +62,10 @@ def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) 
     console.print(f"[bold]Export:[/] {export_totals(summary)}")
     console.print(f"Whole demo: {time.perf_counter() - started:.2f} s.")
     if out is None:
-        console.print("The export went to a temporary directory, now removed: pass --out DIR to keep it.")
+        keep = next_command(add=["--out", "DIR"])
+        console.print(
+            f"The export went to a temporary directory, now removed: `{keep}` keeps it.", markup=False
+        )
     else:
         console.print(f"Files in {out}: one JSON Lines file per catalog, and manifest.json.")
     if summary.failed:
@@ -75,7 +79,11 @@ def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) 
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the generated data.")
 @click.option(
-    "--catalog-items", type=click.IntRange(min=0), default=DataSize().catalog_items, show_default=True
+    "--catalog-items",
+    type=click.IntRange(min=0),
+    default=DataSize().catalog_items,
+    show_default=True,
+    help="Items in each catalog (courses, runs, programs, pathways, videos); more for bigger exports.",
 )
 @click.option(
     "--token-lifetime",

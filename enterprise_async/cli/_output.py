@@ -1,14 +1,18 @@
 """Where results go: rich renderables for people, JSON documents and JSON Lines for programs.
 
 Consoles are made per call rather than at import, so that they write to whatever standard output
-is at the time (a pipe, a file, click's test runner).
+is at the time (a pipe, a file, click's test runner). Output that goes to a file or a pipe is for
+tools too: no line ends in spaces (rich pads tables and panels to their width), and a message to
+standard error is one line however long (wrapped for a terminal only).
 """
 
 from __future__ import annotations
 
 import os
+import re
+import sys
 from collections.abc import AsyncIterable, Callable
-from typing import Any, Final, TypeVar
+from typing import IO, Any, Final, TypeVar, cast
 
 import click
 import orjson
@@ -32,10 +36,52 @@ WIDTH_WITHOUT_TERMINAL: Final = 120
 """Columns of output that goes to a file or a pipe: wide enough for a table of ids to stay a table."""
 
 
+_TRAILING_SPACES: Final = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)(?=\n)")
+"""Spaces at the end of a line, before any style codes that close it."""
+
+
+class TrimmedLines:
+    """A text stream that writes through to ``stream`` without the spaces that end a line.
+
+    Spaces at the end of what is written wait for what comes next: dropped before a line's end,
+    written before more text.
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self._pending = ""
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def write(self, text: str) -> int:
+        written = len(text)
+        text = _TRAILING_SPACES.sub(r"\1", self._pending + text)
+        kept = text.rstrip(" \t")
+        self._pending = text[len(kept) :]
+        self.stream.write(kept)
+        return written
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
 def _console(*, stderr: bool) -> Console:
-    console = Console(stderr=stderr, highlight=False)
-    if not console.is_terminal and "COLUMNS" not in os.environ:
+    stream = sys.stderr if stderr else sys.stdout
+    console = Console(file=cast("IO[str]", TrimmedLines(stream)), highlight=False)
+    if console.is_terminal:
+        console.file = stream  # a terminal shows no trailing space, and redraws progress in place
+        return console
+    if "COLUMNS" not in os.environ:
         console.width = WIDTH_WITHOUT_TERMINAL
+    console.soft_wrap = stderr  # a note or a log line to a file or a pipe stays one line
     return console
 
 

@@ -4,7 +4,8 @@
 environment at it: the commands then run exactly as a user runs them, credentials from the
 environment, while the test keeps the sandbox's state, faults and request log at hand. ``cli``
 runs a command with click's runner and checks, for every command a test runs, that neither the
-client secret nor any token issued meanwhile appears in its output.
+client secret nor any token issued meanwhile appears in its output, and that the output is one
+tools can read: no line of it ends in a space.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class CommandLine:
         result = CliRunner().invoke(root, list(args), catch_exceptions=False)
         ran = Ran(result.exit_code, result.stdout, result.stderr)
         self.assert_no_credentials(ran.stdout + ran.stderr)
+        assert_no_trailing_spaces(ran)
         return ran
 
     def assert_no_credentials(self, text: str) -> None:
@@ -69,6 +71,13 @@ class CommandLine:
             assert token not in text, "a token was printed"
             assert token.split(".")[-1] not in text, "a token's signature was printed"
         assert JWT_PREFIX not in text, "something shaped like a JWT was printed"
+
+
+def assert_no_trailing_spaces(ran: Ran) -> None:
+    """Output to a file or a pipe is for tools too: no line ends in spaces (or tabs)."""
+    for stream, text in (("stdout", ran.stdout), ("stderr", ran.stderr)):
+        padded = [line for line in text.splitlines() if line != line.rstrip(" \t")]
+        assert not padded, f"{len(padded)} line(s) of {stream} end in spaces, the first: {padded[0]!r}"
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from enterprise_async.testing import Fault, Sandbox
 
 from .conftest import CommandLine
 from .test_bulk_commands import emails_file
+from .test_hints import hint_in
 
 KEY = "course-v1:Org+C1+Run"
 ENROLL = "/enterprise/v1/bulk-license-enrollment"
@@ -103,6 +104,7 @@ def test_a_stop_while_waiting_writes_the_finished_jobs_results_and_names_the_run
             *(sys.executable, "-m", "enterprise_async", "bulk", "enroll", served.data.customers[0].uuid),
             *("--emails-file", str(emails_file(tmp_path, _emails(600))), "--course-run-key", KEY),
             *("--no-notify", "--wait", "--poll-interval", "0.05", "--results", str(results)),
+            *("--response-format", "xml", "--timeout", "20.0"),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -127,7 +129,11 @@ def test_a_stop_while_waiting_writes_the_finished_jobs_results_and_names_the_run
     assert len(rows) == 1 + 500 or len(rows) == 1 + 100  # the first finished job's rows, with the header
     running = [job for job in shown if job in stderr.split("were not read:", 1)[1]]
     assert len(running) == 1
-    assert f"enterprise-async enrollments results {served.data.customers[0].uuid} JOB_ID" in stderr
+    # the options of the command line that `enrollments results` takes too; a results file of its own
+    assert hint_in(stderr) == [
+        *("enrollments", "results", served.data.customers[0].uuid, "JOB_ID", "--poll-interval", "0.05"),
+        *("--response-format", "xml", "--timeout", "20.0", "--results", "FILE"),
+    ]
     assert "--resume" not in stderr  # the hint of exports
     assert "Traceback" not in stderr
 
@@ -161,13 +167,13 @@ def test_the_old_names_are_hidden_aliases_that_print_the_new_name(cli: CommandLi
         "enroll", customer, "--email", "a@example.com", "--course-run-key", KEY, "--no-notify", "--json"
     )
     assert ran.exit_code == 0, ran.stderr
-    assert "`enroll` is now `enterprise-async enrollments bulk-enroll`" in ran.stderr
+    assert "note: `enroll` is now `enrollments bulk-enroll`, and the old name will go: `" in ran.stderr
     assert "assign " not in cli("subscriptions", "--help").stdout.replace("assign-licenses", "")
 
 
 def test_one_exit_code_table_in_the_help_and_the_readme(cli: CommandLine) -> None:
     codes = [code for code, _ in EXIT_CODES]
-    assert codes == [0, 1, 2, 3, 4, 130, 143]
+    assert codes == [0, 1, 2, 3, 4, 5, 130, 143]
     help_text = cli("--help").stdout
     for line in exit_code_table().splitlines():
         assert line.strip() in help_text

@@ -6,7 +6,9 @@ that cannot verify a partial file starts that catalog again, and says so."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ import pytest
 from enterprise_async.exports import export_catalogs
 from enterprise_async.testing import Fault
 from tests.cli.test_export_resume import (
+    COMMAND,
     CONTENTS,
     Served,
     assert_same_files,
@@ -23,6 +26,7 @@ from tests.cli.test_export_resume import (
     pages_requested,
     served,
 )
+from tests.cli.test_hints import hint_in
 
 __all__ = ["served"]
 
@@ -81,10 +85,21 @@ def test_a_stopped_export_keeps_its_partial_files_and_resume_finishes_them_byte_
     assert "Traceback" not in stderr
     kept = max(checkpoints(stopped).values(), key=lambda entry: entry["pages"])
     assert (stopped / kept["file"]).stat().st_size >= kept["bytes"]
+    # the message says how to go on, every option of the stopped run kept; run as told
+    hint = hint_in(stderr.strip().splitlines()[-1])
+    options = ["--out", str(stopped), "--page-size", "20", "--max-concurrency", "1", "--resume"]
+    assert hint == ["catalogs", "export", *options]
     served.sandbox.requests.clear()
-    resumed = served.export(stopped, "--resume")
+    resumed = subprocess.Popen(
+        [*COMMAND[:3], *hint],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ | served.environment,
+    )
     _, stderr = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, stderr
+    assert "starts again" not in stderr
     requested = pages_requested(served, kept["uuid"])
     assert requested[0] >= kept["pages"]  # the last page written is read again to check, no earlier
     assert kept["pages"] + 1 in requested

@@ -152,3 +152,27 @@ def test_a_failed_export_ends_with_one_line_per_failed_catalog(
         assert len(line) <= width
         assert line.split()[1:5] == ["failed:", "page", "1:", "503"]
     assert ran.stdout.count("Service Unavailable") == len(broken)  # said once per catalog, not wrapped
+
+
+def test_a_message_to_standard_error_that_is_no_terminal_is_one_line(
+    cli: CommandLine, served: Sandbox, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    # A log reader takes a line for a record: wrapping is for terminals only, whatever COLUMNS says.
+    _at(monkeypatch, 40)
+    out = tmp_path / "a-folder-whose-name-is-longer-than-the-columns" / "learners.csv"
+    out.parent.mkdir()
+    customer = served.data.customers[0].uuid
+    ran = cli("learners", "export", customer, "--out", str(out))
+    assert ran.exit_code == 0
+    assert (
+        ran.error_lines[-1] == f"wrote {len(served.data.summaries(customer))} learner records to {out} (csv)"
+    )
+    emails = tmp_path / "emails.txt"
+    emails.write_text("ada@acme.example\ngrace@acme.example\n")
+    key = served.data.first(served.data.catalogs[0], "courserun")["key"]
+    ran = cli(
+        "bulk", "enroll", customer, "--emails-file", str(emails), "--course-run-key", key, "--no-notify"
+    )
+    queued = [line for line in ran.error_lines if line.startswith("job ")]
+    assert len(queued) == 1
+    assert queued[0].endswith(" queued: chunk 1, 2 learner(s)")

@@ -3,6 +3,7 @@ and typed errors."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -500,10 +501,12 @@ async def test_a_callers_session_is_left_open(api: ScriptedAPI) -> None:
 
 
 async def test_the_clients_own_session_is_closed(api: ScriptedAPI) -> None:
-    client = api.client()
-    async with client:
-        session = client._session.get()
-    assert session.closed
+    """Leaving the client closes the connections its own session opened: the server sees them end."""
+    api.json("POST", ALLOCATE, json_fixture("allocation_result"), 202)
+    async with api.client() as client:
+        await allocate(client)
+        assert api.open_connections() >= 1  # kept alive in the session's pool
+    await asyncio.wait_for(api.connections_closed(), timeout=10)  # a bound for a hung test only
 
 
 async def test_closing_twice_is_safe(api: ScriptedAPI) -> None:

@@ -46,3 +46,18 @@ def test_the_converter_is_one_object_however_it_is_reached() -> None:
         "assert models.converter is EnterpriseClient.conversion.converter"
     )
     assert loaded_after(code, "cattrs")
+
+
+def test_importing_the_client_loads_no_model() -> None:
+    """The models, the operation table naming them and the union rules come with the first client."""
+    loaded = set(loaded_after("from enterprise_async import EnterpriseClient", "enterprise_async"))
+    assert not loaded & {"enterprise_async._generated.models", "enterprise_async._generated.variants"}
+
+
+def test_a_client_has_its_operations_from_the_start() -> None:
+    code = (
+        "from enterprise_async import EnterpriseClient\n"
+        "client = EnterpriseClient(client_id='id', client_secret='secret', base_url='https://api.example.com')\n"
+        "assert client.spec.operations['catalogs.list'].name == 'catalogs.list'"
+    )
+    assert "enterprise_async._generated.models" in loaded_after(code, "enterprise_async")

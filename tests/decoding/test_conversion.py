@@ -75,7 +75,7 @@ _SENT = {"content_type": "course", "key": "edX+DemoX", "uuid": "b7e9", "title": 
 
 
 def test_two_conversions_keep_their_own_union_rules() -> None:
-    own = Conversion(readers=generated_readers, variants=_COURSE_AS_PROGRAM)
+    own = Conversion(readers=generated_readers, variants=lambda: _COURSE_AS_PROGRAM)
 
     assert type(own.from_dict(ContentItem, _SENT)) is Program
     assert type(from_dict(ContentItem, _SENT)) is Course  # the models' conversion, unchanged
@@ -84,7 +84,7 @@ def test_two_conversions_keep_their_own_union_rules() -> None:
 
 def test_a_conversions_generated_readers_read_nested_unions_by_its_own_rules() -> None:
     page = {"count": 1, "next": None, "previous": None, "results": [_SENT]}
-    own = Conversion(readers=generated_readers, variants=_COURSE_AS_PROGRAM)
+    own = Conversion(readers=generated_readers, variants=lambda: _COURSE_AS_PROGRAM)
 
     assert [type(item) for item in from_dict(CatalogContentsPage, page).results] == [Course]
     assert [type(item) for item in own.from_dict(CatalogContentsPage, page).results] == [Program]

@@ -21,6 +21,7 @@ from enterprise_async.exports._catalogs import export_catalogs
 from enterprise_async.fleet._customer_queue import export_customers_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 from tests.cli.conftest import ENVIRONMENT
+from tests.cli.test_hints import hint_in
 
 from ._fleet import ROOT, enqueued, reaped
 from ._fleet import start_workers as fleet_workers
@@ -228,5 +229,9 @@ def test_export_by_customer_from_the_command_line_reports_each_customer(
     assert "failed" in rows["globex"]
     assert "globex  failed: the token request was refused with 401 Unauthorized" in table
     assert "1 of 2 customers are incomplete (globex)" in ran.stderr.decode()
+    assert hint_in(ran.stderr.decode()) == [
+        *("catalogs", "export", "--out", str(tmp_path / "out"), "--queue", redis_url),
+        *("--customers", str(tmp_path / "customers.json"), "--response-format", "xml", "--resume"),
+    ]
     assert (tmp_path / "out" / "acme" / "manifest.json").is_file()
     assert not list((tmp_path / "out" / "globex").glob("*.jsonl"))

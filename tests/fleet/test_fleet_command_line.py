@@ -14,6 +14,7 @@ import pytest
 
 from enterprise_async.testing import Sandbox
 from tests.cli.conftest import CommandLine, cli, issued_tokens, served  # noqa: F401 (fixtures)
+from tests.cli.test_hints import hint_in
 
 from ._fleet import ROOT
 from ._redis_server import RedisProcess
@@ -112,12 +113,15 @@ def test_an_export_says_it_waits_for_a_worker_and_gives_up_after_the_wait_timeou
     redis_url: str,
     tmp_path: Path,
 ) -> None:
-    ran = cli("catalogs", "export", "--queue", redis_url, "--out", str(tmp_path), "--wait-timeout", "1")
+    given = ["--queue", redis_url]
+    # long enough that the first look for a worker comes before it, on a loaded machine too
+    ran = cli("catalogs", "export", "--out", str(tmp_path), "--wait-timeout", "4", *given)
     assert ran.exit_code == 1
     lines = ran.stderr.strip().splitlines()
     assert lines[0].startswith("waiting for a worker: none serves the queue on 127.0.0.1")
-    assert "up to 1 s" in lines[0]
-    assert lines[-1].startswith("Error: NoWorkerError: no worker took a job within 1 s (--wait-timeout)")
+    assert "up to 4 s" in lines[0]
+    assert lines[-1].startswith("Error: NoWorkerError: no worker took a job within 4 s (--wait-timeout)")
+    assert hint_in(lines[-1]) == ["worker", *given]  # the options the worker takes too
     assert "Traceback" not in ran.stderr
 
 

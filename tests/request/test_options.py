@@ -8,6 +8,7 @@ import pytest
 
 from enterprise_async import APITimeoutError, ClientValidationError, EnterpriseClient, ServerError
 from enterprise_async.testing import Fault, Sandbox
+from tests.conftest import ScriptedAPI
 
 CATALOG = "00000000-0000-4000-8000-000000000007"
 """A catalog id (a UUID, as every catalog's is) that the test's server does not know."""
@@ -19,13 +20,16 @@ def headers_of(sandbox: Sandbox, index: int = -1) -> dict[str, str]:
     return {name.lower(): value for name, value in sandbox.requests[index].headers.items()}
 
 
-async def test_a_view_shares_the_pool_and_the_token_of_its_client() -> None:
-    async with Sandbox() as sandbox, sandbox.client() as client:
+async def test_a_view_shares_the_pool_and_the_token_of_its_client(api: ScriptedAPI) -> None:
+    """The view's request goes out on the connection its client's request left in the pool."""
+    api.json("GET", CATALOGS, {"count": 0, "next": None, "previous": None, "results": []})
+    async with api.client() as client:
         await client.catalogs.list().to_list()
         view = client.with_options(timeout=5, max_retries=0)
         await view.catalogs.list().to_list()
-        assert view._session.get() is client._session.get()
-        assert sandbox.tokens_issued == 1
+        client_request, view_request = api.calls("GET", CATALOGS)
+        assert view_request.connection == client_request.connection
+        assert api.tokens_issued == 1
         assert view.stats is client.stats
 
 

@@ -9,7 +9,6 @@ The providers are the SDK's, handed to the client through the API's ``get_tracer
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,8 +21,8 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from enterprise_async import APIStatusError
-from enterprise_async._transport import telemetry as telemetry_module
 from enterprise_async.testing import Fault, Sandbox
+from tests.without_extras import run_without
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 UNKNOWN = "00000000-0000-4000-8000-000000000000"
@@ -154,11 +153,20 @@ async def test_no_secret_or_token_is_an_attribute(recorded: Recorded) -> None:
     assert "Authorization" not in shown
 
 
-async def test_without_a_provider_nothing_is_recorded() -> None:
+async def test_without_a_provider_no_tracer_or_meter_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """opentelemetry-api's own providers (no SDK configured) record nothing: the client asks them
+    for no tracer and no meter."""
+
+    def never(*_: object, **__: object) -> None:
+        raise AssertionError("an unconfigured provider was asked for a tracer or a meter")
+
+    monkeypatch.setattr(trace, "get_tracer_provider", trace.NoOpTracerProvider)
+    monkeypatch.setattr(metrics, "get_meter_provider", metrics.NoOpMeterProvider)
+    monkeypatch.setattr(trace.NoOpTracerProvider, "get_tracer", never)
+    monkeypatch.setattr(metrics.NoOpMeterProvider, "get_meter", never)
     async with Sandbox(seed=0) as sandbox, sandbox.client() as client:
-        await client.catalogs.list().first_page()
-        assert client._transport.telemetry.tracer() is None
-        assert client._transport.telemetry.instruments() is None
+        page = await client.catalogs.list().first_page()
+    assert page.results
 
 
 async def test_a_provider_set_between_two_calls_of_one_client_records_the_second_alone(
@@ -182,10 +190,20 @@ async def test_a_provider_set_between_two_calls_of_one_client_records_the_second
     kept.meter_provider.shutdown()
 
 
-async def test_without_opentelemetry_installed_calls_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "opentelemetry", None)  # import opentelemetry now fails
-    monkeypatch.setattr(telemetry_module, "_api", None)
+def test_without_opentelemetry_installed_calls_go_on() -> None:
+    listed = run_without(("opentelemetry",), LIST_A_PAGE)
+    assert listed.returncode == 0, listed.stderr
+    assert int(listed.stdout) > 0
+
+
+LIST_A_PAGE = """
+import asyncio
+from enterprise_async.testing import Sandbox
+
+async def main():
     async with Sandbox(seed=0) as sandbox, sandbox.client() as client:
         page = await client.catalogs.list().first_page()
-        assert client._transport.telemetry.tracer() is None
-    assert page.results
+    print(len(page.results))
+
+asyncio.run(main())
+"""
