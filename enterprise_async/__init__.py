@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from ._request.options import RequestTrace, current_trace
     from ._request.retry import RetryPolicy
     from ._request.timeouts import Timeout
+    from ._response.item_reading import ListingPage, UnreadableItem
     from ._response.responses import RawResponse
     from ._transport.auth import CachedToken, InMemoryTokenCache, TokenCache
     from ._transport.middleware import Middleware, OutgoingRequest, Send
@@ -100,6 +101,7 @@ __all__ = [
     "ListingCursor",
     "ListingCursorError",
     "ListingMovedError",
+    "ListingPage",
     "NotFoundError",
     "Page",
     "PermissionDeniedError",
@@ -116,6 +118,7 @@ __all__ = [
     "ServerError",
     "TokenCache",
     "UnprocessableEntityError",
+    "UnreadableItem",
     "__version__",
     "bulk_progress",
     "models",
@@ -134,6 +137,8 @@ _LAZY = {
     "AsyncPager": "._paging",
     "Page": "._paging",
     "ListingCursor": "._paging.cursor",
+    "ListingPage": "._response.item_reading",
+    "UnreadableItem": "._response.item_reading",
     "RequestTrace": "._request.options",
     "current_trace": "._request.options",
     "RetryPolicy": "._request.retry",

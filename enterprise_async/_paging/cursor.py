@@ -35,6 +35,7 @@ from typing_extensions import TypeVar as DefaultTypeVar
 
 from .._request.request import Query
 from .._response.answer import Answer
+from .._response.item_reading import UnreadableItem
 from .._spec import Pagination
 from ..errors import ListingCursorError, ListingMovedError
 from .envelope import Envelope, link_query
@@ -297,6 +298,8 @@ def mark(items: Sequence[Any]) -> str:
 def _value(item: Any, name: str | None) -> Any:
     if not name:
         return None
+    if isinstance(item, UnreadableItem):
+        item = item.raw  # named as the service sent it
     value = item.get(name) if isinstance(item, dict) else getattr(item, name, None)
     return None if value == "" else value
 
@@ -311,7 +314,7 @@ def _placeholders(template: str) -> tuple[str, ...]:
     return tuple(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
-FetchPage = Callable[[Query], Awaitable[tuple[Any, Answer]]]
+FetchPage = Callable[[Query, int], Awaitable[tuple[Any, Answer]]]
 """One page, decoded, with its answer (``Window.page``)."""
 
 
@@ -331,7 +334,7 @@ class Resumption:
             return None, False
         if start.last is None:
             return None, await self._unchanged(fetch, start.held)
-        page, answer = await fetch(start.held)
+        page, answer = await fetch(start.held, start.page - 1)
         items = self.envelope.items(page)
         index = self._index(items)
         if index is None:
@@ -379,7 +382,7 @@ class Resumption:
         start = self.start
         if start.mark is None:
             return False
-        page, _ = await fetch(held)
+        page, _ = await fetch(held, start.page - 1)
         if mark(self.envelope.items(page)) != start.mark:
             raise self._moved(f"the items given of page {start.page - 1} changed")
         return True

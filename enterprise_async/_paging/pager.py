@@ -14,12 +14,14 @@ resumed in the middle of a page fetches that page again and gives only the items
 
 from __future__ import annotations
 
+import copy
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager, aclosing, nullcontext
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from .._request.request import Query, merge_query
 from .._response.answer import Answer
+from .._response.item_reading import ListingPage, UnreadableItem
 from .._spec import Pagination
 from ..errors import ClientValidationError, IncompleteListingError
 from .cursor import ListingCursor, PageStep, PageT, Position, Resumption, listing_arguments
@@ -53,15 +55,18 @@ class AsyncPager(Generic[ItemT, PageT]):
         scope: str = "",
         start: ListingCursor | None = None,
         span: Callable[[], AbstractContextManager[object]] = nullcontext,
+        unreadable: bool = False,
     ) -> None:
         self._fetch = fetch
+        self._unreadable = unreadable
+        """Whether the listing goes on past the items it cannot read (``with_unreadable``)."""
         self._span = span
         """Held over each walk and ``first_page()``: the listing's OpenTelemetry span."""
         self._pagination = pagination
         self._envelope = Envelope(pagination)
         self._query = query
         self._window = max(1, window)
-        self._pages = Window(fetch, self._envelope, self._window)
+        self._pages = Window(fetch, self._envelope, self._window, unreadable)
         self._listing = listing or pagination.page_model.__name__
         self._scope = scope
         # The cursor's digest of the arguments, the start cursor and the position are made when a
@@ -125,7 +130,9 @@ class AsyncPager(Generic[ItemT, PageT]):
             return bulk._with(bulk._query, start)  # a cursor that ``to_list()`` left
         return self._with(self._query, start)
 
-    def _with(self, query: Query, start: ListingCursor | None) -> AsyncPager[ItemT, PageT]:
+    def _with(
+        self, query: Query, start: ListingCursor | None, *, unreadable: bool | None = None
+    ) -> AsyncPager[ItemT, PageT]:
         return AsyncPager(
             self._fetch,
             self._pagination,
@@ -135,7 +142,36 @@ class AsyncPager(Generic[ItemT, PageT]):
             scope=self._scope,
             start=start,
             span=self._span,
+            unreadable=self._unreadable if unreadable is None else unreadable,
         )
+
+    def with_unreadable(self) -> AsyncPager[ItemT | UnreadableItem, ListingPage[ItemT, PageT]]:
+        """This listing, going on past the items it cannot read: each item that breaks a promise
+        of the spec (a required field left out) is given in its place as an ``UnreadableItem``,
+        holding the item as the service sent it (``raw``), why it could not be read (``error``, a
+        ``ResponseDecodeError``), its page and its place in the page. Nothing is skipped:
+        iteration, ``to_list()``, ``resume()`` and cursors count every item the service sent,
+        readable or not, and ``pages()`` gives a ``ListingPage`` per page (every item, and the
+        envelope as decoded holding the readable ones). The drift report counts each broken
+        promise (``missing_required``, by model and field). Without it, such an item ends the
+        listing with ``IncompleteListingError`` naming it and holding the items before it.
+        """
+        pager = self._with(self._query, self._start_cursor, unreadable=True)
+        return cast("AsyncPager[ItemT | UnreadableItem, ListingPage[ItemT, PageT]]", pager)
+
+    def _listed(self, page: Any, number: int) -> PageT:
+        """A page as this pager gives it: as decoded, or, going on past unreadable items, as a
+        ``ListingPage`` whose envelope holds the readable items only."""
+        if not self._unreadable:
+            return cast("PageT", page)
+        items = list(self._envelope.items(page))
+        readable = [item for item in items if not isinstance(item, UnreadableItem)]
+        name = self._pagination.items
+        envelope: Any = readable
+        if name is not None:
+            envelope = copy.copy(page)
+            setattr(envelope, name, readable)
+        return cast("PageT", ListingPage(number, items, envelope))
 
     @property
     def _resumed(self) -> bool:
@@ -157,7 +193,10 @@ class AsyncPager(Generic[ItemT, PageT]):
         position.finished = True
 
     def items_of(self, page: PageT) -> Sequence[ItemT]:
-        """The items of one page, from the field the spec names (the page itself for a bare list)."""
+        """The items of one page, from the field the spec names (the page itself for a bare list;
+        a ``ListingPage``'s ``items``)."""
+        if isinstance(page, ListingPage):
+            return cast("Sequence[ItemT]", page.items)
         return cast("Sequence[ItemT]", self._envelope.items(page))
 
     async def first_page(self) -> PageT:
@@ -169,7 +208,7 @@ class AsyncPager(Generic[ItemT, PageT]):
         """Page 1 alone, with its answer (what a raw listing gives)."""
         with self._span():
             page, answer = await self._pages.page(self._query)
-            return cast("PageT", page), answer
+            return self._listed(page, 1), answer
 
     async def to_list(self, *, page_size: int | None = None) -> list[ItemT]:
         """Every item of the listing, in server order, read in the largest pages the service
@@ -240,7 +279,7 @@ class AsyncPager(Generic[ItemT, PageT]):
             async for step in steps:
                 page = self._envelope.trimmed(step.page, step.skip) if step.skip else step.page
                 position.step, position.rest = step, iter(())
-                yield page, step.answer
+                yield self._listed(page, step.number), step.answer
         position.finished = True
 
     async def _steps(self) -> AsyncGenerator[PageStep[PageT], None]:

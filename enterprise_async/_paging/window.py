@@ -51,16 +51,20 @@ class Window:
     fetch: PageFetcher
     envelope: Envelope
     width: int
+    unreadable: bool = False
+    """Whether a page one of whose items cannot be read is read item by item, an
+    ``UnreadableItem`` in place of each such item (``AsyncPager.with_unreadable``), rather than
+    ending the listing."""
 
-    async def page(self, query: Query) -> tuple[Any, Answer]:
-        """One page, decoded as soon as it arrives, with its answer."""
-        return await self._decoded(await self.fetch(query), query)
+    async def page(self, query: Query, number: int = 1) -> tuple[Any, Answer]:
+        """Page ``number``, decoded as soon as it arrives, with its answer."""
+        return await self._decoded(await self.fetch(query), query, number)
 
-    async def _decoded(self, answer: Answer, query: Query) -> tuple[Any, Answer]:
-        """The page ``answer`` holds, checked, with the answer. It is decoded in steps, the event
-        loop getting a turn between two of them (and before the first: the request that refills
-        the window goes out, and a page that arrived earlier waits no longer than one step)."""
-        steps = answer.steps()
+    async def _decoded(self, answer: Answer, query: Query, number: int) -> tuple[Any, Answer]:
+        """Page ``number``, which ``answer`` holds, checked, with the answer. It is decoded in steps,
+        the event loop getting a turn between two of them (and before the first: the request that
+        refills the window goes out, and a page that arrived earlier waits no longer than one step)."""
+        steps = answer.steps(number if self.unreadable else None)
         while True:
             await _turn()
             try:
@@ -75,7 +79,7 @@ class Window:
         the call's own, which numbers the pages of a listing without links)."""
         number = start.page
         try:
-            page, answer = await self.page(start.query)
+            page, answer = await self.page(start.query, number)
         except ResponseDecodeError as error:
             if error.item is None:
                 raise  # nothing of the page was read: the error as it is
@@ -155,7 +159,7 @@ class Window:
                     # waits, so a consumer that stops within this page has asked for no page after it.
                     if total is not None and self.width > 1:
                         fill()
-                    page, _ = await self._decoded(answer, plan.query_of(current))
+                    page, _ = await self._decoded(answer, plan.query_of(current), current)
                     if total is not None:
                         fill()
                 except Exception as error:  # a middleware's own too; not CancelledError
@@ -182,7 +186,7 @@ class Window:
         while pending:
             after, task = pending.popleft()
             try:
-                page, _ = await self._decoded(await task, plan.query_of(after))
+                page, _ = await self._decoded(await task, plan.query_of(after), after)
             except Exception:
                 continue
             later.extend(self.envelope.items(page))
@@ -205,7 +209,7 @@ class Window:
                 return
             seen.add(query)
             try:
-                page, answer = await self.page(query)
+                page, answer = await self.page(query, number + 1)
             except Exception as error:  # a middleware's own too; not CancelledError
                 if tally.past_last(error):
                     return

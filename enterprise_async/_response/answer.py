@@ -36,6 +36,7 @@ from ..errors import (
     status_error_class,
 )
 from .error_detail import error_detail
+from .item_reading import read_apart
 from .responses import RawResponse, parse_retry_after
 
 if TYPE_CHECKING:
@@ -80,11 +81,16 @@ class Answer:
             self._check_identity(result, arguments)
         return result
 
-    def steps(self) -> Steps:
+    def steps(self, apart: int | None = None) -> Steps:
         """``result()`` in steps of a few milliseconds each: the body's parse (XML: a slice of the
         document, or a few of its list items, at a time), then the models. Each ``yield`` is a
-        point where the event loop may run other work."""
-        return self._read(stepped=True)
+        point where the event loop may run other work.
+
+        ``apart``, for a listing that goes on past the items it cannot read, is the number of the
+        page this answer is: a page one of whose items breaks a promise of the spec is then read
+        item by item, an ``UnreadableItem`` in place of each item that does not fit
+        (``item_reading``); a page that fits is read as always."""
+        return self._read(stepped=True, apart=apart)
 
     @property
     def _outcome(self) -> Outcome | None:
@@ -93,8 +99,8 @@ class Answer:
         found = outcomes.get(self.response.status)
         return found or next((outcome for outcome in outcomes.values() if outcome.success), None)
 
-    def _read(self, *, stepped: bool) -> Steps:
-        """The result, from the body to the model; in steps when ``stepped``."""
+    def _read(self, *, stepped: bool, apart: int | None = None) -> Steps:
+        """The result, from the body to the model; in steps when ``stepped`` (``apart``: see ``steps``)."""
         response, outcome = self.response, self._outcome
         model = None if outcome is None else outcome.model
         if response.is_xml:
@@ -110,24 +116,31 @@ class Answer:
             data = response.data()
         if stepped:
             yield
-        return self._result_of(data, outcome)
+        return self._result_of(data, outcome, apart)
 
-    def _result_of(self, data: Any, outcome: Outcome | None) -> Any:
-        """The result of data decoded from the body (XML read by the status's model)."""
+    def _result_of(self, data: Any, outcome: Outcome | None, apart: int | None = None) -> Any:
+        """The result of data decoded from the body (XML read by the status's model); ``apart``:
+        see ``steps``."""
         if outcome is None or outcome.model is None:
             return data
         if data is None and outcome.empty:
             data = {}  # a status documented without a body: the model with only the outcome's fields
         drift, name = self.drift, self.operation.name
-        if drift is None:
-            result = self._structure(data, outcome.model)
-        else:
-            findings: list[Finding] = []
+        findings: list[Finding] | None = None if drift is None else []
+        wanted = None if drift is None else drift.wants_paths(name)
+        try:
             try:
-                result = self._structure(data, outcome.model, findings, drift.wants_paths(name))
-            finally:  # a required field missing raises, and is counted too
-                if findings:
-                    drift.record(name, findings)
+                result = self._structure(data, outcome.model, findings, wanted)
+            except ResponseDecodeError as error:
+                if apart is None or error.item is None:
+                    raise
+                if findings is not None:
+                    findings.clear()  # read again, item by item: counted once, from there
+                page = (self.operation, self.response, self.conversion, data, outcome.model, apart)
+                result = read_apart(*page, findings, wanted)
+        finally:  # a required field missing raises, and is counted too
+            if findings and drift is not None:
+                drift.record(name, findings)
         if result is None:
             response = self.response
             raise ResponseDecodeError(

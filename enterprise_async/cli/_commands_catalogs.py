@@ -15,7 +15,7 @@ from ..fleet._redis import RedisPolicy
 from ._commands_worker import checked_queue_url, fleet_logging, require_fleet_extra, retry_window_option
 from ._context import ApiSettings, run_with_client
 from ._export_views import customers_summary_view, export_summary_view
-from ._failures import IncompleteError, InputError, partly_done, read_customers_file, run
+from ._failures import IncompleteError, InputError, RejectedItemsError, partly_done, read_customers_file, run
 from ._next_command import next_command
 from ._options import api_options, json_option
 from ._output import error_console, print_document, show
@@ -42,6 +42,13 @@ def catalogs() -> None:
     is_flag=True,
     help="Skip the catalogs already complete in the directory, and continue the others from the "
     "last page their manifest checkpoints (after a run that was killed or failed mid-catalog).",
+)
+@click.option(
+    "--changes",
+    is_flag=True,
+    help="Also write, beside each catalog's export, what was created, updated and removed since the "
+    "last complete export (<catalog uuid>.changes.jsonl); a catalog whose record and count have not "
+    "moved is not read again.",
 )
 @click.option(
     "--page-size",
@@ -84,6 +91,7 @@ def catalogs() -> None:
 def export(
     directory: Path,
     resume: bool,
+    changes: bool,
     limit: int | None,
     queue_url: str | None,
     customers_file: Path | None,
@@ -95,13 +103,15 @@ def export(
 ) -> None:
     """Export every catalog's contents as JSON Lines, all catalogs and pages concurrently.
 
-    Progress goes to standard error, the summary to standard output. Exits with 3 when some
-    catalogs failed (the others are complete), 4 when every one failed; run it again with the same
-    options and --resume to finish them (the message says the whole command).
+    Progress goes to standard error, the summary to standard output. An item that cannot be read
+    is written as sent to its catalog's rejects file (<catalog uuid>.rejects.jsonl) and every other
+    item is exported: exits with 5 then. Exits with 3 when some catalogs failed (the others are
+    complete), 4 when every one failed; run it again with the same options and --resume to finish
+    them (the message says the whole command).
     """
     queue = _queue_options(queue_url, wait_for_folder, wait_timeout, retry_window)
     if customers_file is not None:
-        export_by_customer(directory, resume, limit, queue_url, customers_file, as_json, api, queue)
+        export_by_customer(directory, resume, changes, limit, queue_url, customers_file, as_json, api, queue)
         return
 
     async def work(client: EnterpriseClient) -> ExportSummary:
@@ -114,9 +124,12 @@ def export(
                 page_size=limit,
                 client_options=api.options.overrides(),
                 options=queue,
+                changes=changes,
             )
         with CatalogProgressBars(error_console()) as bars:
-            return await export_catalogs(client, directory, resume=resume, page_size=limit, progress=bars)
+            return await export_catalogs(
+                client, directory, resume=resume, page_size=limit, progress=bars, changes=changes
+            )
 
     summary = run_with_client(api, work, on_stop=f"what was written is kept: continue with `{_resume()}`")
     if as_json:
@@ -136,6 +149,19 @@ def export(
             f"export them with `{_resume()}`",
             done=len(summary.outcomes) - len(summary.failed),
         )
+    if summary.rejected:
+        raise rejected_items(summary)
+
+
+def rejected_items(summary: ExportSummary) -> RejectedItemsError:
+    """The ending of an export complete but for items it could not read (exit 5)."""
+    holding = [outcome for outcome in summary.outcomes if outcome.rejected and outcome.status != "failed"]
+    files = ", ".join(str(outcome.rejects.name) if outcome.rejects else outcome.uuid for outcome in holding)
+    items = "item" if summary.rejected == 1 else "items"
+    return RejectedItemsError(
+        f"{summary.rejected:,} {items} could not be read; each is in its catalog's rejects file ({files}), "
+        "every other item is exported"
+    )
 
 
 def _resume() -> str:
@@ -164,6 +190,7 @@ def _queue_options(
 def export_by_customer(
     directory: Path,
     resume: bool,
+    changes: bool,
     limit: int | None,
     queue_url: str | None,
     customers_file: Path,
@@ -190,6 +217,7 @@ def export_by_customer(
             page_size=limit,
             client_options=api.options.overrides(),
             options=queue,
+            changes=changes,
         )
     )
     if as_json:

@@ -31,13 +31,15 @@ EXPORT_COLUMNS: Final = (
 
 
 def export_summary_view(summary: ExportSummary) -> Group:
-    """A catalog export: each catalog's outcome, the totals, then one line per failed catalog:
-    its id and why (the whole message is in ``--json`` and the manifest)."""
+    """A catalog export: each catalog's outcome, the totals, one line per catalog holding items
+    that could not be read (its rejects file), then one line per failed catalog: its id and why
+    (the whole message is in ``--json`` and the manifest). With changes, one line per catalog
+    saying what changed, and their total."""
     rows: list[list[Cell]] = [
         [
             outcome.uuid,
             cell(outcome.title),
-            Text(outcome.status, style=_STATUS_STYLE[outcome.status]),
+            Text(outcome.state, style=_STATUS_STYLE[outcome.status]),
             f"{outcome.items:,}",
             f"{outcome.seconds:.2f}",
         ]
@@ -50,7 +52,33 @@ def export_summary_view(summary: ExportSummary) -> Group:
         caption="one <catalog>.jsonl per catalog, and manifest.json",
     )
     failures = [_failure_line(outcome.uuid, outcome.error) for outcome in summary.failed]
-    return Group(outcomes, Text(export_totals(summary), style="bold"), *failures)
+    rejects = [
+        Text.assemble((outcome.uuid, "bold"), f"  {outcome.rejected:,} rejected: ", str(outcome.rejects.name))
+        for outcome in summary.outcomes
+        if outcome.rejected and outcome.rejects is not None and outcome.status != "failed"
+    ]
+    return Group(
+        outcomes, Text(export_totals(summary), style="bold"), *rejects, *changes_lines(summary), *failures
+    )
+
+
+def changes_lines(summary: ExportSummary) -> list[Text]:
+    """With changes: ``Business Catalog: 12 created, 3 updated, 1 removed, 4,210 unchanged`` per
+    catalog (and why nothing was removed where nothing could be), then the total."""
+    total = summary.changes
+    if total is None:
+        return []
+    lines = []
+    for outcome in summary.outcomes:
+        changes = outcome.changes
+        if changes is None:
+            continue
+        line = Text.assemble((outcome.title or outcome.uuid, "bold"), f": {changes}")
+        if changes.note:
+            line.append(f" ({changes.note})", style="dim")
+        lines.append(line)
+    lines.append(Text(f"changes: {total}", style="bold"))
+    return lines
 
 
 def _failure_line(name: str, error: str | None) -> Text:
@@ -89,6 +117,8 @@ def export_totals(summary: ExportSummary) -> str:
         text = _pace(summary.items, f"from {len(summary.completed)} catalogs", summary.seconds)
     if summary.skipped:
         text += f"; {len(summary.skipped)} already complete"
+    if summary.rejected:
+        text += f"; {summary.rejected:,} rejected"
     if summary.failed:
         text += f"; {len(summary.failed)} failed"
     return text

@@ -32,6 +32,7 @@ __all__ = [
     "EXIT_FAILURE",
     "EXIT_INCOMPLETE",
     "EXIT_NOTHING_DONE",
+    "EXIT_REJECTED",
     "EXIT_USAGE",
     "STOP_SIGNALS",
     "CommandError",
@@ -39,6 +40,7 @@ __all__ = [
     "InputError",
     "InterruptionError",
     "NothingDoneError",
+    "RejectedItemsError",
     "TerminationError",
     "exit_code_table",
     "failure",
@@ -60,6 +62,8 @@ EXIT_INCOMPLETE: Final = 3
 """The command ran to the end but part of it failed: a catalog of an export, a revocation of a bulk revoke."""
 EXIT_NOTHING_DONE: Final = 4
 """The command ran to the end and every part of it failed: every chunk, every enrollment, every catalog."""
+EXIT_REJECTED: Final = 5
+"""An export is complete, but some items could not be read: each is in its catalog's rejects file."""
 
 
 SECRET_VARIABLE: Final = "ENTERPRISE_CLIENT_SECRET"
@@ -93,6 +97,13 @@ class NothingDoneError(CommandError):
     """The command finished, but every part of it failed; exits with 4."""
 
     exit_code = EXIT_NOTHING_DONE
+
+
+class RejectedItemsError(CommandError):
+    """An export finished with every catalog complete, some items of which could not be read (each
+    written to its catalog's rejects file); exits with 5."""
+
+    exit_code = EXIT_REJECTED
 
 
 def partly_done(message: str, *, done: int) -> CommandError:

@@ -13,6 +13,7 @@ EXIT_CODES: Final = (
     (2, "bad input or missing credentials: nothing was sent"),
     (3, "done in part: some chunks, enrollments or catalogs failed"),
     (4, "nothing done: every chunk, enrollment or catalog failed"),
+    (5, "an export is complete, but some items could not be read: each is in its catalog's rejects file"),
     (130, "stopped by Ctrl-C (SIGINT): what was done is reported"),
     (143, "stopped by SIGTERM: as for Ctrl-C"),
 )

@@ -1,5 +1,6 @@
 """Progress bars of a catalog export: one per catalog and one overall, with items per second,
-fitted to the terminal's width."""
+fitted to the terminal's width; each label says, as they grow, the items rejected (written to the
+rejects file) and, with changes, the items created, updated and removed."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from rich.progress import (
 from rich.table import Column, Table
 from rich.text import Text
 
-from ..exports import CatalogOutcome
+from ..exports import CatalogOutcome, ChangeCounts
 from ..models import Catalog
 
 __all__ = ["OVERALL", "CatalogProgressBars", "FittingProgress", "ItemsPerSecondColumn"]
@@ -128,6 +129,8 @@ class CatalogProgressBars:
         self._unsized: set[str] = set()
         """Catalogs whose size is not known yet (or never told): the overall total waits for them."""
         self._running: set[str] = set()
+        self._rejected: dict[str, int] = {}
+        self._changes: dict[str, ChangeCounts] = {}
         self._expected = 0
         self._resumed = 0
         self._failed = 0
@@ -188,23 +191,55 @@ class CatalogProgressBars:
         self._progress.update(self._bars[catalog.uuid or ""], advance=count, resumed=count)
         self._progress.update(self._overall, advance=count, resumed=self._resumed)
 
+    def items_rejected(self, catalog: Catalog, count: int) -> None:
+        """Items of a catalog written to its rejects file: its label counts them."""
+        key = catalog.uuid or ""
+        self._rejected[key] = self._rejected.get(key, 0) + count
+        self._progress.update(self._bars[key], description=self._label(key))
+
+    def changes_counted(self, catalog: Catalog, counts: ChangeCounts) -> None:
+        """A catalog's changes so far: its label and the overall one count them."""
+        key = catalog.uuid or ""
+        self._changes[key] = counts
+        self._progress.update(self._bars[key], description=self._label(key))
+        total = ChangeCounts()
+        for each in self._changes.values():
+            total += each
+        self._progress.update(self._overall, description=f"{OVERALL} ({_changed(total)})")
+
+    def _label(self, key: str, title: str | None = None) -> str:
+        """A catalog's label: its title, then what it rejected and what changed so far."""
+        notes = []
+        if self._rejected.get(key):
+            notes.append(f"{self._rejected[key]:,} rejected")
+        if key in self._changes:
+            notes.append(_changed(self._changes[key]))
+        label = title if title is not None else self._titles[key]
+        return f"{label} ({'; '.join(notes)})" if notes else label
+
     def catalog_finished(self, outcome: CatalogOutcome) -> None:
         """Mark the catalog done, skipped or failed."""
         bar = self._bars[outcome.uuid]
-        title = self._titles[outcome.uuid]
+        if outcome.changes is not None:
+            self._changes[outcome.uuid] = outcome.changes
+        if outcome.rejected:
+            self._rejected[outcome.uuid] = outcome.rejected
+        title = self._label(outcome.uuid)
         self._running.discard(outcome.uuid)
         if outcome.uuid in self._unsized and outcome.status == "complete":
-            self._expected += outcome.items  # its size is known now that it is complete
+            self._expected += outcome.items + outcome.rejected  # its size is known now that it is complete
         self._unsized.discard(outcome.uuid)  # skipped or failed: not part of the overall total
+        whole = outcome.items + outcome.rejected
         if outcome.status == "complete":
-            self._progress.update(bar, total=outcome.items, description=f"[green]✓[/] {title}")
+            self._progress.update(bar, total=whole, description=f"[green]✓[/] {title}")
         elif outcome.status == "skipped":
-            self._progress.update(
-                bar,
-                total=outcome.items,
-                completed=outcome.items,
-                description=f"[dim]✓ {title} (already complete)[/]",
+            said = (
+                "unchanged"
+                if outcome.changes is not None and not outcome.changes.changed
+                else "already complete"
             )
+            label = self._label(outcome.uuid, f"{self._titles[outcome.uuid]} ({said})")
+            self._progress.update(bar, total=whole, completed=whole, description=f"[dim]✓ {label}[/]")
         else:
             self._failed += 1
             self._progress.update(bar, description=f"[red]✗ {title}: failed[/]")
@@ -215,3 +250,8 @@ class CatalogProgressBars:
         """The overall total once every catalog's size is known; until then, none (not a guess
         that the items written so far could reach and look finished)."""
         self._progress.update(self._overall, total=None if self._unsized else self._expected)
+
+
+def _changed(counts: ChangeCounts) -> str:
+    """The changes counted so far, in a label: ``12 created, 3 updated, 1 removed``."""
+    return f"{counts.created:,} created, {counts.updated:,} updated, {counts.removed:,} removed"

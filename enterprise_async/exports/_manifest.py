@@ -1,7 +1,11 @@
 """The manifest of an export directory: which catalogs are complete, for ``--resume``.
 
 ``manifest.json`` holds one entry per complete catalog: its file, item count, size, SHA-256, the
-catalog's ``content_last_modified`` and when it completed; and, under ``failed``, each catalog
+catalog's ``content_last_modified`` and when it completed, the items it could not read (written to
+its rejects file), and, from a run with changes, its changes' counts and the items it held back;
+under ``previous``, the last complete entry of each catalog whose latest export failed (still the
+baseline a change feed compares with); under ``run``, the run of changes under way or done last;
+and, under ``failed``, each catalog
 whose last export failed, with the reason and when (a resume exports it again; completing it
 removes it from there); and, under ``checkpoints``, each catalog being written: the cursor of its
 listing after the last page on disk, and the size and SHA-256 of its partial file up to there.
@@ -21,8 +25,9 @@ import hashlib
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
 import orjson
@@ -52,6 +57,7 @@ HASH_CHUNK: Final = 1 << 20
 """Bytes read at a time when a file is hashed: memory stays flat whatever the file's size."""
 
 logger = logging.getLogger("enterprise_async")
+T = TypeVar("T")
 
 
 @frozen
@@ -68,6 +74,16 @@ class CompletedCatalog:
     content_last_modified: str | None
     """The catalog's ``content_last_modified`` when it was exported (ISO 8601)."""
     completed_at: str
+    rejected: int = 0
+    """Items the export could not read, each written as sent to ``rejects_file``."""
+    rejects_file: str | None = None
+    changes: dict[str, Any] | None = None
+    """From a run with changes: ``run`` (its id), ``file`` (the changes file) and the counts
+    (``ChangeCounts.to_dict``)."""
+    held_file: str | None = None
+    """Items held back for the consumer (part of the next run's baseline): their file..."""
+    held_sha256: str | None = None
+    """...and its SHA-256."""
 
 
 @frozen
@@ -97,6 +113,10 @@ class CatalogCheckpoint:
     sha256: str
     content_last_modified: str | None
     written_at: str
+    sides: dict[str, Any] | None = None
+    """What the export's other files hold up to this checkpoint: for each of ``rejects`` and
+    ``changes``, ``{"file", "bytes", "sha256"}`` (their partial files are cut back to it too), the
+    items rejected so far (``rejected``) and the counts the envelopes promised (``promised``)."""
 
 
 def modified_stamp(catalog: Catalog) -> str | None:
@@ -111,9 +131,15 @@ class Manifest:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.path = directory / MANIFEST_NAME
-        self._entries = self._read()
-        self._failed = self._read_failed()
-        self._checkpoints = self._read_checkpoints()
+        document = self._document()
+        self._entries = _entries(document.get("catalogs"), _entry)
+        self._previous = _entries(document.get("previous"), _entry)
+        self._failed = _entries(document.get("failed"), _failure)
+        self._checkpoints = _entries(document.get("checkpoints"), read_checkpoint)
+        run = document.get("run")
+        self._run: dict[str, Any] | None = (
+            run if isinstance(run, dict) and isinstance(run.get("id"), str) else None
+        )
         self._saving = threading.Lock()
         """Saves come from the event loop and from threads (``asyncio.to_thread``)."""
         self._saved_at = -CHECKPOINT_INTERVAL
@@ -138,11 +164,64 @@ class Manifest:
         entry = self._entries.get(catalog.uuid or "")
         if entry is None or entry.content_last_modified != modified_stamp(catalog):
             return None
+        return entry if self.verified(entry) else None
+
+    def verified(self, entry: CompletedCatalog) -> bool:
+        """Whether an entry's file is still the one it records (size and SHA-256; blocking)."""
         file = self.directory / entry.file
         if not file.is_file() or file.stat().st_size != entry.bytes or sha256_of(file) != entry.sha256:
             logger.warning("%s is not the file its manifest entry records; exporting it again", file)
+            return False
+        return True
+
+    def entry(self, uuid: str) -> CompletedCatalog | None:
+        """The complete entry of a catalog as recorded, unchecked."""
+        return self._entries.get(uuid)
+
+    def baseline(self, uuid: str) -> tuple[CompletedCatalog, list[Path]] | None:
+        """What a change feed compares a catalog's new listing with: its last complete entry (kept
+        under ``previous`` when a later export of it failed) and its files (the export, and the
+        items it held back), when they are still what the entry records; None otherwise.
+
+        The files are hashed (blocking: call it from a thread in async code)."""
+        entry = self._entries.get(uuid) or self._previous.get(uuid)
+        if entry is None:
             return None
-        return entry
+        file = self.directory / entry.file
+        if not file.is_file() or file.stat().st_size != entry.bytes or sha256_of(file) != entry.sha256:
+            logger.warning("%s is not the file its manifest entry records: no baseline to compare with", file)
+            return None
+        paths = [file]
+        if entry.held_file:
+            held = self.directory / entry.held_file
+            if not held.is_file() or sha256_of(held) != entry.held_sha256:
+                logger.warning(
+                    "%s is not the file its manifest entry records: no baseline to compare with", held
+                )
+                return None
+            paths.append(held)
+        return entry, paths
+
+    @property
+    def run(self) -> dict[str, Any] | None:
+        """The run of changes under way, or done last: ``{"id", "started_at", "finished"}``."""
+        return dict(self._run) if self._run is not None else None
+
+    def begin_run(self, run_id: str) -> None:
+        """Note a run of changes as under way (a resume continues it), and save."""
+        now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        with self._saving:
+            if self._run is None or self._run.get("id") != run_id:
+                self._run = {"id": run_id, "started_at": now, "finished": False}
+            self._save()
+
+    def finish_run(self, run_id: str) -> None:
+        """Note the run of changes as done (every catalog complete): the next one starts anew."""
+        with self._saving:
+            if self._run is not None and self._run.get("id") == run_id:
+                self._run = {**self._run, "finished": True}
+                self._previous.clear()  # every catalog's baseline is now its complete entry
+            self._save()
 
     @property
     def failed(self) -> dict[str, FailedCatalog]:
@@ -166,8 +245,14 @@ class Manifest:
                 self._save()
 
     def checkpointed_files(self) -> set[str]:
-        """The names of the partial files a checkpoint vouches for (kept for a resume)."""
-        return {entry.file for entry in self._checkpoints.values()}
+        """The names of the partial files a checkpoint vouches for (kept for a resume): each
+        catalog's export and its other files (rejects, changes)."""
+        names = {entry.file for entry in self._checkpoints.values()}
+        for entry in self._checkpoints.values():
+            for side in (entry.sides or {}).values():
+                if isinstance(side, dict) and isinstance(side.get("file"), str):
+                    names.add(side["file"])
+        return names
 
     def finished(self, uuid: str) -> None:
         """The catalog's file is complete: ``record`` (which follows) drops its checkpoint."""
@@ -176,6 +261,7 @@ class Manifest:
         """Note a catalog as complete (its file must already be in place) and save the manifest."""
         with self._saving:
             self._entries[entry.uuid] = entry
+            self._previous.pop(entry.uuid, None)
             self._failed.pop(entry.uuid, None)
             self._checkpoints.pop(entry.uuid, None)
             self._save()
@@ -188,7 +274,9 @@ class Manifest:
         checkpoint when ``keep_checkpoint`` (its partial file was kept), else from its start."""
         now = datetime.datetime.now(datetime.timezone.utc).isoformat()
         with self._saving:
-            self._entries.pop(uuid, None)
+            done = self._entries.pop(uuid, None)
+            if done is not None:  # still the baseline of the catalog's changes
+                self._previous[uuid] = done
             if not keep_checkpoint:
                 self._checkpoints.pop(uuid, None)  # its partial file is gone with the failure
             self._failed[uuid] = FailedCatalog(uuid, title, reason, now)
@@ -204,6 +292,8 @@ class Manifest:
         document = {
             "version": MANIFEST_VERSION,
             "catalogs": {uuid: attrs.asdict(done) for uuid, done in sorted(self._entries.items())},
+            "previous": {uuid: attrs.asdict(done) for uuid, done in sorted(self._previous.items())},
+            "run": self._run,
             "failed": {uuid: attrs.asdict(failed) for uuid, failed in sorted(self._failed.items())},
             "checkpoints": {uuid: attrs.asdict(at) for uuid, at in sorted(self._checkpoints.items())},
         }
@@ -212,38 +302,22 @@ class Manifest:
             out.commit()
         self._saved_at = time.monotonic()
 
-    def _read(self) -> dict[str, CompletedCatalog]:
-        """The entries on disk; none when there is no manifest or it cannot be trusted."""
+    def _document(self) -> dict[str, Any]:
+        """The manifest on disk; empty when there is none or it cannot be trusted."""
         try:
             document = orjson.loads(self.path.read_bytes())
         except (FileNotFoundError, orjson.JSONDecodeError):
             return {}
         if not isinstance(document, dict) or document.get("version") != MANIFEST_VERSION:
             return {}
-        catalogs = document.get("catalogs")
-        if not isinstance(catalogs, dict):
-            return {}
-        return {uuid: entry for uuid, data in catalogs.items() if (entry := _entry(data)) is not None}
+        return document
 
-    def _read_failed(self) -> dict[str, FailedCatalog]:
-        try:
-            document = orjson.loads(self.path.read_bytes())
-        except (FileNotFoundError, orjson.JSONDecodeError):
-            return {}
-        failed = document.get("failed") if isinstance(document, dict) else None
-        if not isinstance(failed, dict):
-            return {}
-        return {uuid: entry for uuid, data in failed.items() if (entry := _failure(data)) is not None}
 
-    def _read_checkpoints(self) -> dict[str, CatalogCheckpoint]:
-        try:
-            document = orjson.loads(self.path.read_bytes())
-        except (FileNotFoundError, orjson.JSONDecodeError):
-            return {}
-        found = document.get("checkpoints") if isinstance(document, dict) else None
-        if not isinstance(found, dict):
-            return {}
-        return {uuid: entry for uuid, data in found.items() if (entry := read_checkpoint(data)) is not None}
+def _entries(found: Any, read: Callable[[Any], T | None]) -> dict[str, T]:
+    """The entries of one section of the manifest, each read by ``read`` (None: left out)."""
+    if not isinstance(found, dict):
+        return {}
+    return {uuid: entry for uuid, data in found.items() if (entry := read(data)) is not None}
 
 
 def read_checkpoint(data: Any) -> CatalogCheckpoint | None:

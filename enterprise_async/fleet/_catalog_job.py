@@ -17,13 +17,8 @@ import attrs
 
 from ..errors import EnterpriseError
 from ..exports import Manifest, SilentProgress
-from ..exports._catalogs import (
-    ExportJob,
-    ItemTally,
-    catalog_file_name,
-    failure_reason,
-    write_catalog_contents,
-)
+from ..exports._catalog_writer import ExportJob, ItemTally, catalog_file_name, write_catalog_contents
+from ..exports._catalogs import failure_reason
 from ..exports._checkpoint_files import CheckpointFiles
 from ..exports._lock import file_lock_path
 from ..models import Catalog, from_dict
@@ -40,13 +35,17 @@ async def export_catalog(
     catalog: dict[str, Any],
     page_size: int | None,
     client_options: dict[str, Any],
+    changes: str | None = None,
 ) -> dict[str, Any]:
-    """The job: one catalog to ``<directory>/<uuid>.jsonl``; its manifest entry, or why it failed
-    (``{"dropped": ...}`` when its run is over)."""
+    """The job: one catalog to ``<directory>/<uuid>.jsonl`` (with its rejects file, and, in a run
+    of changes ``changes``, its changes against the baseline the directory's manifest records);
+    its manifest entry, or why it failed (``{"dropped": ...}`` when its run is over)."""
     try:
         ticket = RunTicket.from_dict(run)
         wanted = _catalog_argument(catalog)
         path = Path(directory) / catalog_file_name(wanted.uuid or "")
+        if changes is not None and not isinstance(changes, str):
+            raise ValueError("the run of changes is no id")
     except (ValueError, TypeError, EnterpriseError) as error:
         return {"error": f"refused a job with bad arguments: {' '.join(str(error).split())}"}
     clients: WorkerClients = context["clients"]
@@ -57,8 +56,16 @@ async def export_catalog(
     if client is None:
         return {"error": "this worker has no ENTERPRISE_* credentials: start it with them to export catalogs"}
     checkpoints = CheckpointFiles(path.parent, catalog_file_name)  # a later run continues from them
+    manifest = Manifest(path.parent)  # the enqueuer's: read for the catalog's baseline, never written
     job = ExportJob(
-        client, path.parent, Manifest(path.parent), True, page_size, SilentProgress(), checkpoints=checkpoints
+        client,
+        path.parent,
+        manifest,
+        True,
+        page_size,
+        SilentProgress(),
+        checkpoints=checkpoints,
+        changes=changes,
     )
 
     async def write() -> dict[str, Any]:

@@ -93,6 +93,11 @@ class CustomersSummary:
         """Items exported by this run, all customers together."""
         return sum(outcome.summary.items for outcome in self.outcomes if outcome.summary is not None)
 
+    @property
+    def rejected(self) -> int:
+        """Items that could not be read (in their catalogs' rejects files), all customers together."""
+        return sum(outcome.summary.rejected for outcome in self.outcomes if outcome.summary is not None)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
         return {
@@ -100,6 +105,7 @@ class CustomersSummary:
             "ok": self.ok,
             "seconds": round(self.seconds, 3),
             "items": self.items,
+            "rejected": self.rejected,
             "customers": [outcome.to_dict() for outcome in self.outcomes],
         }
 
@@ -113,19 +119,21 @@ async def export_customers_via_queue(
     page_size: int | None = None,
     client_options: dict[str, Any] | None = None,
     options: QueueOptions | None = None,
+    changes: bool = False,
 ) -> CustomersSummary:
     """Export every catalog of every customer through the queue at ``queue_url``, one job per
     customer, into ``directory/<customer>/``; returns once every job is done.
 
     ``client_options`` (``response_format``, ``max_concurrency``, ``max_retries``, ``timeout``)
     go with each job and replace the worker's own for it; ``options`` say how to wait (see
-    ``export_via_queue``)."""
+    ``export_via_queue``); ``changes``: each customer's export writes its changes, as
+    ``export_catalogs(changes=True)`` does."""
     started = time.perf_counter()
     directory = await asyncio.to_thread(directory.resolve)
     await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
     job_options = client_options or {}
     async with JobQueue.open(queue_url, directory, options) as queue:
-        waits = [_one(queue, directory, name, page_size, resume, job_options) for name in customers]
+        waits = [_one(queue, directory, name, page_size, resume, job_options, changes) for name in customers]
         outcomes = await gather_or_cancel(waits)
         for name in customers:
             await asyncio.to_thread(_remove_abandoned_parts, directory, name)
@@ -150,10 +158,18 @@ async def _one(
     page_size: int | None,
     resume: bool,
     client_options: dict[str, Any],
+    changes: bool,
 ) -> CustomerOutcome:
     started = time.perf_counter()
     result = await queue.run(
-        CUSTOMER_FUNCTION, f"customer:{name}", str(directory), name, page_size, resume, client_options
+        CUSTOMER_FUNCTION,
+        f"customer:{name}",
+        str(directory),
+        name,
+        page_size,
+        resume,
+        client_options,
+        changes,
     )
     seconds = time.perf_counter() - started
     if result.get("error") or not isinstance(result.get("export"), dict):
@@ -173,9 +189,11 @@ async def export_customer(
     page_size: int | None,
     resume: bool,
     client_options: dict[str, Any],
+    changes: bool = False,
 ) -> dict[str, Any]:
     """The job: every catalog of one customer to ``<directory>/<name>/``; the summary, or why it
-    could not be exported. A run after a dead worker's resumes where that one stopped."""
+    could not be exported. A run after a dead worker's resumes where that one stopped
+    (``changes``: with its change feed, the same changes as a run never stopped)."""
     try:
         ticket = RunTicket.from_dict(run)
     except ValueError as error:
@@ -197,6 +215,7 @@ async def export_customer(
                     Path(directory) / name,
                     resume=resume or context.get("job_try", 1) > 1,
                     page_size=page_size,
+                    changes=changes is True,
                 )
         except (EnterpriseError, OSError) as error:
             return {"error": failure_reason(error)}

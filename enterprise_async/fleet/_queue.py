@@ -44,10 +44,10 @@ from attrs import field, frozen
 
 from .._generated.client import EnterpriseClient
 from ..errors import EnterpriseError
-from ..exports import PART_SUFFIX, CatalogOutcome, CompletedCatalog, ExportSummary, Manifest
-from ..exports._catalogs import (
-    distinct_catalogs,
-)
+from ..exports import PART_SUFFIX, CatalogOutcome, CompletedCatalog, ExportSummary, Manifest, SilentProgress
+from ..exports._catalog_files import catalog_of
+from ..exports._catalog_writer import ExportJob
+from ..exports._catalogs import changes_run, completed_outcome, distinct_catalogs, skipped_outcome
 from ..exports._checkpoint_files import CHECKPOINT_SUFFIX
 from ..exports._lock import file_lock_path
 from ..models import Catalog, to_dict
@@ -303,8 +303,8 @@ def remove_abandoned_parts(directory: Path) -> list[Path]:
     left by jobs lost with a worker or with Redis before their first page. Removed; the list of them."""
     removed = []
     for part in directory.glob(f"*{PART_SUFFIX}"):
-        final = part.with_name(part.name[: -len(PART_SUFFIX)])
-        checkpoint = part.with_name(part.name + CHECKPOINT_SUFFIX)
+        final = part.with_name(catalog_of(part.name[: -len(PART_SUFFIX)]))  # a rejects file's: its catalog's
+        checkpoint = final.with_name(final.name + PART_SUFFIX + CHECKPOINT_SUFFIX)
         if file_lock_path(final).exists() or checkpoint.exists():
             continue
         with contextlib.suppress(FileNotFoundError):
@@ -322,9 +322,11 @@ async def export_via_queue(
     page_size: int | None = None,
     client_options: dict[str, Any] | None = None,
     options: QueueOptions | None = None,
+    changes: bool = False,
 ) -> ExportSummary:
     """Export every catalog through the queue at ``queue_url``; returns the same summary as a
-    local export once every job is done (the manifest is written here, as jobs finish).
+    local export once every job is done (the manifest is written here, as jobs finish). With
+    ``changes``, the workers write each catalog's changes as ``export_catalogs(changes=True)`` does.
 
     ``client_options`` (``response_format``, ``max_concurrency``, ``max_retries``, ``timeout``)
     go with each job and replace the worker's own for it. ``options`` say how to wait (for Redis,
@@ -337,28 +339,34 @@ async def export_via_queue(
     job_options = client_options or {}
     async with JobQueue.open(queue_url, directory, options) as queue:
         manifest = await asyncio.to_thread(Manifest.open, directory)
+        run = changes_run(manifest, resume) if changes else None
+        job = ExportJob(client, directory, manifest, resume, page_size, SilentProgress(), changes=run)
         catalogs = distinct_catalogs(await client.catalogs.list().to_list())
-        waits = [_one(queue, manifest, catalog, resume, page_size, job_options) for catalog in catalogs]
-        outcomes = await gather_or_cancel(waits)
+        if run is not None:
+            await asyncio.to_thread(manifest.begin_run, run)
+        outcomes = await gather_or_cancel([_one(queue, job, catalog, job_options) for catalog in catalogs])
+        if run is not None and not any(outcome.status == "failed" for outcome in outcomes):
+            await asyncio.to_thread(manifest.finish_run, run)
         await asyncio.to_thread(remove_abandoned_parts, directory)
     return ExportSummary(directory, tuple(outcomes), time.perf_counter() - started)
 
 
 async def _one(
-    queue: JobQueue,
-    manifest: Manifest,
-    catalog: Catalog,
-    resume: bool,
-    page_size: int | None,
-    client_options: dict[str, Any],
+    queue: JobQueue, job: ExportJob, catalog: Catalog, client_options: dict[str, Any]
 ) -> CatalogOutcome:
-    directory = manifest.directory
-    done = manifest.completed(catalog) if resume else None
-    if done is not None:
-        return CatalogOutcome(done.uuid, catalog.title, "skipped", done.items, directory / done.file, 0.0)
+    skipped = await skipped_outcome(job, catalog)
+    if skipped is not None:
+        return skipped
+    manifest, directory = job.manifest, job.directory
     started = time.perf_counter()
     result = await queue.run(
-        EXPORT_FUNCTION, catalog.uuid or "", str(directory), to_dict(catalog), page_size, client_options
+        EXPORT_FUNCTION,
+        catalog.uuid or "",
+        str(directory),
+        to_dict(catalog),
+        job.page_size,
+        client_options,
+        job.changes,
     )
     seconds = time.perf_counter() - started
     entry = _entry(result)
@@ -367,7 +375,7 @@ async def _one(
         manifest.record_failure(catalog.uuid or "", catalog.title, reason)
         return CatalogOutcome(catalog.uuid or "", catalog.title, "failed", 0, None, seconds, reason)
     manifest.record(entry)
-    return CatalogOutcome(entry.uuid, catalog.title, "complete", entry.items, directory / entry.file, seconds)
+    return completed_outcome(directory, catalog, entry, seconds)
 
 
 def _entry(result: dict[str, Any]) -> CompletedCatalog | None:

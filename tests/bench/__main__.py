@@ -16,6 +16,7 @@ from . import (
     call_cost,
     decode,
     export,
+    first_pages,
     fleet,
     import_time,
     loop_hold,
@@ -43,6 +44,7 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B12": adaptive.run_deep,
     "B13": call_cost.run,
     "B14": sandbox_size.run,
+    "B16": first_pages.run,
 }
 DEFAULT_ROUNDS = 5
 

@@ -173,7 +173,7 @@ def test_the_old_names_are_hidden_aliases_that_print_the_new_name(cli: CommandLi
 
 def test_one_exit_code_table_in_the_help_and_the_readme(cli: CommandLine) -> None:
     codes = [code for code, _ in EXIT_CODES]
-    assert codes == [0, 1, 2, 3, 4, 130, 143]
+    assert codes == [0, 1, 2, 3, 4, 5, 130, 143]
     help_text = cli("--help").stdout
     for line in exit_code_table().splitlines():
         assert line.strip() in help_text
