@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestServer
 from aioresponses import aioresponses
 from attrs import define, field
 
-from enterprise_async import EnterpriseClient, OutgoingRequest, RawResponse, Send
+from enterprise_async import EnterpriseClient, OutgoingRequest, RawResponse, RetryPolicy, Send
 
 # --------------------------------------------------------------------------- leak watch
 # Every test of every pytest process (each xdist worker too) is checked for secrets and tokens in
@@ -160,17 +160,32 @@ async def api() -> AsyncIterator[ScriptedAPI]:
         await server.close()
 
 
+class Backoffs(list[float]):
+    """The waits a client's retries chose, kept here instead of waited: a client (a view, a call)
+    given ``retry=backoffs.policy``, or ``retry=backoffs.of(RetryPolicy(...))``, retries as that
+    policy says, but its ``delay`` records the wait the policy chose and answers 0."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        chosen = self
+
+        class Recorded(RetryPolicy):
+            def delay(self, retry: int, retry_after: float | None = None) -> float:
+                chosen.append(super().delay(retry, retry_after))
+                return 0.0
+
+        self._recorded = Recorded
+        self.policy = self.of(RetryPolicy())
+
+    def of(self, policy: RetryPolicy) -> RetryPolicy:
+        """``policy``, its waits recorded here instead of waited."""
+        return self._recorded(**policy.to_json())
+
+
 @pytest.fixture
-def no_sleep(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+def no_sleep() -> Backoffs:
     """Retry backoffs recorded instead of slept, so retry tests take no wall-clock time."""
-    delays: list[float] = []
-
-    async def record(delay: float) -> None:
-        delays.append(delay)
-        await asyncio.sleep(0)
-
-    monkeypatch.setattr("enterprise_async._transport.transport.pause", record)
-    return delays
+    return Backoffs()
 
 
 class InFlight:

@@ -265,7 +265,7 @@ class Transport:
             why,
             extra={"method": request.method, "path": request.path, "attempt": attempt.number, "delay": delay},
         )
-        await pause(delay)
+        await asyncio.sleep(delay)
         attempt.advance()
 
 
@@ -297,8 +297,3 @@ def _unanswered(error: APIConnectionError) -> tuple[bool, str]:
     if isinstance(cause, aiohttp.ClientConnectorError):
         return False, "refused"
     return True, "connection"
-
-
-async def pause(seconds: float) -> None:
-    """Wait between attempts (looked up at call time, so tests can record backoffs instead)."""
-    await asyncio.sleep(seconds)

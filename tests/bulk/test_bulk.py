@@ -27,7 +27,7 @@ from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._spec import Chunking, MaxProductItems
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from enterprise_async.testing._registry import GENERATED_SPEC
-from tests.conftest import InFlight
+from tests.conftest import Backoffs, InFlight
 
 ASSIGN = "/enterprise/v1/subscriptions/{}/licenses/assign"
 REVOKE = "/enterprise/v1/subscriptions/{}/licenses/bulk-revoke"
@@ -306,11 +306,11 @@ async def test_a_chunk_dropped_after_sending_is_not_sent_again(roomy: Sandbox) -
 
 
 async def test_a_chunk_that_finds_the_plan_locked_is_retried_as_any_call(
-    roomy: Sandbox, no_sleep: list[float]
+    roomy: Sandbox, no_sleep: Backoffs
 ) -> None:
     plan = roomy.data.plans[0].uuid
     roomy.data.lock_plan(plan, attempts=1)
-    async with roomy.client(max_retries=2) as client:
+    async with roomy.client(retry=no_sleep.policy, max_retries=2) as client:
         result = await client.subscriptions.assign_licenses_in_chunks(plan, user_emails=_emails(150))
     statuses = [request.status for request in roomy.requests.find("POST", ASSIGN.format(plan))]
     assert statuses == [423, 200, 200]  # the 423 did nothing: the service's lock answered it

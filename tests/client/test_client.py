@@ -37,7 +37,7 @@ from enterprise_async.models import (
     BulkRevokeResult,
     LearnerState,
 )
-from tests.conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
+from tests.conftest import CLIENT_ID, CLIENT_SECRET, Backoffs, ScriptedAPI
 from tests.fixtures import json_fixture
 from tests.openapi_spec import required
 
@@ -395,7 +395,7 @@ async def test_a_second_401_raises_authentication_error(api: ScriptedAPI) -> Non
     assert len(api.calls("POST", ALLOCATE)) == 2
 
 
-async def test_a_401_after_another_fault_earns_a_new_refresh(api: ScriptedAPI, no_sleep: list[float]) -> None:
+async def test_a_401_after_another_fault_earns_a_new_refresh(api: ScriptedAPI, no_sleep: Backoffs) -> None:
     """Token expired, refreshed, then a 503, then expired again: not a credentials problem."""
     outcomes = iter(["401", "503", "401", "ok"])
 
@@ -406,7 +406,7 @@ async def test_a_401_after_another_fault_earns_a_new_refresh(api: ScriptedAPI, n
         return web.json_response({"detail": outcome}, status=int(outcome))
 
     api.routes[("GET", "/enterprise/v2/enterprise-catalogs")] = handler
-    async with api.client() as client:
+    async with api.client(retry=no_sleep.policy) as client:
         await client.catalogs.list().to_list()
         assert client.token_requests == 3
 

@@ -19,6 +19,7 @@ import pytest
 from enterprise_async import APIStatusError, EnterpriseClient, NotFoundError
 from enterprise_async.models import CatalogContentsPage
 from enterprise_async.testing import Fault, Sandbox
+from tests.conftest import Backoffs
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 CATALOG = "00000000-0000-4000-8000-000000000007"
@@ -47,8 +48,8 @@ async def test_raw_text_is_the_body_as_sent() -> None:
         assert response.parse().results
 
 
-async def test_a_raw_answer_counts_the_retries_it_took(no_sleep: list[float]) -> None:
-    async with Sandbox() as sandbox, sandbox.client() as client:
+async def test_a_raw_answer_counts_the_retries_it_took(no_sleep: Backoffs) -> None:
+    async with Sandbox() as sandbox, sandbox.client(retry=no_sleep.policy) as client:
         sandbox.faults.inject(CATALOGS, Fault.server_error(503), times=1)
         response = await client.with_raw_response.catalogs.list().first_page()
         assert (response.status, response.retries) == (200, 1)

@@ -16,6 +16,7 @@ from enterprise_async import (
 )
 from enterprise_async.models import BulkRevokeFilter, LicenseStatus
 from enterprise_async.testing import Sandbox
+from tests.conftest import Backoffs
 
 REVOKE = "/enterprise/v1/subscriptions/{}/licenses/bulk-revoke"
 
@@ -81,11 +82,11 @@ async def test_bulk_enroll_limits_learners_times_course_keys(enterprise_sandbox:
 
 
 async def test_a_locked_plan_answers_423_and_the_assignment_is_retried(
-    enterprise_sandbox: Sandbox, no_sleep: list[float]
+    enterprise_sandbox: Sandbox, no_sleep: Backoffs
 ) -> None:
     plan = enterprise_sandbox.data.plans[0]
     enterprise_sandbox.data.lock_plan(plan.uuid, attempts=2)
-    async with enterprise_sandbox.client(max_retries=2) as client:
+    async with enterprise_sandbox.client(retry=no_sleep.policy, max_retries=2) as client:
         result = await client.subscriptions.assign_licenses(plan.uuid, user_emails=["late@example.com"])
         assert client.stats.faults["423"] == 2
     assert result.num_successful_assignments == 1
@@ -93,11 +94,11 @@ async def test_a_locked_plan_answers_423_and_the_assignment_is_retried(
 
 
 async def test_a_plan_locked_past_the_retries_raises_the_services_words(
-    enterprise_sandbox: Sandbox, no_sleep: list[float]
+    enterprise_sandbox: Sandbox, no_sleep: Backoffs
 ) -> None:
     plan = enterprise_sandbox.data.plans[0]
     enterprise_sandbox.data.lock_plan(plan.uuid)
-    async with enterprise_sandbox.client(max_retries=1) as client:
+    async with enterprise_sandbox.client(retry=no_sleep.policy, max_retries=1) as client:
         with pytest.raises(APIStatusError, match="Assignment currently locked") as caught:
             await client.subscriptions.assign_licenses(plan.uuid, user_emails=["late@example.com"])
     assert caught.value.status == 423

@@ -18,7 +18,7 @@ from enterprise_async import (
     ServerError,
 )
 from enterprise_async.models import Catalog
-from tests.conftest import ScriptedAPI
+from tests.conftest import Backoffs, ScriptedAPI
 
 CONFIG = "0c3d7f9e-1b2a-4c5d-8e6f-7a8b9c0d1e2f"
 REMIND_ALL = f"/enterprise/v1/assignment-configurations/{CONFIG}/admin/assignments/remind-all/"
@@ -69,24 +69,24 @@ async def test_request_maps_an_error_status_to_its_typed_error_with_the_request_
     assert "req-42" in str(raised.value)
 
 
-async def test_request_retries_a_get_after_a_server_error(api: ScriptedAPI, no_sleep: list[float]) -> None:
+async def test_request_retries_a_get_after_a_server_error(api: ScriptedAPI, no_sleep: Backoffs) -> None:
     answers = iter([503, 200])
 
     @api.route("GET", PROFILE)
     async def flaky(request: web.Request) -> web.Response:
         return web.json_response({"ok": True}, status=next(answers))
 
-    async with api.client() as client:
+    async with api.client(retry=no_sleep.policy) as client:
         assert await client.request("GET", PROFILE) == {"ok": True}
     assert len(api.calls("GET", PROFILE)) == 2
     assert len(no_sleep) == 1
 
 
 async def test_request_never_repeats_a_post_after_a_server_error(
-    api: ScriptedAPI, no_sleep: list[float]
+    api: ScriptedAPI, no_sleep: Backoffs
 ) -> None:
     api.json("POST", REMIND_ALL, {"detail": "boom"}, status=500)
-    async with api.client() as client:
+    async with api.client(retry=no_sleep.policy) as client:
         with pytest.raises(ServerError):
             await client.request("POST", REMIND_ALL, json={})
     assert len(api.calls("POST", REMIND_ALL)) == 1

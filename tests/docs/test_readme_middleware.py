@@ -24,10 +24,10 @@ def middleware_example() -> str:
 
 
 async def test_the_readme_middleware_adds_its_header_and_logs_every_attempt(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, no_sleep: list[float]
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with Sandbox(seed=0) as sandbox:
-        sandbox.faults.inject("/enterprise/v2/enterprise-catalogs*", Fault.server_error(503))
+        sandbox.faults.inject("/enterprise/v2/enterprise-catalogs*", Fault.rate_limited(0))  # "try again now"
         monkeypatch.setenv("ENTERPRISE_CLIENT_ID", sandbox.client_id)
         monkeypatch.setenv("ENTERPRISE_CLIENT_SECRET", sandbox.client_secret)
         monkeypatch.setenv("ENTERPRISE_BASE_URL", sandbox.base_url)
@@ -41,6 +41,6 @@ async def test_the_readme_middleware_adds_its_header_and_logs_every_attempt(
         ]
     assert [logged.headers.get("X-Tenant") for logged in listing] == ["acme", "acme"]
     assert [record.getMessage() for record in caplog.records if record.name == "myapp.enterprise"] == [
-        "GET /enterprise/v2/enterprise-catalogs -> 503 (catalogs.list page 1, attempt 1)",
+        "GET /enterprise/v2/enterprise-catalogs -> 429 (catalogs.list page 1, attempt 1)",
         "GET /enterprise/v2/enterprise-catalogs -> 200 (catalogs.list page 1, attempt 2)",
     ]

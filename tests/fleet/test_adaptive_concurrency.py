@@ -40,7 +40,7 @@ def client_of(sandbox: Sandbox, limiter: RateLimiter, options: ClientOptions = A
     return sandbox.client(options=options, rate_limit=BUDGET, rate_limiter=limiter, **settings)
 
 
-async def test_a_429_in_one_process_halves_the_limit_of_every_process(redis_url: str, no_sleep: Any) -> None:
+async def test_a_429_in_one_process_halves_the_limit_of_every_process(redis_url: str) -> None:
     async with (
         Sandbox() as sandbox,
         RateLimiter(redis_url) as mine,
@@ -96,7 +96,7 @@ async def test_growth_is_shared_and_stays_within_the_bounds(redis_url: str) -> N
 
 
 async def test_a_queued_jobs_auto_reaches_the_workers_client_with_the_shared_limit(
-    redis_url: str, monkeypatch: pytest.MonkeyPatch, no_sleep: Any
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with Sandbox() as sandbox:
         for name, value in sandbox_environment(sandbox).items():
@@ -114,9 +114,7 @@ async def test_a_queued_jobs_auto_reaches_the_workers_client_with_the_shared_lim
             await clients.aclose()
 
 
-async def test_without_redis_each_process_adapts_its_own_limit(
-    faulty_redis: RedisProcess, no_sleep: Any
-) -> None:
+async def test_without_redis_each_process_adapts_its_own_limit(faulty_redis: RedisProcess) -> None:
     quick = {"retry_window": 0.5, "recheck": 0.2, "redis_timeout": 2.0}  # a busy machine answers late
     async with (
         Sandbox() as sandbox,

@@ -11,6 +11,7 @@ import pytest
 from aiohttp import web
 
 from enterprise_async import APIConnectionError, AuthenticationError, ServerError
+from tests.conftest import Backoffs
 from tests.hostile.leak_server import TOKEN_PATH, Handler, HostileServer, serving
 
 GATEWAY_PAGE = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
@@ -41,7 +42,7 @@ async def test_a_refused_token_request_is_an_authentication_error(server: Hostil
 
 
 async def test_an_html_502_from_the_token_endpoint_is_a_server_error_not_bad_credentials(
-    server: HostileServer, no_sleep: list[float]
+    server: HostileServer, no_sleep: Backoffs
 ) -> None:
     calls: list[int] = []
 
@@ -50,7 +51,7 @@ async def test_an_html_502_from_the_token_endpoint_is_a_server_error_not_bad_cre
         calls.append(1)
         return web.Response(status=502, text=GATEWAY_PAGE, content_type="text/html")
 
-    async with server.client(max_retries=2) as client:
+    async with server.client(retry=no_sleep.policy, max_retries=2) as client:
         with pytest.raises(ServerError) as caught:
             await client.catalogs.list().to_list()
     assert not isinstance(caught.value, AuthenticationError)
@@ -61,7 +62,7 @@ async def test_an_html_502_from_the_token_endpoint_is_a_server_error_not_bad_cre
 
 
 async def test_a_token_outage_that_ends_within_the_retries_is_not_an_error(
-    server: HostileServer, no_sleep: list[float]
+    server: HostileServer, no_sleep: Backoffs
 ) -> None:
     outage = [web.Response(status=503, text=GATEWAY_PAGE, content_type="text/html")]
 
@@ -71,7 +72,7 @@ async def test_a_token_outage_that_ends_within_the_retries_is_not_an_error(
             return outage.pop()
         return web.json_response({"access_token": "fresh-token-0001", "expires_in": 3600})
 
-    async with server.client(max_retries=2) as client:
+    async with server.client(retry=no_sleep.policy, max_retries=2) as client:
         assert await client.catalogs.list().to_list() == []
     assert len(no_sleep) == 1
 

@@ -8,7 +8,7 @@ import pytest
 
 from enterprise_async import APITimeoutError, ClientValidationError, EnterpriseClient, ServerError
 from enterprise_async.testing import Fault, Sandbox
-from tests.conftest import ScriptedAPI
+from tests.conftest import Backoffs, ScriptedAPI
 
 CATALOG = "00000000-0000-4000-8000-000000000007"
 """A catalog id (a UUID, as every catalog's is) that the test's server does not know."""
@@ -84,8 +84,8 @@ async def test_a_view_sends_its_headers_on_every_request() -> None:
         assert "x-tenant" not in headers_of(sandbox)
 
 
-async def test_a_view_with_no_retries_fails_at_the_first_fault(no_sleep: list[float]) -> None:
-    async with Sandbox() as sandbox, sandbox.client(max_retries=3) as client:
+async def test_a_view_with_no_retries_fails_at_the_first_fault(no_sleep: Backoffs) -> None:
+    async with Sandbox() as sandbox, sandbox.client(retry=no_sleep.policy, max_retries=3) as client:
         sandbox.faults.inject(CATALOGS, Fault.server_error(503), times=1)
         with pytest.raises(ServerError):
             await client.with_options(max_retries=0).catalogs.list().first_page()

@@ -14,6 +14,7 @@ from enterprise_async import APIConnectionError, APIStatusError, current_trace
 from enterprise_async._generated.operations import SPEC
 from enterprise_async._transport.middleware import OutgoingRequest
 from enterprise_async.testing import Fault, Sandbox
+from tests.conftest import Backoffs
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 UNKNOWN = "00000000-0000-4000-8000-000000000000"
@@ -40,8 +41,8 @@ async def test_each_call_sends_a_fresh_uuid() -> None:
     assert str(uuid.UUID(first)) == first
 
 
-async def test_every_retry_of_a_call_sends_the_same_id(no_sleep: list[float]) -> None:
-    async with Sandbox(seed=0) as sandbox, sandbox.client() as client:
+async def test_every_retry_of_a_call_sends_the_same_id(no_sleep: Backoffs) -> None:
+    async with Sandbox(seed=0) as sandbox, sandbox.client(retry=no_sleep.policy) as client:
         sandbox.faults.inject(CATALOGS, Fault.server_error(503), times=2)
         await client.catalogs.list().first_page()
     ids = sent_ids(sandbox)

@@ -7,7 +7,7 @@ import pytest
 from aiohttp import web
 
 from enterprise_async import APIStatusError, ClientValidationError, RetryPolicy, ServerError
-from tests.conftest import ScriptedAPI
+from tests.conftest import Backoffs, ScriptedAPI
 
 CATALOG = "5b0b3e9c-58d6-4d6b-a63b-8c2ef5e0e5a1"
 COURSE = f"/enterprise/v2/enterprise-catalogs/{CATALOG}/courses/edX+DemoX"
@@ -25,19 +25,19 @@ async def course(client: object, **keywords: object) -> object:
 
 
 async def test_delays_double_from_the_initial_delay_up_to_the_maximum(
-    api: ScriptedAPI, no_sleep: list[float]
+    api: ScriptedAPI, no_sleep: Backoffs
 ) -> None:
     always(api, "GET", COURSE, 503)
-    async with api.client(retry=EXACT, max_retries=4) as client:
+    async with api.client(retry=no_sleep.of(EXACT), max_retries=4) as client:
         with pytest.raises(ServerError):
             await course(client)
     assert no_sleep == [1.0, 2.0, 3.0, 3.0]
 
 
-async def test_jitter_draws_each_delay_within_its_share(api: ScriptedAPI, no_sleep: list[float]) -> None:
+async def test_jitter_draws_each_delay_within_its_share(api: ScriptedAPI, no_sleep: Backoffs) -> None:
     always(api, "GET", COURSE, 503)
     policy = RetryPolicy(initial_delay=2.0, max_delay=2.0, jitter=0.25)
-    async with api.client(retry=policy, max_retries=20) as client:
+    async with api.client(retry=no_sleep.of(policy), max_retries=20) as client:
         with pytest.raises(ServerError):
             await course(client)
     assert len(no_sleep) == 20
@@ -45,29 +45,25 @@ async def test_jitter_draws_each_delay_within_its_share(api: ScriptedAPI, no_sle
     assert len(set(no_sleep)) > 1
 
 
-async def test_the_policys_statuses_decide_what_a_get_retries(
-    api: ScriptedAPI, no_sleep: list[float]
-) -> None:
+async def test_the_policys_statuses_decide_what_a_get_retries(api: ScriptedAPI, no_sleep: Backoffs) -> None:
     always(api, "GET", COURSE, 409)
-    async with api.client(retry=RetryPolicy(retry_statuses={409}), max_retries=2) as client:
+    async with api.client(retry=no_sleep.of(RetryPolicy(retry_statuses={409})), max_retries=2) as client:
         with pytest.raises(APIStatusError):
             await course(client)
     assert len(api.calls("GET", COURSE)) == 3
 
 
-async def test_a_status_left_out_of_the_policy_is_not_retried(
-    api: ScriptedAPI, no_sleep: list[float]
-) -> None:
+async def test_a_status_left_out_of_the_policy_is_not_retried(api: ScriptedAPI, no_sleep: Backoffs) -> None:
     always(api, "GET", COURSE, 503)
-    async with api.client(retry=RetryPolicy(retry_statuses={502})) as client:
+    async with api.client(retry=no_sleep.of(RetryPolicy(retry_statuses={502}))) as client:
         with pytest.raises(ServerError):
             await course(client)
     assert len(api.calls("GET", COURSE)) == 1
 
 
-async def test_a_post_is_not_retried_on_a_policy_status(api: ScriptedAPI, no_sleep: list[float]) -> None:
+async def test_a_post_is_not_retried_on_a_policy_status(api: ScriptedAPI, no_sleep: Backoffs) -> None:
     always(api, "POST", ALLOCATE, 500)
-    async with api.client(retry=RetryPolicy(retry_statuses={500})) as client:
+    async with api.client(retry=no_sleep.of(RetryPolicy(retry_statuses={500}))) as client:
         with pytest.raises(ServerError):
             await client.policies.allocate(
                 POLICY, learner_emails=["al@example.com"], content_key="k", content_price_cents=1
@@ -76,10 +72,10 @@ async def test_a_post_is_not_retried_on_a_policy_status(api: ScriptedAPI, no_sle
 
 
 async def test_a_post_is_still_retried_when_the_server_said_try_later(
-    api: ScriptedAPI, no_sleep: list[float]
+    api: ScriptedAPI, no_sleep: Backoffs
 ) -> None:
     always(api, "POST", ALLOCATE, 429)
-    async with api.client(retry=RetryPolicy(retry_statuses={503}), max_retries=1) as client:
+    async with api.client(retry=no_sleep.of(RetryPolicy(retry_statuses={503})), max_retries=1) as client:
         with pytest.raises(APIStatusError):
             await client.policies.allocate(
                 POLICY, learner_emails=["al@example.com"], content_key="k", content_price_cents=1
@@ -88,21 +84,23 @@ async def test_a_post_is_still_retried_when_the_server_said_try_later(
 
 
 async def test_retry_after_replaces_the_backoff_up_to_the_policys_cap(
-    api: ScriptedAPI, no_sleep: list[float]
+    api: ScriptedAPI, no_sleep: Backoffs
 ) -> None:
     always(api, "GET", COURSE, 503, **{"Retry-After": "30"})
-    async with api.client(retry=EXACT.replace(max_retry_after=5.0), max_retries=1) as client:
+    async with api.client(retry=no_sleep.of(EXACT.replace(max_retry_after=5.0)), max_retries=1) as client:
         with pytest.raises(ServerError):
             await course(client)
     assert no_sleep == [5.0]
 
 
 async def test_a_view_has_its_own_policy_and_the_client_keeps_its(
-    api: ScriptedAPI, no_sleep: list[float]
+    api: ScriptedAPI, no_sleep: Backoffs
 ) -> None:
     always(api, "GET", COURSE, 503)
-    async with api.client(retry=EXACT, max_retries=1) as client:
-        patient = client.with_options(retry=RetryPolicy(initial_delay=0.25, jitter=0), max_retries=2)
+    async with api.client(retry=no_sleep.of(EXACT), max_retries=1) as client:
+        patient = client.with_options(
+            retry=no_sleep.of(RetryPolicy(initial_delay=0.25, jitter=0)), max_retries=2
+        )
         with pytest.raises(ServerError):
             await course(patient)
         assert no_sleep == [0.25, 0.5]
@@ -110,20 +108,20 @@ async def test_a_view_has_its_own_policy_and_the_client_keeps_its(
             await course(client)
     assert no_sleep == [0.25, 0.5, 1.0]
     assert patient.options.retry.initial_delay == 0.25
-    assert client.options.retry == EXACT
+    assert client.options.retry == no_sleep.of(EXACT)
 
 
-async def test_a_call_has_its_own_policy(api: ScriptedAPI, no_sleep: list[float]) -> None:
+async def test_a_call_has_its_own_policy(api: ScriptedAPI, no_sleep: Backoffs) -> None:
     always(api, "GET", COURSE, 503)
-    async with api.client(retry=EXACT, max_retries=1) as client:
+    async with api.client(retry=no_sleep.of(EXACT), max_retries=1) as client:
         with pytest.raises(ServerError):
-            await course(client, retry=RetryPolicy(initial_delay=0.1, jitter=0))
+            await course(client, retry=no_sleep.of(RetryPolicy(initial_delay=0.1, jitter=0)))
         with pytest.raises(ServerError):
-            await client.request("GET", COURSE, retry=RetryPolicy(initial_delay=0.2, jitter=0))
+            await client.request("GET", COURSE, retry=no_sleep.of(RetryPolicy(initial_delay=0.2, jitter=0)))
     assert no_sleep == [0.1, 0.2]
 
 
-async def test_a_connection_refused_is_retried_with_the_policys_delays(no_sleep: list[float]) -> None:
+async def test_a_connection_refused_is_retried_with_the_policys_delays(no_sleep: Backoffs) -> None:
     from aiohttp.test_utils import unused_port
 
     from enterprise_async import APIConnectionError, EnterpriseClient
@@ -132,7 +130,7 @@ async def test_a_connection_refused_is_retried_with_the_policys_delays(no_sleep:
         client_id="id",
         client_secret="secret-never-shown",
         base_url=f"http://127.0.0.1:{unused_port()}",
-        retry=EXACT,
+        retry=no_sleep.of(EXACT),
         max_retries=2,
     ) as client:
         with pytest.raises(APIConnectionError):
@@ -172,7 +170,7 @@ def test_a_policy_travels_as_json_with_the_client_options() -> None:
 
 
 async def test_a_retried_request_says_so_at_info_level(
-    api: ScriptedAPI, no_sleep: list[float], caplog: pytest.LogCaptureFixture
+    api: ScriptedAPI, caplog: pytest.LogCaptureFixture
 ) -> None:
     answers = iter([503, 200])
 
@@ -181,7 +179,7 @@ async def test_a_retried_request_says_so_at_info_level(
         return web.json_response({"key": "edX+DemoX"}, status=next(answers))
 
     caplog.set_level("INFO", logger="enterprise_async")
-    async with api.client(retry=EXACT) as client:
+    async with api.client(retry=RetryPolicy(initial_delay=0.01, jitter=0)) as client:
         await course(client)
     (record,) = [record for record in caplog.records if record.levelname == "INFO"]
-    assert record.getMessage() == f"GET {COURSE}: retry 1 of 2 in 1.00 s after 503"
+    assert record.getMessage() == f"GET {COURSE}: retry 1 of 2 in 0.01 s after 503"

@@ -21,7 +21,7 @@ from enterprise_async import (
     Send,
     Timeout,
 )
-from tests.conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
+from tests.conftest import CLIENT_ID, CLIENT_SECRET, Backoffs, ScriptedAPI
 
 SLOW = "/enterprise/v1/slow/"
 CHUNKS = 40
@@ -129,7 +129,7 @@ async def test_a_connect_limit_ends_a_connection_that_is_never_made(unanswering:
 
 
 async def test_a_post_whose_connection_was_never_made_is_retried(
-    unanswering: EnterpriseClient, no_sleep: list[float]
+    unanswering: EnterpriseClient, no_sleep: Backoffs
 ) -> None:
     attempts: list[int] = []
 
@@ -137,7 +137,7 @@ async def test_a_post_whose_connection_was_never_made_is_retried(
         attempts.append(request.trace.attempt)
         return await send(request)
 
-    retrying = unanswering.with_options(max_retries=1, middleware=[count])
+    retrying = unanswering.with_options(max_retries=1, middleware=[count], retry=no_sleep.policy)
     with pytest.raises(APITimeoutError):
         await retrying.request("POST", SLOW, json={})
     assert attempts == [1, 2]

@@ -11,6 +11,7 @@ import aiohttp
 
 from enterprise_async import EnterpriseClient, RequestTrace, current_trace
 from enterprise_async.testing import Fault, Sandbox
+from tests.conftest import Backoffs
 
 
 def recording_trace_config(seen: list[Any]) -> aiohttp.TraceConfig:
@@ -37,7 +38,7 @@ async def traced_client(seen: list[Any]) -> AsyncIterator[tuple[Sandbox, Enterpr
         yield sandbox, client
 
 
-async def test_each_request_names_its_operation_page_and_attempt(no_sleep: list[float]) -> None:
+async def test_each_request_names_its_operation_page_and_attempt(no_sleep: Backoffs) -> None:
     seen: list[Any] = []
     async with Sandbox(page_sizes={"contents": 7}) as sandbox:
         catalog = max(sandbox.data.catalogs, key=lambda catalog: catalog.item_count)
@@ -46,7 +47,7 @@ async def test_each_request_names_its_operation_page_and_attempt(no_sleep: list[
         )
         async with (
             aiohttp.ClientSession(trace_configs=[recording_trace_config(seen)]) as session,
-            sandbox.client(session=session, max_concurrency=1) as client,
+            sandbox.client(retry=no_sleep.policy, session=session, max_concurrency=1) as client,
         ):
             await client.catalogs.contents(catalog.uuid).to_list()
     traces = [str(trace) for trace, _ in seen]

@@ -17,7 +17,7 @@ from enterprise_async import ClientValidationError, NotFoundError, RateLimiter, 
 from enterprise_async._request.options import ClientOptions
 from enterprise_async._transport.middleware import OutgoingRequest
 from enterprise_async.testing import Fault, Sandbox
-from tests.conftest import InFlight
+from tests.conftest import Backoffs, InFlight
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 UNKNOWN_CATALOG = "00000000-0000-4000-8000-000000000000"
@@ -81,23 +81,23 @@ async def test_a_fixed_bound_never_grows() -> None:
         assert (client.concurrency.limit, counted.most) == (8, 8)
 
 
-async def test_a_429_halves_the_limit(no_sleep: list[float]) -> None:
-    async with Sandbox() as sandbox, sandbox.client(options=auto()) as client:
+async def test_a_429_halves_the_limit(no_sleep: Backoffs) -> None:
+    async with Sandbox() as sandbox, sandbox.client(options=auto(retry=no_sleep.policy)) as client:
         sandbox.faults.inject(CATALOGS, Fault.rate_limited(0), times=1)
         assert (await client.catalogs.list().first_page()).results
         assert client.concurrency.limit == 4
 
 
 @pytest.mark.parametrize("status", [500, 502, 503, 504])
-async def test_a_5xx_halves_the_limit(no_sleep: list[float], status: int) -> None:
-    async with Sandbox() as sandbox, sandbox.client(options=auto()) as client:
+async def test_a_5xx_halves_the_limit(no_sleep: Backoffs, status: int) -> None:
+    async with Sandbox() as sandbox, sandbox.client(options=auto(retry=no_sleep.policy)) as client:
         sandbox.faults.inject(CATALOGS, Fault.server_error(status), times=1)
         assert (await client.catalogs.list().first_page()).results
         assert client.concurrency.limit == 4
 
 
-async def test_an_attempt_without_an_answer_halves_the_limit(no_sleep: list[float]) -> None:
-    async with Sandbox() as sandbox, sandbox.client(options=auto()) as client:
+async def test_an_attempt_without_an_answer_halves_the_limit(no_sleep: Backoffs) -> None:
+    async with Sandbox() as sandbox, sandbox.client(options=auto(retry=no_sleep.policy)) as client:
         sandbox.faults.inject(CATALOGS, Fault.drop(), times=2)  # aiohttp resends a GET once
         assert (await client.catalogs.list().first_page()).results
         assert client.concurrency.limit == 4
@@ -126,8 +126,8 @@ async def test_429s_to_requests_sent_together_halve_the_limit_once() -> None:
         assert client.concurrency.decreases == 1
 
 
-async def test_growth_slows_where_the_last_overload_came(no_sleep: list[float]) -> None:
-    async with Sandbox() as sandbox, sandbox.client(options=auto()) as client:
+async def test_growth_slows_where_the_last_overload_came(no_sleep: Backoffs) -> None:
+    async with Sandbox() as sandbox, sandbox.client(options=auto(retry=no_sleep.policy)) as client:
         sandbox.faults.inject(CATALOGS, Fault.rate_limited(0), times=1)
         await client.catalogs.list().first_page()  # 429 at 8: halved to 4; its retry is 1 answer of 4
         await sequential_pages(client, 3 + 5 + 6)
@@ -147,23 +147,26 @@ async def test_the_limit_never_grows_past_its_maximum() -> None:
         assert counted.most == 10
 
 
-async def test_the_limit_never_falls_below_its_minimum(no_sleep: list[float]) -> None:
-    async with Sandbox() as sandbox, sandbox.client(options=auto((3, 10), max_retries=6)) as client:
+async def test_the_limit_never_falls_below_its_minimum(no_sleep: Backoffs) -> None:
+    async with (
+        Sandbox() as sandbox,
+        sandbox.client(options=auto((3, 10), max_retries=6, retry=no_sleep.policy)) as client,
+    ):
         sandbox.faults.inject(CATALOGS, Fault.rate_limited(0), times=6)
         assert (await client.catalogs.list().first_page()).results  # six 429s in a row, each its own
         assert client.concurrency.decreases == 6
         assert client.concurrency.limit == 3
 
 
-async def test_retry_after_is_still_honoured(no_sleep: list[float]) -> None:
-    async with Sandbox() as sandbox, sandbox.client(options=auto()) as client:
+async def test_retry_after_is_still_honoured(no_sleep: Backoffs) -> None:
+    async with Sandbox() as sandbox, sandbox.client(options=auto(retry=no_sleep.policy)) as client:
         sandbox.faults.inject(CATALOGS, Fault.rate_limited(3), times=1)
         assert (await client.catalogs.list().first_page()).results
         assert no_sleep == [3.0]
 
 
-async def test_views_share_the_adaptive_limit_of_their_client(no_sleep: list[float]) -> None:
-    async with Sandbox() as sandbox, sandbox.client(options=auto()) as client:
+async def test_views_share_the_adaptive_limit_of_their_client(no_sleep: Backoffs) -> None:
+    async with Sandbox() as sandbox, sandbox.client(options=auto(retry=no_sleep.policy)) as client:
         view = client.with_options(timeout=5, max_retries=3)
         assert view.concurrency is client.concurrency
         sandbox.faults.inject(CATALOGS, Fault.rate_limited(0), times=1)
@@ -188,10 +191,14 @@ async def test_views_hold_requests_in_flight_within_the_one_limit() -> None:
         assert counted.most == 4
 
 
-async def test_clients_sharing_a_rate_limiter_adapt_one_limit(no_sleep: list[float]) -> None:
+async def test_clients_sharing_a_rate_limiter_adapt_one_limit(no_sleep: Backoffs) -> None:
     async with Sandbox() as sandbox, RateLimiter() as limiter:
-        one = sandbox.client(options=auto(), rate_limit="1000/second", rate_limiter=limiter)
-        other = sandbox.client(options=auto(), rate_limit="1000/second", rate_limiter=limiter)
+        one = sandbox.client(
+            options=auto(retry=no_sleep.policy), rate_limit="1000/second", rate_limiter=limiter
+        )
+        other = sandbox.client(
+            options=auto(retry=no_sleep.policy), rate_limit="1000/second", rate_limiter=limiter
+        )
         async with one, other:
             sandbox.faults.inject(CATALOGS, Fault.rate_limited(0), times=1)
             await one.catalogs.list().first_page()

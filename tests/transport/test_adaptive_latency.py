@@ -20,6 +20,7 @@ from typing import Any
 from enterprise_async._request.options import ClientOptions
 from enterprise_async._transport.adaptive import AdaptiveConcurrency
 from enterprise_async.testing import DataSize, Fault, Sandbox
+from tests.conftest import Backoffs
 from tests.transport.latency_front import LatencyFront, PageDepth
 from tests.transport.virtual_time import run_on_virtual_time
 
@@ -140,11 +141,11 @@ async def test_a_latency_climb_at_the_same_concurrency_is_no_congestion() -> Non
         assert client.concurrency.limit >= 8
 
 
-async def test_429s_still_halve_the_limit_when_latency_grows_with_the_page(no_sleep: list[float]) -> None:
+async def test_429s_still_halve_the_limit_when_latency_grows_with_the_page(no_sleep: Backoffs) -> None:
     async with (
         catalog_of(PAGES) as sandbox,
         LatencyFront(sandbox, PageDepth(first=0.005, per_page=0.001)) as front,
-        front.client(options=AUTO) as client,
+        front.client(options=AUTO.evolve(retry=no_sleep.policy)) as client,
     ):
         sandbox.faults.inject(f"{CATALOGS}/*", Fault.rate_limited(0), times=1, skip=60)
         assert await read_catalog(client, sandbox) == PAGES

@@ -8,7 +8,7 @@ import pytest
 from aiohttp import web
 
 from enterprise_async import ClientValidationError, OutgoingRequest, RawResponse, Send
-from tests.conftest import ScriptedAPI
+from tests.conftest import Backoffs, ScriptedAPI
 
 CATALOG = "5b0b3e9c-58d6-4d6b-a63b-8c2ef5e0e5a1"
 COURSE = f"/enterprise/v2/enterprise-catalogs/{CATALOG}/courses/edX+DemoX"
@@ -32,17 +32,17 @@ def serve_503_then_the_course(api: ScriptedAPI) -> None:
 
 
 async def test_a_header_a_middleware_adds_reaches_the_server_on_every_attempt(
-    api: ScriptedAPI, no_sleep: list[float]
+    api: ScriptedAPI, no_sleep: Backoffs
 ) -> None:
     serve_503_then_the_course(api)
 
-    async with api.client(middleware=[add_tenant]) as client:
+    async with api.client(retry=no_sleep.policy, middleware=[add_tenant]) as client:
         await course(client)
     assert [sent.headers.get("X-Tenant") for sent in api.calls("GET", COURSE)] == ["acme", "acme"]
 
 
 async def test_each_attempt_runs_the_chain_with_its_attempt_number(
-    api: ScriptedAPI, no_sleep: list[float]
+    api: ScriptedAPI, no_sleep: Backoffs
 ) -> None:
     serve_503_then_the_course(api)
 
@@ -52,7 +52,7 @@ async def test_each_attempt_runs_the_chain_with_its_attempt_number(
         attempts.append(request.trace.attempt)
         return await send(request)
 
-    async with api.client(middleware=[count]) as client:
+    async with api.client(retry=no_sleep.policy, middleware=[count]) as client:
         await course(client)
     assert attempts == [1, 2]
 
@@ -177,7 +177,7 @@ def test_middleware_that_is_not_a_list_of_functions_is_refused(api: ScriptedAPI,
 
 
 async def test_an_answer_a_middleware_makes_carries_the_time_and_retries_of_the_call(
-    api: ScriptedAPI, no_sleep: list[float]
+    api: ScriptedAPI, no_sleep: Backoffs
 ) -> None:
     api.json("GET", COURSE, {"detail": "busy"}, status=503)
 
@@ -186,18 +186,18 @@ async def test_an_answer_a_middleware_makes_carries_the_time_and_retries_of_the_
             return await send(request)
         return _cached(request)
 
-    async with api.client(middleware=[answer_the_retry]) as client:
+    async with api.client(retry=no_sleep.policy, middleware=[answer_the_retry]) as client:
         answer = await client.with_raw_response.catalogs.course(CATALOG, "edX+DemoX")
     assert (answer.status, answer.retries) == (200, 1)
     assert answer.elapsed > 0
 
 
 async def test_an_answer_passed_on_by_a_middleware_carries_the_retries_it_took(
-    api: ScriptedAPI, no_sleep: list[float]
+    api: ScriptedAPI, no_sleep: Backoffs
 ) -> None:
     serve_503_then_the_course(api)
 
-    async with api.client(middleware=[add_tenant]) as client:
+    async with api.client(retry=no_sleep.policy, middleware=[add_tenant]) as client:
         answer = await client.with_raw_response.catalogs.course(CATALOG, "edX+DemoX")
     assert (answer.status, answer.retries) == (200, 1)
     assert answer.elapsed > 0

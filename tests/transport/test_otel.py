@@ -22,6 +22,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from enterprise_async import APIStatusError
 from enterprise_async.testing import Fault, Sandbox
+from tests.conftest import Backoffs
 from tests.without_extras import run_without
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
@@ -104,9 +105,9 @@ async def test_an_attempt_span_follows_the_http_client_conventions(recorded: Rec
 
 
 async def test_a_retry_is_an_attempt_span_with_its_resend_count_and_error_type(
-    recorded: Recorded, no_sleep: list[float]
+    recorded: Recorded, no_sleep: Backoffs
 ) -> None:
-    async with Sandbox(seed=0) as sandbox, sandbox.client() as client:
+    async with Sandbox(seed=0) as sandbox, sandbox.client(retry=no_sleep.policy) as client:
         sandbox.faults.inject(CATALOGS, Fault.server_error(503), times=1)
         await client.catalogs.list().first_page()
     first, second = sorted(api_attempts(recorded), key=lambda span: span.start_time or 0)
@@ -131,7 +132,7 @@ async def test_a_listing_is_one_span_with_its_pages_requests_under_it(recorded: 
     assert numbers == list(range(1, len(pages) + 1))
 
 
-async def test_request_durations_and_429s_are_recorded(recorded: Recorded, no_sleep: list[float]) -> None:
+async def test_request_durations_and_429s_are_recorded(recorded: Recorded) -> None:
     async with Sandbox(seed=0) as sandbox, sandbox.client() as client:
         sandbox.faults.inject(CATALOGS, Fault.rate_limited(0), times=1)
         await client.catalogs.list().first_page()

@@ -21,6 +21,7 @@ from enterprise_async import (
     ServerError,
 )
 from enterprise_async.testing import Fault, Sandbox
+from tests.conftest import Backoffs
 from tests.transport.test_transport import refused
 
 Call = Callable[[EnterpriseClient], Awaitable[Any]]
@@ -114,11 +115,11 @@ SENT_ONCE = [
 
 @pytest.mark.parametrize(("fault", "error", "name"), SENT_ONCE)
 async def test_a_post_that_may_have_reached_the_server_is_sent_once(
-    sandbox: Sandbox, no_sleep: list[float], name: str, fault: Fault, error: type[EnterpriseError]
+    sandbox: Sandbox, no_sleep: Backoffs, name: str, fault: Fault, error: type[EnterpriseError]
 ) -> None:
     path, call = post_calls(sandbox)[name]
     sandbox.faults.inject(path, fault, times=1)
-    async with sandbox.client(max_retries=3, timeout=TIMEOUT) as client:
+    async with sandbox.client(retry=no_sleep.policy, max_retries=3, timeout=TIMEOUT) as client:
         with pytest.raises(error):
             await call(client)
     assert await logged(sandbox, path) == 1
@@ -137,11 +138,11 @@ async def logged(sandbox: Sandbox, path: str) -> int:
 
 @pytest.mark.parametrize("name", POSTS)
 async def test_a_post_answered_429_is_sent_again_and_succeeds(
-    sandbox: Sandbox, no_sleep: list[float], name: str
+    sandbox: Sandbox, no_sleep: Backoffs, name: str
 ) -> None:
     path, call = post_calls(sandbox)[name]
     sandbox.faults.inject(path, Fault.rate_limited(2), times=1)
-    async with sandbox.client() as client:
+    async with sandbox.client(retry=no_sleep.policy) as client:
         await call(client)
     statuses = [entry.status for entry in sandbox.requests.find("POST", path)]
     assert len(statuses) == 2
@@ -161,7 +162,7 @@ async def test_a_post_is_sent_once_when_all_goes_well(sandbox: Sandbox, name: st
 
 @pytest.mark.parametrize("name", POSTS)
 async def test_a_post_whose_connection_was_refused_is_sent_again(
-    sandbox: Sandbox, no_sleep: list[float], mocked_aiohttp: aioresponses, name: str
+    sandbox: Sandbox, no_sleep: Backoffs, mocked_aiohttp: aioresponses, name: str
 ) -> None:
     mocked = mocked_aiohttp
     path, call = post_calls(sandbox)[name]
@@ -170,7 +171,9 @@ async def test_a_post_whose_connection_was_refused_is_sent_again(
     url = re.compile(re.escape(f"{base}{path}") + r"(\?.*)?$")
     mocked.post(url, exception=refused())
     mocked.post(url, status=200, payload={})
-    async with EnterpriseClient(client_id="id", client_secret="secret", base_url=base) as client:
+    async with EnterpriseClient(
+        retry=no_sleep.policy, client_id="id", client_secret="secret", base_url=base
+    ) as client:
         # The mocked body is not each operation's result; what matters is the count.
         with contextlib.suppress(ResponseDecodeError):
             await call(client)
