@@ -308,7 +308,25 @@ async def test_an_unreadable_item_without_identity_holds_every_removal(
         summary = await export(client, tmp_path)
     counts = outcome_of(summary, catalog).changes
     assert (counts.removed, counts.held) == (0, 1)
-    assert "lack the key that names them" in (counts.note or "")
+    assert "carry no name at all" in (counts.note or "")
+
+
+async def test_an_unreadable_item_without_its_key_holds_only_the_item_it_may_be(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    catalog = sandbox.data.catalogs[0].uuid
+    async with sandbox.client() as client:
+        await export(client, tmp_path)
+        items = await served(client, catalog)
+        keyless = {key: value for key, value in items[8].items() if key != "key"}
+        sandbox.edits.remove(catalog, 8)
+        sandbox.edits.create(catalog, keyless, at=8)  # named by its uuid alone
+        sandbox.edits.remove(catalog, 30)
+        summary = await export(client, tmp_path)
+    counts = outcome_of(summary, catalog).changes
+    assert kinds(tmp_path, catalog) == [("removed", name(items[30]))]
+    assert (counts.removed, counts.held, outcome_of(summary, catalog).rejected) == (1, 1, 1)
+    assert "lacking the key that names them" in (counts.note or "")
 
 
 async def test_a_resume_after_a_stop_gives_the_changes_of_a_run_never_stopped(
