@@ -14,6 +14,7 @@ from pathlib import Path
 from . import (
     adaptive,
     call_cost,
+    changes,
     decode,
     export,
     fleet,
@@ -43,6 +44,7 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B12": adaptive.run_deep,
     "B13": call_cost.run,
     "B14": sandbox_size.run,
+    "B15": changes.run,
 }
 DEFAULT_ROUNDS = 5
 
