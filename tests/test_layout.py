@@ -1,5 +1,7 @@
 """``tests/`` mirrors the runtime's layers: each ``enterprise_async/_<layer>/`` has ``tests/<layer>/``,
-and no folder of ``tests/`` is named for a layer the runtime does not have."""
+and no folder of ``tests/`` is named for a layer the runtime does not have; the root of ``tests/``
+keeps only what every folder shares. No hand-written module of the package is over 450 lines (the
+generator's are held to the same by ``tests/codegen``)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,12 @@ import enterprise_async
 
 PACKAGE = Path(enterprise_async.__file__).parent
 TESTS = Path(__file__).parent
+
+MOST_FILES_AT_THE_ROOT = 12
+"""Files directly in ``tests/``: the suite's shared fixtures and helpers, its README and this test."""
+
+MOST_LINES = 450
+"""Lines of a hand-written module of ``enterprise_async`` at most."""
 
 GENERATED = "_generated"
 """Written by the generator, whose tests are ``tests/codegen``."""
@@ -66,3 +74,18 @@ def test_every_public_subpackage_has_a_test_folder() -> None:
     public = {name for name in packages(PACKAGE) if not name.startswith("_")}
     missing = public - packages(TESTS)
     assert not missing, f"public subpackages with no tests/<name>/: {sorted(missing)}"
+
+
+def test_the_root_of_tests_keeps_only_what_the_folders_share() -> None:
+    files = sorted(path.name for path in TESTS.iterdir() if path.is_file())
+    assert len(files) <= MOST_FILES_AT_THE_ROOT, f"{len(files)} files at the root of tests/: {files}"
+
+
+def test_no_hand_written_module_is_over_450_lines() -> None:
+    modules = (path for path in PACKAGE.rglob("*.py") if GENERATED not in path.relative_to(PACKAGE).parts)
+    lines = {
+        path.relative_to(PACKAGE).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in modules
+    }
+    over = {name: count for name, count in lines.items() if count > MOST_LINES}
+    assert not over, f"modules over {MOST_LINES} lines: {over}"

@@ -2,10 +2,10 @@
 
 - ``settings``: a client's settings, read from arguments and the environment, checked;
 - ``resource``: the base of the generated resource classes, and what they need of the client;
-- ``answers``, ``raw_response``, ``listing``: a call's answer, its raw view, and a listing's pager;
+- ``raw_response``, ``listing``: a call's answer with its HTTP details, and a listing's pager;
 - ``job_results``: following a bulk job to its results file;
 - ``undocumented``: calls to paths the spec does not document.
 
 Layers below: ``_bulk``, ``_paging``, ``_transport``, ``_response``, ``_request``, ``_decoding``,
-``_utils`` (the ``layers`` contract in ``pyproject.toml``).
+``_spec``, ``_utils`` (the ``layers`` contract in ``pyproject.toml``).
 """

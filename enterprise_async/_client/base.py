@@ -2,9 +2,9 @@
 
 It is given the spec (an ``ApiSpec``: the operation table, the client-wide retry statuses, the
 request-id headers) and runs every call the same way: the call's arguments are checked and its
-request built (``_request.request``), sent through the transport, and
-the answer mapped to a result or a typed error (``answers``); a list operation's call becomes a
-pager (``listing``). It holds what a client is made of: its checked settings (``settings``), its
+request built (``_request.request``), sent through the transport, and the answer read to a
+result or a typed error (``_response.answer``); a list operation's call becomes a pager
+(``listing``). It holds what a client is made of: its checked settings (``settings``), its
 session (``_transport.session``) and its views. It knows no endpoint, model or resource of its
 own: the generated ``EnterpriseClient`` subclasses it, gives it ``SPEC`` and holds the resource
 namespaces (``client.policies``...), whose methods call ``call`` and ``paginate`` here.

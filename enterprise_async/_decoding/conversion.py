@@ -1,7 +1,8 @@
-"""``Conversion``: the one owner of a client's decoding state.
+"""``Conversion``: the one owner of a client's decoding state, and the reading and writing done with it.
 
-A conversion holds the cattrs converter and every hook on it, the model readers and writers the
-generator wrote, the spec's union rules and the component schemas the XML reader needs. The
+A conversion is the tables the decoding looks up (``tables``: the cattrs converter and every hook
+on it, the model readers and writers the generator wrote, the spec's union rules) with the
+component schemas the XML reader needs. The
 generated code makes one (``_generated/conversion.py``: ``CONVERSION``), the generated client
 hands it to the runtime, and every decode and encode of that client goes through it; the public
 ``from_dict``, ``to_dict`` and ``converter`` of ``enterprise_async.models`` are its own. Two
@@ -18,7 +19,6 @@ stays light; the generated readers, writers and union rules are loaded then too 
 from __future__ import annotations
 
 import functools
-import threading
 import typing
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -32,11 +32,12 @@ from .failure import DecodeError, type_name
 from .hooks import enum_hook, is_list, is_mapping, is_open_enum, is_union, list_hook, mapping_hook
 from .readers import model_reader, read_models, reader_for
 from .scalars import SCALAR_HOOKS, Hook
+from .tables import ConversionTables, Writer
 from .tolerance import structure
 from .unions import union_hook
 from .writers import as_sent, model_writer, plain
-from .xml_reading import read_drf_xml, read_drf_xml_in_steps
 from .xml_schema import XmlSchemas, fill_empty_elements
+from .xml_tree import read_drf_xml, read_drf_xml_in_steps
 
 if TYPE_CHECKING:
     import cattrs
@@ -45,7 +46,6 @@ __all__ = ["Conversion", "ReadersLoader", "Writer", "WritersLoader"]
 
 T = TypeVar("T")
 
-Writer = Callable[[Any, bool], Any]
 ReadersLoader = Callable[["Conversion"], Mapping[type[Any], Hook]]
 """Gives the readers of model classes, bound to the conversion it is given (called once, on the
 first decode)."""
@@ -54,9 +54,10 @@ WritersLoader = Callable[["Conversion"], Mapping[type[Any], Writer]]
 first ``to_dict``)."""
 
 
-class Conversion:
+class Conversion(ConversionTables):
     """The converter, the model readers and writers, the union rules and the XML schemas of one
-    client (and of the ``models`` module's ``from_dict``/``to_dict``)."""
+    client (and of the ``models`` module's ``from_dict``/``to_dict``), and the reading and writing
+    done through them."""
 
     def __init__(
         self,
@@ -66,15 +67,8 @@ class Conversion:
         variants: Callable[[], Mapping[Any, VariantRule]] | None = None,
         schemas: Callable[[], Mapping[str, Any]] | None = None,
     ) -> None:
+        super().__init__(readers=readers, writers=writers, variants=variants)
         self.xml = XmlSchemas(self, schemas)
-        self._load_readers = readers
-        self._load_writers = writers
-        self._load_variants = variants
-        self._variants: Mapping[Any, VariantRule] | None = None
-        self._readers: Mapping[type[Any], Hook] | None = None
-        self._writers: Mapping[type[Any], Writer] | None = None
-        self._converter: cattrs.Converter | None = None
-        self._making = threading.RLock()
         # Bound once: the generated readers and writers call these for every odd value.
         self.reader_for = functools.partial(reader_for, self)
         self.read_models = functools.partial(read_models, self)
@@ -83,51 +77,6 @@ class Conversion:
         self.structure = functools.partial(structure, self)
         """``structure(data, model, findings=None, paths_wanted=None, redact=None)``: see
         ``tolerance.structure``."""
-
-    @property
-    def converter(self) -> cattrs.Converter:
-        """The cattrs converter every value goes through, with this conversion's hooks (made on
-        first use). A hook registered on it for a model class is used where that class is decoded
-        at the top (``from_dict``, a response); a model's own fields are read by its reader."""
-        return self._converter or self._make()
-
-    @property
-    def variants(self) -> Mapping[Any, VariantRule]:
-        """The spec's rules for choosing among the classes of a union, keyed by the union (loaded
-        on first use)."""
-        variants = self._variants
-        if variants is None:
-            load = self._load_variants
-            variants = self._variants = dict(load()) if load is not None else {}
-        return variants
-
-    def hook(self, type_: Any) -> Hook:
-        """The converter's structure hook of ``type_``."""
-        converter = self._converter or self._make()
-        hook: Hook = converter.get_structure_hook(type_)
-        return hook
-
-    def reader(self, cls: type[Any]) -> Hook | None:
-        """The reader this conversion was given for a model class, if any."""
-        readers = self._readers
-        if readers is None:
-            with self._making:
-                if self._readers is None:
-                    load = self._load_readers
-                    self._readers = dict(load(self)) if load is not None else {}
-                readers = self._readers
-        return readers.get(cls)
-
-    def writer(self, cls: type[Any]) -> Writer | None:
-        """The writer this conversion was given for a model class, if any."""
-        writers = self._writers
-        if writers is None:
-            with self._making:
-                if self._writers is None:
-                    load = self._load_writers
-                    self._writers = dict(load(self)) if load is not None else {}
-                writers = self._writers
-        return writers.get(cls)
 
     @typing.overload
     def from_dict(self, model: type[T], data: Any) -> T: ...
@@ -167,22 +116,12 @@ class Conversion:
         return fill_empty_elements(self.xml, data, model)
 
     def read_drf_xml(self, body: bytes | str, model: Any = None) -> Any:
-        """A DRF XML document as JSON-shaped data, read as ``model``'s fields say (see ``xml_reading``)."""
+        """A DRF XML document as JSON-shaped data, read as ``model``'s fields say (see ``xml_tree``)."""
         return read_drf_xml(self.xml, body, model)
 
     def read_drf_xml_in_steps(self, body: bytes | str, model: Any = None) -> Steps:
-        """``read_drf_xml`` in steps of a few milliseconds each (see ``xml_reading``)."""
+        """``read_drf_xml`` in steps of a few milliseconds each (see ``xml_tree``)."""
         return read_drf_xml_in_steps(self.xml, body, model)
-
-    def _make(self) -> cattrs.Converter:
-        with self._making:
-            if self._converter is None:
-                import cattrs
-
-                converter = cattrs.Converter()
-                self._install(converter)
-                self._converter = converter
-            return self._converter
 
     def _install(self, converter: cattrs.Converter) -> None:
         """Register every hook on the converter, once, when it is made."""

@@ -15,7 +15,7 @@ from .failure import DecodeError, describe
 from .scalars import SCALAR_HOOKS, Hook, to_mapping, to_str
 
 if TYPE_CHECKING:
-    from .converting import Converting
+    from .tables import ConversionTables
 
 __all__ = [
     "PASS_THROUGH_CLASSES",
@@ -61,7 +61,7 @@ def enum_hook(enum: type[OpenEnum]) -> Hook:
     return structure_enum
 
 
-def list_hook(conversion: Converting, type_: Any) -> Hook:
+def list_hook(conversion: ConversionTables, type_: Any) -> Hook:
     (item_type,) = get_args(type_) or (Any,)
     if item_type in (Any, object):
         return _structure_plain_list

@@ -36,7 +36,7 @@ from .tolerance import Note, keep, noting_outside_enum, report_problems, report_
 from .writers import text_natural, written_as_sent
 
 if TYPE_CHECKING:
-    from .converting import Converting
+    from .tables import ConversionTables
 
 __all__ = [
     "ABSENT",
@@ -57,7 +57,7 @@ Reader = Callable[[Any, str, list[Note]], Any]
 must keep; never raises."""
 
 
-def reader_for(conversion: Converting, type_: Any) -> Reader:
+def reader_for(conversion: ConversionTables, type_: Any) -> Reader:
     """The reader of the values of a field of ``type_`` that its model's reader does not take as they are."""
     if _writes_itself(type_):
         return _nested_reader(conversion, type_)
@@ -112,7 +112,7 @@ def null_array(wire: str, type_: Any, notes: list[Note]) -> list[Any]:
 
 
 def read_models(
-    conversion: Converting,
+    conversion: ConversionTables,
     items: list[Any],
     read: Callable[[Any], Any],
     wire: str,
@@ -158,7 +158,7 @@ def _record(model: Any, notes: list[Note], left: tuple[str, ...], text: bool) ->
     return wire_record(left, text, differs)
 
 
-def model_reader(conversion: Converting, cls: type[Any]) -> Hook:
+def model_reader(conversion: ConversionTables, cls: type[Any]) -> Hook:
     """The reader of a model class the generator did not write one for: field by field, with the
     same readers and the same record as a generated one."""
     plans = field_plans(cls)
@@ -205,7 +205,7 @@ def _writes_itself(type_: Any) -> bool:
     return False
 
 
-def _type_hook(conversion: Converting, type_: Any) -> Callable[[], Hook]:
+def _type_hook(conversion: ConversionTables, type_: Any) -> Callable[[], Hook]:
     """The conversion's hook of ``type_``, looked up on first use (the hook of a model may be its own
     reader's caller)."""
     resolved: list[Hook] = [SCALAR_HOOKS[type_]] if type_ in SCALAR_HOOKS else []
@@ -218,7 +218,7 @@ def _type_hook(conversion: Converting, type_: Any) -> Callable[[], Hook]:
     return decoder
 
 
-def _nested_reader(conversion: Converting, type_: Any) -> Reader:
+def _nested_reader(conversion: ConversionTables, type_: Any) -> Reader:
     """Models write themselves: nothing to note but a value kept as sent."""
     decoder = _type_hook(conversion, type_)
 
@@ -231,7 +231,7 @@ def _nested_reader(conversion: Converting, type_: Any) -> Reader:
     return read_nested
 
 
-def _converting_reader(conversion: Converting, type_: Any, same: Callable[[Any, Any], bool]) -> Reader:
+def _converting_reader(conversion: ConversionTables, type_: Any, same: Callable[[Any, Any], bool]) -> Reader:
     """Notes a value decoded that is not written back as sent (``"12"`` read as 12, ``+00:00`` datetimes)."""
     decoder = _type_hook(conversion, type_)
 
@@ -252,7 +252,7 @@ def _never_same(decoded: Any, sent: Any) -> bool:
     return False
 
 
-def _same_datetime(conversion: Converting, moment: datetime.datetime, sent: Any) -> bool:
+def _same_datetime(conversion: ConversionTables, moment: datetime.datetime, sent: Any) -> bool:
     """Whether ``json_datetime(moment)`` is ``sent``, without writing it: the text is in that canonical
     form (``T``, seconds, microseconds only when not zero, ``Z`` for UTC, else ``+HH:MM`` or no offset
     for a naive datetime) or not."""
@@ -281,7 +281,7 @@ def _extended_form(text: str) -> bool:
     return text[10:11] == "T" and text[4:5] == text[7:8] == "-" and text[13:14] == text[16:17] == ":"
 
 
-def _same_date(_: Converting, day: datetime.date, sent: Any) -> bool:
+def _same_date(_: ConversionTables, day: datetime.date, sent: Any) -> bool:
     return sent.__class__ is str and len(sent) == 10 and day.__class__ is datetime.date
 
 
@@ -289,7 +289,7 @@ def _same_member(member: Any, sent: Any) -> bool:
     return bool(getattr(member, "_value_", member) == sent)
 
 
-_SAME_AS_SENT: dict[Any, Callable[[Converting, Any, Any], bool]] = {
+_SAME_AS_SENT: dict[Any, Callable[[ConversionTables, Any, Any], bool]] = {
     datetime.datetime: _same_datetime,
     datetime.date: _same_date,
 }

@@ -26,7 +26,7 @@ from .fields import model_fields, wire_name
 from .hooks import is_list, is_open_enum, is_union
 
 if TYPE_CHECKING:
-    from .converting import Converting
+    from .tables import ConversionTables
 
 __all__ = [
     "Finding",
@@ -98,7 +98,7 @@ under_way = _UnderWay()
 
 
 def keep(
-    conversion: Converting, value: Any, type_: Any, where: str, error: DecodeError, notes: list[Note]
+    conversion: ConversionTables, value: Any, type_: Any, where: str, error: DecodeError, notes: list[Note]
 ) -> Any:
     """``value`` kept as sent, noted for its model; an array is read item by item instead, so one odd
     item leaves the others decoded. A required field missing is never kept: it is raised again,
@@ -200,7 +200,9 @@ def _outside_enum_error(enum: Any) -> OutsideEnumError:
     return OutsideEnumError(f"not a value of {enum.__name__} in the spec; kept as a plain string")
 
 
-def tolerant(conversion: Converting, value: Any, type_: Any, where: str, problems: list[Problem]) -> Any:
+def tolerant(
+    conversion: ConversionTables, value: Any, type_: Any, where: str, problems: list[Problem]
+) -> Any:
     """``value`` decoded as ``type_``, or kept as sent (and added to ``problems``) where it does not fit.
 
     An array is read item by item, so one odd item leaves the others decoded.
@@ -240,7 +242,7 @@ def _list_member(type_: Any) -> Any:
 
 
 def _structure_reporting(
-    conversion: Converting,
+    conversion: ConversionTables,
     data: Any,
     model: Any,
     findings: list[Finding] | None,
@@ -260,7 +262,7 @@ def _structure_reporting(
 
 
 def _structure_redacting(
-    conversion: Converting,
+    conversion: ConversionTables,
     data: Any,
     model: Any,
     findings: list[Finding] | None,
@@ -297,7 +299,7 @@ def _tell(
 
 
 def _structure_top(
-    conversion: Converting, data: Any, model: Any, findings: list[Finding] | None = None
+    conversion: ConversionTables, data: Any, model: Any, findings: list[Finding] | None = None
 ) -> Any:
     decode = conversion.hook(model)
     try:
@@ -423,7 +425,7 @@ def _as_it_is(value: Any) -> Any:
 
 
 def structure(
-    conversion: Converting,
+    conversion: ConversionTables,
     data: Any,
     model: Any,
     findings: list[Finding] | None = None,

@@ -25,12 +25,12 @@ from .scalars import SCALAR_HOOKS, Hook
 from .tolerance import report_unknown_type
 
 if TYPE_CHECKING:
-    from .converting import Converting
+    from .tables import ConversionTables
 
 __all__ = ["union_hook", "variant_of"]
 
 
-def variant_of(conversion: Converting, union: Any, value: Mapping[str, Any]) -> type[Any] | None:
+def variant_of(conversion: ConversionTables, union: Any, value: Mapping[str, Any]) -> type[Any] | None:
     """The class of a union of classes that ``value`` decodes into; None for any other union."""
     dispatch = conversion.hook(union)
     if isinstance(dispatch, _UnionDispatch) and dispatch.classes:
@@ -41,7 +41,7 @@ def variant_of(conversion: Converting, union: Any, value: Mapping[str, Any]) -> 
 _TEXT_COERCIONS = (bool, int, float, decimal.Decimal, datetime.datetime, datetime.date)
 
 
-def union_hook(conversion: Converting, union: Any) -> Hook:
+def union_hook(conversion: ConversionTables, union: Any) -> Hook:
     members = get_args(union)
     nullable = NoneType in members
     members = tuple(member for member in members if member is not NoneType)
@@ -52,7 +52,7 @@ def union_hook(conversion: Converting, union: Any) -> Hook:
     return _UnionDispatch(conversion, union, members, nullable)
 
 
-def _optional_hook(conversion: Converting, member: Any) -> Hook:
+def _optional_hook(conversion: ConversionTables, member: Any) -> Hook:
     resolved: list[Hook] = []
 
     def structure_optional(value: Any, _: Any = None) -> Any:
@@ -77,7 +77,9 @@ def _optional_enum_hook(enum: type[OpenEnum]) -> Hook:
 class _UnionDispatch:
     """Picks a union's variant from the value: its JSON kind first, then, for text, the most specific type."""
 
-    def __init__(self, conversion: Converting, union: Any, members: tuple[Any, ...], nullable: bool) -> None:
+    def __init__(
+        self, conversion: ConversionTables, union: Any, members: tuple[Any, ...], nullable: bool
+    ) -> None:
         self.hook = conversion.hook
         self.union = union
         self.nullable = nullable

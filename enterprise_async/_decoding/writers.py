@@ -30,7 +30,7 @@ from .record import WireRecord
 from .tolerance import under_way
 
 if TYPE_CHECKING:
-    from .converting import Converting
+    from .tables import ConversionTables
 
 __all__ = [
     "BUILT",
@@ -48,7 +48,7 @@ BUILT = WireRecord(frozenset(), {}, False)
 Writer = Callable[[Any, bool], dict[str, Any]]
 
 
-def plain(conversion: Converting, value: Any, every: bool = False) -> Any:
+def plain(conversion: ConversionTables, value: Any, every: bool = False) -> Any:
     """JSON-ready data for any value a model holds."""
     kind = value.__class__
     if kind in _JSON_SCALARS:
@@ -70,11 +70,11 @@ def plain(conversion: Converting, value: Any, every: bool = False) -> Any:
 _JSON_SCALARS = frozenset({str, int, float, bool, NoneType})
 
 
-def _write_mapping(conversion: Converting, mapping: Mapping[str, Any], every: bool) -> dict[str, Any]:
+def _write_mapping(conversion: ConversionTables, mapping: Mapping[str, Any], every: bool) -> dict[str, Any]:
     return {key: plain(conversion, item, every) for key, item in mapping.items()}
 
 
-_WRITERS: Mapping[type[Any], Callable[[Converting, Any, bool], Any]] = {
+_WRITERS: Mapping[type[Any], Callable[[ConversionTables, Any, bool], Any]] = {
     list: lambda conversion, items, every: [plain(conversion, item, every) for item in items],
     dict: _write_mapping,
     TextObject: _write_mapping,  # an object read from XML writes as the dict it is
@@ -87,12 +87,12 @@ _WRITERS: Mapping[type[Any], Callable[[Converting, Any, bool], Any]] = {
 _TEXT_NATURAL = frozenset({str, datetime.datetime, datetime.date, decimal.Decimal})
 
 
-def model_writer(conversion: Converting, cls: type[Any]) -> Writer:
+def model_writer(conversion: ConversionTables, cls: type[Any]) -> Writer:
     """The conversion's writer of a model class; for a class its writers do not know, ``_write_model``."""
     return conversion.writer(cls) or functools.partial(_write_model, conversion)
 
 
-def _write_model(conversion: Converting, model: Any, every: bool = False) -> dict[str, Any]:
+def _write_model(conversion: ConversionTables, model: Any, every: bool = False) -> dict[str, Any]:
     """A model of a class the generator did not see, written as a generated writer would."""
     record: WireRecord = getattr(model, WIRE, None) or BUILT
     data: dict[str, Any] = plain(conversion, model.extra, every) if model.extra else {}
@@ -131,7 +131,7 @@ def json_datetime(moment: datetime.datetime) -> str:
     return written[:-6] + "Z" if written.endswith("+00:00") else written
 
 
-def as_sent(conversion: Converting, v: Any, r: Any, type_: Any, text: bool, every: bool) -> Any:
+def as_sent(conversion: ConversionTables, v: Any, r: Any, type_: Any, text: bool, every: bool) -> Any:
     """``r``, the server's value of a field of ``type_``, while ``v`` is still what it decodes to;
     ``v`` written otherwise.
 
@@ -161,7 +161,7 @@ def as_sent(conversion: Converting, v: Any, r: Any, type_: Any, text: bool, ever
     return r if r.__class__ in _JSON_SCALARS else plain(conversion, r)
 
 
-def _decodes_to(conversion: Converting, sent: Any, type_: Any, value: Any) -> bool:
+def _decodes_to(conversion: ConversionTables, sent: Any, type_: Any, value: Any) -> bool:
     """Whether ``sent`` still decodes to ``value``; decoded again, it was reported the first time."""
     under_way.pending = []
     try:
@@ -172,7 +172,7 @@ def _decodes_to(conversion: Converting, sent: Any, type_: Any, value: Any) -> bo
         under_way.pending = None
 
 
-def written_as_sent(conversion: Converting, decoded: Any, sent: Any) -> bool:
+def written_as_sent(conversion: ConversionTables, decoded: Any, sent: Any) -> bool:
     """Whether ``to_dict`` writes ``decoded`` back as ``sent`` (``"Z"`` and ``"+00:00"`` differ)."""
     written = plain(conversion, decoded)
     return written.__class__ is sent.__class__ and bool(written == sent)

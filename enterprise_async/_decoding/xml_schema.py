@@ -28,7 +28,7 @@ from .hooks import is_list, is_mapping, is_union
 from .unions import variant_of
 
 if TYPE_CHECKING:
-    from .converting import Converting
+    from .tables import ConversionTables
 
 __all__ = ["XmlSchemas", "fill_empty_elements"]
 
@@ -81,7 +81,7 @@ class XmlSchemas:
     """The spec's component schemas of one ``Conversion`` (loaded on first use), and the shapes of
     the classes read with them."""
 
-    def __init__(self, conversion: Converting, load: Callable[[], Mapping[str, Any]] | None) -> None:
+    def __init__(self, conversion: ConversionTables, load: Callable[[], Mapping[str, Any]] | None) -> None:
         self.conversion = conversion
         self._load = load
         self._loading = threading.Lock()

@@ -42,6 +42,16 @@ ASSIGNMENT_ORDERING: Final[Mapping[str, Callable[[AssignmentRecord], Any]]] = {
     "recent_action_time": lambda record: record.recent_action["timestamp"],
 }
 """Fields the assignment list orders by; others named in ``ordering`` are ignored, as DRF does."""
+ASSIGNMENT_QUERY: Final = (
+    *(
+        f"{name}{suffix}"
+        for name in ("content_key", "learner_email", "learner_state", "state", "lms_user_id")
+        for suffix in ("", "__in")
+    ),
+    "search",
+    "ordering",
+)
+"""Query parameters that filter or order the assignment list (beside the page's own)."""
 
 
 class AccessHandlers(ServiceHandlers):
@@ -131,8 +141,14 @@ class AccessHandlers(ServiceHandlers):
 
     def assignments(self, call: Call) -> Reply:
         configuration = self._configuration(call)
-        rows = _filter_assignments(self.data.assignments(configuration), call.query)
-        rows = _order_assignments(rows, call.query.get("ordering"))
+        records = self.data.assignments(configuration)
+        if any(name in call.query for name in ASSIGNMENT_QUERY):  # every record read, as a scan would
+            rows: Sequence[AssignmentRecord] = _order_assignments(
+                _filter_assignments(records, call.query), call.query.get("ordering")
+            )
+            counts = _learner_state_counts(rows)
+        else:  # in creation order, the page's records alone made, the counts kept
+            rows, counts = records, records.learner_state_counts()
         page = self.pages.page(call, "assignments.list", len(rows), "assignments", "page_size")
         return self.pages.paged(
             call,
@@ -140,7 +156,7 @@ class AccessHandlers(ServiceHandlers):
             page,
             [record.wire() for record in rows[page.start : page.end]],
             current_page=page.number,
-            learner_state_counts=_learner_state_counts(rows),
+            learner_state_counts=_ranked(counts),
         )
 
     def remind(self, call: Call) -> Reply:
@@ -166,9 +182,8 @@ class AccessHandlers(ServiceHandlers):
         refuses only missing ones (``refuses-skipped: false``), those it did not find."""
         if self.services.rules(operation).get("refuses-skipped", True):
             return skipped
-        configuration = call.params["configuration"].lower()
-        found = {record.uuid for record in self.data.assignments(configuration)}
-        return [uuid for uuid in asked if uuid.lower() not in found]
+        records = self.data.assignments(call.params["configuration"].lower())
+        return [uuid for uuid in asked if records.by_uuid(uuid.lower()) is None]
 
     def _configuration(self, call: Call) -> str:
         configuration = call.params["configuration"].lower()
@@ -248,11 +263,16 @@ def _order_assignments(rows: list[AssignmentRecord], ordering: str | None) -> li
     return ordered
 
 
-def _learner_state_counts(rows: Iterable[AssignmentRecord]) -> list[dict[str, Any]]:
+def _learner_state_counts(rows: Iterable[AssignmentRecord]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for record in rows:
         if record.learner_state:
             counts[record.learner_state] = counts.get(record.learner_state, 0) + 1
+    return counts
+
+
+def _ranked(counts: Mapping[str, int]) -> list[dict[str, Any]]:
+    """Learner states by count, the most first, as the list's ``learner_state_counts``."""
     ranked = sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))
     return [{"learner_state": state, "count": count} for state, count in ranked]
 

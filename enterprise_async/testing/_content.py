@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Final, Literal
 
 from ._content_courses import CourseGenerator
@@ -47,6 +47,8 @@ _COURSE_KEY = re.compile(r"^[^+/]+\+[A-Z]+\.(\d+)\.(\d+)x$")
 _RUN_KEY = re.compile(r"^course-v1:[^+/]+\+[A-Z]+\.(\d+)\.(\d+)x\+[0-9A-Za-z_]+$")
 _ITEM_CACHE_SIZE = 1024
 """Items kept after generation (about 15 KiB each): enough for a page and the lookups that follow it."""
+FIRST_COURSES: Final = 50
+"""The items of a catalog among which its assigned and reported courses are (``first_courses``)."""
 
 
 class CatalogContent:
@@ -60,12 +62,42 @@ class CatalogContent:
         self._courses = CourseGenerator(pools)
         self._programs = ProgramGenerator(pools, seed)
         self._item = lru_cache(maxsize=_ITEM_CACHE_SIZE)(self._generate)
+        self._heads: dict[tuple[int, int], tuple[str, str, int]] = {}
+        self._prices: dict[tuple[int, int], tuple[int, ...]] = {}
 
     # ------------------------------------------------------------------ lookups
 
     def item(self, catalog: CatalogRecord, index: int) -> dict[str, Any]:
         """Item ``index`` of the catalog, as the nested shape sends it. Do not mutate it: it is cached."""
         return self._item(catalog.ordinal, index)
+
+    def first_courses(self, catalog: CatalogRecord) -> tuple[int, ...]:
+        """The indexes of the catalog's courses among its first items (``FIRST_COURSES``): those
+        the seed's assignments and learner rows are of."""
+        return _first_courses(min(catalog.item_count, FIRST_COURSES))
+
+    def first_course_prices(self, catalog: CatalogRecord) -> tuple[int, ...]:
+        """The prices, in cents, of the catalog's ``first_courses`` (kept)."""
+        place = (catalog.ordinal, min(catalog.item_count, FIRST_COURSES))
+        found = self._prices.get(place)
+        if found is None:
+            found = self._prices[place] = tuple(
+                self.course_head(catalog, index)[2] for index in self.first_courses(catalog)
+            )
+        return found
+
+    def course_head(self, catalog: CatalogRecord, index: int) -> tuple[str, str, int]:
+        """Course ``index``'s key, title and price in cents (its first run's paid seat), as its
+        item has them, without making the item (kept for the first courses)."""
+        if self.kind(index) != "course":
+            raise ValueError(f"item {index} is a {self.kind(index)}, not a course")
+        place = (catalog.ordinal, index)
+        found = self._heads.get(place)
+        if found is None:
+            found = self._courses.head(seeded_rng(self._seed, "item", *place), *place)
+            if index < FIRST_COURSES:
+                self._heads[place] = found
+        return found
 
     def kind(self, index: int) -> ContentKind:
         """The kind of item ``index`` of any catalog."""
@@ -236,6 +268,11 @@ class CatalogContent:
         if kind == "courserun":
             return self._courses.standalone_run(rng, ordinal, index)
         return self._programs.program(rng, ordinal, index)
+
+
+@cache
+def _first_courses(items: int) -> tuple[int, ...]:
+    return tuple(index for index in range(items) if KIND_CYCLE[index % len(KIND_CYCLE)] == "course")
 
 
 def _index_in(pattern: re.Pattern[str], key: str, catalog: CatalogRecord) -> int | None:

@@ -22,8 +22,9 @@ from ._content_draws import (
     below,
     between,
     draw_uuid,
+    numbered_slug,
     pick,
-    slugify,
+    slug_of,
     stamp,
 )
 from ._content_pools import ContentPools
@@ -62,18 +63,12 @@ class CourseGenerator:
         ident = self._identity(rng, ordinal, index)
         key, title, topic = ident["key"], ident["title"], ident["topic"]
         course_uuid = draw_uuid(rng)
-        slug = slugify(f"{title}-{index}")
-        year = self._anchor.year
-        runs = [
-            self._run(rng, ident, course_uuid, f"{term}T{year + offset}", start_days)
-            for term, offset, start_days in (
-                (1 + below(rng, 3), 0, -between(rng, 7, 60)),
-                (1 + below(rng, 3), 1, between(rng, 30, 120)),
-            )
-        ]
+        slug = numbered_slug(title, index)
+        runs = [self._run(rng, ident, course_uuid, term, start_days) for term, start_days in self._terms(rng)]
         image = self._pools.image(rng, "course", course_uuid)
         price = runs[0]["seats"][-1]["price"]
         modified = self._anchor - datetime.timedelta(days=between(rng, 1, 300), minutes=between(rng, 0, 1439))
+        modified_stamp = stamp(modified)
         level = pick(rng, ("Introductory", "Intermediate", "Advanced"))
         organization = ident["organization"]
         return {
@@ -108,7 +103,7 @@ class CourseGenerator:
             "expected_learning_items": [f"Apply {topic.lower()} to real problems", "Work with real data"],
             "video": {"src": f"{MEDIA}/video/{course_uuid}.mp4", "description": f"About {title}"},
             "sponsors": [organization["name"]],
-            "modified": stamp(modified),
+            "modified": modified_stamp,
             "marketing_url": f"{SITE}/course/{slug}",
             "syllabus_raw": "Week 1: Introduction. Week 2: Methods. Week 3: Practice.",
             "outcome": f"<ul><li>Understand {topic.lower()}</li></ul>",
@@ -125,7 +120,7 @@ class CourseGenerator:
             "learner_testimonials": "<blockquote>Exactly what my team needed.</blockquote>",
             "enrollment_count": between(rng, 500, 250_000),
             "recent_enrollment_count": between(rng, 10, 5000),
-            "topics": [{"name": topic, "slug": slugify(topic)}],
+            "topics": [{"name": topic, "slug": slug_of(topic)}],
             "key_for_reruns": key,
             "url_slug_history": [slug],
             "url_redirects": [f"/course/{slug}-old"],
@@ -140,25 +135,44 @@ class CourseGenerator:
             "location_restriction": {"restriction_type": "blocklist", "countries": ["KP", "IR"]},
             "in_year_value": {"per_click_usa": "2", "per_click_international": "1"},
             "product_source": {"name": "edX", "slug": "edx", "description": "Open edX partner content"},
-            "data_modified_timestamp": stamp(modified),
+            "data_modified_timestamp": modified_stamp,
             "watchers": [f"watcher{index % 5}@learning.example.org"],
             "programs": [],
             "course_run_keys": [run["key"] for run in runs],
             "editable": False,
             "advertised_course_run_uuid": runs[0]["uuid"],
-            **self._served_course(key, runs, modified),
+            **self._served_course(key, runs),
         }
 
-    def _served_course(
-        self, key: str, runs: list[dict[str, Any]], modified: datetime.datetime
-    ) -> dict[str, Any]:
+    def head(self, rng: random.Random, ordinal: int, index: int) -> tuple[str, str, int]:
+        """Course ``index``'s key, title and price in cents (its first run's paid seat), drawn as
+        ``course`` draws them, without making the rest of it."""
+        ident = self._identity(rng, ordinal, index)
+        draw_uuid(rng)  # the course's uuid
+        self._terms(rng)
+        price = self._run_head(rng)[2]
+        return ident["key"], ident["title"], round(float(price) * 100)
+
+    def _terms(self, rng: random.Random) -> tuple[tuple[str, int], tuple[str, int]]:
+        """A course's two runs: the term of each and the days from the anchor to its start (the
+        first current, the next upcoming)."""
+        year = self._anchor.year
+        first, first_start = 1 + below(rng, 3), -between(rng, 7, 60)
+        second, second_start = 1 + below(rng, 3), between(rng, 30, 120)
+        return (f"{first}T{year}", first_start), (f"{second}T{year + 1}", second_start)
+
+    def _run_head(self, rng: random.Random) -> tuple[str, int, str]:
+        """The first draws of a run: its uuid, its length in weeks and its paid seat's price."""
+        return draw_uuid(rng), between(rng, 4, 12), pick(rng, PRICES)
+
+    def _served_course(self, key: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
         """What enterprise-catalog adds to a course when it serves it: its type, the last change,
         the normalized dates and price of the advertised run and of each run."""
         by_run = {run["key"]: self._normalized(run) for run in runs}
         return {
             "content_type": "course",
             "aggregation_key": f"course:{key}",
-            "content_last_modified": stamp(max(modified, self._anchor)),
+            "content_last_modified": self._pools.day(0),  # the course's last change is before the anchor
             "parent_content_key": None,
             "xapi_activity_id": f"{ENTERPRISE_SITE}/xapi/activities/course/{key}",
             "active": any(run["is_enrollable"] for run in runs),
@@ -195,11 +209,9 @@ class CourseGenerator:
     ) -> dict[str, Any]:
         course_key = ident["key"]
         key = f"course-v1:{course_key}+{term}"
-        run_uuid = draw_uuid(rng)
-        start = self._anchor + datetime.timedelta(days=start_days, hours=14)
-        weeks = between(rng, 4, 12)
-        end = start + datetime.timedelta(weeks=weeks)
-        price = pick(rng, PRICES)
+        run_uuid, weeks, price = self._run_head(rng)
+        day = self._pools.day
+        end_days = start_days + 7 * weeks  # a run starts and ends at 14:00
         track = pick(rng, ("verified", "professional"))
         pacing = pick(rng, ("self-paced", "instructor-paced", "self_paced", "instructor_paced"))
         level = pick(rng, ("introductory", "intermediate", "advanced", "Intermediate", "high_school"))
@@ -213,13 +225,13 @@ class CourseGenerator:
             "external_key": f"EXT-{term}-{below(rng, 10_000):04d}",
             "image": self._pools.image(rng, "run", run_uuid),
             "short_description": f"<p>{ident['title']}, {term} session.</p>",
-            "marketing_url": f"{SITE}/course/{slugify(ident['title'])}?run={term}",
-            "seats": self._seats(rng, track, price, start),
-            "start": stamp(start),
-            "end": stamp(end),
-            "go_live_date": stamp(start - datetime.timedelta(days=30)),
-            "enrollment_start": stamp(start - datetime.timedelta(days=60)),
-            "enrollment_end": stamp(end - datetime.timedelta(days=7)),
+            "marketing_url": f"{SITE}/course/{slug_of(ident['title'])}?run={term}",
+            "seats": self._seats(rng, track, price, start_days),
+            "start": day(start_days, 14),
+            "end": day(end_days, 14),
+            "go_live_date": day(start_days - 30, 14),
+            "enrollment_start": day(start_days - 60, 14),
+            "enrollment_end": day(end_days - 7, 14),
             "weeks_to_complete": weeks,
             "pacing_type": pacing,
             "type": track,
@@ -231,7 +243,7 @@ class CourseGenerator:
             "variant_id": draw_uuid(rng),
             "course": course_key,
             "full_description": f"{ident['title']} in the {ident['subject_name']} curriculum.",
-            "announcement": stamp(start - datetime.timedelta(days=45)),
+            "announcement": day(start_days - 45, 14),
             "video": {"src": f"{MEDIA}/video/{run_uuid}.mp4", "description": "Course trailer"},
             "content_language": language,
             "license": "all-rights-reserved",
@@ -241,7 +253,7 @@ class CourseGenerator:
             "staff": staff,
             "min_effort": min_effort,
             "max_effort": min_effort + between(rng, 1, 6),
-            "modified": stamp(self._anchor - datetime.timedelta(days=between(rng, 1, 90))),
+            "modified": day(-between(rng, 1, 90)),
             "level_type": level,
             "mobile_available": True,
             "hidden": False,
@@ -260,15 +272,13 @@ class CourseGenerator:
             "enterprise_subscription_inclusion": True,
             "programs": [],
             "enrollment_url": f"{ENTERPRISE_SITE}/course/{course_key}/enroll/?course_run_key={key}",
-            "content_last_modified": stamp(self._anchor),
+            "content_last_modified": day(0),
             "parent_content_key": course_key,
             "xapi_activity_id": f"{ENTERPRISE_SITE}/xapi/activities/courserun/{key}",
         }
 
-    def _seats(
-        self, rng: random.Random, track: str, price: str, start: datetime.datetime
-    ) -> list[dict[str, Any]]:
-        deadline = start + datetime.timedelta(days=between(rng, 14, 40))
+    def _seats(self, rng: random.Random, track: str, price: str, start_days: int) -> list[dict[str, Any]]:
+        deadline = start_days + between(rng, 14, 40)
         audit = {
             "type": "audit",
             "price": "0.00",
@@ -284,10 +294,8 @@ class CourseGenerator:
             "type": track,
             "price": price,
             "currency": "USD",
-            "upgrade_deadline": stamp(deadline),
-            "upgrade_deadline_override": stamp(deadline + datetime.timedelta(days=7))
-            if rng.random() < 0.2
-            else None,
+            "upgrade_deadline": self._pools.day(deadline, 14),
+            "upgrade_deadline_override": self._pools.day(deadline + 7, 14) if rng.random() < 0.2 else None,
             "credit_provider": "asu" if rng.random() < 0.1 else None,
             "credit_hours": 3 if rng.random() < 0.1 else None,
             "sku": f"{rng.getrandbits(28):07X}",

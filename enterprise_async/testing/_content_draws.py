@@ -9,6 +9,7 @@ import datetime
 import random
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, TypeVar
 
 __all__ = [
@@ -19,10 +20,13 @@ __all__ = [
     "below",
     "between",
     "draw_uuid",
+    "numbered_slug",
     "pick",
     "seeded_rng",
+    "slug_of",
     "slugify",
     "stamp",
+    "uuid_text",
 ]
 
 T = TypeVar("T")
@@ -44,7 +48,12 @@ _VERSION_4 = (0x4 << 76) | (0x2 << 62)
 
 def draw_uuid(rng: random.Random) -> str:
     """A version 4 uuid from ``rng`` (as ``uuid.UUID(int=..., version=4)``, without its cost)."""
-    text = f"{(rng.getrandbits(128) & _VERSION_CLEAR) | _VERSION_4:032x}"
+    return uuid_text(rng.getrandbits(128))
+
+
+def uuid_text(value: int) -> str:
+    """A 128-bit number as a version 4 uuid (its version and variant bits set)."""
+    text = f"{(value & _VERSION_CLEAR) | _VERSION_4:032x}"
     return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
 
 
@@ -71,3 +80,14 @@ def between(rng: random.Random, low: int, high: int) -> int:
 def slugify(text: str) -> str:
     """``text`` as a URL slug: lowercase words joined by hyphens."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+@lru_cache(maxsize=4096)
+def slug_of(text: str) -> str:
+    """``slugify(text)``, kept: for the vocabulary's few titles, topics and names, made for every item."""
+    return slugify(text)
+
+
+def numbered_slug(text: str, number: int) -> str:
+    """``slugify(f"{text}-{number}")`` (``text`` holding a letter or digit), from ``text``'s kept slug."""
+    return f"{slug_of(text)}-{number}"

@@ -30,10 +30,19 @@ class ContentPools:
     def __init__(self, seed: int, anchor: datetime.datetime) -> None:
         # Naive UTC: every date of an item is formatted by ``stamp``, the hot path of item generation.
         self.anchor = anchor.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        self._days: dict[tuple[int, int], str] = {}
         pools = seeded_rng(seed, "pools")
         self.organizations = [self._organization(pools, index) for index in range(len(words.ORGANIZATIONS))]
         self.subjects = [self._subject(pools, name, code) for name, code in words.SUBJECTS]
         self.staff = [self._person(pools, index) for index in range(24)]
+
+    def day(self, days: int, hours: int = 0) -> str:
+        """The anchor moved by ``days`` days and ``hours`` hours, as ``stamp`` writes it (kept:
+        items' dates are whole days from the anchor, a few hundred of them)."""
+        found = self._days.get((days, hours))
+        if found is None:
+            found = self._days[days, hours] = stamp(self.anchor + datetime.timedelta(days=days, hours=hours))
+        return found
 
     def image(self, rng: random.Random, kind: str, owner: str) -> dict[str, Any]:
         """The cover image of an item (``kind`` ``course`` or ``run``) owned by ``owner``."""

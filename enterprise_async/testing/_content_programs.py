@@ -7,7 +7,6 @@ Program types outside the reference's documented enum are on the wire on purpose
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import random
 import uuid
@@ -22,9 +21,10 @@ from ._content_draws import (
     below,
     between,
     draw_uuid,
+    numbered_slug,
     pick,
-    slugify,
-    stamp,
+    slug_of,
+    uuid_text,
 )
 from ._content_pools import ContentPools
 
@@ -61,12 +61,12 @@ class ProgramGenerator:
         subject_name, _code = words.SUBJECTS[subject_index]
         program_type = pick(rng, words.PROGRAM_TYPES)
         title = f"{pick(rng, words.TOPICS)} {program_type}"
-        slug = slugify(f"{title}-{index}")
+        slug = numbered_slug(title, index)
         authors = [pick(rng, self._organizations)]
         staff = [pick(rng, self._staff) for _ in range(2)]
         courses = [self._program_course(rng, ordinal, index, position) for position in range(3)]
         weeks = between(rng, 12, 40)
-        modified = self._anchor - datetime.timedelta(days=between(rng, 1, 200))
+        modified = self._pools.day(-between(rng, 1, 200))
         language = pick(rng, words.LANGUAGES)[1]
         min_price = 3 * int(float(pick(rng, PRICES)))
         return {
@@ -76,12 +76,12 @@ class ProgramGenerator:
             "type": program_type,
             "type_attrs": {
                 "uuid": draw_uuid(rng),
-                "slug": slugify(program_type),
+                "slug": slug_of(program_type),
                 "coaching_supported": program_type == "Masters",
             },
             "status": "active",
             "marketing_slug": slug,
-            "marketing_url": f"{SITE}/{slugify(program_type)}/{slug}",
+            "marketing_url": f"{SITE}/{slug_of(program_type)}/{slug}",
             "banner_image": {
                 "large": {
                     "url": f"{MEDIA}/programs/{program_uuid}/large.jpg",
@@ -117,13 +117,13 @@ class ProgramGenerator:
             "recent_enrollment_count": between(rng, 10, 4000),
             "organization_short_code_override": authors[0]["key"],
             "organization_logo_override_url": authors[0]["logo_image_url"],
-            "primary_subject_override": {"name": subject_name, "slug": slugify(subject_name)},
+            "primary_subject_override": {"name": subject_name, "slug": slug_of(subject_name)},
             "level_type_override": {"name": "Intermediate", "sort_value": 2},
             "language_override": language,
             "labels": [subject_name, program_type],
             "taxi_form": {"form_id": f"form-{index}", "post_submit_url": f"{SITE}/thanks"},
             "program_duration_override": weeks,
-            "data_modified_timestamp": stamp(modified),
+            "data_modified_timestamp": modified,
             "excluded_from_search": False,
             "excluded_from_seo": False,
             "has_ofac_restrictions": False,
@@ -160,7 +160,7 @@ class ProgramGenerator:
             "applicable_seat_types": ["verified", "professional"],
             "instructor_ordering": [{"uuid": person["uuid"]} for person in staff],
             "enrollment_count": between(rng, 500, 60_000),
-            "topics": [{"name": subject_name, "slug": slugify(subject_name)}],
+            "topics": [{"name": subject_name, "slug": slug_of(subject_name)}],
             "credit_value": between(rng, 0, 12),
             "enterprise_subscription_inclusion": rng.random() < 0.7,
             "geolocation": self._pools.geolocation(rng),
@@ -173,14 +173,14 @@ class ProgramGenerator:
             "subscription_eligible": rng.random() < 0.5,
             "subscription_prices": [pick(rng, (39, 49, 79))],
             "enrollment_url": f"{ENTERPRISE_SITE}/program/{program_uuid}/enroll/",
-            "content_last_modified": stamp(self._anchor),
+            "content_last_modified": self._pools.day(0),
             "parent_content_key": None,
         }
 
     def _program_uuid(self, rng: random.Random, ordinal: int, index: int) -> str:
         high = rng.getrandbits(128 - _NODE_BITS) << _NODE_BITS
         node = ((ordinal << _INDEX_BITS) | index) ^ self._program_mask
-        return str(uuid.UUID(int=high | node, version=4))
+        return uuid_text(high | node)
 
     def _program_course(self, rng: random.Random, ordinal: int, index: int, position: int) -> dict[str, Any]:
         organization = pick(rng, self._organizations)
@@ -213,7 +213,7 @@ class ProgramGenerator:
             ],
             "lead_capture_image": f"{MEDIA}/degrees/{program_uuid}/lead.jpg",
             "micromasters_path": "<p>Start with the MicroMasters program.</p>",
-            "micromasters_url": f"{SITE}/micromasters/{slugify(title)}",
+            "micromasters_url": f"{SITE}/micromasters/{slug_of(title)}",
             "micromasters_long_title": f"{title} MicroMasters",
             "micromasters_long_description": "<p>Earn credit toward the degree.</p>",
             "micromasters_background_image": f"{MEDIA}/degrees/{program_uuid}/mm.jpg",
@@ -224,7 +224,7 @@ class ProgramGenerator:
             "additional_metadata": {
                 "external_identifier": f"DEG-{program_uuid[:8]}",
                 "external_url": f"https://degrees.example.org/{program_uuid}",
-                "organic_url": f"{SITE}/masters/{slugify(title)}",
+                "organic_url": f"{SITE}/masters/{slug_of(title)}",
             },
             "specializations": ["Analytics", "Systems"],
             "program_duration_override": "18 to 24 months",

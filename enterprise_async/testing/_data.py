@@ -15,17 +15,17 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from typing import Any
 
 from attrs import frozen
 
 from . import _vocabulary as words
+from ._assignment_data import AssignmentMaker
+from ._assignments import ConfigurationAssignments
 from ._content import CatalogContent
 from ._data_size import DataSize
-from ._plan_data import license_records, plan_records
-from ._policy_data import assignment_records, policy_records
+from ._plan_data import CustomerPlans, license_counts, license_records, plans_by_customer
+from ._policy_data import Policies
 from ._records import (
-    AssignmentRecord,
     CatalogRecord,
     Customer,
     Learner,
@@ -34,7 +34,7 @@ from ._records import (
     PolicyRecord,
 )
 from ._seeded import in_days, seeded_rng, seeded_uuid
-from ._summary_data import summary_rows
+from ._summary_data import SummaryRows
 
 __all__ = ["World", "generate_world"]
 
@@ -42,8 +42,8 @@ __all__ = ["World", "generate_world"]
 @frozen
 class World:
     """Everything a seed generates, before any request changes it: the records every listing
-    starts from, and what grows with the size (a policy's assignments, a plan's licenses, a
-    customer's learner rows), made from the seed when asked for."""
+    starts from, and what grows with the size (a customer's policies and plans, a policy's
+    assignments, a plan's licenses, a customer's learner rows), made from the seed when read."""
 
     customers: tuple[Customer, ...]
     learners: dict[str, tuple[Learner, ...]]
@@ -53,29 +53,35 @@ class World:
     anchor: datetime.datetime
     content: CatalogContent
 
-    def policies(self) -> tuple[PolicyRecord, ...]:
-        """Every customer's subsidy access policies."""
-        return policy_records(self.seed, self.customers, self.catalogs, self.size, self.anchor)
+    def policies(self) -> Policies:
+        """Every customer's subsidy access policies, each customer's made when first read."""
+        return Policies(self.seed, self.customers, self.catalogs, self.size, self.anchor)
 
-    def plans(self) -> tuple[PlanRecord, ...]:
-        """Every customer's subscription plans."""
-        return plan_records(self.seed, self.customers, self.catalogs, self.size, self.anchor)
+    def plans(self) -> dict[str, CustomerPlans]:
+        """Every customer's subscription plans, by customer, each made when first read."""
+        return plans_by_customer(self.seed, self.customers, self.catalogs, self.size, self.anchor)
 
-    def assignments(self, policy: PolicyRecord) -> list[AssignmentRecord]:
-        """The initial assignments of an assignable policy's configuration."""
+    def assignments(self, policy: PolicyRecord) -> ConfigurationAssignments:
+        """The assignments of an assignable policy's configuration, each made when first read."""
         catalog = next(catalog for catalog in self.catalogs if catalog.uuid == policy.catalog_uuid)
         learners = self.learners[policy.customer_uuid]
-        return assignment_records(self.seed, policy, learners, catalog, self.content, self.size, self.anchor)
+        args = (self.seed, policy, learners, catalog, self.content, self.size, self.anchor)
+        return ConfigurationAssignments(AssignmentMaker(*args))
 
     def licenses(self, plan: PlanRecord) -> list[LicenseRecord]:
         """The initial licenses of a plan."""
         return license_records(self.seed, plan, self.learners[plan.customer_uuid], self.size, self.anchor)
 
-    def summaries(self, customer: Customer) -> tuple[dict[str, Any], ...]:
-        """The learner summary rows of a customer."""
+    def license_counts(self, plan: PlanRecord) -> dict[str, int]:
+        """How many of a plan's initial licenses are in each status, without making them."""
+        del plan  # every plan starts with the same mix
+        return license_counts(self.size)
+
+    def summaries(self, customer: Customer) -> SummaryRows:
+        """The learner summary rows of a customer (of its first catalog), each made when read."""
+        catalog = next(catalog for catalog in self.catalogs if catalog.customer_uuid == customer.uuid)
         learners = self.learners[customer.uuid]
-        args = (self.seed, customer, learners, self.catalogs, self.content, self.size, self.anchor)
-        return summary_rows(*args)
+        return SummaryRows(self.seed, customer, learners, catalog, self.content, self.size, self.anchor)
 
 
 def generate_world(seed: int, size: DataSize, anchor: datetime.datetime, content: CatalogContent) -> World:

@@ -22,9 +22,11 @@ MAX_CATALOG_ITEMS: Final = 1 << 27
 class DataSize:
     """How much data a sandbox generates, up to production's sizes and beyond (1,000 plans and 100
     policies a customer, 5,000 assignments a configuration, 100,000 catalog items and learner
-    rows). What is large is made when it is read, from the seed: catalog items when asked for, a
-    plan's licenses, a configuration's assignments and a customer's learner rows when first
-    touched, so that a sandbox starts as fast and as small at any size."""
+    rows). What is large is made when it is read, from the seed: catalog items, a customer's
+    plans, a configuration's assignments and a customer's learner rows one at a time, a
+    customer's policies and a plan's licenses when first touched; what a page shows of them all
+    is counted without making them. So a sandbox starts as fast and as small at any size, and a
+    first page comes back about as fast."""
 
     customers: int = field(default=3, validator=[_positive, validators.le(len(words.CUSTOMER_NAMES))])
     catalogs_per_customer: int = field(default=2, validator=_positive)

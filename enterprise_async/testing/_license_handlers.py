@@ -7,6 +7,7 @@ the enrollment jobs (``_jobs``), shape the answers as license-manager does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from .._spec import MaxProductItems, Operation
@@ -16,6 +17,7 @@ from ._jobs import EnrollmentJobs
 from ._license_state import NotEnoughLicensesError
 from ._parsing import Body, distinct, query_bool, query_uuid
 from ._plan_data import plan_as_served
+from ._records import PlanRecord
 from ._registry import GENERATED_SPEC, aliased
 from ._replies import ApiError, Reply, not_found
 from ._server_options import ServerOptions
@@ -69,12 +71,14 @@ class LicenseHandlers(ServiceHandlers):
     def subscriptions(self, call: Call) -> Reply:
         customer = query_uuid(call.query, "enterprise_customer_uuid", required=False)
         current = query_bool(call.query, "current")
-        plans = [
-            plan
-            for plan in self.data.plans
-            if (customer is None or plan.customer_uuid == customer)
-            and (not current or self.data.current_plan(plan))
-        ]
+        customers = [customer] if customer is not None else [record.uuid for record in self.data.customers]
+        plans: Sequence[PlanRecord]
+        if current:
+            plans = [plan for uuid in customers for plan in self.data.current_plans(uuid)]
+        elif len(customers) == 1:  # made when read: the page's plans alone
+            plans = self.data.plans_of(customers[0])
+        else:
+            plans = [plan for uuid in customers for plan in self.data.plans_of(uuid)]
         page = self.pages.page(call, "subscriptions.list", len(plans), "subscriptions", "page_size")
         rules = self.services.rules("subscriptions.list")
         wire = [self.data.plan_wire(plan) for plan in plans[page.start : page.end]]

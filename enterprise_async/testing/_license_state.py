@@ -63,9 +63,15 @@ class Revocation:
 class PlanLicenses:
     """The licenses of every plan, by plan uuid, and the transitions requests apply to them."""
 
-    def __init__(self, make: Callable[[PlanRecord], list[LicenseRecord]]) -> None:
+    def __init__(
+        self,
+        make: Callable[[PlanRecord], list[LicenseRecord]],
+        counted: Callable[[PlanRecord], dict[str, int]],
+    ) -> None:
         self._make = make
+        self._counted = counted
         self._licenses: dict[str, list[LicenseRecord]] = {}
+        self._counts: dict[str, dict[str, int]] = {}
         self._plan_locks: dict[str, int | None] = {}
 
     if TYPE_CHECKING:
@@ -86,6 +92,14 @@ class PlanLicenses:
             self._licenses[plan_uuid] = self._make(plan)
         return self._licenses[plan_uuid]
 
+    def license_counts(self, plan: PlanRecord) -> dict[str, int]:
+        """The plan's licenses by status: counted from the seed (``counted``), without making
+        them, then kept as requests change them. Read it, do not change it."""
+        counts = self._counts.get(plan.uuid)
+        if counts is None:
+            counts = self._counts[plan.uuid] = self._counted(plan)
+        return counts
+
     def assign_licenses(self, plan: PlanRecord, emails: Sequence[str]) -> dict[str, Any]:
         """Assign a license to each e-mail not yet tied to a non-revoked license of the plan."""
         licenses = self.licenses(plan.uuid)
@@ -101,7 +115,8 @@ class PlanLicenses:
         now = self.now()
         assignments = []
         for email, license in zip(wanted, free[: len(wanted)], strict=True):
-            license.status, license.user_email, license.assigned = "assigned", email, now
+            self._moved(plan, license, "assigned")
+            license.user_email, license.assigned = email, now
             assignments.append({"user_email": email, "license": license.uuid})
         return {
             "num_successful_assignments": len(assignments),
@@ -182,11 +197,18 @@ class PlanLicenses:
             )
             return
         original = license.status
-        license.status, license.revoked = "revoked", self.now()
+        self._moved(plan, license, "revoked")
+        license.revoked = self.now()
         outcome.successful.append(
             {"license_uuid": license.uuid, "original_status": original, "user_email": email}
         )
 
+    def _moved(self, plan: PlanRecord, license: LicenseRecord, status: str) -> None:
+        """Give ``license`` its new ``status``, and the plan's counts with it."""
+        counts = self.license_counts(plan)
+        counts[license.status] -= 1
+        counts[status] += 1
+        license.status = status
+
     def _revocations_left(self, plan: PlanRecord) -> int:
-        used = sum(1 for license in self.licenses(plan.uuid) if license.status == "revoked")
-        return plan.revocation_limit - used
+        return plan.revocation_limit - self.license_counts(plan)["revoked"]

@@ -6,10 +6,13 @@ writes it (``plan_wire``) and as license-manager's serializer does (``plan_as_se
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from attrs import frozen
+
 from ._data_size import DataSize
+from ._made import MadeWhenRead
 from ._records import (
     CatalogRecord,
     Customer,
@@ -20,7 +23,16 @@ from ._records import (
 )
 from ._seeded import in_days, seeded_rng, seeded_uuid
 
-__all__ = ["LICENSE_CYCLE", "license_records", "plan_as_served", "plan_records", "plan_wire"]
+__all__ = [
+    "LICENSE_CYCLE",
+    "STATUSES",
+    "CustomerPlans",
+    "license_counts",
+    "license_records",
+    "plan_as_served",
+    "plan_wire",
+    "plans_by_customer",
+]
 
 LICENSE_CYCLE: Final = (
     "activated",
@@ -35,80 +47,110 @@ LICENSE_CYCLE: Final = (
     "activated",
 )
 """Status of the generated licenses, in turn: every status appears."""
+STATUSES: Final = ("activated", "assigned", "unassigned", "revoked")
+"""Every status of a license, in the order the plan's counters list them."""
 
 
-def plan_records(
+@frozen
+class _Head:
+    """What the shared ``plans`` generator draws for a customer: its current plan's start and the
+    uuids of its current, previous and next plans."""
+
+    current_start: datetime.datetime
+    current: str
+    previous: str
+    following: str
+
+
+def plans_by_customer(
     seed: int,
     customers: Sequence[Customer],
     catalogs: Sequence[CatalogRecord],
     size: DataSize,
     anchor: datetime.datetime,
-) -> tuple[PlanRecord, ...]:
+) -> dict[str, CustomerPlans]:
+    """Every customer's plans, each made when first read (``CustomerPlans``)."""
     rng = seeded_rng(seed, "plans")
-    plans: list[PlanRecord] = []
+    plans = {}
     for customer in customers:
         catalog = next(catalog for catalog in catalogs if catalog.customer_uuid == customer.uuid)
         current_start = anchor - in_days(rng.randint(60, 150))
-        current_uuid, previous_uuid = seeded_uuid(rng), seeded_uuid(rng)
-        current_end = current_start + in_days(365)
-        year = current_start.year
-        layouts = [
-            (current_uuid, f"{customer.name} Learning {year}", current_start, current_end, True, "total"),
-            (
-                previous_uuid,
-                f"{customer.name} Learning {year - 1}",
-                current_start - in_days(365),
-                current_start,
-                False,
-                "applied",
-            ),
-            (
-                seeded_uuid(rng),
+        head = _Head(current_start, seeded_uuid(rng), seeded_uuid(rng), seeded_uuid(rng))
+        plans[customer.uuid] = CustomerPlans(seed, customer, catalog.uuid, head, size)
+    return plans
+
+
+class CustomerPlans(MadeWhenRead[PlanRecord]):
+    """A customer's subscription plans, in list order: the current one, the previous year's, the
+    next year's, then years before (expired), each made when first read."""
+
+    def __init__(self, seed: int, customer: Customer, catalog_uuid: str, head: _Head, size: DataSize) -> None:
+        super().__init__(size.plans_per_customer, self._plan)
+        self._customer = customer
+        self._catalog_uuid = catalog_uuid
+        self._head = head
+        self._count = size.plans_per_customer
+        self._older = seeded_rng(seed, "older plans", customer.uuid)  # past the three: years before
+        self._older_uuids: list[str] = []
+
+    def uuid_of(self, number: int) -> str:
+        """The uuid of plan ``number``, without making the plan."""
+        if number < 3:
+            return (self._head.current, self._head.previous, self._head.following)[number]
+        while len(self._older_uuids) <= number - 3:
+            self._older_uuids.append(seeded_uuid(self._older))
+        return self._older_uuids[number - 3]
+
+    def current(self) -> list[PlanRecord]:
+        """The plans that can be current (``is_active``): the first alone."""
+        return [self[0]] if self._count else []
+
+    def _plan(self, number: int) -> PlanRecord:
+        customer, head = self._customer, self._head
+        year = head.current_start.year
+        current_end = head.current_start + in_days(365)
+        shape = "total"
+        if number == 0:
+            title, start, end = f"{customer.name} Learning {year}", head.current_start, current_end
+        elif number == 1:
+            start = head.current_start - in_days(365)
+            title, end, shape = f"{customer.name} Learning {year - 1}", head.current_start, "applied"
+        elif number == 2:
+            title, start, end = (
                 f"{customer.name} Learning {year + 1}",
                 current_end,
                 current_end + in_days(365),
-                False,
-                "total",
-            ),
-        ]
-        older = seeded_rng(seed, "older plans", customer.uuid)  # past the three: years before, expired
-        for number in range(3, size.plans_per_customer):
-            years = number - 1
-            start = current_start - in_days(365 * years)
-            title = f"{customer.name} Learning {year - years}"
-            layouts.append((seeded_uuid(older), title, start, start + in_days(365), False, "applied"))
-        for number, (plan_uuid, title, start, end, active, shape) in enumerate(
-            layouts[: size.plans_per_customer]
-        ):
-            renewals: tuple[dict[str, Any], ...] = ()
-            if number == 0 and size.plans_per_customer > 1:
-                renewals = (
-                    {
-                        "prior_subscription_plan_id": previous_uuid,
-                        "prior_subscription_plan_start_date": iso(current_start - in_days(365)),
-                        "renewed_subscription_plan_id": current_uuid,
-                        "renewed_subscription_plan_start_date": iso(current_start),
-                    },
-                )
-            plans.append(
-                PlanRecord(
-                    uuid=plan_uuid,
-                    title=title,
-                    customer_uuid=customer.uuid,
-                    catalog_uuid=catalog.uuid,
-                    start=start,
-                    expiration=end,
-                    is_active=active,
-                    revocation_cap=number == 0,
-                    revocation_limit=10,
-                    revocations_shape=shape,
-                    locked_for_renewal=number == 2,
-                    auto_apply=number == 0 and customer.sso,
-                    renewal_days=365 if number == 0 and size.plans_per_customer > 2 else 0,
-                    prior_renewals=renewals,
-                )
             )
-    return tuple(plans)
+        else:
+            years = number - 1
+            start = head.current_start - in_days(365 * years)
+            title, end, shape = f"{customer.name} Learning {year - years}", start + in_days(365), "applied"
+        renewals: tuple[dict[str, Any], ...] = ()
+        if number == 0 and self._count > 1:
+            renewals = (
+                {
+                    "prior_subscription_plan_id": head.previous,
+                    "prior_subscription_plan_start_date": iso(head.current_start - in_days(365)),
+                    "renewed_subscription_plan_id": head.current,
+                    "renewed_subscription_plan_start_date": iso(head.current_start),
+                },
+            )
+        return PlanRecord(
+            uuid=self.uuid_of(number),
+            title=title,
+            customer_uuid=customer.uuid,
+            catalog_uuid=self._catalog_uuid,
+            start=start,
+            expiration=end,
+            is_active=number == 0,
+            revocation_cap=number == 0,
+            revocation_limit=10,
+            revocations_shape=shape,
+            locked_for_renewal=number == 2,
+            auto_apply=number == 0 and customer.sso,
+            renewal_days=365 if number == 0 and self._count > 2 else 0,
+            prior_renewals=renewals,
+        )
 
 
 def license_records(
@@ -143,12 +185,20 @@ def license_records(
     return licenses
 
 
-def plan_wire(plan: PlanRecord, licenses: Sequence[LicenseRecord], now: datetime.datetime) -> dict[str, Any]:
-    """A plan as the subscription list sends it; the counters come from the live licenses."""
-    counts = dict.fromkeys(("activated", "assigned", "unassigned", "revoked"), 0)
-    for license in licenses:
-        counts[license.status] += 1
-    total = len(licenses)
+def license_counts(size: DataSize) -> dict[str, int]:
+    """How many of a plan's licenses the seed makes in each status (``LICENSE_CYCLE`` in turn),
+    counted without making them."""
+    rounds, rest = divmod(size.licenses_per_plan, len(LICENSE_CYCLE))
+    counts = dict.fromkeys(STATUSES, 0)
+    for position, status in enumerate(LICENSE_CYCLE):
+        counts[status] += rounds + (position < rest)
+    return counts
+
+
+def plan_wire(plan: PlanRecord, counts: Mapping[str, int], now: datetime.datetime) -> dict[str, Any]:
+    """A plan as the subscription list sends it; ``counts`` are its live licenses' statuses."""
+    counts = {status: counts[status] for status in STATUSES}
+    total = sum(counts.values())
     used = counts["revoked"]
     remaining = max(0, plan.revocation_limit - used)
     revocations: dict[str, int] = (

@@ -1,58 +1,84 @@
-"""enterprise-access's records in the sandbox's initial world: subsidy access policies, their
-assignments in every state (``STATE_MIX``) with the actions that led there, and a policy as the
-service sends it (``policy_wire``).
+"""enterprise-access's policies in the sandbox's initial world (``Policies``, each customer's made
+when first read), and a policy as the service sends it (``policy_wire``). Their assignments are
+``_assignment_data``'s.
 """
 
 from __future__ import annotations
 
 import datetime
-import random
 from collections.abc import Sequence
-from typing import Any, Final
-
-import attrs
+from typing import Any
 
 from . import _vocabulary as words
-from ._content import CatalogContent
 from ._data_size import DataSize
-from ._records import (
-    AssignmentRecord,
-    CatalogRecord,
-    Customer,
-    Learner,
-    PolicyRecord,
-    iso,
-)
-from ._seeded import in_days, pick_course, seeded_rng, seeded_uuid
+from ._records import CatalogRecord, Customer, PolicyRecord, iso
+from ._seeded import in_days, seeded_rng, seeded_uuid
 
-__all__ = ["STATE_MIX", "action", "assignment_records", "policy_records", "policy_wire"]
-
-STATE_MIX: Final = (
-    ("allocated", "notifying"),
-    ("allocated", "waiting"),
-    ("accepted", None),
-    ("cancelled", None),
-    ("errored", "failed"),
-    ("expired", "expired"),
-    ("reversed", None),
-    ("allocated", "waiting"),
-    ("accepted", None),
-    ("errored", "failed"),
-)
-"""(state, learner_state) of the generated assignments, in turn: every state and learner state appears."""
+__all__ = ["Policies", "policy_wire"]
 
 
-def policy_records(
-    seed: int,
-    customers: Sequence[Customer],
-    catalogs: Sequence[CatalogRecord],
-    size: DataSize,
-    anchor: datetime.datetime,
-) -> tuple[PolicyRecord, ...]:
-    rng = seeded_rng(seed, "policies")
-    policies = []
-    for customer in customers:
-        owned = [catalog for catalog in catalogs if catalog.customer_uuid == customer.uuid]
+class Policies:
+    """Every customer's subsidy access policies, in list order, drawn customer after customer
+    from one generator: a customer's are made when first read, with those of the customers
+    before it."""
+
+    def __init__(
+        self,
+        seed: int,
+        customers: Sequence[Customer],
+        catalogs: Sequence[CatalogRecord],
+        size: DataSize,
+        anchor: datetime.datetime,
+    ) -> None:
+        self._rng = seeded_rng(seed, "policies")
+        self._pending = list(customers)
+        self._catalogs = catalogs
+        self._size = size
+        self._anchor = anchor
+        self._made: dict[str, tuple[PolicyRecord, ...]] = {}
+        self._by_uuid: dict[str, PolicyRecord] = {}
+        self._by_configuration: dict[str, PolicyRecord] = {}
+
+    def of(self, customer_uuid: str) -> tuple[PolicyRecord, ...]:
+        """The policies of a customer (none for an unknown one)."""
+        while customer_uuid not in self._made and self._next():
+            pass
+        return self._made.get(customer_uuid, ())
+
+    def every(self) -> list[PolicyRecord]:
+        """Every customer's policies."""
+        while self._next():
+            pass
+        return [policy for policies in self._made.values() for policy in policies]
+
+    def by_uuid(self, policy_uuid: str) -> PolicyRecord | None:
+        """The policy with this uuid, if any (made with its customer's, and those before)."""
+        while policy_uuid not in self._by_uuid and self._next():
+            pass
+        return self._by_uuid.get(policy_uuid)
+
+    def by_configuration(self, configuration_uuid: str) -> PolicyRecord | None:
+        """The policy of the assignment configuration with this uuid, if any."""
+        while configuration_uuid not in self._by_configuration and self._next():
+            pass
+        return self._by_configuration.get(configuration_uuid)
+
+    def _next(self) -> bool:
+        """Make the next customer's policies; False when every customer's are made."""
+        if not self._pending:
+            return False
+        customer = self._pending.pop(0)
+        policies = self._made[customer.uuid] = self._customer_policies(customer)
+        for policy in policies:
+            self._by_uuid[policy.uuid] = policy
+            if policy.assignment_configuration_uuid is not None:
+                self._by_configuration[policy.assignment_configuration_uuid] = policy
+        return True
+
+    def _customer_policies(self, customer: Customer) -> tuple[PolicyRecord, ...]:
+        rng, size, anchor = self._rng, self._size, self._anchor
+        owned = [catalog for catalog in self._catalogs if catalog.customer_uuid == customer.uuid]
+        policies = []
         for number in range(size.policies_per_customer):
             policy_type, access_method, name = words.POLICY_KINDS[number % len(words.POLICY_KINDS)]
             if number >= len(words.POLICY_KINDS):  # kinds in turn, numbered past the first round
@@ -84,7 +110,7 @@ def policy_records(
                     assignment_configuration_active=active,
                 )
             )
-    return tuple(policies)
+        return tuple(policies)
 
 
 def policy_wire(policy: PolicyRecord, allocated_cents: int, now: datetime.datetime) -> dict[str, Any]:
@@ -147,114 +173,3 @@ def policy_wire(policy: PolicyRecord, allocated_cents: int, now: datetime.dateti
         "remaining_balance_for_learner": policy.per_learner_spend_limit,
         "list_price": None,
     }
-
-
-# ---------------------------------------------------------------------------------- assignments
-
-
-def assignment_records(
-    seed: int,
-    policy: PolicyRecord,
-    learners: Sequence[Learner],
-    catalog: CatalogRecord,
-    content: CatalogContent,
-    size: DataSize,
-    anchor: datetime.datetime,
-) -> list[AssignmentRecord]:
-    rng = seeded_rng(seed, "assignments", policy.uuid)
-    assert policy.assignment_configuration_uuid is not None
-    taken: set[tuple[str, str]] = set()
-    records: list[AssignmentRecord] = []
-    wanted = size.assignments_per_configuration
-    for number in range(4 * wanted):  # a learner and course drawn twice is drawn again
-        if len(records) == wanted:
-            break
-        learner = learners[number % len(learners)]
-        index = pick_course(rng, catalog)
-        if index is None:
-            break
-        course = content.item(catalog, index)
-        if (learner.email, course["key"]) in taken and number >= wanted:
-            learner = _invited(learner, number)  # past the learners' pairs: someone not yet a learner
-        if (learner.email, course["key"]) in taken:
-            continue
-        taken.add((learner.email, course["key"]))
-        state, learner_state = STATE_MIX[number % len(STATE_MIX)]
-        price_cents = int(float(course["course_runs"][0]["seats"][-1]["price"]) * 100)
-        age = rng.randint(100, 150) if state == "expired" else rng.randint(1, 80)
-        created = anchor - in_days(age) + datetime.timedelta(minutes=rng.randint(0, 1439))
-        uuid = seeded_uuid(rng)
-        scrubbed = state == "expired" and number % 2
-        record = AssignmentRecord(
-            uuid=uuid,
-            configuration_uuid=policy.assignment_configuration_uuid,
-            policy_uuid=policy.uuid,
-            learner_email=retired_email(uuid) if scrubbed else learner.email,
-            lms_user_id=None if learner_state == "notifying" else learner.lms_user_id,
-            content_key=course["key"],
-            content_title=course["title"],
-            content_quantity=-price_cents,
-            state=state,
-            learner_state=learner_state,
-            created=created,
-            transaction_uuid=seeded_uuid(rng) if state in ("accepted", "reversed") else None,
-            expiration=created + in_days(90),
-            expiration_reason="NINETY_DAYS_PASSED" if number % 3 else "SUBSIDY_EXPIRED",
-            position=len(records),
-        )
-        record.actions = _history(rng, record, number)
-        record.error_reason = _error_reason(state, number)
-        records.append(record)
-    return records
-
-
-def retired_email(uuid: str) -> str:
-    """The address enterprise-access writes over a learner's e-mail when it scrubs an assignment
-    (its ``RETIRED_EMAIL_ADDRESS_FORMAT``, ``retired_user<16 hex digits>@retired.invalid``): never null."""
-    return f"retired_user{uuid.replace('-', '')[:16]}@retired.invalid"
-
-
-def _invited(learner: Learner, number: int) -> Learner:
-    """A learner of the customer's domain invited by e-mail, number ``number``."""
-    local, domain = learner.email.split("@", 1)
-    return attrs.evolve(learner, email=f"{local}.{number}@{domain}", lms_user_id=10_000_000 + number)
-
-
-def action(
-    rng: random.Random, action_type: str, moment: datetime.datetime, error: str | None = None
-) -> dict[str, Any]:
-    """One action record of an assignment."""
-    return {
-        "created": iso(moment),
-        "modified": iso(moment),
-        "uuid": seeded_uuid(rng),
-        "action_type": action_type,
-        "completed_at": None if error else iso(moment),
-        "error_reason": error,
-        "learner_acknowledged": False,
-    }
-
-
-def _history(rng: random.Random, record: AssignmentRecord, number: int) -> list[dict[str, Any]]:
-    moment = record.created
-    history = []
-    if record.lms_user_id is not None:
-        history.append(action(rng, "learner_linked", moment))
-    if record.learner_state == "notifying":
-        return history
-    moment += datetime.timedelta(minutes=2)
-    history.append(action(rng, "notified", moment, "email_error" if record.state == "errored" else None))
-    follow_up = {"cancelled": "cancelled", "expired": "expired", "reversed": "reversed"}.get(record.state)
-    if record.learner_state == "waiting" and number % 2:
-        history.append(action(rng, "reminded", moment + in_days(3)))
-    if follow_up:
-        history.append(action(rng, follow_up, moment + in_days(rng.randint(4, 20))))
-    return history
-
-
-def _error_reason(state: str, number: int) -> str | dict[str, str] | None:
-    if state != "errored":
-        return None
-    if number % 2:
-        return "email_error"
-    return {"action_type": "notified", "error_reason": "email_error"}

@@ -41,6 +41,8 @@ JSON: Final = "application/json"
 XML: Final = "application/xml; charset=utf-8"
 
 _UNANSWERED: Final = frozenset({"drop", "truncated"})
+_MATCHES_KEPT: Final = 1024
+"""Routed paths kept (``SandboxServer._match``)."""
 _GATEWAY_PAGE: Final = (
     "<!DOCTYPE html><html><head><title>{status} {reason}</title></head>"
     "<body><center><h1>{status} {reason}</h1></center><hr><center>nginx</center></body></html>"
@@ -73,6 +75,7 @@ class SandboxServer:
         self.faults = faults
         self.log = log
         self._routes: list[Route] = endpoints.routes(spec)
+        self._matched: dict[tuple[str, str], tuple[Route | list[str], str]] = {}
         self.canned = CannedAnswers(route.operation for route in self._routes)
         """Bodies served for an operation in place of its handler's (``Sandbox.canned``)."""
         self._next_host = endpoints.options.next_host.rstrip("/") if endpoints.options.next_host else None
@@ -176,7 +179,17 @@ class SandboxServer:
 
     def _match(self, method: str, path: str) -> tuple[Route | list[str], str]:
         """The route of ``path`` and the form of the path it matched: as sent, or, where the
-        services answer (their Django routes end in a slash), with the trailing slash toggled."""
+        services answer (their Django routes end in a slash), with the trailing slash toggled
+        (kept for the latest paths: a request is routed three times, a listing's pages share a path)."""
+        key = (method, path)
+        found = self._matched.get(key)
+        if found is None:
+            if len(self._matched) >= _MATCHES_KEPT:
+                self._matched.clear()
+            found = self._matched[key] = self._match_now(method, path)
+        return found
+
+    def _match_now(self, method: str, path: str) -> tuple[Route | list[str], str]:
         found = self._route(method, path)
         if found or not self.services.active:
             return found, path

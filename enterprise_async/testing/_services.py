@@ -59,6 +59,7 @@ class Services:
         self._components = components or {}
         self.customer_uuid = customer_uuid
         """The customer the sandbox's tokens are tied to."""
+        self._fields: dict[str, Fields] = {}
 
     @property
     def active(self) -> bool:
@@ -134,7 +135,12 @@ class Services:
         the fields its ``fields`` rule lists, a ``{field: [...]}`` entry naming the fields of a
         nested serializer. Without the rule, the items as they are."""
         names = self.rules(operation).get("fields")
-        return list(items) if names is None else [_only(item, names) for item in items]
+        if names is None:
+            return list(items)
+        fields = self._fields.get(operation)
+        if fields is None:
+            fields = self._fields[operation] = _fields(names)
+        return [_only(item, fields) for item in items]
 
     def listed(self, operation: str, records: Sequence[T]) -> list[T]:
         """The records a listing holds: those of the token's customer where the service lists
@@ -191,7 +197,7 @@ class Services:
         if kind == "customer":
             return key if data.customer(key) is not None else None
         if kind == "agreement":  # license-manager's CustomerAgreement: a customer with plans
-            return key if any(plan.customer_uuid == key for plan in data.plans) else None
+            return key if data.plans_of(key) else None
         found: Any = {
             "plan": data.plan,
             "policy": data.policy,
@@ -201,25 +207,35 @@ class Services:
         return None if found is None else str(found.customer_uuid)
 
     def _policy_of_configuration(self, key: str) -> Any:
-        return next(
-            (policy for policy in self._data.policies if policy.assignment_configuration_uuid == key), None
-        )
+        return self._data.policy_of_configuration(key)
 
 
-def _only(value: Any, names: Sequence[Any]) -> Any:
-    """``value`` (a mapping, or a list of them) with only the fields ``names`` lists, in its order;
-    an entry ``{field: [...]}`` keeps ``field`` with only those fields of its own."""
-    if isinstance(value, list):
-        return [_only(item, names) for item in value]
-    if not isinstance(value, dict):
-        return value
-    kept: dict[str, Any] = {}
+Fields = tuple[tuple[str, "Fields | None"], ...]
+"""A ``fields`` rule read once: each field kept, with the fields kept of its own (None: all)."""
+
+
+def _fields(names: Sequence[Any]) -> Fields:
+    """``names`` (a ``fields`` rule: names, and ``{field: [...]}`` entries) read as ``Fields``."""
+    fields: list[tuple[str, Fields | None]] = []
     for entry in names:
         nested = entry if isinstance(entry, dict) else {entry: None}
         for name, inner in nested.items():
-            if name in value:
-                kept[name] = value[name] if inner is None else _only(value[name], inner)
-    return kept
+            fields.append((name, None if inner is None else _fields(inner)))
+    return tuple(fields)
+
+
+def _only(value: Any, fields: Fields) -> Any:
+    """``value`` (a mapping, or a list of them) with only the ``fields`` kept, in their order;
+    a field with fields of its own keeps only those."""
+    if isinstance(value, list):
+        return [_only(item, fields) for item in value]
+    if not isinstance(value, dict):
+        return value
+    return {
+        name: value[name] if inner is None else _only(value[name], inner)
+        for name, inner in fields
+        if name in value
+    }
 
 
 def _with_query(call: Call, name: str, value: str) -> Call:

@@ -26,14 +26,16 @@ from typing import Any
 
 from attrs import frozen
 
+from ._assignment_data import action
+from ._assignments import ConfigurationAssignments
 from ._catalog_edits import CatalogEdits
 from ._content import CatalogContent, ContentKind
 from ._data import World, generate_world
 from ._data_size import DataSize
 from ._license_state import PlanLicenses
 from ._parsing import distinct
-from ._plan_data import plan_wire
-from ._policy_data import action, policy_wire
+from ._plan_data import CustomerPlans, plan_wire
+from ._policy_data import policy_wire
 from ._records import (
     AssignmentRecord,
     CatalogRecord,
@@ -43,6 +45,7 @@ from ._records import (
     PlanRecord,
     PolicyRecord,
 )
+from ._summary_data import SummaryRows
 
 __all__ = ["Allocation", "SandboxData"]
 
@@ -66,9 +69,15 @@ class SandboxData(PlanLicenses):
     The ids a test needs are here: ``customers``, ``catalogs``, ``policies`` (with their
     ``assignment_configuration_uuid``), ``plans``; and the live records behind them:
     ``assignments(configuration_uuid)``, ``licenses(plan_uuid)``, ``learners(customer_uuid)``,
-    ``enrollment_jobs``. Catalog items come from ``item(catalog, index)`` and ``first(catalog, kind)``.
-    The plans' licenses and their transitions (assign, revoke, the assignment lock) are
-    ``PlanLicenses``' (``_license_state``).
+    ``summaries(customer_uuid)``, ``enrollment_jobs``. Catalog items come from ``item(catalog,
+    index)`` and ``first(catalog, kind)``. The plans' licenses and their transitions (assign,
+    revoke, the assignment lock) are ``PlanLicenses``' (``_license_state``).
+
+    What grows with the size is made when read, a record at a time: a customer's policies and
+    plans (``policies_of``, ``plans_of``), a configuration's assignments, a plan's licenses, a
+    customer's learner rows. What a page shows of all of them (a policy's spend allocated, a
+    plan's license counts, an assignment list's learner states) is counted from the seed
+    without making them, and kept as requests change them.
     """
 
     def __init__(self, seed: int, size: DataSize, anchor: datetime.datetime) -> None:
@@ -85,20 +94,22 @@ class SandboxData(PlanLicenses):
         self.enrollment_jobs: list[EnrollmentJob] = []
         self._learners = world.learners
         self._world = world
-        self._summaries: dict[str, tuple[dict[str, Any], ...]] = {}
-        self._made: dict[str, list[AssignmentRecord]] = {}
-        super().__init__(world.licenses)
+        self._policies = world.policies()
+        self._plans = world.plans()
+        self._summaries: dict[str, SummaryRows] = {}
+        self._assignments: dict[str, ConfigurationAssignments] = {}
+        super().__init__(world.licenses, world.license_counts)
         self._rng = random.Random(f"{seed}:runtime")
 
     @cached_property
     def policies(self) -> list[PolicyRecord]:
         """Every customer's subsidy access policies, made from the seed when first read."""
-        return list(self._world.policies())
+        return self._policies.every()
 
     @cached_property
     def plans(self) -> list[PlanRecord]:
         """Every customer's subscription plans, made from the seed when first read."""
-        return list(self._world.plans())
+        return [plan for plans in self._plans.values() for plan in plans]
 
     @cached_property
     def _configurations(self) -> dict[str, PolicyRecord]:
@@ -109,13 +120,19 @@ class SandboxData(PlanLicenses):
         }
 
     @cached_property
-    def _plans_by_uuid(self) -> dict[str, PlanRecord]:
-        return {plan.uuid: plan for plan in self.plans}
+    def _plan_places(self) -> dict[str, tuple[CustomerPlans, int]]:
+        """Where each plan uuid is (its customer's plans, its number), from the uuids alone."""
+        return {
+            plans.uuid_of(number): (plans, number)
+            for plans in self._plans.values()
+            for number in range(len(plans))
+        }
 
     def __repr__(self) -> str:
+        customers, size = len(self.customers), self.size
         return (
-            f"SandboxData(seed={self.seed}, customers={len(self.customers)}, catalogs={len(self.catalogs)}, "
-            f"policies={len(self.policies)}, plans={len(self.plans)})"
+            f"SandboxData(seed={self.seed}, customers={customers}, catalogs={len(self.catalogs)}, "
+            f"policies={customers * size.policies_per_customer}, plans={customers * size.plans_per_customer})"
         )
 
     # ------------------------------------------------------------------ lookups
@@ -135,47 +152,66 @@ class SandboxData(PlanLicenses):
 
     def policy(self, policy_uuid: str) -> PolicyRecord | None:
         """The policy with this uuid, if any."""
-        return next((policy for policy in self.policies if policy.uuid == policy_uuid), None)
+        return self._policies.by_uuid(policy_uuid)
 
     def plan(self, plan_uuid: str) -> PlanRecord | None:
         """The subscription plan with this uuid, if any."""
-        return self._plans_by_uuid.get(plan_uuid)
+        found = self._plan_places.get(plan_uuid)
+        if found is None:
+            return None
+        plans, number = found
+        return plans[number]
+
+    def plans_of(self, customer_uuid: str) -> Sequence[PlanRecord]:
+        """The subscription plans of a customer, in list order, each made when first read."""
+        return self._plans.get(customer_uuid, ())
+
+    def current_plans(self, customer_uuid: str) -> list[PlanRecord]:
+        """The plans of a customer that are current now (the ``current`` filter)."""
+        plans = self._plans.get(customer_uuid)
+        return [plan for plan in plans.current() if self.current_plan(plan)] if plans is not None else []
 
     def catalogs_of(self, customer_uuid: str) -> list[CatalogRecord]:
         """The catalogs of a customer, in list order (those the catalog list shows its tokens)."""
         return [catalog for catalog in self.catalogs if catalog.customer_uuid == customer_uuid]
 
     def policies_of(self, customer_uuid: str) -> list[PolicyRecord]:
-        """The policies of a customer, in list order."""
-        return [policy for policy in self.policies if policy.customer_uuid == customer_uuid]
+        """The policies of a customer, in list order (made from the seed when first read)."""
+        return list(self._policies.of(customer_uuid))
 
-    def assignments(self, configuration_uuid: str) -> list[AssignmentRecord]:
-        """The live assignments of a configuration, in creation order (empty for an unknown one);
-        made from the seed when first asked for."""
-        if configuration_uuid not in self._made:
-            policy = self._configurations.get(configuration_uuid)
+    def policy_of_configuration(self, configuration_uuid: str) -> PolicyRecord | None:
+        """The policy whose assignment configuration has this uuid, if any."""
+        return self._policies.by_configuration(configuration_uuid)
+
+    def assignments(self, configuration_uuid: str) -> ConfigurationAssignments:
+        """The live assignments of a configuration, in creation order (none for an unknown one),
+        each made from the seed when first read."""
+        found = self._assignments.get(configuration_uuid)
+        if found is None:
+            policy = self._policies.by_configuration(configuration_uuid)
             if policy is None:
-                return []
-            self._made[configuration_uuid] = self._world.assignments(policy)
-        return self._made[configuration_uuid]
+                return ConfigurationAssignments(None)
+            found = self._assignments[configuration_uuid] = self._world.assignments(policy)
+        return found
 
     def has_configuration(self, configuration_uuid: str) -> bool:
         """Whether an assignment configuration with this uuid exists."""
-        return configuration_uuid in self._configurations
+        return self._policies.by_configuration(configuration_uuid) is not None
 
     def learners(self, customer_uuid: str) -> tuple[Learner, ...]:
         """The learners of a customer."""
         return self._learners.get(customer_uuid, ())
 
-    def summaries(self, customer_uuid: str) -> tuple[dict[str, Any], ...]:
-        """The learner summary rows of a customer, as the wire sends them; made from the seed
-        when first asked for."""
-        if customer_uuid not in self._summaries:
+    def summaries(self, customer_uuid: str) -> Sequence[dict[str, Any]]:
+        """The learner summary rows of a customer, as the wire sends them, each made from the
+        seed when read (read them, do not change them)."""
+        found = self._summaries.get(customer_uuid)
+        if found is None:
             customer = self.customer(customer_uuid)
             if customer is None:
                 return ()
-            self._summaries[customer_uuid] = self._world.summaries(customer)
-        return self._summaries[customer_uuid]
+            found = self._summaries[customer_uuid] = self._world.summaries(customer)
+        return found
 
     def item(self, catalog: CatalogRecord | str, index: int) -> dict[str, Any]:
         """Item ``index`` of a catalog's contents (nested shape). Read it, do not change it."""
@@ -203,19 +239,16 @@ class SandboxData(PlanLicenses):
     # ------------------------------------------------------------------ wire views
 
     def policy_wire(self, policy: PolicyRecord) -> dict[str, Any]:
-        """A policy as the list sends it, aggregates computed from the live assignments."""
-        allocated = 0
-        if policy.assignment_configuration_uuid:
-            allocated = sum(
-                -assignment.content_quantity
-                for assignment in self.assignments(policy.assignment_configuration_uuid)
-                if assignment.state == "allocated"
-            )
+        """A policy as the list sends it, its aggregates those of the live assignments (kept
+        as requests change them: none is made to answer)."""
+        configuration = policy.assignment_configuration_uuid
+        allocated = self.assignments(configuration).allocated_cents if configuration else 0
         return policy_wire(policy, allocated, self.anchor)
 
     def plan_wire(self, plan: PlanRecord) -> dict[str, Any]:
-        """A plan as the list sends it, counters computed from the live licenses."""
-        return plan_wire(plan, self.licenses(plan.uuid), self.anchor)
+        """A plan as the list sends it, its counters those of the live licenses (kept as
+        requests change them: none is made to answer)."""
+        return plan_wire(plan, self.license_counts(plan), self.anchor)
 
     def current_plan(self, plan: PlanRecord) -> bool:
         """Whether the plan is the active one now (the ``current`` filter)."""
@@ -242,14 +275,7 @@ class SandboxData(PlanLicenses):
         outcome = Allocation(created=[], updated=[], no_change=[])
         records = self.assignments(configuration)
         for email in distinct(emails):
-            existing = next(
-                (
-                    record
-                    for record in records
-                    if record.content_key == content_key and record.learner_email.lower() == email.lower()
-                ),
-                None,
-            )
+            existing = records.find(email, content_key)
             if existing is None:
                 outcome.created.append(
                     self._create_assignment(policy, email, content_key, title, price_cents)
@@ -257,7 +283,8 @@ class SandboxData(PlanLicenses):
             elif existing.state in NO_CHANGE_STATES:
                 outcome.no_change.append(existing)
             else:
-                self._reallocate(existing, price_cents)
+                with records.changing(existing):
+                    self._reallocate(existing, price_cents)
                 outcome.updated.append(existing)
         return outcome
 
@@ -303,8 +330,9 @@ class SandboxData(PlanLicenses):
             if record is None or record.state not in REMINDABLE_STATES:
                 skipped.append(wanted)
                 continue
-            record.actions.append(action(self._rng, "reminded", self.now()))
-            record.learner_state = "waiting"
+            with self.assignments(configuration_uuid).changing(record):
+                record.actions.append(action(self._rng, "reminded", self.now()))
+                record.learner_state = "waiting"
             reminded.append(record.uuid)
         return {"reminded": reminded, "non_remindable": skipped}
 
@@ -315,19 +343,20 @@ class SandboxData(PlanLicenses):
             if record is None or record.state not in CANCELABLE_STATES:
                 skipped.append(wanted)
                 continue
-            record.actions.append(action(self._rng, "cancelled", self.now()))
-            record.state = "cancelled"
-            record.learner_state = None
-            record.error_reason = None
+            with self.assignments(configuration_uuid).changing(record):
+                record.actions.append(action(self._rng, "cancelled", self.now()))
+                record.state = "cancelled"
+                record.learner_state = None
+                record.error_reason = None
             cancelled.append(record.uuid)
         return {"cancelled": cancelled, "non_cancelable": skipped}
 
     def _select(
         self, configuration_uuid: str, assignment_uuids: Sequence[str]
     ) -> Iterable[tuple[AssignmentRecord | None, str]]:
-        by_uuid = {record.uuid: record for record in self.assignments(configuration_uuid)}
+        records = self.assignments(configuration_uuid)
         for wanted in distinct(assignment_uuids):
-            yield by_uuid.get(wanted.lower()), wanted
+            yield records.by_uuid(wanted.lower()), wanted
 
     def spend_available(self, policy: PolicyRecord) -> int:
         """Cents the policy can still allocate, from the live assignments (as the policy list shows)."""

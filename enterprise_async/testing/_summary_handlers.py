@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._answer_pages import sorted_nulls_last
 from ._call import Call, Handler
 from ._parsing import valid_uuid
 from ._registry import aliased
 from ._replies import Reply, not_found
 from ._service_handlers import ServiceHandlers
+from ._summary_data import SummaryRows
 
 __all__ = ["LearnerSummaryHandlers"]
 
@@ -29,22 +29,25 @@ class LearnerSummaryHandlers(ServiceHandlers):
         customer = call.params["customer"].lower()
         if not valid_uuid(customer) or self.data.customer(customer) is None:
             raise not_found()
-        rows = _order_rows(self.data.summaries(customer), call.query.get("ordering") or "last_activity_date")
+        rows = self.data.summaries(customer)
+        order = _order(rows, call.query.get("ordering") or "last_activity_date")
         operation = "learner_summary.list"
         unpaged = self.options.learner_summary == "list" or self.services.streams(operation, call.accept)
         if unpaged:  # a plain list, or every row for the CSV the service streams
-            return Reply(self.services.emitted(operation, rows))
+            return Reply(self.services.emitted(operation, [rows[number] for number in order]))
         page = self.pages.page(call, "learner_summary.list", len(rows), "learner_summary", "page_size")
-        return self.pages.paged(call, "learner_summary.list", page, rows[page.start : page.end])
+        return self.pages.paged(
+            call, "learner_summary.list", page, [rows[number] for number in order[page.start : page.end]]
+        )
 
 
-def _order_rows(rows: Sequence[dict[str, Any]], ordering: str) -> list[dict[str, Any]]:
-    """Learner summary rows ordered by one response field (``-field`` descending), nulls last."""
+def _order(rows: Sequence[dict[str, Any]], ordering: str) -> Sequence[int]:
+    """The numbers of learner summary rows ordered by one response field (``-field`` descending),
+    nulls last (``SummaryRows.ordered``)."""
     name = ordering.strip().lstrip("-")
     if rows and name not in rows[0]:  # an unknown field is ignored, as DRF's OrderingFilter does
         name, ordering = "last_activity_date", "last_activity_date"
-
-    def key(row: dict[str, Any]) -> Any:
-        return row.get(name)
-
-    return sorted_nulls_last(list(rows), key, descending=ordering.strip().startswith("-"))
+    descending = ordering.strip().startswith("-")
+    if isinstance(rows, SummaryRows):
+        return rows.ordered(name, descending=descending)
+    return []  # a customer without rows

@@ -8,6 +8,7 @@ and, for a list, paginated as its ``x-sdk-pagination`` says (any envelope, or a 
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import math
 import random
@@ -41,6 +42,7 @@ class Synthesizer:
         self.components = components
         self.seed = seed
         self._requires: dict[int, bool] = {}
+        self._plans: dict[int, _CompletionPlan | None] = {}
 
     def answer(
         self,
@@ -82,33 +84,67 @@ class Synthesizer:
             return self._array(schema, rng, depth)
         return _scalar(kind, schema, rng)
 
-    def complete(self, value: Any, schema: Any, rng: random.Random, depth: int = 0) -> Any:
+    def complete(
+        self, value: Any, schema: Any, rng: random.Random | Callable[[], random.Random], depth: int = 0
+    ) -> Any:
         """``value`` (a stateful handler's answer) with every required property it lacks filled in
         from ``schema``, so that a field a spec edit makes required appears at once. Optional
         properties a handler leaves out stay out, as the services leave them out. ``value`` itself
-        is never changed: what lacks nothing is returned as it is, the rest as copies."""
-        if depth > MAX_DEPTH or not self._requires_anything(schema):
+        is never changed: what lacks nothing is returned as it is, the rest as copies. ``rng``
+        may be given as what makes it, made only when something is drawn. The walk
+        follows ``_CompletionPlan``s (one a schema, made once): only the properties that are
+        required, or hold one below them, are visited."""
+        if depth > MAX_DEPTH:
             return value
-        resolved = self.resolve(schema)
-        if isinstance(value, list) and _kind(resolved) == "array":
-            items = resolved.get("items", {})
-            done = [self.complete(item, items, rng, depth + 1) for item in value]
+        plan = self._plan(schema)
+        if plan is None:
+            return value
+        if isinstance(value, list):
+            if plan.items is None:
+                return value
+            done = [self.complete(item, plan.items, rng, depth + 1) for item in value]
             return value if all(new is old for new, old in zip(done, value, strict=True)) else done
-        if not isinstance(value, dict) or _kind(resolved) != "object":
+        if not isinstance(value, dict) or not plan.fields:
             return value
-        properties: Mapping[str, Any] = resolved.get("properties", {})
         result = value
-        for name, field_schema in properties.items():
+        for name, field_schema, below, required in plan.fields:
             if name in value:
+                if not below:
+                    continue
                 new = self.complete(value[name], field_schema, rng, depth + 1)
-            elif name in resolved.get("required", ()):
-                new = self.value(field_schema, rng, depth + 1)
+                if new is value[name]:
+                    continue
+            elif required:
+                new = self.value(field_schema, rng if isinstance(rng, random.Random) else rng(), depth + 1)
             else:
                 continue
-            if name not in value or new is not value[name]:
-                result = dict(result) if result is value else result
-                result[name] = new
+            result = dict(result) if result is value else result
+            result[name] = new
         return result
+
+    def _plan(self, schema: Any) -> _CompletionPlan | None:
+        """What ``complete`` visits of a value of ``schema`` (None: nothing, it requires nothing)."""
+        key = id(schema)
+        if key in self._plans:
+            return self._plans[key]
+        plan = None
+        if self._requires_anything(schema):
+            resolved = self.resolve(schema)
+            kind = _kind(resolved)
+            items = resolved.get("items", {}) if kind == "array" else None
+            required = resolved.get("required", ())
+            fields = tuple(
+                (name, part, below, name in required)
+                for name, part in resolved.get("properties", {}).items()
+                for below in (self._requires_anything(part),)
+                if below or name in required
+            )
+            plan = _CompletionPlan(
+                items if items is not None and self._requires_anything(items) else None,
+                fields if kind == "object" else (),
+            )
+        self._plans[key] = plan
+        return plan
 
     def _requires_anything(self, schema: Any, seen: frozenset[int] = frozenset()) -> bool:
         """Whether ``schema`` or a schema below it names a required property (cached per schema)."""
@@ -230,7 +266,8 @@ class Synthesizer:
             schema = responses.get(reply.status)
             if schema is None or reply.data is None:
                 return reply
-            data = self.complete(reply.data, schema, self._random(name, *sorted(params.items())))
+            drawn = functools.cache(lambda: self._random(name, *sorted(params.items())))
+            data = self.complete(reply.data, schema, drawn)
             return reply if data is reply.data else evolve(reply, data=data)
 
         return completed
@@ -238,6 +275,16 @@ class Synthesizer:
     def _random(self, *key: Any) -> random.Random:
         digest = hashlib.sha256(repr((self.seed, *key)).encode()).digest()
         return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+@frozen
+class _CompletionPlan:
+    """What ``Synthesizer.complete`` visits of a value of one schema: an array's items (None
+    when they require nothing), or an object's properties that are required or hold a required
+    one below them, in order, as (name, schema, requires anything below, required)."""
+
+    items: Any
+    fields: tuple[tuple[str, Any, bool, bool], ...]
 
 
 @frozen

@@ -23,6 +23,8 @@ from attrs import frozen
 __all__ = ["AuthFailure", "TokenIssuer", "fingerprint"]
 
 TOKEN_SCOPE = "user_id email profile read write"
+_TOKENS_KEPT = 256
+"""Tokens whose id is kept once read (``TokenIssuer.check``)."""
 
 
 def _b64(data: bytes) -> str:
@@ -66,6 +68,8 @@ class TokenIssuer:
         self.lifetime = lifetime
         self._clock = clock
         self._key = hashlib.sha256(f"sandbox-signing:{client_secret}".encode()).digest()
+        self._read: dict[str, str] = {}
+        """The id each token read lately carries ("": none), by the token (its signature checked once)."""
         self._expiry: dict[str, float] = {}
         self.issued = 0
         """Tokens issued so far."""
@@ -145,7 +149,12 @@ class TokenIssuer:
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "jwt" or not token.strip():
             return _unauthorized("Authentication credentials were not provided.")
-        token_id = self._token_id(token.strip())
+        token = token.strip()
+        token_id = self._read.get(token)
+        if token_id is None:
+            if len(self._read) >= _TOKENS_KEPT:
+                self._read.clear()
+            token_id = self._read[token] = self._token_id(token) or ""
         expiry = self._expiry.get(token_id) if token_id else None
         if expiry is None:
             return _unauthorized("Invalid token.")

@@ -17,6 +17,7 @@ from . import (
     changes,
     decode,
     export,
+    first_pages,
     fleet,
     import_time,
     loop_hold,
@@ -45,6 +46,7 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B13": call_cost.run,
     "B14": sandbox_size.run,
     "B15": changes.run,
+    "B16": first_pages.run,
 }
 DEFAULT_ROUNDS = 5
 

@@ -18,7 +18,7 @@ import orjson
 from attrs import frozen
 
 from enterprise_async.testing import DataSize, Fault, Sandbox
-from tests.latency_front import LatencyFront, PageDepth
+from tests.transport.latency_front import LatencyFront, PageDepth
 
 __all__ = ["CONTENTS_PATH", "RemoteSandbox", "SandboxAddress", "remote_sandbox", "token_headers"]
 
@@ -37,7 +37,8 @@ class RemoteSandbox:
     """Seconds of ``Fault.latency`` added to every request for the catalog's contents."""
     per_page: float = 0.0
     """Seconds more for each page past the first: the sandbox then answers behind a front
-    (``tests/latency_front.py``) that waits ``latency`` plus this per page before every API request."""
+    (``tests/transport/latency_front.py``) that waits ``latency`` plus this per page before every
+    API request."""
     learners: int = 24
     seed: int = 0
     rate_limit: str | None = None

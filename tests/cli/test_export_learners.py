@@ -14,7 +14,7 @@ import pytest
 from enterprise_async.cli import LEARNER_COLUMNS, export_learners
 from enterprise_async.models import LearnerSummary, from_dict
 from enterprise_async.testing import Sandbox
-from tests.required import required
+from tests.openapi_spec import required
 
 from .conftest import CommandLine
 

@@ -39,7 +39,7 @@ from enterprise_async.models import (
 )
 from tests.conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
 from tests.fixtures import json_fixture
-from tests.required import required
+from tests.openapi_spec import required
 
 PLAN = "2c5e8f1a-4b7d-4a0c-9e3f-6b9c2e5f8a1d"
 POLICY = "c3a1e2f4-5b6d-4e7f-8a9b-0c1d2e3f4a5b"

@@ -33,7 +33,7 @@ from enterprise_async.models import Assignment, SubsidyAccessPolicy
 from enterprise_async.testing import Sandbox
 from enterprise_async.testing._synthesis import SYNTHETIC_LIST_LENGTH, SYNTHETIC_PAGE_SIZE
 from tests.conftest import CLIENT_ID, CLIENT_SECRET, ScriptedAPI
-from tests.required import required
+from tests.openapi_spec import required
 
 pytestmark = pytest.mark.maintainer
 

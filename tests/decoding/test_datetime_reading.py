@@ -8,7 +8,7 @@ import datetime
 import pytest
 
 from enterprise_async.models import Course, from_dict, to_dict
-from tests.required import required
+from tests.openapi_spec import required
 
 
 def test_a_utc_datetime_in_whole_seconds_is_an_aware_utc_datetime_written_back_as_sent() -> None:

@@ -24,7 +24,7 @@ from enterprise_async.models import (
     from_dict,
     to_dict,
 )
-from tests.required import required
+from tests.openapi_spec import required
 
 _read_datetime = SCALAR_HOOKS[datetime.datetime]
 _read_decimal = SCALAR_HOOKS[decimal.Decimal]

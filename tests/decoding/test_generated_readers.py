@@ -26,7 +26,7 @@ from enterprise_async._decoding.readers import model_reader
 from enterprise_async._generated.conversion import CONVERSION
 from enterprise_async._utils.xml import TextObject
 from enterprise_async.models import Course, CourseRun, Seat, from_dict, to_dict
-from tests.required import required
+from tests.openapi_spec import required
 
 _BASE: dict[str, Any] = {
     "key": "course-v1:edX+DemoX+1T2026",

@@ -41,7 +41,7 @@ from enterprise_async.models import (
     to_dict,
 )
 from tests.fixtures import MODELS, json_fixture, xml_fixture
-from tests.required import required
+from tests.openapi_spec import required
 
 FIXTURES = sorted(MODELS)
 MODEL_CLASSES = sorted(

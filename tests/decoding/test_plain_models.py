@@ -10,7 +10,7 @@ import copy
 import pickle
 
 from enterprise_async.models import Course, CourseRun, Program, from_dict, to_dict
-from tests.required import required
+from tests.openapi_spec import required
 
 SENT = {"key": "edX+DemoX", "title": "Demo", "subjects": [], "course_runs": [], "prerequisites_raw": []}
 

@@ -27,7 +27,7 @@ from enterprise_async.models import (
     to_dict,
 )
 from enterprise_async.testing import Sandbox
-from tests.required import required
+from tests.openapi_spec import required
 
 
 def from_json_and_xml(model: Any, payload: dict[str, Any]) -> tuple[Any, Any]:

@@ -40,7 +40,7 @@ from enterprise_async.models import (
 )
 from enterprise_async.testing import Sandbox
 from tests.fixtures import MODELS, json_fixture, xml_fixture
-from tests.required import required
+from tests.openapi_spec import required
 
 FIXTURES = sorted(MODELS)
 

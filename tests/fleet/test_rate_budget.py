@@ -13,9 +13,9 @@ import redis
 
 from enterprise_async.testing import Fault, Sandbox
 
-from ..loaded_network import DelayingRelay, cpu_burners
 from . import _fleet
 from ._process import PROCESS_HEADER
+from .loaded_network import DelayingRelay, cpu_burners
 
 BUDGET = "18/second; 360/minute"
 PER_SECOND = 18

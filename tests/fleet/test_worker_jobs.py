@@ -19,7 +19,7 @@ from enterprise_async.fleet._worker_clients import WorkerClients
 from enterprise_async.models import Catalog, to_dict
 from enterprise_async.testing import Sandbox
 from tests.cli.conftest import ENVIRONMENT
-from tests.required import required
+from tests.openapi_spec import required
 
 XML = "application/xml"
 

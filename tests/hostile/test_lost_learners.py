@@ -16,7 +16,7 @@ from enterprise_async.cli import cli
 from enterprise_async.exports import spreadsheet_safe
 from enterprise_async.models import LearnerSummary
 from tests.hostile.lost_server import LostServer, serving
-from tests.required import required
+from tests.openapi_spec import required
 
 CUSTOMER = "4f2ad1b8-9c6e-4c1a-8f0e-3b7d2e5a9c11"
 SUMMARY = f"/enterprise/v3/enterprise-customer/{CUSTOMER}/learner-summary"

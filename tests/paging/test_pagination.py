@@ -34,7 +34,7 @@ from enterprise_async.models import (
     SubsidyAccessPolicy,
 )
 from tests.conftest import ScriptedAPI
-from tests.required import required
+from tests.openapi_spec import required
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 POLICIES = "/enterprise/v1/subsidy-access-policies/"

@@ -26,6 +26,7 @@ from enterprise_async._spec import Operation, Pagination
 from enterprise_async.models import Assignment, Catalog, SubsidyAccessPolicy, to_dict
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.conftest import ScriptedAPI
+from tests.openapi_spec import required
 from tests.paging.test_pagination import (
     ASSIGNMENTS,
     CATALOGS,
@@ -41,7 +42,6 @@ from tests.paging.test_pagination import (
     serve_numbered,
     serve_pages,
 )
-from tests.required import required
 
 Listing = Callable[[EnterpriseClient], AsyncPager[Any, Any]]
 

@@ -10,9 +10,12 @@ import tracemalloc
 
 import aiohttp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from enterprise_async.testing import DataSize, Sandbox
 from enterprise_async.testing._state import SandboxData
+from enterprise_async.testing._summary_data import SummaryRows
 
 from .conftest import RawAPI
 
@@ -135,3 +138,36 @@ async def test_a_catalog_of_100000_items_and_a_report_of_100000_rows_page_as_the
         10,
         10_000,
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.integers(0, 250), learners=st.integers(1, 30), descending=st.booleans())
+def test_learner_rows_in_the_default_order_are_every_row_sorted_by_its_last_activity(
+    rows: int, learners: int, descending: bool
+) -> None:
+    """DRF's OrderingFilter over the rows (equal dates in row order), without making them."""
+    data = SandboxData(0, DataSize(summary_rows_per_customer=rows, learners_per_customer=learners), ANCHOR)
+    report = data.summaries(data.customers[0].uuid)
+    assert isinstance(report, SummaryRows)
+    dates = [row["last_activity_date"] for row in report]
+    expected = sorted(range(len(dates)), key=dates.__getitem__, reverse=descending)
+    assert list(report.ordered("last_activity_date", descending=descending)) == expected
+    assert all(row["enrollment_date"] < row["last_activity_date"] for row in report)
+
+
+async def test_a_learner_page_of_a_100000_row_report_makes_its_own_rows_alone(
+    session: aiohttp.ClientSession,
+) -> None:
+    async with Sandbox(seed=0, size=DataSize(summary_rows_per_customer=100_000)) as sandbox:
+        api = RawAPI(sandbox, session)
+        customer = sandbox.data.customers[0].uuid
+        path = f"/enterprise/v3/enterprise-customer/{customer}/learner-summary"
+        report = sandbox.data.summaries(customer)
+        assert isinstance(report, SummaryRows)
+        first = await api.get(path)
+        made = report.made
+        last = await api.get(path, params={"ordering": "-last_activity_date", "page": "10000"})
+    assert (first.data["count"], len(first.data["results"]), made) == (100_000, 10, 11)  # and row 0's fields
+    oldest = {row["last_activity_date"] for row in first.data["results"] + last.data["results"]}
+    assert len(oldest) == 1  # the first page oldest first, the last page newest first: the oldest day
+    assert len(last.data["results"]) == 10

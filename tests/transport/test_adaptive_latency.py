@@ -2,7 +2,7 @@
 with the page asked for leaves the limit alone, latency that grows with the requests in flight
 brings it down, and 429s still halve it whatever the latency.
 
-The latency tests drive the limit on virtual time (``tests/virtual_time.py``) through a simulated
+The latency tests drive the limit on virtual time (``tests/transport/virtual_time.py``) through a simulated
 server whose latency is a function of what the test controls, the page asked for or the requests
 it holds: what the limit hears is exactly that latency, never a loaded machine's queue, so each
 figure is the same on every run. (The same shapes across a real loopback, with seconds measured,
@@ -20,8 +20,8 @@ from typing import Any
 from enterprise_async._request.options import ClientOptions
 from enterprise_async._transport.adaptive import AdaptiveConcurrency
 from enterprise_async.testing import DataSize, Fault, Sandbox
-from tests.latency_front import LatencyFront, PageDepth
-from tests.virtual_time import run_on_virtual_time
+from tests.transport.latency_front import LatencyFront, PageDepth
+from tests.transport.virtual_time import run_on_virtual_time
 
 CATALOGS = "/enterprise/v2/enterprise-catalogs"
 PAGES = 160

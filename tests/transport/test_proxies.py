@@ -9,7 +9,7 @@ import pytest
 
 from enterprise_async import APIConnectionError, EnterpriseClient, ProxyAuthenticationError, ServerError
 from enterprise_async.testing import Sandbox
-from tests.loopback_proxy import LoopbackProxy
+from tests.transport.loopback_proxy import LoopbackProxy
 
 
 def client_of(sandbox: Sandbox) -> EnterpriseClient:

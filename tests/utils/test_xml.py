@@ -18,7 +18,7 @@ from enterprise_async.models import (
     from_dict,
     to_dict,
 )
-from tests.required import required
+from tests.openapi_spec import required
 
 
 def test_list_items_become_lists_even_with_one_element() -> None:

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from aiohttp import web
 from attrs import define, field
 
-from .loopback_relay import Relay
+from tests.transport.loopback_relay import Relay
 
 __all__ = ["DelayingRelay", "cpu_burners"]
 

@@ -3,8 +3,8 @@ request, an upstream session (which ignores the environment: a relay never proxi
 sends it on, and the answer sent back, hop-by-hop headers (RFC 9110 section 7.6.1) dropped both ways.
 
 A relay says where a request goes (``destination``), and may refuse it (``admit``) or delay it
-(``delay``) first: ``tests.loopback_proxy.LoopbackProxy`` (a forward proxy) and
-``tests.loaded_network.DelayingRelay`` (a network's jitter) are the two.
+(``delay``) first: ``tests.transport.loopback_proxy.LoopbackProxy`` (a forward proxy) and
+``tests.fleet.loaded_network.DelayingRelay`` (a network's jitter) are the two.
 """
 
 from __future__ import annotations
