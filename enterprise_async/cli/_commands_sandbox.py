@@ -50,7 +50,8 @@ def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) 
     state counts (over every assignment the listing matches), reminds and cancels, assigns and
     bulk-revokes licenses (a 207 partial result), browses catalogs and a course, bulk-enrolls and
     reads the job's status, shows the learner summary, and ends with a concurrent export of every
-    catalog.
+    catalog; then one catalog changes in the sandbox and a second export says what was created,
+    updated and removed (the catalogs that did not change cost one request each).
     """
     console = stdout_console()
     started = time.perf_counter()
@@ -67,7 +68,11 @@ def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) 
             f"The export went to a temporary directory, now removed: `{keep}` keeps it.", markup=False
         )
     else:
-        console.print(f"Files in {out}: one JSON Lines file per catalog, and manifest.json.")
+        console.print(
+            f"Files in {out}: per catalog, its export <uuid>.jsonl and its changes <uuid>.changes.jsonl; "
+            "and manifest.json.",
+            markup=False,
+        )
     if summary.failed:
         raise IncompleteError(f"{len(summary.failed)} catalogs failed to export")
 

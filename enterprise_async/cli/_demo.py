@@ -2,18 +2,22 @@
 
 Each step calls the SDK the way an application would and shows the result; the ids it needs come
 from earlier answers (a policy's assignment configuration, a catalog's course), not from the
-sandbox's insides. Only the customer is read from the sandbox, as a real user knows their own.
+sandbox's insides. Only the customer is read from the sandbox, as a real user knows their own;
+and one catalog is edited in the sandbox (``sandbox.edits``) between two exports, as a service's
+catalogs change between two nightly runs, so that the second export says what changed.
 """
 
 from __future__ import annotations
 
 import tempfile
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
+import orjson
 from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
@@ -28,6 +32,7 @@ from ..models import (
     Program,
     SubscriptionPlan,
     SubsidyAccessPolicy,
+    to_dict,
 )
 from ..testing import DataSize
 from ._export_views import export_summary_view
@@ -48,6 +53,9 @@ from ._views import (
     program_view,
     revocation_view,
 )
+
+if TYPE_CHECKING:
+    from ..testing import Sandbox
 
 __all__ = ["DEMO_CATALOG_ITEMS", "run_demo"]
 
@@ -97,7 +105,9 @@ async def run_demo(
         await tour.enrollment(customer.uuid, course)
         await tour.learner_summary(customer.uuid)
         with _export_directory(out) as directory:
-            return await tour.export(directory)
+            summary = await tour.export(directory)
+            await tour.changes(sandbox, directory)
+            return summary
 
 
 @contextmanager
@@ -226,11 +236,50 @@ class _Tour:
         self.console.print(learner_summary_table(page.results, page.count))
 
     async def export(self, directory: Path) -> ExportSummary:
-        """Every catalog to JSON Lines, concurrently, with progress bars."""
+        """Every catalog to JSON Lines, concurrently, with progress bars, and their changes (the
+        first time, every item is created)."""
         self._heading("Exporting every catalog concurrently")
-        self._note(f"export_catalogs(client, {str(directory)!r}) — the same as `catalogs export --out DIR`")
+        self._note(
+            f"export_catalogs(client, {str(directory)!r}, changes=True) — the same as "
+            "`catalogs export --out DIR --changes`"
+        )
+        return await self._export(directory)
+
+    async def changes(self, sandbox: Sandbox, directory: Path) -> ExportSummary:
+        """One catalog changes in the sandbox, and a second export says what changed: the other
+        catalogs cost one request each."""
+        self._heading("The catalog changes: a second export, with its changes")
+        catalog = (await self.client.catalogs.list().to_list())[0].uuid or ""
+        page = await self.client.catalogs.contents(catalog, page_size=10).first_page()
+        courses = (to_dict(item) for item in page.results if isinstance(item, Course))
+        key = "DemoX+SYNC.1x"
+        created = {**next(courses, {"content_type": "course"}), "key": key, "title": "Syncing Catalogs"}
+        created.update(aggregation_key=f"course:{key}", uuid=str(uuid.uuid5(uuid.NAMESPACE_URL, key)))
+        last = (page.count or len(page.results)) - 1
+        self._note(
+            f"sandbox.edits.update({catalog!r}, 0, title=...); .touch(..., 1); .remove(..., {last}); "
+            ".create(..., item, at=0) — or `enterprise-async sandbox-edit ...` against a served sandbox"
+        )
+        sandbox.edits.update(catalog, 0, title="Renamed in the demo")
+        if last >= 1:
+            sandbox.edits.touch(catalog, 1)  # its time moves, its content does not: no change
+        if last >= 2:
+            sandbox.edits.remove(catalog, last)
+        sandbox.edits.create(catalog, created, at=0)
+        summary = await self._export(directory)
+        lines = (directory / f"{catalog}.changes.jsonl").read_bytes().splitlines()
+        self._note(f"{catalog}.changes.jsonl, one JSON line per change:")
+        for line in lines:
+            change = orjson.loads(line)
+            fields = f" (fields: {', '.join(change['fields'])})" if change.get("fields") else ""
+            self.console.print(f"  {change['change']} {change['identity']}{fields}", markup=False)
+        return summary
+
+    async def _export(self, directory: Path) -> ExportSummary:
         with CatalogProgressBars(self.console) as bars:
-            summary = await export_catalogs(self.client, directory, page_size=DEMO_PAGE_SIZE, progress=bars)
+            summary = await export_catalogs(
+                self.client, directory, page_size=DEMO_PAGE_SIZE, progress=bars, changes=True
+            )
         self.console.print(export_summary_view(summary))
         return summary
 

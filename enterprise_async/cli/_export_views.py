@@ -115,8 +115,11 @@ def export_totals(summary: ExportSummary) -> str:
         )
     else:
         text = _pace(summary.items, f"from {len(summary.completed)} catalogs", summary.seconds)
-    if summary.skipped:
-        text += f"; {len(summary.skipped)} already complete"
+    unchanged = sum(1 for outcome in summary.skipped if outcome.state.startswith("unchanged"))
+    if len(summary.skipped) > unchanged:
+        text += f"; {len(summary.skipped) - unchanged} already complete"
+    if unchanged:
+        text += f"; {unchanged} unchanged"
     if summary.rejected:
         text += f"; {summary.rejected:,} rejected"
     if summary.failed:

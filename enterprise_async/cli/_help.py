@@ -32,6 +32,9 @@ HAND_WRITTEN_HELP: Final = {
     "demo": "Tour every resource against an embedded sandbox: no credentials, no network.",
     "learners": "The learner summary as a file (its pages one at a time: `learner-summary list`).",
     "sandbox": "Serve the sandbox API in the foreground until Ctrl-C.",
+    "sandbox-edit": (
+        "Change the catalogs of a running sandbox (`enterprise-async sandbox`), between two exports."
+    ),
     "worker": "Run a worker of catalog exports.",
 }
 """The first paragraph of each hand-written top-level command's help, as its module says it (a

@@ -87,6 +87,7 @@ class FittingProgress(Progress):
                 break
         figures_width = sum(widths[index] + 1 for index in kept)
         label_width = max(1, min(widest_label, room - figures_width - (BAR_WIDTHS[0] + 1 if bar else 0)))
+        labels = [_without_notes(label, label_width) for label in labels]
         bar_width = max(BAR_WIDTHS[0], min(BAR_WIDTHS[1], room - figures_width - label_width - 1))
         columns = [Column(width=label_width, no_wrap=True, overflow="ellipsis")]
         if bar:
@@ -100,6 +101,16 @@ class FittingProgress(Progress):
             cells.extend(figures[index][number] for index in kept)
             table.add_row(*cells)
         return table
+
+
+def _without_notes(label: RenderableType, width: int) -> RenderableType:
+    """A label too wide for ``width``, its notes in parentheses dropped from the last (``Title
+    (12 created, ...)``), so that a count is never cut; the title is then shortened if need be."""
+    if not isinstance(label, Text):
+        return label
+    while cell_len(label.plain) > width and (cut := label.plain.rfind(" (")) > 0:
+        label = label[:cut]
+    return label
 
 
 def _width(renderable: RenderableType) -> int:
@@ -233,16 +244,16 @@ class CatalogProgressBars:
         if outcome.status == "complete":
             self._progress.update(bar, total=whole, description=f"[green]✓[/] {title}")
         elif outcome.status == "skipped":
-            said = (
-                "unchanged"
-                if outcome.changes is not None and not outcome.changes.changed
-                else "already complete"
-            )
+            unchanged = outcome.changes is not None and not outcome.changes.changed
+            if unchanged:
+                self._changes.pop(outcome.uuid, None)  # said in a word
+            said = "unchanged" if unchanged else "already complete"
             label = self._label(outcome.uuid, f"{self._titles[outcome.uuid]} ({said})")
             self._progress.update(bar, total=whole, completed=whole, description=f"[dim]✓ {label}[/]")
         else:
             self._failed += 1
-            self._progress.update(bar, description=f"[red]✗ {title}: failed[/]")
+            failed = self._label(outcome.uuid, f"{self._titles[outcome.uuid]}: failed")
+            self._progress.update(bar, description=f"[red]✗ {failed}[/]")
             self._progress.stop_task(bar)
         self._show_overall_total()
 

@@ -87,19 +87,33 @@ class ItemNames:
 
     def named(self, data: Mapping[str, Any], variant: type[Any] | None = None) -> tuple[int, str] | None:
         """Which template names ``data`` (its place among the templates) and the name it gives."""
-        kind = self.pagination.identity_type_field
         for place, template in enumerate(self.templates):
-            values: dict[str, Any] = {}
-            for name in _placeholders(template):
-                value = data.get(name)
-                if _blank(value) and name == kind:
-                    value = self._type_of(data, variant)
-                if _blank(value):
-                    break
-                values[name] = value
-            else:
-                return place, template.format_map(values)
+            found = self._by(template, data, variant)
+            if found is not None:
+                return place, found
         return None
+
+    def every_name(self, data: Mapping[str, Any]) -> frozenset[tuple[int, str]]:
+        """Every name ``data`` has, by each template whose fields it has (with the template's place)."""
+        names = set()
+        for place, template in enumerate(self.templates):
+            found = self._by(template, data, None)
+            if found is not None:
+                names.add((place, found))
+        return frozenset(names)
+
+    def _by(self, template: str, data: Mapping[str, Any], variant: type[Any] | None) -> str | None:
+        """The name ``template`` gives ``data``; None when it lacks one of the template's fields."""
+        kind = self.pagination.identity_type_field
+        values: dict[str, Any] = {}
+        for name in _placeholders(template):
+            value = data.get(name)
+            if _blank(value) and name == kind:
+                value = self._type_of(data, variant)
+            if _blank(value):
+                return None
+            values[name] = value
+        return template.format_map(values)
 
     def _type_of(self, data: Mapping[str, Any], variant: type[Any] | None) -> str | None:
         if variant is None:

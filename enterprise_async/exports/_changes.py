@@ -12,12 +12,14 @@ pass over the new listing, and writes one JSON line per change to the catalog's 
 
 A listing vouches for a removal only when it was read to its end with nothing to doubt: every
 envelope promised the same count, no item came twice (pages that shift while they are read repeat
-some items and skip others), every item it could not read could still be named, and the catalog's
+some items and skip others), every item it could not read had some name, and the catalog's
 record had not moved by its end. Otherwise no removal is reported, the feed says why
 (``ChangeCounts.note``), and the items not shown are *held*: written to the catalog's held file,
 they stay part of the baseline, and a later run reports them removed once a listing vouches for
 it. An item that could not be read is neither created nor removed: its baseline copy (if any) is
-held the same way, and the next run that reads it reports it updated.
+held the same way, and the next run that reads it reports it updated. One that lacks the key that
+names it (``course:<key>``) is matched by its other names (``course:<uuid>``): a baseline item
+sharing one is held, not removed.
 """
 
 from __future__ import annotations
@@ -108,8 +110,11 @@ class ChangeFeed:
         self.counts = ChangeCounts(note=None if baseline is not None else NO_BASELINE)
         self.kept_back: dict[str, Any] = {}
         """Baseline items held because this run could not read them, by identity."""
-        self.unnamed = 0
-        """Unreadable items the first template could not name (they lack the key that names them)."""
+        self.unnamed: list[frozenset[tuple[int, str]]] = []
+        """The names (by every other template) of each unreadable item the first template could not
+        name: it lacks the key that names it, so it may be a baseline item by that key."""
+        self.nameless = 0
+        """Unreadable items no template can name: any baseline item may be one of them."""
         self.promised: set[int] = set()
         """Every count the listing's envelopes promised."""
 
@@ -138,11 +143,15 @@ class ChangeFeed:
         nor removed; its baseline copy, if any, is held. Its identity, when it has one.
 
         One that the first template cannot name (its content key is what is missing) may be an
-        item the baseline holds under that key: then no removal can be vouched for."""
+        item the baseline holds under that key: each baseline item it shares another name with
+        (its uuid) is then held rather than removed; and when it has no name at all, no removal
+        can be vouched for."""
         named = self.names.named(raw) if isinstance(raw, dict) else None
         identity = self.names.name(raw) if named is not None else None
-        if named is None or named[0] > 0:
-            self.unnamed += 1
+        if named is None:
+            self.nameless += 1
+        elif named[0] > 0:
+            self.unnamed.append(self.names.every_name(raw))
         if identity is None:
             return None
         if self.baseline is not None:
@@ -166,9 +175,9 @@ class ChangeFeed:
                 f"{self.names.repeated} item(s) came twice in the listing (its pages shifted while they "
                 "were read): removals wait for the next run"
             )
-        if self.unnamed:
+        if self.nameless:
             return (
-                f"{self.unnamed} unreadable item(s) lack the key that names them: removals wait for a run "
+                f"{self.nameless} unreadable item(s) carry no name at all: removals wait for a run "
                 "that reads them"
             )
         if record_moved:
@@ -187,27 +196,42 @@ class ChangeFeed:
         removed where nothing could be."""
         baseline = self.baseline
         doubt = self.doubts(record_moved=record_moved)
-        held_count = 0
+        held_count = maybe = 0
         if baseline is not None:
             for kept in self.kept_back.values():
                 held.write(baseline.line(kept) + b"\n")
                 held_count += 1
             for identity, kept in sorted(baseline.kept.items()):
-                if doubt is None:
+                line = baseline.line(kept)
+                if doubt is None and not self._may_be_unread(line):
                     self._write({"change": "removed", "identity": identity})
                     self.counts = evolve(self.counts, removed=self.counts.removed + 1)
-                else:
-                    held.write(baseline.line(kept) + b"\n")
-                    held_count += 1
+                    continue
+                held.write(line + b"\n")
+                held_count += 1
+                maybe += doubt is None
             baseline.kept.clear()
             baseline.close()
+        note = self.counts.note
         if baseline is not None:  # a doubt is told where it held something back
             note = doubt if doubt is not None and held_count > len(self.kept_back) else None
-        else:
-            note = self.counts.note
+            if maybe:
+                note = (
+                    f"{maybe} item(s) not shown may be unreadable ones lacking the key that names them "
+                    "(they share another name): held for a run that reads them"
+                )
         self.counts = evolve(self.counts, held=held_count, note=note)
         self.out.flush()
         return self.counts
+
+    def _may_be_unread(self, line: bytes) -> bool:
+        """Whether a baseline item the listing did not show shares a name with an unreadable item
+        the first template could not name (then it may be that item, its key left out)."""
+        if not self.unnamed:
+            return False
+        data = orjson.loads(line)
+        names = self.names.every_name(data) if isinstance(data, dict) else frozenset()
+        return any(names & unread for unread in self.unnamed)
 
     def replay(self, written: Iterable[bytes], rejected: Iterable[Mapping[str, Any]]) -> None:
         """Go over what an earlier run of this export wrote before it stopped (its items, its

@@ -10,6 +10,7 @@ from typing import Any, Literal, Protocol
 from attrs import frozen
 
 from ..models import Catalog
+from ._catalog_files import CHANGES_SUFFIX, FILE_SUFFIX
 from ._changes import ChangeCounts
 
 __all__ = ["CatalogOutcome", "ExportProgress", "ExportSummary", "SilentProgress", "Status"]
@@ -48,10 +49,22 @@ class CatalogOutcome:
 
     @property
     def state(self) -> str:
-        """Its status in words: ``complete``, ``complete, 2 rejected``, ``skipped``, ``failed``."""
+        """Its status in words: ``complete``, ``complete, 2 rejected``, ``skipped``, ``failed``;
+        ``unchanged`` for a catalog a run with changes skipped with nothing changed."""
+        status: str = self.status
+        if status == "skipped" and self.changes is not None and not self.changes.changed:
+            status = "unchanged"
         if self.rejected and self.status != "failed":
-            return f"{self.status}, {self.rejected:,} rejected"
-        return self.status
+            return f"{status}, {self.rejected:,} rejected"
+        return status
+
+    @property
+    def changes_file(self) -> Path | None:
+        """Its changes file (``<uuid>.changes.jsonl`` beside its export), from a run with changes;
+        None otherwise, and for a catalog that failed (it reports no change)."""
+        if self.changes is None or self.path is None:
+            return None
+        return self.path.with_name(self.path.name.removesuffix(FILE_SUFFIX) + CHANGES_SUFFIX)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -59,12 +72,14 @@ class CatalogOutcome:
             "uuid": self.uuid,
             "title": self.title,
             "status": self.status,
+            "state": self.state,
             "items": self.items,
             "rejected": self.rejected,
             "resumed": self.resumed,
             "path": str(self.path) if self.path else None,
             "rejects": str(self.rejects) if self.rejects else None,
             "changes": self.changes.to_dict() if self.changes is not None else None,
+            "changes_file": str(changes) if (changes := self.changes_file) else None,
             "seconds": round(self.seconds, 3),
             "error": self.error,
         }

@@ -24,6 +24,7 @@ from .._generated.operations import REQUEST_ID_HEADERS
 from .._utils.xml import render_drf_xml
 from ._call import Call
 from ._canned import CannedAnswers
+from ._edit_requests import EDITS_PATH, catalog_edit
 from ._endpoints import Endpoints
 from ._faults import Fault, FaultInjector
 from ._log import RequestLog
@@ -135,6 +136,8 @@ class SandboxServer:
     def _answer(self, request: web.Request, body: bytes, path: str, wants_json: bool) -> web.Response:
         if path == TOKEN_PATH:
             return self._token(request, body)
+        if path == EDITS_PATH:
+            return render(self._edit(request, body), True)
         operation = self._operation(request.method, path)
         media = self.services.media(operation, request.headers.get("Accept", "")) if operation else None
         echoed = self.services.request_id(operation, request.headers.get("X-Request-ID"))
@@ -216,6 +219,19 @@ class SandboxServer:
         if worded is not None:
             body = {**body, "detail": worded}
         raise ApiError(failure.status, body, {"WWW-Authenticate": 'JWT realm="api"'})
+
+    def _edit(self, request: web.Request, body: bytes) -> Reply:
+        """The sandbox's own endpoint for catalog edits (``_edit_requests``): a POST with a token."""
+        if request.method != "POST":
+            return Reply({"detail": f'Method "{request.method}" not allowed.'}, 405, {"Allow": "POST"})
+        failure = self.tokens.check(request.headers.get("Authorization"))
+        if failure is not None:
+            return Reply(failure.body, failure.status, {"WWW-Authenticate": 'JWT realm="api"'})
+        data = self.endpoints.data
+        try:
+            return catalog_edit(data.catalog_edits, body, lambda uuid: data.customer(uuid) is not None)
+        except ApiError as error:
+            return error.reply
 
     def _call(self, request: web.Request, body: bytes, path: str, params: Mapping[str, str]) -> Call:
         origin = self._next_host or f"{request.scheme}://{request.host}"

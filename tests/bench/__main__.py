@@ -14,6 +14,7 @@ from pathlib import Path
 from . import (
     adaptive,
     call_cost,
+    changes,
     decode,
     export,
     first_pages,
@@ -44,6 +45,7 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B12": adaptive.run_deep,
     "B13": call_cost.run,
     "B14": sandbox_size.run,
+    "B15": changes.run,
     "B16": first_pages.run,
 }
 DEFAULT_ROUNDS = 5

@@ -37,7 +37,12 @@ def test_demo_tours_every_resource_without_credentials(cli: CommandLine, tmp_pat
     for step in STEPS:
         assert step in ran.stdout
     assert re.search(r"Export: exported 60 items from 2 catalogs in [0-9.]+ s", ran.stdout)
-    assert sorted(path.suffix for path in tmp_path.iterdir()) == [".json"] + [".jsonl"] * 2
+    assert (
+        sorted(path.suffix for path in tmp_path.iterdir()) == [".json"] + [".jsonl"] * 4
+    )  # exports, changes
+    assert "Stark Industries Business Catalog: 1 created, 1 updated, 1 removed, 28 unchanged" in ran.stdout
+    assert "changes: 1 created, 1 updated, 1 removed, 58 unchanged" in ran.stdout  # the other: unchanged
+    assert "  created course:DemoX+SYNC.1x" in ran.stdout
 
 
 @pytest.mark.usefixtures("no_credentials")

@@ -19,6 +19,7 @@ GUIDES = (
     "enterprise_async/cli/README.md",
     "enterprise_async/testing/README.md",
     "enterprise_async/fleet/README.md",
+    "enterprise_async/exports/README.md",
     "spec/README.md",
     "codegen/README.md",
     "tests/README.md",

@@ -23,7 +23,12 @@ from attrs import frozen
 from enterprise_async.testing import Sandbox
 from tests.docs._markdown import ROOT
 
-GUIDES = ("README.md", "enterprise_async/README.md", "enterprise_async/cli/README.md")
+GUIDES = (
+    "README.md",
+    "enterprise_async/README.md",
+    "enterprise_async/cli/README.md",
+    "enterprise_async/exports/README.md",
+)
 NOT_RUN = {
     "enterprise-async sandbox --port 8000": "stays in the foreground: tests/cli/test_demo_and_sandbox.py "
     "runs it and sources what it prints",
@@ -86,6 +91,7 @@ def _environment(sandbox: Sandbox) -> dict[str, str]:
         "CUSTOMER": customer,
         "CONFIG": str(policy.assignment_configuration_uuid),
         "PLAN": plan.uuid,
+        "CATALOG": next(catalog.uuid for catalog in data.catalogs if catalog.customer_uuid == customer),
         "RUN": data.first(data.catalogs[0], "courserun")["key"],
     }
 

@@ -6,6 +6,7 @@ gives the same changes as a run never stopped."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,8 +16,9 @@ import orjson
 import pytest
 
 from enterprise_async import EnterpriseClient
-from enterprise_async.exports import MANIFEST_NAME, ExportSummary, export_catalogs
+from enterprise_async.exports import MANIFEST_NAME, ExportSummary, SilentProgress, export_catalogs
 from enterprise_async.exports._catalog_writer import item_names
+from enterprise_async.models import Catalog
 from enterprise_async.testing import DataSize, Fault, Sandbox
 
 PAGE = 10
@@ -308,7 +310,25 @@ async def test_an_unreadable_item_without_identity_holds_every_removal(
         summary = await export(client, tmp_path)
     counts = outcome_of(summary, catalog).changes
     assert (counts.removed, counts.held) == (0, 1)
-    assert "lack the key that names them" in (counts.note or "")
+    assert "carry no name at all" in (counts.note or "")
+
+
+async def test_an_unreadable_item_without_its_key_holds_only_the_item_it_may_be(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    catalog = sandbox.data.catalogs[0].uuid
+    async with sandbox.client() as client:
+        await export(client, tmp_path)
+        items = await served(client, catalog)
+        keyless = {key: value for key, value in items[8].items() if key != "key"}
+        sandbox.edits.remove(catalog, 8)
+        sandbox.edits.create(catalog, keyless, at=8)  # named by its uuid alone
+        sandbox.edits.remove(catalog, 30)
+        summary = await export(client, tmp_path)
+    counts = outcome_of(summary, catalog).changes
+    assert kinds(tmp_path, catalog) == [("removed", name(items[30]))]
+    assert (counts.removed, counts.held, outcome_of(summary, catalog).rejected) == (1, 1, 1)
+    assert "lacking the key that names them" in (counts.note or "")
 
 
 async def test_a_resume_after_a_stop_gives_the_changes_of_a_run_never_stopped(
@@ -332,6 +352,39 @@ async def test_a_resume_after_a_stop_gives_the_changes_of_a_run_never_stopped(
     assert changes(stopped, catalog) == changes(whole, catalog)
     assert outcome_of(resumed, catalog).changes == outcome_of(never_stopped, catalog).changes
     assert {kind for kind, _ in kinds(stopped, catalog)} == {"created", "updated", "removed"}
+
+
+async def test_a_resume_after_a_run_cancelled_mid_catalog_gives_the_same_changes(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    catalog = sandbox.data.catalogs[0].uuid
+    stopped, whole = tmp_path / "stopped", tmp_path / "whole"
+
+    class StopMidCatalog(SilentProgress):
+        def items_written(self, listed: Catalog, count: int) -> None:
+            written[listed.uuid or ""] = written.get(listed.uuid or "", 0) + count
+            if written.get(catalog, 0) >= 2 * PAGE and not task.done():
+                task.cancel()  # Ctrl-C, SIGTERM: the run is stopped mid-catalog
+
+    written: dict[str, int] = {}
+    async with sandbox.client(max_concurrency=1) as client:
+        await export(client, stopped)
+        shutil.copytree(stopped, whole)
+        sandbox.edits.update(catalog, 1, title="Early")
+        sandbox.edits.update(catalog, 38, title="Late")
+        sandbox.edits.remove(catalog, 25)
+        task = asyncio.ensure_future(export(client, stopped, progress=StopMidCatalog()))
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert (
+            orjson.loads((stopped / MANIFEST_NAME).read_bytes())["checkpoints"][catalog]["items"] >= 2 * PAGE
+        )
+        resumed = await export(client, stopped, resume=True)
+        never_stopped = await export(client, whole)
+    assert outcome_of(resumed, catalog).resumed >= 2 * PAGE
+    assert changes(stopped, catalog) == changes(whole, catalog)
+    assert outcome_of(resumed, catalog).changes == outcome_of(never_stopped, catalog).changes
+    assert [kind for kind, _ in kinds(stopped, catalog)] == ["updated", "updated", "removed"]
 
 
 async def test_the_manifest_records_each_catalogs_counts_and_the_run(

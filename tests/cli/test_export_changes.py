@@ -1,0 +1,58 @@
+"""``catalogs export`` with an item it cannot read (exit 5, the rejects file named) and with
+``--changes`` (a line per catalog saying what changed, and the total), through the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from enterprise_async.cli._failures import EXIT_REJECTED
+from enterprise_async.testing import Sandbox
+
+from .conftest import CommandLine
+
+
+def test_an_export_holding_an_unreadable_item_exits_5_naming_its_rejects_file(
+    cli: CommandLine, served: Sandbox, tmp_path: Path
+) -> None:
+    catalog = served.data.catalogs[0]
+    served.edits.update(catalog.uuid, 3, key=None)  # a content key sent as null: unreadable
+    ran = cli("catalogs", "export", "--out", str(tmp_path))
+    assert ran.exit_code == EXIT_REJECTED == 5
+    rejects = f"{catalog.uuid}.rejects.jsonl"
+    row = next(line for line in ran.stdout.splitlines() if line.startswith(catalog.uuid))
+    assert "complete, 1 rejected" in row
+    assert f"{catalog.uuid}  1 rejected: {rejects}" in ran.stdout
+    assert ran.error_lines[-1] == (
+        f"Error: 1 item could not be read; each is in its catalog's rejects file ({rejects}), "
+        "every other item is exported"
+    )
+    assert any(f"{catalog.title} (1 rejected)" in line for line in ran.error_lines)  # its progress bar
+    [reject] = (tmp_path / rejects).read_text().splitlines()
+    assert json.loads(reject)["item"]["key"] is None  # as sent
+    as_json = cli("catalogs", "export", "--out", str(tmp_path / "again"), "--json")
+    assert as_json.exit_code == 5
+    summary = json.loads(as_json.stdout)
+    assert (summary["ok"], summary["rejected"]) == (True, 1)
+
+
+def test_changes_print_a_line_per_catalog_and_their_total(
+    cli: CommandLine, served: Sandbox, tmp_path: Path
+) -> None:
+    first, second = served.data.catalogs[:2]
+    assert cli("catalogs", "export", "--out", str(tmp_path), "--changes").exit_code == 0
+    served.edits.update(first.uuid, 2, title="Renamed")
+    served.edits.remove(first.uuid, 9)
+    served.edits.touch(second.uuid, 4)  # read again: nothing changed
+    ran = cli("catalogs", "export", "--out", str(tmp_path), "--changes")
+    assert ran.exit_code == 0
+    lines = ran.stdout.splitlines()
+    assert f"{first.title}: 0 created, 1 updated, 1 removed, 43 unchanged" in lines
+    assert f"{second.title}: 0 created, 0 updated, 0 removed, 45 unchanged" in lines
+    others = len(served.data.catalogs) - 2
+    assert f"changes: 0 created, 1 updated, 1 removed, {43 + 45 * (1 + others):,} unchanged" in lines
+    bars = ran.error_lines  # the progress bars count the changes as they grow
+    assert any(f"{first.title} (0 created, 1 updated, 1 removed)" in line for line in bars)
+    assert any("all catalogs (0 created, 1 updated, 1 removed)" in line for line in bars)
+    changes = (tmp_path / f"{first.uuid}.changes.jsonl").read_text().splitlines()
+    assert [json.loads(line)["change"] for line in changes] == ["updated", "removed"]
