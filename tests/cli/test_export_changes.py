@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from enterprise_async.cli._failures import EXIT_REJECTED
-from enterprise_async.testing import Sandbox
+from enterprise_async.cli._failures import EXIT_INCOMPLETE, EXIT_REJECTED
+from enterprise_async.testing import Fault, Sandbox
 
 from .conftest import CommandLine
 
@@ -56,3 +56,31 @@ def test_changes_print_a_line_per_catalog_and_their_total(
     assert any("all catalogs (0 created, 1 updated, 1 removed)" in line for line in bars)
     changes = (tmp_path / f"{first.uuid}.changes.jsonl").read_text().splitlines()
     assert [json.loads(line)["change"] for line in changes] == ["updated", "removed"]
+
+
+def test_a_catalog_whose_listing_failed_says_it_reports_nothing_removed_and_why(
+    cli: CommandLine, served: Sandbox, tmp_path: Path
+) -> None:
+    first, second = served.data.catalogs[:2]
+    assert cli("catalogs", "export", "--out", str(tmp_path), "--changes").exit_code == 0
+    earlier = (tmp_path / f"{first.uuid}.changes.jsonl").read_bytes()
+    served.edits.remove(first.uuid, 40)
+    served.edits.update(second.uuid, 1, title="Renamed")
+    contents = f"/enterprise/v2/enterprise-catalogs/{first.uuid}"
+    served.faults.inject(contents, Fault.server_error(503), skip=3, times=None)  # its count, pages 1 and 2
+    options = ("--out", str(tmp_path), "--changes", "--page-size", "10", "--max-retries", "0")
+    ran = cli("catalogs", "export", *options)
+    assert ran.exit_code == EXIT_INCOMPLETE == 3
+    said = " ".join(ran.stdout.split())  # its line wraps at the console's width
+    assert (
+        f"{first.title}: no change reported, nothing removed: its listing failed "
+        "(page 3: 503 Service Unavailable" in said
+    )
+    assert "its last complete export stays its baseline" in said
+    assert f"{second.title}: 0 created, 1 updated, 0 removed, 44 unchanged" in ran.stdout.splitlines()
+    assert "; 1 failed catalog(s) not counted" in said
+    assert (tmp_path / f"{first.uuid}.changes.jsonl").read_bytes() == earlier  # nothing new said
+    served.faults.clear()
+    resumed = cli("catalogs", "export", *options, "--resume")
+    assert resumed.exit_code == 0
+    assert f"{first.title}: 0 created, 0 updated, 1 removed, 44 unchanged" in resumed.stdout.splitlines()
