@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from collections.abc import Iterator
 from contextlib import AsyncExitStack, contextmanager, suppress
 from multiprocessing.connection import Connection
+from pathlib import Path
 
 import aiohttp
 import orjson
@@ -20,7 +22,14 @@ from attrs import frozen
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.transport.latency_front import LatencyFront, PageDepth
 
-__all__ = ["CONTENTS_PATH", "RemoteSandbox", "SandboxAddress", "remote_sandbox", "token_headers"]
+__all__ = [
+    "CONTENTS_PATH",
+    "RemoteSandbox",
+    "SandboxAddress",
+    "process_seconds",
+    "remote_sandbox",
+    "token_headers",
+]
 
 CONTENTS_PATH = "/enterprise/v2/enterprise-catalogs/{catalog}"
 TOKEN_PATH = "/oauth2/v1/access_token"
@@ -54,6 +63,8 @@ class SandboxAddress:
     client_secret: str
     catalog: str
     customer: str
+    pid: int = 0
+    """The sandbox's process, whose CPU time a benchmark may read (``process_seconds``)."""
 
     def contents_url(self, query: str = "") -> str:
         url = self.base_url + CONTENTS_PATH.format(catalog=self.catalog)
@@ -89,6 +100,7 @@ async def _serve(options: RemoteSandbox, connection: Connection) -> None:
                 client_secret=sandbox.client_secret,
                 catalog=sandbox.data.catalogs[0].uuid,
                 customer=sandbox.data.customers[0].uuid,
+                pid=os.getpid(),
             )
         )
         # Serve until the parent says stop (or goes away).
@@ -135,3 +147,9 @@ async def token_headers(
     async with session.post(address.base_url + TOKEN_PATH, data=form) as response:
         token = orjson.loads(await response.read())["access_token"]
     return {"Authorization": f"JWT {token}", "Accept": accept}
+
+
+def process_seconds(pid: int) -> float:
+    """CPU seconds (user and system) that process ``pid`` has spent so far, from ``/proc``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
