@@ -218,6 +218,8 @@ def _returns(operation: OperationSpec, models: dict[str, Model]) -> str:
             f"an `AsyncPager` of {_linked(operation.item_hint or 'Any', models)} items, whose pages are "
             f"{_linked(operation.page_hint or 'Any', models)}"
         )
+    if operation.result_hint == "None":
+        return "`None`"
     if operation.result_hint == "Any":
         return "`None` where the service answers without a body, else the body as decoded JSON"
     return _linked(operation.result_hint, models)
