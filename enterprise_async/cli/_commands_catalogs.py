@@ -135,7 +135,7 @@ def export(
     if as_json:
         print_document(summary.to_dict())
     else:
-        show(export_summary_view(summary))
+        show(export_summary_view(summary, changes=changes))
     if summary.failed:
         names = ", ".join(outcome.uuid for outcome in summary.failed)
         cause = redis_cause(summary)
@@ -223,7 +223,7 @@ def export_by_customer(
     if as_json:
         print_document(summary.to_dict())
     else:
-        show(customers_summary_view(summary))
+        show(customers_summary_view(summary, changes=changes))
     if summary.failed:
         names = ", ".join(outcome.name for outcome in summary.failed)
         raise IncompleteError(
