@@ -27,7 +27,7 @@ from ._failures import partly_done, stop_note
 from ._next_command import next_command
 from ._operation_options import required_choice
 from ._options import api_options, json_option, list_option
-from ._output import error_console, print_json_line, show
+from ._output import error_console, print_json_line, say, show
 from ._record_list import ListColumn, RecordList
 
 __all__ = ["enrollments", "report_enrollment_results"]
@@ -126,9 +126,7 @@ def enroll(
         queued.append(job)
         if not as_json:
             count = len(outcome.items.get("emails", ()))
-            error_console().print(
-                f"job {job} queued: chunk {outcome.number}, {count} learner(s)", markup=False
-            )
+            say(f"job {job} queued: chunk {outcome.number}, {count} learner(s)", stderr=True)
 
     async def wait_for_jobs(client: EnterpriseClient) -> None:
         for job in list(queued):
