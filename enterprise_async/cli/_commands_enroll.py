@@ -23,7 +23,7 @@ from ..errors import IncompleteBulkError
 from ..models import BulkEnrollmentResult, to_dict
 from ._commands_bulk import bulk, emails_file_option, job_id, read_items, remaining_option, run_bulk
 from ._context import ApiSettings, run_with_client
-from ._failures import partly_done, stop_note
+from ._failures import files_named, partly_done, stop_note
 from ._next_command import next_command
 from ._operation_options import required_choice
 from ._options import api_options, json_option, list_option
@@ -262,12 +262,14 @@ def report_enrollment_results(
     """Write the jobs' rows (the services' CSV columns), add the learners whose rows failed to
     ``--remaining``, and say how the enrollments ended."""
     if results_file is not None:
-        _write_rows(rows, results_file)
+        with files_named():
+            _write_rows(rows, results_file)
     failed = list(dict.fromkeys(row.email for row in rows if row.status == FAILED))
     if remaining is not None and failed:
-        kept = remaining.read_text(encoding="utf-8").splitlines() if remaining.exists() else []
-        left = list(dict.fromkeys([*kept, *failed]))
-        remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
+        with files_named():
+            kept = remaining.read_text(encoding="utf-8").splitlines() if remaining.exists() else []
+            left = list(dict.fromkeys([*kept, *failed]))
+            remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
     counts = {status: sum(1 for row in rows if row.status == status) for status in ("success", "pending")}
     click.echo(
         f"enrollments: {counts['success']} success, {counts['pending']} pending license activation, "
