@@ -19,6 +19,7 @@ from . import (
     export,
     first_pages,
     fleet,
+    fleet_size,
     import_time,
     loop_hold,
     memory,
@@ -48,9 +49,10 @@ BENCHMARKS: dict[str, Callable[[int], list[Row]]] = {
     "B14": sandbox_size.run,
     "B15": changes.run,
     "B16": first_pages.run,
+    "B17": fleet_size.run,
     "B18": serving.run,
 }
-QUICK: dict[str, Callable[..., list[Row]]] = {"B18": serving.run}
+QUICK: dict[str, Callable[..., list[Row]]] = {"B17": fleet_size.run, "B18": serving.run}
 """The benchmarks that take ``quick=True`` (``--quick``): smaller sizes, for a trial run."""
 DEFAULT_ROUNDS = 5
 
