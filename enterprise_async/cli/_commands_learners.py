@@ -11,7 +11,7 @@ from .._generated.client import EnterpriseClient
 from ..exports import AtomicFile, LearnerFormat, export_learners
 from ._context import ApiSettings, run_with_client
 from ._options import api_options
-from ._output import error_console
+from ._output import say
 
 __all__ = ["learners"]
 
@@ -75,4 +75,4 @@ def export(
     )
     count = run_with_client(api, work, on_stop=left)
     where = str(out) if out else "standard output"
-    error_console().print(f"wrote {count:,} learner records to {where} ({output_format})", markup=False)
+    say(f"wrote {count:,} learner records to {where} ({output_format})", stderr=True)
