@@ -6,7 +6,8 @@ The tests run once per supported Python this machine has (`tests-3.10` ... `test
 sessions on the Python running nox. Interpreters are looked for, not assumed: with `CI=true` nox
 fails on a session whose Python is missing, so a machine without 3.12 simply has no `tests-3.12`.
 
-On demand: `nox -s codegen` regenerates from the spec, `nox -s bench` runs the benchmarks,
+On demand: `nox -s quick` runs the tests on one Python without the slow suites (a few minutes,
+for while you work), `nox -s codegen` regenerates from the spec, `nox -s bench` runs the benchmarks,
 `nox -s soak` the long fault-injection run, `nox -s loaded` the whole suite five times beside one
 CPU-burning process per core.
 """
@@ -159,6 +160,22 @@ def tests(session: nox.Session) -> None:
         return
     for step in _suite_steps(full=session.python == FULL_SUITE_PYTHON):
         session.run("pytest", *step, success_codes=[0])
+
+
+@nox.session(python=FULL_SUITE_PYTHON)
+def quick(session: nox.Session) -> None:
+    """The suite on one Python (the one running nox) without the slow suites (SLOW_SUITES: the
+    fleet, the generator, the soak run, the guides' blocks), spread over every core: the check to
+    run while you work. Arguments after `--` are added to pytest's (`-- -x`); `nox` runs everything.
+    """
+    session.install("-e", DEV)
+    session.run("pytest", *quick_arguments(), *session.posargs, success_codes=[0])
+
+
+def quick_arguments() -> list[str]:
+    """pytest's arguments of `nox -s quick`: the first step of the whole suite, which leaves the
+    slow suites out."""
+    return _suite_steps(full=False)[0]
 
 
 def _suite_steps(*, full: bool) -> list[list[str]]:

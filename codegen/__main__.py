@@ -4,12 +4,37 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
+
+GENERATOR_MODULES = ("yaml", "jinja2", "datamodel_code_generator", "openapi_spec_validator", "ruff")
+"""What the generator imports (or runs) beyond the package's own dependencies: the [codegen] extra."""
+INSTALL = "pip install -e '.[codegen]'"
+"""The command that installs them, in a checkout (`[dev]` has them too)."""
+
+
+def missing_module() -> str | None:
+    """The first of the generator's modules this environment cannot import, if any."""
+    for name in GENERATOR_MODULES:
+        try:
+            found = importlib.util.find_spec(name)
+        except (ImportError, ValueError):  # hidden (None in sys.modules) or half-installed
+            found = None
+        if found is None:
+            return name
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
+    missing = missing_module()
+    if missing is not None:
+        print(
+            f"python -m codegen needs the [codegen] extra (no module named {missing!r}): {INSTALL}",
+            file=sys.stderr,
+        )
+        return 2
     if arguments[:1] == ["compare"]:
         from codegen.compare import main as compare
 

@@ -35,6 +35,8 @@ from datamodel_code_generator.model.base import UNDEFINED
 from datamodel_code_generator.parser.openapi import OpenAPIParser
 from datamodel_code_generator.types import DataType
 
+from codegen.model_docs import class_docstring
+
 TEMPLATES = Path(__file__).parent / "templates"
 
 IMPORT_DEFINE = Import(from_="attrs", import_="define")
@@ -130,6 +132,13 @@ class AttrsModel(dataclass_model.DataClass):
     DEFAULT_IMPORTS: ClassVar[tuple[Import, ...]] = (IMPORT_DEFINE, IMPORT_FIELD, IMPORT_ANY)
     RULES: ClassVar[dict[str, RequiredRule]] = {}
     """By schema name: the rules ``render_models`` read from the spec."""
+    DESCRIPTIONS: ClassVar[dict[str, str]] = {}
+    """By schema name: the schemas' descriptions, for fields that only name a schema."""
+
+    @property
+    def class_doc(self) -> str:
+        """The class docstring's body: the schema's description and every field (``codegen.model_docs``)."""
+        return class_docstring(self.description, self.fields, self.DESCRIPTIONS)
 
     @property
     def rule_methods(self) -> list[str]:
@@ -139,7 +148,7 @@ class AttrsModel(dataclass_model.DataClass):
         return [] if rule is None else rule_source(self.class_name, rule, self.fields)
 
     def _render(self, *args: Any, **kwargs: Any) -> str:
-        return super()._render(*args, rule_methods=self.rule_methods, **kwargs)
+        return super()._render(*args, rule_methods=self.rule_methods, class_doc=self.class_doc, **kwargs)
 
 
 def rule_source(name: str, rule: RequiredRule, fields: list[Any]) -> list[str]:
@@ -215,7 +224,12 @@ def render_models(spec_path: Path) -> str:
     stock = get_data_model_types(DataModelType.DataclassesDataclass, PythonVersion.PY_310)
     document = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
     rules = required_rules(document)
-    model_type = type("AttrsModel", (AttrsModel,), {"RULES": rules})
+    descriptions = {
+        name: str(schema["description"])
+        for name, schema in document.get("components", {}).get("schemas", {}).items()
+        if isinstance(schema, dict) and schema.get("description")
+    }
+    model_type = type("AttrsModel", (AttrsModel,), {"RULES": rules, "DESCRIPTIONS": descriptions})
     parser = OpenAPIParser(
         json.dumps(shapes_only(document)),
         data_model_type=model_type,

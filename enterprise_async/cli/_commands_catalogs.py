@@ -135,7 +135,7 @@ def export(
     if as_json:
         print_document(summary.to_dict())
     else:
-        show(export_summary_view(summary))
+        show(export_summary_view(summary, changes=changes))
     if summary.failed:
         names = ", ".join(outcome.uuid for outcome in summary.failed)
         cause = redis_cause(summary)

@@ -280,7 +280,7 @@ class _Tour:
             summary = await export_catalogs(
                 self.client, directory, page_size=DEMO_PAGE_SIZE, progress=bars, changes=True
             )
-        self.console.print(export_summary_view(summary))
+        self.console.print(export_summary_view(summary, changes=True))
         return summary
 
 

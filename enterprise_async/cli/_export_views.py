@@ -11,7 +11,7 @@ from typing import Final
 from rich.console import Group
 from rich.text import Text
 
-from ..exports import ExportSummary
+from ..exports import ChangeCounts, ExportSummary
 from ..fleet._customer_queue import CustomersSummary
 from ._record_list import Cell, ListColumn, RecordList, cell
 
@@ -30,11 +30,12 @@ EXPORT_COLUMNS: Final = (
 )
 
 
-def export_summary_view(summary: ExportSummary) -> Group:
+def export_summary_view(summary: ExportSummary, *, changes: bool = False) -> Group:
     """A catalog export: each catalog's outcome, the totals, one line per catalog holding items
     that could not be read (its rejects file), then one line per failed catalog: its id and why
     (the whole message is in ``--json`` and the manifest). With changes, one line per catalog
-    saying what changed, and their total."""
+    saying what changed, and their total (``changes``: they were asked for, so that a run whose
+    every catalog failed says so too)."""
     rows: list[list[Cell]] = [
         [
             outcome.uuid,
@@ -58,26 +59,44 @@ def export_summary_view(summary: ExportSummary) -> Group:
         if outcome.rejected and outcome.rejects is not None and outcome.status != "failed"
     ]
     return Group(
-        outcomes, Text(export_totals(summary), style="bold"), *rejects, *changes_lines(summary), *failures
+        outcomes,
+        Text(export_totals(summary), style="bold"),
+        *rejects,
+        *changes_lines(summary, asked=changes),
+        *failures,
     )
 
 
-def changes_lines(summary: ExportSummary) -> list[Text]:
+def changes_lines(summary: ExportSummary, *, asked: bool = False) -> list[Text]:
     """With changes: ``Business Catalog: 12 created, 3 updated, 1 removed, 4,210 unchanged`` per
-    catalog (and why nothing was removed where nothing could be), then the total."""
+    catalog (and why nothing was removed where nothing could be), then the total. A catalog whose
+    listing failed says that it reports no change, nothing removed, and why; the total says how
+    many such catalogs it leaves out."""
     total = summary.changes
-    if total is None:
+    if total is None and not (asked and summary.failed):
         return []
     lines = []
     for outcome in summary.outcomes:
         changes = outcome.changes
+        if outcome.status == "failed":
+            lines.append(
+                Text.assemble(
+                    (outcome.title or outcome.uuid, "bold"),
+                    ": no change reported, nothing removed: its listing failed "
+                    f"({short_cause(outcome.error)}); its last complete export stays its baseline",
+                )
+            )
+            continue
         if changes is None:
             continue
         line = Text.assemble((outcome.title or outcome.uuid, "bold"), f": {changes}")
         if changes.note:
             line.append(f" ({changes.note})", style="dim")
         lines.append(line)
-    lines.append(Text(f"changes: {total}", style="bold"))
+    said = f"changes: {total or ChangeCounts()}"
+    if summary.failed:
+        said += f"; {len(summary.failed)} failed catalog(s) not counted"
+    lines.append(Text(said, style="bold"))
     return lines
 
 

@@ -123,7 +123,12 @@ async def _write_pages(
     feed: ChangeFeed | None,
 ) -> None:
     """The catalog's pages into its files (from its checkpoint when there is one), then, with
-    changes, the end of its change feed."""
+    changes, the end of its change feed.
+
+    The last page is not checkpointed: a cursor past it says the listing was read to its end, yet
+    the listing vouches for that only once it has checked that every item its count promised came
+    (``IncompleteListingError`` otherwise). A run stopped there resumes from the page before, read
+    again, so that a listing that ended short is never taken up as complete."""
     pager = await _continued(job, catalog, pager, files, tally, feed)
     started = False
     async for page in take(pager.pages(), None):
@@ -136,7 +141,7 @@ async def _write_pages(
         rejected = _write_page(files, page, tally, feed)
         job.progress.items_written(catalog, len(page.items))
         _tell(job.progress, catalog, rejected, feed)
-        if job.checkpoints is not None:
+        if job.checkpoints is not None and not pager.cursor.done:
             job.checkpoints.checkpoint(_checkpoint(catalog, files, pager, tally, feed))
     if feed is not None:
         moved = feed.candidates > 0 and feed.doubts() is None and await _record_moved(job, catalog)

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections.abc import Iterator
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager, suppress
 from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
 
 import aiohttp
 import orjson
@@ -20,7 +24,15 @@ from attrs import frozen
 from enterprise_async.testing import DataSize, Fault, Sandbox
 from tests.transport.latency_front import LatencyFront, PageDepth
 
-__all__ = ["CONTENTS_PATH", "RemoteSandbox", "SandboxAddress", "remote_sandbox", "token_headers"]
+__all__ = [
+    "CONTENTS_PATH",
+    "RemoteSandbox",
+    "logged_sandbox",
+    "SandboxAddress",
+    "process_seconds",
+    "remote_sandbox",
+    "token_headers",
+]
 
 CONTENTS_PATH = "/enterprise/v2/enterprise-catalogs/{catalog}"
 TOKEN_PATH = "/oauth2/v1/access_token"
@@ -43,6 +55,9 @@ class RemoteSandbox:
     seed: int = 0
     rate_limit: str | None = None
     """The sandbox's own throttle (``Sandbox(rate_limit=...)``): 429 with ``Retry-After`` beyond it."""
+    catalogs: int = 1
+    log_limit: int = 0
+    """Requests the sandbox's log keeps (``logged_sandbox`` sums them up)."""
 
 
 @frozen
@@ -54,6 +69,10 @@ class SandboxAddress:
     client_secret: str
     catalog: str
     customer: str
+    pid: int = 0
+    """The sandbox's process, whose CPU time a benchmark may read (``process_seconds``)."""
+    catalogs: tuple[str, ...] = ()
+    """Every catalog's uuid, in the sandbox's order."""
 
     def contents_url(self, query: str = "") -> str:
         url = self.base_url + CONTENTS_PATH.format(catalog=self.catalog)
@@ -67,12 +86,14 @@ def _child(options: RemoteSandbox, connection: Connection) -> None:
 async def _serve(options: RemoteSandbox, connection: Connection) -> None:
     size = DataSize(
         customers=1,
-        catalogs_per_customer=1,
+        catalogs_per_customer=options.catalogs,
         catalog_items=options.catalog_items,
         learners_per_customer=options.learners,
     )
     async with (
-        Sandbox(seed=options.seed, size=size, log_limit=0, rate_limit=options.rate_limit) as sandbox,
+        Sandbox(
+            seed=options.seed, size=size, log_limit=options.log_limit, rate_limit=options.rate_limit
+        ) as sandbox,
         AsyncExitStack() as fronts,
     ):
         base_url = sandbox.base_url
@@ -89,20 +110,47 @@ async def _serve(options: RemoteSandbox, connection: Connection) -> None:
                 client_secret=sandbox.client_secret,
                 catalog=sandbox.data.catalogs[0].uuid,
                 customer=sandbox.data.customers[0].uuid,
+                pid=os.getpid(),
+                catalogs=tuple(catalog.uuid for catalog in sandbox.data.catalogs),
             )
         )
-        # Serve until the parent says stop (or goes away).
-        await asyncio.get_running_loop().run_in_executor(None, _wait_for_stop, connection)
+        # Serve until the parent says stop (or goes away); sum the log up when asked.
+        while await asyncio.get_running_loop().run_in_executor(None, _next_message, connection) == LOG:
+            connection.send(_log_summary(sandbox))
 
 
-def _wait_for_stop(connection: Connection) -> None:
-    with suppress(EOFError):
-        connection.recv()
+LOG = "log"
+"""The parent's message asking for the log's summary (``logged_sandbox``)."""
+
+
+def _next_message(connection: Connection) -> str:
+    try:
+        message: str = connection.recv()
+    except EOFError:
+        return "stop"
+    return message
+
+
+def _log_summary(sandbox: Sandbox) -> dict[str, Any]:
+    """The requests logged since the last summary, by operation (or path) and by status, and the
+    tokens issued so far; the log is emptied."""
+    by_operation = Counter(entry.operation or entry.path for entry in sandbox.requests)
+    statuses = Counter(str(entry.status) for entry in sandbox.requests)
+    sandbox.requests.clear()
+    return {"requests": dict(by_operation), "statuses": dict(statuses), "tokens": sandbox.tokens_issued}
 
 
 @contextmanager
 def remote_sandbox(options: RemoteSandbox) -> Iterator[SandboxAddress]:
     """Run a sandbox in a fresh process for the duration of the block."""
+    with logged_sandbox(options) as (address, _):
+        yield address
+
+
+@contextmanager
+def logged_sandbox(options: RemoteSandbox) -> Iterator[tuple[SandboxAddress, Callable[[], dict[str, Any]]]]:
+    """``remote_sandbox``, and a function that sums up the requests logged since it was last
+    called (by operation, by status; the tokens issued): give ``RemoteSandbox(log_limit=)``."""
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     process = context.Process(target=_child, args=(options, child), daemon=True)
@@ -111,7 +159,14 @@ def remote_sandbox(options: RemoteSandbox) -> Iterator[SandboxAddress]:
     try:
         if not parent.poll(START_TIMEOUT):
             raise RuntimeError("the sandbox process did not start in time")
-        yield parent.recv()
+        address = parent.recv()
+
+        def logged() -> dict[str, Any]:
+            parent.send(LOG)
+            summary: dict[str, Any] = parent.recv()
+            return summary
+
+        yield address, logged
     finally:
         with suppress(OSError):  # the child is gone already
             parent.send("stop")
@@ -135,3 +190,9 @@ async def token_headers(
     async with session.post(address.base_url + TOKEN_PATH, data=form) as response:
         token = orjson.loads(await response.read())["access_token"]
     return {"Authorization": f"JWT {token}", "Accept": accept}
+
+
+def process_seconds(pid: int) -> float:
+    """CPU seconds (user and system) that process ``pid`` has spent so far, from ``/proc``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

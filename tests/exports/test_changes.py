@@ -12,10 +12,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import orjson
 import pytest
 
-from enterprise_async import EnterpriseClient
+from enterprise_async import EnterpriseClient, OutgoingRequest, RawResponse, Send
 from enterprise_async.exports import MANIFEST_NAME, ExportSummary, SilentProgress, export_catalogs
 from enterprise_async.exports._catalog_writer import item_names
 from enterprise_async.models import Catalog
@@ -175,6 +176,42 @@ async def test_a_failed_listing_reports_nothing_and_its_baseline_stays(
         again = await export(client, tmp_path, resume=True)
     counts = outcome_of(again, catalog).changes
     assert (counts.updated, counts.removed) == (1, 1)
+
+
+@pytest.mark.parametrize("with_changes", [True, False])
+async def test_a_short_listing_reports_nothing_removed_says_why_and_its_resume_reads_it_again(
+    sandbox: Sandbox, tmp_path: Path, with_changes: bool
+) -> None:
+    catalog = sandbox.data.catalogs[0].uuid
+
+    async def last_page_short(request: OutgoingRequest, send: Send) -> RawResponse:
+        answer = await send(request)
+        if dict(request.url.query).get("page") != "5" or catalog not in str(request.url):
+            return answer
+        body = orjson.loads(answer.body)
+        body["results"] = body["results"][:2]  # its count still promises 45 items: 42 arrive
+        return attrs.evolve(answer, body=orjson.dumps(body))
+
+    options: dict[str, Any] = {"changes": with_changes, "page_size": PAGE}
+    async with sandbox.client(max_retries=0) as client:
+        await export_catalogs(client, tmp_path, **options)
+        earlier = (tmp_path / f"{catalog}.changes.jsonl").read_bytes() if with_changes else b""
+        sandbox.edits.update(catalog, 2, title="Renamed")  # its record moves: it is read again
+    async with sandbox.client(max_retries=0, middleware=[last_page_short]) as client:
+        short = await export_catalogs(client, tmp_path, **options)
+    outcome = outcome_of(short, catalog)
+    assert (outcome.status, outcome.changes, outcome.changes_file) == ("failed", None, None)
+    assert "ended early" in (outcome.error or "")  # why: fewer items came than its count promised
+    if with_changes:
+        assert (tmp_path / f"{catalog}.changes.jsonl").read_bytes() == earlier  # nothing removed, or said
+    async with sandbox.client() as client:
+        whole = await export_catalogs(client, tmp_path, resume=True, **options)
+        items = await served(client, catalog)
+    exported = [orjson.loads(line) for line in (tmp_path / f"{catalog}.jsonl").read_bytes().splitlines()]
+    assert exported == items  # the items the short page left out are read again, not lost
+    if with_changes:
+        counts = outcome_of(whole, catalog).changes
+        assert (counts.updated, counts.removed, counts.unchanged) == (1, 0, 44)  # nothing removed
 
 
 async def test_removals_wait_when_the_listing_shifts_while_it_is_read(

@@ -1,10 +1,12 @@
 """The fleet's queued exports write what a local export writes: the rejects file of a catalog
 holding an item that cannot be read, and, with changes, each catalog's changes file and counts; a
-resume of either fetches nothing for the rejected item."""
+resume of either fetches nothing for the rejected item; a worker killed mid-catalog leaves the
+changes a run never stopped writes."""
 
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,9 @@ from enterprise_async.fleet._queue import export_via_queue
 from enterprise_async.testing import DataSize, Sandbox
 
 from ._fleet import enqueued, reaped, sandbox_environment, start_workers
+from .test_export_queue import ITEMS
+from .test_export_queue import start_workers as three_workers
+from .test_queue_checkpoints import kill_one_past_its_checkpoint
 
 PAGE = 10
 CONTENTS = "/enterprise/v2/enterprise-catalogs/{}"
@@ -109,3 +114,47 @@ async def test_queued_exports_write_the_rejects_and_the_changes_a_local_export_w
         "skipped, 1 rejected"
     ]
     assert asked == []  # a resume fetches nothing for the rejected item
+
+
+async def test_a_worker_killed_mid_catalog_leaves_the_changes_of_a_run_never_stopped(
+    redis_url: str, tmp_path: Path
+) -> None:
+    through_queue, here = tmp_path / "queued", tmp_path / "local"
+    through_queue.mkdir()
+    async with Sandbox(seed=0, size=DataSize(catalog_items=ITEMS)) as sandbox, sandbox.client() as client:
+        catalogs = [catalog.uuid or "" for catalog in await client.catalogs.list().to_list()]
+        options = {"page_size": 20, "changes": True}
+        baseline = asyncio.ensure_future(export_via_queue(client, through_queue, redis_url, **options))
+        await enqueued(redis_url, len(catalogs))
+        workers = await three_workers(sandbox, redis_url)
+        async with reaped(workers):
+            assert (await baseline).ok
+        shutil.copytree(through_queue, here)
+        for catalog in catalogs:
+            sandbox.edits.update(catalog, 5, title="Early")
+            sandbox.edits.update(catalog, 150, title="Late")
+            sandbox.edits.remove(catalog, 100)
+        sandbox.requests.clear()
+        second = asyncio.ensure_future(export_via_queue(client, through_queue, redis_url, **options))
+        await enqueued(redis_url, len(catalogs))
+        workers = await three_workers(sandbox, redis_url)
+        async with reaped(workers):
+            killed, _ = await kill_one_past_its_checkpoint(workers, through_queue)
+            summary = await second
+        firsts = [
+            entry
+            for entry in sandbox.requests.find("GET", CONTENTS.format(killed))
+            if dict(entry.query).get("page_size") == "20" and dict(entry.query).get("page", "1") == "1"
+        ]
+        await export_catalogs(client, here, **options)
+    assert summary.ok, [outcome.error for outcome in summary.failed]
+    assert len(firsts) == 1  # the killed worker's catalog continued mid-catalog on another worker
+    for catalog in catalogs:
+        name = f"{catalog}.changes.jsonl"
+        assert (through_queue / name).read_bytes() == (here / name).read_bytes()
+    kinds = [
+        orjson.loads(line)["change"]
+        for line in (through_queue / f"{killed}.changes.jsonl").read_bytes().splitlines()
+    ]
+    assert kinds == ["updated", "updated", "removed"]
+    assert counts(through_queue) == counts(here)
