@@ -82,6 +82,31 @@ def _write_models(field: Field) -> list[str]:
     ]
 
 
+def _write_by_class(field: Field) -> list[str] | None:
+    """The lines that write a field holding a date, a datetime, a decimal, an open enum's member or
+    a model (and None while the server did not leave the field out), one test for each class;
+    None for a field of another type, or whose default is not None."""
+    type_, wire = field.type, repr(field.wire)
+    if field.listish or field.default is not None:
+        return None
+    if type_ in WRITE_METHOD:
+        cases, other = [(source_of(type_), WRITE_METHOD[type_])], "plain(value)"
+    elif (enum := open_enum(type_)) is not None:
+        cases, other = [(enum.__name__, "value.value"), ("str", "value")], "plain(value)"
+    elif attrs.has(type_):
+        cases = [(type_.__name__, f"write_{snake(type_.__name__)}(value, every)")]
+        other = "plain(value, every)"
+    else:
+        return None
+    lines = [f"    value = model.{field.name}"]
+    if not attrs.has(type_):  # a nested model writes itself as it was sent
+        lines += [f"    if {wire} in differs:", f"        data[{wire}] = {_write_sent(type_, wire)}"]
+    for cls, written in [*cases, ("", other)]:
+        test = f"value.__class__ is {cls}" if cls else "value is not None"
+        lines += [f"    {'elif' if len(lines) > 1 else 'if'} {test}:", f"        data[{wire}] = {written}"]
+    return [*lines, f"    elif every or {wire} not in left_out:", f"        data[{wire}] = None"]
+
+
 def _set_since(field: Field) -> str:
     """The test that ``value`` no longer holds what a field left out reads as: it was set since."""
     if field.listish:
@@ -128,6 +153,8 @@ def _writer(model: Model) -> list[str]:
                 f"    elif every or value or {wire} not in left_out:",
                 f"        data[{wire}] = list(value)",
             ]
+        elif (by_class := _write_by_class(field)) is not None:
+            lines += by_class
         elif as_sent == write:
             # a field the server sent is never among those it left out: ``differs`` needs no test here
             lines += [

@@ -271,21 +271,21 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.created
         if "created" in differs:
             data["created"] = as_sent(value, differs["created"], datetime.datetime, record.text, every)
-        elif every or "created" not in left_out or value is not None:
-            data["created"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["created"] = json_datetime(value)
+        elif value is not None:
+            data["created"] = plain(value)
+        elif every or "created" not in left_out:
+            data["created"] = None
         value = model.modified
         if "modified" in differs:
             data["modified"] = as_sent(value, differs["modified"], datetime.datetime, record.text, every)
-        elif every or "modified" not in left_out or value is not None:
-            data["modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["modified"] = json_datetime(value)
+        elif value is not None:
+            data["modified"] = plain(value)
+        elif every or "modified" not in left_out:
+            data["modified"] = None
         value = model.uuid
         if "uuid" in differs:
             data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
@@ -301,12 +301,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["completed_at"] = as_sent(
                 value, differs["completed_at"], datetime.datetime, record.text, every
             )
-        elif every or "completed_at" not in left_out or value is not None:
-            data["completed_at"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["completed_at"] = json_datetime(value)
+        elif value is not None:
+            data["completed_at"] = plain(value)
+        elif every or "completed_at" not in left_out:
+            data["completed_at"] = None
         value = model.learner_acknowledged
         if "learner_acknowledged" in differs:
             data["learner_acknowledged"] = as_sent(
@@ -337,12 +337,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.date
         if "date" in differs:
             data["date"] = as_sent(value, differs["date"], datetime.datetime, record.text, every)
-        elif every or "date" not in left_out or value is not None:
-            data["date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["date"] = json_datetime(value)
+        elif value is not None:
+            data["date"] = plain(value)
+        elif every or "date" not in left_out:
+            data["date"] = None
         value = model.reason
         if "reason" in differs:
             data["reason"] = as_sent(value, differs["reason"], str, record.text, every)
@@ -365,12 +365,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.timestamp
         if "timestamp" in differs:
             data["timestamp"] = as_sent(value, differs["timestamp"], datetime.datetime, record.text, every)
-        elif every or "timestamp" not in left_out or value is not None:
-            data["timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["timestamp"] = plain(value)
+        elif every or "timestamp" not in left_out:
+            data["timestamp"] = None
         return data
 
     def write_course_partner(model: CoursePartner, every: bool = False) -> dict[str, Any]:
@@ -500,12 +500,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["prior_subscription_plan_start_date"] = as_sent(
                 value, differs["prior_subscription_plan_start_date"], datetime.datetime, record.text, every
             )
-        elif every or "prior_subscription_plan_start_date" not in left_out or value is not None:
-            data["prior_subscription_plan_start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["prior_subscription_plan_start_date"] = json_datetime(value)
+        elif value is not None:
+            data["prior_subscription_plan_start_date"] = plain(value)
+        elif every or "prior_subscription_plan_start_date" not in left_out:
+            data["prior_subscription_plan_start_date"] = None
         value = model.renewed_subscription_plan_id
         if "renewed_subscription_plan_id" in differs:
             data["renewed_subscription_plan_id"] = as_sent(
@@ -520,12 +520,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["renewed_subscription_plan_start_date"] = as_sent(
                 value, differs["renewed_subscription_plan_start_date"], datetime.datetime, record.text, every
             )
-        elif every or "renewed_subscription_plan_start_date" not in left_out or value is not None:
-            data["renewed_subscription_plan_start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["renewed_subscription_plan_start_date"] = json_datetime(value)
+        elif value is not None:
+            data["renewed_subscription_plan_start_date"] = plain(value)
+        elif every or "renewed_subscription_plan_start_date" not in left_out:
+            data["renewed_subscription_plan_start_date"] = None
         return data
 
     def write_subscription_plan(model: SubscriptionPlan, every: bool = False) -> dict[str, Any]:
@@ -548,23 +548,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.start_date
         if "start_date" in differs:
             data["start_date"] = as_sent(value, differs["start_date"], datetime.datetime, record.text, every)
-        elif every or "start_date" not in left_out or value is not None:
-            data["start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["start_date"] = json_datetime(value)
+        elif value is not None:
+            data["start_date"] = plain(value)
+        elif every or "start_date" not in left_out:
+            data["start_date"] = None
         value = model.expiration_date
         if "expiration_date" in differs:
             data["expiration_date"] = as_sent(
                 value, differs["expiration_date"], datetime.datetime, record.text, every
             )
-        elif every or "expiration_date" not in left_out or value is not None:
-            data["expiration_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["expiration_date"] = json_datetime(value)
+        elif value is not None:
+            data["expiration_date"] = plain(value)
+        elif every or "expiration_date" not in left_out:
+            data["expiration_date"] = None
         value = model.enterprise_customer_uuid
         if "enterprise_customer_uuid" in differs:
             data["enterprise_customer_uuid"] = as_sent(
@@ -641,12 +641,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.created
         if "created" in differs:
             data["created"] = as_sent(value, differs["created"], datetime.datetime, record.text, every)
-        elif every or "created" not in left_out or value is not None:
-            data["created"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["created"] = json_datetime(value)
+        elif value is not None:
+            data["created"] = plain(value)
+        elif every or "created" not in left_out:
+            data["created"] = None
         value = model.plan_type
         if "plan_type" in differs:
             data["plan_type"] = as_sent(value, differs["plan_type"], str, record.text, every)
@@ -711,12 +711,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["last_freeze_timestamp"] = as_sent(
                 value, differs["last_freeze_timestamp"], datetime.datetime, record.text, every
             )
-        elif every or "last_freeze_timestamp" not in left_out or value is not None:
-            data["last_freeze_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["last_freeze_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["last_freeze_timestamp"] = plain(value)
+        elif every or "last_freeze_timestamp" not in left_out:
+            data["last_freeze_timestamp"] = None
         value = model.num_revocations_applied
         if "num_revocations_applied" in differs:
             data["num_revocations_applied"] = as_sent(
@@ -746,16 +746,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         elif every or "change_reason" not in left_out or value is not None:
             data["change_reason"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.licenses
-        if every or "licenses" not in left_out or value is not None:
-            data["licenses"] = (
-                None
-                if value is None
-                else (
-                    write_license_counts(value, every)
-                    if value.__class__ is LicenseCounts
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is LicenseCounts:
+            data["licenses"] = write_license_counts(value, every)
+        elif value is not None:
+            data["licenses"] = plain(value, every)
+        elif every or "licenses" not in left_out:
+            data["licenses"] = None
         value = model.revocations
         if "revocations" in differs:
             data["revocations"] = as_sent(
@@ -911,12 +907,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["original_status"] = as_sent(
                 value, differs["original_status"], LicenseStatus | str, record.text, every
             )
-        elif every or "original_status" not in left_out or value is not None:
-            data["original_status"] = (
-                value.value
-                if value.__class__ is LicenseStatus
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is LicenseStatus:
+            data["original_status"] = value.value
+        elif value.__class__ is str:
+            data["original_status"] = value
+        elif value is not None:
+            data["original_status"] = plain(value)
+        elif every or "original_status" not in left_out:
+            data["original_status"] = None
         value = model.user_email
         if "user_email" in differs:
             data["user_email"] = as_sent(value, differs["user_email"], str, record.text, every)
@@ -1054,12 +1052,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.status
         if "status" in differs:
             data["status"] = as_sent(value, differs["status"], BulkEnrollmentStatus | str, record.text, every)
-        elif every or "status" not in left_out or value is not None:
-            data["status"] = (
-                value.value
-                if value.__class__ is BulkEnrollmentStatus
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is BulkEnrollmentStatus:
+            data["status"] = value.value
+        elif value.__class__ is str:
+            data["status"] = value
+        elif value is not None:
+            data["status"] = plain(value)
+        elif every or "status" not in left_out:
+            data["status"] = None
         value = model.notes
         if "notes" in differs:
             data["notes"] = as_sent(value, differs["notes"], str, record.text, every)
@@ -1107,23 +1107,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_last_modified"] = as_sent(
                 value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.catalog_modified
         if "catalog_modified" in differs:
             data["catalog_modified"] = as_sent(
                 value, differs["catalog_modified"], datetime.datetime, record.text, every
             )
-        elif every or "catalog_modified" not in left_out or value is not None:
-            data["catalog_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["catalog_modified"] = json_datetime(value)
+        elif value is not None:
+            data["catalog_modified"] = plain(value)
+        elif every or "catalog_modified" not in left_out:
+            data["catalog_modified"] = None
         value = model.query_title
         if "query_title" in differs:
             data["query_title"] = as_sent(value, differs["query_title"], str, record.text, every)
@@ -1216,16 +1216,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         data = plain(model.extra, every) if model.extra else {}
         value: Any
         value = model.card
-        if every or "card" not in left_out or value is not None:
-            data["card"] = (
-                None
-                if value is None
-                else (
-                    write_learner_pathway_card_image(value, every)
-                    if value.__class__ is LearnerPathwayCardImage
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is LearnerPathwayCardImage:
+            data["card"] = write_learner_pathway_card_image(value, every)
+        elif value is not None:
+            data["card"] = plain(value, every)
+        elif every or "card" not in left_out:
+            data["card"] = None
         return data
 
     def write_learner_pathway_step(model: LearnerPathwayStep, every: bool = False) -> dict[str, Any]:
@@ -1322,12 +1318,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.price
         if "price" in differs:
             data["price"] = as_sent(value, differs["price"], decimal.Decimal, record.text, every)
-        elif every or "price" not in left_out or value is not None:
-            data["price"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
-            )
+        elif value.__class__ is decimal.Decimal:
+            data["price"] = str(value)
+        elif value is not None:
+            data["price"] = plain(value)
+        elif every or "price" not in left_out:
+            data["price"] = None
         value = model.currency
         if "currency" in differs:
             data["currency"] = as_sent(value, differs["currency"], str, record.text, every)
@@ -1341,12 +1337,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.expires
         if "expires" in differs:
             data["expires"] = as_sent(value, differs["expires"], datetime.datetime, record.text, every)
-        elif every or "expires" not in left_out or value is not None:
-            data["expires"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["expires"] = json_datetime(value)
+        elif value is not None:
+            data["expires"] = plain(value)
+        elif every or "expires" not in left_out:
+            data["expires"] = None
         return data
 
     def write_organization(model: Organization, every: bool = False) -> dict[str, Any]:
@@ -1408,12 +1404,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["data_modified_timestamp"] = as_sent(
                 value, differs["data_modified_timestamp"], datetime.datetime, record.text, every
             )
-        elif every or "data_modified_timestamp" not in left_out or value is not None:
-            data["data_modified_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["data_modified_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["data_modified_timestamp"] = plain(value)
+        elif every or "data_modified_timestamp" not in left_out:
+            data["data_modified_timestamp"] = None
         value = model.description
         if "description" in differs:
             data["description"] = as_sent(value, differs["description"], str, record.text, every)
@@ -1544,21 +1540,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.type
         if "type" in differs:
             data["type"] = as_sent(value, differs["type"], SeatType | str, record.text, every)
-        elif every or "type" not in left_out or value is not None:
-            data["type"] = (
-                value.value
-                if value.__class__ is SeatType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is SeatType:
+            data["type"] = value.value
+        elif value.__class__ is str:
+            data["type"] = value
+        elif value is not None:
+            data["type"] = plain(value)
+        elif every or "type" not in left_out:
+            data["type"] = None
         value = model.price
         if "price" in differs:
             data["price"] = as_sent(value, differs["price"], decimal.Decimal, record.text, every)
-        elif every or "price" not in left_out or value is not None:
-            data["price"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
-            )
+        elif value.__class__ is decimal.Decimal:
+            data["price"] = str(value)
+        elif value is not None:
+            data["price"] = plain(value)
+        elif every or "price" not in left_out:
+            data["price"] = None
         value = model.currency
         if "currency" in differs:
             data["currency"] = as_sent(value, differs["currency"], str, record.text, every)
@@ -1569,23 +1567,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["upgrade_deadline"] = as_sent(
                 value, differs["upgrade_deadline"], datetime.datetime, record.text, every
             )
-        elif every or "upgrade_deadline" not in left_out or value is not None:
-            data["upgrade_deadline"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["upgrade_deadline"] = json_datetime(value)
+        elif value is not None:
+            data["upgrade_deadline"] = plain(value)
+        elif every or "upgrade_deadline" not in left_out:
+            data["upgrade_deadline"] = None
         value = model.upgrade_deadline_override
         if "upgrade_deadline_override" in differs:
             data["upgrade_deadline_override"] = as_sent(
                 value, differs["upgrade_deadline_override"], datetime.datetime, record.text, every
             )
-        elif every or "upgrade_deadline_override" not in left_out or value is not None:
-            data["upgrade_deadline_override"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["upgrade_deadline_override"] = json_datetime(value)
+        elif value is not None:
+            data["upgrade_deadline_override"] = plain(value)
+        elif every or "upgrade_deadline_override" not in left_out:
+            data["upgrade_deadline_override"] = None
         value = model.credit_provider
         if "credit_provider" in differs:
             data["credit_provider"] = as_sent(value, differs["credit_provider"], str, record.text, every)
@@ -1710,12 +1708,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         elif every or "slug" not in left_out or value is not None:
             data["slug"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.position
-        if every or "position" not in left_out or value is not None:
-            data["position"] = (
-                None
-                if value is None
-                else (write_position(value, every) if value.__class__ is Position else plain(value, every))
-            )
+        if value.__class__ is Position:
+            data["position"] = write_position(value, every)
+        elif value is not None:
+            data["position"] = plain(value, every)
+        elif every or "position" not in left_out:
+            data["position"] = None
         value = model.areas_of_expertise
         if "areas_of_expertise" in differs:
             data["areas_of_expertise"] = as_sent(
@@ -2036,16 +2034,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         elif every or "hubspot_lead_capture_form_id" not in left_out or value is not None:
             data["hubspot_lead_capture_form_id"] = plain(value, every)
         value = model.additional_metadata
-        if every or "additional_metadata" not in left_out or value is not None:
-            data["additional_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_degree_additional_metadata(value, every)
-                    if value.__class__ is DegreeAdditionalMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is DegreeAdditionalMetadata:
+            data["additional_metadata"] = write_degree_additional_metadata(value, every)
+        elif value is not None:
+            data["additional_metadata"] = plain(value, every)
+        elif every or "additional_metadata" not in left_out:
+            data["additional_metadata"] = None
         value = model.specializations
         if "specializations" in differs:
             data["specializations"] = as_sent(
@@ -2101,43 +2095,43 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.start_date
         if "start_date" in differs:
             data["start_date"] = as_sent(value, differs["start_date"], datetime.datetime, record.text, every)
-        elif every or "start_date" not in left_out or value is not None:
-            data["start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["start_date"] = json_datetime(value)
+        elif value is not None:
+            data["start_date"] = plain(value)
+        elif every or "start_date" not in left_out:
+            data["start_date"] = None
         value = model.end_date
         if "end_date" in differs:
             data["end_date"] = as_sent(value, differs["end_date"], datetime.datetime, record.text, every)
-        elif every or "end_date" not in left_out or value is not None:
-            data["end_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["end_date"] = json_datetime(value)
+        elif value is not None:
+            data["end_date"] = plain(value)
+        elif every or "end_date" not in left_out:
+            data["end_date"] = None
         value = model.enroll_start_date
         if "enroll_start_date" in differs:
             data["enroll_start_date"] = as_sent(
                 value, differs["enroll_start_date"], datetime.datetime, record.text, every
             )
-        elif every or "enroll_start_date" not in left_out or value is not None:
-            data["enroll_start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["enroll_start_date"] = json_datetime(value)
+        elif value is not None:
+            data["enroll_start_date"] = plain(value)
+        elif every or "enroll_start_date" not in left_out:
+            data["enroll_start_date"] = None
         value = model.enroll_by_date
         if "enroll_by_date" in differs:
             data["enroll_by_date"] = as_sent(
                 value, differs["enroll_by_date"], datetime.datetime, record.text, every
             )
-        elif every or "enroll_by_date" not in left_out or value is not None:
-            data["enroll_by_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["enroll_by_date"] = json_datetime(value)
+        elif value is not None:
+            data["enroll_by_date"] = plain(value)
+        elif every or "enroll_by_date" not in left_out:
+            data["enroll_by_date"] = None
         value = model.content_price
         if "content_price" in differs:
             data["content_price"] = as_sent(value, differs["content_price"], float, record.text, every)
@@ -2175,12 +2169,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         elif every or "external_key" not in left_out or value is not None:
             data["external_key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.image
-        if every or "image" not in left_out or value is not None:
-            data["image"] = (
-                None
-                if value is None
-                else (write_image(value, every) if value.__class__ is Image else plain(value, every))
-            )
+        if value.__class__ is Image:
+            data["image"] = write_image(value, every)
+        elif value is not None:
+            data["image"] = plain(value, every)
+        elif every or "image" not in left_out:
+            data["image"] = None
         value = model.short_description
         if "short_description" in differs:
             data["short_description"] = as_sent(value, differs["short_description"], str, record.text, every)
@@ -2205,54 +2199,54 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.start
         if "start" in differs:
             data["start"] = as_sent(value, differs["start"], datetime.datetime, record.text, every)
-        elif every or "start" not in left_out or value is not None:
-            data["start"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["start"] = json_datetime(value)
+        elif value is not None:
+            data["start"] = plain(value)
+        elif every or "start" not in left_out:
+            data["start"] = None
         value = model.end
         if "end" in differs:
             data["end"] = as_sent(value, differs["end"], datetime.datetime, record.text, every)
-        elif every or "end" not in left_out or value is not None:
-            data["end"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["end"] = json_datetime(value)
+        elif value is not None:
+            data["end"] = plain(value)
+        elif every or "end" not in left_out:
+            data["end"] = None
         value = model.go_live_date
         if "go_live_date" in differs:
             data["go_live_date"] = as_sent(
                 value, differs["go_live_date"], datetime.datetime, record.text, every
             )
-        elif every or "go_live_date" not in left_out or value is not None:
-            data["go_live_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["go_live_date"] = json_datetime(value)
+        elif value is not None:
+            data["go_live_date"] = plain(value)
+        elif every or "go_live_date" not in left_out:
+            data["go_live_date"] = None
         value = model.enrollment_start
         if "enrollment_start" in differs:
             data["enrollment_start"] = as_sent(
                 value, differs["enrollment_start"], datetime.datetime, record.text, every
             )
-        elif every or "enrollment_start" not in left_out or value is not None:
-            data["enrollment_start"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["enrollment_start"] = json_datetime(value)
+        elif value is not None:
+            data["enrollment_start"] = plain(value)
+        elif every or "enrollment_start" not in left_out:
+            data["enrollment_start"] = None
         value = model.enrollment_end
         if "enrollment_end" in differs:
             data["enrollment_end"] = as_sent(
                 value, differs["enrollment_end"], datetime.datetime, record.text, every
             )
-        elif every or "enrollment_end" not in left_out or value is not None:
-            data["enrollment_end"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["enrollment_end"] = json_datetime(value)
+        elif value is not None:
+            data["enrollment_end"] = plain(value)
+        elif every or "enrollment_end" not in left_out:
+            data["enrollment_end"] = None
         value = model.weeks_to_complete
         if "weeks_to_complete" in differs:
             data["weeks_to_complete"] = as_sent(value, differs["weeks_to_complete"], int, record.text, every)
@@ -2263,21 +2257,25 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.pacing_type
         if "pacing_type" in differs:
             data["pacing_type"] = as_sent(value, differs["pacing_type"], PacingType | str, record.text, every)
-        elif every or "pacing_type" not in left_out or value is not None:
-            data["pacing_type"] = (
-                value.value
-                if value.__class__ is PacingType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is PacingType:
+            data["pacing_type"] = value.value
+        elif value.__class__ is str:
+            data["pacing_type"] = value
+        elif value is not None:
+            data["pacing_type"] = plain(value)
+        elif every or "pacing_type" not in left_out:
+            data["pacing_type"] = None
         value = model.type
         if "type" in differs:
             data["type"] = as_sent(value, differs["type"], SeatType | str, record.text, every)
-        elif every or "type" not in left_out or value is not None:
-            data["type"] = (
-                value.value
-                if value.__class__ is SeatType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is SeatType:
+            data["type"] = value.value
+        elif value.__class__ is str:
+            data["type"] = value
+        elif value is not None:
+            data["type"] = plain(value)
+        elif every or "type" not in left_out:
+            data["type"] = None
         value = model.run_type
         if "run_type" in differs:
             data["run_type"] = as_sent(value, differs["run_type"], str, record.text, every)
@@ -2303,12 +2301,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["availability"] = as_sent(
                 value, differs["availability"], Availability | str, record.text, every
             )
-        elif every or "availability" not in left_out or value is not None:
-            data["availability"] = (
-                value.value
-                if value.__class__ is Availability
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is Availability:
+            data["availability"] = value.value
+        elif value.__class__ is str:
+            data["availability"] = value
+        elif value is not None:
+            data["availability"] = plain(value)
+        elif every or "availability" not in left_out:
+            data["availability"] = None
         value = model.variant_id
         if "variant_id" in differs:
             data["variant_id"] = as_sent(value, differs["variant_id"], str, record.text, every)
@@ -2331,12 +2331,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["announcement"] = as_sent(
                 value, differs["announcement"], datetime.datetime, record.text, every
             )
-        elif every or "announcement" not in left_out or value is not None:
-            data["announcement"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["announcement"] = json_datetime(value)
+        elif value is not None:
+            data["announcement"] = plain(value)
+        elif every or "announcement" not in left_out:
+            data["announcement"] = None
         value = model.video
         if "video" in differs:
             data["video"] = as_sent(value, differs["video"], dict[str, Any], record.text, every)
@@ -2395,21 +2395,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.modified
         if "modified" in differs:
             data["modified"] = as_sent(value, differs["modified"], datetime.datetime, record.text, every)
-        elif every or "modified" not in left_out or value is not None:
-            data["modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["modified"] = json_datetime(value)
+        elif value is not None:
+            data["modified"] = plain(value)
+        elif every or "modified" not in left_out:
+            data["modified"] = None
         value = model.level_type
         if "level_type" in differs:
             data["level_type"] = as_sent(value, differs["level_type"], LevelType | str, record.text, every)
-        elif every or "level_type" not in left_out or value is not None:
-            data["level_type"] = (
-                value.value
-                if value.__class__ is LevelType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is LevelType:
+            data["level_type"] = value.value
+        elif value.__class__ is str:
+            data["level_type"] = value
+        elif value is not None:
+            data["level_type"] = plain(value)
+        elif every or "level_type" not in left_out:
+            data["level_type"] = None
         value = model.mobile_available
         if "mobile_available" in differs:
             data["mobile_available"] = as_sent(value, differs["mobile_available"], bool, record.text, every)
@@ -2536,12 +2538,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_last_modified"] = as_sent(
                 value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.parent_content_key
         if "parent_content_key" in differs:
             data["parent_content_key"] = as_sent(
@@ -2595,12 +2597,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_type"] = as_sent(
                 value, differs["content_type"], ContentType | str, record.text, every
             )
-        elif every or "content_type" not in left_out or value is not None:
-            data["content_type"] = (
-                value.value
-                if value.__class__ is ContentType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ContentType:
+            data["content_type"] = value.value
+        elif value.__class__ is str:
+            data["content_type"] = value
+        elif value is not None:
+            data["content_type"] = plain(value)
+        elif every or "content_type" not in left_out:
+            data["content_type"] = None
         value = model.has_enrollable_seats
         if "has_enrollable_seats" in differs:
             data["has_enrollable_seats"] = as_sent(
@@ -2698,12 +2702,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["amount_learner_paid"] = as_sent(
                 value, differs["amount_learner_paid"], decimal.Decimal, record.text, every
             )
-        elif every or "amount_learner_paid" not in left_out or value is not None:
-            data["amount_learner_paid"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
-            )
+        elif value.__class__ is decimal.Decimal:
+            data["amount_learner_paid"] = str(value)
+        elif value is not None:
+            data["amount_learner_paid"] = plain(value)
+        elif every or "amount_learner_paid" not in left_out:
+            data["amount_learner_paid"] = None
         value = model.contract_id
         if "contract_id" in differs:
             data["contract_id"] = as_sent(value, differs["contract_id"], str, record.text, every)
@@ -2748,12 +2752,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["course_list_price"] = as_sent(
                 value, differs["course_list_price"], decimal.Decimal, record.text, every
             )
-        elif every or "course_list_price" not in left_out or value is not None:
-            data["course_list_price"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
-            )
+        elif value.__class__ is decimal.Decimal:
+            data["course_list_price"] = str(value)
+        elif value is not None:
+            data["course_list_price"] = plain(value)
+        elif every or "course_list_price" not in left_out:
+            data["course_list_price"] = None
         value = model.course_max_effort
         if "course_max_effort" in differs:
             data["course_max_effort"] = as_sent(value, differs["course_max_effort"], int, record.text, every)
@@ -2815,34 +2819,34 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.created
         if "created" in differs:
             data["created"] = as_sent(value, differs["created"], datetime.datetime, record.text, every)
-        elif every or "created" not in left_out or value is not None:
-            data["created"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["created"] = json_datetime(value)
+        elif value is not None:
+            data["created"] = plain(value)
+        elif every or "created" not in left_out:
+            data["created"] = None
         value = model.current_grade
         if "current_grade" in differs:
             data["current_grade"] = as_sent(
                 value, differs["current_grade"], decimal.Decimal, record.text, every
             )
-        elif every or "current_grade" not in left_out or value is not None:
-            data["current_grade"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
-            )
+        elif value.__class__ is decimal.Decimal:
+            data["current_grade"] = str(value)
+        elif value is not None:
+            data["current_grade"] = plain(value)
+        elif every or "current_grade" not in left_out:
+            data["current_grade"] = None
         value = model.enrollment_date
         if "enrollment_date" in differs:
             data["enrollment_date"] = as_sent(
                 value, differs["enrollment_date"], datetime.date, record.text, every
             )
-        elif every or "enrollment_date" not in left_out or value is not None:
-            data["enrollment_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
-            )
+        elif value.__class__ is datetime.date:
+            data["enrollment_date"] = value.isoformat()
+        elif value is not None:
+            data["enrollment_date"] = plain(value)
+        elif every or "enrollment_date" not in left_out:
+            data["enrollment_date"] = None
         value = model.enrollment_id
         if "enrollment_id" in differs:
             data["enrollment_id"] = as_sent(value, differs["enrollment_id"], int, record.text, every)
@@ -2906,12 +2910,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["last_activity_date"] = as_sent(
                 value, differs["last_activity_date"], datetime.date, record.text, every
             )
-        elif every or "last_activity_date" not in left_out or value is not None:
-            data["last_activity_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
-            )
+        elif value.__class__ is datetime.date:
+            data["last_activity_date"] = value.isoformat()
+        elif value is not None:
+            data["last_activity_date"] = plain(value)
+        elif every or "last_activity_date" not in left_out:
+            data["last_activity_date"] = None
         value = model.letter_grade
         if "letter_grade" in differs:
             data["letter_grade"] = as_sent(value, differs["letter_grade"], str, record.text, every)
@@ -2935,23 +2939,25 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.passed_date
         if "passed_date" in differs:
             data["passed_date"] = as_sent(value, differs["passed_date"], datetime.date, record.text, every)
-        elif every or "passed_date" not in left_out or value is not None:
-            data["passed_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
-            )
+        elif value.__class__ is datetime.date:
+            data["passed_date"] = value.isoformat()
+        elif value is not None:
+            data["passed_date"] = plain(value)
+        elif every or "passed_date" not in left_out:
+            data["passed_date"] = None
         value = model.progress_status
         if "progress_status" in differs:
             data["progress_status"] = as_sent(
                 value, differs["progress_status"], ProgressStatus | str, record.text, every
             )
-        elif every or "progress_status" not in left_out or value is not None:
-            data["progress_status"] = (
-                value.value
-                if value.__class__ is ProgressStatus
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ProgressStatus:
+            data["progress_status"] = value.value
+        elif value.__class__ is str:
+            data["progress_status"] = value
+        elif value is not None:
+            data["progress_status"] = plain(value)
+        elif every or "progress_status" not in left_out:
+            data["progress_status"] = None
         value = model.seat_delivery_method
         if "seat_delivery_method" in differs:
             data["seat_delivery_method"] = as_sent(
@@ -2966,12 +2972,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["unenrollment_date"] = as_sent(
                 value, differs["unenrollment_date"], datetime.date, record.text, every
             )
-        elif every or "unenrollment_date" not in left_out or value is not None:
-            data["unenrollment_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
-            )
+        elif value.__class__ is datetime.date:
+            data["unenrollment_date"] = value.isoformat()
+        elif value is not None:
+            data["unenrollment_date"] = plain(value)
+        elif every or "unenrollment_date" not in left_out:
+            data["unenrollment_date"] = None
         value = model.unenrollment_end_within_date
         if "unenrollment_end_within_date" in differs:
             data["unenrollment_end_within_date"] = as_sent(
@@ -2984,12 +2990,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["user_account_creation_date"] = as_sent(
                 value, differs["user_account_creation_date"], datetime.datetime, record.text, every
             )
-        elif every or "user_account_creation_date" not in left_out or value is not None:
-            data["user_account_creation_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["user_account_creation_date"] = json_datetime(value)
+        elif value is not None:
+            data["user_account_creation_date"] = plain(value)
+        elif every or "user_account_creation_date" not in left_out:
+            data["user_account_creation_date"] = None
         value = model.user_country
         if "user_country" in differs:
             data["user_country"] = as_sent(value, differs["user_country"], str, record.text, every)
@@ -3035,23 +3041,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["course_start_date"] = as_sent(
                 value, differs["course_start_date"], datetime.date, record.text, every
             )
-        elif every or "course_start_date" not in left_out or value is not None:
-            data["course_start_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
-            )
+        elif value.__class__ is datetime.date:
+            data["course_start_date"] = value.isoformat()
+        elif value is not None:
+            data["course_start_date"] = plain(value)
+        elif every or "course_start_date" not in left_out:
+            data["course_start_date"] = None
         value = model.course_end_date
         if "course_end_date" in differs:
             data["course_end_date"] = as_sent(
                 value, differs["course_end_date"], datetime.date, record.text, every
             )
-        elif every or "course_end_date" not in left_out or value is not None:
-            data["course_end_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
-            )
+        elif value.__class__ is datetime.date:
+            data["course_end_date"] = value.isoformat()
+        elif value is not None:
+            data["course_end_date"] = plain(value)
+        elif every or "course_end_date" not in left_out:
+            data["course_end_date"] = None
         value = model.offer_id
         if "offer_id" in differs:
             data["offer_id"] = as_sent(value, differs["offer_id"], str, record.text, every)
@@ -3188,45 +3194,45 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["enrollment_created_timestamp"] = as_sent(
                 value, differs["enrollment_created_timestamp"], datetime.datetime, record.text, every
             )
-        elif every or "enrollment_created_timestamp" not in left_out or value is not None:
-            data["enrollment_created_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["enrollment_created_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["enrollment_created_timestamp"] = plain(value)
+        elif every or "enrollment_created_timestamp" not in left_out:
+            data["enrollment_created_timestamp"] = None
         value = model.unenrollment_timestamp
         if "unenrollment_timestamp" in differs:
             data["unenrollment_timestamp"] = as_sent(
                 value, differs["unenrollment_timestamp"], datetime.datetime, record.text, every
             )
-        elif every or "unenrollment_timestamp" not in left_out or value is not None:
-            data["unenrollment_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["unenrollment_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["unenrollment_timestamp"] = plain(value)
+        elif every or "unenrollment_timestamp" not in left_out:
+            data["unenrollment_timestamp"] = None
         value = model.passed_timestamp
         if "passed_timestamp" in differs:
             data["passed_timestamp"] = as_sent(
                 value, differs["passed_timestamp"], datetime.datetime, record.text, every
             )
-        elif every or "passed_timestamp" not in left_out or value is not None:
-            data["passed_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["passed_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["passed_timestamp"] = plain(value)
+        elif every or "passed_timestamp" not in left_out:
+            data["passed_timestamp"] = None
         value = model.user_account_creation_timestamp
         if "user_account_creation_timestamp" in differs:
             data["user_account_creation_timestamp"] = as_sent(
                 value, differs["user_account_creation_timestamp"], datetime.datetime, record.text, every
             )
-        elif every or "user_account_creation_timestamp" not in left_out or value is not None:
-            data["user_account_creation_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["user_account_creation_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["user_account_creation_timestamp"] = plain(value)
+        elif every or "user_account_creation_timestamp" not in left_out:
+            data["user_account_creation_timestamp"] = None
         value = model.offer
         if "offer" in differs:
             data["offer"] = as_sent(value, differs["offer"], str, record.text, every)
@@ -3237,23 +3243,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["course_price"] = as_sent(
                 value, differs["course_price"], decimal.Decimal, record.text, every
             )
-        elif every or "course_price" not in left_out or value is not None:
-            data["course_price"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
-            )
+        elif value.__class__ is decimal.Decimal:
+            data["course_price"] = str(value)
+        elif value is not None:
+            data["course_price"] = plain(value)
+        elif every or "course_price" not in left_out:
+            data["course_price"] = None
         value = model.discount_price
         if "discount_price" in differs:
             data["discount_price"] = as_sent(
                 value, differs["discount_price"], decimal.Decimal, record.text, every
             )
-        elif every or "discount_price" not in left_out or value is not None:
-            data["discount_price"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
-            )
+        elif value.__class__ is decimal.Decimal:
+            data["discount_price"] = str(value)
+        elif value is not None:
+            data["discount_price"] = plain(value)
+        elif every or "discount_price" not in left_out:
+            data["discount_price"] = None
         return data
 
     def write_learner_summary_page(model: LearnerSummaryPage, every: bool = False) -> dict[str, Any]:
@@ -3317,32 +3323,32 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.start_date
         if "start_date" in differs:
             data["start_date"] = as_sent(value, differs["start_date"], datetime.datetime, record.text, every)
-        elif every or "start_date" not in left_out or value is not None:
-            data["start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["start_date"] = json_datetime(value)
+        elif value is not None:
+            data["start_date"] = plain(value)
+        elif every or "start_date" not in left_out:
+            data["start_date"] = None
         value = model.end_date
         if "end_date" in differs:
             data["end_date"] = as_sent(value, differs["end_date"], datetime.datetime, record.text, every)
-        elif every or "end_date" not in left_out or value is not None:
-            data["end_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["end_date"] = json_datetime(value)
+        elif value is not None:
+            data["end_date"] = plain(value)
+        elif every or "end_date" not in left_out:
+            data["end_date"] = None
         value = model.enroll_by_date
         if "enroll_by_date" in differs:
             data["enroll_by_date"] = as_sent(
                 value, differs["enroll_by_date"], datetime.datetime, record.text, every
             )
-        elif every or "enroll_by_date" not in left_out or value is not None:
-            data["enroll_by_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["enroll_by_date"] = json_datetime(value)
+        elif value is not None:
+            data["enroll_by_date"] = plain(value)
+        elif every or "enroll_by_date" not in left_out:
+            data["enroll_by_date"] = None
         value = model.content_price
         if "content_price" in differs:
             data["content_price"] = as_sent(value, differs["content_price"], float, record.text, every)
@@ -3415,23 +3421,19 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_last_modified"] = as_sent(
                 value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.normalized_metadata
-        if every or "normalized_metadata" not in left_out or value is not None:
-            data["normalized_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_normalized_content_metadata(value, every)
-                    if value.__class__ is NormalizedContentMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is NormalizedContentMetadata:
+            data["normalized_metadata"] = write_normalized_content_metadata(value, every)
+        elif value is not None:
+            data["normalized_metadata"] = plain(value, every)
+        elif every or "normalized_metadata" not in left_out:
+            data["normalized_metadata"] = None
         value = model.active
         if "active" in differs:
             data["active"] = as_sent(value, differs["active"], bool, record.text, every)
@@ -3455,16 +3457,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.product_source
-        if every or "product_source" not in left_out or value is not None:
-            data["product_source"] = (
-                None
-                if value is None
-                else (
-                    write_product_source(value, every)
-                    if value.__class__ is ProductSource
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is ProductSource:
+            data["product_source"] = write_product_source(value, every)
+        elif value is not None:
+            data["product_source"] = plain(value, every)
+        elif every or "product_source" not in left_out:
+            data["product_source"] = None
         return data
 
     def write_learner_pathway(model: LearnerPathway, every: bool = False) -> dict[str, Any]:
@@ -3479,12 +3477,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_type"] = as_sent(
                 value, differs["content_type"], ContentType | str, record.text, every
             )
-        elif every or "content_type" not in left_out or value is not None:
-            data["content_type"] = (
-                value.value
-                if value.__class__ is ContentType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ContentType:
+            data["content_type"] = value.value
+        elif value.__class__ is str:
+            data["content_type"] = value
+        elif value is not None:
+            data["content_type"] = plain(value)
+        elif every or "content_type" not in left_out:
+            data["content_type"] = None
         value = model.key
         if "key" in differs:
             data["key"] = as_sent(value, differs["key"], str, record.text, every)
@@ -3539,23 +3539,19 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.created
         if "created" in differs:
             data["created"] = as_sent(value, differs["created"], datetime.datetime, record.text, every)
-        elif every or "created" not in left_out or value is not None:
-            data["created"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["created"] = json_datetime(value)
+        elif value is not None:
+            data["created"] = plain(value)
+        elif every or "created" not in left_out:
+            data["created"] = None
         value = model.card_image
-        if every or "card_image" not in left_out or value is not None:
-            data["card_image"] = (
-                None
-                if value is None
-                else (
-                    write_learner_pathway_images(value, every)
-                    if value.__class__ is LearnerPathwayImages
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is LearnerPathwayImages:
+            data["card_image"] = write_learner_pathway_images(value, every)
+        elif value is not None:
+            data["card_image"] = plain(value, every)
+        elif every or "card_image" not in left_out:
+            data["card_image"] = None
         value = model.steps
         if value.__class__ is not list:
             data["steps"] = plain(value, every)
@@ -3582,23 +3578,19 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_last_modified"] = as_sent(
                 value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.normalized_metadata
-        if every or "normalized_metadata" not in left_out or value is not None:
-            data["normalized_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_normalized_content_metadata(value, every)
-                    if value.__class__ is NormalizedContentMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is NormalizedContentMetadata:
+            data["normalized_metadata"] = write_normalized_content_metadata(value, every)
+        elif value is not None:
+            data["normalized_metadata"] = plain(value, every)
+        elif every or "normalized_metadata" not in left_out:
+            data["normalized_metadata"] = None
         return data
 
     def write_video(model: Video, every: bool = False) -> dict[str, Any]:
@@ -3613,12 +3605,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_type"] = as_sent(
                 value, differs["content_type"], ContentType | str, record.text, every
             )
-        elif every or "content_type" not in left_out or value is not None:
-            data["content_type"] = (
-                value.value
-                if value.__class__ is ContentType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ContentType:
+            data["content_type"] = value.value
+        elif value.__class__ is str:
+            data["content_type"] = value
+        elif value is not None:
+            data["content_type"] = plain(value)
+        elif every or "content_type" not in left_out:
+            data["content_type"] = None
         value = model.key
         if "key" in differs:
             data["key"] = as_sent(value, differs["key"], str, record.text, every)
@@ -3707,23 +3701,19 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_last_modified"] = as_sent(
                 value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.normalized_metadata
-        if every or "normalized_metadata" not in left_out or value is not None:
-            data["normalized_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_normalized_content_metadata(value, every)
-                    if value.__class__ is NormalizedContentMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is NormalizedContentMetadata:
+            data["normalized_metadata"] = write_normalized_content_metadata(value, every)
+        elif value is not None:
+            data["normalized_metadata"] = plain(value, every)
+        elif every or "normalized_metadata" not in left_out:
+            data["normalized_metadata"] = None
         return data
 
     def write_endorsement(model: Endorsement, every: bool = False) -> dict[str, Any]:
@@ -3734,12 +3724,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         data = plain(model.extra, every) if model.extra else {}
         value: Any
         value = model.endorser
-        if every or "endorser" not in left_out or value is not None:
-            data["endorser"] = (
-                None
-                if value is None
-                else (write_staff(value, every) if value.__class__ is Staff else plain(value, every))
-            )
+        if value.__class__ is Staff:
+            data["endorser"] = write_staff(value, every)
+        elif value is not None:
+            data["endorser"] = plain(value, every)
+        elif every or "endorser" not in left_out:
+            data["endorser"] = None
         value = model.quote
         if "quote" in differs:
             data["quote"] = as_sent(value, differs["quote"], str, record.text, every)
@@ -3767,12 +3757,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         elif every or "statement" not in left_out or value is not None:
             data["statement"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.image
-        if every or "image" not in left_out or value is not None:
-            data["image"] = (
-                None
-                if value is None
-                else (write_image(value, every) if value.__class__ is Image else plain(value, every))
-            )
+        if value.__class__ is Image:
+            data["image"] = write_image(value, every)
+        elif value is not None:
+            data["image"] = plain(value, every)
+        elif every or "image" not in left_out:
+            data["image"] = None
         value = model.individual_endorsements
         if value.__class__ is not list:
             data["individual_endorsements"] = plain(value, every)
@@ -3845,12 +3835,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
                 for item in value
             ]
         value = model.image
-        if every or "image" not in left_out or value is not None:
-            data["image"] = (
-                None
-                if value is None
-                else (write_image(value, every) if value.__class__ is Image else plain(value, every))
-            )
+        if value.__class__ is Image:
+            data["image"] = write_image(value, every)
+        elif value is not None:
+            data["image"] = plain(value, every)
+        elif every or "image" not in left_out:
+            data["image"] = None
         value = model.short_description
         if "short_description" in differs:
             data["short_description"] = as_sent(value, differs["short_description"], str, record.text, every)
@@ -3908,12 +3898,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.level_type
         if "level_type" in differs:
             data["level_type"] = as_sent(value, differs["level_type"], LevelType | str, record.text, every)
-        elif every or "level_type" not in left_out or value is not None:
-            data["level_type"] = (
-                value.value
-                if value.__class__ is LevelType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is LevelType:
+            data["level_type"] = value.value
+        elif value.__class__ is str:
+            data["level_type"] = value
+        elif value is not None:
+            data["level_type"] = plain(value)
+        elif every or "level_type" not in left_out:
+            data["level_type"] = None
         value = model.subjects
         if value.__class__ is not list:
             data["subjects"] = plain(value, every)
@@ -3958,12 +3950,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.modified
         if "modified" in differs:
             data["modified"] = as_sent(value, differs["modified"], datetime.datetime, record.text, every)
-        elif every or "modified" not in left_out or value is not None:
-            data["modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["modified"] = json_datetime(value)
+        elif value is not None:
+            data["modified"] = plain(value)
+        elif every or "modified" not in left_out:
+            data["modified"] = None
         value = model.marketing_url
         if "marketing_url" in differs:
             data["marketing_url"] = as_sent(value, differs["marketing_url"], str, record.text, every)
@@ -4158,27 +4150,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         elif every or "in_year_value" not in left_out or value is not None:
             data["in_year_value"] = plain(value, every)
         value = model.product_source
-        if every or "product_source" not in left_out or value is not None:
-            data["product_source"] = (
-                None
-                if value is None
-                else (
-                    write_product_source(value, every)
-                    if value.__class__ is ProductSource
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is ProductSource:
+            data["product_source"] = write_product_source(value, every)
+        elif value is not None:
+            data["product_source"] = plain(value, every)
+        elif every or "product_source" not in left_out:
+            data["product_source"] = None
         value = model.data_modified_timestamp
         if "data_modified_timestamp" in differs:
             data["data_modified_timestamp"] = as_sent(
                 value, differs["data_modified_timestamp"], datetime.datetime, record.text, every
             )
-        elif every or "data_modified_timestamp" not in left_out or value is not None:
-            data["data_modified_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["data_modified_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["data_modified_timestamp"] = plain(value)
+        elif every or "data_modified_timestamp" not in left_out:
+            data["data_modified_timestamp"] = None
         value = model.watchers
         if "watchers" in differs:
             data["watchers"] = as_sent(value, differs["watchers"], list[str], record.text, every)
@@ -4219,12 +4207,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_type"] = as_sent(
                 value, differs["content_type"], ContentType | str, record.text, every
             )
-        elif every or "content_type" not in left_out or value is not None:
-            data["content_type"] = (
-                value.value
-                if value.__class__ is ContentType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ContentType:
+            data["content_type"] = value.value
+        elif value.__class__ is str:
+            data["content_type"] = value
+        elif value is not None:
+            data["content_type"] = plain(value)
+        elif every or "content_type" not in left_out:
+            data["content_type"] = None
         value = model.aggregation_key
         if "aggregation_key" in differs:
             data["aggregation_key"] = as_sent(value, differs["aggregation_key"], str, record.text, every)
@@ -4237,12 +4227,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_last_modified"] = as_sent(
                 value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.parent_content_key
         if "parent_content_key" in differs:
             data["parent_content_key"] = as_sent(
@@ -4265,16 +4255,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         elif every or "active" not in left_out or value is not None:
             data["active"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.normalized_metadata
-        if every or "normalized_metadata" not in left_out or value is not None:
-            data["normalized_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_normalized_content_metadata(value, every)
-                    if value.__class__ is NormalizedContentMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is NormalizedContentMetadata:
+            data["normalized_metadata"] = write_normalized_content_metadata(value, every)
+        elif value is not None:
+            data["normalized_metadata"] = plain(value, every)
+        elif every or "normalized_metadata" not in left_out:
+            data["normalized_metadata"] = None
         value = model.normalized_metadata_by_run
         if "normalized_metadata_by_run" in differs:
             data["normalized_metadata_by_run"] = as_sent(
@@ -4346,19 +4332,21 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.type
         if "type" in differs:
             data["type"] = as_sent(value, differs["type"], ProgramType | str, record.text, every)
-        elif every or "type" not in left_out or value is not None:
-            data["type"] = (
-                value.value
-                if value.__class__ is ProgramType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ProgramType:
+            data["type"] = value.value
+        elif value.__class__ is str:
+            data["type"] = value
+        elif value is not None:
+            data["type"] = plain(value)
+        elif every or "type" not in left_out:
+            data["type"] = None
         value = model.type_attrs
-        if every or "type_attrs" not in left_out or value is not None:
-            data["type_attrs"] = (
-                None
-                if value is None
-                else (write_type_attrs(value, every) if value.__class__ is TypeAttrs else plain(value, every))
-            )
+        if value.__class__ is TypeAttrs:
+            data["type_attrs"] = write_type_attrs(value, every)
+        elif value is not None:
+            data["type_attrs"] = plain(value, every)
+        elif every or "type_attrs" not in left_out:
+            data["type_attrs"] = None
         value = model.status
         if "status" in differs:
             data["status"] = as_sent(value, differs["status"], str, record.text, every)
@@ -4416,12 +4404,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
                 value if value is None or value.__class__ is bool else plain(value, every)
             )
         value = model.degree
-        if every or "degree" not in left_out or value is not None:
-            data["degree"] = (
-                None
-                if value is None
-                else (write_degree(value, every) if value.__class__ is Degree else plain(value, every))
-            )
+        if value.__class__ is Degree:
+            data["degree"] = write_degree(value, every)
+        elif value is not None:
+            data["degree"] = plain(value, every)
+        elif every or "degree" not in left_out:
+            data["degree"] = None
         value = model.curricula
         if value.__class__ is not list:
             data["curricula"] = plain(value, every)
@@ -4481,16 +4469,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         elif every or "primary_subject_override" not in left_out or value is not None:
             data["primary_subject_override"] = plain(value, every)
         value = model.level_type_override
-        if every or "level_type_override" not in left_out or value is not None:
-            data["level_type_override"] = (
-                None
-                if value is None
-                else (
-                    write_level_type_override(value, every)
-                    if value.__class__ is LevelTypeOverride
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is LevelTypeOverride:
+            data["level_type_override"] = write_level_type_override(value, every)
+        elif value is not None:
+            data["level_type_override"] = plain(value, every)
+        elif every or "level_type_override" not in left_out:
+            data["level_type_override"] = None
         value = model.language_override
         if "language_override" in differs:
             data["language_override"] = as_sent(value, differs["language_override"], str, record.text, every)
@@ -4524,12 +4508,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["data_modified_timestamp"] = as_sent(
                 value, differs["data_modified_timestamp"], datetime.datetime, record.text, every
             )
-        elif every or "data_modified_timestamp" not in left_out or value is not None:
-            data["data_modified_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["data_modified_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["data_modified_timestamp"] = plain(value)
+        elif every or "data_modified_timestamp" not in left_out:
+            data["data_modified_timestamp"] = None
         value = model.excluded_from_search
         if "excluded_from_search" in differs:
             data["excluded_from_search"] = as_sent(
@@ -4797,16 +4781,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         elif every or "skills" not in left_out or value.__class__ is not list or value:
             data["skills"] = plain(value, every)
         value = model.product_source
-        if every or "product_source" not in left_out or value is not None:
-            data["product_source"] = (
-                None
-                if value is None
-                else (
-                    write_product_source(value, every)
-                    if value.__class__ is ProductSource
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is ProductSource:
+            data["product_source"] = write_product_source(value, every)
+        elif value is not None:
+            data["product_source"] = plain(value, every)
+        elif every or "product_source" not in left_out:
+            data["product_source"] = None
         value = model.subscription_eligible
         if "subscription_eligible" in differs:
             data["subscription_eligible"] = as_sent(
@@ -4835,12 +4815,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_last_modified"] = as_sent(
                 value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.parent_content_key
         if "parent_content_key" in differs:
             data["parent_content_key"] = as_sent(
@@ -4871,12 +4851,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["content_type"] = as_sent(
                 value, differs["content_type"], ContentType | str, record.text, every
             )
-        elif every or "content_type" not in left_out or value is not None:
-            data["content_type"] = (
-                value.value
-                if value.__class__ is ContentType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ContentType:
+            data["content_type"] = value.value
+        elif value.__class__ is str:
+            data["content_type"] = value
+        elif value is not None:
+            data["content_type"] = plain(value)
+        elif every or "content_type" not in left_out:
+            data["content_type"] = None
         value = model.language
         if "language" in differs:
             data["language"] = as_sent(value, differs["language"], str | list[str], record.text, every)
@@ -4977,12 +4959,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.state
         if "state" in differs:
             data["state"] = as_sent(value, differs["state"], AssignmentState | str, record.text, every)
-        elif every or "state" not in left_out or value is not None:
-            data["state"] = (
-                value.value
-                if value.__class__ is AssignmentState
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is AssignmentState:
+            data["state"] = value.value
+        elif value.__class__ is str:
+            data["state"] = value
+        elif value is not None:
+            data["state"] = plain(value)
+        elif every or "state" not in left_out:
+            data["state"] = None
         value = model.transaction_uuid
         if "transaction_uuid" in differs:
             data["transaction_uuid"] = as_sent(value, differs["transaction_uuid"], str, record.text, every)
@@ -5003,38 +4987,32 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
                 for item in value
             ]
         value = model.earliest_possible_expiration
-        if every or "earliest_possible_expiration" not in left_out or value is not None:
-            data["earliest_possible_expiration"] = (
-                None
-                if value is None
-                else (
-                    write_earliest_possible_expiration(value, every)
-                    if value.__class__ is EarliestPossibleExpiration
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is EarliestPossibleExpiration:
+            data["earliest_possible_expiration"] = write_earliest_possible_expiration(value, every)
+        elif value is not None:
+            data["earliest_possible_expiration"] = plain(value, every)
+        elif every or "earliest_possible_expiration" not in left_out:
+            data["earliest_possible_expiration"] = None
         value = model.recent_action
-        if every or "recent_action" not in left_out or value is not None:
-            data["recent_action"] = (
-                None
-                if value is None
-                else (
-                    write_recent_action(value, every)
-                    if value.__class__ is RecentAction
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is RecentAction:
+            data["recent_action"] = write_recent_action(value, every)
+        elif value is not None:
+            data["recent_action"] = plain(value, every)
+        elif every or "recent_action" not in left_out:
+            data["recent_action"] = None
         value = model.learner_state
         if "learner_state" in differs:
             data["learner_state"] = as_sent(
                 value, differs["learner_state"], LearnerState | str, record.text, every
             )
-        elif every or "learner_state" not in left_out or value is not None:
-            data["learner_state"] = (
-                value.value
-                if value.__class__ is LearnerState
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is LearnerState:
+            data["learner_state"] = value.value
+        elif value.__class__ is str:
+            data["learner_state"] = value
+        elif value is not None:
+            data["learner_state"] = plain(value)
+        elif every or "learner_state" not in left_out:
+            data["learner_state"] = None
         value = model.error_reason
         if "error_reason" in differs:
             data["error_reason"] = as_sent(
@@ -5043,16 +5021,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         elif every or "error_reason" not in left_out or value is not None:
             data["error_reason"] = plain(value, every)
         value = model.content_metadata
-        if every or "content_metadata" not in left_out or value is not None:
-            data["content_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_assignment_content_metadata(value, every)
-                    if value.__class__ is AssignmentContentMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is AssignmentContentMetadata:
+            data["content_metadata"] = write_assignment_content_metadata(value, every)
+        elif value is not None:
+            data["content_metadata"] = plain(value, every)
+        elif every or "content_metadata" not in left_out:
+            data["content_metadata"] = None
         value = model.learner_acknowledged
         if "learner_acknowledged" in differs:
             data["learner_acknowledged"] = as_sent(
@@ -5341,23 +5315,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["subsidy_active_datetime"] = as_sent(
                 value, differs["subsidy_active_datetime"], datetime.datetime, record.text, every
             )
-        elif every or "subsidy_active_datetime" not in left_out or value is not None:
-            data["subsidy_active_datetime"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["subsidy_active_datetime"] = json_datetime(value)
+        elif value is not None:
+            data["subsidy_active_datetime"] = plain(value)
+        elif every or "subsidy_active_datetime" not in left_out:
+            data["subsidy_active_datetime"] = None
         value = model.subsidy_expiration_datetime
         if "subsidy_expiration_datetime" in differs:
             data["subsidy_expiration_datetime"] = as_sent(
                 value, differs["subsidy_expiration_datetime"], datetime.datetime, record.text, every
             )
-        elif every or "subsidy_expiration_datetime" not in left_out or value is not None:
-            data["subsidy_expiration_datetime"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["subsidy_expiration_datetime"] = json_datetime(value)
+        elif value is not None:
+            data["subsidy_expiration_datetime"] = plain(value)
+        elif every or "subsidy_expiration_datetime" not in left_out:
+            data["subsidy_expiration_datetime"] = None
         value = model.is_subsidy_active
         if "is_subsidy_active" in differs:
             data["is_subsidy_active"] = as_sent(value, differs["is_subsidy_active"], bool, record.text, every)
@@ -5366,16 +5340,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
                 value if value is None or value.__class__ is bool else plain(value, every)
             )
         value = model.aggregates
-        if every or "aggregates" not in left_out or value is not None:
-            data["aggregates"] = (
-                None
-                if value is None
-                else (
-                    write_policy_aggregates(value, every)
-                    if value.__class__ is PolicyAggregates
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is PolicyAggregates:
+            data["aggregates"] = write_policy_aggregates(value, every)
+        elif value is not None:
+            data["aggregates"] = plain(value, every)
+        elif every or "aggregates" not in left_out:
+            data["aggregates"] = None
         value = model.assignment_configuration
         if "assignment_configuration" in differs:
             data["assignment_configuration"] = as_sent(
@@ -5395,12 +5365,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["late_redemption_allowed_until"] = as_sent(
                 value, differs["late_redemption_allowed_until"], datetime.datetime, record.text, every
             )
-        elif every or "late_redemption_allowed_until" not in left_out or value is not None:
-            data["late_redemption_allowed_until"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["late_redemption_allowed_until"] = json_datetime(value)
+        elif value is not None:
+            data["late_redemption_allowed_until"] = plain(value)
+        elif every or "late_redemption_allowed_until" not in left_out:
+            data["late_redemption_allowed_until"] = None
         value = model.is_late_redemption_allowed
         if "is_late_redemption_allowed" in differs:
             data["is_late_redemption_allowed"] = as_sent(
@@ -5413,21 +5383,21 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value = model.retired_at
         if "retired_at" in differs:
             data["retired_at"] = as_sent(value, differs["retired_at"], datetime.datetime, record.text, every)
-        elif every or "retired_at" not in left_out or value is not None:
-            data["retired_at"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["retired_at"] = json_datetime(value)
+        elif value is not None:
+            data["retired_at"] = plain(value)
+        elif every or "retired_at" not in left_out:
+            data["retired_at"] = None
         value = model.created
         if "created" in differs:
             data["created"] = as_sent(value, differs["created"], datetime.datetime, record.text, every)
-        elif every or "created" not in left_out or value is not None:
-            data["created"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["created"] = json_datetime(value)
+        elif value is not None:
+            data["created"] = plain(value)
+        elif every or "created" not in left_out:
+            data["created"] = None
         value = model.bnr_enabled
         if "bnr_enabled" in differs:
             data["bnr_enabled"] = as_sent(value, differs["bnr_enabled"], bool, record.text, every)
@@ -5490,12 +5460,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["subsidy_expiration_date"] = as_sent(
                 value, differs["subsidy_expiration_date"], datetime.datetime, record.text, every
             )
-        elif every or "subsidy_expiration_date" not in left_out or value is not None:
-            data["subsidy_expiration_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["subsidy_expiration_date"] = json_datetime(value)
+        elif value is not None:
+            data["subsidy_expiration_date"] = plain(value)
+        elif every or "subsidy_expiration_date" not in left_out:
+            data["subsidy_expiration_date"] = None
         value = model.learner_content_assignments
         if value.__class__ is not list:
             data["learner_content_assignments"] = plain(value, every)
