@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from codegen.spec_reader import Schema, SpecReader, call_source
+from enterprise_async.errors import status_error_class
 
 PAGINATION_DEFAULTS: Mapping[str, str | None] = {
     "items": "results",
@@ -189,4 +190,35 @@ def empty_statuses(reader: SpecReader, node: Schema) -> tuple[int, ...]:
             for status, response in node.get("responses", {}).items()
             if str(status).isdigit() and "x-sdk-empty-result" in reader.resolve(response)
         )
+    )
+
+
+def _documented(reader: SpecReader, node: Schema) -> list[tuple[int, Schema]]:
+    """The operation's responses with a status, resolved, in status order."""
+    responses = node.get("responses", {}).items()
+    return sorted(
+        (int(status), reader.resolve(answer)) for status, answer in responses if str(status).isdigit()
+    )
+
+
+def returns(reader: SpecReader, node: Schema) -> str:
+    """What a call gives, in the spec's words: each success status and its description."""
+    successes = [(status, answer) for status, answer in _documented(reader, node) if 200 <= status < 300]
+    if len(successes) == 1:
+        return " ".join(str(successes[0][1].get("description", "")).split())
+    return " ".join(
+        f"{status}: {' '.join(str(answer.get('description', '')).split())}" for status, answer in successes
+    )
+
+
+def raises(reader: SpecReader, node: Schema) -> tuple[tuple[str, str], ...]:
+    """The typed error of each failure status the operation documents, with what it means; a
+    status asked again in JSON (``x-sdk-json-fallback``) raises nothing of its own."""
+    return tuple(
+        (
+            status_error_class(status).__name__,
+            f"{status}: " + " ".join(str(answer.get("description", "")).split()),
+        )
+        for status, answer in _documented(reader, node)
+        if status >= 400 and not answer.get("x-sdk-json-fallback")
     )

@@ -76,6 +76,10 @@ class OperationSpec:
     """The model of one row of the results file."""
     limit_refusals: tuple[str, ...] = ()
     """The ``LimitRefusal(...)`` sources of the operation's ``x-sdk-limit-refusal`` responses."""
+    returns: str = ""
+    """What the method gives, for its docstring: the success answers' descriptions."""
+    raises: tuple[tuple[str, str], ...] = ()
+    """The error each documented failure status raises, with what the spec says it means."""
 
     @property
     def positional(self) -> tuple[Argument, ...]:
@@ -209,7 +213,7 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
     _check_names(path, arguments)
     outcomes = _outcomes(reader, node)
     success = sorted({model for status, model, _ in outcomes if 200 <= status < 300})
-    result_hint = success[0] if len(success) == 1 and success[0] != "None" else "Any"
+    result_hint = success[0] if len(success) == 1 else "Any"  # "None": every success has no body
     constant = node["operationId"].upper()
     page_hint = item_hint = pagination_source = None
     if pagination:
@@ -240,6 +244,8 @@ def _operation(reader: SpecReader, path: str, method: str, node: Schema) -> Oper
         results_method=(node.get("x-sdk-job-results") or {}).get("method"),
         results_hint=extensions.results_hint(reader, node.get("x-sdk-job-results")),
         limit_refusals=extensions.limit_refusals(node),
+        returns=extensions.returns(reader, node),
+        raises=extensions.raises(reader, node),
     )
 
 

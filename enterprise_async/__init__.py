@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from ._transport.middleware import Middleware, OutgoingRequest, Send
     from ._transport.rate_limit import InMemoryRateStore, RateLimit, RateStore
     from ._transport.transport import RequestStats
+    from ._utils.json_types import JSONValue
     from .fleet import RateLimiter, RedisTokenCache
 
 __all__ = [
@@ -96,6 +97,7 @@ __all__ = [
     "InMemoryTokenCache",
     "IncompleteBulkError",
     "IncompleteListingError",
+    "JSONValue",
     "JobResultsDownloadError",
     "JobResultsUnavailableError",
     "ListingCursor",
@@ -154,6 +156,7 @@ _LAZY = {
     "RateLimit": "._transport.rate_limit",
     "RateStore": "._transport.rate_limit",
     "RequestStats": "._transport.transport",
+    "JSONValue": "._utils.json_types",
     "RateLimiter": ".fleet",
     "RedisTokenCache": ".fleet",
 }

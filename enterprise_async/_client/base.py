@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 import aiohttp
-from typing_extensions import Self
+from typing_extensions import Self, Unpack
 
 from .._bulk.chunks import BulkResult, send_in_chunks
 from .._decoding import Conversion
@@ -43,10 +43,12 @@ from .._utils.constants import (
     DEFAULT_TIMEOUT,
 )
 from .._utils.redaction import redact_url
+from .identity import TokenIdentity
 from .job_results import read_presigned
 from .listing import listing_pager
 from .raw_response import APIResponse, RawPager
 from .settings import (
+    ClientSettings,
     check_base_url,
     chosen_options,
     client_parts,
@@ -62,7 +64,7 @@ __all__ = ["BaseClient"]
 ResultT = TypeVar("ResultT")
 
 
-class BaseClient(UndocumentedCalls):
+class BaseClient(UndocumentedCalls, TokenIdentity):
     """Asynchronous client of the enterprise learning platform's API.
 
     Use it as ``async with EnterpriseClient(...) as client:``; the resource namespaces
@@ -140,8 +142,8 @@ class BaseClient(UndocumentedCalls):
         proxy: str | None = None,
         trust_env: bool | None = None,
         middleware: Sequence[Middleware] | None = None,
-        _view_of: BaseClient | None = None,
     ) -> None:
+        viewed: BaseClient | None = vars(self).pop("_viewed", None)  # set by ``_view``
         require_text("client_id", client_id)
         require_text("client_secret", client_secret)
         separate = ClientOptions(
@@ -162,7 +164,7 @@ class BaseClient(UndocumentedCalls):
         require_instance("token_cache", token_cache, TokenCache, "a TokenCache (async get and set)")
         self._client_id = client_id
         self._middleware = chain = check_middleware(middleware) or ()
-        if _view_of is None:
+        if viewed is None:
             self._drift, self._session, self._link = client_parts(
                 self.spec,
                 self._options,
@@ -178,8 +180,8 @@ class BaseClient(UndocumentedCalls):
                 trust_env=self._trust_env,
             )
         else:  # a view (``with_options``): the client's drift report, session and link
-            self._drift, self._link = _view_of._drift, _view_of._link
-            self._session = SessionHandle(of=_view_of._session)
+            self._drift, self._link = viewed._drift, viewed._link
+            self._session = SessionHandle(of=viewed._session)
         self._transport = Transport(
             self._session.get, options=self._options, link=self._link, middleware=chain
         )
@@ -191,10 +193,19 @@ class BaseClient(UndocumentedCalls):
         """Make the resource namespaces of this client (or view); the generated subclass does."""
 
     @classmethod
-    def from_env(cls, **overrides: Any) -> Self:
+    def from_env(cls, **overrides: Unpack[ClientSettings]) -> Self:
         """A client configured from ``ENTERPRISE_CLIENT_ID``, ``ENTERPRISE_CLIENT_SECRET``,
-        ``ENTERPRISE_BASE_URL`` and ``ENTERPRISE_AUTH_URL`` (optional); keyword arguments override them."""
+        ``ENTERPRISE_BASE_URL`` and ``ENTERPRISE_AUTH_URL`` (optional); keyword arguments, those of
+        the constructor and typed as there, override them."""
         return cls(**settings_from_env(overrides))
+
+    @classmethod
+    def _view(cls, of: BaseClient, **settings: Unpack[ClientSettings]) -> Self:
+        """A client made with ``settings`` over the drift report, session and ``Link`` of ``of``."""
+        view = cls.__new__(cls)
+        vars(view)["_viewed"] = of  # read, and removed, by ``__init__``
+        BaseClient.__init__(view, **settings)
+        return view
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -413,7 +424,7 @@ class BaseClient(UndocumentedCalls):
         (a rate budget included) by reference, and the bound on requests in flight too while the
         view keeps this client's ``max_concurrency`` (an ``"auto"`` limit adapts for both).
         Closing a view leaves this client open; closing this client closes the pool under its views
-        too. The view is made by this class's constructor, over this client's session and ``Link``.
+        too.
         """
         options = self._options.evolve(
             timeout=timeout,
@@ -424,7 +435,8 @@ class BaseClient(UndocumentedCalls):
             concurrency_bounds=concurrency_bounds,
         )
         credentials = self._link.credentials
-        return type(self)(
+        return self._view(
+            self,
             client_id=self._client_id,
             client_secret=credentials.secret.reveal(),
             base_url=self.base_url,
@@ -433,5 +445,4 @@ class BaseClient(UndocumentedCalls):
             proxy=self._proxy,
             trust_env=self._trust_env,
             middleware=self._middleware if middleware is None else middleware,
-            _view_of=self,
         )

@@ -10,15 +10,20 @@ and keeps what they return; ``settings_from_env`` reads the same settings from t
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import aiohttp
+from typing_extensions import TypedDict
 from yarl import URL
 
 from .._decoding.drift import DriftCollector
-from .._request.options import ClientOptions
+from .._request.options import ClientOptions, Concurrency, ResponseFormat
+from .._request.retry import RetryPolicy
+from .._request.timeouts import Timeout
 from .._spec import ApiSpec
 from .._transport.auth import Secret, TokenCache
+from .._transport.middleware import Middleware
 from .._transport.rate_limit import (
     InMemoryRateStore,
     RateBudget,
@@ -34,6 +39,7 @@ from ..errors import ClientValidationError
 
 __all__ = [
     "ENVIRONMENT",
+    "ClientSettings",
     "check_base_url",
     "chosen_options",
     "client_parts",
@@ -54,7 +60,33 @@ ENVIRONMENT = {
 """The environment variable of each setting ``from_env`` reads."""
 
 
-def settings_from_env(overrides: dict[str, Any]) -> dict[str, Any]:
+class ClientSettings(TypedDict, total=False):
+    """The keyword arguments of ``EnterpriseClient(...)``, each optional: what ``from_env`` takes
+    over the environment's, so that a misspelt or mistyped one fails ``mypy --strict`` rather than
+    the call (tests/client/test_typed_surface.py holds it equal to the constructor)."""
+
+    client_id: str
+    client_secret: str
+    base_url: str
+    auth_url: str | None
+    response_format: ResponseFormat
+    max_concurrency: Concurrency
+    max_retries: int
+    timeout: float | Timeout
+    retry: RetryPolicy | None
+    concurrency_bounds: tuple[int, int]
+    session: aiohttp.ClientSession | None
+    token_cache: TokenCache | None
+    rate_limit: str | RateLimit | None
+    rate_limiter: RateStore | None
+    max_response_bytes: int
+    options: ClientOptions | None
+    proxy: str | None
+    trust_env: bool | None
+    middleware: Sequence[Middleware] | None
+
+
+def settings_from_env(overrides: ClientSettings) -> dict[str, Any]:
     """The settings the environment gives (``ENVIRONMENT``), ``overrides`` over them; a typed error
     names a required one that neither sets."""
     settings: dict[str, Any] = {

@@ -22,6 +22,7 @@ from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
 from .._spec import ApiSpec, Operation, Outcome
 from .._utils.constants import UNDOCUMENTED_OPERATION
+from .._utils.json_types import JSONInput, JSONValue, QueryValue
 from ..errors import ClientValidationError
 from .raw_response import APIResponse
 
@@ -74,8 +75,8 @@ class UndocumentedCalls:
         method: str,
         path: str,
         *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
+        params: Mapping[str, QueryValue] | None = None,
+        json: JSONInput = None,
         cast_to: type[ResultT],
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
@@ -88,26 +89,26 @@ class UndocumentedCalls:
         method: str,
         path: str,
         *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: Any = None,
+        params: Mapping[str, QueryValue] | None = None,
+        json: JSONInput = None,
+        cast_to: None = None,
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-    ) -> Any: ...
+    ) -> JSONValue: ...
 
     async def request(
         self,
         method: str,
         path: str,
         *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: Any = None,
+        params: Mapping[str, QueryValue] | None = None,
+        json: JSONInput = None,
+        cast_to: object = None,
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-    ) -> Any:
+    ) -> object:
         """Call an endpoint the spec does not describe, with everything a generated method has: the
         token, retries, middleware, error mapping, request ids, tracing and redaction.
 
@@ -116,8 +117,9 @@ class UndocumentedCalls:
             path: The path under ``base_url`` (``/enterprise/v1/...``); never another host.
             params: Query parameters (a list is sent as one comma-separated value; None is left out).
             json: The JSON body (not for a GET).
-            cast_to: The model (or type, such as ``list[Course]``) to decode a 2xx body into; by
-                default the body is returned as decoded JSON (or XML) data, None when empty.
+            cast_to: The model (or type, such as ``list[Course]``) to decode a 2xx body into, and
+                the type the call returns; by default the body is returned as decoded JSON (or XML)
+                data, a ``JSONValue`` (``dict``, ``list``, ``str``, numbers, ``bool``), None when empty.
             timeout: Seconds, or a ``Timeout``, for this call's requests.
             retry: A ``RetryPolicy`` for this call.
             extra_headers: Headers added to this call's requests.
@@ -168,13 +170,13 @@ class BaseClientWithRawResponse:
         method: str,
         path: str,
         *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        cast_to: Any = None,
+        params: Mapping[str, QueryValue] | None = None,
+        json: JSONInput = None,
+        cast_to: object = None,
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-    ) -> APIResponse[Any]:
+    ) -> APIResponse[object]:
         """``client.request``'s answer with its status, headers, request id, time and retries;
         ``parse()`` decodes it as ``client.request`` would. An error status still raises."""
         return await self._client._request_raw(

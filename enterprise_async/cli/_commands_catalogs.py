@@ -223,7 +223,7 @@ def export_by_customer(
     if as_json:
         print_document(summary.to_dict())
     else:
-        show(customers_summary_view(summary))
+        show(customers_summary_view(summary, changes=changes))
     if summary.failed:
         names = ", ".join(outcome.name for outcome in summary.failed)
         raise IncompleteError(

@@ -179,9 +179,9 @@ class _Tour:
         self.console.print(assignments_view(page.results, page.learner_state_counts, page.count))
         ours = [assignment.uuid or "" for assignment in self._allocated]
         self._note("client.assignments.remind(...) and .cancel(...) on the assignments just created")
-        reminded = await self.client.assignments.remind(configuration, assignment_uuids=ours)
-        cancelled = await self.client.assignments.cancel(configuration, assignment_uuids=ours[:1])
-        self.console.print(action_view("remind", reminded), action_view("cancel", cancelled))
+        await self.client.assignments.remind(configuration, assignment_uuids=ours)  # answers None: done
+        await self.client.assignments.cancel(configuration, assignment_uuids=ours[:1])
+        self.console.print(action_view("remind", None), action_view("cancel", None))
 
     async def licenses(self, customer_uuid: str) -> None:
         """Plans of the customer; assign licenses, then revoke them with a stranger: a 207."""

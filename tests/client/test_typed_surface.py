@@ -1,0 +1,129 @@
+"""No ``Any`` in a public signature: every callable a user reaches (the names exported by
+``enterprise_async`` and its public submodules, with their public methods and properties, the
+resource namespaces' methods, the models' constructors) says what it takes and what it gives.
+A value whose shape is open says so (``JSONValue``, ``object``), not ``Any``."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+import typing
+from collections.abc import Callable, Iterator
+from types import ModuleType
+
+import typing_extensions
+
+from enterprise_async import EnterpriseClient
+from enterprise_async._client.settings import ClientSettings
+from enterprise_async._generated import resources
+from enterprise_async._generated.operations import OPERATIONS
+from enterprise_async.errors import status_error_class
+
+PUBLIC_MODULES = (
+    "enterprise_async",
+    "enterprise_async.errors",
+    "enterprise_async.models",
+    "enterprise_async.testing",
+    "enterprise_async.fleet",
+    "enterprise_async.exports",
+    "enterprise_async.cli",
+)
+"""The package and its public submodules (../shared/CONTRACT.md; the guides of fleet/, exports/, cli/)."""
+
+
+def _callables_of(
+    owner: str, value: object, seen: set[object]
+) -> Iterator[tuple[str, Callable[..., object]]]:
+    """``value`` when callable, and, for a class of the package, its public methods and properties
+    (those of its bases in the package too) and its constructor."""
+    if not inspect.isclass(value):
+        if callable(value) and getattr(value, "__module__", "").startswith("enterprise_async"):
+            yield owner, value
+        return
+    for cls in inspect.getmro(value):
+        if not cls.__module__.startswith("enterprise_async") or cls in seen:
+            continue
+        seen.add(cls)
+        for attribute, member in vars(cls).items():
+            if attribute.startswith("_") and attribute not in ("__init__", "__call__"):
+                continue
+            target = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+            if inspect.isfunction(target):
+                yield f"{cls.__module__}.{cls.__qualname__}.{attribute}", target
+
+
+def public_callables() -> list[tuple[str, Callable[..., object]]]:
+    seen: set[object] = set()
+    found: dict[str, Callable[..., object]] = {}
+    modules: list[ModuleType] = [importlib.import_module(name) for name in PUBLIC_MODULES]
+    for module in modules:
+        for name in module.__all__:
+            found.update(_callables_of(f"{module.__name__}.{name}", getattr(module, name), seen))
+    for name, value in vars(resources).items():  # client.policies..., client.with_raw_response...
+        if inspect.isclass(value) and value.__module__ == resources.__name__:
+            found.update(_callables_of(name, value, seen))
+    return sorted(found.items())
+
+
+def _mentions_any(hint: object) -> bool:
+    if hint is typing.Any:
+        return True
+    return any(_mentions_any(argument) for argument in typing.get_args(hint))
+
+
+LIBRARIES = ("typing", "collections.abc", "typing_extensions", "click", "aiohttp", "aiohttp.web", "yarl")
+"""Where the types the package's annotations name from outside it come from."""
+
+
+def _every_name() -> dict[str, object]:
+    """Every name of the package's modules: annotations name types imported for type checking only."""
+    names: dict[str, object] = {}
+    for library in LIBRARIES:
+        names.update(vars(importlib.import_module(library)))
+    for module_name, module in sorted(sys.modules.items()):
+        if module_name.startswith("enterprise_async") and module is not None:
+            names.update((name, value) for name, value in vars(module).items() if not name.startswith("__"))
+    return names
+
+
+def _hints(function: Callable[..., object]) -> dict[str, object]:
+    target = inspect.unwrap(function)
+    namespace = {**_every_name(), **vars(importlib.import_module(target.__module__))}
+    return typing_extensions.get_type_hints(target, globalns=namespace, include_extras=False)
+
+
+def test_from_env_takes_the_constructors_keywords_typed_as_there() -> None:
+    constructor = _hints(EnterpriseClient.__init__)
+    constructor.pop("return")
+    assert typing_extensions.get_type_hints(ClientSettings) == constructor
+
+
+def test_remind_and_cancel_give_none_and_say_what_their_422_means() -> None:
+    for method in (resources.AssignmentsResource.remind, resources.AssignmentsResource.cancel):
+        assert _hints(method)["return"] is type(None)
+        doc = inspect.getdoc(method) or ""
+        returns = doc.split("Returns:", 1)[1].split("Raises:", 1)[0]
+        assert "``None``: Done. The services answer with an empty body" in returns
+        raises = " ".join(doc.split("Raises:", 1)[1].split())
+        assert "UnprocessableEntityError: 422: Not all done" in raises
+        assert "the others were" in raises
+        assert "does not say which one" in raises
+
+
+def test_every_operations_method_says_what_it_returns_and_the_errors_of_its_documented_statuses() -> None:
+    """From the spec (codegen): each method's ``Returns:``, and a ``Raises:`` entry per failure
+    status its operation documents (a status asked again in JSON raises nothing of its own)."""
+    missing = []
+    for name, operation in OPERATIONS.items():
+        resource, method = name.split(".")
+        owner = getattr(resources, "".join(part.capitalize() for part in resource.split("_")) + "Resource")
+        doc = " ".join((inspect.getdoc(getattr(owner, method)) or "").split())
+        expected = ["Returns:"] + [
+            f"{status_error_class(status).__name__}: {status}:"
+            for status in operation.outcomes
+            if status >= 400 and status not in operation.json_fallback_statuses
+        ]
+        missing += [f"{name}: {entry}" for entry in expected if entry not in doc]
+    assert len(OPERATIONS) > 10
+    assert missing == []
