@@ -7,6 +7,8 @@ style (``Attributes:``), as editors and ``pydoc`` render it:
     display_name (str | None): Name of the policy (null when none was given). Always sent; None
         when sent as null.
 
+Each field's own docstring (what editors show on hover) says the same in one line.
+
 The text is the property's ``description``, or, for a property that is only a ``$ref``, the
 referenced schema's. The last sentence says when the field is ``None`` (or empty), read from the
 same rules that type it (``codegen.models.AttrsField``): required or not, nullable or not, an
@@ -20,7 +22,7 @@ import re
 import textwrap
 from typing import Any
 
-__all__ = ["class_docstring", "field_text", "none_rule"]
+__all__ = ["class_docstring", "field_docstring", "field_text", "none_rule"]
 
 _WIDTH = 100
 _NAME = re.compile(r"\b[A-Z][A-Za-z0-9]*\b")
@@ -54,13 +56,18 @@ def field_text(field: Any, schema_descriptions: dict[str, str]) -> str:
     return ""
 
 
+def field_docstring(field: Any, schema_descriptions: dict[str, str]) -> str:
+    """The field's own docstring (what an editor shows on hover): its meaning and when it is None."""
+    meaning = _safe(field_text(field, schema_descriptions))
+    return f"{meaning} {none_rule(field)}" if meaning else none_rule(field)
+
+
 def class_docstring(description: str | None, fields: list[Any], schema_descriptions: dict[str, str]) -> str:
     """The body of a model's docstring (without quotes), indented for a class body."""
     lines = [_wrap(_safe(description), "", "    ")] if description else []
     entries = []
     for field in fields:
-        meaning = _safe(field_text(field, schema_descriptions))
-        sentence = f"{meaning} {none_rule(field)}" if meaning else none_rule(field)
+        sentence = field_docstring(field, schema_descriptions)
         entries.append(_wrap(f"{field.name} ({field.attrs_annotation}): {sentence}", "        ", " " * 12))
     if entries:
         extra = "extra (dict[str, Any]): Fields the server sent that the spec does not describe, as received."

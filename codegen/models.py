@@ -35,7 +35,7 @@ from datamodel_code_generator.model.base import UNDEFINED
 from datamodel_code_generator.parser.openapi import OpenAPIParser
 from datamodel_code_generator.types import DataType
 
-from codegen.model_docs import class_docstring
+from codegen.model_docs import class_docstring, field_docstring
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -148,7 +148,10 @@ class AttrsModel(dataclass_model.DataClass):
         return [] if rule is None else rule_source(self.class_name, rule, self.fields)
 
     def _render(self, *args: Any, **kwargs: Any) -> str:
-        return super()._render(*args, rule_methods=self.rule_methods, class_doc=self.class_doc, **kwargs)
+        field_docs = [field_docstring(field, self.DESCRIPTIONS) for field in self.fields]
+        return super()._render(
+            *args, rule_methods=self.rule_methods, class_doc=self.class_doc, field_docs=field_docs, **kwargs
+        )
 
 
 def rule_source(name: str, rule: RequiredRule, fields: list[Any]) -> list[str]:

@@ -43,6 +43,7 @@ from .._utils.constants import (
     DEFAULT_TIMEOUT,
 )
 from .._utils.redaction import redact_url
+from .identity import TokenIdentity
 from .job_results import read_presigned
 from .listing import listing_pager
 from .raw_response import APIResponse, RawPager
@@ -63,7 +64,7 @@ __all__ = ["BaseClient"]
 ResultT = TypeVar("ResultT")
 
 
-class BaseClient(UndocumentedCalls):
+class BaseClient(UndocumentedCalls, TokenIdentity):
     """Asynchronous client of the enterprise learning platform's API.
 
     Use it as ``async with EnterpriseClient(...) as client:``; the resource namespaces

@@ -115,16 +115,16 @@ class AccessToken:
     """
 
     access_token: str
-    """The token sent as `Authorization: JWT <token>`."""
+    """The token sent as `Authorization: JWT <token>`. Always sent, never None."""
 
     token_type: str
-    """Type of the token (JWT)."""
+    """Type of the token (JWT). Always sent, never None."""
 
     expires_in: int | str
-    """Lifetime in seconds from issue (declared integer, shown as a string)."""
+    """Lifetime in seconds from issue (declared integer, shown as a string). Always sent, never None."""
 
     scope: str | None = None
-    """Internal resource scopes; clients need not use it."""
+    """Internal resource scopes; clients need not use it. None when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -143,7 +143,7 @@ class ErrorDetail:
     """
 
     detail: Any | None = None
-    """Human-readable reason."""
+    """Human-readable reason. None when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -171,22 +171,22 @@ class PolicyAggregates:
     """
 
     amount_redeemed_usd_cents: int | None
-    """Amount redeemed, in USD cents (null when the subsidy service could not be read)."""
+    """Amount redeemed, in USD cents (null when the subsidy service could not be read). Always sent; None when sent as null."""
 
     amount_redeemed_usd: float | None
-    """Amount redeemed, in USD (null when the subsidy service could not be read)."""
+    """Amount redeemed, in USD (null when the subsidy service could not be read). Always sent; None when sent as null."""
 
     amount_allocated_usd_cents: int
-    """Amount allocated, in USD cents."""
+    """Amount allocated, in USD cents. Always sent, never None."""
 
     amount_allocated_usd: float
-    """Amount allocated, in USD."""
+    """Amount allocated, in USD. Always sent, never None."""
 
     spend_available_usd_cents: int | None
-    """Spend still available, in USD cents (null when the subsidy service could not be read)."""
+    """Spend still available, in USD cents (null when the subsidy service could not be read). Always sent; None when sent as null."""
 
     spend_available_usd: float | None
-    """Spend still available, in USD (null when the subsidy service could not be read)."""
+    """Spend still available, in USD (null when the subsidy service could not be read). Always sent; None when sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -209,16 +209,16 @@ class AssignmentConfiguration:
     """
 
     uuid: str
-    """Configuration identifier."""
+    """Configuration identifier. Always sent, never None."""
 
     subsidy_access_policy: str | None
-    """Owning policy (null for a configuration no policy holds)."""
+    """Owning policy (null for a configuration no policy holds). Always sent; None when sent as null."""
 
     enterprise_customer_uuid: str
-    """Owning enterprise customer."""
+    """Owning enterprise customer. Always sent, never None."""
 
     active: bool
-    """Whether the configuration is active."""
+    """Whether the configuration is active. Always sent, never None."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -239,10 +239,10 @@ class ListPrice:
     """
 
     usd: float | None
-    """List price in USD."""
+    """List price in USD. Always sent; None when sent as null."""
 
     usd_cents: int | None
-    """List price in USD cents."""
+    """List price in USD cents. Always sent; None when sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -274,25 +274,25 @@ class AssignmentAction:
     """
 
     created: datetime
-    """When the record was created."""
+    """When the record was created. Always sent, never None."""
 
     modified: datetime
-    """When the record was last changed."""
+    """When the record was last changed. Always sent, never None."""
 
     uuid: str
-    """Action identifier."""
+    """Action identifier. Always sent, never None."""
 
     action_type: str
-    """Kind of action (values other than those in examples are not documented)."""
+    """Kind of action (values other than those in examples are not documented). Always sent, never None."""
 
     completed_at: datetime | None
-    """When the action completed."""
+    """When the action completed. Always sent; None when sent as null."""
 
     learner_acknowledged: bool | None = None
-    """Whether the learner acknowledged the action (service: openedx/enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py, LearnerContentAssignmentActionLearnerAcknowledgedSerializer)."""
+    """Whether the learner acknowledged the action (service: openedx/enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py, LearnerContentAssignmentActionLearnerAcknowledgedSerializer). None when not sent or sent as null."""
 
     error_reason: str | dict[str, Any] | None
-    """Reason of a failure, when present (a string, or an object in some responses)."""
+    """Reason of a failure, when present (a string, or an object in some responses). Always sent; None when sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -312,10 +312,10 @@ class EarliestPossibleExpiration:
     """
 
     date: datetime
-    """Earliest possible expiration."""
+    """Earliest possible expiration. Always sent, never None."""
 
     reason: str
-    """What sets that date."""
+    """What sets that date. Always sent, never None."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -335,10 +335,10 @@ class RecentAction:
     """
 
     action_type: str | None
-    """Kind of action."""
+    """Kind of action. Always sent; None when sent as null."""
 
     timestamp: datetime | None
-    """When it happened."""
+    """When it happened. Always sent; None when sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -360,10 +360,10 @@ class CoursePartner:
     """
 
     name: str
-    """Partner name."""
+    """Partner name. Always sent, never None."""
 
     logo_image_url: str | None
-    """Partner logo."""
+    """Partner logo. Always sent; None when sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -383,10 +383,10 @@ class LearnerStateCount:
     """
 
     learner_state: str
-    """The learner state."""
+    """The learner state. Always sent, never None."""
 
     count: int
-    """Number of assignments in it."""
+    """Number of assignments in it. Always sent, never None."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -410,22 +410,22 @@ class LicenseCounts:
     """
 
     activated: int
-    """Activated licenses."""
+    """Activated licenses. Always sent, never None."""
 
     assigned: int
-    """Assigned licenses."""
+    """Assigned licenses. Always sent, never None."""
 
     unassigned: int
-    """Unassigned licenses."""
+    """Unassigned licenses. Always sent, never None."""
 
     revoked: int
-    """Revoked licenses."""
+    """Revoked licenses. Always sent, never None."""
 
     total: int
-    """All licenses."""
+    """All licenses. Always sent, never None."""
 
     allocated: int
-    """Allocated licenses."""
+    """Allocated licenses. Always sent, never None."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -447,16 +447,16 @@ class Revocations:
     """
 
     total: int | None = None
-    """Revocations allowed."""
+    """Revocations allowed. None when not sent."""
 
     used: int | None = None
-    """Revocations used."""
+    """Revocations used. None when not sent."""
 
     remaining: int
-    """Revocations left."""
+    """Revocations left. Always sent, never None."""
 
     applied: int
-    """Revocations applied."""
+    """Revocations applied. Always sent, never None."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -480,16 +480,16 @@ class PriorRenewal:
     """
 
     prior_subscription_plan_id: str
-    """Plan that was renewed."""
+    """Plan that was renewed. Always sent, never None."""
 
     prior_subscription_plan_start_date: datetime
-    """Start of that plan."""
+    """Start of that plan. Always sent, never None."""
 
     renewed_subscription_plan_id: str | None
-    """Plan it was renewed into (null until the renewal is processed)."""
+    """Plan it was renewed into (null until the renewal is processed). Always sent; None when sent as null."""
 
     renewed_subscription_plan_start_date: datetime
-    """Start of that plan."""
+    """Start of that plan. Always sent, never None."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -571,90 +571,91 @@ class SubscriptionPlan:
     """
 
     title: str
-    """Plan title."""
+    """Plan title. Always sent, never None."""
 
     uuid: str
-    """Plan identifier."""
+    """Plan identifier. Always sent, never None."""
 
     start_date: datetime
-    """Start of the plan."""
+    """Start of the plan. Always sent, never None."""
 
     expiration_date: datetime
-    """Expiration of the plan."""
+    """Expiration of the plan. Always sent, never None."""
 
     enterprise_customer_uuid: str | None = None
-    """Customer linked to the plan."""
+    """Customer linked to the plan. None when not sent."""
 
     enterprise_catalog_uuid: str
-    """Catalog linked to the plan."""
+    """Catalog linked to the plan. Always sent, never None."""
 
     is_active: bool
-    """Whether the plan is active."""
+    """Whether the plan is active. Always sent, never None."""
 
     is_revocation_cap_enabled: bool | None = None
-    """Whether the plan limits license revocation."""
+    """Whether the plan limits license revocation. None when not sent."""
 
     days_until_expiration: int | None = None
-    """Days until the plan expires."""
+    """Days until the plan expires. None when not sent."""
 
     days_until_expiration_including_renewals: int | None = None
-    """Days until expiry including renewals."""
+    """Days until expiry including renewals. None when not sent."""
 
     is_locked_for_renewal_processing: bool | None = None
-    """Locked for renewal processing."""
+    """Locked for renewal processing. None when not sent."""
 
     should_auto_apply_licenses: bool | None = None
-    """Whether licenses are applied automatically."""
+    """Whether licenses are applied automatically. None when not sent or sent as null."""
 
     is_current: bool
-    """Whether start_date <= now <= expiration_date (service: openedx/license-manager license_manager/apps/api/serializers.py, MinimalSubscriptionPlanSerializer)."""
+    """Whether start_date <= now <= expiration_date (service: openedx/license-manager license_manager/apps/api/serializers.py, MinimalSubscriptionPlanSerializer). Always sent, never None."""
 
     created: datetime
-    """When the plan was created (service: openedx/license-manager license_manager/apps/api/serializers.py, MinimalSubscriptionPlanSerializer)."""
+    """When the plan was created (service: openedx/license-manager license_manager/apps/api/serializers.py, MinimalSubscriptionPlanSerializer). Always sent, never None."""
 
     plan_type: str | None
-    """Type of the plan's product (`Standard Paid`, `Test`, ...; service: openedx/license-manager license_manager/apps/api/serializers.py, MinimalSubscriptionPlanSerializer)."""
+    """Type of the plan's product (`Standard Paid`, `Test`, ...; service: openedx/license-manager license_manager/apps/api/serializers.py, MinimalSubscriptionPlanSerializer). Always sent; None when sent as null."""
 
     salesforce_opportunity_line_item: str | None
-    """Salesforce opportunity line item of the plan (service: openedx/license-manager license_manager/apps/api/serializers.py, MinimalSubscriptionPlanSerializer)."""
+    """Salesforce opportunity line item of the plan (service: openedx/license-manager license_manager/apps/api/serializers.py, MinimalSubscriptionPlanSerializer). Always sent; None when sent as null."""
 
     can_freeze_unused_licenses: bool | None = None
-    """Whether unused licenses may be frozen (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer)."""
+    """Whether unused licenses may be frozen (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer). None when not sent or sent as null."""
 
     customer_agreement: str | None = None
-    """Customer agreement of the plan (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer)."""
+    """Customer agreement of the plan (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer). None when not sent or sent as null."""
 
     desired_num_licenses: int | None = None
-    """Number of licenses asked for (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer)."""
+    """Number of licenses asked for (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer). None when not sent or sent as null."""
 
     expiration_processed: bool | None = None
-    """Whether the plan's expiration was processed (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer)."""
+    """Whether the plan's expiration was processed (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer). None when not sent or sent as null."""
 
     for_internal_use_only: bool | None = None
-    """Whether the plan is for internal use only (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer)."""
+    """Whether the plan is for internal use only (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer). None when not sent or sent as null."""
 
     last_freeze_timestamp: datetime | None = None
-    """When unused licenses were last frozen (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer)."""
+    """When unused licenses were last frozen (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer). None when not sent or sent as null."""
 
     num_revocations_applied: int | None = None
-    """Revocations applied (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer)."""
+    """Revocations applied (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer). None when not sent or sent as null."""
 
     product: int | None = None
-    """Id of the plan's product (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer)."""
+    """Id of the plan's product (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer). None when not sent or sent as null."""
 
     revoke_max_percentage: int | None = None
-    """Percentage of licenses that may be revoked (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer)."""
+    """Percentage of licenses that may be revoked (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer). None when not sent or sent as null."""
 
     change_reason: str | None = None
-    """Reason given for the last change (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer)."""
+    """Reason given for the last change (service: openedx/license-manager license_manager/apps/api/serializers.py, SubscriptionPlanCreateSerializer). None when not sent or sent as null."""
 
     licenses: LicenseCounts | None = None
+    """License counters of a subscription plan. None when not sent."""
 
     revocations: Revocations | bool | None = None
-    """Revocation counters (declared a nullable boolean, shown as an object)."""
+    """Revocation counters (declared a nullable boolean, shown as an object). None when not sent or sent as null."""
 
     prior_renewals: list[PriorRenewal] = field(factory=list)
-    """Renewals that led to this plan."""
+    """Renewals that led to this plan. Empty (`[]`) when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -676,16 +677,16 @@ class SubscriptionPlanPage:
     """
 
     count: int | None = None
-    """Number of plans in the listing."""
+    """Number of plans in the listing. None when not sent."""
 
     next: str | None = None
-    """URL of the next page."""
+    """URL of the next page. None when not sent or sent as null."""
 
     previous: str | None = None
-    """URL of the previous page."""
+    """URL of the previous page. None when not sent or sent as null."""
 
     results: list[SubscriptionPlan]
-    """The plans of this page."""
+    """The plans of this page. Always sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -705,10 +706,10 @@ class LicenseAssignment:
     """
 
     user_email: str
-    """The user."""
+    """The user. Always sent, never None."""
 
     license: str
-    """The license."""
+    """The license. Always sent, never None."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -730,13 +731,13 @@ class LicenseAssignmentResult:
     """
 
     num_successful_assignments: int
-    """Licenses newly assigned."""
+    """Licenses newly assigned. Always sent, never None."""
 
     num_already_associated: int
-    """Users already tied to a non-revoked license in the plan."""
+    """Users already tied to a non-revoked license in the plan. Always sent, never None."""
 
     license_assignments: list[LicenseAssignment]
-    """The licenses assigned, per user."""
+    """The licenses assigned, per user. Always sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -762,10 +763,10 @@ class BulkRevokeFilter:
     """
 
     user_email: str | None = None
-    """Case-insensitive substring of the licensee's e-mail ("al" selects alice@example.com; service: `user_email__icontains`). Blank is refused: it would select every license."""
+    """Case-insensitive substring of the licensee's e-mail ("al" selects alice@example.com; service: `user_email__icontains`). Blank is refused: it would select every license. None when not sent."""
 
     status_in: list[LicenseStatus | str] = field(factory=list)
-    """License statuses to revoke."""
+    """License statuses to revoke. Empty (`[]`) when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -798,13 +799,13 @@ class SuccessfulRevocation:
     """
 
     license_uuid: str
-    """The license."""
+    """The license. Always sent, never None."""
 
     original_status: LicenseStatus | str
-    """Status of the license before revocation."""
+    """Status of the license before revocation. Always sent, never None."""
 
     user_email: str
-    """The user."""
+    """The user. Always sent, never None."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -825,13 +826,13 @@ class UnsuccessfulRevocation:
     """
 
     error: str
-    """Why it failed."""
+    """Why it failed. Always sent, never None."""
 
     error_response_status: int | None = None
-    """Status the failure maps to."""
+    """Status the failure maps to. None when not sent."""
 
     user_email: str | None = None
-    """The user."""
+    """The user. None when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -858,16 +859,16 @@ class BulkRevokeResult:
     """
 
     successful_revocations: list[SuccessfulRevocation] = field(factory=list)
-    """Licenses revoked."""
+    """Licenses revoked. Empty (`[]`) when not sent."""
 
     unsuccessful_revocations: list[UnsuccessfulRevocation] = field(factory=list)
-    """Revocations that failed."""
+    """Revocations that failed. Empty (`[]`) when not sent."""
 
     partial: bool = False
-    """Set by the SDK, not sent by the server; true when the server answered 207 (some revocations failed)."""
+    """Set by the SDK, not sent by the server; true when the server answered 207 (some revocations failed). `False` when not sent."""
 
     itemized: bool = True
-    """Set by the SDK, not sent by the server; false when the server confirmed the revocation with 204 No Content, listing no license (nothing failed, and nothing is itemized)."""
+    """Set by the SDK, not sent by the server; false when the server confirmed the revocation with 204 No Content, listing no license (nothing failed, and nothing is itemized). `True` when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -886,7 +887,7 @@ class BulkEnrollmentJob:
     """
 
     job_id: str
-    """Job identifier (a version 4 UUID)."""
+    """Job identifier (a version 4 UUID). Always sent, never None."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -909,10 +910,10 @@ class BulkEnrollmentJobStatus:
     """
 
     job_id: str
-    """Job identifier."""
+    """Job identifier. Always sent, never None."""
 
     download_url: str | None
-    """Presigned link to the results file (it lives 300 seconds); null until the file exists, and always where the service has no results storage."""
+    """Presigned link to the results file (it lives 300 seconds); null until the file exists, and always where the service has no results storage. Always sent; None when sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -945,16 +946,16 @@ class BulkEnrollmentResult:
     """
 
     email: str
-    """The learner's e-mail address."""
+    """The learner's e-mail address. Always sent, never None."""
 
     course_run_key: str
-    """The course run."""
+    """The course run. Always sent, never None."""
 
     status: BulkEnrollmentStatus | str
-    """success, pending (the learner's license is not activated yet; notes: pending license activation) or failed."""
+    """success, pending (the learner's license is not activated yet; notes: pending license activation) or failed. Always sent, never None."""
 
     notes: str
-    """Why, for a failed or pending row (missing subscription, invalid email address, pending license activation); empty for the others."""
+    """Why, for a failed or pending row (missing subscription, invalid email address, pending license activation); empty for the others. Always sent, never None."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -987,31 +988,31 @@ class Catalog:
     """
 
     uuid: str
-    """Catalog identifier."""
+    """Catalog identifier. Always sent, never None."""
 
     title: str
-    """Catalog name."""
+    """Catalog name. Always sent, never None."""
 
     enterprise_customer: str
-    """Customer linked to the catalog."""
+    """Customer linked to the catalog. Always sent, never None."""
 
     catalog_query_uuid: str | None = None
-    """Query identifier."""
+    """Query identifier. None when not sent or sent as null."""
 
     content_last_modified: datetime | None = None
-    """Last change of the catalog content."""
+    """Last change of the catalog content. None when not sent or sent as null."""
 
     catalog_modified: datetime | None = None
-    """Last change of the catalog."""
+    """Last change of the catalog. None when not sent or sent as null."""
 
     query_title: str | None = None
-    """Title of the catalog query."""
+    """Title of the catalog query. None when not sent or sent as null."""
 
     include_exec_ed_2u_courses: bool | None = None
-    """Whether executive-education content may be linked."""
+    """Whether executive-education content may be linked. None when not sent or sent as null."""
 
     enterprise_catalog_query: int | None = None
-    """Id of the catalog query (service: openedx/edx-enterprise enterprise/api/v1/serializers.py, EnterpriseCustomerCatalogWriteOnlySerializer, as provisioning reads it)."""
+    """Id of the catalog query (service: openedx/edx-enterprise enterprise/api/v1/serializers.py, EnterpriseCustomerCatalogWriteOnlySerializer, as provisioning reads it). None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1033,16 +1034,16 @@ class CatalogPage:
     """
 
     count: int | None = None
-    """Number of catalogs in the listing."""
+    """Number of catalogs in the listing. None when not sent."""
 
     next: str | None = None
-    """URL of the next page."""
+    """URL of the next page. None when not sent or sent as null."""
 
     previous: str | None = None
-    """URL of the previous page."""
+    """URL of the previous page. None when not sent or sent as null."""
 
     results: list[Catalog]
-    """The catalogs of this page."""
+    """The catalogs of this page. Always sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1063,13 +1064,13 @@ class LearnerPathwayCardImage:
     """
 
     url: str | None = None
-    """URL of the image."""
+    """URL of the image. None when not sent or sent as null."""
 
     width: int | None = None
-    """Width in pixels."""
+    """Width in pixels. None when not sent or sent as null."""
 
     height: int | None = None
-    """Height in pixels."""
+    """Height in pixels. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1089,6 +1090,7 @@ class LearnerPathwayImages:
     """
 
     card: LearnerPathwayCardImage | None = None
+    """One rendition of a pathway's card image. None when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1113,16 +1115,16 @@ class LearnerPathwayStep:
     """
 
     uuid: str | None = None
-    """Step identifier."""
+    """Step identifier. None when not sent or sent as null."""
 
     min_requirement: int | None = None
-    """Items of the step a learner completes."""
+    """Items of the step a learner completes. None when not sent or sent as null."""
 
     courses: list[dict[str, Any]] = field(factory=list)
-    """Courses of the step (as course-discovery describes them)."""
+    """Courses of the step (as course-discovery describes them). Empty (`[]`) when not sent."""
 
     programs: list[dict[str, Any]] = field(factory=list)
-    """Programs of the step (as course-discovery describes them)."""
+    """Programs of the step (as course-discovery describes them). Empty (`[]`) when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1142,10 +1144,10 @@ class VideoSkill:
     """
 
     skill_id: str | None = None
-    """Skill identifier."""
+    """Skill identifier. None when not sent or sent as null."""
 
     name: str | None = None
-    """Skill name."""
+    """Skill name. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1167,16 +1169,16 @@ class Image:
     """
 
     src: str | None = None
-    """URL of the image."""
+    """URL of the image. None when not sent or sent as null."""
 
     description: str | None = None
-    """Alternative text."""
+    """Alternative text. None when not sent or sent as null."""
 
     height: int | None = None
-    """Height in pixels."""
+    """Height in pixels. None when not sent or sent as null."""
 
     width: int | None = None
-    """Width in pixels."""
+    """Width in pixels. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1199,19 +1201,19 @@ class Entitlement:
     """
 
     mode: str | None = None
-    """Enrollment mode of the entitlement."""
+    """Enrollment mode of the entitlement. None when not sent."""
 
     price: Decimal | None = None
-    """Price, as a decimal string."""
+    """Price, as a decimal string. None when not sent."""
 
     currency: str | None = None
-    """Currency of the price."""
+    """Currency of the price. None when not sent."""
 
     sku: str | None = None
-    """Stock keeping unit."""
+    """Stock keeping unit. None when not sent or sent as null."""
 
     expires: datetime | None = None
-    """When the entitlement expires."""
+    """When the entitlement expires. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1249,52 +1251,52 @@ class Organization:
     """
 
     uuid: str | None = None
-    """Organization identifier."""
+    """Organization identifier. None when not sent."""
 
     key: str | None = None
-    """Organization key."""
+    """Organization key. None when not sent."""
 
     name: str | None = None
-    """Organization name."""
+    """Organization name. None when not sent."""
 
     auto_generate_course_run_keys: bool | None = None
-    """Whether course run keys are generated."""
+    """Whether course run keys are generated. None when not sent."""
 
     certificate_logo_image_url: str | None = None
-    """Logo on certificates."""
+    """Logo on certificates. None when not sent or sent as null."""
 
     logo_image_url: str | None = None
-    """Logo."""
+    """Logo. None when not sent or sent as null."""
 
     organization_hex_color: str | None = None
-    """Brand colour."""
+    """Brand colour. None when not sent or sent as null."""
 
     data_modified_timestamp: datetime | None = None
-    """Last change of the data."""
+    """Last change of the data. None when not sent or sent as null."""
 
     description: str | None = None
-    """Description."""
+    """Description. None when not sent or sent as null."""
 
     description_es: str | None = None
-    """Description in Spanish."""
+    """Description in Spanish. None when not sent or sent as null."""
 
     homepage_url: str | None = None
-    """Home page."""
+    """Home page. None when not sent or sent as null."""
 
     tags: list[str] = field(factory=list)
-    """Tags."""
+    """Tags. Empty (`[]`) when not sent."""
 
     marketing_url: str | None = None
-    """Marketing page."""
+    """Marketing page. None when not sent or sent as null."""
 
     slug: str | None = None
-    """URL slug."""
+    """URL slug. None when not sent or sent as null."""
 
     banner_image_url: str | None = None
-    """Banner image."""
+    """Banner image. None when not sent or sent as null."""
 
     enterprise_subscription_inclusion: bool | None = None
-    """Included in enterprise subscriptions."""
+    """Included in enterprise subscriptions. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1319,25 +1321,25 @@ class Subject:
     """
 
     name: str | None = None
-    """Name."""
+    """Name. None when not sent."""
 
     subtitle: str | None = None
-    """Subtitle."""
+    """Subtitle. None when not sent or sent as null."""
 
     description: str | None = None
-    """Description."""
+    """Description. None when not sent or sent as null."""
 
     banner_image_url: str | None = None
-    """Banner image."""
+    """Banner image. None when not sent or sent as null."""
 
     card_image_url: str | None = None
-    """Card image."""
+    """Card image. None when not sent or sent as null."""
 
     slug: str | None = None
-    """URL slug."""
+    """URL slug. None when not sent."""
 
     uuid: str | None = None
-    """Subject identifier."""
+    """Subject identifier. None when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1358,13 +1360,13 @@ class ProductSource:
     """
 
     name: str | None = None
-    """Name."""
+    """Name. None when not sent."""
 
     slug: str | None = None
-    """URL slug."""
+    """URL slug. None when not sent."""
 
     description: str | None = None
-    """Description."""
+    """Description. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1394,31 +1396,31 @@ class Seat:
     """
 
     type: SeatType | str | None = None
-    """Seat type."""
+    """Seat type. None when not sent."""
 
     price: Decimal | None = None
-    """Price, as a decimal string."""
+    """Price, as a decimal string. None when not sent."""
 
     currency: str | None = None
-    """Currency of the price."""
+    """Currency of the price. None when not sent."""
 
     upgrade_deadline: datetime | None = None
-    """Last moment to upgrade."""
+    """Last moment to upgrade. None when not sent or sent as null."""
 
     upgrade_deadline_override: datetime | None = None
-    """Overridden upgrade deadline."""
+    """Overridden upgrade deadline. None when not sent or sent as null."""
 
     credit_provider: str | None = None
-    """Credit provider."""
+    """Credit provider. None when not sent or sent as null."""
 
     credit_hours: int | None = None
-    """Credit hours."""
+    """Credit hours. None when not sent or sent as null."""
 
     sku: str | None = None
-    """Stock keeping unit."""
+    """Stock keeping unit. None when not sent or sent as null."""
 
     bulk_sku: str | None = None
-    """Stock keeping unit for bulk purchases."""
+    """Stock keeping unit for bulk purchases. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1446,25 +1448,25 @@ class Position:
     """
 
     title: str | None = None
-    """Job title."""
+    """Job title. None when not sent."""
 
     organization_name: str | None = None
-    """Organization name."""
+    """Organization name. None when not sent or sent as null."""
 
     organization_id: int | None = None
-    """Organization id."""
+    """Organization id. None when not sent or sent as null."""
 
     organization_override: str | None = None
-    """Organization name override."""
+    """Organization name override. None when not sent or sent as null."""
 
     organization_marketing_url: str | None = None
-    """Organization marketing page."""
+    """Organization marketing page. None when not sent or sent as null."""
 
     organization_uuid: str | None = None
-    """Organization identifier."""
+    """Organization identifier. None when not sent or sent as null."""
 
     organization_logo_image_url: str | None = None
-    """Organization logo."""
+    """Organization logo. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1500,52 +1502,52 @@ class Staff:
     """
 
     uuid: str | None = None
-    """Person identifier."""
+    """Person identifier. None when not sent."""
 
     salutation: str | None = None
-    """Salutation."""
+    """Salutation. None when not sent or sent as null."""
 
     given_name: str | None = None
-    """Given name."""
+    """Given name. None when not sent."""
 
     family_name: str | None = None
-    """Family name."""
+    """Family name. None when not sent or sent as null."""
 
     bio: str | None = None
-    """Biography (HTML)."""
+    """Biography (HTML). None when not sent or sent as null."""
 
     slug: str | None = None
-    """URL slug."""
+    """URL slug. None when not sent."""
 
     position: Position | None = None
-    """Position, null for a person without one (service: openedx/course-discovery course_discovery/apps/api/serializers.py, MinimalPersonSerializer.position)."""
+    """Position, null for a person without one (service: openedx/course-discovery course_discovery/apps/api/serializers.py, MinimalPersonSerializer.position). None when not sent or sent as null."""
 
     areas_of_expertise: list[Any] = field(factory=list)
-    """Areas of expertise."""
+    """Areas of expertise. Empty (`[]`) when not sent."""
 
     profile_image: dict[str, Any] | None = None
-    """Profile image."""
+    """Profile image. None when not sent or sent as null."""
 
     works: list[Any] = field(factory=list)
-    """Works."""
+    """Works. Empty (`[]`) when not sent."""
 
     urls: dict[str, Any] | None = None
-    """Links."""
+    """Links. None when not sent or sent as null."""
 
     urls_detailed: list[Any] = field(factory=list)
-    """Links with details."""
+    """Links with details. Empty (`[]`) when not sent."""
 
     email: str | None = None
-    """E-mail."""
+    """E-mail. None when not sent or sent as null."""
 
     profile_image_url: str | None = None
-    """Profile image."""
+    """Profile image. None when not sent or sent as null."""
 
     major_works: str | None = None
-    """Major works (HTML)."""
+    """Major works (HTML). None when not sent or sent as null."""
 
     published: bool | None = None
-    """Whether the profile is published."""
+    """Whether the profile is published. None when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1566,13 +1568,13 @@ class TypeAttrs:
     """
 
     uuid: str | None = None
-    """Program type identifier."""
+    """Program type identifier. None when not sent."""
 
     slug: str | None = None
-    """URL slug."""
+    """URL slug. None when not sent."""
 
     coaching_supported: bool | None = None
-    """Whether coaching is supported."""
+    """Whether coaching is supported. None when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1592,10 +1594,10 @@ class LevelTypeOverride:
     """
 
     name: str | None = None
-    """Level name."""
+    """Level name. None when not sent."""
 
     sort_value: int | None = None
-    """Sort position."""
+    """Sort position. None when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1620,25 +1622,25 @@ class Curriculum:
     """
 
     uuid: str | None = None
-    """Curriculum identifier."""
+    """Curriculum identifier. None when not sent."""
 
     name: str | None = None
-    """Name."""
+    """Name. None when not sent or sent as null."""
 
     marketing_text: str | None = None
-    """Marketing text (HTML)."""
+    """Marketing text (HTML). None when not sent or sent as null."""
 
     marketing_text_brief: str | None = None
-    """Short marketing text."""
+    """Short marketing text. None when not sent or sent as null."""
 
     is_active: bool | None = None
-    """Whether the curriculum is active."""
+    """Whether the curriculum is active. None when not sent."""
 
     courses: list[dict[str, Any]] = field(factory=list)
-    """Courses of the curriculum."""
+    """Courses of the curriculum. Empty (`[]`) when not sent."""
 
     programs: list[dict[str, Any]] = field(factory=list)
-    """Programs of the curriculum."""
+    """Programs of the curriculum. Empty (`[]`) when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1659,13 +1661,13 @@ class DegreeAdditionalMetadata:
     """
 
     external_identifier: str | None = None
-    """External identifier."""
+    """External identifier. None when not sent or sent as null."""
 
     external_url: str | None = None
-    """External URL."""
+    """External URL. None when not sent or sent as null."""
 
     organic_url: str | None = None
-    """Organic URL."""
+    """Organic URL. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1719,88 +1721,88 @@ class Degree:
     """
 
     application_requirements: Any | None = None
-    """Application requirements."""
+    """Application requirements. None when not sent."""
 
     apply_url: Any | None = None
-    """Application URL."""
+    """Application URL. None when not sent."""
 
     banner_border_color: Any | None = None
-    """Banner border colour."""
+    """Banner border colour. None when not sent."""
 
     campus_image: Any | None = None
-    """Campus image."""
+    """Campus image. None when not sent."""
 
     title_background_image: Any | None = None
-    """Title background image."""
+    """Title background image. None when not sent."""
 
     costs: Any | None = None
-    """Costs."""
+    """Costs. None when not sent."""
 
     deadlines: Any | None = None
-    """Deadlines."""
+    """Deadlines. None when not sent."""
 
     lead_capture_list_name: Any | None = None
-    """Lead capture list."""
+    """Lead capture list. None when not sent."""
 
     quick_facts: Any | None = None
-    """Quick facts."""
+    """Quick facts. None when not sent."""
 
     overall_ranking: Any | None = None
-    """Overall ranking."""
+    """Overall ranking. None when not sent."""
 
     prerequisite_coursework: Any | None = None
-    """Prerequisite coursework."""
+    """Prerequisite coursework. None when not sent."""
 
     rankings: Any | None = None
-    """Rankings."""
+    """Rankings. None when not sent."""
 
     lead_capture_image: Any | None = None
-    """Lead capture image."""
+    """Lead capture image. None when not sent."""
 
     micromasters_path: Any | None = None
-    """MicroMasters path."""
+    """MicroMasters path. None when not sent."""
 
     micromasters_url: Any | None = None
-    """MicroMasters URL."""
+    """MicroMasters URL. None when not sent."""
 
     micromasters_long_title: Any | None = None
-    """MicroMasters long title."""
+    """MicroMasters long title. None when not sent."""
 
     micromasters_long_description: Any | None = None
-    """MicroMasters long description."""
+    """MicroMasters long description. None when not sent."""
 
     micromasters_background_image: Any | None = None
-    """MicroMasters background image."""
+    """MicroMasters background image. None when not sent."""
 
     micromasters_org_name_override: Any | None = None
-    """MicroMasters organization name override."""
+    """MicroMasters organization name override. None when not sent."""
 
     costs_fine_print: Any | None = None
-    """Fine print of the costs."""
+    """Fine print of the costs. None when not sent."""
 
     deadlines_fine_print: Any | None = None
-    """Fine print of the deadlines."""
+    """Fine print of the deadlines. None when not sent."""
 
     hubspot_lead_capture_form_id: Any | None = None
-    """Lead capture form id."""
+    """Lead capture form id. None when not sent."""
 
     additional_metadata: DegreeAdditionalMetadata | None = None
-    """Additional metadata, null when none (service: openedx/course-discovery course_discovery/apps/course_metadata/models.py, Degree.additional_metadata null=True)."""
+    """Additional metadata, null when none (service: openedx/course-discovery course_discovery/apps/course_metadata/models.py, Degree.additional_metadata null=True). None when not sent or sent as null."""
 
     specializations: list[str] = field(factory=list)
-    """Specializations."""
+    """Specializations. Empty (`[]`) when not sent."""
 
     program_duration_override: Any | None = None
-    """Program duration override."""
+    """Program duration override. None when not sent."""
 
     display_on_org_page: bool | None = None
-    """Whether the degree shows on the organization page."""
+    """Whether the degree shows on the organization page. None when not sent or sent as null."""
 
     excluded_from_search: bool | None = None
-    """Excluded from search."""
+    """Excluded from search. None when not sent or sent as null."""
 
     excluded_from_seo: bool | None = None
-    """Excluded from search engines."""
+    """Excluded from search engines. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1827,19 +1829,19 @@ class NormalizedContentMetadata:
     """
 
     start_date: datetime | None = None
-    """Start of the run."""
+    """Start of the run. None when not sent or sent as null."""
 
     end_date: datetime | None = None
-    """End of the run."""
+    """End of the run. None when not sent or sent as null."""
 
     enroll_start_date: datetime | None = None
-    """When enrollment opens."""
+    """When enrollment opens. None when not sent or sent as null."""
 
     enroll_by_date: datetime | None = None
-    """Deadline for enrollment."""
+    """Deadline for enrollment. None when not sent or sent as null."""
 
     content_price: float | None = None
-    """Price in USD."""
+    """Price in USD. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -1968,223 +1970,223 @@ class CourseRun:
     """
 
     key: str
-    """Course run key."""
+    """Course run key. Always sent, never None."""
 
     uuid: str | None = None
-    """Course run identifier."""
+    """Course run identifier. None when not sent."""
 
     title: str | None = None
-    """Title."""
+    """Title. None when not sent."""
 
     external_key: str | None = None
-    """External key."""
+    """External key. None when not sent or sent as null."""
 
     image: Image | None = None
-    """Card image (service: null when a course has none, as openedx/edx-enterprise test_utils/fake_catalog_api.py shows)."""
+    """Card image (service: null when a course has none, as openedx/edx-enterprise test_utils/fake_catalog_api.py shows). None when not sent or sent as null."""
 
     short_description: str | None = None
-    """Short description (HTML)."""
+    """Short description (HTML). None when not sent or sent as null."""
 
     marketing_url: str | None = None
-    """Marketing page."""
+    """Marketing page. None when not sent or sent as null."""
 
     seats: list[Seat] = field(factory=list)
-    """Seats."""
+    """Seats. Empty (`[]`) when not sent."""
 
     start: datetime | None = None
-    """Start."""
+    """Start. None when not sent or sent as null."""
 
     end: datetime | None = None
-    """End."""
+    """End. None when not sent or sent as null."""
 
     go_live_date: datetime | None = None
-    """Go-live date."""
+    """Go-live date. None when not sent or sent as null."""
 
     enrollment_start: datetime | None = None
-    """Learners cannot enroll before it."""
+    """Learners cannot enroll before it. None when not sent or sent as null."""
 
     enrollment_end: datetime | None = None
-    """Learners cannot enroll after it."""
+    """Learners cannot enroll after it. None when not sent or sent as null."""
 
     weeks_to_complete: int | None = None
-    """Weeks to complete."""
+    """Weeks to complete. None when not sent or sent as null."""
 
     pacing_type: PacingType | str | None = None
-    """Self-paced or instructor-paced (underscore spellings appear in examples)."""
+    """Self-paced or instructor-paced (underscore spellings appear in examples). None when not sent or sent as null."""
 
     type: SeatType | str | None = None
-    """Enrollment track (verified, professional, audit)."""
+    """Enrollment track (verified, professional, audit). None when not sent or sent as null."""
 
     run_type: str | None = None
-    """UUID of the run type."""
+    """UUID of the run type. None when not sent or sent as null."""
 
     status: str | None = None
-    """Status (for example published)."""
+    """Status (for example published). None when not sent or sent as null."""
 
     is_enrollable: bool | None = None
-    """Whether learners can enroll."""
+    """Whether learners can enroll. None when not sent or sent as null."""
 
     is_marketable: bool | None = None
-    """Whether the run is marketable."""
+    """Whether the run is marketable. None when not sent or sent as null."""
 
     availability: Availability | str | None = None
-    """Current or Upcoming."""
+    """Current or Upcoming. None when not sent or sent as null."""
 
     variant_id: str | None = None
-    """Variant identifier."""
+    """Variant identifier. None when not sent or sent as null."""
 
     course: str | None = None
-    """Key of the course."""
+    """Key of the course. None when not sent or sent as null."""
 
     full_description: str | None = None
-    """Full description."""
+    """Full description. None when not sent or sent as null."""
 
     announcement: datetime | None = None
-    """Announcement date."""
+    """Announcement date. None when not sent or sent as null."""
 
     video: dict[str, Any] | None = None
-    """Promotional video."""
+    """Promotional video. None when not sent or sent as null."""
 
     content_language: str | None = None
-    """Short language code."""
+    """Short language code. None when not sent or sent as null."""
 
     license: str | None = None
-    """License of the content."""
+    """License of the content. None when not sent or sent as null."""
 
     outcome: str | None = None
-    """Outcome (HTML)."""
+    """Outcome (HTML). None when not sent or sent as null."""
 
     transcript_languages: list[str] = field(factory=list)
-    """Transcript languages."""
+    """Transcript languages. Empty (`[]`) when not sent."""
 
     instructors: list[Any] = field(factory=list)
-    """Instructors."""
+    """Instructors. Empty (`[]`) when not sent."""
 
     staff: list[Staff] = field(factory=list)
-    """Staff."""
+    """Staff. Empty (`[]`) when not sent."""
 
     min_effort: int | None = None
-    """Minimum hours per week."""
+    """Minimum hours per week. None when not sent or sent as null."""
 
     max_effort: int | None = None
-    """Maximum hours per week."""
+    """Maximum hours per week. None when not sent or sent as null."""
 
     modified: datetime | None = None
-    """Last change."""
+    """Last change. None when not sent or sent as null."""
 
     level_type: LevelType | str | None = None
-    """Level (a capitalised spelling appears in examples)."""
+    """Level (a capitalised spelling appears in examples). None when not sent or sent as null."""
 
     mobile_available: bool | None = None
-    """Available on mobile."""
+    """Available on mobile. None when not sent or sent as null."""
 
     hidden: bool | None = None
-    """Hidden."""
+    """Hidden. None when not sent or sent as null."""
 
     reporting_type: str | None = None
-    """Reporting type."""
+    """Reporting type. None when not sent or sent as null."""
 
     eligible_for_financial_aid: bool | None = None
-    """Eligible for financial aid."""
+    """Eligible for financial aid. None when not sent or sent as null."""
 
     first_enrollable_paid_seat_price: int | None = None
-    """Price of the first enrollable paid seat, in whole units of the seat's currency (149 for a 149.00 USD seat), not cents."""
+    """Price of the first enrollable paid seat, in whole units of the seat's currency (149 for a 149.00 USD seat), not cents. None when not sent or sent as null."""
 
     has_ofac_restrictions: bool | None = None
-    """Has OFAC restrictions."""
+    """Has OFAC restrictions. None when not sent or sent as null."""
 
     ofac_comment: str | None = None
-    """OFAC comment."""
+    """OFAC comment. None when not sent or sent as null."""
 
     enrollment_count: int | None = None
-    """Enrollments."""
+    """Enrollments. None when not sent or sent as null."""
 
     recent_enrollment_count: int | None = None
-    """Enrollments in the last 6 months."""
+    """Enrollments in the last 6 months. None when not sent or sent as null."""
 
     expected_program_type: dict[str, Any] | None = None
-    """Expected program type."""
+    """Expected program type. None when not sent or sent as null."""
 
     expected_program_name: str | None = None
-    """Expected program name."""
+    """Expected program name. None when not sent or sent as null."""
 
     course_uuid: str | None = None
-    """Course identifier."""
+    """Course identifier. None when not sent or sent as null."""
 
     estimated_hours: float | None = None
-    """Estimated hours."""
+    """Estimated hours. None when not sent or sent as null."""
 
     content_language_search_facet_name: str | None = None
-    """Language facet name."""
+    """Language facet name. None when not sent or sent as null."""
 
     enterprise_subscription_inclusion: bool | None = None
-    """Included in enterprise subscriptions."""
+    """Included in enterprise subscriptions. None when not sent or sent as null."""
 
     programs: list[Any] = field(factory=list)
-    """Programs containing the run."""
+    """Programs containing the run. Empty (`[]`) when not sent."""
 
     enrollment_url: str | None = None
-    """Enrollment URL."""
+    """Enrollment URL. None when not sent or sent as null."""
 
     content_last_modified: datetime | None = None
-    """Last change of the item, its catalog or its customer (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer)."""
+    """Last change of the item, its catalog or its customer (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer). None when not sent or sent as null."""
 
     parent_content_key: str | None = None
-    """Key of the item's parent (a run's course; service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer)."""
+    """Key of the item's parent (a run's course; service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer). None when not sent or sent as null."""
 
     xapi_activity_id: str | None = None
-    """xAPI activity id of the item in the catalog (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer)."""
+    """xAPI activity id of the item in the catalog (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer). None when not sent or sent as null."""
 
     enrollment_mode: str | None = None
-    """Enrollment mode (flat shape; service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results)."""
+    """Enrollment mode (flat shape; service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results). None when not sent or sent as null."""
 
     first_enrollable_paid_seat_sku: str | None = None
-    """Stock keeping unit of the first enrollable paid seat (flat shape; service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results)."""
+    """Stock keeping unit of the first enrollable paid seat (flat shape; service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results). None when not sent or sent as null."""
 
     aggregation_key: str | None = None
-    """Aggregation key (flat shape)."""
+    """Aggregation key (flat shape). None when not sent or sent as null."""
 
     authoring_organization_uuids: list[str] = field(factory=list)
-    """Authoring organizations (flat shape)."""
+    """Authoring organizations (flat shape). Empty (`[]`) when not sent."""
 
     content_type: ContentType | str | None = None
-    """Content type, courserun (flat shape)."""
+    """Content type, courserun (flat shape). None when not sent or sent as null."""
 
     has_enrollable_seats: bool | None = None
-    """Has enrollable seats (flat shape)."""
+    """Has enrollable seats (flat shape). None when not sent or sent as null."""
 
     image_url: str | None = None
-    """Image (flat shape)."""
+    """Image (flat shape). None when not sent or sent as null."""
 
     language: str | None = None
-    """Language (flat shape)."""
+    """Language (flat shape). None when not sent or sent as null."""
 
     logo_image_urls: list[str | None] = field(factory=list)
-    """Logos (flat shape); an organization without a logo is null (service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results)."""
+    """Logos (flat shape); an organization without a logo is null (service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results). Empty (`[]`) when not sent."""
 
     number: str | None = None
-    """Course number (flat shape)."""
+    """Course number (flat shape). None when not sent or sent as null."""
 
     org: str | None = None
-    """Organization (flat shape)."""
+    """Organization (flat shape). None when not sent or sent as null."""
 
     partner: str | None = None
-    """Partner (flat shape)."""
+    """Partner (flat shape). None when not sent or sent as null."""
 
     program_types: list[ProgramType | str] = field(factory=list)
-    """Types of programs containing the run (flat shape)."""
+    """Types of programs containing the run (flat shape). Empty (`[]`) when not sent."""
 
     published: bool | None = None
-    """Published (flat shape)."""
+    """Published (flat shape). None when not sent or sent as null."""
 
     seat_types: list[SeatType | str] = field(factory=list)
-    """Seat types (flat shape)."""
+    """Seat types (flat shape). Empty (`[]`) when not sent."""
 
     staff_uuids: list[str] = field(factory=list)
-    """Staff (flat shape)."""
+    """Staff (flat shape). Empty (`[]`) when not sent."""
 
     subject_uuids: list[str] = field(factory=list)
-    """Subjects (flat shape)."""
+    """Subjects (flat shape). Empty (`[]`) when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -2379,226 +2381,226 @@ class LearnerSummary:
     """
 
     is_consent_granted: bool | None = None
-    """The learner consented to share enrollment and progress with the enterprise."""
+    """The learner consented to share enrollment and progress with the enterprise. None when not sent or sent as null."""
 
     amount_learner_paid: Decimal | None = None
-    """Amount paid by the learner, if any (the service sends a number, read exactly as written; service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Amount paid by the learner, if any (the service sends a number, read exactly as written; service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     contract_id: str | None = None
-    """Contract of the enrollment."""
+    """Contract of the enrollment. None when not sent or sent as null."""
 
     coupon_code: str | None
-    """Enrollment code used (not for subscriptions or offers)."""
+    """Enrollment code used (not for subscriptions or offers). Always sent; None when sent as null."""
 
     coupon_name: str | None
-    """Enrollment code batch name (not for subscriptions or offers)."""
+    """Enrollment code batch name (not for subscriptions or offers). Always sent; None when sent as null."""
 
     course_api_url: str
-    """Course metadata URL."""
+    """Course metadata URL. Always sent, never None."""
 
     course_duration: int | None = None
-    """Weeks (instructor-paced) or expected weeks (self-paced)."""
+    """Weeks (instructor-paced) or expected weeks (self-paced). None when not sent or sent as null."""
 
     course_end: datetime | date_aliased | None = None
-    """Course end: a date as the reference declares it (YYYY-MM-DD), or the datetime the service sends, each read as it is (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer; enterprise_data/models.py, EnterpriseEnrollment.course_end is a DateTimeField)."""
+    """Course end: a date as the reference declares it (YYYY-MM-DD), or the datetime the service sends, each read as it is (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer; enterprise_data/models.py, EnterpriseEnrollment.course_end is a DateTimeField). None when not sent or sent as null."""
 
     course_key: str | None
-    """Overall course identifier."""
+    """Overall course identifier. Always sent; None when sent as null."""
 
     course_list_price: Decimal | None = None
-    """Price before discounts (the service sends a number, read exactly as written; service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Price before discounts (the service sends a number, read exactly as written; service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     course_max_effort: int | None
-    """Maximum hours per week."""
+    """Maximum hours per week. Always sent; None when sent as null."""
 
     course_min_effort: int | None
-    """Minimum hours per week."""
+    """Minimum hours per week. Always sent; None when sent as null."""
 
     course_pacing_type: str | None
-    """Self-paced or instructor-paced."""
+    """Self-paced or instructor-paced. Always sent; None when sent as null."""
 
     course_primary_program: str | None = None
-    """Primary program, when any."""
+    """Primary program, when any. None when not sent or sent as null."""
 
     course_primary_subject: str | None = None
-    """Subject category."""
+    """Subject category. None when not sent or sent as null."""
 
     course_start: datetime | date_aliased | None = None
-    """Course start: a date as the reference declares it (YYYY-MM-DD), or the datetime the service sends, each read as it is (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer; enterprise_data/models.py, EnterpriseEnrollment.course_start is a DateTimeField)."""
+    """Course start: a date as the reference declares it (YYYY-MM-DD), or the datetime the service sends, each read as it is (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer; enterprise_data/models.py, EnterpriseEnrollment.course_start is a DateTimeField). None when not sent or sent as null."""
 
     course_title: str | None
-    """Title."""
+    """Title. Always sent; None when sent as null."""
 
     courserun_key: str | None = None
-    """Course run identifier."""
+    """Course run identifier. None when not sent or sent as null."""
 
     created: datetime | None = None
-    """When the progress report was last updated."""
+    """When the progress report was last updated. None when not sent or sent as null."""
 
     current_grade: Decimal | None
-    """Current grade (the service sends a number, read exactly as written; service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer; openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Current grade (the service sends a number, read exactly as written; service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer; openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). Always sent; None when sent as null."""
 
     enrollment_date: date_aliased | None = None
-    """Enrollment date."""
+    """Enrollment date. None when not sent or sent as null."""
 
     enrollment_id: int | None = None
-    """Enrollment identifier."""
+    """Enrollment identifier. None when not sent or sent as null."""
 
     enterprise_customer_uuid: str | None = None
-    """Enterprise account id."""
+    """Enterprise account id. None when not sent or sent as null."""
 
     enterprise_enrollment_id: int | None = None
-    """Enterprise enrollment identifier."""
+    """Enterprise enrollment identifier. None when not sent or sent as null."""
 
     enterprise_name: str
-    """Enterprise account name."""
+    """Enterprise account name. Always sent, never None."""
 
     enterprise_sso_uid: str | None
-    """Learner id in the enterprise identity provider (single sign-on customers only)."""
+    """Learner id in the enterprise identity provider (single sign-on customers only). Always sent; None when sent as null."""
 
     enterprise_user_id: int | None = None
-    """Learner id."""
+    """Learner id. None when not sent or sent as null."""
 
     has_passed: bool | None = None
-    """Whether the learner passed."""
+    """Whether the learner passed. None when not sent or sent as null."""
 
     is_refunded: bool | None = None
-    """Whether a refund was received."""
+    """Whether a refund was received. None when not sent or sent as null."""
 
     last_activity_date: date_aliased | None
-    """Most recent activity."""
+    """Most recent activity. Always sent; None when sent as null."""
 
     letter_grade: str | None
-    """Letter grade if passed."""
+    """Letter grade if passed. Always sent; None when sent as null."""
 
     offer_name: str | None = None
-    """Offer used (not for subscriptions or codes)."""
+    """Offer used (not for subscriptions or codes). None when not sent or sent as null."""
 
     offer_type: str | None = None
-    """Offer type and discount percentage."""
+    """Offer type and discount percentage. None when not sent or sent as null."""
 
     paid_by: str | None = None
-    """Enterprise, learner or a third party."""
+    """Enterprise, learner or a third party. None when not sent or sent as null."""
 
     passed_date: date_aliased | None = None
-    """Date passed."""
+    """Date passed. None when not sent or sent as null."""
 
     progress_status: ProgressStatus | str | None
-    """Failed, In Progress or Passed."""
+    """Failed, In Progress or Passed. Always sent; None when sent as null."""
 
     seat_delivery_method: str | None = None
-    """Type of subsidy used."""
+    """Type of subsidy used. None when not sent or sent as null."""
 
     unenrollment_date: date_aliased | None = None
-    """Date of unenrollment."""
+    """Date of unenrollment. None when not sent or sent as null."""
 
     unenrollment_end_within_date: date_aliased | bool | None
-    """Last date to unenroll for a refund; whether the learner unenrolled within 14 days where the service computes it (a boolean; service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer, get_unenrollment_end_within_date)."""
+    """Last date to unenroll for a refund; whether the learner unenrolled within 14 days where the service computes it (a boolean; service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer, get_unenrollment_end_within_date). Always sent; None when sent as null."""
 
     user_account_creation_date: datetime | None = None
-    """Account creation."""
+    """Account creation. None when not sent or sent as null."""
 
     user_country: str | None = None
-    """Two-letter country code."""
+    """Two-letter country code. None when not sent or sent as null."""
 
     user_current_enrollment_mode: str
-    """Current enrollment mode."""
+    """Current enrollment mode. Always sent, never None."""
 
     user_email: str | None
-    """Learner e-mail."""
+    """Learner e-mail. Always sent; None when sent as null."""
 
     user_username: str | None
-    """Learner username."""
+    """Learner username. Always sent; None when sent as null."""
 
     user_country_code: str | None
-    """Two-letter country code (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer; openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Two-letter country code (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer; openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). Always sent; None when sent as null."""
 
     course_duration_weeks: int | None
-    """Weeks to complete (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer; v0 sends it as text, `"8"`)."""
+    """Weeks to complete (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer; v0 sends it as text, `"8"`). Always sent; None when sent as null."""
 
     course_start_date: date_aliased | None = None
-    """Course start (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Course start (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     course_end_date: date_aliased | None = None
-    """Course end (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Course end (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     offer_id: str | None = None
-    """Offer used (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Offer used (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     primary_program_type: str | None = None
-    """Type of the primary program (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Type of the primary program (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     user_first_name: str | None = None
-    """Learner first name (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Learner first name (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     user_last_name: str | None = None
-    """Learner last name (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Learner last name (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     total_learning_time_hours: float | None = None
-    """Learning time in hours (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Learning time in hours (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     is_subsidy: bool | None = None
-    """Whether a subsidy paid for the enrollment (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Whether a subsidy paid for the enrollment (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     course_product_line: str | None = None
-    """Product line of the course (`OCM`, `Executive Education`; service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Product line of the course (`OCM`, `Executive Education`; service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     budget_id: str | None = None
-    """Budget (subsidy access policy) that paid (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Budget (subsidy access policy) that paid (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     enterprise_flex_group_name: str | None = None
-    """Names of the learner's flex groups, comma-separated (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Names of the learner's flex groups, comma-separated (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     enterprise_flex_group_uuid: str | None = None
-    """Uuids of the learner's flex groups, comma-separated (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Uuids of the learner's flex groups, comma-separated (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     course_progress: float | None = None
-    """Progress in the course, 0 to 1 (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Progress in the course, 0 to 1 (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     course_passing_grade: float | None = None
-    """Lowest passing grade of the course (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer)."""
+    """Lowest passing grade of the course (service: openedx/edx-enterprise-data enterprise_data/api/v1/serializers.py, EnterpriseLearnerEnrollmentSerializer). None when not sent or sent as null."""
 
     id: int | None = None
-    """Record identifier (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Record identifier (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     enterprise_id: str | None = None
-    """Enterprise customer (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Enterprise customer (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     enterprise_user: int | None = None
-    """Enterprise learner id (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Enterprise learner id (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     enterprise_site_id: int | None = None
-    """Site of the enterprise (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Site of the enterprise (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     lms_user_id: int | None = None
-    """Learner id in the learning system (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Learner id in the learning system (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     course_id: str | None = None
-    """Course run identifier (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Course run identifier (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     consent_granted: bool | None = None
-    """The learner consented to share enrollment and progress (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """The learner consented to share enrollment and progress (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     enrollment_created_timestamp: datetime | None = None
-    """Enrollment (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Enrollment (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     unenrollment_timestamp: datetime | None = None
-    """Unenrollment (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Unenrollment (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     passed_timestamp: datetime | None = None
-    """When the learner passed (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """When the learner passed (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     user_account_creation_timestamp: datetime | None = None
-    """Account creation (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Account creation (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     offer: str | None = None
-    """Offer used, with its discount (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Offer used, with its discount (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     course_price: Decimal | None = None
-    """Price before discounts (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Price before discounts (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     discount_price: Decimal | None = None
-    """Discount (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer)."""
+    """Discount (service: openedx/edx-enterprise-data enterprise_data/api/v0/serializers.py, EnterpriseEnrollmentSerializer). None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -2626,25 +2628,25 @@ class LearnerSummaryPage:
     """
 
     count: int | None = None
-    """Number of records in the listing."""
+    """Number of records in the listing. None when not sent."""
 
     next: str | None = None
-    """URL of the next page."""
+    """URL of the next page. None when not sent or sent as null."""
 
     previous: str | None = None
-    """URL of the previous page."""
+    """URL of the previous page. None when not sent or sent as null."""
 
     current_page: int | None = None
-    """Number of this page (service: edx-drf-extensions' DefaultPagination, openedx/edx-enterprise-data)."""
+    """Number of this page (service: edx-drf-extensions' DefaultPagination, openedx/edx-enterprise-data). None when not sent."""
 
     num_pages: int | None = None
-    """Number of pages in the listing (service: edx-drf-extensions' DefaultPagination)."""
+    """Number of pages in the listing (service: edx-drf-extensions' DefaultPagination). None when not sent."""
 
     start: int | None = None
-    """Offset of the first result of this page (service: edx-drf-extensions' DefaultPagination)."""
+    """Offset of the first result of this page (service: edx-drf-extensions' DefaultPagination). None when not sent."""
 
     results: list[LearnerSummary]
-    """The records of this page."""
+    """The records of this page. Always sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -2685,22 +2687,22 @@ class AssignmentContentMetadata:
     """
 
     start_date: datetime | None
-    """Start of the course run."""
+    """Start of the course run. Always sent; None when sent as null."""
 
     end_date: datetime | None
-    """End of the course run."""
+    """End of the course run. Always sent; None when sent as null."""
 
     enroll_by_date: datetime | None
-    """Date by which the learner must accept and enroll."""
+    """Date by which the learner must accept and enroll. Always sent; None when sent as null."""
 
     content_price: float | None
-    """Price of the content, in USD."""
+    """Price of the content, in USD. Always sent; None when sent as null."""
 
     course_type: str | None
-    """Type of the course (`executive-education-2u`, `verified-audit`, ...)."""
+    """Type of the course (`executive-education-2u`, `verified-audit`, ...). Always sent; None when sent as null."""
 
     partners: list[CoursePartner]
-    """Partners offering the course."""
+    """Partners offering the course. Always sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -2750,43 +2752,43 @@ class ContentMetadata:
     """
 
     content_type: str | None = None
-    """The record's type"""
+    """The record's type None when not sent or sent as null."""
 
     key: str | None = None
-    """Content key."""
+    """Content key. None when not sent or sent as null."""
 
     uuid: str | None = None
-    """Content identifier."""
+    """Content identifier. None when not sent or sent as null."""
 
     title: str | None = None
-    """Title."""
+    """Title. None when not sent or sent as null."""
 
     aggregation_key: str | None = None
-    """`<content type>:<key>`, as the catalog indexes it."""
+    """`<content type>:<key>`, as the catalog indexes it. None when not sent or sent as null."""
 
     parent_content_key: str | None = None
-    """Key of the parent content (a run's course)."""
+    """Key of the parent content (a run's course). None when not sent or sent as null."""
 
     content_last_modified: datetime | None = None
-    """Last change of the record"""
+    """Last change of the record None when not sent or sent as null."""
 
     normalized_metadata: NormalizedContentMetadata | None = None
-    """Dates and price normalized across types (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/serializers.py, NormalizedContentMetadataSerializer)."""
+    """Dates and price normalized across types (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/serializers.py, NormalizedContentMetadataSerializer). None when not sent or sent as null."""
 
     active: bool | None = None
-    """Whether any run is active, where the record is a course's (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer.to_representation)."""
+    """Whether any run is active, where the record is a course's (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer.to_representation). None when not sent or sent as null."""
 
     marketing_url: str | None = None
-    """Marketing page, with the enterprise's UTM parameters (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer.to_representation)."""
+    """Marketing page, with the enterprise's UTM parameters (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer.to_representation). None when not sent or sent as null."""
 
     enrollment_url: str | None = None
-    """Enrollment URL, for a course, a run or a program (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer.to_representation)."""
+    """Enrollment URL, for a course, a run or a program (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer.to_representation). None when not sent or sent as null."""
 
     xapi_activity_id: str | None = None
-    """xAPI activity id, for a course or a run (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer.to_representation)."""
+    """xAPI activity id, for a course or a run (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer.to_representation). None when not sent or sent as null."""
 
     product_source: ProductSource | None = None
-    """Source of the content, always an object (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer.to_representation)."""
+    """Source of the content, always an object (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer.to_representation). None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -2832,51 +2834,52 @@ class LearnerPathway:
     """
 
     content_type: ContentType | str | None = None
-    """`learnerpathway`."""
+    """`learnerpathway`. None when not sent or sent as null."""
 
     key: str | None = None
-    """Content key."""
+    """Content key. None when not sent or sent as null."""
 
     uuid: str | None = None
-    """Pathway identifier."""
+    """Pathway identifier. None when not sent or sent as null."""
 
     title: str | None = None
-    """Title."""
+    """Title. None when not sent or sent as null."""
 
     name: str | None = None
-    """Name of the pathway."""
+    """Name of the pathway. None when not sent or sent as null."""
 
     aggregation_key: str | None = None
-    """`learnerpathway:<key>`."""
+    """`learnerpathway:<key>`. None when not sent or sent as null."""
 
     status: str | None = None
-    """Status (`active`...)."""
+    """Status (`active`...). None when not sent or sent as null."""
 
     overview: str | None = None
-    """Overview."""
+    """Overview. None when not sent or sent as null."""
 
     published: bool | None = None
-    """Whether the pathway is published."""
+    """Whether the pathway is published. None when not sent or sent as null."""
 
     visible_via_association: bool | None = None
-    """Visible through the courses and programs it holds."""
+    """Visible through the courses and programs it holds. None when not sent or sent as null."""
 
     created: datetime | None = None
-    """Creation time."""
+    """Creation time. None when not sent or sent as null."""
 
     card_image: LearnerPathwayImages | None = None
+    """The renditions of a pathway's card image, by name. None when not sent."""
 
     steps: list[LearnerPathwayStep] = field(factory=list)
-    """The steps of the pathway."""
+    """The steps of the pathway. Empty (`[]`) when not sent."""
 
     parent_content_key: str | None = None
-    """Parent content key (none for a pathway)."""
+    """Parent content key (none for a pathway). None when not sent or sent as null."""
 
     content_last_modified: datetime | None = None
-    """Last change of the record"""
+    """Last change of the record None when not sent or sent as null."""
 
     normalized_metadata: NormalizedContentMetadata | None = None
-    """Dates and price normalized across types (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/serializers.py, NormalizedContentMetadataSerializer)."""
+    """Dates and price normalized across types (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/serializers.py, NormalizedContentMetadataSerializer). None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -2923,49 +2926,49 @@ class Video:
     """
 
     content_type: ContentType | str | None = None
-    """`video`, when the record names its type."""
+    """`video`, when the record names its type. None when not sent or sent as null."""
 
     key: str | None = None
-    """Content key."""
+    """Content key. None when not sent or sent as null."""
 
     uuid: str | None = None
-    """Content identifier."""
+    """Content identifier. None when not sent or sent as null."""
 
     title: str | None = None
-    """Title."""
+    """Title. None when not sent or sent as null."""
 
     aggregation_key: str | None = None
-    """Aggregation key."""
+    """Aggregation key. None when not sent or sent as null."""
 
     edx_video_id: str | None = None
-    """Video identifier."""
+    """Video identifier. None when not sent or sent as null."""
 
     client_video_id: str | None = None
-    """The uploader's name of the video file."""
+    """The uploader's name of the video file. None when not sent or sent as null."""
 
     video_usage_key: str | None = None
-    """Usage key of the video block in its course run."""
+    """Usage key of the video block in its course run. None when not sent or sent as null."""
 
     json_metadata: dict[str, Any] | None = None
-    """The video's metadata as Studio describes it."""
+    """The video's metadata as Studio describes it. None when not sent or sent as null."""
 
     summary_transcripts: list[str] = field(factory=list)
-    """Summaries of the video's transcripts."""
+    """Summaries of the video's transcripts. Empty (`[]`) when not sent."""
 
     parent_content_metadata: dict[str, Any] | None = None
-    """The course run the video belongs to."""
+    """The course run the video belongs to. None when not sent or sent as null."""
 
     skills: list[VideoSkill] = field(factory=list)
-    """Skills the video teaches."""
+    """Skills the video teaches. Empty (`[]`) when not sent."""
 
     parent_content_key: str | None = None
-    """Key of the course run of the video."""
+    """Key of the course run of the video. None when not sent or sent as null."""
 
     content_last_modified: datetime | None = None
-    """Last change of the record"""
+    """Last change of the record None when not sent or sent as null."""
 
     normalized_metadata: NormalizedContentMetadata | None = None
-    """Dates and price normalized across types (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/serializers.py, NormalizedContentMetadataSerializer)."""
+    """Dates and price normalized across types (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/serializers.py, NormalizedContentMetadataSerializer). None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -2987,10 +2990,10 @@ class Endorsement:
     """
 
     endorser: Staff | None = None
-    """The person endorsing (MinimalPersonSerializer)."""
+    """The person endorsing (MinimalPersonSerializer). None when not sent or sent as null."""
 
     quote: str | None = None
-    """The endorsement."""
+    """The endorsement. None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -3015,16 +3018,16 @@ class CorporateEndorsement:
     """
 
     corporation_name: str | None = None
-    """Name of the corporation."""
+    """Name of the corporation. None when not sent or sent as null."""
 
     statement: str | None = None
-    """The corporation's statement."""
+    """The corporation's statement. None when not sent or sent as null."""
 
     image: Image | None = None
-    """Logo of the corporation (ImageSerializer)."""
+    """Logo of the corporation (ImageSerializer). None when not sent or sent as null."""
 
     individual_endorsements: list[Endorsement] = field(factory=list)
-    """Endorsements of people of the corporation."""
+    """Endorsements of people of the corporation. Empty (`[]`) when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -3173,222 +3176,223 @@ class Course:
     """
 
     key: str
-    """Course key."""
+    """Course key. Always sent, never None."""
 
     uuid: str | None = None
-    """Course identifier."""
+    """Course identifier. None when not sent."""
 
     title: str | None = None
-    """Title."""
+    """Title. None when not sent."""
 
     course_runs: list[CourseRun] = field(factory=list)
-    """Runs of the course."""
+    """Runs of the course. Empty (`[]`) when not sent."""
 
     enrollment_url: str | None = None
-    """Enrollment URL."""
+    """Enrollment URL. None when not sent or sent as null."""
 
     entitlements: list[Entitlement] = field(factory=list)
-    """Entitlements of the course."""
+    """Entitlements of the course. Empty (`[]`) when not sent."""
 
     owners: list[Organization] = field(factory=list)
-    """Owning organizations."""
+    """Owning organizations. Empty (`[]`) when not sent."""
 
     image: Image | None = None
-    """Card image (service: null when a course has none, as openedx/edx-enterprise test_utils/fake_catalog_api.py shows)."""
+    """Card image (service: null when a course has none, as openedx/edx-enterprise test_utils/fake_catalog_api.py shows). None when not sent or sent as null."""
 
     short_description: str | None = None
-    """Short description (HTML)."""
+    """Short description (HTML). None when not sent or sent as null."""
 
     type: str | None = None
-    """UUID of the course type."""
+    """UUID of the course type. None when not sent or sent as null."""
 
     url_slug: str | None = None
-    """URL slug."""
+    """URL slug. None when not sent or sent as null."""
 
     course_type: str | None = None
-    """Course type."""
+    """Course type. None when not sent or sent as null."""
 
     enterprise_subscription_inclusion: bool | None = None
-    """Included in enterprise subscriptions."""
+    """Included in enterprise subscriptions. None when not sent or sent as null."""
 
     excluded_from_seo: bool | None = None
-    """Excluded from search engines."""
+    """Excluded from search engines. None when not sent or sent as null."""
 
     excluded_from_search: bool | None = None
-    """Excluded from search."""
+    """Excluded from search. None when not sent or sent as null."""
 
     full_description: str | None = None
-    """Full description (HTML)."""
+    """Full description (HTML). None when not sent or sent as null."""
 
     level_type: LevelType | str | None = None
-    """Level (for example Intermediate, Advanced)."""
+    """Level (for example Intermediate, Advanced). None when not sent or sent as null."""
 
     subjects: list[Subject] = field(factory=list)
-    """Subjects."""
+    """Subjects. Empty (`[]`) when not sent."""
 
     prerequisites: list[dict[str, Any]] = field(factory=list)
-    """Prerequisites."""
+    """Prerequisites. Empty (`[]`) when not sent."""
 
     prerequisites_raw: list[Any] = field(factory=list)
-    """Prerequisites as written."""
+    """Prerequisites as written. Empty (`[]`) when not sent."""
 
     expected_learning_items: list[Any] = field(factory=list)
-    """What the learner will learn."""
+    """What the learner will learn. Empty (`[]`) when not sent."""
 
     video: dict[str, Any] | None = None
-    """Promotional video."""
+    """Promotional video. None when not sent or sent as null."""
 
     sponsors: list[Any] = field(factory=list)
-    """Sponsors."""
+    """Sponsors. Empty (`[]`) when not sent."""
 
     modified: datetime | None = None
-    """Last change."""
+    """Last change. None when not sent or sent as null."""
 
     marketing_url: str | None = None
-    """Marketing page."""
+    """Marketing page. None when not sent or sent as null."""
 
     syllabus_raw: str | None = None
-    """Syllabus as written."""
+    """Syllabus as written. None when not sent or sent as null."""
 
     outcome: str | None = None
-    """Outcome."""
+    """Outcome. None when not sent or sent as null."""
 
     original_image: str | Image | None = None
-    """Original image (a URL, or an object with image fields in some responses)."""
+    """Original image (a URL, or an object with image fields in some responses). None when not sent or sent as null."""
 
     card_image_url: str | None = None
-    """Card image."""
+    """Card image. None when not sent or sent as null."""
 
     course: str | None = None
-    """The course's own key, as enterprise-catalog's records of a course carry it (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/tests/factories.py, ContentMetadataFactory: course-discovery's search index)."""
+    """The course's own key, as enterprise-catalog's records of a course carry it (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/tests/factories.py, ContentMetadataFactory: course-discovery's search index). None when not sent or sent as null."""
 
     image_url: str | None = None
-    """Card image, as enterprise-catalog's records of a course carry it (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/tests/factories.py, ContentMetadataFactory)."""
+    """Card image, as enterprise-catalog's records of a course carry it (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/tests/factories.py, ContentMetadataFactory). None when not sent or sent as null."""
 
     canonical_course_run_key: str | None = None
-    """Key of the canonical run."""
+    """Key of the canonical run. None when not sent or sent as null."""
 
     extra_description: str | None = None
-    """Extra description."""
+    """Extra description. None when not sent or sent as null."""
 
     additional_information: str | None = None
-    """Additional information (HTML)."""
+    """Additional information (HTML). None when not sent or sent as null."""
 
     additional_metadata: dict[str, Any] | None = None
-    """Additional metadata."""
+    """Additional metadata. None when not sent or sent as null."""
 
     faq: str | None = None
-    """Frequently asked questions (HTML)."""
+    """Frequently asked questions (HTML). None when not sent or sent as null."""
 
     learner_testimonials: str | None = None
-    """Learner testimonials (HTML)."""
+    """Learner testimonials (HTML). None when not sent or sent as null."""
 
     enrollment_count: int | None = None
-    """Enrollments."""
+    """Enrollments. None when not sent or sent as null."""
 
     recent_enrollment_count: int | None = None
-    """Enrollments in the last 6 months."""
+    """Enrollments in the last 6 months. None when not sent or sent as null."""
 
     topics: list[Any] = field(factory=list)
-    """Topics."""
+    """Topics. Empty (`[]`) when not sent."""
 
     key_for_reruns: str | None = None
-    """Key used for reruns."""
+    """Key used for reruns. None when not sent or sent as null."""
 
     url_slug_history: list[str] = field(factory=list)
-    """Former URL slugs."""
+    """Former URL slugs. Empty (`[]`) when not sent."""
 
     url_redirects: list[str] = field(factory=list)
-    """URL redirects."""
+    """URL redirects. Empty (`[]`) when not sent."""
 
     course_run_statuses: list[str] = field(factory=list)
-    """Statuses of the course's runs."""
+    """Statuses of the course's runs. Empty (`[]`) when not sent."""
 
     editors: list[Any] = field(factory=list)
-    """Editors."""
+    """Editors. Empty (`[]`) when not sent."""
 
     collaborators: list[Any] = field(factory=list)
-    """Collaborators."""
+    """Collaborators. Empty (`[]`) when not sent."""
 
     skill_names: list[str] = field(factory=list)
-    """Skill names."""
+    """Skill names. Empty (`[]`) when not sent."""
 
     skills: list[Any] = field(factory=list)
-    """Skills."""
+    """Skills. Empty (`[]`) when not sent."""
 
     organization_short_code_override: str | None = None
-    """Organization short code override."""
+    """Organization short code override. None when not sent or sent as null."""
 
     organization_logo_override_url: str | None = None
-    """Organization logo override."""
+    """Organization logo override. None when not sent or sent as null."""
 
     geolocation: dict[str, Any] | None = None
-    """Geolocation."""
+    """Geolocation. None when not sent or sent as null."""
 
     location_restriction: dict[str, Any] | None = None
-    """Location restriction."""
+    """Location restriction. None when not sent or sent as null."""
 
     in_year_value: dict[str, Any] | None = None
-    """In-year value."""
+    """In-year value. None when not sent or sent as null."""
 
     product_source: ProductSource | None = None
-    """Source of the content, null when none (service: openedx/course-discovery course_discovery/apps/course_metadata/models.py, product_source null=True)."""
+    """Source of the content, null when none (service: openedx/course-discovery course_discovery/apps/course_metadata/models.py, product_source null=True). None when not sent or sent as null."""
 
     data_modified_timestamp: datetime | None = None
-    """Last change of the data."""
+    """Last change of the data. None when not sent or sent as null."""
 
     watchers: list[str] = field(factory=list)
-    """E-mail addresses of watchers."""
+    """E-mail addresses of watchers. Empty (`[]`) when not sent."""
 
     programs: list[Any] = field(factory=list)
-    """Programs containing the course."""
+    """Programs containing the course. Empty (`[]`) when not sent."""
 
     course_run_keys: list[str] = field(factory=list)
-    """Keys of the course's runs."""
+    """Keys of the course's runs. Empty (`[]`) when not sent."""
 
     editable: bool | None = None
-    """Whether the course is editable."""
+    """Whether the course is editable. None when not sent or sent as null."""
 
     advertised_course_run_uuid: str | None = None
-    """Run advertised for the course."""
+    """Run advertised for the course. None when not sent or sent as null."""
 
     content_type: ContentType | str | None = None
-    """Content type, course (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer; every item of get_content_metadata carries it)."""
+    """Content type, course (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer; every item of get_content_metadata carries it). None when not sent or sent as null."""
 
     aggregation_key: str | None = None
-    """Aggregation key, `course:<key>` (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer, from course-discovery's search)."""
+    """Aggregation key, `course:<key>` (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer, from course-discovery's search). None when not sent or sent as null."""
 
     content_last_modified: datetime | None = None
-    """Last change of the item, its catalog or its customer (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer)."""
+    """Last change of the item, its catalog or its customer (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer). None when not sent or sent as null."""
 
     parent_content_key: str | None = None
-    """Key of the item's parent (a run's course; service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer)."""
+    """Key of the item's parent (a run's course; service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer). None when not sent or sent as null."""
 
     xapi_activity_id: str | None = None
-    """xAPI activity id of the item in the catalog (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer)."""
+    """xAPI activity id of the item in the catalog (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer). None when not sent or sent as null."""
 
     active: bool | None = None
-    """Whether any run of the course is active (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer)."""
+    """Whether any run of the course is active (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer). None when not sent or sent as null."""
 
     normalized_metadata: NormalizedContentMetadata | None = None
+    """Dates and price of a course's advertised run, or of one run, in one shape for every content type (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/serializers.py, NormalizedContentMetadataSerializer). None when not sent."""
 
     normalized_metadata_by_run: dict[str, Any] | None = None
-    """Normalized dates and price of each run, keyed by run key (service: openedx/enterprise-catalog enterprise_catalog/apps/api/tasks.py, _normalize_metadata_record)."""
+    """Normalized dates and price of each run, keyed by run key (service: openedx/enterprise-catalog enterprise_catalog/apps/api/tasks.py, _normalize_metadata_record). None when not sent or sent as null."""
 
     reviews_count: int | None = None
-    """Number of reviews (service: openedx/enterprise-catalog enterprise_catalog/apps/api/tasks.py, _update_single_full_course_record)."""
+    """Number of reviews (service: openedx/enterprise-catalog enterprise_catalog/apps/api/tasks.py, _update_single_full_course_record). None when not sent or sent as null."""
 
     avg_course_rating: float | None = None
-    """Average rating (service: openedx/enterprise-catalog enterprise_catalog/apps/api/tasks.py, _update_single_full_course_record)."""
+    """Average rating (service: openedx/enterprise-catalog enterprise_catalog/apps/api/tasks.py, _update_single_full_course_record). None when not sent or sent as null."""
 
     first_enrollable_paid_seat_price: int | None = None
-    """Price of the first enrollable paid seat, in whole units of the seat's currency (149 for a 149.00 USD seat), not cents (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/models.py, restricted runs)."""
+    """Price of the first enrollable paid seat, in whole units of the seat's currency (149 for a 149.00 USD seat), not cents (service: openedx/enterprise-catalog enterprise_catalog/apps/catalog/models.py, restricted runs). None when not sent or sent as null."""
 
     languages: list[str] = field(factory=list)
-    """Languages (flat shape; service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results)."""
+    """Languages (flat shape; service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results). Empty (`[]`) when not sent."""
 
     organizations: list[str] = field(factory=list)
-    """Organizations, as `key: name` text (flat shape; service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results)."""
+    """Organizations, as `key: name` text (flat shape; service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results). Empty (`[]`) when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -3529,234 +3533,235 @@ class Program:
     """
 
     uuid: str
-    """Program identifier."""
+    """Program identifier. Always sent, never None."""
 
     title: str | None = None
-    """Title."""
+    """Title. None when not sent."""
 
     subtitle: str | None = None
-    """Subtitle."""
+    """Subtitle. None when not sent or sent as null."""
 
     type: ProgramType | str | None = None
-    """Program type (another value appears in an example)."""
+    """Program type (another value appears in an example). None when not sent or sent as null."""
 
     type_attrs: TypeAttrs | None = None
+    """Attributes of a program type. None when not sent."""
 
     status: str | None = None
-    """Status."""
+    """Status. None when not sent or sent as null."""
 
     marketing_slug: str | None = None
-    """Marketing slug."""
+    """Marketing slug. None when not sent or sent as null."""
 
     marketing_url: str | None = None
-    """Marketing page."""
+    """Marketing page. None when not sent or sent as null."""
 
     banner_image: dict[str, Any] | None = None
-    """Banner image."""
+    """Banner image. None when not sent or sent as null."""
 
     hidden: bool | None = None
-    """Hidden."""
+    """Hidden. None when not sent or sent as null."""
 
     courses: list[dict[str, Any]] = field(factory=list)
-    """Courses of the program."""
+    """Courses of the program. Empty (`[]`) when not sent."""
 
     authoring_organizations: list[Organization] = field(factory=list)
-    """Authoring organizations."""
+    """Authoring organizations. Empty (`[]`) when not sent."""
 
     card_image_url: str | None = None
-    """Card image."""
+    """Card image. None when not sent or sent as null."""
 
     is_program_eligible_for_one_click_purchase: bool | None = None
-    """Eligible for one-click purchase."""
+    """Eligible for one-click purchase. None when not sent or sent as null."""
 
     degree: Degree | None = None
-    """The degree, null for a program that is none (service: openedx/course-discovery course_discovery/apps/api/serializers.py, MinimalProgramSerializer.degree)."""
+    """The degree, null for a program that is none (service: openedx/course-discovery course_discovery/apps/api/serializers.py, MinimalProgramSerializer.degree). None when not sent or sent as null."""
 
     curricula: list[Curriculum] = field(factory=list)
-    """Curricula."""
+    """Curricula. Empty (`[]`) when not sent."""
 
     marketing_hook: str | None = None
-    """Marketing hook."""
+    """Marketing hook. None when not sent or sent as null."""
 
     total_hours_of_effort: int | None = None
-    """Total hours of effort."""
+    """Total hours of effort. None when not sent or sent as null."""
 
     recent_enrollment_count: int | None = None
-    """Enrollments in the last 6 months."""
+    """Enrollments in the last 6 months. None when not sent or sent as null."""
 
     organization_short_code_override: str | None = None
-    """Organization short code override."""
+    """Organization short code override. None when not sent or sent as null."""
 
     organization_logo_override_url: str | None = None
-    """Organization logo override."""
+    """Organization logo override. None when not sent or sent as null."""
 
     primary_subject_override: dict[str, Any] | None = None
-    """Primary subject override."""
+    """Primary subject override. None when not sent or sent as null."""
 
     level_type_override: LevelTypeOverride | None = None
-    """Overridden level, null when none (service: openedx/course-discovery course_discovery/apps/course_metadata/models.py, Program.level_type_override null=True)."""
+    """Overridden level, null when none (service: openedx/course-discovery course_discovery/apps/course_metadata/models.py, Program.level_type_override null=True). None when not sent or sent as null."""
 
     language_override: str | None = None
-    """Language override."""
+    """Language override. None when not sent or sent as null."""
 
     labels: list[str] = field(factory=list)
-    """Labels."""
+    """Labels. Empty (`[]`) when not sent."""
 
     taxi_form: dict[str, Any] | None = None
-    """Lead capture form."""
+    """Lead capture form. None when not sent or sent as null."""
 
     program_duration_override: int | None = None
-    """Program duration override."""
+    """Program duration override. None when not sent or sent as null."""
 
     data_modified_timestamp: datetime | None = None
-    """Last change of the data."""
+    """Last change of the data. None when not sent or sent as null."""
 
     excluded_from_search: bool | None = None
-    """Excluded from search."""
+    """Excluded from search. None when not sent or sent as null."""
 
     excluded_from_seo: bool | None = None
-    """Excluded from search engines."""
+    """Excluded from search engines. None when not sent or sent as null."""
 
     has_ofac_restrictions: bool | None = None
-    """Has OFAC restrictions."""
+    """Has OFAC restrictions. None when not sent or sent as null."""
 
     ofac_comment: str | None = None
-    """OFAC comment."""
+    """OFAC comment. None when not sent or sent as null."""
 
     overview: str | None = None
-    """Overview."""
+    """Overview. None when not sent or sent as null."""
 
     weeks_to_complete: int | None = None
-    """Weeks to complete."""
+    """Weeks to complete. None when not sent or sent as null."""
 
     weeks_to_complete_max: int | None = None
-    """Maximum weeks to complete."""
+    """Maximum weeks to complete. None when not sent or sent as null."""
 
     weeks_to_complete_min: int | None = None
-    """Minimum weeks to complete."""
+    """Minimum weeks to complete. None when not sent or sent as null."""
 
     min_hours_effort_per_week: int | None = None
-    """Minimum hours per week."""
+    """Minimum hours per week. None when not sent or sent as null."""
 
     max_hours_effort_per_week: int | None = None
-    """Maximum hours per week."""
+    """Maximum hours per week. None when not sent or sent as null."""
 
     video: dict[str, Any] | None = None
-    """Promotional video."""
+    """Promotional video. None when not sent or sent as null."""
 
     expected_learning_items: list[Any] = field(factory=list)
-    """What the learner will learn."""
+    """What the learner will learn. Empty (`[]`) when not sent."""
 
     faq: list[str] = field(factory=list)
-    """Frequently asked questions."""
+    """Frequently asked questions. Empty (`[]`) when not sent."""
 
     credit_backing_organizations: list[dict[str, Any]] = field(factory=list)
-    """Organizations backing the credit."""
+    """Organizations backing the credit. Empty (`[]`) when not sent."""
 
     corporate_endorsements: list[CorporateEndorsement] = field(factory=list)
-    """Corporate endorsements (service: openedx/course-discovery course_discovery/apps/api/serializers.py, CorporateEndorsementSerializer)."""
+    """Corporate endorsements (service: openedx/course-discovery course_discovery/apps/api/serializers.py, CorporateEndorsementSerializer). Empty (`[]`) when not sent."""
 
     job_outlook_items: list[dict[str, Any]] = field(factory=list)
-    """Job outlook."""
+    """Job outlook. Empty (`[]`) when not sent."""
 
     individual_endorsements: list[Endorsement] = field(factory=list)
-    """Individual endorsements (service: openedx/course-discovery course_discovery/apps/api/serializers.py, EndorsementSerializer)."""
+    """Individual endorsements (service: openedx/course-discovery course_discovery/apps/api/serializers.py, EndorsementSerializer). Empty (`[]`) when not sent."""
 
     languages: list[str] = field(factory=list)
-    """Languages."""
+    """Languages. Empty (`[]`) when not sent."""
 
     transcript_languages: list[str] = field(factory=list)
-    """Transcript languages."""
+    """Transcript languages. Empty (`[]`) when not sent."""
 
     subjects: list[Subject] = field(factory=list)
-    """Subjects."""
+    """Subjects. Empty (`[]`) when not sent."""
 
     price_ranges: list[int] = field(factory=list)
-    """Price ranges."""
+    """Price ranges. Empty (`[]`) when not sent."""
 
     staff: list[Staff] = field(factory=list)
-    """Staff."""
+    """Staff. Empty (`[]`) when not sent."""
 
     credit_redemption_overview: str | dict[str, Any] | None = None
-    """Credit redemption overview (declared an object; course-discovery's program field is text, as the service sends it: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results)."""
+    """Credit redemption overview (declared an object; course-discovery's program field is text, as the service sends it: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results). None when not sent or sent as null."""
 
     applicable_seat_types: list[str] = field(factory=list)
-    """Applicable seat types."""
+    """Applicable seat types. Empty (`[]`) when not sent."""
 
     instructor_ordering: list[dict[str, Any]] = field(factory=list)
-    """Instructor ordering."""
+    """Instructor ordering. Empty (`[]`) when not sent."""
 
     enrollment_count: int | None = None
-    """Enrollments."""
+    """Enrollments. None when not sent or sent as null."""
 
     topics: list[Any] = field(factory=list)
-    """Topics."""
+    """Topics. Empty (`[]`) when not sent."""
 
     credit_value: int | None = None
-    """Credit value."""
+    """Credit value. None when not sent or sent as null."""
 
     enterprise_subscription_inclusion: bool | None = None
-    """Included in enterprise subscriptions."""
+    """Included in enterprise subscriptions. None when not sent or sent as null."""
 
     geolocation: dict[str, Any] | None = None
-    """Geolocation."""
+    """Geolocation. None when not sent or sent as null."""
 
     location_restriction: dict[str, Any] | None = None
-    """Location restriction."""
+    """Location restriction. None when not sent or sent as null."""
 
     is_2u_degree_program: bool | None = None
-    """Whether it is a 2U degree program."""
+    """Whether it is a 2U degree program. None when not sent or sent as null."""
 
     in_year_value: dict[str, Any] | None = None
-    """In-year value."""
+    """In-year value. None when not sent or sent as null."""
 
     skill_names: list[str] = field(factory=list)
-    """Skill names."""
+    """Skill names. Empty (`[]`) when not sent."""
 
     skills: list[Any] = field(factory=list)
-    """Skills."""
+    """Skills. Empty (`[]`) when not sent."""
 
     product_source: ProductSource | None = None
-    """Source of the content, null when none (service: openedx/course-discovery course_discovery/apps/course_metadata/models.py, product_source null=True)."""
+    """Source of the content, null when none (service: openedx/course-discovery course_discovery/apps/course_metadata/models.py, product_source null=True). None when not sent or sent as null."""
 
     subscription_eligible: bool | None = None
-    """Eligible for subscriptions."""
+    """Eligible for subscriptions. None when not sent or sent as null."""
 
     subscription_prices: list[int] = field(factory=list)
-    """Subscription prices."""
+    """Subscription prices. Empty (`[]`) when not sent."""
 
     enrollment_url: str | None = None
-    """Enrollment URL."""
+    """Enrollment URL. None when not sent or sent as null."""
 
     content_last_modified: datetime | None = None
-    """Last change of the item, its catalog or its customer (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer)."""
+    """Last change of the item, its catalog or its customer (service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer). None when not sent or sent as null."""
 
     parent_content_key: str | None = None
-    """Key of the item's parent (a run's course; service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer)."""
+    """Key of the item's parent (a run's course; service: openedx/enterprise-catalog enterprise_catalog/apps/api/v1/serializers.py, ContentMetadataSerializer). None when not sent or sent as null."""
 
     aggregation_key: str | None = None
-    """Aggregation key (flat shape)."""
+    """Aggregation key (flat shape). None when not sent or sent as null."""
 
     authoring_organization_uuids: list[str] = field(factory=list)
-    """Authoring organizations (flat shape)."""
+    """Authoring organizations (flat shape). Empty (`[]`) when not sent."""
 
     content_type: ContentType | str | None = None
-    """Content type, program (flat shape)."""
+    """Content type, program (flat shape). None when not sent or sent as null."""
 
     language: str | list[str] | None = None
-    """Languages (flat shape; a list for a program: service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results)."""
+    """Languages (flat shape; a list for a program: service: openedx/edx-enterprise test_utils/fake_catalog_api.py, course-discovery's search/all results). None when not sent or sent as null."""
 
     partner: str | None = None
-    """Partner (flat shape)."""
+    """Partner (flat shape). None when not sent or sent as null."""
 
     published: bool | None = None
-    """Published (flat shape)."""
+    """Published (flat shape). None when not sent or sent as null."""
 
     staff_uuids: list[str] = field(factory=list)
-    """Staff (flat shape)."""
+    """Staff (flat shape). Empty (`[]`) when not sent."""
 
     subject_uuids: list[str] = field(factory=list)
-    """Subjects (flat shape)."""
+    """Subjects (flat shape). Empty (`[]`) when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -3815,56 +3820,58 @@ class Assignment:
     """
 
     uuid: str
-    """Assignment identifier."""
+    """Assignment identifier. Always sent, never None."""
 
     assignment_configuration: str | None
-    """Owning assignment configuration (null once the configuration is deleted)."""
+    """Owning assignment configuration (null once the configuration is deleted). Always sent; None when sent as null."""
 
     learner_email: str
-    """Learner e-mail (scrubbed after 90 days to a retired address, never null; service: openedx/enterprise-access enterprise_access/apps/content_assignments/models.py, learner_email null=False)."""
+    """Learner e-mail (scrubbed after 90 days to a retired address, never null; service: openedx/enterprise-access enterprise_access/apps/content_assignments/models.py, learner_email null=False). Always sent, never None."""
 
     lms_user_id: int | None
-    """Learner user id in the learning system; may be null at creation."""
+    """Learner user id in the learning system; may be null at creation. Always sent; None when sent as null."""
 
     content_key: str
-    """Globally unique content identifier."""
+    """Globally unique content identifier. Always sent, never None."""
 
     parent_content_key: str | None
-    """Key of the course of an assigned course run (service: openedx/enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py, LearnerContentAssignmentResponseSerializer)."""
+    """Key of the course of an assigned course run (service: openedx/enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py, LearnerContentAssignmentResponseSerializer). Always sent; None when sent as null."""
 
     is_assigned_course_run: bool
-    """Whether the content assigned is a course run (service: openedx/enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py, LearnerContentAssignmentResponseSerializer)."""
+    """Whether the content assigned is a course run (service: openedx/enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py, LearnerContentAssignmentResponseSerializer). Always sent, never None."""
 
     content_title: str | None
-    """Title of the content."""
+    """Title of the content. Always sent; None when sent as null."""
 
     content_quantity: int
-    """Cost of the content, in USD cents, as a negative amount (what the assignment takes from the subsidy)."""
+    """Cost of the content, in USD cents, as a negative amount (what the assignment takes from the subsidy). Always sent, never None."""
 
     state: AssignmentState | str
-    """State of the assignment."""
+    """State of the assignment. Always sent, never None."""
 
     transaction_uuid: str | None
-    """Transaction identifier."""
+    """Transaction identifier. Always sent; None when sent as null."""
 
     actions: list[AssignmentAction]
-    """Action records."""
+    """Action records. Always sent."""
 
     earliest_possible_expiration: EarliestPossibleExpiration
+    """Earliest date at which an assignment may expire, and why. Always sent, never None."""
 
     recent_action: RecentAction | None = None
+    """The most recent action of an assignment. None when not sent."""
 
     learner_state: LearnerState | str | None = None
-    """State of the assignment as the learner sees it."""
+    """State of the assignment as the learner sees it. None when not sent or sent as null."""
 
     error_reason: str | dict[str, Any] | None = None
-    """Reason of an error, when present (a string, or an object in some responses)."""
+    """Reason of an error, when present (a string, or an object in some responses). None when not sent or sent as null."""
 
     content_metadata: AssignmentContentMetadata | None = None
-    """The assigned content's metadata from the catalog, or null when the service has none (service: openedx/enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py)."""
+    """The assigned content's metadata from the catalog, or null when the service has none (service: openedx/enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py). None when not sent or sent as null."""
 
     learner_acknowledged: bool | None = None
-    """Whether the learner acknowledged the assignment (service: openedx/enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py, LearnerContentAssignmentWithLearnerAcknowledgedResponseSerializer)."""
+    """Whether the learner acknowledged the assignment (service: openedx/enterprise-access enterprise_access/apps/api/serializers/content_assignments/assignment.py, LearnerContentAssignmentWithLearnerAcknowledgedResponseSerializer). None when not sent or sent as null."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -3896,34 +3903,34 @@ class AssignmentPage:
     """
 
     count: int | None = None
-    """Number of assignments in the listing."""
+    """Number of assignments in the listing. None when not sent."""
 
     page_count: int | None = None
-    """Number of pages in the listing."""
+    """Number of pages in the listing. None when not sent."""
 
     page_size: int | None = None
-    """Results per page."""
+    """Results per page. None when not sent."""
 
     current_page: int | None = None
-    """Number of this page."""
+    """Number of this page. None when not sent."""
 
     num_pages: int | None = None
-    """Number of pages in the listing (service: edx-drf-extensions' DefaultPagination, used by openedx/enterprise-access PaginationWithPageCount)."""
+    """Number of pages in the listing (service: edx-drf-extensions' DefaultPagination, used by openedx/enterprise-access PaginationWithPageCount). None when not sent."""
 
     start: int | None = None
-    """Offset of the first result of this page (service: edx-drf-extensions' DefaultPagination)."""
+    """Offset of the first result of this page (service: edx-drf-extensions' DefaultPagination). None when not sent."""
 
     next: str | None = None
-    """URL of the next page."""
+    """URL of the next page. None when not sent or sent as null."""
 
     previous: str | None = None
-    """URL of the previous page."""
+    """URL of the previous page. None when not sent or sent as null."""
 
     results: list[Assignment]
-    """The assignments of this page."""
+    """The assignments of this page. Always sent."""
 
     learner_state_counts: list[LearnerStateCount] = field(factory=list)
-    """Number of assignments per learner state."""
+    """Number of assignments per learner state. Empty (`[]`) when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -3947,13 +3954,13 @@ class AllocationResult:
     """
 
     updated: list[Assignment] | int
-    """Existing assignments allocated again (declared an integer, shown as a list of assignments)."""
+    """Existing assignments allocated again (declared an integer, shown as a list of assignments). Always sent."""
 
     created: list[Assignment] | int
-    """Newly created assignments (declared an integer, shown as a list of assignments)."""
+    """Newly created assignments (declared an integer, shown as a list of assignments). Always sent."""
 
     no_change: list[Assignment]
-    """Assignments that were already allocated for the policy, learner and content."""
+    """Assignments that were already allocated for the policy, learner and content. Always sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -3990,34 +3997,34 @@ class CatalogContentsPage:
     """
 
     count: int | None = None
-    """Number of items in the listing."""
+    """Number of items in the listing. None when not sent."""
 
     next: str | None = None
-    """URL of the next page."""
+    """URL of the next page. None when not sent or sent as null."""
 
     previous: str | None = None
-    """URL of the previous page."""
+    """URL of the previous page. None when not sent or sent as null."""
 
     num_pages: int | None = None
-    """Number of pages in the listing (service: edx-drf-extensions' DefaultPagination, used by openedx/enterprise-catalog get_content_metadata)."""
+    """Number of pages in the listing (service: edx-drf-extensions' DefaultPagination, used by openedx/enterprise-catalog get_content_metadata). None when not sent."""
 
     current_page: int | None = None
-    """Number of this page."""
+    """Number of this page. None when not sent."""
 
     start: int | None = None
-    """Offset of the first result of this page."""
+    """Offset of the first result of this page. None when not sent."""
 
     results: list[ContentItem]
-    """The items of this page."""
+    """The items of this page. Always sent."""
 
     uuid: str | None = None
-    """Catalog identifier (flat shape)."""
+    """Catalog identifier (flat shape). None when not sent."""
 
     title: str | None = None
-    """Catalog name (flat shape)."""
+    """Catalog name (flat shape). None when not sent."""
 
     enterprise_customer: str | None = None
-    """Customer linked to the catalog (flat shape)."""
+    """Customer linked to the catalog (flat shape). None when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -4140,111 +4147,112 @@ class SubsidyAccessPolicy:
     """
 
     uuid: str
-    """Policy identifier."""
+    """Policy identifier. Always sent, never None."""
 
     policy_type: str
-    """Type of the policy (name of a policy variant)."""
+    """Type of the policy (name of a policy variant). Always sent, never None."""
 
     display_name: str | None
-    """Name of the policy (null when none was given; service: openedx/enterprise-access enterprise_access/apps/subsidy_access_policy/models.py, display_name null=True)."""
+    """Name of the policy (null when none was given; service: openedx/enterprise-access enterprise_access/apps/subsidy_access_policy/models.py, display_name null=True). Always sent; None when sent as null."""
 
     description: str
-    """Description."""
+    """Description. Always sent, never None."""
 
     active: bool
-    """Whether the policy is active."""
+    """Whether the policy is active. Always sent, never None."""
 
     retired: bool
-    """Whether the policy is retired."""
+    """Whether the policy is retired. Always sent, never None."""
 
     enterprise_customer_uuid: str
-    """Owning enterprise customer."""
+    """Owning enterprise customer. Always sent, never None."""
 
     catalog_uuid: str
-    """Catalog of the policy."""
+    """Catalog of the policy. Always sent, never None."""
 
     subsidy_uuid: str
-    """Subsidy of the policy."""
+    """Subsidy of the policy. Always sent, never None."""
 
     access_method: str
-    """Method of access (for example `assigned`)."""
+    """Method of access (for example `assigned`). Always sent, never None."""
 
     per_learner_enrollment_limit: int | None
-    """Maximum enrollments per learner (null: no limit)."""
+    """Maximum enrollments per learner (null: no limit). Always sent; None when sent as null."""
 
     per_learner_spend_limit: int | None
-    """Maximum spend per learner, in USD cents (null: no limit; service: openedx/enterprise-access enterprise_access/apps/subsidy_access_policy/models.py, per_learner_spend_limit help_text)."""
+    """Maximum spend per learner, in USD cents (null: no limit; service: openedx/enterprise-access enterprise_access/apps/subsidy_access_policy/models.py, per_learner_spend_limit help_text). Always sent; None when sent as null."""
 
     spend_limit: int | None
-    """Maximum spend for the policy, in USD cents (null when none was set; service: openedx/enterprise-access enterprise_access/apps/subsidy_access_policy/models.py, spend_limit null=True)."""
+    """Maximum spend for the policy, in USD cents (null when none was set; service: openedx/enterprise-access enterprise_access/apps/subsidy_access_policy/models.py, spend_limit null=True). Always sent; None when sent as null."""
 
     spent_limit: int | None = None
-    """Maximum spend for the policy, in USD cents, under the name of the MFE API specification (service: openedx/enterprise-access docs/decisions/0006-api-specification-for-enterprise-mfes.rst, the redeemable policy of can-redeem and credits-available)."""
+    """Maximum spend for the policy, in USD cents, under the name of the MFE API specification (service: openedx/enterprise-access docs/decisions/0006-api-specification-for-enterprise-mfes.rst, the redeemable policy of can-redeem and credits-available). None when not sent or sent as null."""
 
     remaining_balance_for_learner: int | None = None
-    """Balance left for the requesting learner, in USD cents, under the name of the MFE API specification (service: openedx/enterprise-access docs/decisions/0006-api-specification-for-enterprise-mfes.rst; the serializers now send remaining_balance_per_user)."""
+    """Balance left for the requesting learner, in USD cents, under the name of the MFE API specification (service: openedx/enterprise-access docs/decisions/0006-api-specification-for-enterprise-mfes.rst; the serializers now send remaining_balance_per_user). None when not sent or sent as null."""
 
     list_price: int | ListPrice | None = None
-    """List price of the content asked about: in USD cents where the MFE API specification puts it on the policy (service: openedx/enterprise-access docs/decisions/0006-api-specification-for-enterprise-mfes.rst), a ListPrice where the service answers can-redeem (enterprise_access/apps/api/serializers/subsidy_access_policy.py, ListPriceResponseSerializer)."""
+    """List price of the content asked about: in USD cents where the MFE API specification puts it on the policy (service: openedx/enterprise-access docs/decisions/0006-api-specification-for-enterprise-mfes.rst), a ListPrice where the service answers can-redeem (enterprise_access/apps/api/serializers/subsidy_access_policy.py, ListPriceResponseSerializer). None when not sent or sent as null."""
 
     subsidy_active_datetime: datetime | None = None
-    """When the subsidy becomes active."""
+    """When the subsidy becomes active. None when not sent."""
 
     subsidy_expiration_datetime: datetime | None = None
-    """When the subsidy expires."""
+    """When the subsidy expires. None when not sent."""
 
     is_subsidy_active: bool | None = None
-    """Whether the subsidy is active."""
+    """Whether the subsidy is active. None when not sent."""
 
     aggregates: PolicyAggregates | None = None
+    """Spend totals of a subsidy access policy. None when not sent."""
 
     assignment_configuration: AssignmentConfiguration | str | None = None
-    """Assignment configuration: an object in the policy list, its uuid alone where the policy is read for redemption (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyRedeemableResponseSerializer)."""
+    """Assignment configuration: an object in the policy list, its uuid alone where the policy is read for redemption (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyRedeemableResponseSerializer). None when not sent or sent as null."""
 
     group_associations: list[Any] = field(factory=list)
-    """Group associations of the policy."""
+    """Group associations of the policy. Empty (`[]`) when not sent."""
 
     late_redemption_allowed_until: datetime | None
-    """Until when late redemption is allowed."""
+    """Until when late redemption is allowed. Always sent; None when sent as null."""
 
     is_late_redemption_allowed: bool
-    """Whether late redemption is allowed."""
+    """Whether late redemption is allowed. Always sent, never None."""
 
     retired_at: datetime | None
-    """When the policy was retired (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyResponseSerializer)."""
+    """When the policy was retired (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyResponseSerializer). Always sent; None when sent as null."""
 
     created: datetime | None = None
-    """When the policy was created (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyResponseSerializer)."""
+    """When the policy was created (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyResponseSerializer). None when not sent."""
 
     bnr_enabled: bool | None = None
-    """Whether learners may request credit under this policy (browse and request; service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyResponseSerializer)."""
+    """Whether learners may request credit under this policy (browse and request; service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyResponseSerializer). None when not sent."""
 
     total_spend_limits_for_subsidy: int | None = None
-    """Sum of the spend limits of the subsidy's active policies, in USD cents (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyResponseSerializer)."""
+    """Sum of the spend limits of the subsidy's active policies, in USD cents (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyResponseSerializer). None when not sent."""
 
     total_deposits_for_subsidy: int | None = None
-    """Total deposited into the subsidy's ledger, in USD cents (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyResponseSerializer)."""
+    """Total deposited into the subsidy's ledger, in USD cents (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyResponseSerializer). None when not sent."""
 
     learner_credit_request_config: str | None = None
-    """The learner credit request configuration of the policy (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyRedeemableResponseSerializer)."""
+    """The learner credit request configuration of the policy (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyRedeemableResponseSerializer). None when not sent or sent as null."""
 
     policy_redemption_url: str | None = None
-    """URL to POST to redeem the policy (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyRedeemableResponseSerializer)."""
+    """URL to POST to redeem the policy (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyRedeemableResponseSerializer). None when not sent or sent as null."""
 
     remaining_balance_per_user: int | None = None
-    """Balance left for the requesting learner, in USD cents (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyCreditsAvailableResponseSerializer)."""
+    """Balance left for the requesting learner, in USD cents (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyCreditsAvailableResponseSerializer). None when not sent or sent as null."""
 
     remaining_balance: int | None = None
-    """Balance left in the whole subsidy, in USD cents (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyCreditsAvailableResponseSerializer)."""
+    """Balance left in the whole subsidy, in USD cents (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyCreditsAvailableResponseSerializer). None when not sent or sent as null."""
 
     subsidy_expiration_date: datetime | None = None
-    """When the subsidy expires, as the subsidy service sent it (`2030-01-01 12:00:00Z`; service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyCreditsAvailableResponseSerializer)."""
+    """When the subsidy expires, as the subsidy service sent it (`2030-01-01 12:00:00Z`; service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyCreditsAvailableResponseSerializer). None when not sent or sent as null."""
 
     learner_content_assignments: list[Assignment] = field(factory=list)
-    """The requesting learner's assignments not yet acknowledged, with content metadata (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyCreditsAvailableResponseSerializer)."""
+    """The requesting learner's assignments not yet acknowledged, with content metadata (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyCreditsAvailableResponseSerializer). Empty (`[]`) when not sent."""
 
     learner_requests: list[dict[str, Any]] = field(factory=list)
-    """The requesting learner's open credit requests under the policy (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyCreditsAvailableResponseSerializer; items: subsidy_requests.py, LearnerCreditRequestSerializer)."""
+    """The requesting learner's open credit requests under the policy (service: openedx/enterprise-access enterprise_access/apps/api/serializers/subsidy_access_policy.py, SubsidyAccessPolicyCreditsAvailableResponseSerializer; items: subsidy_requests.py, LearnerCreditRequestSerializer). Empty (`[]`) when not sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""
@@ -4269,25 +4277,25 @@ class PolicyPage:
     """
 
     next: str | None = None
-    """URL of the next page."""
+    """URL of the next page. None when not sent or sent as null."""
 
     previous: str | None = None
-    """URL of the previous page."""
+    """URL of the previous page. None when not sent or sent as null."""
 
     count: int | None = None
-    """Number of policies in the listing."""
+    """Number of policies in the listing. None when not sent."""
 
     num_pages: int | None = None
-    """Number of pages in the listing."""
+    """Number of pages in the listing. None when not sent."""
 
     current_page: int | None = None
-    """Number of this page."""
+    """Number of this page. None when not sent."""
 
     start: int | None = None
-    """Offset of the first result of this page."""
+    """Offset of the first result of this page. None when not sent."""
 
     results: list[SubsidyAccessPolicy]
-    """The policies of this page."""
+    """The policies of this page. Always sent."""
 
     extra: dict[str, Any] = field(factory=dict)
     """Fields the server sent that the spec does not describe, kept as received."""

@@ -22,6 +22,7 @@ from ._commands_learners import learners
 from ._commands_sandbox import demo, sandbox
 from ._commands_sandbox_edit import sandbox_edit
 from ._commands_subscriptions import subscriptions
+from ._commands_whoami import whoami
 from ._commands_worker import worker
 from ._drift_option import DRIFT_OPTION
 from ._help import CLI_HELP, CONTEXT_SETTINGS
@@ -120,7 +121,7 @@ def command_tree() -> click.Group:
     hand-written commands, and the old names as hidden aliases."""
     tree = build_cli(OPERATIONS.values(), descriptions=_resource_descriptions(), hand_written=HAND_WRITTEN)
     click.version_option(__version__, prog_name="enterprise-async")(tree)
-    for command in (demo, sandbox, sandbox_edit, worker, bulk):
+    for command in (demo, sandbox, sandbox_edit, worker, bulk, whoami):
         tree.add_command(command)
     _add_old_names(tree)
     return tree

@@ -13,7 +13,7 @@ from .._generated.resources import LearnerSummaryOrdering
 from ..exports import AtomicFile, LearnerFormat, export_learners
 from ._context import ApiSettings, run_with_client
 from ._options import api_options
-from ._output import error_console
+from ._output import say
 
 __all__ = ["learners"]
 
@@ -83,4 +83,4 @@ def export(
     )
     count = run_with_client(api, work, on_stop=left)
     where = str(out) if out else "standard output"
-    error_console().print(f"wrote {count:,} learner records to {where} ({output_format})", markup=False)
+    say(f"wrote {count:,} learner records to {where} ({output_format})", stderr=True)

@@ -151,6 +151,7 @@ def _print_ids(running: Sandbox) -> None:
     configuration = next(policy for policy in data.policies if policy.assignment_configuration_uuid)
     lines = [
         "# Try, with those variables exported:",
+        "#   enterprise-async whoami              # the customer the token serves",
         "#   enterprise-async catalogs list",
         f"#   enterprise-async policies list {customer}",
         f"#   enterprise-async assignments list {configuration.assignment_configuration_uuid}",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+import attrs
 from rich.console import Group
 from rich.text import Text
 
@@ -155,9 +156,10 @@ CUSTOMER_COLUMNS: Final = (
 )
 
 
-def customers_summary_view(summary: CustomersSummary) -> Group:
-    """An export by customer: each customer's catalogs and items, the totals, then one line per
-    failure: the customer's own, or one of its catalogs'."""
+def customers_summary_view(summary: CustomersSummary, *, changes: bool = False) -> Group:
+    """An export by customer: each customer's catalogs and items, the totals, with ``changes``
+    one line per catalog saying what changed (``acme / Business Catalog: 12 created, ...``) and
+    their total, then one line per failure: the customer's own, or one of its catalogs'."""
     rows: list[list[Cell]] = []
     failures: list[Text] = []
     for outcome in summary.outcomes:
@@ -186,7 +188,33 @@ def customers_summary_view(summary: CustomersSummary) -> Group:
     totals = _pace(summary.items, f"for {len(summary.outcomes)} customers", summary.seconds)
     if summary.failed:
         totals += f"; {len(summary.failed)} incomplete"
-    return Group(view, Text(totals, style="bold"), *failures)
+    return Group(
+        view, Text(totals, style="bold"), *(_customers_changes(summary) if changes else []), *failures
+    )
+
+
+def _customers_changes(summary: CustomersSummary) -> list[Text]:
+    """Each customer's catalogs' changes lines, the catalog named after its customer, then the
+    total over every customer (a customer that could not start has no line: its failure says why)."""
+    lines: list[Text] = []
+    total = ChangeCounts()
+    failed = 0
+    for outcome in summary.outcomes:
+        export = outcome.summary
+        if export is None:
+            continue
+        named = [
+            attrs.evolve(catalog, title=f"{outcome.name} / {catalog.title or catalog.uuid}")
+            for catalog in export.outcomes
+        ]
+        own = attrs.evolve(export, outcomes=tuple(named))
+        lines += changes_lines(own, asked=True)[:-1]  # its own total left out
+        total += own.changes or ChangeCounts()
+        failed += len(own.failed)
+    said = f"changes: {total}"
+    if failed:
+        said += f"; {failed} failed catalog(s) not counted"
+    return [*lines, Text(said, style="bold")]
 
 
 def _pace(items: int, whose: str, seconds: float) -> str:

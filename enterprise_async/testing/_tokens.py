@@ -1,7 +1,8 @@
 """The token issuer: client-credentials grants, JWT-shaped tokens, expiry, and verification.
 
 Tokens look like the real ones (``header.payload.signature``, base64url, HS256 over a key derived
-from the seed) and carry the client, a user id, the customer and the validity period. Validity is
+from the seed) and carry the client, a user id, the customer (as the services' tokens do: an
+``enterprise_admin:<uuid>`` entry of the ``roles`` claim) and the validity period. Validity is
 decided by the issuer's own table on the monotonic clock, so ``expire_all()`` and short lifetimes
 (``token_lifetime=2.0``) behave exactly, whatever the wall clock does.
 """
@@ -23,6 +24,9 @@ from attrs import frozen
 __all__ = ["AuthFailure", "TokenIssuer", "fingerprint"]
 
 TOKEN_SCOPE = "user_id email profile read write"
+TOKEN_ROLE = "enterprise_admin"
+"""The role the token holds for its customer, written ``role:customer_uuid`` in its ``roles`` claim as
+edx-rbac writes a system-wide role (``create_role_auth_claim_for_user``), which the services read."""
 _TOKENS_KEPT = 256
 """Tokens whose id is kept once read (``TokenIssuer.check``)."""
 
@@ -112,7 +116,7 @@ class TokenIssuer:
             "aud": "enterprise-api",
             "client_id": self.client_id,
             "user_id": self._user_id,
-            "enterprise_customer_uuid": self._customer_uuid,
+            "roles": [f"{TOKEN_ROLE}:{self._customer_uuid}"],
             "scopes": TOKEN_SCOPE.split(),
             "iat": int(now_wall),
             "exp": int(now_wall + self.lifetime),

@@ -154,13 +154,13 @@ async def _change(address: SandboxAddress) -> None:
                 if response.status >= 300:
                     raise AssertionError(f"{body['edit']}: {response.status} {await response.text()}")
 
-        for place in rng.sample(range(ITEMS), UPDATED):
+        for _ in range(REMOVED):  # first: an item updated, then removed, would be one change, not two
+            await edit({"edit": "remove", "catalog": address.catalog, "place": rng.randrange(length)})
+            length -= 1
+        for place in rng.sample(range(length), UPDATED):
             await edit(
                 {"edit": "update", "catalog": address.catalog, "place": place, "fields": {"title": "B15"}}
             )
-        for _ in range(REMOVED):
-            await edit({"edit": "remove", "catalog": address.catalog, "place": rng.randrange(length)})
-            length -= 1
         for number in range(CREATED):
             key = f"BenchX+B15.{number}x"
             item = {"content_type": "course", "key": key, "aggregation_key": f"course:{key}", "title": "B15"}

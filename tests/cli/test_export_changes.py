@@ -1,18 +1,23 @@
 """``catalogs export`` with an item it cannot read (exit 5, the rejects file named) and with
 ``--changes`` (a line per catalog saying what changed, and the total; a failed catalog saying it
-reports nothing; progress bars counting the changes as they grow), through the command line."""
+reports nothing; progress bars counting the changes as they grow; an export by customer naming
+each catalog after its customer), through the command line."""
 
 from __future__ import annotations
 
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
+from enterprise_async.cli._export_views import customers_summary_view
 from enterprise_async.cli._failures import EXIT_INCOMPLETE, EXIT_REJECTED
 from enterprise_async.cli._progress import OVERALL, CatalogProgressBars
-from enterprise_async.exports import ChangeCounts, export_catalogs
+from enterprise_async.exports import CatalogOutcome, ChangeCounts, ExportSummary, export_catalogs
+from enterprise_async.exports._outcomes import Status
+from enterprise_async.fleet._customer_queue import CustomerOutcome, CustomersSummary
 from enterprise_async.models import Catalog
 from enterprise_async.testing import DataSize, Fault, Sandbox
 
@@ -125,3 +130,48 @@ async def test_the_progress_bars_count_the_changes_as_they_grow(tmp_path: Path) 
         )
         for created, updated, removed in grown
     ]
+
+
+def test_an_export_by_customer_prints_each_catalogs_changes_named_after_its_customer(tmp_path: Path) -> None:
+    def outcome(title: str, status: Status, changes: ChangeCounts | None, error: str | None = None) -> Any:
+        path = tmp_path / f"{title}.jsonl" if status != "failed" else None
+        return CatalogOutcome(title, title, status, 45, path, 0.1, error=error, changes=changes)
+
+    acme = ExportSummary(
+        tmp_path / "acme",
+        (
+            outcome("Business Catalog", "complete", ChangeCounts(1, 2, 3, 39)),
+            outcome(
+                "Executive Catalog",
+                "failed",
+                None,
+                "page 3: 503 Service Unavailable",
+            ),
+        ),
+        1.0,
+    )
+    globex = ExportSummary(
+        tmp_path / "globex", (outcome("Business Catalog", "complete", ChangeCounts(0, 1, 0, 44)),), 1.0
+    )
+    summary = CustomersSummary(
+        tmp_path,
+        (
+            CustomerOutcome("acme", acme, 1.0),
+            CustomerOutcome("globex", globex, 1.0),
+            CustomerOutcome("initech", None, 0.1, "the token request was refused with 401 Unauthorized"),
+        ),
+        2.0,
+    )
+    console = Console(file=io.StringIO(), width=300)
+    console.print(customers_summary_view(summary, changes=True))
+    lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert "acme / Business Catalog: 1 created, 2 updated, 3 removed, 39 unchanged" in lines
+    assert (
+        "acme / Executive Catalog: no change reported, nothing removed: its listing failed "
+        "(page 3: 503 Service Unavailable); its last complete export stays its baseline"
+    ) in lines
+    assert "globex / Business Catalog: 0 created, 1 updated, 0 removed, 44 unchanged" in lines
+    assert "changes: 1 created, 3 updated, 3 removed, 83 unchanged; 1 failed catalog(s) not counted" in lines
+    console = Console(file=io.StringIO(), width=300)
+    console.print(customers_summary_view(summary))  # without changes: no such line
+    assert "changes:" not in console.file.getvalue()  # type: ignore[attr-defined]

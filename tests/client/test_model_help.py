@@ -3,8 +3,12 @@ when it is ``None``, from the spec's descriptions, for every model."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import pydoc
 from collections.abc import Mapping
+from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -78,3 +82,38 @@ def test_money_fields_name_their_unit() -> None:
         assert entry.split(". ", 1)[0].count("in USD cents") == 1
     assert "Cost of the content, in USD cents" in _help(models.Assignment)
     assert "not cents" in _help(models.CourseRun)
+
+
+def _attribute_docstrings() -> dict[str, dict[str, str]]:
+    """By class and field: the docstring written under each field of the models' source, which
+    editors show on hover (attrs classes have slots, whose descriptors carry no text at run time)."""
+    source = Path(inspect.getfile(models.SubsidyAccessPolicy)).read_text(encoding="utf-8")
+    found: dict[str, dict[str, str]] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef):
+            body = node.body
+            found[node.name] = {
+                statement.target.id: _words(str(after.value.value))
+                for statement, after in pairwise(body)
+                if isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+            }
+    return found
+
+
+HOVER = _attribute_docstrings()
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_every_field_says_the_same_on_hover(name: str) -> None:
+    model = getattr(models, name)
+    for field in attrs.fields(model):
+        if not field.init or field.name == "extra":
+            continue
+        meaning = _meaning(SCHEMAS[name]["properties"][field.metadata.get("wire", field.name)])
+        hover = HOVER[name][field.name]
+        assert meaning is not None
+        assert _words(meaning) in hover, f"{name}.{field.name}: {hover!r}"
+        assert _when_none(field) in hover, f"{name}.{field.name}: {hover!r}"

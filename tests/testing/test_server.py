@@ -109,7 +109,7 @@ async def test_token_is_jwt_shaped_and_names_the_client_and_customer(api: RawAPI
     _header, payload, signature = token.split(".")
     claims = orjson.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
     assert claims["client_id"] == sandbox.client_id
-    assert claims["enterprise_customer_uuid"] == sandbox.data.customers[0].uuid
+    assert claims["roles"] == [f"enterprise_admin:{sandbox.data.customers[0].uuid}"]
     assert claims["exp"] - claims["iat"] == 3600
     assert signature
 
