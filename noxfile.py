@@ -92,6 +92,7 @@ SLOW_SUITES = (
     "tests/codegen",
     "tests/exports/test_soak.py",
     "tests/docs/test_markdown_blocks.py",
+    "tests/docs/test_adding_a_field.py",
 )
 """Multi-process, regeneration and guide-running suites (minutes each; each guide block runs in a
 process of its own) that test no Python-version-specific code

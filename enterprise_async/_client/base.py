@@ -201,10 +201,11 @@ class BaseClient(UndocumentedCalls, TokenIdentity):
 
     @classmethod
     def _view(cls, of: BaseClient, **settings: Unpack[ClientSettings]) -> Self:
-        """A client made with ``settings`` over the drift report, session and ``Link`` of ``of``."""
+        """A client made by this class's constructor with ``settings``, over the drift report,
+        session and ``Link`` of ``of``."""
         view = cls.__new__(cls)
-        vars(view)["_viewed"] = of  # read, and removed, by ``__init__``
-        BaseClient.__init__(view, **settings)
+        vars(view)["_viewed"] = of  # read, and removed, by ``BaseClient.__init__``
+        cls.__init__(view, **settings)
         return view
 
     # ------------------------------------------------------------------ lifecycle

@@ -25,6 +25,7 @@ from .._transport.wire import read_bounded
 from .._utils.redaction import shown_url
 from ..errors import (
     APIConnectionError,
+    APITimeoutError,
     ClientValidationError,
     JobResultsDownloadError,
     JobResultsUnavailableError,
@@ -80,7 +81,8 @@ async def follow_job_results(
             links += 1
             body = await client.read_link(str(link))
             if body is not None:
-                return read_rows(spec, body.decode("utf-8-sig"), client.conversion, operation.name)
+                where = shown_url(URL(str(link), encoded=True))
+                return read_rows(spec, body.decode("utf-8-sig"), client.conversion, operation.name, where)
             expired_first = not fresh  # a new link at once; a second one expired too: wait
         fresh = expired_first
         remaining = deadline - loop.time()
@@ -132,12 +134,16 @@ async def read_presigned(
                     f"the storage host answered {response.status} for {where}", status=response.status
                 )
             return await read_bounded(response, limit=options.max_response_bytes, method="GET", url=url)
-    except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+    except (asyncio.TimeoutError, aiohttp.ServerTimeoutError):
+        raise APITimeoutError(f"reading the results file at {where} timed out") from None
+    except aiohttp.ClientError as error:
         failure = type(error).__name__
         raise APIConnectionError(f"reading the results file at {where} failed: {failure}") from None
 
 
-def read_rows(spec: JobResults, text: str, conversion: Conversion, operation: str = "") -> list[Any]:
+def read_rows(
+    spec: JobResults, text: str, conversion: Conversion, operation: str = "", where: str | None = None
+) -> list[Any]:
     """The rows of a results file, as ``spec.row_model``s (decoded by ``conversion``) in the file's order.
 
     The header row names the columns (``spec.columns``: header, field); a column the spec does not
@@ -151,7 +157,8 @@ def read_rows(spec: JobResults, text: str, conversion: Conversion, operation: st
     names = dict(spec.columns)
     missing = [column for column in names if column not in header]
     if missing:
-        raise ResponseDecodeError(f"{operation}: the results file lacks the column(s) {', '.join(missing)}")
+        file = f"the results file at {where}" if where else "the results file"
+        raise ResponseDecodeError(f"{operation}: {file} lacks the column(s) {', '.join(missing)}")
     fields = [names.get(column, column) for column in header]
     model = spec.row_model
     return [conversion.from_dict(model, dict(zip(fields, row, strict=False))) for row in reader if row]

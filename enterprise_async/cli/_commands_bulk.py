@@ -25,7 +25,7 @@ from .._generated.client import EnterpriseClient
 from ..errors import ClientValidationError, IncompleteBulkError
 from ..models import BulkRevokeResult, to_dict
 from ._context import ApiSettings, run_with_client
-from ._failures import partly_done
+from ._failures import files_named, partly_done
 from ._options import api_options, json_option
 from ._output import print_document, show
 from ._record_list import Cell, ListColumn, RecordList
@@ -269,7 +269,8 @@ def run_bulk(
     def report(result: BulkResult[Any]) -> None:
         if remaining is not None:
             left = [item for state in NOT_DONE for item in result.items(state)] + unapplied(result)
-            remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
+            with files_named():
+                remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
         if as_json:
             print_document(_document(result))
         else:

@@ -18,7 +18,7 @@ from ._export_views import customers_summary_view, export_summary_view
 from ._failures import IncompleteError, InputError, RejectedItemsError, partly_done, read_customers_file, run
 from ._next_command import next_command
 from ._options import api_options, json_option
-from ._output import error_console, print_document, show
+from ._output import error_console, print_document, say, show
 from ._progress import CatalogProgressBars
 
 __all__ = ["catalogs"]
@@ -182,7 +182,7 @@ def _queue_options(
         policy=RedisPolicy(retry_window=retry_window),
         wait=wait_for_folder,
         wait_timeout=wait_timeout,
-        notify=lambda note: error_console().print(note, markup=False, soft_wrap=True),
+        notify=lambda note: say(note, stderr=True),
         start_worker=f"`{next_command(command='worker')}`",
     )
 

@@ -23,11 +23,11 @@ from ..errors import IncompleteBulkError
 from ..models import BulkEnrollmentResult, to_dict
 from ._commands_bulk import bulk, emails_file_option, job_id, read_items, remaining_option, run_bulk
 from ._context import ApiSettings, run_with_client
-from ._failures import partly_done, stop_note
+from ._failures import files_named, partly_done, stop_note
 from ._next_command import next_command
 from ._operation_options import required_choice
 from ._options import api_options, json_option, list_option
-from ._output import error_console, print_json_line, show
+from ._output import error_console, print_json_line, say, show
 from ._record_list import ListColumn, RecordList
 
 __all__ = ["enrollments", "report_enrollment_results"]
@@ -126,9 +126,7 @@ def enroll(
         queued.append(job)
         if not as_json:
             count = len(outcome.items.get("emails", ()))
-            error_console().print(
-                f"job {job} queued: chunk {outcome.number}, {count} learner(s)", markup=False
-            )
+            say(f"job {job} queued: chunk {outcome.number}, {count} learner(s)", stderr=True)
 
     async def wait_for_jobs(client: EnterpriseClient) -> None:
         for job in list(queued):
@@ -264,12 +262,14 @@ def report_enrollment_results(
     """Write the jobs' rows (the services' CSV columns), add the learners whose rows failed to
     ``--remaining``, and say how the enrollments ended."""
     if results_file is not None:
-        _write_rows(rows, results_file)
+        with files_named():
+            _write_rows(rows, results_file)
     failed = list(dict.fromkeys(row.email for row in rows if row.status == FAILED))
     if remaining is not None and failed:
-        kept = remaining.read_text(encoding="utf-8").splitlines() if remaining.exists() else []
-        left = list(dict.fromkeys([*kept, *failed]))
-        remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
+        with files_named():
+            kept = remaining.read_text(encoding="utf-8").splitlines() if remaining.exists() else []
+            left = list(dict.fromkeys([*kept, *failed]))
+            remaining.write_text("".join(f"{item}\n" for item in left), encoding="utf-8")
     counts = {status: sum(1 for row in rows if row.status == status) for status in ("success", "pending")}
     click.echo(
         f"enrollments: {counts['success']} success, {counts['pending']} pending license activation, "

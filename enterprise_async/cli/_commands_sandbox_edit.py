@@ -18,7 +18,7 @@ from ..errors import BadRequestError, NotFoundError
 from ..testing._edit_requests import EDITS_PATH
 from ._context import ApiSettings, run_with_client
 from ._failures import CommandError, InputError
-from ._output import stdout_console
+from ._output import say
 
 __all__ = ["sandbox_edit"]
 
@@ -52,7 +52,7 @@ def create(catalog_uuid: str, item_json: str, at: int | None) -> None:
     made = answer.get("item") or {}
     name = made.get("key") or made.get("uuid") or "the item"
     where = f"at {at}" if at is not None else "at the end"
-    stdout_console().print(f"created {name} {where} of catalog {catalog_uuid}", markup=False)
+    say(f"created {name} {where} of catalog {catalog_uuid}")
 
 
 @sandbox_edit.command(epilog=ITEM_HELP)
@@ -66,9 +66,7 @@ def update(catalog_uuid: str, item: str, fields: tuple[str, ...]) -> None:
     """
     values = dict(_field(text) for text in fields)
     _send({"edit": "update", "catalog": catalog_uuid, "place": _place(item), "fields": values})
-    stdout_console().print(
-        f"updated {', '.join(values)} of item {item} of catalog {catalog_uuid}", markup=False
-    )
+    say(f"updated {', '.join(values)} of item {item} of catalog {catalog_uuid}")
 
 
 @sandbox_edit.command(epilog=ITEM_HELP)
@@ -77,7 +75,7 @@ def update(catalog_uuid: str, item: str, fields: tuple[str, ...]) -> None:
 def remove(catalog_uuid: str, item: str) -> None:
     """Take an item out of CATALOG_UUID; the items after it move one place back."""
     _send({"edit": "remove", "catalog": catalog_uuid, "place": _place(item)})
-    stdout_console().print(f"removed item {item} of catalog {catalog_uuid}", markup=False)
+    say(f"removed item {item} of catalog {catalog_uuid}")
 
 
 @sandbox_edit.command(epilog=ITEM_HELP)
@@ -86,7 +84,7 @@ def remove(catalog_uuid: str, item: str) -> None:
 def touch(catalog_uuid: str, item: str) -> None:
     """Move an item's modification time and nothing else (its content stays as it is)."""
     _send({"edit": "touch", "catalog": catalog_uuid, "place": _place(item)})
-    stdout_console().print(f"touched item {item} of catalog {catalog_uuid}", markup=False)
+    say(f"touched item {item} of catalog {catalog_uuid}")
 
 
 @sandbox_edit.command()
@@ -94,7 +92,7 @@ def touch(catalog_uuid: str, item: str) -> None:
 def customer(customer_uuid: str) -> None:
     """A change to the customer itself: every item of its catalogs gets a later time, nothing else."""
     _send({"edit": "customer", "customer": customer_uuid})
-    stdout_console().print(f"changed customer {customer_uuid}", markup=False)
+    say(f"changed customer {customer_uuid}")
 
 
 def _send(edit: dict[str, Any]) -> dict[str, Any]:

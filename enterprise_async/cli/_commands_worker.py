@@ -26,7 +26,7 @@ from ..fleet._redis import DEFAULT_RETRY_WINDOW, RedisPolicy, check_redis_url, r
 from ..fleet._worker_clients import has_environment_credentials
 from ._failures import InputError, read_customers_file, require_installed, run
 from ._options import concurrency_option
-from ._output import error_console
+from ._output import say
 
 __all__ = ["checked_queue_url", "fleet_logging", "require_fleet_extra", "retry_window_option", "worker"]
 
@@ -164,7 +164,7 @@ def worker(
             job_timeout=job_timeout,
             burst=burst,
             policy=RedisPolicy(retry_window=retry_window),
-            announce=lambda: error_console().print(summary, markup=False, soft_wrap=True),
+            announce=lambda: say(summary, stderr=True),
         )
     )
     if stopped_by is not None:
@@ -190,8 +190,6 @@ def _serves(
 
 def _interrupted(number: signal.Signals) -> NoReturn:
     """Say, in one line, that a signal stopped the worker, and exit with 128 + its number."""
-    error_console().print(
-        f"interrupted by {number.name}: the worker stopped; its running jobs went back to the queue",
-        markup=False,
-    )
+    stopped = "the worker stopped; its running jobs went back to the queue"
+    say(f"interrupted by {number.name}: {stopped}", stderr=True)
     raise click.exceptions.Exit(SIGNAL_EXIT_BASE + int(number))

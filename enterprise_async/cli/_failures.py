@@ -44,6 +44,7 @@ __all__ = [
     "TerminationError",
     "exit_code_table",
     "failure",
+    "files_named",
     "interruption",
     "partly_done",
     "read_customers_file",
@@ -151,6 +152,19 @@ def failure(error: EnterpriseError | OSError) -> CommandError:
         return CommandError(f"{type(error).__name__}: {error}")
     where = f": {error.filename}" if error.filename else ""
     return CommandError(f"{error.strerror or type(error).__name__}{where}")
+
+
+@contextlib.contextmanager
+def files_named() -> Iterator[None]:
+    """Within: a file the user named that cannot be read or written (a directory that does not
+    exist, a full disk) is the one-line failure naming it as given, not a traceback. For a file
+    written after the command's work, outside ``run``."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise  # the reader went away (``| head``): click exits quietly
+    except OSError as error:
+        raise failure(error) from None
 
 
 def require_installed(extra: str) -> None:

@@ -26,6 +26,7 @@ __all__ = [
     "print_document",
     "print_json_line",
     "print_listing",
+    "say",
     "show",
     "stdout_console",
 ]
@@ -93,6 +94,13 @@ def stdout_console() -> Console:
 def error_console() -> Console:
     """A console on standard error, for progress and notes that must not mix with results."""
     return _console(stderr=True)
+
+
+def say(message: str, *, stderr: bool = False) -> None:
+    """A one-line message (a note, a log line, what was done): wrapped at words on a terminal,
+    and one line, however long, on a file or a pipe, where a reader takes a line for a record."""
+    console = _console(stderr=stderr)
+    console.print(message, markup=False, soft_wrap=not console.is_terminal)
 
 
 def show(*renderables: RenderableType) -> None:

@@ -22,6 +22,7 @@ import attrs
 import orjson
 
 from .._generated.client import EnterpriseClient
+from .._generated.resources import LearnerSummaryOrdering
 from ..errors import ClientValidationError
 from ..models import LearnerSummary, to_dict
 
@@ -106,7 +107,7 @@ async def export_learners(
     sink: ByteSink,
     *,
     output_format: LearnerFormat = "csv",
-    ordering: str | None = None,
+    ordering: LearnerSummaryOrdering | None = None,
 ) -> int:
     """Write the learner summary of ``enterprise_uuid`` to ``sink``; returns the number of records.
 

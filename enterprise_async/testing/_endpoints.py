@@ -58,7 +58,8 @@ class Endpoints:
         """A route for every operation of ``spec`` (the token route is the server's own): the
         stateful handler registered under its name, else an answer synthesized from its schemas.
         The handlers page as ``spec`` says (parameters and envelope of each ``x-sdk-pagination``),
-        and a required field their records lack is filled in from the schema (``Synthesizer.complete``)."""
+        and a documented field their records lack is filled in from the schema, as the service
+        would send it (``Synthesizer.complete``)."""
         synthesizer = Synthesizer(spec.components, self.data.seed)
         self.pages.operations = spec.operations
         self.pages.envelopes = {
@@ -86,7 +87,15 @@ class Endpoints:
             return answer
 
         def completing(name: str, handler: Handler) -> Handler:
-            complete = synthesizer.completer(name, spec.responses.get(name, {}))
+            rules = self.services.rules(name)  # what the service emits (none under the reference)
+            operation = spec.operations.get(name)
+            paged = operation is not None and operation.pagination is not None
+            # a listing's envelope is its paginator's: the fields its pagination (or the service's
+            # envelope rule) names, which the handler writes, and no other
+            envelope = rules.get("envelope", () if paged else None)
+            complete = synthesizer.completer(
+                name, spec.responses.get(name, {}), envelope=envelope, fields=rules.get("fields")
+            )
 
             def answer(call: Call) -> Reply:
                 return complete(handler(call), call.params)

@@ -13,13 +13,14 @@ import hashlib
 import math
 import random
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 from urllib.parse import urlencode
 
 from attrs import evolve, frozen
 
 from .._spec import Operation, Pagination
+from ._completion import Completion, Shape, shape_of
 from ._pages import page_envelope, requested_page
 from ._replies import ApiError, Reply
 
@@ -41,8 +42,7 @@ class Synthesizer:
     def __init__(self, components: Mapping[str, Any], seed: int) -> None:
         self.components = components
         self.seed = seed
-        self._requires: dict[int, bool] = {}
-        self._plans: dict[int, _CompletionPlan | None] = {}
+        self._completion = Completion(self)
 
     def answer(
         self,
@@ -85,84 +85,19 @@ class Synthesizer:
         return _scalar(kind, schema, rng)
 
     def complete(
-        self, value: Any, schema: Any, rng: random.Random | Callable[[], random.Random], depth: int = 0
+        self,
+        value: Any,
+        schema: Any,
+        rng: random.Random | Callable[[], random.Random],
+        *,
+        shape: Shape | None = None,
+        items: Mapping[str, Shape] | None = None,
     ) -> Any:
-        """``value`` (a stateful handler's answer) with every required property it lacks filled in
-        from ``schema``, so that a field a spec edit makes required appears at once. Optional
-        properties a handler leaves out stay out, as the services leave them out. ``value`` itself
-        is never changed: what lacks nothing is returned as it is, the rest as copies. ``rng``
-        may be given as what makes it, made only when something is drawn. The walk
-        follows ``_CompletionPlan``s (one a schema, made once): only the properties that are
-        required, or hold one below them, are visited."""
-        if depth > MAX_DEPTH:
-            return value
-        plan = self._plan(schema)
-        if plan is None:
-            return value
-        if isinstance(value, list):
-            if plan.items is None:
-                return value
-            done = [self.complete(item, plan.items, rng, depth + 1) for item in value]
-            return value if all(new is old for new, old in zip(done, value, strict=True)) else done
-        if not isinstance(value, dict) or not plan.fields:
-            return value
-        result = value
-        for name, field_schema, below, required in plan.fields:
-            if name in value:
-                if not below:
-                    continue
-                new = self.complete(value[name], field_schema, rng, depth + 1)
-                if new is value[name]:
-                    continue
-            elif required:
-                new = self.value(field_schema, rng if isinstance(rng, random.Random) else rng(), depth + 1)
-            else:
-                continue
-            result = dict(result) if result is value else result
-            result[name] = new
-        return result
-
-    def _plan(self, schema: Any) -> _CompletionPlan | None:
-        """What ``complete`` visits of a value of ``schema`` (None: nothing, it requires nothing)."""
-        key = id(schema)
-        if key in self._plans:
-            return self._plans[key]
-        plan = None
-        if self._requires_anything(schema):
-            resolved = self.resolve(schema)
-            kind = _kind(resolved)
-            items = resolved.get("items", {}) if kind == "array" else None
-            required = resolved.get("required", ())
-            fields = tuple(
-                (name, part, below, name in required)
-                for name, part in resolved.get("properties", {}).items()
-                for below in (self._requires_anything(part),)
-                if below or name in required
-            )
-            plan = _CompletionPlan(
-                items if items is not None and self._requires_anything(items) else None,
-                fields if kind == "object" else (),
-            )
-        self._plans[key] = plan
-        return plan
-
-    def _requires_anything(self, schema: Any, seen: frozenset[int] = frozenset()) -> bool:
-        """Whether ``schema`` or a schema below it names a required property (cached per schema)."""
-        key = id(schema)
-        cached = self._requires.get(key)
-        if cached is not None:
-            return cached
-        if key in seen:
-            return False
-        resolved = self.resolve(schema)
-        below = [*resolved.get("properties", {}).values()]
-        if _kind(resolved) == "array":
-            below.append(resolved.get("items", {}))
-        found = bool(resolved.get("required")) or any(
-            self._requires_anything(part, seen | {key}) for part in below
-        )
-        self._requires[key] = found
-        return found
+        """``value`` (a stateful handler's answer) with every documented field it lacks filled in
+        from ``schema``, required or optional, as the services send them (``Completion``): a
+        field a spec edit adds appears at once. ``shape`` and ``items`` say what a service emits
+        (of the answer, and of every object of a schema, by name)."""
+        return self._completion.complete(value, schema, rng, shape=shape, items=items)
 
     def resolve(self, schema: Any) -> Mapping[str, Any]:
         """``schema`` with its ``$ref`` (and ``allOf`` parts) followed."""
@@ -257,34 +192,51 @@ class Synthesizer:
         return [self.value(item, self._random(*key, index)) for index in range(page.start, page.end)]
 
     def completer(
-        self, name: str, responses: Mapping[int, Any]
+        self,
+        name: str,
+        responses: Mapping[int, Any],
+        *,
+        envelope: Sequence[str] | None = None,
+        fields: Sequence[Any] | None = None,
     ) -> Callable[[Reply, Mapping[str, str]], Reply]:
         """What completes the answers of operation ``name`` (``complete`` on the schema of each
-        answer's status), drawing from the seed, the operation and its path parameters."""
+        answer's status), drawing from the seed, the operation and its path parameters. A service
+        that writes only an ``envelope``'s fields, or only its serializer's ``fields`` of the
+        objects it answers with (the items of the answer's lists), gets no other field."""
+        shape = Shape(frozenset(envelope)) if envelope is not None else None
+        emitted = shape_of(fields) if fields is not None else None
+        listed = {
+            status: dict.fromkeys(self._listed_schemas(schema), emitted) if emitted is not None else None
+            for status, schema in responses.items()
+        }
 
         def completed(reply: Reply, params: Mapping[str, str]) -> Reply:
             schema = responses.get(reply.status)
             if schema is None or reply.data is None:
                 return reply
+            items = listed[reply.status]
             drawn = functools.cache(lambda: self._random(name, *sorted(params.items())))
-            data = self.complete(reply.data, schema, drawn)
+            data = self.complete(reply.data, schema, drawn, shape=shape, items=items)
             return reply if data is reply.data else evolve(reply, data=data)
 
         return completed
 
+    def _listed_schemas(self, schema: Any) -> set[str]:
+        """The schemas (by name) of the objects an answer lists: its own items when it is a list,
+        else those of its lists (a page's results, an allocation's created, updated, no_change)."""
+        resolved = self.resolve(schema)
+        options = [resolved, *resolved.get("oneOf", resolved.get("anyOf", ()))]
+        arrays = [self.resolve(option) for option in options]
+        arrays += [self.resolve(part) for option in arrays for part in option.get("properties", {}).values()]
+        return {
+            array["items"]["$ref"].rsplit("/", 1)[-1]
+            for array in arrays
+            if isinstance(array.get("items"), Mapping) and "$ref" in array["items"]
+        }
+
     def _random(self, *key: Any) -> random.Random:
         digest = hashlib.sha256(repr((self.seed, *key)).encode()).digest()
         return random.Random(int.from_bytes(digest[:8], "big"))
-
-
-@frozen
-class _CompletionPlan:
-    """What ``Synthesizer.complete`` visits of a value of one schema: an array's items (None
-    when they require nothing), or an object's properties that are required or hold a required
-    one below them, in order, as (name, schema, requires anything below, required)."""
-
-    items: Any
-    fields: tuple[tuple[str, Any, bool, bool], ...]
 
 
 @frozen

@@ -176,3 +176,46 @@ def test_the_rate_of_a_resumed_catalog_leaves_out_the_items_already_on_disk() ->
         task = Task(TaskID(0), "One", 1000, completed, _get_time=lambda: 10.0, fields={"resumed": 900})
         task.start_time = 0.0
         assert column.render(task).plain == shown
+
+
+def test_a_message_wraps_at_words_on_a_terminal_and_stays_one_line_through_a_pipe(
+    served: Sandbox, tmp_path: Path
+) -> None:
+    """Wrapping is for terminals only: through a real pipe, whatever COLUMNS says, a message is
+    one line (a log reader takes a line for a record); on a terminal it wraps at the terminal's
+    width. Both streams: learners export's note on standard error, sandbox-edit's on standard output."""
+    out = tmp_path / ("a-folder-whose-name-is-long-" * 3) / "and of several words" / "learners.csv"
+    out.parent.mkdir(parents=True)
+    customer = served.data.customers[0].uuid
+    catalog = served.data.catalogs[0].uuid
+    fields = [f"field_{number}_with_a_long_name=1" for number in range(4)]
+    runs = {
+        "stderr": (
+            ["learners", "export", customer, "--out", str(out)],
+            f"wrote {len(served.data.summaries(customer))} learner records to {out} (csv)",
+        ),
+        "stdout": (
+            ["sandbox-edit", "update", catalog, "3", *fields],
+            f"updated {', '.join(field.split('=')[0] for field in fields)} of item 3 of catalog {catalog}",
+        ),
+    }
+    columns = 60
+    for stream, (arguments, message) in runs.items():
+        assert len(message) > columns
+        command = [sys.executable, "-m", "enterprise_async", *arguments]
+        piped = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            env={**os.environ, "COLUMNS": "40"},
+        )
+        assert piped.returncode == 0, piped.stderr
+        assert getattr(piped, stream).splitlines() == [message]
+        code, output = run_in_terminal(command, columns)
+        lines = screen_lines(output)
+        assert code == 0, output[-2000:]
+        assert len(lines) > 1
+        assert too_wide(lines, columns) == []
+        assert "".join(lines).replace(" ", "") == message.replace(" ", "")

@@ -15,6 +15,7 @@ from attrs import evolve
 from enterprise_async._generated.operations import OPERATIONS
 from enterprise_async._spec import Operation, Pagination, Param, Rule
 from enterprise_async.testing import GENERATED_SPEC, Fault, Sandbox, SpecTable
+from enterprise_async.testing._completion import Shape, shape_of
 from enterprise_async.testing._synthesis import SYNTHETIC_LIST_LENGTH, Synthesizer
 
 from .conftest import RawAPI
@@ -383,20 +384,50 @@ async def test_the_same_catalog_gets_the_same_filled_in_value_on_every_request()
     assert [catalog.extra["region"] for catalog in first] == [catalog.extra["region"] for catalog in again]
 
 
-def test_completing_copies_what_lacks_a_required_field_and_leaves_optional_ones_out() -> None:
+def test_completing_fills_in_every_documented_field_an_answer_lacks_optional_ones_too() -> None:
     synthesizer = Synthesizer(COMPONENTS, seed=0)
     line = {"sku": "a-1"}
     stored = {"uuid": "6f1c1f0e-8a4e-4b2a-9d59-0c7c1b1f2a10", "amount": 5, "lines": [line]}
     completed = synthesizer.complete(stored, {"$ref": "#/components/schemas/Transaction"}, random.Random(0))
     assert stored == {"uuid": "6f1c1f0e-8a4e-4b2a-9d59-0c7c1b1f2a10", "amount": 5, "lines": [line]}
-    assert set(completed) == {"uuid", "amount", "lines", "state", "created"}
-    assert "note" not in completed
+    assert line == {"sku": "a-1"}
+    assert set(completed) == {"uuid", "amount", "lines", "state", "created", "note"}
+    assert completed["lines"] == [{"sku": "a-1", "price": completed["lines"][0]["price"]}]
     assert completed["amount"] == 5
+
+
+def test_completing_leaves_out_what_the_sdk_computes_and_what_a_service_does_not_emit() -> None:
+    transaction = COMPONENTS["Transaction"]
+    computed = {"type": "boolean", "x-sdk-computed": True}
+    components = {
+        **COMPONENTS,
+        "Transaction": {**transaction, "properties": {**transaction["properties"], "partial": computed}},
+    }
+    synthesizer = Synthesizer(components, seed=0)
+    page = {"data": [{"uuid": "u", "amount": 1, "lines": [{"sku": "a-1"}]}]}
+    schema = {"$ref": "#/components/schemas/TransactionPage"}
+    everything = synthesizer.complete(page, schema, random.Random(0))
+    assert set(everything["data"][0]) == {"uuid", "amount", "lines", "state", "created", "note"}
+    assert set(everything["data"][0]["lines"][0]) == {"sku", "price"}
+    emitted = shape_of(["uuid", "amount", "state", {"lines": ["sku"]}])  # a serializer's fields
+    shaped = synthesizer.complete(
+        page, schema, random.Random(0), shape=Shape(frozenset({"data"})), items={"Transaction": emitted}
+    )
+    assert set(shaped) == {"data", "page", "per_page", "total", "total_pages"}  # required: always
+    assert set(shaped["data"][0]) == {"uuid", "amount", "lines", "state", "created"}  # created: required
+    assert shaped["data"][0]["lines"] == [{"sku": "a-1"}]
 
 
 def test_an_answer_that_lacks_nothing_is_returned_as_it_is() -> None:
     synthesizer = Synthesizer(COMPONENTS, seed=0)
-    whole = {"uuid": "u", "amount": 1, "state": "pending", "created": "2026-01-01T00:00:00Z", "lines": []}
+    whole = {
+        "uuid": "u",
+        "amount": 1,
+        "state": "pending",
+        "created": "2026-01-01T00:00:00Z",
+        "lines": [],
+        "note": None,
+    }
     assert (
         synthesizer.complete(whole, {"$ref": "#/components/schemas/Transaction"}, random.Random(0)) is whole
     )

@@ -257,6 +257,80 @@ def results_file_refused(api: ScriptedAPI) -> tuple[Call, str]:
     return call, "/storage/results.csv"
 
 
+async def _hang_up(request: web.Request) -> web.StreamResponse:
+    """Close the connection without a word (a proxy or a worker that died mid-request)."""
+    assert request.transport is not None
+    request.transport.close()
+    await asyncio.sleep(30)
+    return web.Response()
+
+
+def connection_dropped(api: ScriptedAPI) -> tuple[Call, str]:
+    issue_tokens(api)
+    api.routes[("GET", PREFIX + CATALOGS)] = _hang_up
+    return list_catalogs, PREFIX + CATALOGS
+
+
+def token_connection_dropped(api: ScriptedAPI) -> tuple[Call, str]:
+    api.routes[("POST", TOKEN)] = _hang_up
+    return list_catalogs, TOKEN
+
+
+def token_gateway_page(api: ScriptedAPI) -> tuple[Call, str]:
+    async def page(_: web.Request) -> web.StreamResponse:
+        return web.Response(
+            body=b"<html><body>502 Bad Gateway</body></html>", status=502, content_type="text/html"
+        )
+
+    api.routes[("POST", TOKEN)] = page
+    return list_catalogs, TOKEN
+
+
+def xml_not_read(api: ScriptedAPI) -> tuple[Call, str]:
+    issue_tokens(api)
+    answer(api, CATALOGS, b"<root><list-item>", "application/xml")
+    return with_own_client(list_catalogs, response_format="xml"), PREFIX + CATALOGS
+
+
+def unreadable_item(api: ScriptedAPI) -> tuple[Call, str]:
+    issue_tokens(api)
+    api.json("GET", PREFIX + CATALOGS, {"count": 1, "next": None, "results": [{"title": "no uuid"}]})
+
+    async def call(client: EnterpriseClient) -> object:
+        pager = client.catalogs.list(extra_query={"note": QUERY_VALUE}).with_unreadable()
+        (item,) = await pager.to_list()
+        raise item.error
+
+    return call, PREFIX + CATALOGS
+
+
+def _results_file(api: ScriptedAPI, respond: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Call:
+    issue_tokens(api)
+    link = f"{api.base_url}/storage/results.csv?X-Amz-Signature={QUERY_VALUE}"
+    api.json("GET", PREFIX + ENROLLMENT, {"job_id": JOB, "download_url": link})
+    api.routes[("GET", "/storage/results.csv")] = respond
+
+    def call(client: EnterpriseClient) -> Awaitable[object]:
+        return client.enrollments.results(CUSTOMER, JOB, timeout=5, poll_interval=0.01)
+
+    return call
+
+
+def results_file_lacks_a_column(api: ScriptedAPI) -> tuple[Call, str]:
+    async def respond(_: web.Request) -> web.StreamResponse:
+        return web.Response(body=b"email\nada@acme.example\n", content_type="text/csv")
+
+    return _results_file(api, respond), "/storage/results.csv"
+
+
+def results_file_silent(api: ScriptedAPI) -> tuple[Call, str]:
+    async def respond(_: web.Request) -> web.StreamResponse:
+        await asyncio.sleep(30)
+        return web.Response(body=b"")
+
+    return with_own_client(_results_file(api, respond), timeout=0.2), "/storage/results.csv"
+
+
 CASES: dict[str, tuple[Callable[[ScriptedAPI], tuple[Call, str]], type[EnterpriseError]]] = {
     "a 404 behind a wrong base path": (wrong_base_path, APIStatusError),
     "a refused POST": (refused_post, APIStatusError),
@@ -276,6 +350,13 @@ CASES: dict[str, tuple[Callable[[ScriptedAPI], tuple[Call, str]], type[Enterpris
     "a lookup answering another item": (another_course, ResponseDecodeError),
     "a rate wait past its limit": (rate_wait, APITimeoutError),
     "a results file the storage refuses": (results_file_refused, JobResultsDownloadError),
+    "a connection dropped without an answer": (connection_dropped, APIConnectionError),
+    "the token issuer hanging up": (token_connection_dropped, APIConnectionError),
+    "a gateway's page for the token": (token_gateway_page, APIStatusError),
+    "an XML body that cannot be read": (xml_not_read, ResponseDecodeError),
+    "an item that cannot be read, kept": (unreadable_item, ResponseDecodeError),
+    "a results file without a column": (results_file_lacks_a_column, ResponseDecodeError),
+    "a results file that never comes": (results_file_silent, APITimeoutError),
 }
 
 
