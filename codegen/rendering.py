@@ -104,6 +104,8 @@ _NAME = re.compile(r"\b[A-Z][A-Za-z0-9]+\b")
 _NOT_MODELS = {
     "Any",
     "Literal",
+    "JSONInput",
+    "QueryValue",
     "Mapping",
     "Sequence",
     "Rule",

@@ -76,7 +76,7 @@ class SpecReader:
         if name := self.ref_name(schema):
             if self.is_enum(name):  # closed: the enum's members, or their values spelt out
                 return f"{name} | {_literal(self.schemas[name]['enum'])}"
-            return f"{name} | Mapping[str, Any]"
+            return f"{name} | Mapping[str, JSONInput]"
         if "enum" in schema:  # closed; a long list goes by the name the spec gives it
             return str(schema.get("x-sdk-type-name") or _literal(schema["enum"]))
         kind = primary_type(schema)
@@ -87,8 +87,8 @@ class SpecReader:
             "integer": "int",
             "number": "float",
             "boolean": "bool",
-            "object": "Mapping[str, Any]",
-        }.get(kind, "Any")
+            "object": "Mapping[str, JSONInput]",
+        }.get(kind, "JSONInput")
 
     # ------------------------------------------------------------------ rules
     def rule(self, schema: Schema) -> str:

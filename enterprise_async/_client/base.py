@@ -296,7 +296,7 @@ class BaseClient(UndocumentedCalls, TokenIdentity):
     async def call(
         self,
         operation: Operation[ResultT],
-        arguments: Mapping[str, Any],
+        arguments: Mapping[str, object],
         options: RequestOptions | None = None,
     ) -> ResultT:
         """Run one operation with a call's arguments: they are validated, the request is built
@@ -311,7 +311,7 @@ class BaseClient(UndocumentedCalls, TokenIdentity):
     async def call_raw(
         self,
         operation: Operation[ResultT],
-        arguments: Mapping[str, Any],
+        arguments: Mapping[str, object],
         options: RequestOptions | None = None,
     ) -> APIResponse[ResultT]:
         """Like ``call``, but the answer with its HTTP details; an error status still raises."""
@@ -321,14 +321,14 @@ class BaseClient(UndocumentedCalls, TokenIdentity):
     async def call_in_chunks(
         self,
         operation: Operation[ResultT],
-        arguments: Mapping[str, Any],
+        arguments: Mapping[str, object],
         options: RequestOptions | None = None,
     ) -> BulkResult[ResultT]:
         """Run a bulk operation over any number of items, in the chunks its spec allows
         (``x-sdk-chunks`` in spec/openapi.yaml); each chunk is checked, then sent once as
         ``call`` sends it. The ``BulkResult`` names every chunk's outcome."""
 
-        async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
+        async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, object]) -> ResultT:
             answer = await self._answer(prepared, options)
             result: ResultT = answer.result(chunk_arguments)
             return result

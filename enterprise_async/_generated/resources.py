@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from .._bulk.chunks import BulkResult
 from .._client.job_results import DEFAULT_POLL_INTERVAL, DEFAULT_RESULTS_TIMEOUT, follow_job_results
@@ -20,6 +20,7 @@ from .._paging import AsyncPager
 from .._request.options import RequestOptions
 from .._request.retry import RetryPolicy
 from .._request.timeouts import Timeout
+from .._utils.json_types import JSONInput, QueryValue
 from .._utils.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -193,8 +194,8 @@ class PoliciesResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> AllocationResult:
         """Allocate a content assignment in a policy to a list of learners for one content key.
 
@@ -250,8 +251,8 @@ class PoliciesResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> BulkResult[AllocationResult]:
         """``allocate`` for any number of items: sent in chunks the service accepts, merged.
 
@@ -283,8 +284,8 @@ class PoliciesResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> AsyncPager[SubsidyAccessPolicy, PolicyPage]:
         """List the subsidy access policies of an enterprise customer.
 
@@ -356,8 +357,8 @@ class AssignmentsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> AsyncPager[Assignment, AssignmentPage]:
         """List the learner content assignments of an assignment configuration.
 
@@ -421,8 +422,8 @@ class AssignmentsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> None:
         """Remind the learners of the given assignments.
 
@@ -467,8 +468,8 @@ class AssignmentsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> None:
         """Cancel the given assignments.
 
@@ -528,8 +529,8 @@ class SubscriptionsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> AsyncPager[SubscriptionPlan, SubscriptionPlanPage]:
         """List subscription plans.
 
@@ -568,8 +569,8 @@ class SubscriptionsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> LicenseAssignmentResult:
         """Assign licenses of a subscription plan to users.
 
@@ -629,8 +630,8 @@ class SubscriptionsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> BulkResult[LicenseAssignmentResult]:
         """``assign_licenses`` for any number of items: sent in chunks the service accepts, merged.
 
@@ -659,12 +660,12 @@ class SubscriptionsResource(Resource):
         subscription_plan_uuid: str,
         *,
         user_emails: Sequence[str] | None = None,
-        filters: Sequence[BulkRevokeFilter | Mapping[str, Any]] | None = None,
+        filters: Sequence[BulkRevokeFilter | Mapping[str, JSONInput]] | None = None,
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> BulkRevokeResult:
         """Revoke licenses of a subscription plan in bulk, by e-mail or by filters (never both).
 
@@ -717,12 +718,12 @@ class SubscriptionsResource(Resource):
         subscription_plan_uuid: str,
         *,
         user_emails: Iterable[str] | None = None,
-        filters: Sequence[BulkRevokeFilter | Mapping[str, Any]] | None = None,
+        filters: Sequence[BulkRevokeFilter | Mapping[str, JSONInput]] | None = None,
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> BulkResult[BulkRevokeResult]:
         """``bulk_revoke`` for any number of items: sent in chunks the service accepts, merged.
 
@@ -766,8 +767,8 @@ class EnrollmentsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> BulkEnrollmentJobStatus:
         """The status of a bulk enrollment job; download_url is set once its results file exists.
 
@@ -835,8 +836,8 @@ class EnrollmentsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> BulkEnrollmentJob:
         """Enroll learners in course runs in bulk; returns the id of the enrollment job.
 
@@ -891,8 +892,8 @@ class EnrollmentsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> BulkResult[BulkEnrollmentJob]:
         """``bulk_enroll`` for any number of items: sent in chunks the service accepts, merged.
 
@@ -937,8 +938,8 @@ class CatalogsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> AsyncPager[Catalog, CatalogPage]:
         """List the catalogs available to the organization.
 
@@ -975,8 +976,8 @@ class CatalogsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> AsyncPager[ContentItem, CatalogContentsPage]:
         """List the active content of a catalog (open for enrollment now or later).
 
@@ -1016,8 +1017,8 @@ class CatalogsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> Course:
         """Read one course of a catalog.
 
@@ -1052,8 +1053,8 @@ class CatalogsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> CourseRun:
         """Read one course run of a catalog.
 
@@ -1091,8 +1092,8 @@ class CatalogsResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> Program:
         """Read one program of a catalog.
 
@@ -1145,8 +1146,8 @@ class LearnerSummaryResource(Resource):
         timeout: float | Timeout | None = None,
         retry: RetryPolicy | None = None,
         extra_headers: Mapping[str, str] | None = None,
-        extra_query: Mapping[str, Any] | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_query: Mapping[str, QueryValue] | None = None,
+        extra_body: Mapping[str, JSONInput] | None = None,
     ) -> AsyncPager[LearnerSummary, LearnerSummaryPage]:
         """List the learner summary records of a customer.
 

@@ -16,7 +16,7 @@ import io
 import re
 from collections.abc import Callable, Sequence
 from contextlib import aclosing
-from typing import Any, Final, Literal, Protocol, get_args
+from typing import Final, Literal, Protocol, get_args
 
 import attrs
 import orjson
@@ -66,7 +66,7 @@ def spreadsheet_safe(text: str) -> str:
     return text
 
 
-def csv_cell(value: Any) -> str:
+def csv_cell(value: object) -> str:
     """A value as CSV text: ISO dates, exact decimals, lowercase booleans, empty for missing, and
     text a spreadsheet would run as a formula escaped (``spreadsheet_safe``)."""
     if value is None:
