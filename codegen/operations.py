@@ -19,7 +19,15 @@ import yaml
 from attrs import field, frozen
 
 from codegen import operation_extensions as extensions
-from codegen.spec_reader import ERROR_SCHEMA, SCHEMA_PREFIX, Schema, SpecError, SpecReader, primary_type
+from codegen.spec_reader import (
+    ERROR_SCHEMA,
+    SCHEMA_PREFIX,
+    Schema,
+    SpecError,
+    SpecReader,
+    literal_alias,
+    primary_type,
+)
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
 
@@ -38,6 +46,8 @@ class Argument:
     explode: bool = True
     wire: str | None = None
     """The parameter's name on the wire when the argument is named otherwise (``x-sdk-argument``)."""
+    alias: tuple[str, str] | None = None
+    """The name and ``Literal[...]`` of the closed enum the argument takes, when the spec names it."""
 
 
 @frozen
@@ -265,6 +275,7 @@ def _parameter_argument(reader: SpecReader, parameter: Schema) -> Argument:
         description=parameter.get("description", ""),
         explode=parameter.get("explode", parameter.get("style", "form") == "form"),
         wire=parameter["name"] if "x-sdk-argument" in parameter else None,
+        alias=literal_alias(schema),
     )
 
 

@@ -83,12 +83,16 @@ def render_client(resources: tuple[ResourceSpec, ...]) -> str:
 
 def render_resources(resources: tuple[ResourceSpec, ...]) -> str:
     operations = [operation for resource in resources for operation in resource.operations]
-    models = sorted(_hinted_models(operations))
+    aliases = dict(
+        sorted({argument.alias for op in operations for argument in op.arguments if argument.alias})
+    )
+    models = sorted(_hinted_models(operations) - set(aliases))
     return (
         template_environment()
         .get_template("resources.py.jinja2")
         .render(
             resources=resources,
+            aliases=aliases,
             models=models,
             chunked=any(operation.chunking for operation in operations),
             jobs=any(operation.job_results for operation in operations),
@@ -99,6 +103,9 @@ def render_resources(resources: tuple[ResourceSpec, ...]) -> str:
 _NAME = re.compile(r"\b[A-Z][A-Za-z0-9]+\b")
 _NOT_MODELS = {
     "Any",
+    "Literal",
+    "JSONInput",
+    "QueryValue",
     "Mapping",
     "Sequence",
     "Rule",
@@ -146,6 +153,6 @@ def _hinted_models(operations: list[OperationSpec]) -> set[str]:
 def _names(sources: list[str]) -> set[str]:
     found: set[str] = set()
     for source in sources:
-        source = re.sub(r"'[^']*'", "", source)  # names inside string literals are not references
+        source = re.sub(r"'[^']*'|\"[^\"]*\"", "", source)  # names inside string literals are not references
         found.update(_NAME.findall(source))
     return found - _NOT_MODELS

@@ -72,11 +72,13 @@ class SpecReader:
     def hint(self, schema: Schema) -> str:
         """The Python type a resource method accepts for a value of this schema."""
         if enum := self.open_enum(schema):
-            return f"{enum} | str"
+            return f"{enum} | str"  # the spec says the service accepts any text
         if name := self.ref_name(schema):
-            if self.is_enum(name):
-                return f"{name} | str"
-            return f"{name} | Mapping[str, Any]"
+            if self.is_enum(name):  # closed: the enum's members, or their values spelt out
+                return f"{name} | {_literal(self.schemas[name]['enum'])}"
+            return f"{name} | Mapping[str, JSONInput]"
+        if "enum" in schema:  # closed; a long list goes by the name the spec gives it
+            return str(schema.get("x-sdk-type-name") or _literal(schema["enum"]))
         kind = primary_type(schema)
         if kind == "array":
             return f"Sequence[{self.hint(schema.get('items', {}))}]"
@@ -85,8 +87,8 @@ class SpecReader:
             "integer": "int",
             "number": "float",
             "boolean": "bool",
-            "object": "Mapping[str, Any]",
-        }.get(kind, "Any")
+            "object": "Mapping[str, JSONInput]",
+        }.get(kind, "JSONInput")
 
     # ------------------------------------------------------------------ rules
     def rule(self, schema: Schema) -> str:
@@ -96,12 +98,16 @@ class SpecReader:
         if name := self.ref_name(schema):
             target = self.schemas[name]
             if self.is_enum(name):
-                return call_source("Rule", ["'string'"], {"enum": name})
+                return call_source(
+                    "Rule", ["'string'"], {"enum": name, "choices": repr(tuple(target["enum"]))}
+                )
             return self.object_rule(target, model=name)
         kind = primary_type(schema)
         if kind == "object" and "properties" in schema:
             return self.object_rule(schema)
         options: dict[str, str] = {}
+        if "enum" in schema:
+            options["choices"] = repr(tuple(schema["enum"]))
         if _nullable(schema):
             options["nullable"] = "True"
         for key, option in (
@@ -222,3 +228,15 @@ def _nullable(schema: Schema) -> bool:
 def call_source(name: str, args: list[str], options: Mapping[str, str]) -> str:
     parts = [*args, *(f"{key}={value}" for key, value in options.items())]
     return f"{name}({', '.join(parts)})"
+
+
+def literal_alias(schema: Schema) -> tuple[str, str] | None:
+    """The ``(name, Literal[...])`` of a closed enum the spec names (``x-sdk-type-name``)."""
+    if "enum" not in schema or "x-sdk-type-name" not in schema:
+        return None
+    return str(schema["x-sdk-type-name"]), _literal(schema["enum"])
+
+
+def _literal(values: list[Any]) -> str:
+    """``Literal[...]`` of an enum's values: what a closed request enum takes as text."""
+    return "Literal[" + ", ".join(repr(str(value)) for value in values) + "]"

@@ -50,6 +50,7 @@ EXTENSIONS = (
     "x-sdk-argument",
     "x-sdk-job-results",
     "x-sdk-limit-refusal",
+    "x-sdk-type-name",
 )
 
 

@@ -201,10 +201,11 @@ class BaseClient(UndocumentedCalls, TokenIdentity):
 
     @classmethod
     def _view(cls, of: BaseClient, **settings: Unpack[ClientSettings]) -> Self:
-        """A client made with ``settings`` over the drift report, session and ``Link`` of ``of``."""
+        """A client made by this class's constructor with ``settings``, over the drift report,
+        session and ``Link`` of ``of``."""
         view = cls.__new__(cls)
-        vars(view)["_viewed"] = of  # read, and removed, by ``__init__``
-        BaseClient.__init__(view, **settings)
+        vars(view)["_viewed"] = of  # read, and removed, by ``BaseClient.__init__``
+        cls.__init__(view, **settings)
         return view
 
     # ------------------------------------------------------------------ lifecycle
@@ -295,7 +296,7 @@ class BaseClient(UndocumentedCalls, TokenIdentity):
     async def call(
         self,
         operation: Operation[ResultT],
-        arguments: Mapping[str, Any],
+        arguments: Mapping[str, object],
         options: RequestOptions | None = None,
     ) -> ResultT:
         """Run one operation with a call's arguments: they are validated, the request is built
@@ -310,7 +311,7 @@ class BaseClient(UndocumentedCalls, TokenIdentity):
     async def call_raw(
         self,
         operation: Operation[ResultT],
-        arguments: Mapping[str, Any],
+        arguments: Mapping[str, object],
         options: RequestOptions | None = None,
     ) -> APIResponse[ResultT]:
         """Like ``call``, but the answer with its HTTP details; an error status still raises."""
@@ -320,14 +321,14 @@ class BaseClient(UndocumentedCalls, TokenIdentity):
     async def call_in_chunks(
         self,
         operation: Operation[ResultT],
-        arguments: Mapping[str, Any],
+        arguments: Mapping[str, object],
         options: RequestOptions | None = None,
     ) -> BulkResult[ResultT]:
         """Run a bulk operation over any number of items, in the chunks its spec allows
         (``x-sdk-chunks`` in spec/openapi.yaml); each chunk is checked, then sent once as
         ``call`` sends it. The ``BulkResult`` names every chunk's outcome."""
 
-        async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, Any]) -> ResultT:
+        async def send(prepared: PreparedRequest, chunk_arguments: Mapping[str, object]) -> ResultT:
             answer = await self._answer(prepared, options)
             result: ResultT = answer.result(chunk_arguments)
             return result

@@ -214,9 +214,18 @@ def _check_string(rule: Rule, value: Any, path: str) -> None:
         )
     if rule.const is not None and value != rule.const:
         raise _InvalidArgumentError(path, f"must be {rule.const!r}")
+    if rule.choices and value not in rule.choices:
+        raise _InvalidArgumentError(path, f"must be one of {_listed(rule.choices)}; got {value!r}")
     if rule.pattern is not None and not re.search(rule.pattern, value):
         raise _InvalidArgumentError(path, f"{value!r} does not match {rule.pattern!r}")
     _check_format(rule.format, value, path)
+
+
+def _listed(choices: tuple[str, ...], shown: int = 12) -> str:
+    """The values a closed enum accepts, the first ``shown`` of a long list and how many in all."""
+    if len(choices) <= shown:
+        return ", ".join(choices)
+    return f"{', '.join(choices[:shown])}, ... ({len(choices)} in all: see the argument's type)"
 
 
 def _check_format(format_: str | None, value: str, path: str) -> None:

@@ -91,14 +91,17 @@ class Rule:
     """What a value must be: the part of a JSON Schema the SDK checks before sending.
 
     ``kind`` is the schema's ``type``.
-    ``enum`` accepts members of an open enum as well as plain strings; ``model`` is an attrs class
-    accepted in place of a mapping for an object.
+    ``enum`` accepts members of an open enum as well as plain strings; ``choices``, when given, are
+    the only values a request may carry (a closed request enum: the spec's ``enum``, or a ``$ref`` to
+    one, where the service accepts nothing else); ``model`` is an attrs class accepted in place of a
+    mapping for an object.
     """
 
     kind: RuleType = "any"
     format: str | None = None
     nullable: bool = False
     enum: type[Any] | None = None
+    choices: tuple[str, ...] = ()
     const: str | None = None
     minimum: float | None = None
     maximum: float | None = None

@@ -1,7 +1,7 @@
 """The types of JSON a user hands the client or gets back as it is, with no model between.
 
-``JSONValue`` is JSON as decoded (``client.request`` without ``cast_to``, ``RawResponse.data()``,
-``to_dict``): objects are ``dict``, arrays ``list``. ``JSONInput`` is what may be sent as JSON (a
+``JSONValue`` is JSON as decoded (what ``client.request`` gives without ``cast_to``): objects are
+``dict``, arrays ``list``. ``JSONInput`` is what may be sent as JSON (a
 request's ``json``, ``extra_body``): any mapping or sequence of such values, checked before sending.
 ``QueryValue`` is a query parameter's value: a scalar, or a list of them sent as one comma-separated
 value; None leaves the parameter out.

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import get_args
 
 import click
 
 from .._generated.client import EnterpriseClient
+from .._generated.resources import LearnerSummaryOrdering
 from ..exports import AtomicFile, LearnerFormat, export_learners
 from ._context import ApiSettings, run_with_client
 from ._options import api_options
@@ -36,13 +38,19 @@ def learners() -> None:
     show_default=True,
     help="CSV with a header of the model's fields, or JSON Lines with every field the server sent.",
 )
-@click.option("--ordering", help="Field to sort by (server default: last_activity_date).")
+@click.option(
+    "--ordering",
+    type=click.Choice(get_args(LearnerSummaryOrdering)),
+    metavar="FIELD",
+    help="Field to sort by, -FIELD descending (server default: -last_activity_date); a field of the "
+    "records, as the spec lists them: another is refused before anything is sent.",
+)
 @api_options(format_names=("--response-format",))
 def export(
     enterprise_uuid: str,
     out: Path | None,
     output_format: LearnerFormat,
-    ordering: str | None,
+    ordering: LearnerSummaryOrdering | None,
     api: ApiSettings,
 ) -> None:
     """Export the learner summary of ENTERPRISE_UUID, one row per record, streamed as it arrives.

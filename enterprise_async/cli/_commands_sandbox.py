@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._request.options import ResponseFormat
 from ..testing import DataSize
 from ._demo import DEMO_CATALOG_ITEMS, run_demo
 from ._export_views import export_totals
@@ -43,7 +44,7 @@ __all__ = ["demo", "sandbox"]
     show_default=True,
     help="Format the sandbox answers in.",
 )
-def demo(out: Path | None, seed: int, catalog_items: int, response_format: str) -> None:
+def demo(out: Path | None, seed: int, catalog_items: int, response_format: ResponseFormat) -> None:
     """Tour every resource against an embedded sandbox: no credentials, no network.
 
     Lists policies, allocates twice (created, then no_change), lists assignments with their learner

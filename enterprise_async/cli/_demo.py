@@ -23,6 +23,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from .._generated.client import EnterpriseClient
+from .._request.options import ResponseFormat
 from ..exports import ExportSummary, export_catalogs
 from ..models import (
     Assignment,
@@ -70,7 +71,7 @@ STRANGER: Final = "nobody@demo.example.com"
 
 
 async def run_demo(
-    console: Console, *, seed: int, catalog_items: int, out: Path | None, response_format: str
+    console: Console, *, seed: int, catalog_items: int, out: Path | None, response_format: ResponseFormat
 ) -> ExportSummary:
     """Tour every resource of a sandbox of ``seed``, then export every catalog to ``out`` (a
     temporary directory when None); returns the export's summary."""

@@ -52,7 +52,7 @@ def required_choice(ctx: click.Context, param: click.Parameter, value: bool | No
 
 
 def _completion(rule: Rule) -> Callable[[click.Context, click.Parameter, str], list[str]] | None:
-    """Shell completion of an open enum's documented values (any other value is accepted too)."""
+    """Shell completion of an enum's documented values (a closed one's are the only ones accepted)."""
     values = _enum_values(rule.items if rule.kind == "array" and rule.items else rule)
     if not values:
         return None
@@ -106,6 +106,8 @@ def _list_callback(items: Rule) -> Callable[[click.Context, click.Parameter, Seq
     structured = items.kind in ("object", "any")
 
     def one(part: str) -> Any:
+        if items.choices and part not in items.choices:  # a closed enum: a usage error, exit 2
+            raise click.BadParameter(f"{part!r} is not one of {', '.join(items.choices)}")
         try:
             return convert(part)
         except ValueError:
@@ -138,14 +140,18 @@ def _scalar_callback(rule: Rule) -> Callable[[click.Context, click.Parameter, st
 
 
 def _enum_values(rule: Rule | None) -> list[str]:
-    if rule is None or rule.enum is None:
+    if rule is None:
         return []
-    return [str(member.value) for member in rule.enum]
+    if rule.choices:
+        return list(rule.choices)
+    return [] if rule.enum is None else [str(member.value) for member in rule.enum]
 
 
 def _metavar(rule: Rule) -> str:
     if rule.kind == "array" and rule.items is not None:
         return _metavar(rule.items)
+    if rule.choices:
+        return "[" + "|".join(rule.choices) + "]" if len(rule.choices) <= 12 else "FIELD"
     if values := _enum_values(rule):
         return "[" + "|".join(values) + "|...]"
     return {"integer": "INTEGER", "number": "NUMBER", "object": "JSON", "any": "VALUE"}.get(rule.kind, "TEXT")
@@ -154,7 +160,13 @@ def _metavar(rule: Rule) -> str:
 def _help(description: str, rule: Rule, *, required: bool) -> str:
     """The spec's description, then what the value may be."""
     notes: list[str] = []
-    if values := _enum_values(rule.items if rule.kind == "array" else rule):
+    values_of = rule.items if rule.kind == "array" and rule.items is not None else rule
+    if values_of.choices:
+        listed = (
+            ", ".join(values_of.choices) if len(values_of.choices) <= 12 else "see the error for the list"
+        )
+        notes.append(f"one of the {len(values_of.choices)} values the service accepts ({listed})")
+    elif values := _enum_values(values_of):
         notes.append(f"documented values: {', '.join(values)} (others are passed on)")
     if rule.kind == "object" and rule.properties:
         notes.append(f"a JSON object with {', '.join(rule.properties)}")
@@ -234,6 +246,8 @@ class SpecArgument:
 
 
 def _scalar_type(rule: Rule) -> Any:
+    if rule.choices:  # a closed enum: another value is a usage error (exit 2), before anything is sent
+        return click.Choice(rule.choices)
     if rule.kind == "integer":
         return click.INT
     if rule.kind == "number":

@@ -16,12 +16,13 @@ import io
 import re
 from collections.abc import Callable, Sequence
 from contextlib import aclosing
-from typing import Any, Final, Literal, Protocol, get_args
+from typing import Final, Literal, Protocol, get_args
 
 import attrs
 import orjson
 
 from .._generated.client import EnterpriseClient
+from .._generated.resources import LearnerSummaryOrdering
 from ..errors import ClientValidationError
 from ..models import LearnerSummary, to_dict
 
@@ -65,7 +66,7 @@ def spreadsheet_safe(text: str) -> str:
     return text
 
 
-def csv_cell(value: Any) -> str:
+def csv_cell(value: object) -> str:
     """A value as CSV text: ISO dates, exact decimals, lowercase booleans, empty for missing, and
     text a spreadsheet would run as a formula escaped (``spreadsheet_safe``)."""
     if value is None:
@@ -106,7 +107,7 @@ async def export_learners(
     sink: ByteSink,
     *,
     output_format: LearnerFormat = "csv",
-    ordering: str | None = None,
+    ordering: LearnerSummaryOrdering | None = None,
 ) -> int:
     """Write the learner summary of ``enterprise_uuid`` to ``sink``; returns the number of records.
 

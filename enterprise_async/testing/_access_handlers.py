@@ -29,6 +29,10 @@ NO_FUNDS: Final = (
 )
 
 
+_LEARNER_STATE_ORDER: Final = {
+    state: rank for rank, state in enumerate(("notifying", "waiting", "failed", "expired"))
+}
+"""The rank enterprise-access annotates as ``learner_state_sort_order`` (the spec's order of LearnerState)."""
 ASSIGNMENT_ORDERING: Final[Mapping[str, Callable[[AssignmentRecord], Any]]] = {
     "uuid": lambda record: record.uuid,
     "learner_email": lambda record: record.learner_email,
@@ -40,6 +44,7 @@ ASSIGNMENT_ORDERING: Final[Mapping[str, Callable[[AssignmentRecord], Any]]] = {
     "learner_state": lambda record: record.learner_state,
     "created": lambda record: record.created,
     "recent_action_time": lambda record: record.recent_action["timestamp"],
+    "learner_state_sort_order": lambda record: _LEARNER_STATE_ORDER.get(record.learner_state or ""),
 }
 """Fields the assignment list orders by; others named in ``ordering`` are ignored, as DRF does."""
 ASSIGNMENT_QUERY: Final = (

@@ -7,11 +7,13 @@ import hashlib
 import logging
 import socket
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
+from typing_extensions import Unpack
 
+from .._client.settings import ClientSettings
 from .._generated.client import EnterpriseClient
 from .._utils.optional import require_extra
 from ._data_size import DataSize
@@ -301,13 +303,13 @@ class Sandbox:
 
     # ------------------------------------------------------------------ clients and tokens
 
-    def client(self, **kwargs: Any) -> EnterpriseClient:
+    def client(self, **kwargs: Unpack[ClientSettings]) -> EnterpriseClient:
         """An ``EnterpriseClient`` wired to this sandbox; keyword arguments (``response_format``,
         ``max_retries``, ``timeout``...) pass through and may override the wiring.
 
         The sandbox is on loopback, so the client reads no proxy from the environment
         (``trust_env=False``) unless told to or given a session of its own."""
-        settings: dict[str, Any] = {
+        settings: ClientSettings = {
             "client_id": self.client_id,
             "client_secret": self.client_secret,
             "base_url": self.base_url,

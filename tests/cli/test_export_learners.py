@@ -109,6 +109,21 @@ def test_learners_export_asks_for_the_services_largest_page(cli: CommandLine, se
     assert sizes == {"1000"}  # edx-enterprise-data's EnterpriseEnrollmentsPagination.max_page_size
 
 
+def test_learners_export_refuses_an_ordering_the_service_does_not_sort_by(
+    cli: CommandLine, served: Sandbox, tmp_path: Path
+) -> None:
+    customer = served.data.customers[0].uuid
+    ran = cli("learners", "export", customer, "--ordering", "bogus", "--out", str(tmp_path / "x.csv"))
+    assert ran.exit_code == 2, ran.stderr  # a usage error: nothing sent, nothing written
+    assert "'bogus' is not one of" in ran.stderr
+    assert served.requests.find("GET", SUMMARY.format(customer)) == []
+    assert list(tmp_path.iterdir()) == []
+    ran = cli("learners", "export", customer, "--ordering", "-last_activity_date")
+    assert ran.exit_code == 0, ran.stderr
+    (first, *_) = served.requests.find("GET", SUMMARY.format(customer))
+    assert first.query_value("ordering") == "-last_activity_date"
+
+
 async def test_a_summary_without_pagination_is_exported_too() -> None:
     async with (
         Sandbox(seed=1, learner_summary="list", profile="reference") as sandbox,

@@ -82,13 +82,14 @@ def test_every_command_answers_to_the_spec_spelling_too(operation: Operation[Any
     )
 
 
-def test_help_shows_the_summary_descriptions_and_open_enum_values(cli: CommandLine) -> None:
+def test_help_shows_the_summary_descriptions_and_the_values_a_closed_enum_accepts(cli: CommandLine) -> None:
     ran = cli("assignments", "list", "--help")
     assert ran.exit_code == 0
     assert OPERATIONS["assignments.list"].summary in " ".join(ran.stdout.split())
     for state in LearnerState:
         assert state.value in ran.stdout
-    assert "others are passed on" in ran.stdout
+    assert "others are passed on" not in ran.stdout
+    assert "values the service accepts" in " ".join(ran.stdout.split())
 
 
 def test_integer_options_are_sent_as_integers(cli: CommandLine, served: Sandbox) -> None:
@@ -133,11 +134,25 @@ def test_array_options_take_repeats_commas_and_the_singular_name(cli: CommandLin
     }
 
 
-def test_an_undocumented_enum_value_is_passed_on(cli: CommandLine, served: Sandbox) -> None:
+@pytest.mark.parametrize(
+    "option",
+    [
+        ("--learner-state", "waitng"),
+        ("--learner-state-in", "waiting,hibernating"),
+        ("--state", "canceled"),
+        ("--state-in", "allocated", "--state-in", "canceled"),
+        ("--ordering", "bogus"),
+    ],
+    ids=lambda option: option[0],
+)
+def test_a_value_a_closed_enum_does_not_accept_is_a_usage_error_and_nothing_is_sent(
+    cli: CommandLine, served: Sandbox, option: tuple[str, ...]
+) -> None:
     configuration = assignable(served).assignment_configuration_uuid or ""
-    cli("assignments", "list", configuration, "--learner-state", "hibernating", "--json")
-    (request, *_) = served.requests.find("GET", f"/enterprise/v1/assignment-configurations/{configuration}/*")
-    assert request.query_value("learner_state") == "hibernating"
+    ran = cli("assignments", "list", configuration, *option, "--json")
+    assert ran.exit_code == 2, ran.stdout + ran.stderr
+    assert f"{option[-1].split(',')[-1]!r} is not one of" in ran.stderr
+    assert served.requests.find("GET", f"/enterprise/v1/assignment-configurations/{configuration}/*") == []
 
 
 def test_json_object_options_reach_the_body(cli: CommandLine, served: Sandbox) -> None:

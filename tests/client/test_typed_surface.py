@@ -5,6 +5,7 @@ A value whose shape is open says so (``JSONValue``, ``object``), not ``Any``."""
 
 from __future__ import annotations
 
+import collections.abc
 import importlib
 import inspect
 import sys
@@ -38,7 +39,7 @@ def _callables_of(
     """``value`` when callable, and, for a class of the package, its public methods and properties
     (those of its bases in the package too) and its constructor."""
     if not inspect.isclass(value):
-        if callable(value) and getattr(value, "__module__", "").startswith("enterprise_async"):
+        if inspect.isroutine(value) and getattr(value, "__module__", "").startswith("enterprise_async"):
             yield owner, value
         return
     for cls in inspect.getmro(value):
@@ -78,7 +79,7 @@ LIBRARIES = ("typing", "collections.abc", "typing_extensions", "click", "aiohttp
 
 def _every_name() -> dict[str, object]:
     """Every name of the package's modules: annotations name types imported for type checking only."""
-    names: dict[str, object] = {}
+    names: dict[str, object] = {"cabc": collections.abc, "t": typing}  # click's own names for them
     for library in LIBRARIES:
         names.update(vars(importlib.import_module(library)))
     for module_name, module in sorted(sys.modules.items()):
@@ -91,6 +92,104 @@ def _hints(function: Callable[..., object]) -> dict[str, object]:
     target = inspect.unwrap(function)
     namespace = {**_every_name(), **vars(importlib.import_module(target.__module__))}
     return typing_extensions.get_type_hints(target, globalns=namespace, include_extras=False)
+
+
+REMAINING_ANY_NOTE = """Signatures that still say ``Any`` (issue 51): each one fixed leaves this list, which
+only shrinks; a new ``Any`` anywhere fails. The generated models' free-form fields (objects the
+spec leaves open, ``extra``) are counted apart: their types are what the generated readers and
+writers are made from."""
+
+REMAINING_ANY = frozenset(
+    {
+        "enterprise_async._bulk.chunks.BulkProgress.result(return)",
+        "enterprise_async._bulk.chunks.BulkResult.collect(return)",
+        "enterprise_async._bulk.chunks.BulkResult.items(return)",
+        "enterprise_async._bulk.chunks.ChunkOutcome.items(return)",
+        "enterprise_async._client.base.BaseClient.paginate(operation)",
+        "enterprise_async._client.base.BaseClient.paginate(arguments)",
+        "enterprise_async._client.base.BaseClient.paginate(return)",
+        "enterprise_async._client.base.BaseClient.paginate_raw(operation)",
+        "enterprise_async._client.base.BaseClient.paginate_raw(arguments)",
+        "enterprise_async._client.base.BaseClient.paginate_raw(return)",
+        "enterprise_async._client.raw_response.APIResponse.__init__(arguments)",
+        "enterprise_async._client.raw_response.RawPager.__init__(pager)",
+        "enterprise_async._decoding.drift.DriftEntry.to_dict(return)",
+        "enterprise_async._decoding.drift.DriftReport.to_dict(return)",
+        "enterprise_async._request.retry.RetryPolicy.to_json(return)",
+        "enterprise_async._response.item_reading.UnreadableItem.__init__(raw)",
+        "enterprise_async._response.responses.RawResponse.data(return)",
+        "enterprise_async._response.responses.RawResponse.shown_body(return)",
+        "enterprise_async._transport.middleware.OutgoingRequest.replace(changes)",
+        "enterprise_async.errors.APIStatusError.__init__(body)",
+        "enterprise_async.errors.APIStatusError.__init__(result)",
+        "enterprise_async.errors.ContentMismatchError.__init__(received)",
+        "enterprise_async.errors.IncompleteBulkError.__init__(result)",
+        "enterprise_async.errors.IncompleteListingError.__init__(items)",
+        "enterprise_async.errors.RateLimitError.__init__(kwargs)",
+        "enterprise_async.errors.RequestLimitError.__init__(kwargs)",
+        "enterprise_async.errors.ResponseDecodeError.__init__(items)",
+        "enterprise_async.exports._changes.ChangeCounts.from_dict(data)",
+        "enterprise_async.exports._changes.ChangeCounts.to_dict(return)",
+        "enterprise_async.exports._manifest.CompletedCatalog.__init__(changes)",
+        "enterprise_async.exports._manifest.Manifest.run(return)",
+        "enterprise_async.exports._outcomes.CatalogOutcome.from_dict(data)",
+        "enterprise_async.exports._outcomes.CatalogOutcome.to_dict(return)",
+        "enterprise_async.exports._outcomes.ExportSummary.from_dict(data)",
+        "enterprise_async.exports._outcomes.ExportSummary.to_dict(return)",
+        "enterprise_async.fleet._customers.Customer.client_options(return)",
+        "enterprise_async.fleet._queue.JobQueue.__init__(pool)",
+        "enterprise_async.fleet._queue.JobQueue.run(arguments)",
+        "enterprise_async.fleet._queue.JobQueue.run(return)",
+        "enterprise_async.fleet._worker_clients.WorkerClients.customer(job_options)",
+        "enterprise_async.fleet._worker_clients.WorkerClients.environment(job_options)",
+        "enterprise_async.fleet.export_customers_via_queue(client_options)",
+        "enterprise_async.fleet.export_via_queue(client_options)",
+        "enterprise_async.models.from_dict(model)",
+        "enterprise_async.models.from_dict(data)",
+        "enterprise_async.models.from_dict(return)",
+        "enterprise_async.models.to_dict(model)",
+        "enterprise_async.models.to_dict(return)",
+        "enterprise_async.testing._canned.CannedAnswers.add(bodies)",
+        "enterprise_async.testing._license_state.PlanLicenses.assign_licenses(return)",
+        "enterprise_async.testing._license_state.PlanLicenses.filtered_emails(filters)",
+        "enterprise_async.testing._log.LoggedRequest.json(return)",
+        "enterprise_async.testing._records.AssignmentRecord.__init__(actions)",
+        "enterprise_async.testing._records.AssignmentRecord.recent_action(return)",
+        "enterprise_async.testing._records.AssignmentRecord.wire(return)",
+        "enterprise_async.testing._records.CatalogRecord.wire(return)",
+        "enterprise_async.testing._records.PlanRecord.__init__(prior_renewals)",
+        "enterprise_async.testing._registry.SpecTable.__init__(operations)",
+        "enterprise_async.testing._registry.SpecTable.__init__(responses)",
+        "enterprise_async.testing._registry.SpecTable.__init__(components)",
+        "enterprise_async.testing._registry.SpecTable.__init__(requests)",
+        "enterprise_async.testing._registry.SpecTable.__init__(services)",
+        "enterprise_async.testing._registry.SpecTable.__init__(service)",
+        "enterprise_async.testing._state.SandboxData.first(return)",
+        "enterprise_async.testing._state.SandboxData.item(return)",
+        "enterprise_async.testing._state.SandboxData.plan_wire(return)",
+        "enterprise_async.testing._state.SandboxData.policy_wire(return)",
+        "enterprise_async.testing._state.SandboxData.summaries(return)",
+        "enterprise_async.testing._tokens.TokenIssuer.grant(return)",
+        "enterprise_async.testing.serve(options)",
+    }
+)
+
+
+def test_no_public_signature_takes_or_gives_any() -> None:
+    checked = public_callables()
+    with_any = [
+        f"{name}({parameter})"
+        for name, function in checked
+        for parameter, hint in _hints(function).items()
+        if _mentions_any(hint)
+    ]
+    free_form = [entry for entry in with_any if entry.startswith("enterprise_async._generated.models.")]
+    assert sorted(set(with_any) - set(free_form)) == sorted(REMAINING_ANY)
+    assert len(checked) > 400  # the whole surface, not a corner of it
+    print(
+        f"public signatures checked for Any: {len(checked)}; parameters and returns still Any: "
+        f"{len(REMAINING_ANY)} listed, {len(free_form)} free-form model fields"
+    )
 
 
 def test_from_env_takes_the_constructors_keywords_typed_as_there() -> None:

@@ -1,5 +1,5 @@
 """Mistakes a user makes in calling the SDK fail ``mypy --strict``, before anything runs: a misspelt
-or mistyped setting of ``from_env``, using the result
+or mistyped setting of ``from_env``, a value a request parameter does not accept, using the result
 of a call that gives none, treating raw JSON as a model. The lines right beside them pass: each
 mistake is caught by the type it breaks, not by a checker that refuses everything."""
 
@@ -17,7 +17,7 @@ PROGRAM = """\
 from __future__ import annotations
 
 from enterprise_async import EnterpriseClient, JSONValue
-from enterprise_async.models import Catalog
+from enterprise_async.models import Catalog, LearnerState
 
 
 async def main(configuration: str, assignment: str) -> None:
@@ -30,6 +30,13 @@ async def main(configuration: str, assignment: str) -> None:
         data: JSONValue = await client.request("GET", "/enterprise/v2/enterprise-catalogs")
         catalog: Catalog = await client.request("GET", "/enterprise/v2/enterprise-catalogs")  # error
         catalog = await client.request("GET", "/enterprise/v2/enterprise-catalogs", cast_to=Catalog)
+        client.assignments.list(configuration, learner_state="waiting")
+        client.assignments.list(configuration, learner_state=LearnerState.WAITING)
+        client.assignments.list(configuration, learner_state="waitng")  # error
+        client.assignments.list(configuration, state__in=["allocated", "cancelled"])
+        client.assignments.list(configuration, state__in=["allocated", "canceled"])  # error
+        client.learner_summary.list(configuration, ordering="-last_activity_date")
+        client.learner_summary.list(configuration, ordering="bogus")  # error
         print(reminded, data, catalog)
 """
 

@@ -142,7 +142,7 @@ async def test_assignments_list_applies_every_filter(client: EnterpriseClient, s
         state=AssignmentState.ACCEPTED,
         state__in=[AssignmentState.ACCEPTED, "reversed"],
         search=target.learner_email.split("@")[0],
-        ordering="-learner_email",
+        ordering="-content_quantity",
         page_size=5,
     ).to_list()
     assert [a.uuid for a in found] == [target.uuid]
