@@ -184,21 +184,29 @@ def _read_field(field: Field, names: _Names, cls: str) -> list[str]:
     if field.type is Any:  # any value is taken as sent, null included
         return [*lines, "    if sent is ABSENT:", *left_out, "    else:", f"        {target} = sent"]
     fast = _fast(field, names)
-    lines += _branch_lines(fast, target, wire, first=True)
-    lines += ["    elif sent is ABSENT:" if fast else "    if sent is ABSENT:"]
-    lines += left_out
     if field.required and not field.nullable and not field.listish:
         null = f"missing({cls}, {wire}, null=True)"
     elif field.listish:
         null = f"{target} = null_array({wire}, {source_of(field.type)}, notes)"
     else:
         null = f"{target} = None"
+    if null == f"{target} = None" and field.default is None and len(fast) == 1 and fast[0].value == "sent":
+        # null is taken as sent, with the value the field mostly holds: one test, after that one
+        test = f"({fast[0].test})" if " and " in fast[0].test else fast[0].test
+        fast, null = [Branch(f"{test} or sent is None", "sent")], ""
+    if null == f"missing({cls}, {wire}, null=True)":  # left out or null: both raise
+        left_out, null = [f"        missing({cls}, {wire}, null=sent is None)"], ""
+        absent = "sent is ABSENT or sent is None"
+    else:
+        absent = "sent is ABSENT"
+    lines += _branch_lines(fast, target, wire, first=True)
+    lines += [f"    elif {absent}:" if fast else f"    if {absent}:"]
+    lines += left_out
     if field.default is not None:
         null += "  # type: ignore[assignment]  # null where the spec gives a default: kept as None"
     return [
         *lines,
-        "    elif sent is None:",
-        f"        {null}",
+        *(["    elif sent is None:", f"        {null}"] if null else []),
         *_branch_lines(_late(field, names), target, wire, first=False),
         "    else:",
         f"        {target} = {names.reader(field.type)}(sent, {wire}, notes)",

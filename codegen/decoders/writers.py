@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import textwrap
 import types
 from typing import Any
@@ -39,10 +38,6 @@ def _write(type_: Any) -> str:
     if type_ in WRITE_METHOD:
         written = f"{WRITE_METHOD[type_]} if value.__class__ is {source_of(type_)} else plain(value)"
         return f"None if value is None else ({written})"
-    if is_list(type_) and items_of(type_) in AS_IS:
-        item_type = items_of(type_).__name__
-        as_is = f"value.__class__ is list and of_class(value, {item_type})"
-        return f"list(value) if {as_is} else plain(value, every)"
     if (enum := open_enum(type_)) is not None:
         as_is = "value if value is None or value.__class__ is str else plain(value)"
         return f"value.value if value.__class__ is {enum.__name__} else ({as_is})"
@@ -50,29 +45,66 @@ def _write(type_: Any) -> str:
         write = f"write_{snake(type_.__name__)}"
         written = f"{write}(value, every) if value.__class__ is {type_.__name__} else plain(value, every)"
         return f"None if value is None else ({written})"
-    if is_list(type_) and attrs.has(item_type := items_of(type_)):
-        write = f"write_{snake(item_type.__name__)}"
-        each = f"{write}(item, every) if item.__class__ is {item_type.__name__} else plain(item, every)"
-        return f"[{each} for item in value] if value.__class__ is list else plain(value, every)"
+    if is_list(type_) and attrs.has(items_of(type_)):
+        return f"{_write_items(type_)} if value.__class__ is list else plain(value, every)"
     return "plain(value, every)"
 
 
-def _write_sent(type_: Any) -> str:
-    """The expression that writes ``value``, decoded from ``sent`` (what the server sent), as sent
-    while it can."""
-    as_sent = f"as_sent(value, sent, {source_of(type_)}, record.text, every)"
+def _write_items(type_: Any) -> str:
+    """The expression that writes ``value``, a list of models of ``type_`` (``list[M]``)."""
+    item_type = items_of(type_)
+    write = f"write_{snake(item_type.__name__)}"
+    each = f"{write}(item, every) if item.__class__ is {item_type.__name__} else plain(item, every)"
+    return f"[{each} for item in value]"
+
+
+def _write_sent(type_: Any, wire: str) -> str:
+    """The expression that writes ``value``, decoded from what the server sent for the field
+    ``wire`` (its ``differs`` entry), as sent while it can; a nested model writes itself so."""
     if attrs.has(type_):
         return _write(type_)
-    if is_list(type_) and attrs.has(items_of(type_)):
-        # an array sent as null, still empty
-        null = "([] if record.text else None) if sent is None and not value"
-        return f"({null} else {_write(type_)}) if value.__class__ is list else plain(value, every)"
-    if type_ in AS_IS:
-        return f"sent if value is sent else {as_sent}"
-    if (enum := open_enum(type_)) is not None:
-        member = f"value.__class__ is {enum.__name__} and value.value == sent"
-        return f"sent if value is sent or ({member}) else {as_sent}"
-    return as_sent
+    return f"as_sent(value, differs[{wire}], {source_of(type_)}, record.text, every)"
+
+
+def _write_models(field: Field) -> list[str]:
+    """The lines that write a list of models: anything else as plain data; an array sent as null
+    and still empty as it was sent (XML's empty element: ``[]``); else each model as it writes
+    itself, unless the server left the field out and it is still empty."""
+    wire = repr(field.wire)
+    return [
+        f"    value = model.{field.name}",
+        "    if value.__class__ is not list:",
+        f"        data[{wire}] = plain(value, every)",
+        f"    elif not value and {wire} in differs and differs[{wire}] is None:",
+        f"        data[{wire}] = [] if record.text else None",
+        f"    elif every or value or {wire} not in left_out:",
+        f"        data[{wire}] = {_write_items(field.type)}",
+    ]
+
+
+def _write_by_class(field: Field) -> list[str] | None:
+    """The lines that write a field holding a date, a datetime, a decimal, an open enum's member or
+    a model (and None while the server did not leave the field out), one test for each class;
+    None for a field of another type, or whose default is not None."""
+    type_, wire = field.type, repr(field.wire)
+    if field.listish or field.default is not None:
+        return None
+    if type_ in WRITE_METHOD:
+        cases, other = [(source_of(type_), WRITE_METHOD[type_])], "plain(value)"
+    elif (enum := open_enum(type_)) is not None:
+        cases, other = [(enum.__name__, "value.value"), ("str", "value")], "plain(value)"
+    elif attrs.has(type_):
+        cases = [(type_.__name__, f"write_{snake(type_.__name__)}(value, every)")]
+        other = "plain(value, every)"
+    else:
+        return None
+    lines = [f"    value = model.{field.name}"]
+    if not attrs.has(type_):  # a nested model writes itself as it was sent
+        lines += [f"    if {wire} in differs:", f"        data[{wire}] = {_write_sent(type_, wire)}"]
+    for cls, written in [*cases, ("", other)]:
+        test = f"value.__class__ is {cls}" if cls else "value is not None"
+        lines += [f"    {'elif' if len(lines) > 1 else 'if'} {test}:", f"        data[{wire}] = {written}"]
+    return [*lines, f"    elif every or {wire} not in left_out:", f"        data[{wire}] = None"]
 
 
 def _set_since(field: Field) -> str:
@@ -107,23 +139,37 @@ def _writer(model: Model) -> list[str]:
         ]
     for field in model.fields:
         wire = repr(field.wire)
-        write, as_sent = _write(field.type), _write_sent(field.type)
-        if as_sent == write:  # a nested model writes itself as it was sent
+        write, as_sent = _write(field.type), _write_sent(field.type, wire)
+        if is_list(field.type) and attrs.has(items_of(field.type)):
+            lines += _write_models(field)
+        elif is_list(field.type) and items_of(field.type) in AS_IS:
+            item_type = items_of(field.type).__name__
+            lines += [
+                f"    value = model.{field.name}",
+                f"    if {wire} in differs:",
+                f"        data[{wire}] = {as_sent}",
+                f"    elif value.__class__ is not list or not of_class(value, {item_type}):",
+                f"        data[{wire}] = plain(value, every)",
+                f"    elif every or value or {wire} not in left_out:",
+                f"        data[{wire}] = list(value)",
+            ]
+        elif (by_class := _write_by_class(field)) is not None:
+            lines += by_class
+        elif as_sent == write:
             # a field the server sent is never among those it left out: ``differs`` needs no test here
             lines += [
                 f"    value = model.{field.name}",
                 f"    if every or {wire} not in left_out or {_set_since(field)}:",
                 f"        data[{wire}] = {write}",
             ]
-            continue
-        lines += [
-            f"    value = model.{field.name}",
-            f"    if {wire} in differs:",
-            *([f"        sent = differs[{wire}]"] if re.search(r"\bsent\b", as_sent) else []),
-            f"        data[{wire}] = {as_sent}",
-            f"    elif every or {wire} not in left_out or {_set_since(field)}:",
-            f"        data[{wire}] = {write}",
-        ]
+        else:
+            lines += [
+                f"    value = model.{field.name}",
+                f"    if {wire} in differs:",
+                f"        data[{wire}] = {as_sent}",
+                f"    elif every or {wire} not in left_out or {_set_since(field)}:",
+                f"        data[{wire}] = {write}",
+            ]
     if not any("in differs" in line for line in lines):  # every field writes itself
         lines.remove("    differs = record.differs")
     return [*lines, "    return data"]

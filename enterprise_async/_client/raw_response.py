@@ -26,7 +26,7 @@ PageT = TypeVar("PageT")
 class APIResponse(Generic[T]):
     """One answer of the API with its HTTP details; ``parse()`` gives the model."""
 
-    def __init__(self, answer: Answer, arguments: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, answer: Answer, arguments: Mapping[str, object] | None = None) -> None:
         self._answer = answer
         self._raw = answer.response
         self._arguments = arguments

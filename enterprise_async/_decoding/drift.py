@@ -28,6 +28,7 @@ from typing import Any, Final, Literal, get_args, get_origin
 from attrs import frozen
 
 from .._utils.constants import UNDOCUMENTED_OPERATION
+from .._utils.json_types import JSONValue
 from .._utils.redaction import Redactor
 from . import Finding, PathsWanted, type_name
 
@@ -82,7 +83,7 @@ class DriftEntry:
     sent: tuple[str, ...] = ()
     value: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JSONValue]:
         """The entry as JSON-ready data."""
         return {
             "kind": self.kind,
@@ -135,7 +136,7 @@ class DriftReport:
         """The entries of one kind (``"unknown_field"``...)."""
         return tuple(entry for entry in self.entries if entry.kind == kind)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JSONValue]:
         """The report as JSON-ready data: ``{"entries": [...], "omitted": n}``."""
         return {"entries": [entry.to_dict() for entry in self.entries], "omitted": self.omitted}
 

@@ -239,35 +239,27 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("access_token", ABSENT)
         if sent.__class__ is str:
             model.access_token = sent
-        elif sent is ABSENT:
-            missing(AccessToken, "access_token")
-        elif sent is None:
-            missing(AccessToken, "access_token", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(AccessToken, "access_token", null=sent is None)
         else:
             model.access_token = _READ_STR(sent, "access_token", notes)
         sent = get("token_type", ABSENT)
         if sent.__class__ is str:
             model.token_type = sent
-        elif sent is ABSENT:
-            missing(AccessToken, "token_type")
-        elif sent is None:
-            missing(AccessToken, "token_type", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(AccessToken, "token_type", null=sent is None)
         else:
             model.token_type = _READ_STR(sent, "token_type", notes)
         sent = get("expires_in", ABSENT)
-        if sent is ABSENT:
-            missing(AccessToken, "expires_in")
-        elif sent is None:
-            missing(AccessToken, "expires_in", null=True)
+        if sent is ABSENT or sent is None:
+            missing(AccessToken, "expires_in", null=sent is None)
         else:
             model.expires_in = _READ_INT_STR(sent, "expires_in", notes)
         sent = get("scope", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.scope = sent
         elif sent is ABSENT:
             left_out.append("scope")
-            model.scope = None
-        elif sent is None:
             model.scope = None
         else:
             model.scope = _READ_STR(sent, "scope", notes)
@@ -323,57 +315,45 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = PolicyAggregates.__new__(PolicyAggregates)
         sent = get("amount_redeemed_usd_cents", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.amount_redeemed_usd_cents = sent
         elif sent is ABSENT:
             missing(PolicyAggregates, "amount_redeemed_usd_cents")
-        elif sent is None:
-            model.amount_redeemed_usd_cents = None
         else:
             model.amount_redeemed_usd_cents = _READ_INT(sent, "amount_redeemed_usd_cents", notes)
         sent = get("amount_redeemed_usd", ABSENT)
-        if sent.__class__ is float:
+        if sent.__class__ is float or sent is None:
             model.amount_redeemed_usd = sent
         elif sent is ABSENT:
             missing(PolicyAggregates, "amount_redeemed_usd")
-        elif sent is None:
-            model.amount_redeemed_usd = None
         else:
             model.amount_redeemed_usd = _READ_FLOAT(sent, "amount_redeemed_usd", notes)
         sent = get("amount_allocated_usd_cents", ABSENT)
         if sent.__class__ is int:
             model.amount_allocated_usd_cents = sent
-        elif sent is ABSENT:
-            missing(PolicyAggregates, "amount_allocated_usd_cents")
-        elif sent is None:
-            missing(PolicyAggregates, "amount_allocated_usd_cents", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(PolicyAggregates, "amount_allocated_usd_cents", null=sent is None)
         else:
             model.amount_allocated_usd_cents = _READ_INT(sent, "amount_allocated_usd_cents", notes)
         sent = get("amount_allocated_usd", ABSENT)
         if sent.__class__ is float:
             model.amount_allocated_usd = sent
-        elif sent is ABSENT:
-            missing(PolicyAggregates, "amount_allocated_usd")
-        elif sent is None:
-            missing(PolicyAggregates, "amount_allocated_usd", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(PolicyAggregates, "amount_allocated_usd", null=sent is None)
         else:
             model.amount_allocated_usd = _READ_FLOAT(sent, "amount_allocated_usd", notes)
         sent = get("spend_available_usd_cents", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.spend_available_usd_cents = sent
         elif sent is ABSENT:
             missing(PolicyAggregates, "spend_available_usd_cents")
-        elif sent is None:
-            model.spend_available_usd_cents = None
         else:
             model.spend_available_usd_cents = _READ_INT(sent, "spend_available_usd_cents", notes)
         sent = get("spend_available_usd", ABSENT)
-        if sent.__class__ is float:
+        if sent.__class__ is float or sent is None:
             model.spend_available_usd = sent
         elif sent is ABSENT:
             missing(PolicyAggregates, "spend_available_usd")
-        elif sent is None:
-            model.spend_available_usd = None
         else:
             model.spend_available_usd = _READ_FLOAT(sent, "spend_available_usd", notes)
         if notes or len(data) + len(left_out) != 6 or data.__class__ is not dict:
@@ -399,37 +379,29 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("uuid", ABSENT)
         if sent.__class__ is str:
             model.uuid = sent
-        elif sent is ABSENT:
-            missing(AssignmentConfiguration, "uuid")
-        elif sent is None:
-            missing(AssignmentConfiguration, "uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(AssignmentConfiguration, "uuid", null=sent is None)
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("subsidy_access_policy", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.subsidy_access_policy = sent
         elif sent is ABSENT:
             missing(AssignmentConfiguration, "subsidy_access_policy")
-        elif sent is None:
-            model.subsidy_access_policy = None
         else:
             model.subsidy_access_policy = _READ_STR(sent, "subsidy_access_policy", notes)
         sent = get("enterprise_customer_uuid", ABSENT)
         if sent.__class__ is str:
             model.enterprise_customer_uuid = sent
-        elif sent is ABSENT:
-            missing(AssignmentConfiguration, "enterprise_customer_uuid")
-        elif sent is None:
-            missing(AssignmentConfiguration, "enterprise_customer_uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(AssignmentConfiguration, "enterprise_customer_uuid", null=sent is None)
         else:
             model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
         sent = get("active", ABSENT)
         if sent.__class__ is bool:
             model.active = sent
-        elif sent is ABSENT:
-            missing(AssignmentConfiguration, "active")
-        elif sent is None:
-            missing(AssignmentConfiguration, "active", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(AssignmentConfiguration, "active", null=sent is None)
         else:
             model.active = _READ_BOOL(sent, "active", notes)
         if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
@@ -451,21 +423,17 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = ListPrice.__new__(ListPrice)
         sent = get("usd", ABSENT)
-        if sent.__class__ is float:
+        if sent.__class__ is float or sent is None:
             model.usd = sent
         elif sent is ABSENT:
             missing(ListPrice, "usd")
-        elif sent is None:
-            model.usd = None
         else:
             model.usd = _READ_FLOAT(sent, "usd", notes)
         sent = get("usd_cents", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.usd_cents = sent
         elif sent is ABSENT:
             missing(ListPrice, "usd_cents")
-        elif sent is None:
-            model.usd_cents = None
         else:
             model.usd_cents = _READ_INT(sent, "usd_cents", notes)
         if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
@@ -492,37 +460,29 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("created", ABSENT)
         if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
             model.created = decoded
-        elif sent is ABSENT:
-            missing(AssignmentAction, "created")
-        elif sent is None:
-            missing(AssignmentAction, "created", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(AssignmentAction, "created", null=sent is None)
         else:
             model.created = _READ_DATETIME(sent, "created", notes)
         sent = get("modified", ABSENT)
         if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
             model.modified = decoded
-        elif sent is ABSENT:
-            missing(AssignmentAction, "modified")
-        elif sent is None:
-            missing(AssignmentAction, "modified", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(AssignmentAction, "modified", null=sent is None)
         else:
             model.modified = _READ_DATETIME(sent, "modified", notes)
         sent = get("uuid", ABSENT)
         if sent.__class__ is str:
             model.uuid = sent
-        elif sent is ABSENT:
-            missing(AssignmentAction, "uuid")
-        elif sent is None:
-            missing(AssignmentAction, "uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(AssignmentAction, "uuid", null=sent is None)
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("action_type", ABSENT)
         if sent.__class__ is str:
             model.action_type = sent
-        elif sent is ABSENT:
-            missing(AssignmentAction, "action_type")
-        elif sent is None:
-            missing(AssignmentAction, "action_type", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(AssignmentAction, "action_type", null=sent is None)
         else:
             model.action_type = _READ_STR(sent, "action_type", notes)
         sent = get("completed_at", ABSENT)
@@ -535,12 +495,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.completed_at = _READ_DATETIME(sent, "completed_at", notes)
         sent = get("learner_acknowledged", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.learner_acknowledged = sent
         elif sent is ABSENT:
             left_out.append("learner_acknowledged")
-            model.learner_acknowledged = None
-        elif sent is None:
             model.learner_acknowledged = None
         else:
             model.learner_acknowledged = _READ_BOOL(sent, "learner_acknowledged", notes)
@@ -573,19 +531,15 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("date", ABSENT)
         if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
             model.date = decoded
-        elif sent is ABSENT:
-            missing(EarliestPossibleExpiration, "date")
-        elif sent is None:
-            missing(EarliestPossibleExpiration, "date", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(EarliestPossibleExpiration, "date", null=sent is None)
         else:
             model.date = _READ_DATETIME(sent, "date", notes)
         sent = get("reason", ABSENT)
         if sent.__class__ is str:
             model.reason = sent
-        elif sent is ABSENT:
-            missing(EarliestPossibleExpiration, "reason")
-        elif sent is None:
-            missing(EarliestPossibleExpiration, "reason", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(EarliestPossibleExpiration, "reason", null=sent is None)
         else:
             model.reason = _READ_STR(sent, "reason", notes)
         if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
@@ -608,12 +562,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         decoded: Any
         model = RecentAction.__new__(RecentAction)
         sent = get("action_type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.action_type = sent
         elif sent is ABSENT:
             missing(RecentAction, "action_type")
-        elif sent is None:
-            model.action_type = None
         else:
             model.action_type = _READ_STR(sent, "action_type", notes)
         sent = get("timestamp", ABSENT)
@@ -646,19 +598,15 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("name", ABSENT)
         if sent.__class__ is str:
             model.name = sent
-        elif sent is ABSENT:
-            missing(CoursePartner, "name")
-        elif sent is None:
-            missing(CoursePartner, "name", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(CoursePartner, "name", null=sent is None)
         else:
             model.name = _READ_STR(sent, "name", notes)
         sent = get("logo_image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.logo_image_url = sent
         elif sent is ABSENT:
             missing(CoursePartner, "logo_image_url")
-        elif sent is None:
-            model.logo_image_url = None
         else:
             model.logo_image_url = _READ_STR(sent, "logo_image_url", notes)
         if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
@@ -682,19 +630,15 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("learner_state", ABSENT)
         if sent.__class__ is str:
             model.learner_state = sent
-        elif sent is ABSENT:
-            missing(LearnerStateCount, "learner_state")
-        elif sent is None:
-            missing(LearnerStateCount, "learner_state", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LearnerStateCount, "learner_state", null=sent is None)
         else:
             model.learner_state = _READ_STR(sent, "learner_state", notes)
         sent = get("count", ABSENT)
         if sent.__class__ is int:
             model.count = sent
-        elif sent is ABSENT:
-            missing(LearnerStateCount, "count")
-        elif sent is None:
-            missing(LearnerStateCount, "count", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LearnerStateCount, "count", null=sent is None)
         else:
             model.count = _READ_INT(sent, "count", notes)
         if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
@@ -720,55 +664,43 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("activated", ABSENT)
         if sent.__class__ is int:
             model.activated = sent
-        elif sent is ABSENT:
-            missing(LicenseCounts, "activated")
-        elif sent is None:
-            missing(LicenseCounts, "activated", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LicenseCounts, "activated", null=sent is None)
         else:
             model.activated = _READ_INT(sent, "activated", notes)
         sent = get("assigned", ABSENT)
         if sent.__class__ is int:
             model.assigned = sent
-        elif sent is ABSENT:
-            missing(LicenseCounts, "assigned")
-        elif sent is None:
-            missing(LicenseCounts, "assigned", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LicenseCounts, "assigned", null=sent is None)
         else:
             model.assigned = _READ_INT(sent, "assigned", notes)
         sent = get("unassigned", ABSENT)
         if sent.__class__ is int:
             model.unassigned = sent
-        elif sent is ABSENT:
-            missing(LicenseCounts, "unassigned")
-        elif sent is None:
-            missing(LicenseCounts, "unassigned", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LicenseCounts, "unassigned", null=sent is None)
         else:
             model.unassigned = _READ_INT(sent, "unassigned", notes)
         sent = get("revoked", ABSENT)
         if sent.__class__ is int:
             model.revoked = sent
-        elif sent is ABSENT:
-            missing(LicenseCounts, "revoked")
-        elif sent is None:
-            missing(LicenseCounts, "revoked", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LicenseCounts, "revoked", null=sent is None)
         else:
             model.revoked = _READ_INT(sent, "revoked", notes)
         sent = get("total", ABSENT)
         if sent.__class__ is int:
             model.total = sent
-        elif sent is ABSENT:
-            missing(LicenseCounts, "total")
-        elif sent is None:
-            missing(LicenseCounts, "total", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LicenseCounts, "total", null=sent is None)
         else:
             model.total = _READ_INT(sent, "total", notes)
         sent = get("allocated", ABSENT)
         if sent.__class__ is int:
             model.allocated = sent
-        elif sent is ABSENT:
-            missing(LicenseCounts, "allocated")
-        elif sent is None:
-            missing(LicenseCounts, "allocated", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LicenseCounts, "allocated", null=sent is None)
         else:
             model.allocated = _READ_INT(sent, "allocated", notes)
         if notes or len(data) + len(left_out) != 6 or data.__class__ is not dict:
@@ -790,41 +722,33 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = Revocations.__new__(Revocations)
         sent = get("total", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.total = sent
         elif sent is ABSENT:
             left_out.append("total")
             model.total = None
-        elif sent is None:
-            model.total = None
         else:
             model.total = _READ_INT(sent, "total", notes)
         sent = get("used", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.used = sent
         elif sent is ABSENT:
             left_out.append("used")
-            model.used = None
-        elif sent is None:
             model.used = None
         else:
             model.used = _READ_INT(sent, "used", notes)
         sent = get("remaining", ABSENT)
         if sent.__class__ is int:
             model.remaining = sent
-        elif sent is ABSENT:
-            missing(Revocations, "remaining")
-        elif sent is None:
-            missing(Revocations, "remaining", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Revocations, "remaining", null=sent is None)
         else:
             model.remaining = _READ_INT(sent, "remaining", notes)
         sent = get("applied", ABSENT)
         if sent.__class__ is int:
             model.applied = sent
-        elif sent is ABSENT:
-            missing(Revocations, "applied")
-        elif sent is None:
-            missing(Revocations, "applied", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Revocations, "applied", null=sent is None)
         else:
             model.applied = _READ_INT(sent, "applied", notes)
         if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
@@ -856,39 +780,31 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("prior_subscription_plan_id", ABSENT)
         if sent.__class__ is str:
             model.prior_subscription_plan_id = sent
-        elif sent is ABSENT:
-            missing(PriorRenewal, "prior_subscription_plan_id")
-        elif sent is None:
-            missing(PriorRenewal, "prior_subscription_plan_id", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(PriorRenewal, "prior_subscription_plan_id", null=sent is None)
         else:
             model.prior_subscription_plan_id = _READ_STR(sent, "prior_subscription_plan_id", notes)
         sent = get("prior_subscription_plan_start_date", ABSENT)
         if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
             model.prior_subscription_plan_start_date = decoded
-        elif sent is ABSENT:
-            missing(PriorRenewal, "prior_subscription_plan_start_date")
-        elif sent is None:
-            missing(PriorRenewal, "prior_subscription_plan_start_date", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(PriorRenewal, "prior_subscription_plan_start_date", null=sent is None)
         else:
             model.prior_subscription_plan_start_date = _READ_DATETIME(
                 sent, "prior_subscription_plan_start_date", notes
             )
         sent = get("renewed_subscription_plan_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.renewed_subscription_plan_id = sent
         elif sent is ABSENT:
             missing(PriorRenewal, "renewed_subscription_plan_id")
-        elif sent is None:
-            model.renewed_subscription_plan_id = None
         else:
             model.renewed_subscription_plan_id = _READ_STR(sent, "renewed_subscription_plan_id", notes)
         sent = get("renewed_subscription_plan_start_date", ABSENT)
         if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
             model.renewed_subscription_plan_start_date = decoded
-        elif sent is ABSENT:
-            missing(PriorRenewal, "renewed_subscription_plan_start_date")
-        elif sent is None:
-            missing(PriorRenewal, "renewed_subscription_plan_start_date", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(PriorRenewal, "renewed_subscription_plan_start_date", null=sent is None)
         else:
             model.renewed_subscription_plan_start_date = _READ_DATETIME(
                 sent, "renewed_subscription_plan_start_date", notes
@@ -947,206 +863,164 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("title", ABSENT)
         if sent.__class__ is str:
             model.title = sent
-        elif sent is ABSENT:
-            missing(SubscriptionPlan, "title")
-        elif sent is None:
-            missing(SubscriptionPlan, "title", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubscriptionPlan, "title", null=sent is None)
         else:
             model.title = _READ_STR(sent, "title", notes)
         sent = get("uuid", ABSENT)
         if sent.__class__ is str:
             model.uuid = sent
-        elif sent is ABSENT:
-            missing(SubscriptionPlan, "uuid")
-        elif sent is None:
-            missing(SubscriptionPlan, "uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubscriptionPlan, "uuid", null=sent is None)
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("start_date", ABSENT)
         if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
             model.start_date = decoded
-        elif sent is ABSENT:
-            missing(SubscriptionPlan, "start_date")
-        elif sent is None:
-            missing(SubscriptionPlan, "start_date", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubscriptionPlan, "start_date", null=sent is None)
         else:
             model.start_date = _READ_DATETIME(sent, "start_date", notes)
         sent = get("expiration_date", ABSENT)
         if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
             model.expiration_date = decoded
-        elif sent is ABSENT:
-            missing(SubscriptionPlan, "expiration_date")
-        elif sent is None:
-            missing(SubscriptionPlan, "expiration_date", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubscriptionPlan, "expiration_date", null=sent is None)
         else:
             model.expiration_date = _READ_DATETIME(sent, "expiration_date", notes)
         sent = get("enterprise_customer_uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enterprise_customer_uuid = sent
         elif sent is ABSENT:
             left_out.append("enterprise_customer_uuid")
-            model.enterprise_customer_uuid = None
-        elif sent is None:
             model.enterprise_customer_uuid = None
         else:
             model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
         sent = get("enterprise_catalog_uuid", ABSENT)
         if sent.__class__ is str:
             model.enterprise_catalog_uuid = sent
-        elif sent is ABSENT:
-            missing(SubscriptionPlan, "enterprise_catalog_uuid")
-        elif sent is None:
-            missing(SubscriptionPlan, "enterprise_catalog_uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubscriptionPlan, "enterprise_catalog_uuid", null=sent is None)
         else:
             model.enterprise_catalog_uuid = _READ_STR(sent, "enterprise_catalog_uuid", notes)
         sent = get("is_active", ABSENT)
         if sent.__class__ is bool:
             model.is_active = sent
-        elif sent is ABSENT:
-            missing(SubscriptionPlan, "is_active")
-        elif sent is None:
-            missing(SubscriptionPlan, "is_active", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubscriptionPlan, "is_active", null=sent is None)
         else:
             model.is_active = _READ_BOOL(sent, "is_active", notes)
         sent = get("is_revocation_cap_enabled", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_revocation_cap_enabled = sent
         elif sent is ABSENT:
             left_out.append("is_revocation_cap_enabled")
             model.is_revocation_cap_enabled = None
-        elif sent is None:
-            model.is_revocation_cap_enabled = None
         else:
             model.is_revocation_cap_enabled = _READ_BOOL(sent, "is_revocation_cap_enabled", notes)
         sent = get("days_until_expiration", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.days_until_expiration = sent
         elif sent is ABSENT:
             left_out.append("days_until_expiration")
             model.days_until_expiration = None
-        elif sent is None:
-            model.days_until_expiration = None
         else:
             model.days_until_expiration = _READ_INT(sent, "days_until_expiration", notes)
         sent = get("days_until_expiration_including_renewals", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.days_until_expiration_including_renewals = sent
         elif sent is ABSENT:
             left_out.append("days_until_expiration_including_renewals")
-            model.days_until_expiration_including_renewals = None
-        elif sent is None:
             model.days_until_expiration_including_renewals = None
         else:
             model.days_until_expiration_including_renewals = _READ_INT(
                 sent, "days_until_expiration_including_renewals", notes
             )
         sent = get("is_locked_for_renewal_processing", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_locked_for_renewal_processing = sent
         elif sent is ABSENT:
             left_out.append("is_locked_for_renewal_processing")
-            model.is_locked_for_renewal_processing = None
-        elif sent is None:
             model.is_locked_for_renewal_processing = None
         else:
             model.is_locked_for_renewal_processing = _READ_BOOL(
                 sent, "is_locked_for_renewal_processing", notes
             )
         sent = get("should_auto_apply_licenses", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.should_auto_apply_licenses = sent
         elif sent is ABSENT:
             left_out.append("should_auto_apply_licenses")
-            model.should_auto_apply_licenses = None
-        elif sent is None:
             model.should_auto_apply_licenses = None
         else:
             model.should_auto_apply_licenses = _READ_BOOL(sent, "should_auto_apply_licenses", notes)
         sent = get("is_current", ABSENT)
         if sent.__class__ is bool:
             model.is_current = sent
-        elif sent is ABSENT:
-            missing(SubscriptionPlan, "is_current")
-        elif sent is None:
-            missing(SubscriptionPlan, "is_current", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubscriptionPlan, "is_current", null=sent is None)
         else:
             model.is_current = _READ_BOOL(sent, "is_current", notes)
         sent = get("created", ABSENT)
         if sent.__class__ is str and (decoded := utc_datetime(sent)) is not None:
             model.created = decoded
-        elif sent is ABSENT:
-            missing(SubscriptionPlan, "created")
-        elif sent is None:
-            missing(SubscriptionPlan, "created", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubscriptionPlan, "created", null=sent is None)
         else:
             model.created = _READ_DATETIME(sent, "created", notes)
         sent = get("plan_type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.plan_type = sent
         elif sent is ABSENT:
             missing(SubscriptionPlan, "plan_type")
-        elif sent is None:
-            model.plan_type = None
         else:
             model.plan_type = _READ_STR(sent, "plan_type", notes)
         sent = get("salesforce_opportunity_line_item", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.salesforce_opportunity_line_item = sent
         elif sent is ABSENT:
             missing(SubscriptionPlan, "salesforce_opportunity_line_item")
-        elif sent is None:
-            model.salesforce_opportunity_line_item = None
         else:
             model.salesforce_opportunity_line_item = _READ_STR(
                 sent, "salesforce_opportunity_line_item", notes
             )
         sent = get("can_freeze_unused_licenses", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.can_freeze_unused_licenses = sent
         elif sent is ABSENT:
             left_out.append("can_freeze_unused_licenses")
             model.can_freeze_unused_licenses = None
-        elif sent is None:
-            model.can_freeze_unused_licenses = None
         else:
             model.can_freeze_unused_licenses = _READ_BOOL(sent, "can_freeze_unused_licenses", notes)
         sent = get("customer_agreement", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.customer_agreement = sent
         elif sent is ABSENT:
             left_out.append("customer_agreement")
             model.customer_agreement = None
-        elif sent is None:
-            model.customer_agreement = None
         else:
             model.customer_agreement = _READ_STR(sent, "customer_agreement", notes)
         sent = get("desired_num_licenses", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.desired_num_licenses = sent
         elif sent is ABSENT:
             left_out.append("desired_num_licenses")
             model.desired_num_licenses = None
-        elif sent is None:
-            model.desired_num_licenses = None
         else:
             model.desired_num_licenses = _READ_INT(sent, "desired_num_licenses", notes)
         sent = get("expiration_processed", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.expiration_processed = sent
         elif sent is ABSENT:
             left_out.append("expiration_processed")
             model.expiration_processed = None
-        elif sent is None:
-            model.expiration_processed = None
         else:
             model.expiration_processed = _READ_BOOL(sent, "expiration_processed", notes)
         sent = get("for_internal_use_only", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.for_internal_use_only = sent
         elif sent is ABSENT:
             left_out.append("for_internal_use_only")
-            model.for_internal_use_only = None
-        elif sent is None:
             model.for_internal_use_only = None
         else:
             model.for_internal_use_only = _READ_BOOL(sent, "for_internal_use_only", notes)
@@ -1161,42 +1035,34 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.last_freeze_timestamp = _READ_DATETIME(sent, "last_freeze_timestamp", notes)
         sent = get("num_revocations_applied", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.num_revocations_applied = sent
         elif sent is ABSENT:
             left_out.append("num_revocations_applied")
             model.num_revocations_applied = None
-        elif sent is None:
-            model.num_revocations_applied = None
         else:
             model.num_revocations_applied = _READ_INT(sent, "num_revocations_applied", notes)
         sent = get("product", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.product = sent
         elif sent is ABSENT:
             left_out.append("product")
             model.product = None
-        elif sent is None:
-            model.product = None
         else:
             model.product = _READ_INT(sent, "product", notes)
         sent = get("revoke_max_percentage", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.revoke_max_percentage = sent
         elif sent is ABSENT:
             left_out.append("revoke_max_percentage")
             model.revoke_max_percentage = None
-        elif sent is None:
-            model.revoke_max_percentage = None
         else:
             model.revoke_max_percentage = _READ_INT(sent, "revoke_max_percentage", notes)
         sent = get("change_reason", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.change_reason = sent
         elif sent is ABSENT:
             left_out.append("change_reason")
-            model.change_reason = None
-        elif sent is None:
             model.change_reason = None
         else:
             model.change_reason = _READ_STR(sent, "change_reason", notes)
@@ -1252,32 +1118,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = SubscriptionPlanPage.__new__(SubscriptionPlanPage)
         sent = get("count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.count = sent
         elif sent is ABSENT:
             left_out.append("count")
             model.count = None
-        elif sent is None:
-            model.count = None
         else:
             model.count = _READ_INT(sent, "count", notes)
         sent = get("next", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.next = sent
         elif sent is ABSENT:
             left_out.append("next")
             model.next = None
-        elif sent is None:
-            model.next = None
         else:
             model.next = _READ_STR(sent, "next", notes)
         sent = get("previous", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.previous = sent
         elif sent is ABSENT:
             left_out.append("previous")
-            model.previous = None
-        elif sent is None:
             model.previous = None
         else:
             model.previous = _READ_STR(sent, "previous", notes)
@@ -1311,19 +1171,15 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("user_email", ABSENT)
         if sent.__class__ is str:
             model.user_email = sent
-        elif sent is ABSENT:
-            missing(LicenseAssignment, "user_email")
-        elif sent is None:
-            missing(LicenseAssignment, "user_email", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LicenseAssignment, "user_email", null=sent is None)
         else:
             model.user_email = _READ_STR(sent, "user_email", notes)
         sent = get("license", ABSENT)
         if sent.__class__ is str:
             model.license = sent
-        elif sent is ABSENT:
-            missing(LicenseAssignment, "license")
-        elif sent is None:
-            missing(LicenseAssignment, "license", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LicenseAssignment, "license", null=sent is None)
         else:
             model.license = _READ_STR(sent, "license", notes)
         if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
@@ -1349,19 +1205,15 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("num_successful_assignments", ABSENT)
         if sent.__class__ is int:
             model.num_successful_assignments = sent
-        elif sent is ABSENT:
-            missing(LicenseAssignmentResult, "num_successful_assignments")
-        elif sent is None:
-            missing(LicenseAssignmentResult, "num_successful_assignments", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LicenseAssignmentResult, "num_successful_assignments", null=sent is None)
         else:
             model.num_successful_assignments = _READ_INT(sent, "num_successful_assignments", notes)
         sent = get("num_already_associated", ABSENT)
         if sent.__class__ is int:
             model.num_already_associated = sent
-        elif sent is ABSENT:
-            missing(LicenseAssignmentResult, "num_already_associated")
-        elif sent is None:
-            missing(LicenseAssignmentResult, "num_already_associated", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LicenseAssignmentResult, "num_already_associated", null=sent is None)
         else:
             model.num_already_associated = _READ_INT(sent, "num_already_associated", notes)
         sent = get("license_assignments", ABSENT)
@@ -1394,12 +1246,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = BulkRevokeFilter.__new__(BulkRevokeFilter)
         sent = get("user_email", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.user_email = sent
         elif sent is ABSENT:
             left_out.append("user_email")
-            model.user_email = None
-        elif sent is None:
             model.user_email = None
         else:
             model.user_email = _READ_STR(sent, "user_email", notes)
@@ -1435,19 +1285,15 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("license_uuid", ABSENT)
         if sent.__class__ is str:
             model.license_uuid = sent
-        elif sent is ABSENT:
-            missing(SuccessfulRevocation, "license_uuid")
-        elif sent is None:
-            missing(SuccessfulRevocation, "license_uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SuccessfulRevocation, "license_uuid", null=sent is None)
         else:
             model.license_uuid = _READ_STR(sent, "license_uuid", notes)
         sent = get("original_status", ABSENT)
         if sent.__class__ is str and (decoded := _LICENSE_STATUS_VALUES.get(sent)) is not None:
             model.original_status = decoded
-        elif sent is ABSENT:
-            missing(SuccessfulRevocation, "original_status")
-        elif sent is None:
-            missing(SuccessfulRevocation, "original_status", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SuccessfulRevocation, "original_status", null=sent is None)
         elif sent.__class__ is str and (decoded := _LICENSE_STATUS_SPELLINGS.get(sent)) is not None:
             model.original_status = decoded
             notes.append(("original_status", _LICENSE_STATUS_STR_TYPE, sent, None))
@@ -1456,10 +1302,8 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("user_email", ABSENT)
         if sent.__class__ is str:
             model.user_email = sent
-        elif sent is ABSENT:
-            missing(SuccessfulRevocation, "user_email")
-        elif sent is None:
-            missing(SuccessfulRevocation, "user_email", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SuccessfulRevocation, "user_email", null=sent is None)
         else:
             model.user_email = _READ_STR(sent, "user_email", notes)
         if notes or len(data) + len(left_out) != 3 or data.__class__ is not dict:
@@ -1483,29 +1327,23 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("error", ABSENT)
         if sent.__class__ is str:
             model.error = sent
-        elif sent is ABSENT:
-            missing(UnsuccessfulRevocation, "error")
-        elif sent is None:
-            missing(UnsuccessfulRevocation, "error", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(UnsuccessfulRevocation, "error", null=sent is None)
         else:
             model.error = _READ_STR(sent, "error", notes)
         sent = get("error_response_status", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.error_response_status = sent
         elif sent is ABSENT:
             left_out.append("error_response_status")
             model.error_response_status = None
-        elif sent is None:
-            model.error_response_status = None
         else:
             model.error_response_status = _READ_INT(sent, "error_response_status", notes)
         sent = get("user_email", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.user_email = sent
         elif sent is ABSENT:
             left_out.append("user_email")
-            model.user_email = None
-        elif sent is None:
             model.user_email = None
         else:
             model.user_email = _READ_STR(sent, "user_email", notes)
@@ -1602,10 +1440,8 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("job_id", ABSENT)
         if sent.__class__ is str:
             model.job_id = sent
-        elif sent is ABSENT:
-            missing(BulkEnrollmentJob, "job_id")
-        elif sent is None:
-            missing(BulkEnrollmentJob, "job_id", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(BulkEnrollmentJob, "job_id", null=sent is None)
         else:
             model.job_id = _READ_STR(sent, "job_id", notes)
         if notes or len(data) + len(left_out) != 1 or data.__class__ is not dict:
@@ -1629,19 +1465,15 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("job_id", ABSENT)
         if sent.__class__ is str:
             model.job_id = sent
-        elif sent is ABSENT:
-            missing(BulkEnrollmentJobStatus, "job_id")
-        elif sent is None:
-            missing(BulkEnrollmentJobStatus, "job_id", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(BulkEnrollmentJobStatus, "job_id", null=sent is None)
         else:
             model.job_id = _READ_STR(sent, "job_id", notes)
         sent = get("download_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.download_url = sent
         elif sent is ABSENT:
             missing(BulkEnrollmentJobStatus, "download_url")
-        elif sent is None:
-            model.download_url = None
         else:
             model.download_url = _READ_STR(sent, "download_url", notes)
         if notes or len(data) + len(left_out) != 2 or data.__class__ is not dict:
@@ -1666,28 +1498,22 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("email", ABSENT)
         if sent.__class__ is str:
             model.email = sent
-        elif sent is ABSENT:
-            missing(BulkEnrollmentResult, "email")
-        elif sent is None:
-            missing(BulkEnrollmentResult, "email", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(BulkEnrollmentResult, "email", null=sent is None)
         else:
             model.email = _READ_STR(sent, "email", notes)
         sent = get("course_run_key", ABSENT)
         if sent.__class__ is str:
             model.course_run_key = sent
-        elif sent is ABSENT:
-            missing(BulkEnrollmentResult, "course_run_key")
-        elif sent is None:
-            missing(BulkEnrollmentResult, "course_run_key", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(BulkEnrollmentResult, "course_run_key", null=sent is None)
         else:
             model.course_run_key = _READ_STR(sent, "course_run_key", notes)
         sent = get("status", ABSENT)
         if sent.__class__ is str and (decoded := _BULK_ENROLLMENT_STATUS_VALUES.get(sent)) is not None:
             model.status = decoded
-        elif sent is ABSENT:
-            missing(BulkEnrollmentResult, "status")
-        elif sent is None:
-            missing(BulkEnrollmentResult, "status", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(BulkEnrollmentResult, "status", null=sent is None)
         elif sent.__class__ is str and (decoded := _BULK_ENROLLMENT_STATUS_SPELLINGS.get(sent)) is not None:
             model.status = decoded
             notes.append(("status", _BULK_ENROLLMENT_STATUS_STR_TYPE, sent, None))
@@ -1696,10 +1522,8 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("notes", ABSENT)
         if sent.__class__ is str:
             model.notes = sent
-        elif sent is ABSENT:
-            missing(BulkEnrollmentResult, "notes")
-        elif sent is None:
-            missing(BulkEnrollmentResult, "notes", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(BulkEnrollmentResult, "notes", null=sent is None)
         else:
             model.notes = _READ_STR(sent, "notes", notes)
         if notes or len(data) + len(left_out) != 4 or data.__class__ is not dict:
@@ -1736,37 +1560,29 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("uuid", ABSENT)
         if sent.__class__ is str:
             model.uuid = sent
-        elif sent is ABSENT:
-            missing(Catalog, "uuid")
-        elif sent is None:
-            missing(Catalog, "uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Catalog, "uuid", null=sent is None)
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("title", ABSENT)
         if sent.__class__ is str:
             model.title = sent
-        elif sent is ABSENT:
-            missing(Catalog, "title")
-        elif sent is None:
-            missing(Catalog, "title", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Catalog, "title", null=sent is None)
         else:
             model.title = _READ_STR(sent, "title", notes)
         sent = get("enterprise_customer", ABSENT)
         if sent.__class__ is str:
             model.enterprise_customer = sent
-        elif sent is ABSENT:
-            missing(Catalog, "enterprise_customer")
-        elif sent is None:
-            missing(Catalog, "enterprise_customer", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Catalog, "enterprise_customer", null=sent is None)
         else:
             model.enterprise_customer = _READ_STR(sent, "enterprise_customer", notes)
         sent = get("catalog_query_uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.catalog_query_uuid = sent
         elif sent is ABSENT:
             left_out.append("catalog_query_uuid")
-            model.catalog_query_uuid = None
-        elif sent is None:
             model.catalog_query_uuid = None
         else:
             model.catalog_query_uuid = _READ_STR(sent, "catalog_query_uuid", notes)
@@ -1791,32 +1607,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.catalog_modified = _READ_DATETIME(sent, "catalog_modified", notes)
         sent = get("query_title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.query_title = sent
         elif sent is ABSENT:
             left_out.append("query_title")
             model.query_title = None
-        elif sent is None:
-            model.query_title = None
         else:
             model.query_title = _READ_STR(sent, "query_title", notes)
         sent = get("include_exec_ed_2u_courses", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.include_exec_ed_2u_courses = sent
         elif sent is ABSENT:
             left_out.append("include_exec_ed_2u_courses")
             model.include_exec_ed_2u_courses = None
-        elif sent is None:
-            model.include_exec_ed_2u_courses = None
         else:
             model.include_exec_ed_2u_courses = _READ_BOOL(sent, "include_exec_ed_2u_courses", notes)
         sent = get("enterprise_catalog_query", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.enterprise_catalog_query = sent
         elif sent is ABSENT:
             left_out.append("enterprise_catalog_query")
-            model.enterprise_catalog_query = None
-        elif sent is None:
             model.enterprise_catalog_query = None
         else:
             model.enterprise_catalog_query = _READ_INT(sent, "enterprise_catalog_query", notes)
@@ -1839,32 +1649,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = CatalogPage.__new__(CatalogPage)
         sent = get("count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.count = sent
         elif sent is ABSENT:
             left_out.append("count")
             model.count = None
-        elif sent is None:
-            model.count = None
         else:
             model.count = _READ_INT(sent, "count", notes)
         sent = get("next", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.next = sent
         elif sent is ABSENT:
             left_out.append("next")
             model.next = None
-        elif sent is None:
-            model.next = None
         else:
             model.next = _READ_STR(sent, "next", notes)
         sent = get("previous", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.previous = sent
         elif sent is ABSENT:
             left_out.append("previous")
-            model.previous = None
-        elif sent is None:
             model.previous = None
         else:
             model.previous = _READ_STR(sent, "previous", notes)
@@ -1896,32 +1700,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = LearnerPathwayCardImage.__new__(LearnerPathwayCardImage)
         sent = get("url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.url = sent
         elif sent is ABSENT:
             left_out.append("url")
             model.url = None
-        elif sent is None:
-            model.url = None
         else:
             model.url = _READ_STR(sent, "url", notes)
         sent = get("width", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.width = sent
         elif sent is ABSENT:
             left_out.append("width")
             model.width = None
-        elif sent is None:
-            model.width = None
         else:
             model.width = _READ_INT(sent, "width", notes)
         sent = get("height", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.height = sent
         elif sent is ABSENT:
             left_out.append("height")
-            model.height = None
-        elif sent is None:
             model.height = None
         else:
             model.height = _READ_INT(sent, "height", notes)
@@ -1975,22 +1773,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = LearnerPathwayStep.__new__(LearnerPathwayStep)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("min_requirement", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.min_requirement = sent
         elif sent is ABSENT:
             left_out.append("min_requirement")
-            model.min_requirement = None
-        elif sent is None:
             model.min_requirement = None
         else:
             model.min_requirement = _READ_INT(sent, "min_requirement", notes)
@@ -2033,22 +1827,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = VideoSkill.__new__(VideoSkill)
         sent = get("skill_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.skill_id = sent
         elif sent is ABSENT:
             left_out.append("skill_id")
             model.skill_id = None
-        elif sent is None:
-            model.skill_id = None
         else:
             model.skill_id = _READ_STR(sent, "skill_id", notes)
         sent = get("name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.name = sent
         elif sent is ABSENT:
             left_out.append("name")
-            model.name = None
-        elif sent is None:
             model.name = None
         else:
             model.name = _READ_STR(sent, "name", notes)
@@ -2071,42 +1861,34 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = Image.__new__(Image)
         sent = get("src", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.src = sent
         elif sent is ABSENT:
             left_out.append("src")
             model.src = None
-        elif sent is None:
-            model.src = None
         else:
             model.src = _READ_STR(sent, "src", notes)
         sent = get("description", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.description = sent
         elif sent is ABSENT:
             left_out.append("description")
             model.description = None
-        elif sent is None:
-            model.description = None
         else:
             model.description = _READ_STR(sent, "description", notes)
         sent = get("height", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.height = sent
         elif sent is ABSENT:
             left_out.append("height")
             model.height = None
-        elif sent is None:
-            model.height = None
         else:
             model.height = _READ_INT(sent, "height", notes)
         sent = get("width", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.width = sent
         elif sent is ABSENT:
             left_out.append("width")
-            model.width = None
-        elif sent is None:
             model.width = None
         else:
             model.width = _READ_INT(sent, "width", notes)
@@ -2130,12 +1912,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         decoded: Any
         model = Entitlement.__new__(Entitlement)
         sent = get("mode", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.mode = sent
         elif sent is ABSENT:
             left_out.append("mode")
-            model.mode = None
-        elif sent is None:
             model.mode = None
         else:
             model.mode = _READ_STR(sent, "mode", notes)
@@ -2150,22 +1930,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.price = _READ_DECIMAL(sent, "price", notes)
         sent = get("currency", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.currency = sent
         elif sent is ABSENT:
             left_out.append("currency")
             model.currency = None
-        elif sent is None:
-            model.currency = None
         else:
             model.currency = _READ_STR(sent, "currency", notes)
         sent = get("sku", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.sku = sent
         elif sent is ABSENT:
             left_out.append("sku")
-            model.sku = None
-        elif sent is None:
             model.sku = None
         else:
             model.sku = _READ_STR(sent, "sku", notes)
@@ -2218,72 +1994,58 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         decoded: Any
         model = Organization.__new__(Organization)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.key = sent
         elif sent is ABSENT:
             left_out.append("key")
             model.key = None
-        elif sent is None:
-            model.key = None
         else:
             model.key = _READ_STR(sent, "key", notes)
         sent = get("name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.name = sent
         elif sent is ABSENT:
             left_out.append("name")
             model.name = None
-        elif sent is None:
-            model.name = None
         else:
             model.name = _READ_STR(sent, "name", notes)
         sent = get("auto_generate_course_run_keys", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.auto_generate_course_run_keys = sent
         elif sent is ABSENT:
             left_out.append("auto_generate_course_run_keys")
             model.auto_generate_course_run_keys = None
-        elif sent is None:
-            model.auto_generate_course_run_keys = None
         else:
             model.auto_generate_course_run_keys = _READ_BOOL(sent, "auto_generate_course_run_keys", notes)
         sent = get("certificate_logo_image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.certificate_logo_image_url = sent
         elif sent is ABSENT:
             left_out.append("certificate_logo_image_url")
             model.certificate_logo_image_url = None
-        elif sent is None:
-            model.certificate_logo_image_url = None
         else:
             model.certificate_logo_image_url = _READ_STR(sent, "certificate_logo_image_url", notes)
         sent = get("logo_image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.logo_image_url = sent
         elif sent is ABSENT:
             left_out.append("logo_image_url")
             model.logo_image_url = None
-        elif sent is None:
-            model.logo_image_url = None
         else:
             model.logo_image_url = _READ_STR(sent, "logo_image_url", notes)
         sent = get("organization_hex_color", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organization_hex_color = sent
         elif sent is ABSENT:
             left_out.append("organization_hex_color")
-            model.organization_hex_color = None
-        elif sent is None:
             model.organization_hex_color = None
         else:
             model.organization_hex_color = _READ_STR(sent, "organization_hex_color", notes)
@@ -2298,32 +2060,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.data_modified_timestamp = _READ_DATETIME(sent, "data_modified_timestamp", notes)
         sent = get("description", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.description = sent
         elif sent is ABSENT:
             left_out.append("description")
             model.description = None
-        elif sent is None:
-            model.description = None
         else:
             model.description = _READ_STR(sent, "description", notes)
         sent = get("description_es", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.description_es = sent
         elif sent is ABSENT:
             left_out.append("description_es")
             model.description_es = None
-        elif sent is None:
-            model.description_es = None
         else:
             model.description_es = _READ_STR(sent, "description_es", notes)
         sent = get("homepage_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.homepage_url = sent
         elif sent is ABSENT:
             left_out.append("homepage_url")
-            model.homepage_url = None
-        elif sent is None:
             model.homepage_url = None
         else:
             model.homepage_url = _READ_STR(sent, "homepage_url", notes)
@@ -2338,42 +2094,34 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.tags = _READ_LIST_STR(sent, "tags", notes)
         sent = get("marketing_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.marketing_url = sent
         elif sent is ABSENT:
             left_out.append("marketing_url")
             model.marketing_url = None
-        elif sent is None:
-            model.marketing_url = None
         else:
             model.marketing_url = _READ_STR(sent, "marketing_url", notes)
         sent = get("slug", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.slug = sent
         elif sent is ABSENT:
             left_out.append("slug")
             model.slug = None
-        elif sent is None:
-            model.slug = None
         else:
             model.slug = _READ_STR(sent, "slug", notes)
         sent = get("banner_image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.banner_image_url = sent
         elif sent is ABSENT:
             left_out.append("banner_image_url")
             model.banner_image_url = None
-        elif sent is None:
-            model.banner_image_url = None
         else:
             model.banner_image_url = _READ_STR(sent, "banner_image_url", notes)
         sent = get("enterprise_subscription_inclusion", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.enterprise_subscription_inclusion = sent
         elif sent is ABSENT:
             left_out.append("enterprise_subscription_inclusion")
-            model.enterprise_subscription_inclusion = None
-        elif sent is None:
             model.enterprise_subscription_inclusion = None
         else:
             model.enterprise_subscription_inclusion = _READ_BOOL(
@@ -2400,72 +2148,58 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = Subject.__new__(Subject)
         sent = get("name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.name = sent
         elif sent is ABSENT:
             left_out.append("name")
             model.name = None
-        elif sent is None:
-            model.name = None
         else:
             model.name = _READ_STR(sent, "name", notes)
         sent = get("subtitle", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.subtitle = sent
         elif sent is ABSENT:
             left_out.append("subtitle")
             model.subtitle = None
-        elif sent is None:
-            model.subtitle = None
         else:
             model.subtitle = _READ_STR(sent, "subtitle", notes)
         sent = get("description", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.description = sent
         elif sent is ABSENT:
             left_out.append("description")
             model.description = None
-        elif sent is None:
-            model.description = None
         else:
             model.description = _READ_STR(sent, "description", notes)
         sent = get("banner_image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.banner_image_url = sent
         elif sent is ABSENT:
             left_out.append("banner_image_url")
             model.banner_image_url = None
-        elif sent is None:
-            model.banner_image_url = None
         else:
             model.banner_image_url = _READ_STR(sent, "banner_image_url", notes)
         sent = get("card_image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.card_image_url = sent
         elif sent is ABSENT:
             left_out.append("card_image_url")
             model.card_image_url = None
-        elif sent is None:
-            model.card_image_url = None
         else:
             model.card_image_url = _READ_STR(sent, "card_image_url", notes)
         sent = get("slug", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.slug = sent
         elif sent is ABSENT:
             left_out.append("slug")
             model.slug = None
-        elif sent is None:
-            model.slug = None
         else:
             model.slug = _READ_STR(sent, "slug", notes)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
-            model.uuid = None
-        elif sent is None:
             model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
@@ -2488,32 +2222,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = ProductSource.__new__(ProductSource)
         sent = get("name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.name = sent
         elif sent is ABSENT:
             left_out.append("name")
             model.name = None
-        elif sent is None:
-            model.name = None
         else:
             model.name = _READ_STR(sent, "name", notes)
         sent = get("slug", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.slug = sent
         elif sent is ABSENT:
             left_out.append("slug")
             model.slug = None
-        elif sent is None:
-            model.slug = None
         else:
             model.slug = _READ_STR(sent, "slug", notes)
         sent = get("description", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.description = sent
         elif sent is ABSENT:
             left_out.append("description")
-            model.description = None
-        elif sent is None:
             model.description = None
         else:
             model.description = _READ_STR(sent, "description", notes)
@@ -2572,12 +2300,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.price = _READ_DECIMAL(sent, "price", notes)
         sent = get("currency", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.currency = sent
         elif sent is ABSENT:
             left_out.append("currency")
-            model.currency = None
-        elif sent is None:
             model.currency = None
         else:
             model.currency = _READ_STR(sent, "currency", notes)
@@ -2602,42 +2328,34 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.upgrade_deadline_override = _READ_DATETIME(sent, "upgrade_deadline_override", notes)
         sent = get("credit_provider", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.credit_provider = sent
         elif sent is ABSENT:
             left_out.append("credit_provider")
             model.credit_provider = None
-        elif sent is None:
-            model.credit_provider = None
         else:
             model.credit_provider = _READ_STR(sent, "credit_provider", notes)
         sent = get("credit_hours", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.credit_hours = sent
         elif sent is ABSENT:
             left_out.append("credit_hours")
             model.credit_hours = None
-        elif sent is None:
-            model.credit_hours = None
         else:
             model.credit_hours = _READ_INT(sent, "credit_hours", notes)
         sent = get("sku", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.sku = sent
         elif sent is ABSENT:
             left_out.append("sku")
             model.sku = None
-        elif sent is None:
-            model.sku = None
         else:
             model.sku = _READ_STR(sent, "sku", notes)
         sent = get("bulk_sku", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.bulk_sku = sent
         elif sent is ABSENT:
             left_out.append("bulk_sku")
-            model.bulk_sku = None
-        elif sent is None:
             model.bulk_sku = None
         else:
             model.bulk_sku = _READ_STR(sent, "bulk_sku", notes)
@@ -2670,72 +2388,58 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = Position.__new__(Position)
         sent = get("title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.title = sent
         elif sent is ABSENT:
             left_out.append("title")
             model.title = None
-        elif sent is None:
-            model.title = None
         else:
             model.title = _READ_STR(sent, "title", notes)
         sent = get("organization_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organization_name = sent
         elif sent is ABSENT:
             left_out.append("organization_name")
             model.organization_name = None
-        elif sent is None:
-            model.organization_name = None
         else:
             model.organization_name = _READ_STR(sent, "organization_name", notes)
         sent = get("organization_id", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.organization_id = sent
         elif sent is ABSENT:
             left_out.append("organization_id")
             model.organization_id = None
-        elif sent is None:
-            model.organization_id = None
         else:
             model.organization_id = _READ_INT(sent, "organization_id", notes)
         sent = get("organization_override", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organization_override = sent
         elif sent is ABSENT:
             left_out.append("organization_override")
             model.organization_override = None
-        elif sent is None:
-            model.organization_override = None
         else:
             model.organization_override = _READ_STR(sent, "organization_override", notes)
         sent = get("organization_marketing_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organization_marketing_url = sent
         elif sent is ABSENT:
             left_out.append("organization_marketing_url")
             model.organization_marketing_url = None
-        elif sent is None:
-            model.organization_marketing_url = None
         else:
             model.organization_marketing_url = _READ_STR(sent, "organization_marketing_url", notes)
         sent = get("organization_uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organization_uuid = sent
         elif sent is ABSENT:
             left_out.append("organization_uuid")
             model.organization_uuid = None
-        elif sent is None:
-            model.organization_uuid = None
         else:
             model.organization_uuid = _READ_STR(sent, "organization_uuid", notes)
         sent = get("organization_logo_image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organization_logo_image_url = sent
         elif sent is ABSENT:
             left_out.append("organization_logo_image_url")
-            model.organization_logo_image_url = None
-        elif sent is None:
             model.organization_logo_image_url = None
         else:
             model.organization_logo_image_url = _READ_STR(sent, "organization_logo_image_url", notes)
@@ -2777,62 +2481,50 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = Staff.__new__(Staff)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("salutation", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.salutation = sent
         elif sent is ABSENT:
             left_out.append("salutation")
             model.salutation = None
-        elif sent is None:
-            model.salutation = None
         else:
             model.salutation = _READ_STR(sent, "salutation", notes)
         sent = get("given_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.given_name = sent
         elif sent is ABSENT:
             left_out.append("given_name")
             model.given_name = None
-        elif sent is None:
-            model.given_name = None
         else:
             model.given_name = _READ_STR(sent, "given_name", notes)
         sent = get("family_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.family_name = sent
         elif sent is ABSENT:
             left_out.append("family_name")
             model.family_name = None
-        elif sent is None:
-            model.family_name = None
         else:
             model.family_name = _READ_STR(sent, "family_name", notes)
         sent = get("bio", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.bio = sent
         elif sent is ABSENT:
             left_out.append("bio")
             model.bio = None
-        elif sent is None:
-            model.bio = None
         else:
             model.bio = _READ_STR(sent, "bio", notes)
         sent = get("slug", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.slug = sent
         elif sent is ABSENT:
             left_out.append("slug")
-            model.slug = None
-        elif sent is None:
             model.slug = None
         else:
             model.slug = _READ_STR(sent, "slug", notes)
@@ -2860,12 +2552,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.areas_of_expertise = _READ_LIST_ANY(sent, "areas_of_expertise", notes)
         sent = get("profile_image", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.profile_image = sent
         elif sent is ABSENT:
             left_out.append("profile_image")
-            model.profile_image = None
-        elif sent is None:
             model.profile_image = None
         else:
             model.profile_image = _READ_DICT_STR_ANY(sent, "profile_image", notes)
@@ -2880,12 +2570,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.works = _READ_LIST_ANY(sent, "works", notes)
         sent = get("urls", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.urls = sent
         elif sent is ABSENT:
             left_out.append("urls")
-            model.urls = None
-        elif sent is None:
             model.urls = None
         else:
             model.urls = _READ_DICT_STR_ANY(sent, "urls", notes)
@@ -2900,42 +2588,34 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.urls_detailed = _READ_LIST_ANY(sent, "urls_detailed", notes)
         sent = get("email", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.email = sent
         elif sent is ABSENT:
             left_out.append("email")
             model.email = None
-        elif sent is None:
-            model.email = None
         else:
             model.email = _READ_STR(sent, "email", notes)
         sent = get("profile_image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.profile_image_url = sent
         elif sent is ABSENT:
             left_out.append("profile_image_url")
             model.profile_image_url = None
-        elif sent is None:
-            model.profile_image_url = None
         else:
             model.profile_image_url = _READ_STR(sent, "profile_image_url", notes)
         sent = get("major_works", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.major_works = sent
         elif sent is ABSENT:
             left_out.append("major_works")
             model.major_works = None
-        elif sent is None:
-            model.major_works = None
         else:
             model.major_works = _READ_STR(sent, "major_works", notes)
         sent = get("published", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.published = sent
         elif sent is ABSENT:
             left_out.append("published")
-            model.published = None
-        elif sent is None:
             model.published = None
         else:
             model.published = _READ_BOOL(sent, "published", notes)
@@ -2958,32 +2638,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = TypeAttrs.__new__(TypeAttrs)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("slug", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.slug = sent
         elif sent is ABSENT:
             left_out.append("slug")
             model.slug = None
-        elif sent is None:
-            model.slug = None
         else:
             model.slug = _READ_STR(sent, "slug", notes)
         sent = get("coaching_supported", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.coaching_supported = sent
         elif sent is ABSENT:
             left_out.append("coaching_supported")
-            model.coaching_supported = None
-        elif sent is None:
             model.coaching_supported = None
         else:
             model.coaching_supported = _READ_BOOL(sent, "coaching_supported", notes)
@@ -3006,22 +2680,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = LevelTypeOverride.__new__(LevelTypeOverride)
         sent = get("name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.name = sent
         elif sent is ABSENT:
             left_out.append("name")
             model.name = None
-        elif sent is None:
-            model.name = None
         else:
             model.name = _READ_STR(sent, "name", notes)
         sent = get("sort_value", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.sort_value = sent
         elif sent is ABSENT:
             left_out.append("sort_value")
-            model.sort_value = None
-        elif sent is None:
             model.sort_value = None
         else:
             model.sort_value = _READ_INT(sent, "sort_value", notes)
@@ -3046,52 +2716,42 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = Curriculum.__new__(Curriculum)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.name = sent
         elif sent is ABSENT:
             left_out.append("name")
             model.name = None
-        elif sent is None:
-            model.name = None
         else:
             model.name = _READ_STR(sent, "name", notes)
         sent = get("marketing_text", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.marketing_text = sent
         elif sent is ABSENT:
             left_out.append("marketing_text")
             model.marketing_text = None
-        elif sent is None:
-            model.marketing_text = None
         else:
             model.marketing_text = _READ_STR(sent, "marketing_text", notes)
         sent = get("marketing_text_brief", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.marketing_text_brief = sent
         elif sent is ABSENT:
             left_out.append("marketing_text_brief")
             model.marketing_text_brief = None
-        elif sent is None:
-            model.marketing_text_brief = None
         else:
             model.marketing_text_brief = _READ_STR(sent, "marketing_text_brief", notes)
         sent = get("is_active", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_active = sent
         elif sent is ABSENT:
             left_out.append("is_active")
-            model.is_active = None
-        elif sent is None:
             model.is_active = None
         else:
             model.is_active = _READ_BOOL(sent, "is_active", notes)
@@ -3134,32 +2794,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = DegreeAdditionalMetadata.__new__(DegreeAdditionalMetadata)
         sent = get("external_identifier", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.external_identifier = sent
         elif sent is ABSENT:
             left_out.append("external_identifier")
             model.external_identifier = None
-        elif sent is None:
-            model.external_identifier = None
         else:
             model.external_identifier = _READ_STR(sent, "external_identifier", notes)
         sent = get("external_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.external_url = sent
         elif sent is ABSENT:
             left_out.append("external_url")
             model.external_url = None
-        elif sent is None:
-            model.external_url = None
         else:
             model.external_url = _READ_STR(sent, "external_url", notes)
         sent = get("organic_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organic_url = sent
         elif sent is ABSENT:
             left_out.append("organic_url")
-            model.organic_url = None
-        elif sent is None:
             model.organic_url = None
         else:
             model.organic_url = _READ_STR(sent, "organic_url", notes)
@@ -3374,32 +3028,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.program_duration_override = sent
         sent = get("display_on_org_page", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.display_on_org_page = sent
         elif sent is ABSENT:
             left_out.append("display_on_org_page")
             model.display_on_org_page = None
-        elif sent is None:
-            model.display_on_org_page = None
         else:
             model.display_on_org_page = _READ_BOOL(sent, "display_on_org_page", notes)
         sent = get("excluded_from_search", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.excluded_from_search = sent
         elif sent is ABSENT:
             left_out.append("excluded_from_search")
             model.excluded_from_search = None
-        elif sent is None:
-            model.excluded_from_search = None
         else:
             model.excluded_from_search = _READ_BOOL(sent, "excluded_from_search", notes)
         sent = get("excluded_from_seo", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.excluded_from_seo = sent
         elif sent is ABSENT:
             left_out.append("excluded_from_seo")
-            model.excluded_from_seo = None
-        elif sent is None:
             model.excluded_from_seo = None
         else:
             model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
@@ -3465,12 +3113,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.enroll_by_date = _READ_DATETIME(sent, "enroll_by_date", notes)
         sent = get("content_price", ABSENT)
-        if sent.__class__ is float:
+        if sent.__class__ is float or sent is None:
             model.content_price = sent
         elif sent is ABSENT:
             left_out.append("content_price")
-            model.content_price = None
-        elif sent is None:
             model.content_price = None
         else:
             model.content_price = _READ_FLOAT(sent, "content_price", notes)
@@ -3572,39 +3218,31 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("key", ABSENT)
         if sent.__class__ is str:
             model.key = sent
-        elif sent is ABSENT:
-            missing(CourseRun, "key")
-        elif sent is None:
-            missing(CourseRun, "key", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(CourseRun, "key", null=sent is None)
         else:
             model.key = _READ_STR(sent, "key", notes)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.title = sent
         elif sent is ABSENT:
             left_out.append("title")
             model.title = None
-        elif sent is None:
-            model.title = None
         else:
             model.title = _READ_STR(sent, "title", notes)
         sent = get("external_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.external_key = sent
         elif sent is ABSENT:
             left_out.append("external_key")
-            model.external_key = None
-        elif sent is None:
             model.external_key = None
         else:
             model.external_key = _READ_STR(sent, "external_key", notes)
@@ -3622,22 +3260,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.image = _READ_IMAGE(sent, "image", notes)
         sent = get("short_description", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.short_description = sent
         elif sent is ABSENT:
             left_out.append("short_description")
             model.short_description = None
-        elif sent is None:
-            model.short_description = None
         else:
             model.short_description = _READ_STR(sent, "short_description", notes)
         sent = get("marketing_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.marketing_url = sent
         elif sent is ABSENT:
             left_out.append("marketing_url")
-            model.marketing_url = None
-        elif sent is None:
             model.marketing_url = None
         else:
             model.marketing_url = _READ_STR(sent, "marketing_url", notes)
@@ -3702,12 +3336,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.enrollment_end = _READ_DATETIME(sent, "enrollment_end", notes)
         sent = get("weeks_to_complete", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.weeks_to_complete = sent
         elif sent is ABSENT:
             left_out.append("weeks_to_complete")
-            model.weeks_to_complete = None
-        elif sent is None:
             model.weeks_to_complete = None
         else:
             model.weeks_to_complete = _READ_INT(sent, "weeks_to_complete", notes)
@@ -3738,42 +3370,34 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.type = _READ_SEAT_TYPE_STR(sent, "type", notes)
         sent = get("run_type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.run_type = sent
         elif sent is ABSENT:
             left_out.append("run_type")
             model.run_type = None
-        elif sent is None:
-            model.run_type = None
         else:
             model.run_type = _READ_STR(sent, "run_type", notes)
         sent = get("status", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.status = sent
         elif sent is ABSENT:
             left_out.append("status")
             model.status = None
-        elif sent is None:
-            model.status = None
         else:
             model.status = _READ_STR(sent, "status", notes)
         sent = get("is_enrollable", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_enrollable = sent
         elif sent is ABSENT:
             left_out.append("is_enrollable")
             model.is_enrollable = None
-        elif sent is None:
-            model.is_enrollable = None
         else:
             model.is_enrollable = _READ_BOOL(sent, "is_enrollable", notes)
         sent = get("is_marketable", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_marketable = sent
         elif sent is ABSENT:
             left_out.append("is_marketable")
-            model.is_marketable = None
-        elif sent is None:
             model.is_marketable = None
         else:
             model.is_marketable = _READ_BOOL(sent, "is_marketable", notes)
@@ -3791,32 +3415,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.availability = _READ_AVAILABILITY_STR(sent, "availability", notes)
         sent = get("variant_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.variant_id = sent
         elif sent is ABSENT:
             left_out.append("variant_id")
             model.variant_id = None
-        elif sent is None:
-            model.variant_id = None
         else:
             model.variant_id = _READ_STR(sent, "variant_id", notes)
         sent = get("course", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course = sent
         elif sent is ABSENT:
             left_out.append("course")
             model.course = None
-        elif sent is None:
-            model.course = None
         else:
             model.course = _READ_STR(sent, "course", notes)
         sent = get("full_description", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.full_description = sent
         elif sent is ABSENT:
             left_out.append("full_description")
-            model.full_description = None
-        elif sent is None:
             model.full_description = None
         else:
             model.full_description = _READ_STR(sent, "full_description", notes)
@@ -3831,42 +3449,34 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.announcement = _READ_DATETIME(sent, "announcement", notes)
         sent = get("video", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.video = sent
         elif sent is ABSENT:
             left_out.append("video")
             model.video = None
-        elif sent is None:
-            model.video = None
         else:
             model.video = _READ_DICT_STR_ANY(sent, "video", notes)
         sent = get("content_language", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.content_language = sent
         elif sent is ABSENT:
             left_out.append("content_language")
             model.content_language = None
-        elif sent is None:
-            model.content_language = None
         else:
             model.content_language = _READ_STR(sent, "content_language", notes)
         sent = get("license", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.license = sent
         elif sent is ABSENT:
             left_out.append("license")
             model.license = None
-        elif sent is None:
-            model.license = None
         else:
             model.license = _READ_STR(sent, "license", notes)
         sent = get("outcome", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.outcome = sent
         elif sent is ABSENT:
             left_out.append("outcome")
-            model.outcome = None
-        elif sent is None:
             model.outcome = None
         else:
             model.outcome = _READ_STR(sent, "outcome", notes)
@@ -3901,22 +3511,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.staff = _READ_LIST_STAFF(sent, "staff", notes)
         sent = get("min_effort", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.min_effort = sent
         elif sent is ABSENT:
             left_out.append("min_effort")
             model.min_effort = None
-        elif sent is None:
-            model.min_effort = None
         else:
             model.min_effort = _READ_INT(sent, "min_effort", notes)
         sent = get("max_effort", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.max_effort = sent
         elif sent is ABSENT:
             left_out.append("max_effort")
-            model.max_effort = None
-        elif sent is None:
             model.max_effort = None
         else:
             model.max_effort = _READ_INT(sent, "max_effort", notes)
@@ -3944,156 +3550,126 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.level_type = _READ_LEVEL_TYPE_STR(sent, "level_type", notes)
         sent = get("mobile_available", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.mobile_available = sent
         elif sent is ABSENT:
             left_out.append("mobile_available")
             model.mobile_available = None
-        elif sent is None:
-            model.mobile_available = None
         else:
             model.mobile_available = _READ_BOOL(sent, "mobile_available", notes)
         sent = get("hidden", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.hidden = sent
         elif sent is ABSENT:
             left_out.append("hidden")
             model.hidden = None
-        elif sent is None:
-            model.hidden = None
         else:
             model.hidden = _READ_BOOL(sent, "hidden", notes)
         sent = get("reporting_type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.reporting_type = sent
         elif sent is ABSENT:
             left_out.append("reporting_type")
             model.reporting_type = None
-        elif sent is None:
-            model.reporting_type = None
         else:
             model.reporting_type = _READ_STR(sent, "reporting_type", notes)
         sent = get("eligible_for_financial_aid", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.eligible_for_financial_aid = sent
         elif sent is ABSENT:
             left_out.append("eligible_for_financial_aid")
             model.eligible_for_financial_aid = None
-        elif sent is None:
-            model.eligible_for_financial_aid = None
         else:
             model.eligible_for_financial_aid = _READ_BOOL(sent, "eligible_for_financial_aid", notes)
         sent = get("first_enrollable_paid_seat_price", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.first_enrollable_paid_seat_price = sent
         elif sent is ABSENT:
             left_out.append("first_enrollable_paid_seat_price")
-            model.first_enrollable_paid_seat_price = None
-        elif sent is None:
             model.first_enrollable_paid_seat_price = None
         else:
             model.first_enrollable_paid_seat_price = _READ_INT(
                 sent, "first_enrollable_paid_seat_price", notes
             )
         sent = get("has_ofac_restrictions", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.has_ofac_restrictions = sent
         elif sent is ABSENT:
             left_out.append("has_ofac_restrictions")
             model.has_ofac_restrictions = None
-        elif sent is None:
-            model.has_ofac_restrictions = None
         else:
             model.has_ofac_restrictions = _READ_BOOL(sent, "has_ofac_restrictions", notes)
         sent = get("ofac_comment", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.ofac_comment = sent
         elif sent is ABSENT:
             left_out.append("ofac_comment")
             model.ofac_comment = None
-        elif sent is None:
-            model.ofac_comment = None
         else:
             model.ofac_comment = _READ_STR(sent, "ofac_comment", notes)
         sent = get("enrollment_count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.enrollment_count = sent
         elif sent is ABSENT:
             left_out.append("enrollment_count")
             model.enrollment_count = None
-        elif sent is None:
-            model.enrollment_count = None
         else:
             model.enrollment_count = _READ_INT(sent, "enrollment_count", notes)
         sent = get("recent_enrollment_count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.recent_enrollment_count = sent
         elif sent is ABSENT:
             left_out.append("recent_enrollment_count")
             model.recent_enrollment_count = None
-        elif sent is None:
-            model.recent_enrollment_count = None
         else:
             model.recent_enrollment_count = _READ_INT(sent, "recent_enrollment_count", notes)
         sent = get("expected_program_type", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.expected_program_type = sent
         elif sent is ABSENT:
             left_out.append("expected_program_type")
             model.expected_program_type = None
-        elif sent is None:
-            model.expected_program_type = None
         else:
             model.expected_program_type = _READ_DICT_STR_ANY(sent, "expected_program_type", notes)
         sent = get("expected_program_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.expected_program_name = sent
         elif sent is ABSENT:
             left_out.append("expected_program_name")
             model.expected_program_name = None
-        elif sent is None:
-            model.expected_program_name = None
         else:
             model.expected_program_name = _READ_STR(sent, "expected_program_name", notes)
         sent = get("course_uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course_uuid = sent
         elif sent is ABSENT:
             left_out.append("course_uuid")
             model.course_uuid = None
-        elif sent is None:
-            model.course_uuid = None
         else:
             model.course_uuid = _READ_STR(sent, "course_uuid", notes)
         sent = get("estimated_hours", ABSENT)
-        if sent.__class__ is float:
+        if sent.__class__ is float or sent is None:
             model.estimated_hours = sent
         elif sent is ABSENT:
             left_out.append("estimated_hours")
             model.estimated_hours = None
-        elif sent is None:
-            model.estimated_hours = None
         else:
             model.estimated_hours = _READ_FLOAT(sent, "estimated_hours", notes)
         sent = get("content_language_search_facet_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.content_language_search_facet_name = sent
         elif sent is ABSENT:
             left_out.append("content_language_search_facet_name")
-            model.content_language_search_facet_name = None
-        elif sent is None:
             model.content_language_search_facet_name = None
         else:
             model.content_language_search_facet_name = _READ_STR(
                 sent, "content_language_search_facet_name", notes
             )
         sent = get("enterprise_subscription_inclusion", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.enterprise_subscription_inclusion = sent
         elif sent is ABSENT:
             left_out.append("enterprise_subscription_inclusion")
-            model.enterprise_subscription_inclusion = None
-        elif sent is None:
             model.enterprise_subscription_inclusion = None
         else:
             model.enterprise_subscription_inclusion = _READ_BOOL(
@@ -4110,12 +3686,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.programs = _READ_LIST_ANY(sent, "programs", notes)
         sent = get("enrollment_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enrollment_url = sent
         elif sent is ABSENT:
             left_out.append("enrollment_url")
-            model.enrollment_url = None
-        elif sent is None:
             model.enrollment_url = None
         else:
             model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
@@ -4130,52 +3704,42 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
         sent = get("parent_content_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.parent_content_key = sent
         elif sent is ABSENT:
             left_out.append("parent_content_key")
             model.parent_content_key = None
-        elif sent is None:
-            model.parent_content_key = None
         else:
             model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
         sent = get("xapi_activity_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.xapi_activity_id = sent
         elif sent is ABSENT:
             left_out.append("xapi_activity_id")
             model.xapi_activity_id = None
-        elif sent is None:
-            model.xapi_activity_id = None
         else:
             model.xapi_activity_id = _READ_STR(sent, "xapi_activity_id", notes)
         sent = get("enrollment_mode", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enrollment_mode = sent
         elif sent is ABSENT:
             left_out.append("enrollment_mode")
             model.enrollment_mode = None
-        elif sent is None:
-            model.enrollment_mode = None
         else:
             model.enrollment_mode = _READ_STR(sent, "enrollment_mode", notes)
         sent = get("first_enrollable_paid_seat_sku", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.first_enrollable_paid_seat_sku = sent
         elif sent is ABSENT:
             left_out.append("first_enrollable_paid_seat_sku")
             model.first_enrollable_paid_seat_sku = None
-        elif sent is None:
-            model.first_enrollable_paid_seat_sku = None
         else:
             model.first_enrollable_paid_seat_sku = _READ_STR(sent, "first_enrollable_paid_seat_sku", notes)
         sent = get("aggregation_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.aggregation_key = sent
         elif sent is ABSENT:
             left_out.append("aggregation_key")
-            model.aggregation_key = None
-        elif sent is None:
             model.aggregation_key = None
         else:
             model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
@@ -4203,32 +3767,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
         sent = get("has_enrollable_seats", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.has_enrollable_seats = sent
         elif sent is ABSENT:
             left_out.append("has_enrollable_seats")
             model.has_enrollable_seats = None
-        elif sent is None:
-            model.has_enrollable_seats = None
         else:
             model.has_enrollable_seats = _READ_BOOL(sent, "has_enrollable_seats", notes)
         sent = get("image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.image_url = sent
         elif sent is ABSENT:
             left_out.append("image_url")
             model.image_url = None
-        elif sent is None:
-            model.image_url = None
         else:
             model.image_url = _READ_STR(sent, "image_url", notes)
         sent = get("language", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.language = sent
         elif sent is ABSENT:
             left_out.append("language")
-            model.language = None
-        elif sent is None:
             model.language = None
         else:
             model.language = _READ_STR(sent, "language", notes)
@@ -4241,32 +3799,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.logo_image_urls = _READ_LIST_STR_NONE(sent, "logo_image_urls", notes)
         sent = get("number", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.number = sent
         elif sent is ABSENT:
             left_out.append("number")
             model.number = None
-        elif sent is None:
-            model.number = None
         else:
             model.number = _READ_STR(sent, "number", notes)
         sent = get("org", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.org = sent
         elif sent is ABSENT:
             left_out.append("org")
             model.org = None
-        elif sent is None:
-            model.org = None
         else:
             model.org = _READ_STR(sent, "org", notes)
         sent = get("partner", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.partner = sent
         elif sent is ABSENT:
             left_out.append("partner")
-            model.partner = None
-        elif sent is None:
             model.partner = None
         else:
             model.partner = _READ_STR(sent, "partner", notes)
@@ -4279,12 +3831,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.program_types = _READ_LIST_PROGRAM_TYPE_STR(sent, "program_types", notes)
         sent = get("published", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.published = sent
         elif sent is ABSENT:
             left_out.append("published")
-            model.published = None
-        elif sent is None:
             model.published = None
         else:
             model.published = _READ_BOOL(sent, "published", notes)
@@ -4413,12 +3963,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         decoded: Any
         model = LearnerSummary.__new__(LearnerSummary)
         sent = get("is_consent_granted", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_consent_granted = sent
         elif sent is ABSENT:
             left_out.append("is_consent_granted")
-            model.is_consent_granted = None
-        elif sent is None:
             model.is_consent_granted = None
         else:
             model.is_consent_granted = _READ_BOOL(sent, "is_consent_granted", notes)
@@ -4433,49 +3981,39 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.amount_learner_paid = _READ_DECIMAL(sent, "amount_learner_paid", notes)
         sent = get("contract_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.contract_id = sent
         elif sent is ABSENT:
             left_out.append("contract_id")
             model.contract_id = None
-        elif sent is None:
-            model.contract_id = None
         else:
             model.contract_id = _READ_STR(sent, "contract_id", notes)
         sent = get("coupon_code", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.coupon_code = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "coupon_code")
-        elif sent is None:
-            model.coupon_code = None
         else:
             model.coupon_code = _READ_STR(sent, "coupon_code", notes)
         sent = get("coupon_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.coupon_name = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "coupon_name")
-        elif sent is None:
-            model.coupon_name = None
         else:
             model.coupon_name = _READ_STR(sent, "coupon_name", notes)
         sent = get("course_api_url", ABSENT)
         if sent.__class__ is str:
             model.course_api_url = sent
-        elif sent is ABSENT:
-            missing(LearnerSummary, "course_api_url")
-        elif sent is None:
-            missing(LearnerSummary, "course_api_url", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LearnerSummary, "course_api_url", null=sent is None)
         else:
             model.course_api_url = _READ_STR(sent, "course_api_url", notes)
         sent = get("course_duration", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.course_duration = sent
         elif sent is ABSENT:
             left_out.append("course_duration")
-            model.course_duration = None
-        elif sent is None:
             model.course_duration = None
         else:
             model.course_duration = _READ_INT(sent, "course_duration", notes)
@@ -4490,12 +4028,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.course_end = _READ_DATETIME_DATE(sent, "course_end", notes)
         sent = get("course_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course_key = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "course_key")
-        elif sent is None:
-            model.course_key = None
         else:
             model.course_key = _READ_STR(sent, "course_key", notes)
         sent = get("course_list_price", ABSENT)
@@ -4509,49 +4045,39 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.course_list_price = _READ_DECIMAL(sent, "course_list_price", notes)
         sent = get("course_max_effort", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.course_max_effort = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "course_max_effort")
-        elif sent is None:
-            model.course_max_effort = None
         else:
             model.course_max_effort = _READ_INT(sent, "course_max_effort", notes)
         sent = get("course_min_effort", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.course_min_effort = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "course_min_effort")
-        elif sent is None:
-            model.course_min_effort = None
         else:
             model.course_min_effort = _READ_INT(sent, "course_min_effort", notes)
         sent = get("course_pacing_type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course_pacing_type = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "course_pacing_type")
-        elif sent is None:
-            model.course_pacing_type = None
         else:
             model.course_pacing_type = _READ_STR(sent, "course_pacing_type", notes)
         sent = get("course_primary_program", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course_primary_program = sent
         elif sent is ABSENT:
             left_out.append("course_primary_program")
             model.course_primary_program = None
-        elif sent is None:
-            model.course_primary_program = None
         else:
             model.course_primary_program = _READ_STR(sent, "course_primary_program", notes)
         sent = get("course_primary_subject", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course_primary_subject = sent
         elif sent is ABSENT:
             left_out.append("course_primary_subject")
-            model.course_primary_subject = None
-        elif sent is None:
             model.course_primary_subject = None
         else:
             model.course_primary_subject = _READ_STR(sent, "course_primary_subject", notes)
@@ -4566,21 +4092,17 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.course_start = _READ_DATETIME_DATE(sent, "course_start", notes)
         sent = get("course_title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course_title = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "course_title")
-        elif sent is None:
-            model.course_title = None
         else:
             model.course_title = _READ_STR(sent, "course_title", notes)
         sent = get("courserun_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.courserun_key = sent
         elif sent is ABSENT:
             left_out.append("courserun_key")
-            model.courserun_key = None
-        elif sent is None:
             model.courserun_key = None
         else:
             model.courserun_key = _READ_STR(sent, "courserun_key", notes)
@@ -4612,80 +4134,64 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.enrollment_date = _READ_DATE(sent, "enrollment_date", notes)
         sent = get("enrollment_id", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.enrollment_id = sent
         elif sent is ABSENT:
             left_out.append("enrollment_id")
             model.enrollment_id = None
-        elif sent is None:
-            model.enrollment_id = None
         else:
             model.enrollment_id = _READ_INT(sent, "enrollment_id", notes)
         sent = get("enterprise_customer_uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enterprise_customer_uuid = sent
         elif sent is ABSENT:
             left_out.append("enterprise_customer_uuid")
             model.enterprise_customer_uuid = None
-        elif sent is None:
-            model.enterprise_customer_uuid = None
         else:
             model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
         sent = get("enterprise_enrollment_id", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.enterprise_enrollment_id = sent
         elif sent is ABSENT:
             left_out.append("enterprise_enrollment_id")
-            model.enterprise_enrollment_id = None
-        elif sent is None:
             model.enterprise_enrollment_id = None
         else:
             model.enterprise_enrollment_id = _READ_INT(sent, "enterprise_enrollment_id", notes)
         sent = get("enterprise_name", ABSENT)
         if sent.__class__ is str:
             model.enterprise_name = sent
-        elif sent is ABSENT:
-            missing(LearnerSummary, "enterprise_name")
-        elif sent is None:
-            missing(LearnerSummary, "enterprise_name", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LearnerSummary, "enterprise_name", null=sent is None)
         else:
             model.enterprise_name = _READ_STR(sent, "enterprise_name", notes)
         sent = get("enterprise_sso_uid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enterprise_sso_uid = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "enterprise_sso_uid")
-        elif sent is None:
-            model.enterprise_sso_uid = None
         else:
             model.enterprise_sso_uid = _READ_STR(sent, "enterprise_sso_uid", notes)
         sent = get("enterprise_user_id", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.enterprise_user_id = sent
         elif sent is ABSENT:
             left_out.append("enterprise_user_id")
             model.enterprise_user_id = None
-        elif sent is None:
-            model.enterprise_user_id = None
         else:
             model.enterprise_user_id = _READ_INT(sent, "enterprise_user_id", notes)
         sent = get("has_passed", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.has_passed = sent
         elif sent is ABSENT:
             left_out.append("has_passed")
             model.has_passed = None
-        elif sent is None:
-            model.has_passed = None
         else:
             model.has_passed = _READ_BOOL(sent, "has_passed", notes)
         sent = get("is_refunded", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_refunded = sent
         elif sent is ABSENT:
             left_out.append("is_refunded")
-            model.is_refunded = None
-        elif sent is None:
             model.is_refunded = None
         else:
             model.is_refunded = _READ_BOOL(sent, "is_refunded", notes)
@@ -4697,41 +4203,33 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.last_activity_date = _READ_DATE(sent, "last_activity_date", notes)
         sent = get("letter_grade", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.letter_grade = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "letter_grade")
-        elif sent is None:
-            model.letter_grade = None
         else:
             model.letter_grade = _READ_STR(sent, "letter_grade", notes)
         sent = get("offer_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.offer_name = sent
         elif sent is ABSENT:
             left_out.append("offer_name")
             model.offer_name = None
-        elif sent is None:
-            model.offer_name = None
         else:
             model.offer_name = _READ_STR(sent, "offer_name", notes)
         sent = get("offer_type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.offer_type = sent
         elif sent is ABSENT:
             left_out.append("offer_type")
             model.offer_type = None
-        elif sent is None:
-            model.offer_type = None
         else:
             model.offer_type = _READ_STR(sent, "offer_type", notes)
         sent = get("paid_by", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.paid_by = sent
         elif sent is ABSENT:
             left_out.append("paid_by")
-            model.paid_by = None
-        elif sent is None:
             model.paid_by = None
         else:
             model.paid_by = _READ_STR(sent, "paid_by", notes)
@@ -4756,12 +4254,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.progress_status = _READ_PROGRESS_STATUS_STR(sent, "progress_status", notes)
         sent = get("seat_delivery_method", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.seat_delivery_method = sent
         elif sent is ABSENT:
             left_out.append("seat_delivery_method")
-            model.seat_delivery_method = None
-        elif sent is None:
             model.seat_delivery_method = None
         else:
             model.seat_delivery_method = _READ_STR(sent, "seat_delivery_method", notes)
@@ -4791,58 +4287,46 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.user_account_creation_date = _READ_DATETIME(sent, "user_account_creation_date", notes)
         sent = get("user_country", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.user_country = sent
         elif sent is ABSENT:
             left_out.append("user_country")
-            model.user_country = None
-        elif sent is None:
             model.user_country = None
         else:
             model.user_country = _READ_STR(sent, "user_country", notes)
         sent = get("user_current_enrollment_mode", ABSENT)
         if sent.__class__ is str:
             model.user_current_enrollment_mode = sent
-        elif sent is ABSENT:
-            missing(LearnerSummary, "user_current_enrollment_mode")
-        elif sent is None:
-            missing(LearnerSummary, "user_current_enrollment_mode", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(LearnerSummary, "user_current_enrollment_mode", null=sent is None)
         else:
             model.user_current_enrollment_mode = _READ_STR(sent, "user_current_enrollment_mode", notes)
         sent = get("user_email", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.user_email = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "user_email")
-        elif sent is None:
-            model.user_email = None
         else:
             model.user_email = _READ_STR(sent, "user_email", notes)
         sent = get("user_username", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.user_username = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "user_username")
-        elif sent is None:
-            model.user_username = None
         else:
             model.user_username = _READ_STR(sent, "user_username", notes)
         sent = get("user_country_code", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.user_country_code = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "user_country_code")
-        elif sent is None:
-            model.user_country_code = None
         else:
             model.user_country_code = _READ_STR(sent, "user_country_code", notes)
         sent = get("course_duration_weeks", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.course_duration_weeks = sent
         elif sent is ABSENT:
             missing(LearnerSummary, "course_duration_weeks")
-        elif sent is None:
-            model.course_duration_weeks = None
         else:
             model.course_duration_weeks = _READ_INT(sent, "course_duration_weeks", notes)
         sent = get("course_start_date", ABSENT)
@@ -4862,192 +4346,154 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.course_end_date = _READ_DATE(sent, "course_end_date", notes)
         sent = get("offer_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.offer_id = sent
         elif sent is ABSENT:
             left_out.append("offer_id")
             model.offer_id = None
-        elif sent is None:
-            model.offer_id = None
         else:
             model.offer_id = _READ_STR(sent, "offer_id", notes)
         sent = get("primary_program_type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.primary_program_type = sent
         elif sent is ABSENT:
             left_out.append("primary_program_type")
             model.primary_program_type = None
-        elif sent is None:
-            model.primary_program_type = None
         else:
             model.primary_program_type = _READ_STR(sent, "primary_program_type", notes)
         sent = get("user_first_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.user_first_name = sent
         elif sent is ABSENT:
             left_out.append("user_first_name")
             model.user_first_name = None
-        elif sent is None:
-            model.user_first_name = None
         else:
             model.user_first_name = _READ_STR(sent, "user_first_name", notes)
         sent = get("user_last_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.user_last_name = sent
         elif sent is ABSENT:
             left_out.append("user_last_name")
             model.user_last_name = None
-        elif sent is None:
-            model.user_last_name = None
         else:
             model.user_last_name = _READ_STR(sent, "user_last_name", notes)
         sent = get("total_learning_time_hours", ABSENT)
-        if sent.__class__ is float:
+        if sent.__class__ is float or sent is None:
             model.total_learning_time_hours = sent
         elif sent is ABSENT:
             left_out.append("total_learning_time_hours")
             model.total_learning_time_hours = None
-        elif sent is None:
-            model.total_learning_time_hours = None
         else:
             model.total_learning_time_hours = _READ_FLOAT(sent, "total_learning_time_hours", notes)
         sent = get("is_subsidy", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_subsidy = sent
         elif sent is ABSENT:
             left_out.append("is_subsidy")
             model.is_subsidy = None
-        elif sent is None:
-            model.is_subsidy = None
         else:
             model.is_subsidy = _READ_BOOL(sent, "is_subsidy", notes)
         sent = get("course_product_line", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course_product_line = sent
         elif sent is ABSENT:
             left_out.append("course_product_line")
             model.course_product_line = None
-        elif sent is None:
-            model.course_product_line = None
         else:
             model.course_product_line = _READ_STR(sent, "course_product_line", notes)
         sent = get("budget_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.budget_id = sent
         elif sent is ABSENT:
             left_out.append("budget_id")
             model.budget_id = None
-        elif sent is None:
-            model.budget_id = None
         else:
             model.budget_id = _READ_STR(sent, "budget_id", notes)
         sent = get("enterprise_flex_group_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enterprise_flex_group_name = sent
         elif sent is ABSENT:
             left_out.append("enterprise_flex_group_name")
             model.enterprise_flex_group_name = None
-        elif sent is None:
-            model.enterprise_flex_group_name = None
         else:
             model.enterprise_flex_group_name = _READ_STR(sent, "enterprise_flex_group_name", notes)
         sent = get("enterprise_flex_group_uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enterprise_flex_group_uuid = sent
         elif sent is ABSENT:
             left_out.append("enterprise_flex_group_uuid")
             model.enterprise_flex_group_uuid = None
-        elif sent is None:
-            model.enterprise_flex_group_uuid = None
         else:
             model.enterprise_flex_group_uuid = _READ_STR(sent, "enterprise_flex_group_uuid", notes)
         sent = get("course_progress", ABSENT)
-        if sent.__class__ is float:
+        if sent.__class__ is float or sent is None:
             model.course_progress = sent
         elif sent is ABSENT:
             left_out.append("course_progress")
             model.course_progress = None
-        elif sent is None:
-            model.course_progress = None
         else:
             model.course_progress = _READ_FLOAT(sent, "course_progress", notes)
         sent = get("course_passing_grade", ABSENT)
-        if sent.__class__ is float:
+        if sent.__class__ is float or sent is None:
             model.course_passing_grade = sent
         elif sent is ABSENT:
             left_out.append("course_passing_grade")
             model.course_passing_grade = None
-        elif sent is None:
-            model.course_passing_grade = None
         else:
             model.course_passing_grade = _READ_FLOAT(sent, "course_passing_grade", notes)
         sent = get("id", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.id = sent
         elif sent is ABSENT:
             left_out.append("id")
             model.id = None
-        elif sent is None:
-            model.id = None
         else:
             model.id = _READ_INT(sent, "id", notes)
         sent = get("enterprise_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enterprise_id = sent
         elif sent is ABSENT:
             left_out.append("enterprise_id")
             model.enterprise_id = None
-        elif sent is None:
-            model.enterprise_id = None
         else:
             model.enterprise_id = _READ_STR(sent, "enterprise_id", notes)
         sent = get("enterprise_user", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.enterprise_user = sent
         elif sent is ABSENT:
             left_out.append("enterprise_user")
             model.enterprise_user = None
-        elif sent is None:
-            model.enterprise_user = None
         else:
             model.enterprise_user = _READ_INT(sent, "enterprise_user", notes)
         sent = get("enterprise_site_id", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.enterprise_site_id = sent
         elif sent is ABSENT:
             left_out.append("enterprise_site_id")
             model.enterprise_site_id = None
-        elif sent is None:
-            model.enterprise_site_id = None
         else:
             model.enterprise_site_id = _READ_INT(sent, "enterprise_site_id", notes)
         sent = get("lms_user_id", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.lms_user_id = sent
         elif sent is ABSENT:
             left_out.append("lms_user_id")
             model.lms_user_id = None
-        elif sent is None:
-            model.lms_user_id = None
         else:
             model.lms_user_id = _READ_INT(sent, "lms_user_id", notes)
         sent = get("course_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course_id = sent
         elif sent is ABSENT:
             left_out.append("course_id")
             model.course_id = None
-        elif sent is None:
-            model.course_id = None
         else:
             model.course_id = _READ_STR(sent, "course_id", notes)
         sent = get("consent_granted", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.consent_granted = sent
         elif sent is ABSENT:
             left_out.append("consent_granted")
-            model.consent_granted = None
-        elif sent is None:
             model.consent_granted = None
         else:
             model.consent_granted = _READ_BOOL(sent, "consent_granted", notes)
@@ -5094,12 +4540,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
                 sent, "user_account_creation_timestamp", notes
             )
         sent = get("offer", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.offer = sent
         elif sent is ABSENT:
             left_out.append("offer")
-            model.offer = None
-        elif sent is None:
             model.offer = None
         else:
             model.offer = _READ_STR(sent, "offer", notes)
@@ -5144,62 +4588,50 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = LearnerSummaryPage.__new__(LearnerSummaryPage)
         sent = get("count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.count = sent
         elif sent is ABSENT:
             left_out.append("count")
             model.count = None
-        elif sent is None:
-            model.count = None
         else:
             model.count = _READ_INT(sent, "count", notes)
         sent = get("next", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.next = sent
         elif sent is ABSENT:
             left_out.append("next")
             model.next = None
-        elif sent is None:
-            model.next = None
         else:
             model.next = _READ_STR(sent, "next", notes)
         sent = get("previous", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.previous = sent
         elif sent is ABSENT:
             left_out.append("previous")
             model.previous = None
-        elif sent is None:
-            model.previous = None
         else:
             model.previous = _READ_STR(sent, "previous", notes)
         sent = get("current_page", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.current_page = sent
         elif sent is ABSENT:
             left_out.append("current_page")
             model.current_page = None
-        elif sent is None:
-            model.current_page = None
         else:
             model.current_page = _READ_INT(sent, "current_page", notes)
         sent = get("num_pages", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.num_pages = sent
         elif sent is ABSENT:
             left_out.append("num_pages")
             model.num_pages = None
-        elif sent is None:
-            model.num_pages = None
         else:
             model.num_pages = _READ_INT(sent, "num_pages", notes)
         sent = get("start", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.start = sent
         elif sent is ABSENT:
             left_out.append("start")
-            model.start = None
-        elif sent is None:
             model.start = None
         else:
             model.start = _READ_INT(sent, "start", notes)
@@ -5261,21 +4693,17 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.enroll_by_date = _READ_DATETIME(sent, "enroll_by_date", notes)
         sent = get("content_price", ABSENT)
-        if sent.__class__ is float:
+        if sent.__class__ is float or sent is None:
             model.content_price = sent
         elif sent is ABSENT:
             missing(AssignmentContentMetadata, "content_price")
-        elif sent is None:
-            model.content_price = None
         else:
             model.content_price = _READ_FLOAT(sent, "content_price", notes)
         sent = get("course_type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course_type = sent
         elif sent is ABSENT:
             missing(AssignmentContentMetadata, "course_type")
-        elif sent is None:
-            model.course_type = None
         else:
             model.course_type = _READ_STR(sent, "course_type", notes)
         sent = get("partners", ABSENT)
@@ -5323,62 +4751,50 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         decoded: Any
         model = ContentMetadata.__new__(ContentMetadata)
         sent = get("content_type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.content_type = sent
         elif sent is ABSENT:
             left_out.append("content_type")
             model.content_type = None
-        elif sent is None:
-            model.content_type = None
         else:
             model.content_type = _READ_STR(sent, "content_type", notes)
         sent = get("key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.key = sent
         elif sent is ABSENT:
             left_out.append("key")
             model.key = None
-        elif sent is None:
-            model.key = None
         else:
             model.key = _READ_STR(sent, "key", notes)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.title = sent
         elif sent is ABSENT:
             left_out.append("title")
             model.title = None
-        elif sent is None:
-            model.title = None
         else:
             model.title = _READ_STR(sent, "title", notes)
         sent = get("aggregation_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.aggregation_key = sent
         elif sent is ABSENT:
             left_out.append("aggregation_key")
             model.aggregation_key = None
-        elif sent is None:
-            model.aggregation_key = None
         else:
             model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
         sent = get("parent_content_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.parent_content_key = sent
         elif sent is ABSENT:
             left_out.append("parent_content_key")
-            model.parent_content_key = None
-        elif sent is None:
             model.parent_content_key = None
         else:
             model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
@@ -5406,42 +4822,34 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
         sent = get("active", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.active = sent
         elif sent is ABSENT:
             left_out.append("active")
             model.active = None
-        elif sent is None:
-            model.active = None
         else:
             model.active = _READ_BOOL(sent, "active", notes)
         sent = get("marketing_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.marketing_url = sent
         elif sent is ABSENT:
             left_out.append("marketing_url")
             model.marketing_url = None
-        elif sent is None:
-            model.marketing_url = None
         else:
             model.marketing_url = _READ_STR(sent, "marketing_url", notes)
         sent = get("enrollment_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enrollment_url = sent
         elif sent is ABSENT:
             left_out.append("enrollment_url")
             model.enrollment_url = None
-        elif sent is None:
-            model.enrollment_url = None
         else:
             model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
         sent = get("xapi_activity_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.xapi_activity_id = sent
         elif sent is ABSENT:
             left_out.append("xapi_activity_id")
-            model.xapi_activity_id = None
-        elif sent is None:
             model.xapi_activity_id = None
         else:
             model.xapi_activity_id = _READ_STR(sent, "xapi_activity_id", notes)
@@ -5510,92 +4918,74 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
         sent = get("key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.key = sent
         elif sent is ABSENT:
             left_out.append("key")
             model.key = None
-        elif sent is None:
-            model.key = None
         else:
             model.key = _READ_STR(sent, "key", notes)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.title = sent
         elif sent is ABSENT:
             left_out.append("title")
             model.title = None
-        elif sent is None:
-            model.title = None
         else:
             model.title = _READ_STR(sent, "title", notes)
         sent = get("name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.name = sent
         elif sent is ABSENT:
             left_out.append("name")
             model.name = None
-        elif sent is None:
-            model.name = None
         else:
             model.name = _READ_STR(sent, "name", notes)
         sent = get("aggregation_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.aggregation_key = sent
         elif sent is ABSENT:
             left_out.append("aggregation_key")
             model.aggregation_key = None
-        elif sent is None:
-            model.aggregation_key = None
         else:
             model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
         sent = get("status", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.status = sent
         elif sent is ABSENT:
             left_out.append("status")
             model.status = None
-        elif sent is None:
-            model.status = None
         else:
             model.status = _READ_STR(sent, "status", notes)
         sent = get("overview", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.overview = sent
         elif sent is ABSENT:
             left_out.append("overview")
             model.overview = None
-        elif sent is None:
-            model.overview = None
         else:
             model.overview = _READ_STR(sent, "overview", notes)
         sent = get("published", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.published = sent
         elif sent is ABSENT:
             left_out.append("published")
             model.published = None
-        elif sent is None:
-            model.published = None
         else:
             model.published = _READ_BOOL(sent, "published", notes)
         sent = get("visible_via_association", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.visible_via_association = sent
         elif sent is ABSENT:
             left_out.append("visible_via_association")
-            model.visible_via_association = None
-        elif sent is None:
             model.visible_via_association = None
         else:
             model.visible_via_association = _READ_BOOL(sent, "visible_via_association", notes)
@@ -5633,12 +5023,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.steps = _READ_LIST_LEARNER_PATHWAY_STEP(sent, "steps", notes)
         sent = get("parent_content_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.parent_content_key = sent
         elif sent is ABSENT:
             left_out.append("parent_content_key")
-            model.parent_content_key = None
-        elif sent is None:
             model.parent_content_key = None
         else:
             model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
@@ -5716,82 +5104,66 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
         sent = get("key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.key = sent
         elif sent is ABSENT:
             left_out.append("key")
             model.key = None
-        elif sent is None:
-            model.key = None
         else:
             model.key = _READ_STR(sent, "key", notes)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.title = sent
         elif sent is ABSENT:
             left_out.append("title")
             model.title = None
-        elif sent is None:
-            model.title = None
         else:
             model.title = _READ_STR(sent, "title", notes)
         sent = get("aggregation_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.aggregation_key = sent
         elif sent is ABSENT:
             left_out.append("aggregation_key")
             model.aggregation_key = None
-        elif sent is None:
-            model.aggregation_key = None
         else:
             model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
         sent = get("edx_video_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.edx_video_id = sent
         elif sent is ABSENT:
             left_out.append("edx_video_id")
             model.edx_video_id = None
-        elif sent is None:
-            model.edx_video_id = None
         else:
             model.edx_video_id = _READ_STR(sent, "edx_video_id", notes)
         sent = get("client_video_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.client_video_id = sent
         elif sent is ABSENT:
             left_out.append("client_video_id")
             model.client_video_id = None
-        elif sent is None:
-            model.client_video_id = None
         else:
             model.client_video_id = _READ_STR(sent, "client_video_id", notes)
         sent = get("video_usage_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.video_usage_key = sent
         elif sent is ABSENT:
             left_out.append("video_usage_key")
             model.video_usage_key = None
-        elif sent is None:
-            model.video_usage_key = None
         else:
             model.video_usage_key = _READ_STR(sent, "video_usage_key", notes)
         sent = get("json_metadata", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.json_metadata = sent
         elif sent is ABSENT:
             left_out.append("json_metadata")
-            model.json_metadata = None
-        elif sent is None:
             model.json_metadata = None
         else:
             model.json_metadata = _READ_DICT_STR_ANY(sent, "json_metadata", notes)
@@ -5806,12 +5178,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.summary_transcripts = _READ_LIST_STR(sent, "summary_transcripts", notes)
         sent = get("parent_content_metadata", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.parent_content_metadata = sent
         elif sent is ABSENT:
             left_out.append("parent_content_metadata")
-            model.parent_content_metadata = None
-        elif sent is None:
             model.parent_content_metadata = None
         else:
             model.parent_content_metadata = _READ_DICT_STR_ANY(sent, "parent_content_metadata", notes)
@@ -5826,12 +5196,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.skills = _READ_LIST_VIDEO_SKILL(sent, "skills", notes)
         sent = get("parent_content_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.parent_content_key = sent
         elif sent is ABSENT:
             left_out.append("parent_content_key")
-            model.parent_content_key = None
-        elif sent is None:
             model.parent_content_key = None
         else:
             model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
@@ -5890,12 +5258,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.endorser = _READ_STAFF(sent, "endorser", notes)
         sent = get("quote", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.quote = sent
         elif sent is ABSENT:
             left_out.append("quote")
-            model.quote = None
-        elif sent is None:
             model.quote = None
         else:
             model.quote = _READ_STR(sent, "quote", notes)
@@ -5920,22 +5286,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = CorporateEndorsement.__new__(CorporateEndorsement)
         sent = get("corporation_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.corporation_name = sent
         elif sent is ABSENT:
             left_out.append("corporation_name")
             model.corporation_name = None
-        elif sent is None:
-            model.corporation_name = None
         else:
             model.corporation_name = _READ_STR(sent, "corporation_name", notes)
         sent = get("statement", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.statement = sent
         elif sent is ABSENT:
             left_out.append("statement")
-            model.statement = None
-        elif sent is None:
             model.statement = None
         else:
             model.statement = _READ_STR(sent, "statement", notes)
@@ -6062,29 +5424,23 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("key", ABSENT)
         if sent.__class__ is str:
             model.key = sent
-        elif sent is ABSENT:
-            missing(Course, "key")
-        elif sent is None:
-            missing(Course, "key", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Course, "key", null=sent is None)
         else:
             model.key = _READ_STR(sent, "key", notes)
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.title = sent
         elif sent is ABSENT:
             left_out.append("title")
-            model.title = None
-        elif sent is None:
             model.title = None
         else:
             model.title = _READ_STR(sent, "title", notes)
@@ -6099,12 +5455,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.course_runs = _READ_LIST_COURSE_RUN(sent, "course_runs", notes)
         sent = get("enrollment_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enrollment_url = sent
         elif sent is ABSENT:
             left_out.append("enrollment_url")
-            model.enrollment_url = None
-        elif sent is None:
             model.enrollment_url = None
         else:
             model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
@@ -6142,84 +5496,68 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.image = _READ_IMAGE(sent, "image", notes)
         sent = get("short_description", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.short_description = sent
         elif sent is ABSENT:
             left_out.append("short_description")
             model.short_description = None
-        elif sent is None:
-            model.short_description = None
         else:
             model.short_description = _READ_STR(sent, "short_description", notes)
         sent = get("type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.type = sent
         elif sent is ABSENT:
             left_out.append("type")
             model.type = None
-        elif sent is None:
-            model.type = None
         else:
             model.type = _READ_STR(sent, "type", notes)
         sent = get("url_slug", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.url_slug = sent
         elif sent is ABSENT:
             left_out.append("url_slug")
             model.url_slug = None
-        elif sent is None:
-            model.url_slug = None
         else:
             model.url_slug = _READ_STR(sent, "url_slug", notes)
         sent = get("course_type", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course_type = sent
         elif sent is ABSENT:
             left_out.append("course_type")
             model.course_type = None
-        elif sent is None:
-            model.course_type = None
         else:
             model.course_type = _READ_STR(sent, "course_type", notes)
         sent = get("enterprise_subscription_inclusion", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.enterprise_subscription_inclusion = sent
         elif sent is ABSENT:
             left_out.append("enterprise_subscription_inclusion")
-            model.enterprise_subscription_inclusion = None
-        elif sent is None:
             model.enterprise_subscription_inclusion = None
         else:
             model.enterprise_subscription_inclusion = _READ_BOOL(
                 sent, "enterprise_subscription_inclusion", notes
             )
         sent = get("excluded_from_seo", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.excluded_from_seo = sent
         elif sent is ABSENT:
             left_out.append("excluded_from_seo")
             model.excluded_from_seo = None
-        elif sent is None:
-            model.excluded_from_seo = None
         else:
             model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
         sent = get("excluded_from_search", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.excluded_from_search = sent
         elif sent is ABSENT:
             left_out.append("excluded_from_search")
             model.excluded_from_search = None
-        elif sent is None:
-            model.excluded_from_search = None
         else:
             model.excluded_from_search = _READ_BOOL(sent, "excluded_from_search", notes)
         sent = get("full_description", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.full_description = sent
         elif sent is ABSENT:
             left_out.append("full_description")
-            model.full_description = None
-        elif sent is None:
             model.full_description = None
         else:
             model.full_description = _READ_STR(sent, "full_description", notes)
@@ -6277,12 +5615,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.expected_learning_items = _READ_LIST_ANY(sent, "expected_learning_items", notes)
         sent = get("video", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.video = sent
         elif sent is ABSENT:
             left_out.append("video")
-            model.video = None
-        elif sent is None:
             model.video = None
         else:
             model.video = _READ_DICT_STR_ANY(sent, "video", notes)
@@ -6307,32 +5643,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.modified = _READ_DATETIME(sent, "modified", notes)
         sent = get("marketing_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.marketing_url = sent
         elif sent is ABSENT:
             left_out.append("marketing_url")
             model.marketing_url = None
-        elif sent is None:
-            model.marketing_url = None
         else:
             model.marketing_url = _READ_STR(sent, "marketing_url", notes)
         sent = get("syllabus_raw", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.syllabus_raw = sent
         elif sent is ABSENT:
             left_out.append("syllabus_raw")
             model.syllabus_raw = None
-        elif sent is None:
-            model.syllabus_raw = None
         else:
             model.syllabus_raw = _READ_STR(sent, "syllabus_raw", notes)
         sent = get("outcome", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.outcome = sent
         elif sent is ABSENT:
             left_out.append("outcome")
-            model.outcome = None
-        elif sent is None:
             model.outcome = None
         else:
             model.outcome = _READ_STR(sent, "outcome", notes)
@@ -6352,112 +5682,90 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.original_image = _READ_STR_IMAGE(sent, "original_image", notes)
         sent = get("card_image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.card_image_url = sent
         elif sent is ABSENT:
             left_out.append("card_image_url")
             model.card_image_url = None
-        elif sent is None:
-            model.card_image_url = None
         else:
             model.card_image_url = _READ_STR(sent, "card_image_url", notes)
         sent = get("course", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.course = sent
         elif sent is ABSENT:
             left_out.append("course")
             model.course = None
-        elif sent is None:
-            model.course = None
         else:
             model.course = _READ_STR(sent, "course", notes)
         sent = get("image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.image_url = sent
         elif sent is ABSENT:
             left_out.append("image_url")
             model.image_url = None
-        elif sent is None:
-            model.image_url = None
         else:
             model.image_url = _READ_STR(sent, "image_url", notes)
         sent = get("canonical_course_run_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.canonical_course_run_key = sent
         elif sent is ABSENT:
             left_out.append("canonical_course_run_key")
             model.canonical_course_run_key = None
-        elif sent is None:
-            model.canonical_course_run_key = None
         else:
             model.canonical_course_run_key = _READ_STR(sent, "canonical_course_run_key", notes)
         sent = get("extra_description", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.extra_description = sent
         elif sent is ABSENT:
             left_out.append("extra_description")
             model.extra_description = None
-        elif sent is None:
-            model.extra_description = None
         else:
             model.extra_description = _READ_STR(sent, "extra_description", notes)
         sent = get("additional_information", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.additional_information = sent
         elif sent is ABSENT:
             left_out.append("additional_information")
             model.additional_information = None
-        elif sent is None:
-            model.additional_information = None
         else:
             model.additional_information = _READ_STR(sent, "additional_information", notes)
         sent = get("additional_metadata", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.additional_metadata = sent
         elif sent is ABSENT:
             left_out.append("additional_metadata")
             model.additional_metadata = None
-        elif sent is None:
-            model.additional_metadata = None
         else:
             model.additional_metadata = _READ_DICT_STR_ANY(sent, "additional_metadata", notes)
         sent = get("faq", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.faq = sent
         elif sent is ABSENT:
             left_out.append("faq")
             model.faq = None
-        elif sent is None:
-            model.faq = None
         else:
             model.faq = _READ_STR(sent, "faq", notes)
         sent = get("learner_testimonials", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.learner_testimonials = sent
         elif sent is ABSENT:
             left_out.append("learner_testimonials")
             model.learner_testimonials = None
-        elif sent is None:
-            model.learner_testimonials = None
         else:
             model.learner_testimonials = _READ_STR(sent, "learner_testimonials", notes)
         sent = get("enrollment_count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.enrollment_count = sent
         elif sent is ABSENT:
             left_out.append("enrollment_count")
             model.enrollment_count = None
-        elif sent is None:
-            model.enrollment_count = None
         else:
             model.enrollment_count = _READ_INT(sent, "enrollment_count", notes)
         sent = get("recent_enrollment_count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.recent_enrollment_count = sent
         elif sent is ABSENT:
             left_out.append("recent_enrollment_count")
-            model.recent_enrollment_count = None
-        elif sent is None:
             model.recent_enrollment_count = None
         else:
             model.recent_enrollment_count = _READ_INT(sent, "recent_enrollment_count", notes)
@@ -6472,12 +5780,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.topics = _READ_LIST_ANY(sent, "topics", notes)
         sent = get("key_for_reruns", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.key_for_reruns = sent
         elif sent is ABSENT:
             left_out.append("key_for_reruns")
-            model.key_for_reruns = None
-        elif sent is None:
             model.key_for_reruns = None
         else:
             model.key_for_reruns = _READ_STR(sent, "key_for_reruns", notes)
@@ -6552,54 +5858,44 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.skills = _READ_LIST_ANY(sent, "skills", notes)
         sent = get("organization_short_code_override", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organization_short_code_override = sent
         elif sent is ABSENT:
             left_out.append("organization_short_code_override")
-            model.organization_short_code_override = None
-        elif sent is None:
             model.organization_short_code_override = None
         else:
             model.organization_short_code_override = _READ_STR(
                 sent, "organization_short_code_override", notes
             )
         sent = get("organization_logo_override_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organization_logo_override_url = sent
         elif sent is ABSENT:
             left_out.append("organization_logo_override_url")
             model.organization_logo_override_url = None
-        elif sent is None:
-            model.organization_logo_override_url = None
         else:
             model.organization_logo_override_url = _READ_STR(sent, "organization_logo_override_url", notes)
         sent = get("geolocation", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.geolocation = sent
         elif sent is ABSENT:
             left_out.append("geolocation")
             model.geolocation = None
-        elif sent is None:
-            model.geolocation = None
         else:
             model.geolocation = _READ_DICT_STR_ANY(sent, "geolocation", notes)
         sent = get("location_restriction", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.location_restriction = sent
         elif sent is ABSENT:
             left_out.append("location_restriction")
             model.location_restriction = None
-        elif sent is None:
-            model.location_restriction = None
         else:
             model.location_restriction = _READ_DICT_STR_ANY(sent, "location_restriction", notes)
         sent = get("in_year_value", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.in_year_value = sent
         elif sent is ABSENT:
             left_out.append("in_year_value")
-            model.in_year_value = None
-        elif sent is None:
             model.in_year_value = None
         else:
             model.in_year_value = _READ_DICT_STR_ANY(sent, "in_year_value", notes)
@@ -6657,22 +5953,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.course_run_keys = _READ_LIST_STR(sent, "course_run_keys", notes)
         sent = get("editable", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.editable = sent
         elif sent is ABSENT:
             left_out.append("editable")
             model.editable = None
-        elif sent is None:
-            model.editable = None
         else:
             model.editable = _READ_BOOL(sent, "editable", notes)
         sent = get("advertised_course_run_uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.advertised_course_run_uuid = sent
         elif sent is ABSENT:
             left_out.append("advertised_course_run_uuid")
-            model.advertised_course_run_uuid = None
-        elif sent is None:
             model.advertised_course_run_uuid = None
         else:
             model.advertised_course_run_uuid = _READ_STR(sent, "advertised_course_run_uuid", notes)
@@ -6690,12 +5982,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.content_type = _READ_CONTENT_TYPE_STR(sent, "content_type", notes)
         sent = get("aggregation_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.aggregation_key = sent
         elif sent is ABSENT:
             left_out.append("aggregation_key")
-            model.aggregation_key = None
-        elif sent is None:
             model.aggregation_key = None
         else:
             model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
@@ -6710,32 +6000,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
         sent = get("parent_content_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.parent_content_key = sent
         elif sent is ABSENT:
             left_out.append("parent_content_key")
             model.parent_content_key = None
-        elif sent is None:
-            model.parent_content_key = None
         else:
             model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
         sent = get("xapi_activity_id", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.xapi_activity_id = sent
         elif sent is ABSENT:
             left_out.append("xapi_activity_id")
             model.xapi_activity_id = None
-        elif sent is None:
-            model.xapi_activity_id = None
         else:
             model.xapi_activity_id = _READ_STR(sent, "xapi_activity_id", notes)
         sent = get("active", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.active = sent
         elif sent is ABSENT:
             left_out.append("active")
-            model.active = None
-        elif sent is None:
             model.active = None
         else:
             model.active = _READ_BOOL(sent, "active", notes)
@@ -6753,42 +6037,34 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.normalized_metadata = _READ_NORMALIZED_CONTENT_METADATA(sent, "normalized_metadata", notes)
         sent = get("normalized_metadata_by_run", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.normalized_metadata_by_run = sent
         elif sent is ABSENT:
             left_out.append("normalized_metadata_by_run")
             model.normalized_metadata_by_run = None
-        elif sent is None:
-            model.normalized_metadata_by_run = None
         else:
             model.normalized_metadata_by_run = _READ_DICT_STR_ANY(sent, "normalized_metadata_by_run", notes)
         sent = get("reviews_count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.reviews_count = sent
         elif sent is ABSENT:
             left_out.append("reviews_count")
             model.reviews_count = None
-        elif sent is None:
-            model.reviews_count = None
         else:
             model.reviews_count = _READ_INT(sent, "reviews_count", notes)
         sent = get("avg_course_rating", ABSENT)
-        if sent.__class__ is float:
+        if sent.__class__ is float or sent is None:
             model.avg_course_rating = sent
         elif sent is ABSENT:
             left_out.append("avg_course_rating")
             model.avg_course_rating = None
-        elif sent is None:
-            model.avg_course_rating = None
         else:
             model.avg_course_rating = _READ_FLOAT(sent, "avg_course_rating", notes)
         sent = get("first_enrollable_paid_seat_price", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.first_enrollable_paid_seat_price = sent
         elif sent is ABSENT:
             left_out.append("first_enrollable_paid_seat_price")
-            model.first_enrollable_paid_seat_price = None
-        elif sent is None:
             model.first_enrollable_paid_seat_price = None
         else:
             model.first_enrollable_paid_seat_price = _READ_INT(
@@ -6916,29 +6192,23 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("uuid", ABSENT)
         if sent.__class__ is str:
             model.uuid = sent
-        elif sent is ABSENT:
-            missing(Program, "uuid")
-        elif sent is None:
-            missing(Program, "uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Program, "uuid", null=sent is None)
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.title = sent
         elif sent is ABSENT:
             left_out.append("title")
             model.title = None
-        elif sent is None:
-            model.title = None
         else:
             model.title = _READ_STR(sent, "title", notes)
         sent = get("subtitle", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.subtitle = sent
         elif sent is ABSENT:
             left_out.append("subtitle")
-            model.subtitle = None
-        elif sent is None:
             model.subtitle = None
         else:
             model.subtitle = _READ_STR(sent, "subtitle", notes)
@@ -6969,52 +6239,42 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.type_attrs = _READ_TYPE_ATTRS(sent, "type_attrs", notes)
         sent = get("status", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.status = sent
         elif sent is ABSENT:
             left_out.append("status")
             model.status = None
-        elif sent is None:
-            model.status = None
         else:
             model.status = _READ_STR(sent, "status", notes)
         sent = get("marketing_slug", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.marketing_slug = sent
         elif sent is ABSENT:
             left_out.append("marketing_slug")
             model.marketing_slug = None
-        elif sent is None:
-            model.marketing_slug = None
         else:
             model.marketing_slug = _READ_STR(sent, "marketing_slug", notes)
         sent = get("marketing_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.marketing_url = sent
         elif sent is ABSENT:
             left_out.append("marketing_url")
             model.marketing_url = None
-        elif sent is None:
-            model.marketing_url = None
         else:
             model.marketing_url = _READ_STR(sent, "marketing_url", notes)
         sent = get("banner_image", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.banner_image = sent
         elif sent is ABSENT:
             left_out.append("banner_image")
             model.banner_image = None
-        elif sent is None:
-            model.banner_image = None
         else:
             model.banner_image = _READ_DICT_STR_ANY(sent, "banner_image", notes)
         sent = get("hidden", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.hidden = sent
         elif sent is ABSENT:
             left_out.append("hidden")
-            model.hidden = None
-        elif sent is None:
             model.hidden = None
         else:
             model.hidden = _READ_BOOL(sent, "hidden", notes)
@@ -7041,22 +6301,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.authoring_organizations = _READ_LIST_ORGANIZATION(sent, "authoring_organizations", notes)
         sent = get("card_image_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.card_image_url = sent
         elif sent is ABSENT:
             left_out.append("card_image_url")
             model.card_image_url = None
-        elif sent is None:
-            model.card_image_url = None
         else:
             model.card_image_url = _READ_STR(sent, "card_image_url", notes)
         sent = get("is_program_eligible_for_one_click_purchase", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_program_eligible_for_one_click_purchase = sent
         elif sent is ABSENT:
             left_out.append("is_program_eligible_for_one_click_purchase")
-            model.is_program_eligible_for_one_click_purchase = None
-        elif sent is None:
             model.is_program_eligible_for_one_click_purchase = None
         else:
             model.is_program_eligible_for_one_click_purchase = _READ_BOOL(
@@ -7086,64 +6342,52 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.curricula = _READ_LIST_CURRICULUM(sent, "curricula", notes)
         sent = get("marketing_hook", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.marketing_hook = sent
         elif sent is ABSENT:
             left_out.append("marketing_hook")
             model.marketing_hook = None
-        elif sent is None:
-            model.marketing_hook = None
         else:
             model.marketing_hook = _READ_STR(sent, "marketing_hook", notes)
         sent = get("total_hours_of_effort", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.total_hours_of_effort = sent
         elif sent is ABSENT:
             left_out.append("total_hours_of_effort")
             model.total_hours_of_effort = None
-        elif sent is None:
-            model.total_hours_of_effort = None
         else:
             model.total_hours_of_effort = _READ_INT(sent, "total_hours_of_effort", notes)
         sent = get("recent_enrollment_count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.recent_enrollment_count = sent
         elif sent is ABSENT:
             left_out.append("recent_enrollment_count")
             model.recent_enrollment_count = None
-        elif sent is None:
-            model.recent_enrollment_count = None
         else:
             model.recent_enrollment_count = _READ_INT(sent, "recent_enrollment_count", notes)
         sent = get("organization_short_code_override", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organization_short_code_override = sent
         elif sent is ABSENT:
             left_out.append("organization_short_code_override")
-            model.organization_short_code_override = None
-        elif sent is None:
             model.organization_short_code_override = None
         else:
             model.organization_short_code_override = _READ_STR(
                 sent, "organization_short_code_override", notes
             )
         sent = get("organization_logo_override_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.organization_logo_override_url = sent
         elif sent is ABSENT:
             left_out.append("organization_logo_override_url")
             model.organization_logo_override_url = None
-        elif sent is None:
-            model.organization_logo_override_url = None
         else:
             model.organization_logo_override_url = _READ_STR(sent, "organization_logo_override_url", notes)
         sent = get("primary_subject_override", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.primary_subject_override = sent
         elif sent is ABSENT:
             left_out.append("primary_subject_override")
-            model.primary_subject_override = None
-        elif sent is None:
             model.primary_subject_override = None
         else:
             model.primary_subject_override = _READ_DICT_STR_ANY(sent, "primary_subject_override", notes)
@@ -7161,12 +6405,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.level_type_override = _READ_LEVEL_TYPE_OVERRIDE(sent, "level_type_override", notes)
         sent = get("language_override", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.language_override = sent
         elif sent is ABSENT:
             left_out.append("language_override")
-            model.language_override = None
-        elif sent is None:
             model.language_override = None
         else:
             model.language_override = _READ_STR(sent, "language_override", notes)
@@ -7181,22 +6423,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.labels = _READ_LIST_STR(sent, "labels", notes)
         sent = get("taxi_form", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.taxi_form = sent
         elif sent is ABSENT:
             left_out.append("taxi_form")
             model.taxi_form = None
-        elif sent is None:
-            model.taxi_form = None
         else:
             model.taxi_form = _READ_DICT_STR_ANY(sent, "taxi_form", notes)
         sent = get("program_duration_override", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.program_duration_override = sent
         elif sent is ABSENT:
             left_out.append("program_duration_override")
-            model.program_duration_override = None
-        elif sent is None:
             model.program_duration_override = None
         else:
             model.program_duration_override = _READ_INT(sent, "program_duration_override", notes)
@@ -7211,112 +6449,90 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.data_modified_timestamp = _READ_DATETIME(sent, "data_modified_timestamp", notes)
         sent = get("excluded_from_search", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.excluded_from_search = sent
         elif sent is ABSENT:
             left_out.append("excluded_from_search")
             model.excluded_from_search = None
-        elif sent is None:
-            model.excluded_from_search = None
         else:
             model.excluded_from_search = _READ_BOOL(sent, "excluded_from_search", notes)
         sent = get("excluded_from_seo", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.excluded_from_seo = sent
         elif sent is ABSENT:
             left_out.append("excluded_from_seo")
             model.excluded_from_seo = None
-        elif sent is None:
-            model.excluded_from_seo = None
         else:
             model.excluded_from_seo = _READ_BOOL(sent, "excluded_from_seo", notes)
         sent = get("has_ofac_restrictions", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.has_ofac_restrictions = sent
         elif sent is ABSENT:
             left_out.append("has_ofac_restrictions")
             model.has_ofac_restrictions = None
-        elif sent is None:
-            model.has_ofac_restrictions = None
         else:
             model.has_ofac_restrictions = _READ_BOOL(sent, "has_ofac_restrictions", notes)
         sent = get("ofac_comment", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.ofac_comment = sent
         elif sent is ABSENT:
             left_out.append("ofac_comment")
             model.ofac_comment = None
-        elif sent is None:
-            model.ofac_comment = None
         else:
             model.ofac_comment = _READ_STR(sent, "ofac_comment", notes)
         sent = get("overview", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.overview = sent
         elif sent is ABSENT:
             left_out.append("overview")
             model.overview = None
-        elif sent is None:
-            model.overview = None
         else:
             model.overview = _READ_STR(sent, "overview", notes)
         sent = get("weeks_to_complete", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.weeks_to_complete = sent
         elif sent is ABSENT:
             left_out.append("weeks_to_complete")
             model.weeks_to_complete = None
-        elif sent is None:
-            model.weeks_to_complete = None
         else:
             model.weeks_to_complete = _READ_INT(sent, "weeks_to_complete", notes)
         sent = get("weeks_to_complete_max", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.weeks_to_complete_max = sent
         elif sent is ABSENT:
             left_out.append("weeks_to_complete_max")
             model.weeks_to_complete_max = None
-        elif sent is None:
-            model.weeks_to_complete_max = None
         else:
             model.weeks_to_complete_max = _READ_INT(sent, "weeks_to_complete_max", notes)
         sent = get("weeks_to_complete_min", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.weeks_to_complete_min = sent
         elif sent is ABSENT:
             left_out.append("weeks_to_complete_min")
             model.weeks_to_complete_min = None
-        elif sent is None:
-            model.weeks_to_complete_min = None
         else:
             model.weeks_to_complete_min = _READ_INT(sent, "weeks_to_complete_min", notes)
         sent = get("min_hours_effort_per_week", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.min_hours_effort_per_week = sent
         elif sent is ABSENT:
             left_out.append("min_hours_effort_per_week")
             model.min_hours_effort_per_week = None
-        elif sent is None:
-            model.min_hours_effort_per_week = None
         else:
             model.min_hours_effort_per_week = _READ_INT(sent, "min_hours_effort_per_week", notes)
         sent = get("max_hours_effort_per_week", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.max_hours_effort_per_week = sent
         elif sent is ABSENT:
             left_out.append("max_hours_effort_per_week")
             model.max_hours_effort_per_week = None
-        elif sent is None:
-            model.max_hours_effort_per_week = None
         else:
             model.max_hours_effort_per_week = _READ_INT(sent, "max_hours_effort_per_week", notes)
         sent = get("video", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.video = sent
         elif sent is ABSENT:
             left_out.append("video")
-            model.video = None
-        elif sent is None:
             model.video = None
         else:
             model.video = _READ_DICT_STR_ANY(sent, "video", notes)
@@ -7473,12 +6689,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.instructor_ordering = _READ_LIST_DICT_STR_ANY(sent, "instructor_ordering", notes)
         sent = get("enrollment_count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.enrollment_count = sent
         elif sent is ABSENT:
             left_out.append("enrollment_count")
-            model.enrollment_count = None
-        elif sent is None:
             model.enrollment_count = None
         else:
             model.enrollment_count = _READ_INT(sent, "enrollment_count", notes)
@@ -7493,64 +6707,52 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.topics = _READ_LIST_ANY(sent, "topics", notes)
         sent = get("credit_value", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.credit_value = sent
         elif sent is ABSENT:
             left_out.append("credit_value")
             model.credit_value = None
-        elif sent is None:
-            model.credit_value = None
         else:
             model.credit_value = _READ_INT(sent, "credit_value", notes)
         sent = get("enterprise_subscription_inclusion", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.enterprise_subscription_inclusion = sent
         elif sent is ABSENT:
             left_out.append("enterprise_subscription_inclusion")
-            model.enterprise_subscription_inclusion = None
-        elif sent is None:
             model.enterprise_subscription_inclusion = None
         else:
             model.enterprise_subscription_inclusion = _READ_BOOL(
                 sent, "enterprise_subscription_inclusion", notes
             )
         sent = get("geolocation", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.geolocation = sent
         elif sent is ABSENT:
             left_out.append("geolocation")
             model.geolocation = None
-        elif sent is None:
-            model.geolocation = None
         else:
             model.geolocation = _READ_DICT_STR_ANY(sent, "geolocation", notes)
         sent = get("location_restriction", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.location_restriction = sent
         elif sent is ABSENT:
             left_out.append("location_restriction")
             model.location_restriction = None
-        elif sent is None:
-            model.location_restriction = None
         else:
             model.location_restriction = _READ_DICT_STR_ANY(sent, "location_restriction", notes)
         sent = get("is_2u_degree_program", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_2u_degree_program = sent
         elif sent is ABSENT:
             left_out.append("is_2u_degree_program")
             model.is_2u_degree_program = None
-        elif sent is None:
-            model.is_2u_degree_program = None
         else:
             model.is_2u_degree_program = _READ_BOOL(sent, "is_2u_degree_program", notes)
         sent = get("in_year_value", ABSENT)
-        if sent.__class__ is dict or sent.__class__ is TextObject:
+        if sent.__class__ is dict or sent.__class__ is TextObject or sent is None:
             model.in_year_value = sent
         elif sent is ABSENT:
             left_out.append("in_year_value")
-            model.in_year_value = None
-        elif sent is None:
             model.in_year_value = None
         else:
             model.in_year_value = _READ_DICT_STR_ANY(sent, "in_year_value", notes)
@@ -7588,12 +6790,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.product_source = _READ_PRODUCT_SOURCE(sent, "product_source", notes)
         sent = get("subscription_eligible", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.subscription_eligible = sent
         elif sent is ABSENT:
             left_out.append("subscription_eligible")
-            model.subscription_eligible = None
-        elif sent is None:
             model.subscription_eligible = None
         else:
             model.subscription_eligible = _READ_BOOL(sent, "subscription_eligible", notes)
@@ -7608,12 +6808,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.subscription_prices = _READ_LIST_INT(sent, "subscription_prices", notes)
         sent = get("enrollment_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enrollment_url = sent
         elif sent is ABSENT:
             left_out.append("enrollment_url")
-            model.enrollment_url = None
-        elif sent is None:
             model.enrollment_url = None
         else:
             model.enrollment_url = _READ_STR(sent, "enrollment_url", notes)
@@ -7628,22 +6826,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.content_last_modified = _READ_DATETIME(sent, "content_last_modified", notes)
         sent = get("parent_content_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.parent_content_key = sent
         elif sent is ABSENT:
             left_out.append("parent_content_key")
             model.parent_content_key = None
-        elif sent is None:
-            model.parent_content_key = None
         else:
             model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
         sent = get("aggregation_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.aggregation_key = sent
         elif sent is ABSENT:
             left_out.append("aggregation_key")
-            model.aggregation_key = None
-        elif sent is None:
             model.aggregation_key = None
         else:
             model.aggregation_key = _READ_STR(sent, "aggregation_key", notes)
@@ -7679,22 +6873,18 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.language = _READ_STR_LIST_STR(sent, "language", notes)
         sent = get("partner", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.partner = sent
         elif sent is ABSENT:
             left_out.append("partner")
             model.partner = None
-        elif sent is None:
-            model.partner = None
         else:
             model.partner = _READ_STR(sent, "partner", notes)
         sent = get("published", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.published = sent
         elif sent is ABSENT:
             left_out.append("published")
-            model.published = None
-        elif sent is None:
             model.published = None
         else:
             model.published = _READ_BOOL(sent, "published", notes)
@@ -7761,103 +6951,81 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("uuid", ABSENT)
         if sent.__class__ is str:
             model.uuid = sent
-        elif sent is ABSENT:
-            missing(Assignment, "uuid")
-        elif sent is None:
-            missing(Assignment, "uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Assignment, "uuid", null=sent is None)
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("assignment_configuration", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.assignment_configuration = sent
         elif sent is ABSENT:
             missing(Assignment, "assignment_configuration")
-        elif sent is None:
-            model.assignment_configuration = None
         else:
             model.assignment_configuration = _READ_STR(sent, "assignment_configuration", notes)
         sent = get("learner_email", ABSENT)
         if sent.__class__ is str:
             model.learner_email = sent
-        elif sent is ABSENT:
-            missing(Assignment, "learner_email")
-        elif sent is None:
-            missing(Assignment, "learner_email", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Assignment, "learner_email", null=sent is None)
         else:
             model.learner_email = _READ_STR(sent, "learner_email", notes)
         sent = get("lms_user_id", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.lms_user_id = sent
         elif sent is ABSENT:
             missing(Assignment, "lms_user_id")
-        elif sent is None:
-            model.lms_user_id = None
         else:
             model.lms_user_id = _READ_INT(sent, "lms_user_id", notes)
         sent = get("content_key", ABSENT)
         if sent.__class__ is str:
             model.content_key = sent
-        elif sent is ABSENT:
-            missing(Assignment, "content_key")
-        elif sent is None:
-            missing(Assignment, "content_key", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Assignment, "content_key", null=sent is None)
         else:
             model.content_key = _READ_STR(sent, "content_key", notes)
         sent = get("parent_content_key", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.parent_content_key = sent
         elif sent is ABSENT:
             missing(Assignment, "parent_content_key")
-        elif sent is None:
-            model.parent_content_key = None
         else:
             model.parent_content_key = _READ_STR(sent, "parent_content_key", notes)
         sent = get("is_assigned_course_run", ABSENT)
         if sent.__class__ is bool:
             model.is_assigned_course_run = sent
-        elif sent is ABSENT:
-            missing(Assignment, "is_assigned_course_run")
-        elif sent is None:
-            missing(Assignment, "is_assigned_course_run", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Assignment, "is_assigned_course_run", null=sent is None)
         else:
             model.is_assigned_course_run = _READ_BOOL(sent, "is_assigned_course_run", notes)
         sent = get("content_title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.content_title = sent
         elif sent is ABSENT:
             missing(Assignment, "content_title")
-        elif sent is None:
-            model.content_title = None
         else:
             model.content_title = _READ_STR(sent, "content_title", notes)
         sent = get("content_quantity", ABSENT)
         if sent.__class__ is int:
             model.content_quantity = sent
-        elif sent is ABSENT:
-            missing(Assignment, "content_quantity")
-        elif sent is None:
-            missing(Assignment, "content_quantity", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Assignment, "content_quantity", null=sent is None)
         else:
             model.content_quantity = _READ_INT(sent, "content_quantity", notes)
         sent = get("state", ABSENT)
         if sent.__class__ is str and (decoded := _ASSIGNMENT_STATE_VALUES.get(sent)) is not None:
             model.state = decoded
-        elif sent is ABSENT:
-            missing(Assignment, "state")
-        elif sent is None:
-            missing(Assignment, "state", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Assignment, "state", null=sent is None)
         elif sent.__class__ is str and (decoded := _ASSIGNMENT_STATE_SPELLINGS.get(sent)) is not None:
             model.state = decoded
             notes.append(("state", _ASSIGNMENT_STATE_STR_TYPE, sent, None))
         else:
             model.state = _READ_ASSIGNMENT_STATE_STR(sent, "state", notes)
         sent = get("transaction_uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.transaction_uuid = sent
         elif sent is ABSENT:
             missing(Assignment, "transaction_uuid")
-        elif sent is None:
-            model.transaction_uuid = None
         else:
             model.transaction_uuid = _READ_STR(sent, "transaction_uuid", notes)
         sent = get("actions", ABSENT)
@@ -7875,10 +7043,8 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
                 model.earliest_possible_expiration = read_earliest_possible_expiration(sent)
             except MissingFieldError as error:
                 raise error.within("earliest_possible_expiration") from None
-        elif sent is ABSENT:
-            missing(Assignment, "earliest_possible_expiration")
-        elif sent is None:
-            missing(Assignment, "earliest_possible_expiration", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(Assignment, "earliest_possible_expiration", null=sent is None)
         else:
             model.earliest_possible_expiration = _READ_EARLIEST_POSSIBLE_EXPIRATION(
                 sent, "earliest_possible_expiration", notes
@@ -7931,12 +7097,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.content_metadata = _READ_ASSIGNMENT_CONTENT_METADATA(sent, "content_metadata", notes)
         sent = get("learner_acknowledged", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.learner_acknowledged = sent
         elif sent is ABSENT:
             left_out.append("learner_acknowledged")
-            model.learner_acknowledged = None
-        elif sent is None:
             model.learner_acknowledged = None
         else:
             model.learner_acknowledged = _READ_BOOL(sent, "learner_acknowledged", notes)
@@ -7972,82 +7136,66 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = AssignmentPage.__new__(AssignmentPage)
         sent = get("count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.count = sent
         elif sent is ABSENT:
             left_out.append("count")
             model.count = None
-        elif sent is None:
-            model.count = None
         else:
             model.count = _READ_INT(sent, "count", notes)
         sent = get("page_count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.page_count = sent
         elif sent is ABSENT:
             left_out.append("page_count")
             model.page_count = None
-        elif sent is None:
-            model.page_count = None
         else:
             model.page_count = _READ_INT(sent, "page_count", notes)
         sent = get("page_size", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.page_size = sent
         elif sent is ABSENT:
             left_out.append("page_size")
             model.page_size = None
-        elif sent is None:
-            model.page_size = None
         else:
             model.page_size = _READ_INT(sent, "page_size", notes)
         sent = get("current_page", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.current_page = sent
         elif sent is ABSENT:
             left_out.append("current_page")
             model.current_page = None
-        elif sent is None:
-            model.current_page = None
         else:
             model.current_page = _READ_INT(sent, "current_page", notes)
         sent = get("num_pages", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.num_pages = sent
         elif sent is ABSENT:
             left_out.append("num_pages")
             model.num_pages = None
-        elif sent is None:
-            model.num_pages = None
         else:
             model.num_pages = _READ_INT(sent, "num_pages", notes)
         sent = get("start", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.start = sent
         elif sent is ABSENT:
             left_out.append("start")
             model.start = None
-        elif sent is None:
-            model.start = None
         else:
             model.start = _READ_INT(sent, "start", notes)
         sent = get("next", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.next = sent
         elif sent is ABSENT:
             left_out.append("next")
             model.next = None
-        elif sent is None:
-            model.next = None
         else:
             model.next = _READ_STR(sent, "next", notes)
         sent = get("previous", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.previous = sent
         elif sent is ABSENT:
             left_out.append("previous")
-            model.previous = None
-        elif sent is None:
             model.previous = None
         else:
             model.previous = _READ_STR(sent, "previous", notes)
@@ -8145,62 +7293,50 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = CatalogContentsPage.__new__(CatalogContentsPage)
         sent = get("count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.count = sent
         elif sent is ABSENT:
             left_out.append("count")
             model.count = None
-        elif sent is None:
-            model.count = None
         else:
             model.count = _READ_INT(sent, "count", notes)
         sent = get("next", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.next = sent
         elif sent is ABSENT:
             left_out.append("next")
             model.next = None
-        elif sent is None:
-            model.next = None
         else:
             model.next = _READ_STR(sent, "next", notes)
         sent = get("previous", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.previous = sent
         elif sent is ABSENT:
             left_out.append("previous")
             model.previous = None
-        elif sent is None:
-            model.previous = None
         else:
             model.previous = _READ_STR(sent, "previous", notes)
         sent = get("num_pages", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.num_pages = sent
         elif sent is ABSENT:
             left_out.append("num_pages")
             model.num_pages = None
-        elif sent is None:
-            model.num_pages = None
         else:
             model.num_pages = _READ_INT(sent, "num_pages", notes)
         sent = get("current_page", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.current_page = sent
         elif sent is ABSENT:
             left_out.append("current_page")
             model.current_page = None
-        elif sent is None:
-            model.current_page = None
         else:
             model.current_page = _READ_INT(sent, "current_page", notes)
         sent = get("start", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.start = sent
         elif sent is ABSENT:
             left_out.append("start")
-            model.start = None
-        elif sent is None:
             model.start = None
         else:
             model.start = _READ_INT(sent, "start", notes)
@@ -8218,32 +7354,26 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
                 sent, "results", notes
             )
         sent = get("uuid", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.uuid = sent
         elif sent is ABSENT:
             left_out.append("uuid")
             model.uuid = None
-        elif sent is None:
-            model.uuid = None
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("title", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.title = sent
         elif sent is ABSENT:
             left_out.append("title")
             model.title = None
-        elif sent is None:
-            model.title = None
         else:
             model.title = _READ_STR(sent, "title", notes)
         sent = get("enterprise_customer", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.enterprise_customer = sent
         elif sent is ABSENT:
             left_out.append("enterprise_customer")
-            model.enterprise_customer = None
-        elif sent is None:
             model.enterprise_customer = None
         else:
             model.enterprise_customer = _READ_STR(sent, "enterprise_customer", notes)
@@ -8316,137 +7446,107 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("uuid", ABSENT)
         if sent.__class__ is str:
             model.uuid = sent
-        elif sent is ABSENT:
-            missing(SubsidyAccessPolicy, "uuid")
-        elif sent is None:
-            missing(SubsidyAccessPolicy, "uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubsidyAccessPolicy, "uuid", null=sent is None)
         else:
             model.uuid = _READ_STR(sent, "uuid", notes)
         sent = get("policy_type", ABSENT)
         if sent.__class__ is str:
             model.policy_type = sent
-        elif sent is ABSENT:
-            missing(SubsidyAccessPolicy, "policy_type")
-        elif sent is None:
-            missing(SubsidyAccessPolicy, "policy_type", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubsidyAccessPolicy, "policy_type", null=sent is None)
         else:
             model.policy_type = _READ_STR(sent, "policy_type", notes)
         sent = get("display_name", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.display_name = sent
         elif sent is ABSENT:
             missing(SubsidyAccessPolicy, "display_name")
-        elif sent is None:
-            model.display_name = None
         else:
             model.display_name = _READ_STR(sent, "display_name", notes)
         sent = get("description", ABSENT)
         if sent.__class__ is str:
             model.description = sent
-        elif sent is ABSENT:
-            missing(SubsidyAccessPolicy, "description")
-        elif sent is None:
-            missing(SubsidyAccessPolicy, "description", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubsidyAccessPolicy, "description", null=sent is None)
         else:
             model.description = _READ_STR(sent, "description", notes)
         sent = get("active", ABSENT)
         if sent.__class__ is bool:
             model.active = sent
-        elif sent is ABSENT:
-            missing(SubsidyAccessPolicy, "active")
-        elif sent is None:
-            missing(SubsidyAccessPolicy, "active", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubsidyAccessPolicy, "active", null=sent is None)
         else:
             model.active = _READ_BOOL(sent, "active", notes)
         sent = get("retired", ABSENT)
         if sent.__class__ is bool:
             model.retired = sent
-        elif sent is ABSENT:
-            missing(SubsidyAccessPolicy, "retired")
-        elif sent is None:
-            missing(SubsidyAccessPolicy, "retired", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubsidyAccessPolicy, "retired", null=sent is None)
         else:
             model.retired = _READ_BOOL(sent, "retired", notes)
         sent = get("enterprise_customer_uuid", ABSENT)
         if sent.__class__ is str:
             model.enterprise_customer_uuid = sent
-        elif sent is ABSENT:
-            missing(SubsidyAccessPolicy, "enterprise_customer_uuid")
-        elif sent is None:
-            missing(SubsidyAccessPolicy, "enterprise_customer_uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubsidyAccessPolicy, "enterprise_customer_uuid", null=sent is None)
         else:
             model.enterprise_customer_uuid = _READ_STR(sent, "enterprise_customer_uuid", notes)
         sent = get("catalog_uuid", ABSENT)
         if sent.__class__ is str:
             model.catalog_uuid = sent
-        elif sent is ABSENT:
-            missing(SubsidyAccessPolicy, "catalog_uuid")
-        elif sent is None:
-            missing(SubsidyAccessPolicy, "catalog_uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubsidyAccessPolicy, "catalog_uuid", null=sent is None)
         else:
             model.catalog_uuid = _READ_STR(sent, "catalog_uuid", notes)
         sent = get("subsidy_uuid", ABSENT)
         if sent.__class__ is str:
             model.subsidy_uuid = sent
-        elif sent is ABSENT:
-            missing(SubsidyAccessPolicy, "subsidy_uuid")
-        elif sent is None:
-            missing(SubsidyAccessPolicy, "subsidy_uuid", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubsidyAccessPolicy, "subsidy_uuid", null=sent is None)
         else:
             model.subsidy_uuid = _READ_STR(sent, "subsidy_uuid", notes)
         sent = get("access_method", ABSENT)
         if sent.__class__ is str:
             model.access_method = sent
-        elif sent is ABSENT:
-            missing(SubsidyAccessPolicy, "access_method")
-        elif sent is None:
-            missing(SubsidyAccessPolicy, "access_method", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubsidyAccessPolicy, "access_method", null=sent is None)
         else:
             model.access_method = _READ_STR(sent, "access_method", notes)
         sent = get("per_learner_enrollment_limit", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.per_learner_enrollment_limit = sent
         elif sent is ABSENT:
             missing(SubsidyAccessPolicy, "per_learner_enrollment_limit")
-        elif sent is None:
-            model.per_learner_enrollment_limit = None
         else:
             model.per_learner_enrollment_limit = _READ_INT(sent, "per_learner_enrollment_limit", notes)
         sent = get("per_learner_spend_limit", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.per_learner_spend_limit = sent
         elif sent is ABSENT:
             missing(SubsidyAccessPolicy, "per_learner_spend_limit")
-        elif sent is None:
-            model.per_learner_spend_limit = None
         else:
             model.per_learner_spend_limit = _READ_INT(sent, "per_learner_spend_limit", notes)
         sent = get("spend_limit", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.spend_limit = sent
         elif sent is ABSENT:
             missing(SubsidyAccessPolicy, "spend_limit")
-        elif sent is None:
-            model.spend_limit = None
         else:
             model.spend_limit = _READ_INT(sent, "spend_limit", notes)
         sent = get("spent_limit", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.spent_limit = sent
         elif sent is ABSENT:
             left_out.append("spent_limit")
             model.spent_limit = None
-        elif sent is None:
-            model.spent_limit = None
         else:
             model.spent_limit = _READ_INT(sent, "spent_limit", notes)
         sent = get("remaining_balance_for_learner", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.remaining_balance_for_learner = sent
         elif sent is ABSENT:
             left_out.append("remaining_balance_for_learner")
-            model.remaining_balance_for_learner = None
-        elif sent is None:
             model.remaining_balance_for_learner = None
         else:
             model.remaining_balance_for_learner = _READ_INT(sent, "remaining_balance_for_learner", notes)
@@ -8479,12 +7579,10 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.subsidy_expiration_datetime = _READ_DATETIME(sent, "subsidy_expiration_datetime", notes)
         sent = get("is_subsidy_active", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.is_subsidy_active = sent
         elif sent is ABSENT:
             left_out.append("is_subsidy_active")
-            model.is_subsidy_active = None
-        elif sent is None:
             model.is_subsidy_active = None
         else:
             model.is_subsidy_active = _READ_BOOL(sent, "is_subsidy_active", notes)
@@ -8540,10 +7638,8 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent = get("is_late_redemption_allowed", ABSENT)
         if sent.__class__ is bool:
             model.is_late_redemption_allowed = sent
-        elif sent is ABSENT:
-            missing(SubsidyAccessPolicy, "is_late_redemption_allowed")
-        elif sent is None:
-            missing(SubsidyAccessPolicy, "is_late_redemption_allowed", null=True)
+        elif sent is ABSENT or sent is None:
+            missing(SubsidyAccessPolicy, "is_late_redemption_allowed", null=sent is None)
         else:
             model.is_late_redemption_allowed = _READ_BOOL(sent, "is_late_redemption_allowed", notes)
         sent = get("retired_at", ABSENT)
@@ -8566,72 +7662,58 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         else:
             model.created = _READ_DATETIME(sent, "created", notes)
         sent = get("bnr_enabled", ABSENT)
-        if sent.__class__ is bool:
+        if sent.__class__ is bool or sent is None:
             model.bnr_enabled = sent
         elif sent is ABSENT:
             left_out.append("bnr_enabled")
             model.bnr_enabled = None
-        elif sent is None:
-            model.bnr_enabled = None
         else:
             model.bnr_enabled = _READ_BOOL(sent, "bnr_enabled", notes)
         sent = get("total_spend_limits_for_subsidy", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.total_spend_limits_for_subsidy = sent
         elif sent is ABSENT:
             left_out.append("total_spend_limits_for_subsidy")
             model.total_spend_limits_for_subsidy = None
-        elif sent is None:
-            model.total_spend_limits_for_subsidy = None
         else:
             model.total_spend_limits_for_subsidy = _READ_INT(sent, "total_spend_limits_for_subsidy", notes)
         sent = get("total_deposits_for_subsidy", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.total_deposits_for_subsidy = sent
         elif sent is ABSENT:
             left_out.append("total_deposits_for_subsidy")
             model.total_deposits_for_subsidy = None
-        elif sent is None:
-            model.total_deposits_for_subsidy = None
         else:
             model.total_deposits_for_subsidy = _READ_INT(sent, "total_deposits_for_subsidy", notes)
         sent = get("learner_credit_request_config", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.learner_credit_request_config = sent
         elif sent is ABSENT:
             left_out.append("learner_credit_request_config")
             model.learner_credit_request_config = None
-        elif sent is None:
-            model.learner_credit_request_config = None
         else:
             model.learner_credit_request_config = _READ_STR(sent, "learner_credit_request_config", notes)
         sent = get("policy_redemption_url", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.policy_redemption_url = sent
         elif sent is ABSENT:
             left_out.append("policy_redemption_url")
             model.policy_redemption_url = None
-        elif sent is None:
-            model.policy_redemption_url = None
         else:
             model.policy_redemption_url = _READ_STR(sent, "policy_redemption_url", notes)
         sent = get("remaining_balance_per_user", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.remaining_balance_per_user = sent
         elif sent is ABSENT:
             left_out.append("remaining_balance_per_user")
             model.remaining_balance_per_user = None
-        elif sent is None:
-            model.remaining_balance_per_user = None
         else:
             model.remaining_balance_per_user = _READ_INT(sent, "remaining_balance_per_user", notes)
         sent = get("remaining_balance", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.remaining_balance = sent
         elif sent is ABSENT:
             left_out.append("remaining_balance")
-            model.remaining_balance = None
-        elif sent is None:
             model.remaining_balance = None
         else:
             model.remaining_balance = _READ_INT(sent, "remaining_balance", notes)
@@ -8694,62 +7776,50 @@ def readers(conversion: Conversion) -> dict[type[Any], Callable[[Any, Any], Any]
         sent: Any
         model = PolicyPage.__new__(PolicyPage)
         sent = get("next", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.next = sent
         elif sent is ABSENT:
             left_out.append("next")
             model.next = None
-        elif sent is None:
-            model.next = None
         else:
             model.next = _READ_STR(sent, "next", notes)
         sent = get("previous", ABSENT)
-        if sent.__class__ is str:
+        if sent.__class__ is str or sent is None:
             model.previous = sent
         elif sent is ABSENT:
             left_out.append("previous")
             model.previous = None
-        elif sent is None:
-            model.previous = None
         else:
             model.previous = _READ_STR(sent, "previous", notes)
         sent = get("count", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.count = sent
         elif sent is ABSENT:
             left_out.append("count")
             model.count = None
-        elif sent is None:
-            model.count = None
         else:
             model.count = _READ_INT(sent, "count", notes)
         sent = get("num_pages", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.num_pages = sent
         elif sent is ABSENT:
             left_out.append("num_pages")
             model.num_pages = None
-        elif sent is None:
-            model.num_pages = None
         else:
             model.num_pages = _READ_INT(sent, "num_pages", notes)
         sent = get("current_page", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.current_page = sent
         elif sent is ABSENT:
             left_out.append("current_page")
             model.current_page = None
-        elif sent is None:
-            model.current_page = None
         else:
             model.current_page = _READ_INT(sent, "current_page", notes)
         sent = get("start", ABSENT)
-        if sent.__class__ is int:
+        if sent.__class__ is int or sent is None:
             model.start = sent
         elif sent is ABSENT:
             left_out.append("start")
-            model.start = None
-        elif sent is None:
             model.start = None
         else:
             model.start = _READ_INT(sent, "start", notes)

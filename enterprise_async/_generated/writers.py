@@ -108,26 +108,22 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.access_token
         if "access_token" in differs:
-            sent = differs["access_token"]
-            data["access_token"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["access_token"] = as_sent(value, differs["access_token"], str, record.text, every)
         elif every or "access_token" not in left_out or value is not None:
             data["access_token"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.token_type
         if "token_type" in differs:
-            sent = differs["token_type"]
-            data["token_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["token_type"] = as_sent(value, differs["token_type"], str, record.text, every)
         elif every or "token_type" not in left_out or value is not None:
             data["token_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.expires_in
         if "expires_in" in differs:
-            sent = differs["expires_in"]
-            data["expires_in"] = as_sent(value, sent, int | str, record.text, every)
+            data["expires_in"] = as_sent(value, differs["expires_in"], int | str, record.text, every)
         elif every or "expires_in" not in left_out or value is not None:
             data["expires_in"] = plain(value, every)
         value = model.scope
         if "scope" in differs:
-            sent = differs["scope"]
-            data["scope"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["scope"] = as_sent(value, differs["scope"], str, record.text, every)
         elif every or "scope" not in left_out or value is not None:
             data["scope"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -141,8 +137,7 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.detail
         if "detail" in differs:
-            sent = differs["detail"]
-            data["detail"] = as_sent(value, sent, Any, record.text, every)
+            data["detail"] = as_sent(value, differs["detail"], Any, record.text, every)
         elif every or "detail" not in left_out or value is not None:
             data["detail"] = plain(value, every)
         return data
@@ -156,9 +151,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.amount_redeemed_usd_cents
         if "amount_redeemed_usd_cents" in differs:
-            sent = differs["amount_redeemed_usd_cents"]
-            data["amount_redeemed_usd_cents"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["amount_redeemed_usd_cents"] = as_sent(
+                value, differs["amount_redeemed_usd_cents"], int, record.text, every
             )
         elif every or "amount_redeemed_usd_cents" not in left_out or value is not None:
             data["amount_redeemed_usd_cents"] = (
@@ -166,9 +160,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.amount_redeemed_usd
         if "amount_redeemed_usd" in differs:
-            sent = differs["amount_redeemed_usd"]
-            data["amount_redeemed_usd"] = (
-                sent if value is sent else as_sent(value, sent, float, record.text, every)
+            data["amount_redeemed_usd"] = as_sent(
+                value, differs["amount_redeemed_usd"], float, record.text, every
             )
         elif every or "amount_redeemed_usd" not in left_out or value is not None:
             data["amount_redeemed_usd"] = (
@@ -176,9 +169,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.amount_allocated_usd_cents
         if "amount_allocated_usd_cents" in differs:
-            sent = differs["amount_allocated_usd_cents"]
-            data["amount_allocated_usd_cents"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["amount_allocated_usd_cents"] = as_sent(
+                value, differs["amount_allocated_usd_cents"], int, record.text, every
             )
         elif every or "amount_allocated_usd_cents" not in left_out or value is not None:
             data["amount_allocated_usd_cents"] = (
@@ -186,9 +178,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.amount_allocated_usd
         if "amount_allocated_usd" in differs:
-            sent = differs["amount_allocated_usd"]
-            data["amount_allocated_usd"] = (
-                sent if value is sent else as_sent(value, sent, float, record.text, every)
+            data["amount_allocated_usd"] = as_sent(
+                value, differs["amount_allocated_usd"], float, record.text, every
             )
         elif every or "amount_allocated_usd" not in left_out or value is not None:
             data["amount_allocated_usd"] = (
@@ -196,9 +187,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.spend_available_usd_cents
         if "spend_available_usd_cents" in differs:
-            sent = differs["spend_available_usd_cents"]
-            data["spend_available_usd_cents"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["spend_available_usd_cents"] = as_sent(
+                value, differs["spend_available_usd_cents"], int, record.text, every
             )
         elif every or "spend_available_usd_cents" not in left_out or value is not None:
             data["spend_available_usd_cents"] = (
@@ -206,9 +196,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.spend_available_usd
         if "spend_available_usd" in differs:
-            sent = differs["spend_available_usd"]
-            data["spend_available_usd"] = (
-                sent if value is sent else as_sent(value, sent, float, record.text, every)
+            data["spend_available_usd"] = as_sent(
+                value, differs["spend_available_usd"], float, record.text, every
             )
         elif every or "spend_available_usd" not in left_out or value is not None:
             data["spend_available_usd"] = (
@@ -225,15 +214,13 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.subsidy_access_policy
         if "subsidy_access_policy" in differs:
-            sent = differs["subsidy_access_policy"]
-            data["subsidy_access_policy"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["subsidy_access_policy"] = as_sent(
+                value, differs["subsidy_access_policy"], str, record.text, every
             )
         elif every or "subsidy_access_policy" not in left_out or value is not None:
             data["subsidy_access_policy"] = (
@@ -241,9 +228,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.enterprise_customer_uuid
         if "enterprise_customer_uuid" in differs:
-            sent = differs["enterprise_customer_uuid"]
-            data["enterprise_customer_uuid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_customer_uuid"] = as_sent(
+                value, differs["enterprise_customer_uuid"], str, record.text, every
             )
         elif every or "enterprise_customer_uuid" not in left_out or value is not None:
             data["enterprise_customer_uuid"] = (
@@ -251,8 +237,7 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.active
         if "active" in differs:
-            sent = differs["active"]
-            data["active"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["active"] = as_sent(value, differs["active"], bool, record.text, every)
         elif every or "active" not in left_out or value is not None:
             data["active"] = value if value is None or value.__class__ is bool else plain(value, every)
         return data
@@ -266,14 +251,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.usd
         if "usd" in differs:
-            sent = differs["usd"]
-            data["usd"] = sent if value is sent else as_sent(value, sent, float, record.text, every)
+            data["usd"] = as_sent(value, differs["usd"], float, record.text, every)
         elif every or "usd" not in left_out or value is not None:
             data["usd"] = value if value is None or value.__class__ is float else plain(value, every)
         value = model.usd_cents
         if "usd_cents" in differs:
-            sent = differs["usd_cents"]
-            data["usd_cents"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["usd_cents"] = as_sent(value, differs["usd_cents"], int, record.text, every)
         elif every or "usd_cents" not in left_out or value is not None:
             data["usd_cents"] = value if value is None or value.__class__ is int else plain(value, every)
         return data
@@ -287,51 +270,47 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.created
         if "created" in differs:
-            sent = differs["created"]
-            data["created"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "created" not in left_out or value is not None:
-            data["created"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["created"] = as_sent(value, differs["created"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["created"] = json_datetime(value)
+        elif value is not None:
+            data["created"] = plain(value)
+        elif every or "created" not in left_out:
+            data["created"] = None
         value = model.modified
         if "modified" in differs:
-            sent = differs["modified"]
-            data["modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "modified" not in left_out or value is not None:
-            data["modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["modified"] = as_sent(value, differs["modified"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["modified"] = json_datetime(value)
+        elif value is not None:
+            data["modified"] = plain(value)
+        elif every or "modified" not in left_out:
+            data["modified"] = None
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.action_type
         if "action_type" in differs:
-            sent = differs["action_type"]
-            data["action_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["action_type"] = as_sent(value, differs["action_type"], str, record.text, every)
         elif every or "action_type" not in left_out or value is not None:
             data["action_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.completed_at
         if "completed_at" in differs:
-            sent = differs["completed_at"]
-            data["completed_at"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "completed_at" not in left_out or value is not None:
-            data["completed_at"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["completed_at"] = as_sent(
+                value, differs["completed_at"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["completed_at"] = json_datetime(value)
+        elif value is not None:
+            data["completed_at"] = plain(value)
+        elif every or "completed_at" not in left_out:
+            data["completed_at"] = None
         value = model.learner_acknowledged
         if "learner_acknowledged" in differs:
-            sent = differs["learner_acknowledged"]
-            data["learner_acknowledged"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["learner_acknowledged"] = as_sent(
+                value, differs["learner_acknowledged"], bool, record.text, every
             )
         elif every or "learner_acknowledged" not in left_out or value is not None:
             data["learner_acknowledged"] = (
@@ -339,8 +318,9 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.error_reason
         if "error_reason" in differs:
-            sent = differs["error_reason"]
-            data["error_reason"] = as_sent(value, sent, str | dict[str, Any], record.text, every)
+            data["error_reason"] = as_sent(
+                value, differs["error_reason"], str | dict[str, Any], record.text, every
+            )
         elif every or "error_reason" not in left_out or value is not None:
             data["error_reason"] = plain(value, every)
         return data
@@ -356,18 +336,16 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.date
         if "date" in differs:
-            sent = differs["date"]
-            data["date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "date" not in left_out or value is not None:
-            data["date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["date"] = as_sent(value, differs["date"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["date"] = json_datetime(value)
+        elif value is not None:
+            data["date"] = plain(value)
+        elif every or "date" not in left_out:
+            data["date"] = None
         value = model.reason
         if "reason" in differs:
-            sent = differs["reason"]
-            data["reason"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["reason"] = as_sent(value, differs["reason"], str, record.text, every)
         elif every or "reason" not in left_out or value is not None:
             data["reason"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -381,20 +359,18 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.action_type
         if "action_type" in differs:
-            sent = differs["action_type"]
-            data["action_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["action_type"] = as_sent(value, differs["action_type"], str, record.text, every)
         elif every or "action_type" not in left_out or value is not None:
             data["action_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.timestamp
         if "timestamp" in differs:
-            sent = differs["timestamp"]
-            data["timestamp"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "timestamp" not in left_out or value is not None:
-            data["timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["timestamp"] = as_sent(value, differs["timestamp"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["timestamp"] = plain(value)
+        elif every or "timestamp" not in left_out:
+            data["timestamp"] = None
         return data
 
     def write_course_partner(model: CoursePartner, every: bool = False) -> dict[str, Any]:
@@ -406,14 +382,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.name
         if "name" in differs:
-            sent = differs["name"]
-            data["name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["name"] = as_sent(value, differs["name"], str, record.text, every)
         elif every or "name" not in left_out or value is not None:
             data["name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.logo_image_url
         if "logo_image_url" in differs:
-            sent = differs["logo_image_url"]
-            data["logo_image_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["logo_image_url"] = as_sent(value, differs["logo_image_url"], str, record.text, every)
         elif every or "logo_image_url" not in left_out or value is not None:
             data["logo_image_url"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -427,14 +401,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.learner_state
         if "learner_state" in differs:
-            sent = differs["learner_state"]
-            data["learner_state"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["learner_state"] = as_sent(value, differs["learner_state"], str, record.text, every)
         elif every or "learner_state" not in left_out or value is not None:
             data["learner_state"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.count
         if "count" in differs:
-            sent = differs["count"]
-            data["count"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["count"] = as_sent(value, differs["count"], int, record.text, every)
         elif every or "count" not in left_out or value is not None:
             data["count"] = value if value is None or value.__class__ is int else plain(value, every)
         return data
@@ -448,38 +420,32 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.activated
         if "activated" in differs:
-            sent = differs["activated"]
-            data["activated"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["activated"] = as_sent(value, differs["activated"], int, record.text, every)
         elif every or "activated" not in left_out or value is not None:
             data["activated"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.assigned
         if "assigned" in differs:
-            sent = differs["assigned"]
-            data["assigned"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["assigned"] = as_sent(value, differs["assigned"], int, record.text, every)
         elif every or "assigned" not in left_out or value is not None:
             data["assigned"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.unassigned
         if "unassigned" in differs:
-            sent = differs["unassigned"]
-            data["unassigned"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["unassigned"] = as_sent(value, differs["unassigned"], int, record.text, every)
         elif every or "unassigned" not in left_out or value is not None:
             data["unassigned"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.revoked
         if "revoked" in differs:
-            sent = differs["revoked"]
-            data["revoked"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["revoked"] = as_sent(value, differs["revoked"], int, record.text, every)
         elif every or "revoked" not in left_out or value is not None:
             data["revoked"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.total
         if "total" in differs:
-            sent = differs["total"]
-            data["total"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["total"] = as_sent(value, differs["total"], int, record.text, every)
         elif every or "total" not in left_out or value is not None:
             data["total"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.allocated
         if "allocated" in differs:
-            sent = differs["allocated"]
-            data["allocated"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["allocated"] = as_sent(value, differs["allocated"], int, record.text, every)
         elif every or "allocated" not in left_out or value is not None:
             data["allocated"] = value if value is None or value.__class__ is int else plain(value, every)
         return data
@@ -493,26 +459,22 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.total
         if "total" in differs:
-            sent = differs["total"]
-            data["total"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["total"] = as_sent(value, differs["total"], int, record.text, every)
         elif every or "total" not in left_out or value is not None:
             data["total"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.used
         if "used" in differs:
-            sent = differs["used"]
-            data["used"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["used"] = as_sent(value, differs["used"], int, record.text, every)
         elif every or "used" not in left_out or value is not None:
             data["used"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.remaining
         if "remaining" in differs:
-            sent = differs["remaining"]
-            data["remaining"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["remaining"] = as_sent(value, differs["remaining"], int, record.text, every)
         elif every or "remaining" not in left_out or value is not None:
             data["remaining"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.applied
         if "applied" in differs:
-            sent = differs["applied"]
-            data["applied"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["applied"] = as_sent(value, differs["applied"], int, record.text, every)
         elif every or "applied" not in left_out or value is not None:
             data["applied"] = value if value is None or value.__class__ is int else plain(value, every)
         return data
@@ -526,9 +488,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.prior_subscription_plan_id
         if "prior_subscription_plan_id" in differs:
-            sent = differs["prior_subscription_plan_id"]
-            data["prior_subscription_plan_id"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["prior_subscription_plan_id"] = as_sent(
+                value, differs["prior_subscription_plan_id"], str, record.text, every
             )
         elif every or "prior_subscription_plan_id" not in left_out or value is not None:
             data["prior_subscription_plan_id"] = (
@@ -536,21 +497,19 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.prior_subscription_plan_start_date
         if "prior_subscription_plan_start_date" in differs:
-            sent = differs["prior_subscription_plan_start_date"]
             data["prior_subscription_plan_start_date"] = as_sent(
-                value, sent, datetime.datetime, record.text, every
+                value, differs["prior_subscription_plan_start_date"], datetime.datetime, record.text, every
             )
-        elif every or "prior_subscription_plan_start_date" not in left_out or value is not None:
-            data["prior_subscription_plan_start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["prior_subscription_plan_start_date"] = json_datetime(value)
+        elif value is not None:
+            data["prior_subscription_plan_start_date"] = plain(value)
+        elif every or "prior_subscription_plan_start_date" not in left_out:
+            data["prior_subscription_plan_start_date"] = None
         value = model.renewed_subscription_plan_id
         if "renewed_subscription_plan_id" in differs:
-            sent = differs["renewed_subscription_plan_id"]
-            data["renewed_subscription_plan_id"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["renewed_subscription_plan_id"] = as_sent(
+                value, differs["renewed_subscription_plan_id"], str, record.text, every
             )
         elif every or "renewed_subscription_plan_id" not in left_out or value is not None:
             data["renewed_subscription_plan_id"] = (
@@ -558,16 +517,15 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.renewed_subscription_plan_start_date
         if "renewed_subscription_plan_start_date" in differs:
-            sent = differs["renewed_subscription_plan_start_date"]
             data["renewed_subscription_plan_start_date"] = as_sent(
-                value, sent, datetime.datetime, record.text, every
+                value, differs["renewed_subscription_plan_start_date"], datetime.datetime, record.text, every
             )
-        elif every or "renewed_subscription_plan_start_date" not in left_out or value is not None:
-            data["renewed_subscription_plan_start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["renewed_subscription_plan_start_date"] = json_datetime(value)
+        elif value is not None:
+            data["renewed_subscription_plan_start_date"] = plain(value)
+        elif every or "renewed_subscription_plan_start_date" not in left_out:
+            data["renewed_subscription_plan_start_date"] = None
         return data
 
     def write_subscription_plan(model: SubscriptionPlan, every: bool = False) -> dict[str, Any]:
@@ -579,41 +537,38 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.title
         if "title" in differs:
-            sent = differs["title"]
-            data["title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["title"] = as_sent(value, differs["title"], str, record.text, every)
         elif every or "title" not in left_out or value is not None:
             data["title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.start_date
         if "start_date" in differs:
-            sent = differs["start_date"]
-            data["start_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "start_date" not in left_out or value is not None:
-            data["start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["start_date"] = as_sent(value, differs["start_date"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["start_date"] = json_datetime(value)
+        elif value is not None:
+            data["start_date"] = plain(value)
+        elif every or "start_date" not in left_out:
+            data["start_date"] = None
         value = model.expiration_date
         if "expiration_date" in differs:
-            sent = differs["expiration_date"]
-            data["expiration_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "expiration_date" not in left_out or value is not None:
-            data["expiration_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["expiration_date"] = as_sent(
+                value, differs["expiration_date"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["expiration_date"] = json_datetime(value)
+        elif value is not None:
+            data["expiration_date"] = plain(value)
+        elif every or "expiration_date" not in left_out:
+            data["expiration_date"] = None
         value = model.enterprise_customer_uuid
         if "enterprise_customer_uuid" in differs:
-            sent = differs["enterprise_customer_uuid"]
-            data["enterprise_customer_uuid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_customer_uuid"] = as_sent(
+                value, differs["enterprise_customer_uuid"], str, record.text, every
             )
         elif every or "enterprise_customer_uuid" not in left_out or value is not None:
             data["enterprise_customer_uuid"] = (
@@ -621,9 +576,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.enterprise_catalog_uuid
         if "enterprise_catalog_uuid" in differs:
-            sent = differs["enterprise_catalog_uuid"]
-            data["enterprise_catalog_uuid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_catalog_uuid"] = as_sent(
+                value, differs["enterprise_catalog_uuid"], str, record.text, every
             )
         elif every or "enterprise_catalog_uuid" not in left_out or value is not None:
             data["enterprise_catalog_uuid"] = (
@@ -631,15 +585,13 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.is_active
         if "is_active" in differs:
-            sent = differs["is_active"]
-            data["is_active"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_active"] = as_sent(value, differs["is_active"], bool, record.text, every)
         elif every or "is_active" not in left_out or value is not None:
             data["is_active"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.is_revocation_cap_enabled
         if "is_revocation_cap_enabled" in differs:
-            sent = differs["is_revocation_cap_enabled"]
-            data["is_revocation_cap_enabled"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_revocation_cap_enabled"] = as_sent(
+                value, differs["is_revocation_cap_enabled"], bool, record.text, every
             )
         elif every or "is_revocation_cap_enabled" not in left_out or value is not None:
             data["is_revocation_cap_enabled"] = (
@@ -647,9 +599,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.days_until_expiration
         if "days_until_expiration" in differs:
-            sent = differs["days_until_expiration"]
-            data["days_until_expiration"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["days_until_expiration"] = as_sent(
+                value, differs["days_until_expiration"], int, record.text, every
             )
         elif every or "days_until_expiration" not in left_out or value is not None:
             data["days_until_expiration"] = (
@@ -657,9 +608,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.days_until_expiration_including_renewals
         if "days_until_expiration_including_renewals" in differs:
-            sent = differs["days_until_expiration_including_renewals"]
-            data["days_until_expiration_including_renewals"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["days_until_expiration_including_renewals"] = as_sent(
+                value, differs["days_until_expiration_including_renewals"], int, record.text, every
             )
         elif every or "days_until_expiration_including_renewals" not in left_out or value is not None:
             data["days_until_expiration_including_renewals"] = (
@@ -667,9 +617,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.is_locked_for_renewal_processing
         if "is_locked_for_renewal_processing" in differs:
-            sent = differs["is_locked_for_renewal_processing"]
-            data["is_locked_for_renewal_processing"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_locked_for_renewal_processing"] = as_sent(
+                value, differs["is_locked_for_renewal_processing"], bool, record.text, every
             )
         elif every or "is_locked_for_renewal_processing" not in left_out or value is not None:
             data["is_locked_for_renewal_processing"] = (
@@ -677,9 +626,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.should_auto_apply_licenses
         if "should_auto_apply_licenses" in differs:
-            sent = differs["should_auto_apply_licenses"]
-            data["should_auto_apply_licenses"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["should_auto_apply_licenses"] = as_sent(
+                value, differs["should_auto_apply_licenses"], bool, record.text, every
             )
         elif every or "should_auto_apply_licenses" not in left_out or value is not None:
             data["should_auto_apply_licenses"] = (
@@ -687,31 +635,27 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.is_current
         if "is_current" in differs:
-            sent = differs["is_current"]
-            data["is_current"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_current"] = as_sent(value, differs["is_current"], bool, record.text, every)
         elif every or "is_current" not in left_out or value is not None:
             data["is_current"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.created
         if "created" in differs:
-            sent = differs["created"]
-            data["created"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "created" not in left_out or value is not None:
-            data["created"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["created"] = as_sent(value, differs["created"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["created"] = json_datetime(value)
+        elif value is not None:
+            data["created"] = plain(value)
+        elif every or "created" not in left_out:
+            data["created"] = None
         value = model.plan_type
         if "plan_type" in differs:
-            sent = differs["plan_type"]
-            data["plan_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["plan_type"] = as_sent(value, differs["plan_type"], str, record.text, every)
         elif every or "plan_type" not in left_out or value is not None:
             data["plan_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.salesforce_opportunity_line_item
         if "salesforce_opportunity_line_item" in differs:
-            sent = differs["salesforce_opportunity_line_item"]
-            data["salesforce_opportunity_line_item"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["salesforce_opportunity_line_item"] = as_sent(
+                value, differs["salesforce_opportunity_line_item"], str, record.text, every
             )
         elif every or "salesforce_opportunity_line_item" not in left_out or value is not None:
             data["salesforce_opportunity_line_item"] = (
@@ -719,9 +663,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.can_freeze_unused_licenses
         if "can_freeze_unused_licenses" in differs:
-            sent = differs["can_freeze_unused_licenses"]
-            data["can_freeze_unused_licenses"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["can_freeze_unused_licenses"] = as_sent(
+                value, differs["can_freeze_unused_licenses"], bool, record.text, every
             )
         elif every or "can_freeze_unused_licenses" not in left_out or value is not None:
             data["can_freeze_unused_licenses"] = (
@@ -729,9 +672,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.customer_agreement
         if "customer_agreement" in differs:
-            sent = differs["customer_agreement"]
-            data["customer_agreement"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["customer_agreement"] = as_sent(
+                value, differs["customer_agreement"], str, record.text, every
             )
         elif every or "customer_agreement" not in left_out or value is not None:
             data["customer_agreement"] = (
@@ -739,9 +681,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.desired_num_licenses
         if "desired_num_licenses" in differs:
-            sent = differs["desired_num_licenses"]
-            data["desired_num_licenses"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["desired_num_licenses"] = as_sent(
+                value, differs["desired_num_licenses"], int, record.text, every
             )
         elif every or "desired_num_licenses" not in left_out or value is not None:
             data["desired_num_licenses"] = (
@@ -749,9 +690,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.expiration_processed
         if "expiration_processed" in differs:
-            sent = differs["expiration_processed"]
-            data["expiration_processed"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["expiration_processed"] = as_sent(
+                value, differs["expiration_processed"], bool, record.text, every
             )
         elif every or "expiration_processed" not in left_out or value is not None:
             data["expiration_processed"] = (
@@ -759,9 +699,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.for_internal_use_only
         if "for_internal_use_only" in differs:
-            sent = differs["for_internal_use_only"]
-            data["for_internal_use_only"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["for_internal_use_only"] = as_sent(
+                value, differs["for_internal_use_only"], bool, record.text, every
             )
         elif every or "for_internal_use_only" not in left_out or value is not None:
             data["for_internal_use_only"] = (
@@ -769,19 +708,19 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.last_freeze_timestamp
         if "last_freeze_timestamp" in differs:
-            sent = differs["last_freeze_timestamp"]
-            data["last_freeze_timestamp"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "last_freeze_timestamp" not in left_out or value is not None:
-            data["last_freeze_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["last_freeze_timestamp"] = as_sent(
+                value, differs["last_freeze_timestamp"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["last_freeze_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["last_freeze_timestamp"] = plain(value)
+        elif every or "last_freeze_timestamp" not in left_out:
+            data["last_freeze_timestamp"] = None
         value = model.num_revocations_applied
         if "num_revocations_applied" in differs:
-            sent = differs["num_revocations_applied"]
-            data["num_revocations_applied"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["num_revocations_applied"] = as_sent(
+                value, differs["num_revocations_applied"], int, record.text, every
             )
         elif every or "num_revocations_applied" not in left_out or value is not None:
             data["num_revocations_applied"] = (
@@ -789,15 +728,13 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.product
         if "product" in differs:
-            sent = differs["product"]
-            data["product"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["product"] = as_sent(value, differs["product"], int, record.text, every)
         elif every or "product" not in left_out or value is not None:
             data["product"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.revoke_max_percentage
         if "revoke_max_percentage" in differs:
-            sent = differs["revoke_max_percentage"]
-            data["revoke_max_percentage"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["revoke_max_percentage"] = as_sent(
+                value, differs["revoke_max_percentage"], int, record.text, every
             )
         elif every or "revoke_max_percentage" not in left_out or value is not None:
             data["revoke_max_percentage"] = (
@@ -805,55 +742,33 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.change_reason
         if "change_reason" in differs:
-            sent = differs["change_reason"]
-            data["change_reason"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["change_reason"] = as_sent(value, differs["change_reason"], str, record.text, every)
         elif every or "change_reason" not in left_out or value is not None:
             data["change_reason"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.licenses
-        if every or "licenses" not in left_out or value is not None:
-            data["licenses"] = (
-                None
-                if value is None
-                else (
-                    write_license_counts(value, every)
-                    if value.__class__ is LicenseCounts
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is LicenseCounts:
+            data["licenses"] = write_license_counts(value, every)
+        elif value is not None:
+            data["licenses"] = plain(value, every)
+        elif every or "licenses" not in left_out:
+            data["licenses"] = None
         value = model.revocations
         if "revocations" in differs:
-            sent = differs["revocations"]
-            data["revocations"] = as_sent(value, sent, Revocations | bool, record.text, every)
+            data["revocations"] = as_sent(
+                value, differs["revocations"], Revocations | bool, record.text, every
+            )
         elif every or "revocations" not in left_out or value is not None:
             data["revocations"] = plain(value, every)
         value = model.prior_renewals
-        if "prior_renewals" in differs:
-            sent = differs["prior_renewals"]
-            data["prior_renewals"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_prior_renewal(item, every)
-                        if item.__class__ is PriorRenewal
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "prior_renewals" not in left_out or value.__class__ is not list or value:
-            data["prior_renewals"] = (
-                [
-                    write_prior_renewal(item, every) if item.__class__ is PriorRenewal else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["prior_renewals"] = plain(value, every)
+        elif not value and "prior_renewals" in differs and differs["prior_renewals"] is None:
+            data["prior_renewals"] = [] if record.text else None
+        elif every or value or "prior_renewals" not in left_out:
+            data["prior_renewals"] = [
+                write_prior_renewal(item, every) if item.__class__ is PriorRenewal else plain(item, every)
+                for item in value
+            ]
         return data
 
     def write_subscription_plan_page(model: SubscriptionPlanPage, every: bool = False) -> dict[str, Any]:
@@ -865,52 +780,31 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.count
         if "count" in differs:
-            sent = differs["count"]
-            data["count"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["count"] = as_sent(value, differs["count"], int, record.text, every)
         elif every or "count" not in left_out or value is not None:
             data["count"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.next
         if "next" in differs:
-            sent = differs["next"]
-            data["next"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["next"] = as_sent(value, differs["next"], str, record.text, every)
         elif every or "next" not in left_out or value is not None:
             data["next"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.previous
         if "previous" in differs:
-            sent = differs["previous"]
-            data["previous"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["previous"] = as_sent(value, differs["previous"], str, record.text, every)
         elif every or "previous" not in left_out or value is not None:
             data["previous"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.results
-        if "results" in differs:
-            sent = differs["results"]
-            data["results"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_subscription_plan(item, every)
-                        if item.__class__ is SubscriptionPlan
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "results" not in left_out or value.__class__ is not list or value:
-            data["results"] = (
-                [
-                    write_subscription_plan(item, every)
-                    if item.__class__ is SubscriptionPlan
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["results"] = plain(value, every)
+        elif not value and "results" in differs and differs["results"] is None:
+            data["results"] = [] if record.text else None
+        elif every or value or "results" not in left_out:
+            data["results"] = [
+                write_subscription_plan(item, every)
+                if item.__class__ is SubscriptionPlan
+                else plain(item, every)
+                for item in value
+            ]
         return data
 
     def write_license_assignment(model: LicenseAssignment, every: bool = False) -> dict[str, Any]:
@@ -922,14 +816,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.user_email
         if "user_email" in differs:
-            sent = differs["user_email"]
-            data["user_email"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["user_email"] = as_sent(value, differs["user_email"], str, record.text, every)
         elif every or "user_email" not in left_out or value is not None:
             data["user_email"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.license
         if "license" in differs:
-            sent = differs["license"]
-            data["license"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["license"] = as_sent(value, differs["license"], str, record.text, every)
         elif every or "license" not in left_out or value is not None:
             data["license"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -945,9 +837,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.num_successful_assignments
         if "num_successful_assignments" in differs:
-            sent = differs["num_successful_assignments"]
-            data["num_successful_assignments"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["num_successful_assignments"] = as_sent(
+                value, differs["num_successful_assignments"], int, record.text, every
             )
         elif every or "num_successful_assignments" not in left_out or value is not None:
             data["num_successful_assignments"] = (
@@ -955,44 +846,25 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.num_already_associated
         if "num_already_associated" in differs:
-            sent = differs["num_already_associated"]
-            data["num_already_associated"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["num_already_associated"] = as_sent(
+                value, differs["num_already_associated"], int, record.text, every
             )
         elif every or "num_already_associated" not in left_out or value is not None:
             data["num_already_associated"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.license_assignments
-        if "license_assignments" in differs:
-            sent = differs["license_assignments"]
-            data["license_assignments"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_license_assignment(item, every)
-                        if item.__class__ is LicenseAssignment
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "license_assignments" not in left_out or value.__class__ is not list or value:
-            data["license_assignments"] = (
-                [
-                    write_license_assignment(item, every)
-                    if item.__class__ is LicenseAssignment
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["license_assignments"] = plain(value, every)
+        elif not value and "license_assignments" in differs and differs["license_assignments"] is None:
+            data["license_assignments"] = [] if record.text else None
+        elif every or value or "license_assignments" not in left_out:
+            data["license_assignments"] = [
+                write_license_assignment(item, every)
+                if item.__class__ is LicenseAssignment
+                else plain(item, every)
+                for item in value
+            ]
         return data
 
     def write_bulk_revoke_filter(model: BulkRevokeFilter, every: bool = False) -> dict[str, Any]:
@@ -1006,14 +878,14 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.user_email
         if "user_email" in differs:
-            sent = differs["user_email"]
-            data["user_email"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["user_email"] = as_sent(value, differs["user_email"], str, record.text, every)
         elif every or "user_email" not in left_out or value is not None:
             data["user_email"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.status_in
         if "status_in" in differs:
-            sent = differs["status_in"]
-            data["status_in"] = as_sent(value, sent, list[LicenseStatus | str], record.text, every)
+            data["status_in"] = as_sent(
+                value, differs["status_in"], list[LicenseStatus | str], record.text, every
+            )
         elif every or "status_in" not in left_out or value.__class__ is not list or value:
             data["status_in"] = plain(value, every)
         return data
@@ -1027,28 +899,25 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.license_uuid
         if "license_uuid" in differs:
-            sent = differs["license_uuid"]
-            data["license_uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["license_uuid"] = as_sent(value, differs["license_uuid"], str, record.text, every)
         elif every or "license_uuid" not in left_out or value is not None:
             data["license_uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.original_status
         if "original_status" in differs:
-            sent = differs["original_status"]
-            data["original_status"] = (
-                sent
-                if value is sent or (value.__class__ is LicenseStatus and value.value == sent)
-                else as_sent(value, sent, LicenseStatus | str, record.text, every)
+            data["original_status"] = as_sent(
+                value, differs["original_status"], LicenseStatus | str, record.text, every
             )
-        elif every or "original_status" not in left_out or value is not None:
-            data["original_status"] = (
-                value.value
-                if value.__class__ is LicenseStatus
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is LicenseStatus:
+            data["original_status"] = value.value
+        elif value.__class__ is str:
+            data["original_status"] = value
+        elif value is not None:
+            data["original_status"] = plain(value)
+        elif every or "original_status" not in left_out:
+            data["original_status"] = None
         value = model.user_email
         if "user_email" in differs:
-            sent = differs["user_email"]
-            data["user_email"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["user_email"] = as_sent(value, differs["user_email"], str, record.text, every)
         elif every or "user_email" not in left_out or value is not None:
             data["user_email"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -1062,15 +931,13 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.error
         if "error" in differs:
-            sent = differs["error"]
-            data["error"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["error"] = as_sent(value, differs["error"], str, record.text, every)
         elif every or "error" not in left_out or value is not None:
             data["error"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.error_response_status
         if "error_response_status" in differs:
-            sent = differs["error_response_status"]
-            data["error_response_status"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["error_response_status"] = as_sent(
+                value, differs["error_response_status"], int, record.text, every
             )
         elif every or "error_response_status" not in left_out or value is not None:
             data["error_response_status"] = (
@@ -1078,8 +945,7 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.user_email
         if "user_email" in differs:
-            sent = differs["user_email"]
-            data["user_email"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["user_email"] = as_sent(value, differs["user_email"], str, record.text, every)
         elif every or "user_email" not in left_out or value is not None:
             data["user_email"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -1092,75 +958,41 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         data = plain(model.extra, every) if model.extra else {}
         value: Any
         value = model.successful_revocations
-        if "successful_revocations" in differs:
-            sent = differs["successful_revocations"]
-            data["successful_revocations"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_successful_revocation(item, every)
-                        if item.__class__ is SuccessfulRevocation
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "successful_revocations" not in left_out or value.__class__ is not list or value:
-            data["successful_revocations"] = (
-                [
-                    write_successful_revocation(item, every)
-                    if item.__class__ is SuccessfulRevocation
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["successful_revocations"] = plain(value, every)
+        elif not value and "successful_revocations" in differs and differs["successful_revocations"] is None:
+            data["successful_revocations"] = [] if record.text else None
+        elif every or value or "successful_revocations" not in left_out:
+            data["successful_revocations"] = [
+                write_successful_revocation(item, every)
+                if item.__class__ is SuccessfulRevocation
+                else plain(item, every)
+                for item in value
+            ]
         value = model.unsuccessful_revocations
-        if "unsuccessful_revocations" in differs:
-            sent = differs["unsuccessful_revocations"]
-            data["unsuccessful_revocations"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_unsuccessful_revocation(item, every)
-                        if item.__class__ is UnsuccessfulRevocation
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "unsuccessful_revocations" not in left_out or value.__class__ is not list or value:
-            data["unsuccessful_revocations"] = (
-                [
-                    write_unsuccessful_revocation(item, every)
-                    if item.__class__ is UnsuccessfulRevocation
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["unsuccessful_revocations"] = plain(value, every)
+        elif (
+            not value
+            and "unsuccessful_revocations" in differs
+            and differs["unsuccessful_revocations"] is None
+        ):
+            data["unsuccessful_revocations"] = [] if record.text else None
+        elif every or value or "unsuccessful_revocations" not in left_out:
+            data["unsuccessful_revocations"] = [
+                write_unsuccessful_revocation(item, every)
+                if item.__class__ is UnsuccessfulRevocation
+                else plain(item, every)
+                for item in value
+            ]
         value = model.partial
         if "partial" in differs:
-            sent = differs["partial"]
-            data["partial"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["partial"] = as_sent(value, differs["partial"], bool, record.text, every)
         elif every or "partial" not in left_out or value is not False:
             data["partial"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.itemized
         if "itemized" in differs:
-            sent = differs["itemized"]
-            data["itemized"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["itemized"] = as_sent(value, differs["itemized"], bool, record.text, every)
         elif every or "itemized" not in left_out or value is not True:
             data["itemized"] = value if value is None or value.__class__ is bool else plain(value, every)
         return data
@@ -1174,8 +1006,7 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.job_id
         if "job_id" in differs:
-            sent = differs["job_id"]
-            data["job_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["job_id"] = as_sent(value, differs["job_id"], str, record.text, every)
         elif every or "job_id" not in left_out or value is not None:
             data["job_id"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -1191,14 +1022,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.job_id
         if "job_id" in differs:
-            sent = differs["job_id"]
-            data["job_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["job_id"] = as_sent(value, differs["job_id"], str, record.text, every)
         elif every or "job_id" not in left_out or value is not None:
             data["job_id"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.download_url
         if "download_url" in differs:
-            sent = differs["download_url"]
-            data["download_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["download_url"] = as_sent(value, differs["download_url"], str, record.text, every)
         elif every or "download_url" not in left_out or value is not None:
             data["download_url"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -1212,34 +1041,28 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.email
         if "email" in differs:
-            sent = differs["email"]
-            data["email"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["email"] = as_sent(value, differs["email"], str, record.text, every)
         elif every or "email" not in left_out or value is not None:
             data["email"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.course_run_key
         if "course_run_key" in differs:
-            sent = differs["course_run_key"]
-            data["course_run_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_run_key"] = as_sent(value, differs["course_run_key"], str, record.text, every)
         elif every or "course_run_key" not in left_out or value is not None:
             data["course_run_key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.status
         if "status" in differs:
-            sent = differs["status"]
-            data["status"] = (
-                sent
-                if value is sent or (value.__class__ is BulkEnrollmentStatus and value.value == sent)
-                else as_sent(value, sent, BulkEnrollmentStatus | str, record.text, every)
-            )
-        elif every or "status" not in left_out or value is not None:
-            data["status"] = (
-                value.value
-                if value.__class__ is BulkEnrollmentStatus
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+            data["status"] = as_sent(value, differs["status"], BulkEnrollmentStatus | str, record.text, every)
+        elif value.__class__ is BulkEnrollmentStatus:
+            data["status"] = value.value
+        elif value.__class__ is str:
+            data["status"] = value
+        elif value is not None:
+            data["status"] = plain(value)
+        elif every or "status" not in left_out:
+            data["status"] = None
         value = model.notes
         if "notes" in differs:
-            sent = differs["notes"]
-            data["notes"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["notes"] = as_sent(value, differs["notes"], str, record.text, every)
         elif every or "notes" not in left_out or value is not None:
             data["notes"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -1253,21 +1076,18 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.title
         if "title" in differs:
-            sent = differs["title"]
-            data["title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["title"] = as_sent(value, differs["title"], str, record.text, every)
         elif every or "title" not in left_out or value is not None:
             data["title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.enterprise_customer
         if "enterprise_customer" in differs:
-            sent = differs["enterprise_customer"]
-            data["enterprise_customer"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_customer"] = as_sent(
+                value, differs["enterprise_customer"], str, record.text, every
             )
         elif every or "enterprise_customer" not in left_out or value is not None:
             data["enterprise_customer"] = (
@@ -1275,9 +1095,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.catalog_query_uuid
         if "catalog_query_uuid" in differs:
-            sent = differs["catalog_query_uuid"]
-            data["catalog_query_uuid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["catalog_query_uuid"] = as_sent(
+                value, differs["catalog_query_uuid"], str, record.text, every
             )
         elif every or "catalog_query_uuid" not in left_out or value is not None:
             data["catalog_query_uuid"] = (
@@ -1285,35 +1104,35 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.content_last_modified
         if "content_last_modified" in differs:
-            sent = differs["content_last_modified"]
-            data["content_last_modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["content_last_modified"] = as_sent(
+                value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.catalog_modified
         if "catalog_modified" in differs:
-            sent = differs["catalog_modified"]
-            data["catalog_modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "catalog_modified" not in left_out or value is not None:
-            data["catalog_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["catalog_modified"] = as_sent(
+                value, differs["catalog_modified"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["catalog_modified"] = json_datetime(value)
+        elif value is not None:
+            data["catalog_modified"] = plain(value)
+        elif every or "catalog_modified" not in left_out:
+            data["catalog_modified"] = None
         value = model.query_title
         if "query_title" in differs:
-            sent = differs["query_title"]
-            data["query_title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["query_title"] = as_sent(value, differs["query_title"], str, record.text, every)
         elif every or "query_title" not in left_out or value is not None:
             data["query_title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.include_exec_ed_2u_courses
         if "include_exec_ed_2u_courses" in differs:
-            sent = differs["include_exec_ed_2u_courses"]
-            data["include_exec_ed_2u_courses"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["include_exec_ed_2u_courses"] = as_sent(
+                value, differs["include_exec_ed_2u_courses"], bool, record.text, every
             )
         elif every or "include_exec_ed_2u_courses" not in left_out or value is not None:
             data["include_exec_ed_2u_courses"] = (
@@ -1321,9 +1140,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.enterprise_catalog_query
         if "enterprise_catalog_query" in differs:
-            sent = differs["enterprise_catalog_query"]
-            data["enterprise_catalog_query"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["enterprise_catalog_query"] = as_sent(
+                value, differs["enterprise_catalog_query"], int, record.text, every
             )
         elif every or "enterprise_catalog_query" not in left_out or value is not None:
             data["enterprise_catalog_query"] = (
@@ -1340,48 +1158,29 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.count
         if "count" in differs:
-            sent = differs["count"]
-            data["count"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["count"] = as_sent(value, differs["count"], int, record.text, every)
         elif every or "count" not in left_out or value is not None:
             data["count"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.next
         if "next" in differs:
-            sent = differs["next"]
-            data["next"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["next"] = as_sent(value, differs["next"], str, record.text, every)
         elif every or "next" not in left_out or value is not None:
             data["next"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.previous
         if "previous" in differs:
-            sent = differs["previous"]
-            data["previous"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["previous"] = as_sent(value, differs["previous"], str, record.text, every)
         elif every or "previous" not in left_out or value is not None:
             data["previous"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.results
-        if "results" in differs:
-            sent = differs["results"]
-            data["results"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_catalog(item, every) if item.__class__ is Catalog else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "results" not in left_out or value.__class__ is not list or value:
-            data["results"] = (
-                [
-                    write_catalog(item, every) if item.__class__ is Catalog else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["results"] = plain(value, every)
+        elif not value and "results" in differs and differs["results"] is None:
+            data["results"] = [] if record.text else None
+        elif every or value or "results" not in left_out:
+            data["results"] = [
+                write_catalog(item, every) if item.__class__ is Catalog else plain(item, every)
+                for item in value
+            ]
         return data
 
     def write_learner_pathway_card_image(
@@ -1395,20 +1194,17 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.url
         if "url" in differs:
-            sent = differs["url"]
-            data["url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["url"] = as_sent(value, differs["url"], str, record.text, every)
         elif every or "url" not in left_out or value is not None:
             data["url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.width
         if "width" in differs:
-            sent = differs["width"]
-            data["width"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["width"] = as_sent(value, differs["width"], int, record.text, every)
         elif every or "width" not in left_out or value is not None:
             data["width"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.height
         if "height" in differs:
-            sent = differs["height"]
-            data["height"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["height"] = as_sent(value, differs["height"], int, record.text, every)
         elif every or "height" not in left_out or value is not None:
             data["height"] = value if value is None or value.__class__ is int else plain(value, every)
         return data
@@ -1420,16 +1216,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         data = plain(model.extra, every) if model.extra else {}
         value: Any
         value = model.card
-        if every or "card" not in left_out or value is not None:
-            data["card"] = (
-                None
-                if value is None
-                else (
-                    write_learner_pathway_card_image(value, every)
-                    if value.__class__ is LearnerPathwayCardImage
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is LearnerPathwayCardImage:
+            data["card"] = write_learner_pathway_card_image(value, every)
+        elif value is not None:
+            data["card"] = plain(value, every)
+        elif every or "card" not in left_out:
+            data["card"] = None
         return data
 
     def write_learner_pathway_step(model: LearnerPathwayStep, every: bool = False) -> dict[str, Any]:
@@ -1441,28 +1233,24 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.min_requirement
         if "min_requirement" in differs:
-            sent = differs["min_requirement"]
-            data["min_requirement"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["min_requirement"] = as_sent(value, differs["min_requirement"], int, record.text, every)
         elif every or "min_requirement" not in left_out or value is not None:
             data["min_requirement"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.courses
         if "courses" in differs:
-            sent = differs["courses"]
-            data["courses"] = as_sent(value, sent, list[dict[str, Any]], record.text, every)
+            data["courses"] = as_sent(value, differs["courses"], list[dict[str, Any]], record.text, every)
         elif every or "courses" not in left_out or value.__class__ is not list or value:
             data["courses"] = plain(value, every)
         value = model.programs
         if "programs" in differs:
-            sent = differs["programs"]
-            data["programs"] = as_sent(value, sent, list[dict[str, Any]], record.text, every)
+            data["programs"] = as_sent(value, differs["programs"], list[dict[str, Any]], record.text, every)
         elif every or "programs" not in left_out or value.__class__ is not list or value:
             data["programs"] = plain(value, every)
         return data
@@ -1476,14 +1264,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.skill_id
         if "skill_id" in differs:
-            sent = differs["skill_id"]
-            data["skill_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["skill_id"] = as_sent(value, differs["skill_id"], str, record.text, every)
         elif every or "skill_id" not in left_out or value is not None:
             data["skill_id"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.name
         if "name" in differs:
-            sent = differs["name"]
-            data["name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["name"] = as_sent(value, differs["name"], str, record.text, every)
         elif every or "name" not in left_out or value is not None:
             data["name"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -1497,26 +1283,22 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.src
         if "src" in differs:
-            sent = differs["src"]
-            data["src"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["src"] = as_sent(value, differs["src"], str, record.text, every)
         elif every or "src" not in left_out or value is not None:
             data["src"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.description
         if "description" in differs:
-            sent = differs["description"]
-            data["description"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["description"] = as_sent(value, differs["description"], str, record.text, every)
         elif every or "description" not in left_out or value is not None:
             data["description"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.height
         if "height" in differs:
-            sent = differs["height"]
-            data["height"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["height"] = as_sent(value, differs["height"], int, record.text, every)
         elif every or "height" not in left_out or value is not None:
             data["height"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.width
         if "width" in differs:
-            sent = differs["width"]
-            data["width"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["width"] = as_sent(value, differs["width"], int, record.text, every)
         elif every or "width" not in left_out or value is not None:
             data["width"] = value if value is None or value.__class__ is int else plain(value, every)
         return data
@@ -1530,42 +1312,37 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.mode
         if "mode" in differs:
-            sent = differs["mode"]
-            data["mode"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["mode"] = as_sent(value, differs["mode"], str, record.text, every)
         elif every or "mode" not in left_out or value is not None:
             data["mode"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.price
         if "price" in differs:
-            sent = differs["price"]
-            data["price"] = as_sent(value, sent, decimal.Decimal, record.text, every)
-        elif every or "price" not in left_out or value is not None:
-            data["price"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
-            )
+            data["price"] = as_sent(value, differs["price"], decimal.Decimal, record.text, every)
+        elif value.__class__ is decimal.Decimal:
+            data["price"] = str(value)
+        elif value is not None:
+            data["price"] = plain(value)
+        elif every or "price" not in left_out:
+            data["price"] = None
         value = model.currency
         if "currency" in differs:
-            sent = differs["currency"]
-            data["currency"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["currency"] = as_sent(value, differs["currency"], str, record.text, every)
         elif every or "currency" not in left_out or value is not None:
             data["currency"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.sku
         if "sku" in differs:
-            sent = differs["sku"]
-            data["sku"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["sku"] = as_sent(value, differs["sku"], str, record.text, every)
         elif every or "sku" not in left_out or value is not None:
             data["sku"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.expires
         if "expires" in differs:
-            sent = differs["expires"]
-            data["expires"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "expires" not in left_out or value is not None:
-            data["expires"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["expires"] = as_sent(value, differs["expires"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["expires"] = json_datetime(value)
+        elif value is not None:
+            data["expires"] = plain(value)
+        elif every or "expires" not in left_out:
+            data["expires"] = None
         return data
 
     def write_organization(model: Organization, every: bool = False) -> dict[str, Any]:
@@ -1577,27 +1354,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.key
         if "key" in differs:
-            sent = differs["key"]
-            data["key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["key"] = as_sent(value, differs["key"], str, record.text, every)
         elif every or "key" not in left_out or value is not None:
             data["key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.name
         if "name" in differs:
-            sent = differs["name"]
-            data["name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["name"] = as_sent(value, differs["name"], str, record.text, every)
         elif every or "name" not in left_out or value is not None:
             data["name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.auto_generate_course_run_keys
         if "auto_generate_course_run_keys" in differs:
-            sent = differs["auto_generate_course_run_keys"]
-            data["auto_generate_course_run_keys"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["auto_generate_course_run_keys"] = as_sent(
+                value, differs["auto_generate_course_run_keys"], bool, record.text, every
             )
         elif every or "auto_generate_course_run_keys" not in left_out or value is not None:
             data["auto_generate_course_run_keys"] = (
@@ -1605,9 +1378,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.certificate_logo_image_url
         if "certificate_logo_image_url" in differs:
-            sent = differs["certificate_logo_image_url"]
-            data["certificate_logo_image_url"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["certificate_logo_image_url"] = as_sent(
+                value, differs["certificate_logo_image_url"], str, record.text, every
             )
         elif every or "certificate_logo_image_url" not in left_out or value is not None:
             data["certificate_logo_image_url"] = (
@@ -1615,15 +1387,13 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.logo_image_url
         if "logo_image_url" in differs:
-            sent = differs["logo_image_url"]
-            data["logo_image_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["logo_image_url"] = as_sent(value, differs["logo_image_url"], str, record.text, every)
         elif every or "logo_image_url" not in left_out or value is not None:
             data["logo_image_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.organization_hex_color
         if "organization_hex_color" in differs:
-            sent = differs["organization_hex_color"]
-            data["organization_hex_color"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["organization_hex_color"] = as_sent(
+                value, differs["organization_hex_color"], str, record.text, every
             )
         elif every or "organization_hex_color" not in left_out or value is not None:
             data["organization_hex_color"] = (
@@ -1631,67 +1401,58 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.data_modified_timestamp
         if "data_modified_timestamp" in differs:
-            sent = differs["data_modified_timestamp"]
-            data["data_modified_timestamp"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "data_modified_timestamp" not in left_out or value is not None:
-            data["data_modified_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["data_modified_timestamp"] = as_sent(
+                value, differs["data_modified_timestamp"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["data_modified_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["data_modified_timestamp"] = plain(value)
+        elif every or "data_modified_timestamp" not in left_out:
+            data["data_modified_timestamp"] = None
         value = model.description
         if "description" in differs:
-            sent = differs["description"]
-            data["description"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["description"] = as_sent(value, differs["description"], str, record.text, every)
         elif every or "description" not in left_out or value is not None:
             data["description"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.description_es
         if "description_es" in differs:
-            sent = differs["description_es"]
-            data["description_es"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["description_es"] = as_sent(value, differs["description_es"], str, record.text, every)
         elif every or "description_es" not in left_out or value is not None:
             data["description_es"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.homepage_url
         if "homepage_url" in differs:
-            sent = differs["homepage_url"]
-            data["homepage_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["homepage_url"] = as_sent(value, differs["homepage_url"], str, record.text, every)
         elif every or "homepage_url" not in left_out or value is not None:
             data["homepage_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.tags
         if "tags" in differs:
-            sent = differs["tags"]
-            data["tags"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "tags" not in left_out or value.__class__ is not list or value:
-            data["tags"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["tags"] = as_sent(value, differs["tags"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["tags"] = plain(value, every)
+        elif every or value or "tags" not in left_out:
+            data["tags"] = list(value)
         value = model.marketing_url
         if "marketing_url" in differs:
-            sent = differs["marketing_url"]
-            data["marketing_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["marketing_url"] = as_sent(value, differs["marketing_url"], str, record.text, every)
         elif every or "marketing_url" not in left_out or value is not None:
             data["marketing_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.slug
         if "slug" in differs:
-            sent = differs["slug"]
-            data["slug"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["slug"] = as_sent(value, differs["slug"], str, record.text, every)
         elif every or "slug" not in left_out or value is not None:
             data["slug"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.banner_image_url
         if "banner_image_url" in differs:
-            sent = differs["banner_image_url"]
-            data["banner_image_url"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["banner_image_url"] = as_sent(value, differs["banner_image_url"], str, record.text, every)
         elif every or "banner_image_url" not in left_out or value is not None:
             data["banner_image_url"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.enterprise_subscription_inclusion
         if "enterprise_subscription_inclusion" in differs:
-            sent = differs["enterprise_subscription_inclusion"]
-            data["enterprise_subscription_inclusion"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["enterprise_subscription_inclusion"] = as_sent(
+                value, differs["enterprise_subscription_inclusion"], bool, record.text, every
             )
         elif every or "enterprise_subscription_inclusion" not in left_out or value is not None:
             data["enterprise_subscription_inclusion"] = (
@@ -1708,48 +1469,39 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.name
         if "name" in differs:
-            sent = differs["name"]
-            data["name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["name"] = as_sent(value, differs["name"], str, record.text, every)
         elif every or "name" not in left_out or value is not None:
             data["name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.subtitle
         if "subtitle" in differs:
-            sent = differs["subtitle"]
-            data["subtitle"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["subtitle"] = as_sent(value, differs["subtitle"], str, record.text, every)
         elif every or "subtitle" not in left_out or value is not None:
             data["subtitle"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.description
         if "description" in differs:
-            sent = differs["description"]
-            data["description"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["description"] = as_sent(value, differs["description"], str, record.text, every)
         elif every or "description" not in left_out or value is not None:
             data["description"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.banner_image_url
         if "banner_image_url" in differs:
-            sent = differs["banner_image_url"]
-            data["banner_image_url"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["banner_image_url"] = as_sent(value, differs["banner_image_url"], str, record.text, every)
         elif every or "banner_image_url" not in left_out or value is not None:
             data["banner_image_url"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.card_image_url
         if "card_image_url" in differs:
-            sent = differs["card_image_url"]
-            data["card_image_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["card_image_url"] = as_sent(value, differs["card_image_url"], str, record.text, every)
         elif every or "card_image_url" not in left_out or value is not None:
             data["card_image_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.slug
         if "slug" in differs:
-            sent = differs["slug"]
-            data["slug"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["slug"] = as_sent(value, differs["slug"], str, record.text, every)
         elif every or "slug" not in left_out or value is not None:
             data["slug"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -1763,20 +1515,17 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.name
         if "name" in differs:
-            sent = differs["name"]
-            data["name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["name"] = as_sent(value, differs["name"], str, record.text, every)
         elif every or "name" not in left_out or value is not None:
             data["name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.slug
         if "slug" in differs:
-            sent = differs["slug"]
-            data["slug"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["slug"] = as_sent(value, differs["slug"], str, record.text, every)
         elif every or "slug" not in left_out or value is not None:
             data["slug"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.description
         if "description" in differs:
-            sent = differs["description"]
-            data["description"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["description"] = as_sent(value, differs["description"], str, record.text, every)
         elif every or "description" not in left_out or value is not None:
             data["description"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -1790,78 +1539,71 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.type
         if "type" in differs:
-            sent = differs["type"]
-            data["type"] = (
-                sent
-                if value is sent or (value.__class__ is SeatType and value.value == sent)
-                else as_sent(value, sent, SeatType | str, record.text, every)
-            )
-        elif every or "type" not in left_out or value is not None:
-            data["type"] = (
-                value.value
-                if value.__class__ is SeatType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+            data["type"] = as_sent(value, differs["type"], SeatType | str, record.text, every)
+        elif value.__class__ is SeatType:
+            data["type"] = value.value
+        elif value.__class__ is str:
+            data["type"] = value
+        elif value is not None:
+            data["type"] = plain(value)
+        elif every or "type" not in left_out:
+            data["type"] = None
         value = model.price
         if "price" in differs:
-            sent = differs["price"]
-            data["price"] = as_sent(value, sent, decimal.Decimal, record.text, every)
-        elif every or "price" not in left_out or value is not None:
-            data["price"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
-            )
+            data["price"] = as_sent(value, differs["price"], decimal.Decimal, record.text, every)
+        elif value.__class__ is decimal.Decimal:
+            data["price"] = str(value)
+        elif value is not None:
+            data["price"] = plain(value)
+        elif every or "price" not in left_out:
+            data["price"] = None
         value = model.currency
         if "currency" in differs:
-            sent = differs["currency"]
-            data["currency"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["currency"] = as_sent(value, differs["currency"], str, record.text, every)
         elif every or "currency" not in left_out or value is not None:
             data["currency"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.upgrade_deadline
         if "upgrade_deadline" in differs:
-            sent = differs["upgrade_deadline"]
-            data["upgrade_deadline"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "upgrade_deadline" not in left_out or value is not None:
-            data["upgrade_deadline"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["upgrade_deadline"] = as_sent(
+                value, differs["upgrade_deadline"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["upgrade_deadline"] = json_datetime(value)
+        elif value is not None:
+            data["upgrade_deadline"] = plain(value)
+        elif every or "upgrade_deadline" not in left_out:
+            data["upgrade_deadline"] = None
         value = model.upgrade_deadline_override
         if "upgrade_deadline_override" in differs:
-            sent = differs["upgrade_deadline_override"]
-            data["upgrade_deadline_override"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "upgrade_deadline_override" not in left_out or value is not None:
-            data["upgrade_deadline_override"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["upgrade_deadline_override"] = as_sent(
+                value, differs["upgrade_deadline_override"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["upgrade_deadline_override"] = json_datetime(value)
+        elif value is not None:
+            data["upgrade_deadline_override"] = plain(value)
+        elif every or "upgrade_deadline_override" not in left_out:
+            data["upgrade_deadline_override"] = None
         value = model.credit_provider
         if "credit_provider" in differs:
-            sent = differs["credit_provider"]
-            data["credit_provider"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["credit_provider"] = as_sent(value, differs["credit_provider"], str, record.text, every)
         elif every or "credit_provider" not in left_out or value is not None:
             data["credit_provider"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.credit_hours
         if "credit_hours" in differs:
-            sent = differs["credit_hours"]
-            data["credit_hours"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["credit_hours"] = as_sent(value, differs["credit_hours"], int, record.text, every)
         elif every or "credit_hours" not in left_out or value is not None:
             data["credit_hours"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.sku
         if "sku" in differs:
-            sent = differs["sku"]
-            data["sku"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["sku"] = as_sent(value, differs["sku"], str, record.text, every)
         elif every or "sku" not in left_out or value is not None:
             data["sku"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.bulk_sku
         if "bulk_sku" in differs:
-            sent = differs["bulk_sku"]
-            data["bulk_sku"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["bulk_sku"] = as_sent(value, differs["bulk_sku"], str, record.text, every)
         elif every or "bulk_sku" not in left_out or value is not None:
             data["bulk_sku"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -1875,33 +1617,27 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.title
         if "title" in differs:
-            sent = differs["title"]
-            data["title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["title"] = as_sent(value, differs["title"], str, record.text, every)
         elif every or "title" not in left_out or value is not None:
             data["title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.organization_name
         if "organization_name" in differs:
-            sent = differs["organization_name"]
-            data["organization_name"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["organization_name"] = as_sent(value, differs["organization_name"], str, record.text, every)
         elif every or "organization_name" not in left_out or value is not None:
             data["organization_name"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.organization_id
         if "organization_id" in differs:
-            sent = differs["organization_id"]
-            data["organization_id"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["organization_id"] = as_sent(value, differs["organization_id"], int, record.text, every)
         elif every or "organization_id" not in left_out or value is not None:
             data["organization_id"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.organization_override
         if "organization_override" in differs:
-            sent = differs["organization_override"]
-            data["organization_override"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["organization_override"] = as_sent(
+                value, differs["organization_override"], str, record.text, every
             )
         elif every or "organization_override" not in left_out or value is not None:
             data["organization_override"] = (
@@ -1909,9 +1645,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.organization_marketing_url
         if "organization_marketing_url" in differs:
-            sent = differs["organization_marketing_url"]
-            data["organization_marketing_url"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["organization_marketing_url"] = as_sent(
+                value, differs["organization_marketing_url"], str, record.text, every
             )
         elif every or "organization_marketing_url" not in left_out or value is not None:
             data["organization_marketing_url"] = (
@@ -1919,19 +1654,15 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.organization_uuid
         if "organization_uuid" in differs:
-            sent = differs["organization_uuid"]
-            data["organization_uuid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["organization_uuid"] = as_sent(value, differs["organization_uuid"], str, record.text, every)
         elif every or "organization_uuid" not in left_out or value is not None:
             data["organization_uuid"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.organization_logo_image_url
         if "organization_logo_image_url" in differs:
-            sent = differs["organization_logo_image_url"]
-            data["organization_logo_image_url"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["organization_logo_image_url"] = as_sent(
+                value, differs["organization_logo_image_url"], str, record.text, every
             )
         elif every or "organization_logo_image_url" not in left_out or value is not None:
             data["organization_logo_image_url"] = (
@@ -1948,103 +1679,90 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.salutation
         if "salutation" in differs:
-            sent = differs["salutation"]
-            data["salutation"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["salutation"] = as_sent(value, differs["salutation"], str, record.text, every)
         elif every or "salutation" not in left_out or value is not None:
             data["salutation"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.given_name
         if "given_name" in differs:
-            sent = differs["given_name"]
-            data["given_name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["given_name"] = as_sent(value, differs["given_name"], str, record.text, every)
         elif every or "given_name" not in left_out or value is not None:
             data["given_name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.family_name
         if "family_name" in differs:
-            sent = differs["family_name"]
-            data["family_name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["family_name"] = as_sent(value, differs["family_name"], str, record.text, every)
         elif every or "family_name" not in left_out or value is not None:
             data["family_name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.bio
         if "bio" in differs:
-            sent = differs["bio"]
-            data["bio"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["bio"] = as_sent(value, differs["bio"], str, record.text, every)
         elif every or "bio" not in left_out or value is not None:
             data["bio"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.slug
         if "slug" in differs:
-            sent = differs["slug"]
-            data["slug"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["slug"] = as_sent(value, differs["slug"], str, record.text, every)
         elif every or "slug" not in left_out or value is not None:
             data["slug"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.position
-        if every or "position" not in left_out or value is not None:
-            data["position"] = (
-                None
-                if value is None
-                else (write_position(value, every) if value.__class__ is Position else plain(value, every))
-            )
+        if value.__class__ is Position:
+            data["position"] = write_position(value, every)
+        elif value is not None:
+            data["position"] = plain(value, every)
+        elif every or "position" not in left_out:
+            data["position"] = None
         value = model.areas_of_expertise
         if "areas_of_expertise" in differs:
-            sent = differs["areas_of_expertise"]
-            data["areas_of_expertise"] = as_sent(value, sent, list[Any], record.text, every)
+            data["areas_of_expertise"] = as_sent(
+                value, differs["areas_of_expertise"], list[Any], record.text, every
+            )
         elif every or "areas_of_expertise" not in left_out or value.__class__ is not list or value:
             data["areas_of_expertise"] = plain(value, every)
         value = model.profile_image
         if "profile_image" in differs:
-            sent = differs["profile_image"]
-            data["profile_image"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["profile_image"] = as_sent(
+                value, differs["profile_image"], dict[str, Any], record.text, every
+            )
         elif every or "profile_image" not in left_out or value is not None:
             data["profile_image"] = plain(value, every)
         value = model.works
         if "works" in differs:
-            sent = differs["works"]
-            data["works"] = as_sent(value, sent, list[Any], record.text, every)
+            data["works"] = as_sent(value, differs["works"], list[Any], record.text, every)
         elif every or "works" not in left_out or value.__class__ is not list or value:
             data["works"] = plain(value, every)
         value = model.urls
         if "urls" in differs:
-            sent = differs["urls"]
-            data["urls"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["urls"] = as_sent(value, differs["urls"], dict[str, Any], record.text, every)
         elif every or "urls" not in left_out or value is not None:
             data["urls"] = plain(value, every)
         value = model.urls_detailed
         if "urls_detailed" in differs:
-            sent = differs["urls_detailed"]
-            data["urls_detailed"] = as_sent(value, sent, list[Any], record.text, every)
+            data["urls_detailed"] = as_sent(value, differs["urls_detailed"], list[Any], record.text, every)
         elif every or "urls_detailed" not in left_out or value.__class__ is not list or value:
             data["urls_detailed"] = plain(value, every)
         value = model.email
         if "email" in differs:
-            sent = differs["email"]
-            data["email"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["email"] = as_sent(value, differs["email"], str, record.text, every)
         elif every or "email" not in left_out or value is not None:
             data["email"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.profile_image_url
         if "profile_image_url" in differs:
-            sent = differs["profile_image_url"]
-            data["profile_image_url"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["profile_image_url"] = as_sent(value, differs["profile_image_url"], str, record.text, every)
         elif every or "profile_image_url" not in left_out or value is not None:
             data["profile_image_url"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.major_works
         if "major_works" in differs:
-            sent = differs["major_works"]
-            data["major_works"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["major_works"] = as_sent(value, differs["major_works"], str, record.text, every)
         elif every or "major_works" not in left_out or value is not None:
             data["major_works"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.published
         if "published" in differs:
-            sent = differs["published"]
-            data["published"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["published"] = as_sent(value, differs["published"], bool, record.text, every)
         elif every or "published" not in left_out or value is not None:
             data["published"] = value if value is None or value.__class__ is bool else plain(value, every)
         return data
@@ -2058,21 +1776,18 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.slug
         if "slug" in differs:
-            sent = differs["slug"]
-            data["slug"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["slug"] = as_sent(value, differs["slug"], str, record.text, every)
         elif every or "slug" not in left_out or value is not None:
             data["slug"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.coaching_supported
         if "coaching_supported" in differs:
-            sent = differs["coaching_supported"]
-            data["coaching_supported"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["coaching_supported"] = as_sent(
+                value, differs["coaching_supported"], bool, record.text, every
             )
         elif every or "coaching_supported" not in left_out or value is not None:
             data["coaching_supported"] = (
@@ -2089,14 +1804,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.name
         if "name" in differs:
-            sent = differs["name"]
-            data["name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["name"] = as_sent(value, differs["name"], str, record.text, every)
         elif every or "name" not in left_out or value is not None:
             data["name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.sort_value
         if "sort_value" in differs:
-            sent = differs["sort_value"]
-            data["sort_value"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["sort_value"] = as_sent(value, differs["sort_value"], int, record.text, every)
         elif every or "sort_value" not in left_out or value is not None:
             data["sort_value"] = value if value is None or value.__class__ is int else plain(value, every)
         return data
@@ -2110,27 +1823,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.name
         if "name" in differs:
-            sent = differs["name"]
-            data["name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["name"] = as_sent(value, differs["name"], str, record.text, every)
         elif every or "name" not in left_out or value is not None:
             data["name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.marketing_text
         if "marketing_text" in differs:
-            sent = differs["marketing_text"]
-            data["marketing_text"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["marketing_text"] = as_sent(value, differs["marketing_text"], str, record.text, every)
         elif every or "marketing_text" not in left_out or value is not None:
             data["marketing_text"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.marketing_text_brief
         if "marketing_text_brief" in differs:
-            sent = differs["marketing_text_brief"]
-            data["marketing_text_brief"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["marketing_text_brief"] = as_sent(
+                value, differs["marketing_text_brief"], str, record.text, every
             )
         elif every or "marketing_text_brief" not in left_out or value is not None:
             data["marketing_text_brief"] = (
@@ -2138,20 +1847,17 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.is_active
         if "is_active" in differs:
-            sent = differs["is_active"]
-            data["is_active"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_active"] = as_sent(value, differs["is_active"], bool, record.text, every)
         elif every or "is_active" not in left_out or value is not None:
             data["is_active"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.courses
         if "courses" in differs:
-            sent = differs["courses"]
-            data["courses"] = as_sent(value, sent, list[dict[str, Any]], record.text, every)
+            data["courses"] = as_sent(value, differs["courses"], list[dict[str, Any]], record.text, every)
         elif every or "courses" not in left_out or value.__class__ is not list or value:
             data["courses"] = plain(value, every)
         value = model.programs
         if "programs" in differs:
-            sent = differs["programs"]
-            data["programs"] = as_sent(value, sent, list[dict[str, Any]], record.text, every)
+            data["programs"] = as_sent(value, differs["programs"], list[dict[str, Any]], record.text, every)
         elif every or "programs" not in left_out or value.__class__ is not list or value:
             data["programs"] = plain(value, every)
         return data
@@ -2167,9 +1873,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.external_identifier
         if "external_identifier" in differs:
-            sent = differs["external_identifier"]
-            data["external_identifier"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["external_identifier"] = as_sent(
+                value, differs["external_identifier"], str, record.text, every
             )
         elif every or "external_identifier" not in left_out or value is not None:
             data["external_identifier"] = (
@@ -2177,14 +1882,12 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.external_url
         if "external_url" in differs:
-            sent = differs["external_url"]
-            data["external_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["external_url"] = as_sent(value, differs["external_url"], str, record.text, every)
         elif every or "external_url" not in left_out or value is not None:
             data["external_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.organic_url
         if "organic_url" in differs:
-            sent = differs["organic_url"]
-            data["organic_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["organic_url"] = as_sent(value, differs["organic_url"], str, record.text, every)
         elif every or "organic_url" not in left_out or value is not None:
             data["organic_url"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -2198,166 +1901,165 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.application_requirements
         if "application_requirements" in differs:
-            sent = differs["application_requirements"]
-            data["application_requirements"] = as_sent(value, sent, Any, record.text, every)
+            data["application_requirements"] = as_sent(
+                value, differs["application_requirements"], Any, record.text, every
+            )
         elif every or "application_requirements" not in left_out or value is not None:
             data["application_requirements"] = plain(value, every)
         value = model.apply_url
         if "apply_url" in differs:
-            sent = differs["apply_url"]
-            data["apply_url"] = as_sent(value, sent, Any, record.text, every)
+            data["apply_url"] = as_sent(value, differs["apply_url"], Any, record.text, every)
         elif every or "apply_url" not in left_out or value is not None:
             data["apply_url"] = plain(value, every)
         value = model.banner_border_color
         if "banner_border_color" in differs:
-            sent = differs["banner_border_color"]
-            data["banner_border_color"] = as_sent(value, sent, Any, record.text, every)
+            data["banner_border_color"] = as_sent(
+                value, differs["banner_border_color"], Any, record.text, every
+            )
         elif every or "banner_border_color" not in left_out or value is not None:
             data["banner_border_color"] = plain(value, every)
         value = model.campus_image
         if "campus_image" in differs:
-            sent = differs["campus_image"]
-            data["campus_image"] = as_sent(value, sent, Any, record.text, every)
+            data["campus_image"] = as_sent(value, differs["campus_image"], Any, record.text, every)
         elif every or "campus_image" not in left_out or value is not None:
             data["campus_image"] = plain(value, every)
         value = model.title_background_image
         if "title_background_image" in differs:
-            sent = differs["title_background_image"]
-            data["title_background_image"] = as_sent(value, sent, Any, record.text, every)
+            data["title_background_image"] = as_sent(
+                value, differs["title_background_image"], Any, record.text, every
+            )
         elif every or "title_background_image" not in left_out or value is not None:
             data["title_background_image"] = plain(value, every)
         value = model.costs
         if "costs" in differs:
-            sent = differs["costs"]
-            data["costs"] = as_sent(value, sent, Any, record.text, every)
+            data["costs"] = as_sent(value, differs["costs"], Any, record.text, every)
         elif every or "costs" not in left_out or value is not None:
             data["costs"] = plain(value, every)
         value = model.deadlines
         if "deadlines" in differs:
-            sent = differs["deadlines"]
-            data["deadlines"] = as_sent(value, sent, Any, record.text, every)
+            data["deadlines"] = as_sent(value, differs["deadlines"], Any, record.text, every)
         elif every or "deadlines" not in left_out or value is not None:
             data["deadlines"] = plain(value, every)
         value = model.lead_capture_list_name
         if "lead_capture_list_name" in differs:
-            sent = differs["lead_capture_list_name"]
-            data["lead_capture_list_name"] = as_sent(value, sent, Any, record.text, every)
+            data["lead_capture_list_name"] = as_sent(
+                value, differs["lead_capture_list_name"], Any, record.text, every
+            )
         elif every or "lead_capture_list_name" not in left_out or value is not None:
             data["lead_capture_list_name"] = plain(value, every)
         value = model.quick_facts
         if "quick_facts" in differs:
-            sent = differs["quick_facts"]
-            data["quick_facts"] = as_sent(value, sent, Any, record.text, every)
+            data["quick_facts"] = as_sent(value, differs["quick_facts"], Any, record.text, every)
         elif every or "quick_facts" not in left_out or value is not None:
             data["quick_facts"] = plain(value, every)
         value = model.overall_ranking
         if "overall_ranking" in differs:
-            sent = differs["overall_ranking"]
-            data["overall_ranking"] = as_sent(value, sent, Any, record.text, every)
+            data["overall_ranking"] = as_sent(value, differs["overall_ranking"], Any, record.text, every)
         elif every or "overall_ranking" not in left_out or value is not None:
             data["overall_ranking"] = plain(value, every)
         value = model.prerequisite_coursework
         if "prerequisite_coursework" in differs:
-            sent = differs["prerequisite_coursework"]
-            data["prerequisite_coursework"] = as_sent(value, sent, Any, record.text, every)
+            data["prerequisite_coursework"] = as_sent(
+                value, differs["prerequisite_coursework"], Any, record.text, every
+            )
         elif every or "prerequisite_coursework" not in left_out or value is not None:
             data["prerequisite_coursework"] = plain(value, every)
         value = model.rankings
         if "rankings" in differs:
-            sent = differs["rankings"]
-            data["rankings"] = as_sent(value, sent, Any, record.text, every)
+            data["rankings"] = as_sent(value, differs["rankings"], Any, record.text, every)
         elif every or "rankings" not in left_out or value is not None:
             data["rankings"] = plain(value, every)
         value = model.lead_capture_image
         if "lead_capture_image" in differs:
-            sent = differs["lead_capture_image"]
-            data["lead_capture_image"] = as_sent(value, sent, Any, record.text, every)
+            data["lead_capture_image"] = as_sent(
+                value, differs["lead_capture_image"], Any, record.text, every
+            )
         elif every or "lead_capture_image" not in left_out or value is not None:
             data["lead_capture_image"] = plain(value, every)
         value = model.micromasters_path
         if "micromasters_path" in differs:
-            sent = differs["micromasters_path"]
-            data["micromasters_path"] = as_sent(value, sent, Any, record.text, every)
+            data["micromasters_path"] = as_sent(value, differs["micromasters_path"], Any, record.text, every)
         elif every or "micromasters_path" not in left_out or value is not None:
             data["micromasters_path"] = plain(value, every)
         value = model.micromasters_url
         if "micromasters_url" in differs:
-            sent = differs["micromasters_url"]
-            data["micromasters_url"] = as_sent(value, sent, Any, record.text, every)
+            data["micromasters_url"] = as_sent(value, differs["micromasters_url"], Any, record.text, every)
         elif every or "micromasters_url" not in left_out or value is not None:
             data["micromasters_url"] = plain(value, every)
         value = model.micromasters_long_title
         if "micromasters_long_title" in differs:
-            sent = differs["micromasters_long_title"]
-            data["micromasters_long_title"] = as_sent(value, sent, Any, record.text, every)
+            data["micromasters_long_title"] = as_sent(
+                value, differs["micromasters_long_title"], Any, record.text, every
+            )
         elif every or "micromasters_long_title" not in left_out or value is not None:
             data["micromasters_long_title"] = plain(value, every)
         value = model.micromasters_long_description
         if "micromasters_long_description" in differs:
-            sent = differs["micromasters_long_description"]
-            data["micromasters_long_description"] = as_sent(value, sent, Any, record.text, every)
+            data["micromasters_long_description"] = as_sent(
+                value, differs["micromasters_long_description"], Any, record.text, every
+            )
         elif every or "micromasters_long_description" not in left_out or value is not None:
             data["micromasters_long_description"] = plain(value, every)
         value = model.micromasters_background_image
         if "micromasters_background_image" in differs:
-            sent = differs["micromasters_background_image"]
-            data["micromasters_background_image"] = as_sent(value, sent, Any, record.text, every)
+            data["micromasters_background_image"] = as_sent(
+                value, differs["micromasters_background_image"], Any, record.text, every
+            )
         elif every or "micromasters_background_image" not in left_out or value is not None:
             data["micromasters_background_image"] = plain(value, every)
         value = model.micromasters_org_name_override
         if "micromasters_org_name_override" in differs:
-            sent = differs["micromasters_org_name_override"]
-            data["micromasters_org_name_override"] = as_sent(value, sent, Any, record.text, every)
+            data["micromasters_org_name_override"] = as_sent(
+                value, differs["micromasters_org_name_override"], Any, record.text, every
+            )
         elif every or "micromasters_org_name_override" not in left_out or value is not None:
             data["micromasters_org_name_override"] = plain(value, every)
         value = model.costs_fine_print
         if "costs_fine_print" in differs:
-            sent = differs["costs_fine_print"]
-            data["costs_fine_print"] = as_sent(value, sent, Any, record.text, every)
+            data["costs_fine_print"] = as_sent(value, differs["costs_fine_print"], Any, record.text, every)
         elif every or "costs_fine_print" not in left_out or value is not None:
             data["costs_fine_print"] = plain(value, every)
         value = model.deadlines_fine_print
         if "deadlines_fine_print" in differs:
-            sent = differs["deadlines_fine_print"]
-            data["deadlines_fine_print"] = as_sent(value, sent, Any, record.text, every)
+            data["deadlines_fine_print"] = as_sent(
+                value, differs["deadlines_fine_print"], Any, record.text, every
+            )
         elif every or "deadlines_fine_print" not in left_out or value is not None:
             data["deadlines_fine_print"] = plain(value, every)
         value = model.hubspot_lead_capture_form_id
         if "hubspot_lead_capture_form_id" in differs:
-            sent = differs["hubspot_lead_capture_form_id"]
-            data["hubspot_lead_capture_form_id"] = as_sent(value, sent, Any, record.text, every)
+            data["hubspot_lead_capture_form_id"] = as_sent(
+                value, differs["hubspot_lead_capture_form_id"], Any, record.text, every
+            )
         elif every or "hubspot_lead_capture_form_id" not in left_out or value is not None:
             data["hubspot_lead_capture_form_id"] = plain(value, every)
         value = model.additional_metadata
-        if every or "additional_metadata" not in left_out or value is not None:
-            data["additional_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_degree_additional_metadata(value, every)
-                    if value.__class__ is DegreeAdditionalMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is DegreeAdditionalMetadata:
+            data["additional_metadata"] = write_degree_additional_metadata(value, every)
+        elif value is not None:
+            data["additional_metadata"] = plain(value, every)
+        elif every or "additional_metadata" not in left_out:
+            data["additional_metadata"] = None
         value = model.specializations
         if "specializations" in differs:
-            sent = differs["specializations"]
-            data["specializations"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "specializations" not in left_out or value.__class__ is not list or value:
-            data["specializations"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
+            data["specializations"] = as_sent(
+                value, differs["specializations"], list[str], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, str):
+            data["specializations"] = plain(value, every)
+        elif every or value or "specializations" not in left_out:
+            data["specializations"] = list(value)
         value = model.program_duration_override
         if "program_duration_override" in differs:
-            sent = differs["program_duration_override"]
-            data["program_duration_override"] = as_sent(value, sent, Any, record.text, every)
+            data["program_duration_override"] = as_sent(
+                value, differs["program_duration_override"], Any, record.text, every
+            )
         elif every or "program_duration_override" not in left_out or value is not None:
             data["program_duration_override"] = plain(value, every)
         value = model.display_on_org_page
         if "display_on_org_page" in differs:
-            sent = differs["display_on_org_page"]
-            data["display_on_org_page"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["display_on_org_page"] = as_sent(
+                value, differs["display_on_org_page"], bool, record.text, every
             )
         elif every or "display_on_org_page" not in left_out or value is not None:
             data["display_on_org_page"] = (
@@ -2365,9 +2067,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.excluded_from_search
         if "excluded_from_search" in differs:
-            sent = differs["excluded_from_search"]
-            data["excluded_from_search"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["excluded_from_search"] = as_sent(
+                value, differs["excluded_from_search"], bool, record.text, every
             )
         elif every or "excluded_from_search" not in left_out or value is not None:
             data["excluded_from_search"] = (
@@ -2375,10 +2076,7 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.excluded_from_seo
         if "excluded_from_seo" in differs:
-            sent = differs["excluded_from_seo"]
-            data["excluded_from_seo"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
-            )
+            data["excluded_from_seo"] = as_sent(value, differs["excluded_from_seo"], bool, record.text, every)
         elif every or "excluded_from_seo" not in left_out or value is not None:
             data["excluded_from_seo"] = (
                 value if value is None or value.__class__ is bool else plain(value, every)
@@ -2396,48 +2094,47 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.start_date
         if "start_date" in differs:
-            sent = differs["start_date"]
-            data["start_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "start_date" not in left_out or value is not None:
-            data["start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["start_date"] = as_sent(value, differs["start_date"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["start_date"] = json_datetime(value)
+        elif value is not None:
+            data["start_date"] = plain(value)
+        elif every or "start_date" not in left_out:
+            data["start_date"] = None
         value = model.end_date
         if "end_date" in differs:
-            sent = differs["end_date"]
-            data["end_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "end_date" not in left_out or value is not None:
-            data["end_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["end_date"] = as_sent(value, differs["end_date"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["end_date"] = json_datetime(value)
+        elif value is not None:
+            data["end_date"] = plain(value)
+        elif every or "end_date" not in left_out:
+            data["end_date"] = None
         value = model.enroll_start_date
         if "enroll_start_date" in differs:
-            sent = differs["enroll_start_date"]
-            data["enroll_start_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "enroll_start_date" not in left_out or value is not None:
-            data["enroll_start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["enroll_start_date"] = as_sent(
+                value, differs["enroll_start_date"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["enroll_start_date"] = json_datetime(value)
+        elif value is not None:
+            data["enroll_start_date"] = plain(value)
+        elif every or "enroll_start_date" not in left_out:
+            data["enroll_start_date"] = None
         value = model.enroll_by_date
         if "enroll_by_date" in differs:
-            sent = differs["enroll_by_date"]
-            data["enroll_by_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "enroll_by_date" not in left_out or value is not None:
-            data["enroll_by_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["enroll_by_date"] = as_sent(
+                value, differs["enroll_by_date"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["enroll_by_date"] = json_datetime(value)
+        elif value is not None:
+            data["enroll_by_date"] = plain(value)
+        elif every or "enroll_by_date" not in left_out:
+            data["enroll_by_date"] = None
         value = model.content_price
         if "content_price" in differs:
-            sent = differs["content_price"]
-            data["content_price"] = sent if value is sent else as_sent(value, sent, float, record.text, every)
+            data["content_price"] = as_sent(value, differs["content_price"], float, record.text, every)
         elif every or "content_price" not in left_out or value is not None:
             data["content_price"] = (
                 value if value is None or value.__class__ is float else plain(value, every)
@@ -2453,363 +2150,289 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.key
         if "key" in differs:
-            sent = differs["key"]
-            data["key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["key"] = as_sent(value, differs["key"], str, record.text, every)
         elif every or "key" not in left_out or value is not None:
             data["key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.title
         if "title" in differs:
-            sent = differs["title"]
-            data["title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["title"] = as_sent(value, differs["title"], str, record.text, every)
         elif every or "title" not in left_out or value is not None:
             data["title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.external_key
         if "external_key" in differs:
-            sent = differs["external_key"]
-            data["external_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["external_key"] = as_sent(value, differs["external_key"], str, record.text, every)
         elif every or "external_key" not in left_out or value is not None:
             data["external_key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.image
-        if every or "image" not in left_out or value is not None:
-            data["image"] = (
-                None
-                if value is None
-                else (write_image(value, every) if value.__class__ is Image else plain(value, every))
-            )
+        if value.__class__ is Image:
+            data["image"] = write_image(value, every)
+        elif value is not None:
+            data["image"] = plain(value, every)
+        elif every or "image" not in left_out:
+            data["image"] = None
         value = model.short_description
         if "short_description" in differs:
-            sent = differs["short_description"]
-            data["short_description"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["short_description"] = as_sent(value, differs["short_description"], str, record.text, every)
         elif every or "short_description" not in left_out or value is not None:
             data["short_description"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.marketing_url
         if "marketing_url" in differs:
-            sent = differs["marketing_url"]
-            data["marketing_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["marketing_url"] = as_sent(value, differs["marketing_url"], str, record.text, every)
         elif every or "marketing_url" not in left_out or value is not None:
             data["marketing_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.seats
-        if "seats" in differs:
-            sent = differs["seats"]
-            data["seats"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_seat(item, every) if item.__class__ is Seat else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "seats" not in left_out or value.__class__ is not list or value:
-            data["seats"] = (
-                [write_seat(item, every) if item.__class__ is Seat else plain(item, every) for item in value]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["seats"] = plain(value, every)
+        elif not value and "seats" in differs and differs["seats"] is None:
+            data["seats"] = [] if record.text else None
+        elif every or value or "seats" not in left_out:
+            data["seats"] = [
+                write_seat(item, every) if item.__class__ is Seat else plain(item, every) for item in value
+            ]
         value = model.start
         if "start" in differs:
-            sent = differs["start"]
-            data["start"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "start" not in left_out or value is not None:
-            data["start"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["start"] = as_sent(value, differs["start"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["start"] = json_datetime(value)
+        elif value is not None:
+            data["start"] = plain(value)
+        elif every or "start" not in left_out:
+            data["start"] = None
         value = model.end
         if "end" in differs:
-            sent = differs["end"]
-            data["end"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "end" not in left_out or value is not None:
-            data["end"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["end"] = as_sent(value, differs["end"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["end"] = json_datetime(value)
+        elif value is not None:
+            data["end"] = plain(value)
+        elif every or "end" not in left_out:
+            data["end"] = None
         value = model.go_live_date
         if "go_live_date" in differs:
-            sent = differs["go_live_date"]
-            data["go_live_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "go_live_date" not in left_out or value is not None:
-            data["go_live_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["go_live_date"] = as_sent(
+                value, differs["go_live_date"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["go_live_date"] = json_datetime(value)
+        elif value is not None:
+            data["go_live_date"] = plain(value)
+        elif every or "go_live_date" not in left_out:
+            data["go_live_date"] = None
         value = model.enrollment_start
         if "enrollment_start" in differs:
-            sent = differs["enrollment_start"]
-            data["enrollment_start"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "enrollment_start" not in left_out or value is not None:
-            data["enrollment_start"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["enrollment_start"] = as_sent(
+                value, differs["enrollment_start"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["enrollment_start"] = json_datetime(value)
+        elif value is not None:
+            data["enrollment_start"] = plain(value)
+        elif every or "enrollment_start" not in left_out:
+            data["enrollment_start"] = None
         value = model.enrollment_end
         if "enrollment_end" in differs:
-            sent = differs["enrollment_end"]
-            data["enrollment_end"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "enrollment_end" not in left_out or value is not None:
-            data["enrollment_end"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["enrollment_end"] = as_sent(
+                value, differs["enrollment_end"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["enrollment_end"] = json_datetime(value)
+        elif value is not None:
+            data["enrollment_end"] = plain(value)
+        elif every or "enrollment_end" not in left_out:
+            data["enrollment_end"] = None
         value = model.weeks_to_complete
         if "weeks_to_complete" in differs:
-            sent = differs["weeks_to_complete"]
-            data["weeks_to_complete"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
-            )
+            data["weeks_to_complete"] = as_sent(value, differs["weeks_to_complete"], int, record.text, every)
         elif every or "weeks_to_complete" not in left_out or value is not None:
             data["weeks_to_complete"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.pacing_type
         if "pacing_type" in differs:
-            sent = differs["pacing_type"]
-            data["pacing_type"] = (
-                sent
-                if value is sent or (value.__class__ is PacingType and value.value == sent)
-                else as_sent(value, sent, PacingType | str, record.text, every)
-            )
-        elif every or "pacing_type" not in left_out or value is not None:
-            data["pacing_type"] = (
-                value.value
-                if value.__class__ is PacingType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+            data["pacing_type"] = as_sent(value, differs["pacing_type"], PacingType | str, record.text, every)
+        elif value.__class__ is PacingType:
+            data["pacing_type"] = value.value
+        elif value.__class__ is str:
+            data["pacing_type"] = value
+        elif value is not None:
+            data["pacing_type"] = plain(value)
+        elif every or "pacing_type" not in left_out:
+            data["pacing_type"] = None
         value = model.type
         if "type" in differs:
-            sent = differs["type"]
-            data["type"] = (
-                sent
-                if value is sent or (value.__class__ is SeatType and value.value == sent)
-                else as_sent(value, sent, SeatType | str, record.text, every)
-            )
-        elif every or "type" not in left_out or value is not None:
-            data["type"] = (
-                value.value
-                if value.__class__ is SeatType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+            data["type"] = as_sent(value, differs["type"], SeatType | str, record.text, every)
+        elif value.__class__ is SeatType:
+            data["type"] = value.value
+        elif value.__class__ is str:
+            data["type"] = value
+        elif value is not None:
+            data["type"] = plain(value)
+        elif every or "type" not in left_out:
+            data["type"] = None
         value = model.run_type
         if "run_type" in differs:
-            sent = differs["run_type"]
-            data["run_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["run_type"] = as_sent(value, differs["run_type"], str, record.text, every)
         elif every or "run_type" not in left_out or value is not None:
             data["run_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.status
         if "status" in differs:
-            sent = differs["status"]
-            data["status"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["status"] = as_sent(value, differs["status"], str, record.text, every)
         elif every or "status" not in left_out or value is not None:
             data["status"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.is_enrollable
         if "is_enrollable" in differs:
-            sent = differs["is_enrollable"]
-            data["is_enrollable"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_enrollable"] = as_sent(value, differs["is_enrollable"], bool, record.text, every)
         elif every or "is_enrollable" not in left_out or value is not None:
             data["is_enrollable"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.is_marketable
         if "is_marketable" in differs:
-            sent = differs["is_marketable"]
-            data["is_marketable"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_marketable"] = as_sent(value, differs["is_marketable"], bool, record.text, every)
         elif every or "is_marketable" not in left_out or value is not None:
             data["is_marketable"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.availability
         if "availability" in differs:
-            sent = differs["availability"]
-            data["availability"] = (
-                sent
-                if value is sent or (value.__class__ is Availability and value.value == sent)
-                else as_sent(value, sent, Availability | str, record.text, every)
+            data["availability"] = as_sent(
+                value, differs["availability"], Availability | str, record.text, every
             )
-        elif every or "availability" not in left_out or value is not None:
-            data["availability"] = (
-                value.value
-                if value.__class__ is Availability
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is Availability:
+            data["availability"] = value.value
+        elif value.__class__ is str:
+            data["availability"] = value
+        elif value is not None:
+            data["availability"] = plain(value)
+        elif every or "availability" not in left_out:
+            data["availability"] = None
         value = model.variant_id
         if "variant_id" in differs:
-            sent = differs["variant_id"]
-            data["variant_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["variant_id"] = as_sent(value, differs["variant_id"], str, record.text, every)
         elif every or "variant_id" not in left_out or value is not None:
             data["variant_id"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.course
         if "course" in differs:
-            sent = differs["course"]
-            data["course"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course"] = as_sent(value, differs["course"], str, record.text, every)
         elif every or "course" not in left_out or value is not None:
             data["course"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.full_description
         if "full_description" in differs:
-            sent = differs["full_description"]
-            data["full_description"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["full_description"] = as_sent(value, differs["full_description"], str, record.text, every)
         elif every or "full_description" not in left_out or value is not None:
             data["full_description"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.announcement
         if "announcement" in differs:
-            sent = differs["announcement"]
-            data["announcement"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "announcement" not in left_out or value is not None:
-            data["announcement"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["announcement"] = as_sent(
+                value, differs["announcement"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["announcement"] = json_datetime(value)
+        elif value is not None:
+            data["announcement"] = plain(value)
+        elif every or "announcement" not in left_out:
+            data["announcement"] = None
         value = model.video
         if "video" in differs:
-            sent = differs["video"]
-            data["video"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["video"] = as_sent(value, differs["video"], dict[str, Any], record.text, every)
         elif every or "video" not in left_out or value is not None:
             data["video"] = plain(value, every)
         value = model.content_language
         if "content_language" in differs:
-            sent = differs["content_language"]
-            data["content_language"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["content_language"] = as_sent(value, differs["content_language"], str, record.text, every)
         elif every or "content_language" not in left_out or value is not None:
             data["content_language"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.license
         if "license" in differs:
-            sent = differs["license"]
-            data["license"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["license"] = as_sent(value, differs["license"], str, record.text, every)
         elif every or "license" not in left_out or value is not None:
             data["license"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.outcome
         if "outcome" in differs:
-            sent = differs["outcome"]
-            data["outcome"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["outcome"] = as_sent(value, differs["outcome"], str, record.text, every)
         elif every or "outcome" not in left_out or value is not None:
             data["outcome"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.transcript_languages
         if "transcript_languages" in differs:
-            sent = differs["transcript_languages"]
-            data["transcript_languages"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "transcript_languages" not in left_out or value.__class__ is not list or value:
-            data["transcript_languages"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
+            data["transcript_languages"] = as_sent(
+                value, differs["transcript_languages"], list[str], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, str):
+            data["transcript_languages"] = plain(value, every)
+        elif every or value or "transcript_languages" not in left_out:
+            data["transcript_languages"] = list(value)
         value = model.instructors
         if "instructors" in differs:
-            sent = differs["instructors"]
-            data["instructors"] = as_sent(value, sent, list[Any], record.text, every)
+            data["instructors"] = as_sent(value, differs["instructors"], list[Any], record.text, every)
         elif every or "instructors" not in left_out or value.__class__ is not list or value:
             data["instructors"] = plain(value, every)
         value = model.staff
-        if "staff" in differs:
-            sent = differs["staff"]
-            data["staff"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_staff(item, every) if item.__class__ is Staff else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "staff" not in left_out or value.__class__ is not list or value:
-            data["staff"] = (
-                [
-                    write_staff(item, every) if item.__class__ is Staff else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["staff"] = plain(value, every)
+        elif not value and "staff" in differs and differs["staff"] is None:
+            data["staff"] = [] if record.text else None
+        elif every or value or "staff" not in left_out:
+            data["staff"] = [
+                write_staff(item, every) if item.__class__ is Staff else plain(item, every) for item in value
+            ]
         value = model.min_effort
         if "min_effort" in differs:
-            sent = differs["min_effort"]
-            data["min_effort"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["min_effort"] = as_sent(value, differs["min_effort"], int, record.text, every)
         elif every or "min_effort" not in left_out or value is not None:
             data["min_effort"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.max_effort
         if "max_effort" in differs:
-            sent = differs["max_effort"]
-            data["max_effort"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["max_effort"] = as_sent(value, differs["max_effort"], int, record.text, every)
         elif every or "max_effort" not in left_out or value is not None:
             data["max_effort"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.modified
         if "modified" in differs:
-            sent = differs["modified"]
-            data["modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "modified" not in left_out or value is not None:
-            data["modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["modified"] = as_sent(value, differs["modified"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["modified"] = json_datetime(value)
+        elif value is not None:
+            data["modified"] = plain(value)
+        elif every or "modified" not in left_out:
+            data["modified"] = None
         value = model.level_type
         if "level_type" in differs:
-            sent = differs["level_type"]
-            data["level_type"] = (
-                sent
-                if value is sent or (value.__class__ is LevelType and value.value == sent)
-                else as_sent(value, sent, LevelType | str, record.text, every)
-            )
-        elif every or "level_type" not in left_out or value is not None:
-            data["level_type"] = (
-                value.value
-                if value.__class__ is LevelType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+            data["level_type"] = as_sent(value, differs["level_type"], LevelType | str, record.text, every)
+        elif value.__class__ is LevelType:
+            data["level_type"] = value.value
+        elif value.__class__ is str:
+            data["level_type"] = value
+        elif value is not None:
+            data["level_type"] = plain(value)
+        elif every or "level_type" not in left_out:
+            data["level_type"] = None
         value = model.mobile_available
         if "mobile_available" in differs:
-            sent = differs["mobile_available"]
-            data["mobile_available"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
-            )
+            data["mobile_available"] = as_sent(value, differs["mobile_available"], bool, record.text, every)
         elif every or "mobile_available" not in left_out or value is not None:
             data["mobile_available"] = (
                 value if value is None or value.__class__ is bool else plain(value, every)
             )
         value = model.hidden
         if "hidden" in differs:
-            sent = differs["hidden"]
-            data["hidden"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["hidden"] = as_sent(value, differs["hidden"], bool, record.text, every)
         elif every or "hidden" not in left_out or value is not None:
             data["hidden"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.reporting_type
         if "reporting_type" in differs:
-            sent = differs["reporting_type"]
-            data["reporting_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["reporting_type"] = as_sent(value, differs["reporting_type"], str, record.text, every)
         elif every or "reporting_type" not in left_out or value is not None:
             data["reporting_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.eligible_for_financial_aid
         if "eligible_for_financial_aid" in differs:
-            sent = differs["eligible_for_financial_aid"]
-            data["eligible_for_financial_aid"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["eligible_for_financial_aid"] = as_sent(
+                value, differs["eligible_for_financial_aid"], bool, record.text, every
             )
         elif every or "eligible_for_financial_aid" not in left_out or value is not None:
             data["eligible_for_financial_aid"] = (
@@ -2817,9 +2440,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.first_enrollable_paid_seat_price
         if "first_enrollable_paid_seat_price" in differs:
-            sent = differs["first_enrollable_paid_seat_price"]
-            data["first_enrollable_paid_seat_price"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["first_enrollable_paid_seat_price"] = as_sent(
+                value, differs["first_enrollable_paid_seat_price"], int, record.text, every
             )
         elif every or "first_enrollable_paid_seat_price" not in left_out or value is not None:
             data["first_enrollable_paid_seat_price"] = (
@@ -2827,9 +2449,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.has_ofac_restrictions
         if "has_ofac_restrictions" in differs:
-            sent = differs["has_ofac_restrictions"]
-            data["has_ofac_restrictions"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["has_ofac_restrictions"] = as_sent(
+                value, differs["has_ofac_restrictions"], bool, record.text, every
             )
         elif every or "has_ofac_restrictions" not in left_out or value is not None:
             data["has_ofac_restrictions"] = (
@@ -2837,25 +2458,20 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.ofac_comment
         if "ofac_comment" in differs:
-            sent = differs["ofac_comment"]
-            data["ofac_comment"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["ofac_comment"] = as_sent(value, differs["ofac_comment"], str, record.text, every)
         elif every or "ofac_comment" not in left_out or value is not None:
             data["ofac_comment"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.enrollment_count
         if "enrollment_count" in differs:
-            sent = differs["enrollment_count"]
-            data["enrollment_count"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
-            )
+            data["enrollment_count"] = as_sent(value, differs["enrollment_count"], int, record.text, every)
         elif every or "enrollment_count" not in left_out or value is not None:
             data["enrollment_count"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.recent_enrollment_count
         if "recent_enrollment_count" in differs:
-            sent = differs["recent_enrollment_count"]
-            data["recent_enrollment_count"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["recent_enrollment_count"] = as_sent(
+                value, differs["recent_enrollment_count"], int, record.text, every
             )
         elif every or "recent_enrollment_count" not in left_out or value is not None:
             data["recent_enrollment_count"] = (
@@ -2863,15 +2479,15 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.expected_program_type
         if "expected_program_type" in differs:
-            sent = differs["expected_program_type"]
-            data["expected_program_type"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["expected_program_type"] = as_sent(
+                value, differs["expected_program_type"], dict[str, Any], record.text, every
+            )
         elif every or "expected_program_type" not in left_out or value is not None:
             data["expected_program_type"] = plain(value, every)
         value = model.expected_program_name
         if "expected_program_name" in differs:
-            sent = differs["expected_program_name"]
-            data["expected_program_name"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["expected_program_name"] = as_sent(
+                value, differs["expected_program_name"], str, record.text, every
             )
         elif every or "expected_program_name" not in left_out or value is not None:
             data["expected_program_name"] = (
@@ -2879,25 +2495,20 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.course_uuid
         if "course_uuid" in differs:
-            sent = differs["course_uuid"]
-            data["course_uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_uuid"] = as_sent(value, differs["course_uuid"], str, record.text, every)
         elif every or "course_uuid" not in left_out or value is not None:
             data["course_uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.estimated_hours
         if "estimated_hours" in differs:
-            sent = differs["estimated_hours"]
-            data["estimated_hours"] = (
-                sent if value is sent else as_sent(value, sent, float, record.text, every)
-            )
+            data["estimated_hours"] = as_sent(value, differs["estimated_hours"], float, record.text, every)
         elif every or "estimated_hours" not in left_out or value is not None:
             data["estimated_hours"] = (
                 value if value is None or value.__class__ is float else plain(value, every)
             )
         value = model.content_language_search_facet_name
         if "content_language_search_facet_name" in differs:
-            sent = differs["content_language_search_facet_name"]
-            data["content_language_search_facet_name"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["content_language_search_facet_name"] = as_sent(
+                value, differs["content_language_search_facet_name"], str, record.text, every
             )
         elif every or "content_language_search_facet_name" not in left_out or value is not None:
             data["content_language_search_facet_name"] = (
@@ -2905,9 +2516,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.enterprise_subscription_inclusion
         if "enterprise_subscription_inclusion" in differs:
-            sent = differs["enterprise_subscription_inclusion"]
-            data["enterprise_subscription_inclusion"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["enterprise_subscription_inclusion"] = as_sent(
+                value, differs["enterprise_subscription_inclusion"], bool, record.text, every
             )
         elif every or "enterprise_subscription_inclusion" not in left_out or value is not None:
             data["enterprise_subscription_inclusion"] = (
@@ -2915,31 +2525,29 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.programs
         if "programs" in differs:
-            sent = differs["programs"]
-            data["programs"] = as_sent(value, sent, list[Any], record.text, every)
+            data["programs"] = as_sent(value, differs["programs"], list[Any], record.text, every)
         elif every or "programs" not in left_out or value.__class__ is not list or value:
             data["programs"] = plain(value, every)
         value = model.enrollment_url
         if "enrollment_url" in differs:
-            sent = differs["enrollment_url"]
-            data["enrollment_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enrollment_url"] = as_sent(value, differs["enrollment_url"], str, record.text, every)
         elif every or "enrollment_url" not in left_out or value is not None:
             data["enrollment_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.content_last_modified
         if "content_last_modified" in differs:
-            sent = differs["content_last_modified"]
-            data["content_last_modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["content_last_modified"] = as_sent(
+                value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.parent_content_key
         if "parent_content_key" in differs:
-            sent = differs["parent_content_key"]
-            data["parent_content_key"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["parent_content_key"] = as_sent(
+                value, differs["parent_content_key"], str, record.text, every
             )
         elif every or "parent_content_key" not in left_out or value is not None:
             data["parent_content_key"] = (
@@ -2947,27 +2555,22 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.xapi_activity_id
         if "xapi_activity_id" in differs:
-            sent = differs["xapi_activity_id"]
-            data["xapi_activity_id"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["xapi_activity_id"] = as_sent(value, differs["xapi_activity_id"], str, record.text, every)
         elif every or "xapi_activity_id" not in left_out or value is not None:
             data["xapi_activity_id"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.enrollment_mode
         if "enrollment_mode" in differs:
-            sent = differs["enrollment_mode"]
-            data["enrollment_mode"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enrollment_mode"] = as_sent(value, differs["enrollment_mode"], str, record.text, every)
         elif every or "enrollment_mode" not in left_out or value is not None:
             data["enrollment_mode"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.first_enrollable_paid_seat_sku
         if "first_enrollable_paid_seat_sku" in differs:
-            sent = differs["first_enrollable_paid_seat_sku"]
-            data["first_enrollable_paid_seat_sku"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["first_enrollable_paid_seat_sku"] = as_sent(
+                value, differs["first_enrollable_paid_seat_sku"], str, record.text, every
             )
         elif every or "first_enrollable_paid_seat_sku" not in left_out or value is not None:
             data["first_enrollable_paid_seat_sku"] = (
@@ -2975,39 +2578,37 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.aggregation_key
         if "aggregation_key" in differs:
-            sent = differs["aggregation_key"]
-            data["aggregation_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["aggregation_key"] = as_sent(value, differs["aggregation_key"], str, record.text, every)
         elif every or "aggregation_key" not in left_out or value is not None:
             data["aggregation_key"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.authoring_organization_uuids
         if "authoring_organization_uuids" in differs:
-            sent = differs["authoring_organization_uuids"]
-            data["authoring_organization_uuids"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "authoring_organization_uuids" not in left_out or value.__class__ is not list or value:
-            data["authoring_organization_uuids"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
+            data["authoring_organization_uuids"] = as_sent(
+                value, differs["authoring_organization_uuids"], list[str], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, str):
+            data["authoring_organization_uuids"] = plain(value, every)
+        elif every or value or "authoring_organization_uuids" not in left_out:
+            data["authoring_organization_uuids"] = list(value)
         value = model.content_type
         if "content_type" in differs:
-            sent = differs["content_type"]
-            data["content_type"] = (
-                sent
-                if value is sent or (value.__class__ is ContentType and value.value == sent)
-                else as_sent(value, sent, ContentType | str, record.text, every)
+            data["content_type"] = as_sent(
+                value, differs["content_type"], ContentType | str, record.text, every
             )
-        elif every or "content_type" not in left_out or value is not None:
-            data["content_type"] = (
-                value.value
-                if value.__class__ is ContentType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ContentType:
+            data["content_type"] = value.value
+        elif value.__class__ is str:
+            data["content_type"] = value
+        elif value is not None:
+            data["content_type"] = plain(value)
+        elif every or "content_type" not in left_out:
+            data["content_type"] = None
         value = model.has_enrollable_seats
         if "has_enrollable_seats" in differs:
-            sent = differs["has_enrollable_seats"]
-            data["has_enrollable_seats"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["has_enrollable_seats"] = as_sent(
+                value, differs["has_enrollable_seats"], bool, record.text, every
             )
         elif every or "has_enrollable_seats" not in left_out or value is not None:
             data["has_enrollable_seats"] = (
@@ -3015,74 +2616,69 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.image_url
         if "image_url" in differs:
-            sent = differs["image_url"]
-            data["image_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["image_url"] = as_sent(value, differs["image_url"], str, record.text, every)
         elif every or "image_url" not in left_out or value is not None:
             data["image_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.language
         if "language" in differs:
-            sent = differs["language"]
-            data["language"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["language"] = as_sent(value, differs["language"], str, record.text, every)
         elif every or "language" not in left_out or value is not None:
             data["language"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.logo_image_urls
         if "logo_image_urls" in differs:
-            sent = differs["logo_image_urls"]
-            data["logo_image_urls"] = as_sent(value, sent, list[str | None], record.text, every)
+            data["logo_image_urls"] = as_sent(
+                value, differs["logo_image_urls"], list[str | None], record.text, every
+            )
         elif every or "logo_image_urls" not in left_out or value.__class__ is not list or value:
             data["logo_image_urls"] = plain(value, every)
         value = model.number
         if "number" in differs:
-            sent = differs["number"]
-            data["number"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["number"] = as_sent(value, differs["number"], str, record.text, every)
         elif every or "number" not in left_out or value is not None:
             data["number"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.org
         if "org" in differs:
-            sent = differs["org"]
-            data["org"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["org"] = as_sent(value, differs["org"], str, record.text, every)
         elif every or "org" not in left_out or value is not None:
             data["org"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.partner
         if "partner" in differs:
-            sent = differs["partner"]
-            data["partner"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["partner"] = as_sent(value, differs["partner"], str, record.text, every)
         elif every or "partner" not in left_out or value is not None:
             data["partner"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.program_types
         if "program_types" in differs:
-            sent = differs["program_types"]
-            data["program_types"] = as_sent(value, sent, list[ProgramType | str], record.text, every)
+            data["program_types"] = as_sent(
+                value, differs["program_types"], list[ProgramType | str], record.text, every
+            )
         elif every or "program_types" not in left_out or value.__class__ is not list or value:
             data["program_types"] = plain(value, every)
         value = model.published
         if "published" in differs:
-            sent = differs["published"]
-            data["published"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["published"] = as_sent(value, differs["published"], bool, record.text, every)
         elif every or "published" not in left_out or value is not None:
             data["published"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.seat_types
         if "seat_types" in differs:
-            sent = differs["seat_types"]
-            data["seat_types"] = as_sent(value, sent, list[SeatType | str], record.text, every)
+            data["seat_types"] = as_sent(
+                value, differs["seat_types"], list[SeatType | str], record.text, every
+            )
         elif every or "seat_types" not in left_out or value.__class__ is not list or value:
             data["seat_types"] = plain(value, every)
         value = model.staff_uuids
         if "staff_uuids" in differs:
-            sent = differs["staff_uuids"]
-            data["staff_uuids"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "staff_uuids" not in left_out or value.__class__ is not list or value:
-            data["staff_uuids"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["staff_uuids"] = as_sent(value, differs["staff_uuids"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["staff_uuids"] = plain(value, every)
+        elif every or value or "staff_uuids" not in left_out:
+            data["staff_uuids"] = list(value)
         value = model.subject_uuids
         if "subject_uuids" in differs:
-            sent = differs["subject_uuids"]
-            data["subject_uuids"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "subject_uuids" not in left_out or value.__class__ is not list or value:
-            data["subject_uuids"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["subject_uuids"] = as_sent(value, differs["subject_uuids"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["subject_uuids"] = plain(value, every)
+        elif every or value or "subject_uuids" not in left_out:
+            data["subject_uuids"] = list(value)
         return data
 
     def write_learner_summary(model: LearnerSummary, every: bool = False) -> dict[str, Any]:
@@ -3094,9 +2690,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.is_consent_granted
         if "is_consent_granted" in differs:
-            sent = differs["is_consent_granted"]
-            data["is_consent_granted"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_consent_granted"] = as_sent(
+                value, differs["is_consent_granted"], bool, record.text, every
             )
         elif every or "is_consent_granted" not in left_out or value is not None:
             data["is_consent_granted"] = (
@@ -3104,93 +2699,83 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.amount_learner_paid
         if "amount_learner_paid" in differs:
-            sent = differs["amount_learner_paid"]
-            data["amount_learner_paid"] = as_sent(value, sent, decimal.Decimal, record.text, every)
-        elif every or "amount_learner_paid" not in left_out or value is not None:
-            data["amount_learner_paid"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
+            data["amount_learner_paid"] = as_sent(
+                value, differs["amount_learner_paid"], decimal.Decimal, record.text, every
             )
+        elif value.__class__ is decimal.Decimal:
+            data["amount_learner_paid"] = str(value)
+        elif value is not None:
+            data["amount_learner_paid"] = plain(value)
+        elif every or "amount_learner_paid" not in left_out:
+            data["amount_learner_paid"] = None
         value = model.contract_id
         if "contract_id" in differs:
-            sent = differs["contract_id"]
-            data["contract_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["contract_id"] = as_sent(value, differs["contract_id"], str, record.text, every)
         elif every or "contract_id" not in left_out or value is not None:
             data["contract_id"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.coupon_code
         if "coupon_code" in differs:
-            sent = differs["coupon_code"]
-            data["coupon_code"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["coupon_code"] = as_sent(value, differs["coupon_code"], str, record.text, every)
         elif every or "coupon_code" not in left_out or value is not None:
             data["coupon_code"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.coupon_name
         if "coupon_name" in differs:
-            sent = differs["coupon_name"]
-            data["coupon_name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["coupon_name"] = as_sent(value, differs["coupon_name"], str, record.text, every)
         elif every or "coupon_name" not in left_out or value is not None:
             data["coupon_name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.course_api_url
         if "course_api_url" in differs:
-            sent = differs["course_api_url"]
-            data["course_api_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_api_url"] = as_sent(value, differs["course_api_url"], str, record.text, every)
         elif every or "course_api_url" not in left_out or value is not None:
             data["course_api_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.course_duration
         if "course_duration" in differs:
-            sent = differs["course_duration"]
-            data["course_duration"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["course_duration"] = as_sent(value, differs["course_duration"], int, record.text, every)
         elif every or "course_duration" not in left_out or value is not None:
             data["course_duration"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.course_end
         if "course_end" in differs:
-            sent = differs["course_end"]
-            data["course_end"] = as_sent(value, sent, datetime.datetime | datetime.date, record.text, every)
+            data["course_end"] = as_sent(
+                value, differs["course_end"], datetime.datetime | datetime.date, record.text, every
+            )
         elif every or "course_end" not in left_out or value is not None:
             data["course_end"] = plain(value, every)
         value = model.course_key
         if "course_key" in differs:
-            sent = differs["course_key"]
-            data["course_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_key"] = as_sent(value, differs["course_key"], str, record.text, every)
         elif every or "course_key" not in left_out or value is not None:
             data["course_key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.course_list_price
         if "course_list_price" in differs:
-            sent = differs["course_list_price"]
-            data["course_list_price"] = as_sent(value, sent, decimal.Decimal, record.text, every)
-        elif every or "course_list_price" not in left_out or value is not None:
-            data["course_list_price"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
+            data["course_list_price"] = as_sent(
+                value, differs["course_list_price"], decimal.Decimal, record.text, every
             )
+        elif value.__class__ is decimal.Decimal:
+            data["course_list_price"] = str(value)
+        elif value is not None:
+            data["course_list_price"] = plain(value)
+        elif every or "course_list_price" not in left_out:
+            data["course_list_price"] = None
         value = model.course_max_effort
         if "course_max_effort" in differs:
-            sent = differs["course_max_effort"]
-            data["course_max_effort"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
-            )
+            data["course_max_effort"] = as_sent(value, differs["course_max_effort"], int, record.text, every)
         elif every or "course_max_effort" not in left_out or value is not None:
             data["course_max_effort"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.course_min_effort
         if "course_min_effort" in differs:
-            sent = differs["course_min_effort"]
-            data["course_min_effort"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
-            )
+            data["course_min_effort"] = as_sent(value, differs["course_min_effort"], int, record.text, every)
         elif every or "course_min_effort" not in left_out or value is not None:
             data["course_min_effort"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.course_pacing_type
         if "course_pacing_type" in differs:
-            sent = differs["course_pacing_type"]
-            data["course_pacing_type"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_pacing_type"] = as_sent(
+                value, differs["course_pacing_type"], str, record.text, every
             )
         elif every or "course_pacing_type" not in left_out or value is not None:
             data["course_pacing_type"] = (
@@ -3198,9 +2783,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.course_primary_program
         if "course_primary_program" in differs:
-            sent = differs["course_primary_program"]
-            data["course_primary_program"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_primary_program"] = as_sent(
+                value, differs["course_primary_program"], str, record.text, every
             )
         elif every or "course_primary_program" not in left_out or value is not None:
             data["course_primary_program"] = (
@@ -3208,9 +2792,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.course_primary_subject
         if "course_primary_subject" in differs:
-            sent = differs["course_primary_subject"]
-            data["course_primary_subject"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_primary_subject"] = as_sent(
+                value, differs["course_primary_subject"], str, record.text, every
             )
         elif every or "course_primary_subject" not in left_out or value is not None:
             data["course_primary_subject"] = (
@@ -3218,63 +2801,61 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.course_start
         if "course_start" in differs:
-            sent = differs["course_start"]
-            data["course_start"] = as_sent(value, sent, datetime.datetime | datetime.date, record.text, every)
+            data["course_start"] = as_sent(
+                value, differs["course_start"], datetime.datetime | datetime.date, record.text, every
+            )
         elif every or "course_start" not in left_out or value is not None:
             data["course_start"] = plain(value, every)
         value = model.course_title
         if "course_title" in differs:
-            sent = differs["course_title"]
-            data["course_title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_title"] = as_sent(value, differs["course_title"], str, record.text, every)
         elif every or "course_title" not in left_out or value is not None:
             data["course_title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.courserun_key
         if "courserun_key" in differs:
-            sent = differs["courserun_key"]
-            data["courserun_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["courserun_key"] = as_sent(value, differs["courserun_key"], str, record.text, every)
         elif every or "courserun_key" not in left_out or value is not None:
             data["courserun_key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.created
         if "created" in differs:
-            sent = differs["created"]
-            data["created"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "created" not in left_out or value is not None:
-            data["created"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["created"] = as_sent(value, differs["created"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["created"] = json_datetime(value)
+        elif value is not None:
+            data["created"] = plain(value)
+        elif every or "created" not in left_out:
+            data["created"] = None
         value = model.current_grade
         if "current_grade" in differs:
-            sent = differs["current_grade"]
-            data["current_grade"] = as_sent(value, sent, decimal.Decimal, record.text, every)
-        elif every or "current_grade" not in left_out or value is not None:
-            data["current_grade"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
+            data["current_grade"] = as_sent(
+                value, differs["current_grade"], decimal.Decimal, record.text, every
             )
+        elif value.__class__ is decimal.Decimal:
+            data["current_grade"] = str(value)
+        elif value is not None:
+            data["current_grade"] = plain(value)
+        elif every or "current_grade" not in left_out:
+            data["current_grade"] = None
         value = model.enrollment_date
         if "enrollment_date" in differs:
-            sent = differs["enrollment_date"]
-            data["enrollment_date"] = as_sent(value, sent, datetime.date, record.text, every)
-        elif every or "enrollment_date" not in left_out or value is not None:
-            data["enrollment_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
+            data["enrollment_date"] = as_sent(
+                value, differs["enrollment_date"], datetime.date, record.text, every
             )
+        elif value.__class__ is datetime.date:
+            data["enrollment_date"] = value.isoformat()
+        elif value is not None:
+            data["enrollment_date"] = plain(value)
+        elif every or "enrollment_date" not in left_out:
+            data["enrollment_date"] = None
         value = model.enrollment_id
         if "enrollment_id" in differs:
-            sent = differs["enrollment_id"]
-            data["enrollment_id"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["enrollment_id"] = as_sent(value, differs["enrollment_id"], int, record.text, every)
         elif every or "enrollment_id" not in left_out or value is not None:
             data["enrollment_id"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.enterprise_customer_uuid
         if "enterprise_customer_uuid" in differs:
-            sent = differs["enterprise_customer_uuid"]
-            data["enterprise_customer_uuid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_customer_uuid"] = as_sent(
+                value, differs["enterprise_customer_uuid"], str, record.text, every
             )
         elif every or "enterprise_customer_uuid" not in left_out or value is not None:
             data["enterprise_customer_uuid"] = (
@@ -3282,9 +2863,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.enterprise_enrollment_id
         if "enterprise_enrollment_id" in differs:
-            sent = differs["enterprise_enrollment_id"]
-            data["enterprise_enrollment_id"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["enterprise_enrollment_id"] = as_sent(
+                value, differs["enterprise_enrollment_id"], int, record.text, every
             )
         elif every or "enterprise_enrollment_id" not in left_out or value is not None:
             data["enterprise_enrollment_id"] = (
@@ -3292,17 +2872,15 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.enterprise_name
         if "enterprise_name" in differs:
-            sent = differs["enterprise_name"]
-            data["enterprise_name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_name"] = as_sent(value, differs["enterprise_name"], str, record.text, every)
         elif every or "enterprise_name" not in left_out or value is not None:
             data["enterprise_name"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.enterprise_sso_uid
         if "enterprise_sso_uid" in differs:
-            sent = differs["enterprise_sso_uid"]
-            data["enterprise_sso_uid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_sso_uid"] = as_sent(
+                value, differs["enterprise_sso_uid"], str, record.text, every
             )
         elif every or "enterprise_sso_uid" not in left_out or value is not None:
             data["enterprise_sso_uid"] = (
@@ -3310,9 +2888,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.enterprise_user_id
         if "enterprise_user_id" in differs:
-            sent = differs["enterprise_user_id"]
-            data["enterprise_user_id"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["enterprise_user_id"] = as_sent(
+                value, differs["enterprise_user_id"], int, record.text, every
             )
         elif every or "enterprise_user_id" not in left_out or value is not None:
             data["enterprise_user_id"] = (
@@ -3320,79 +2897,71 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.has_passed
         if "has_passed" in differs:
-            sent = differs["has_passed"]
-            data["has_passed"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["has_passed"] = as_sent(value, differs["has_passed"], bool, record.text, every)
         elif every or "has_passed" not in left_out or value is not None:
             data["has_passed"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.is_refunded
         if "is_refunded" in differs:
-            sent = differs["is_refunded"]
-            data["is_refunded"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_refunded"] = as_sent(value, differs["is_refunded"], bool, record.text, every)
         elif every or "is_refunded" not in left_out or value is not None:
             data["is_refunded"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.last_activity_date
         if "last_activity_date" in differs:
-            sent = differs["last_activity_date"]
-            data["last_activity_date"] = as_sent(value, sent, datetime.date, record.text, every)
-        elif every or "last_activity_date" not in left_out or value is not None:
-            data["last_activity_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
+            data["last_activity_date"] = as_sent(
+                value, differs["last_activity_date"], datetime.date, record.text, every
             )
+        elif value.__class__ is datetime.date:
+            data["last_activity_date"] = value.isoformat()
+        elif value is not None:
+            data["last_activity_date"] = plain(value)
+        elif every or "last_activity_date" not in left_out:
+            data["last_activity_date"] = None
         value = model.letter_grade
         if "letter_grade" in differs:
-            sent = differs["letter_grade"]
-            data["letter_grade"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["letter_grade"] = as_sent(value, differs["letter_grade"], str, record.text, every)
         elif every or "letter_grade" not in left_out or value is not None:
             data["letter_grade"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.offer_name
         if "offer_name" in differs:
-            sent = differs["offer_name"]
-            data["offer_name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["offer_name"] = as_sent(value, differs["offer_name"], str, record.text, every)
         elif every or "offer_name" not in left_out or value is not None:
             data["offer_name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.offer_type
         if "offer_type" in differs:
-            sent = differs["offer_type"]
-            data["offer_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["offer_type"] = as_sent(value, differs["offer_type"], str, record.text, every)
         elif every or "offer_type" not in left_out or value is not None:
             data["offer_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.paid_by
         if "paid_by" in differs:
-            sent = differs["paid_by"]
-            data["paid_by"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["paid_by"] = as_sent(value, differs["paid_by"], str, record.text, every)
         elif every or "paid_by" not in left_out or value is not None:
             data["paid_by"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.passed_date
         if "passed_date" in differs:
-            sent = differs["passed_date"]
-            data["passed_date"] = as_sent(value, sent, datetime.date, record.text, every)
-        elif every or "passed_date" not in left_out or value is not None:
-            data["passed_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
-            )
+            data["passed_date"] = as_sent(value, differs["passed_date"], datetime.date, record.text, every)
+        elif value.__class__ is datetime.date:
+            data["passed_date"] = value.isoformat()
+        elif value is not None:
+            data["passed_date"] = plain(value)
+        elif every or "passed_date" not in left_out:
+            data["passed_date"] = None
         value = model.progress_status
         if "progress_status" in differs:
-            sent = differs["progress_status"]
-            data["progress_status"] = (
-                sent
-                if value is sent or (value.__class__ is ProgressStatus and value.value == sent)
-                else as_sent(value, sent, ProgressStatus | str, record.text, every)
+            data["progress_status"] = as_sent(
+                value, differs["progress_status"], ProgressStatus | str, record.text, every
             )
-        elif every or "progress_status" not in left_out or value is not None:
-            data["progress_status"] = (
-                value.value
-                if value.__class__ is ProgressStatus
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ProgressStatus:
+            data["progress_status"] = value.value
+        elif value.__class__ is str:
+            data["progress_status"] = value
+        elif value is not None:
+            data["progress_status"] = plain(value)
+        elif every or "progress_status" not in left_out:
+            data["progress_status"] = None
         value = model.seat_delivery_method
         if "seat_delivery_method" in differs:
-            sent = differs["seat_delivery_method"]
-            data["seat_delivery_method"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["seat_delivery_method"] = as_sent(
+                value, differs["seat_delivery_method"], str, record.text, every
             )
         elif every or "seat_delivery_method" not in left_out or value is not None:
             data["seat_delivery_method"] = (
@@ -3400,43 +2969,42 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.unenrollment_date
         if "unenrollment_date" in differs:
-            sent = differs["unenrollment_date"]
-            data["unenrollment_date"] = as_sent(value, sent, datetime.date, record.text, every)
-        elif every or "unenrollment_date" not in left_out or value is not None:
-            data["unenrollment_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
+            data["unenrollment_date"] = as_sent(
+                value, differs["unenrollment_date"], datetime.date, record.text, every
             )
+        elif value.__class__ is datetime.date:
+            data["unenrollment_date"] = value.isoformat()
+        elif value is not None:
+            data["unenrollment_date"] = plain(value)
+        elif every or "unenrollment_date" not in left_out:
+            data["unenrollment_date"] = None
         value = model.unenrollment_end_within_date
         if "unenrollment_end_within_date" in differs:
-            sent = differs["unenrollment_end_within_date"]
             data["unenrollment_end_within_date"] = as_sent(
-                value, sent, datetime.date | bool, record.text, every
+                value, differs["unenrollment_end_within_date"], datetime.date | bool, record.text, every
             )
         elif every or "unenrollment_end_within_date" not in left_out or value is not None:
             data["unenrollment_end_within_date"] = plain(value, every)
         value = model.user_account_creation_date
         if "user_account_creation_date" in differs:
-            sent = differs["user_account_creation_date"]
-            data["user_account_creation_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "user_account_creation_date" not in left_out or value is not None:
-            data["user_account_creation_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["user_account_creation_date"] = as_sent(
+                value, differs["user_account_creation_date"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["user_account_creation_date"] = json_datetime(value)
+        elif value is not None:
+            data["user_account_creation_date"] = plain(value)
+        elif every or "user_account_creation_date" not in left_out:
+            data["user_account_creation_date"] = None
         value = model.user_country
         if "user_country" in differs:
-            sent = differs["user_country"]
-            data["user_country"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["user_country"] = as_sent(value, differs["user_country"], str, record.text, every)
         elif every or "user_country" not in left_out or value is not None:
             data["user_country"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.user_current_enrollment_mode
         if "user_current_enrollment_mode" in differs:
-            sent = differs["user_current_enrollment_mode"]
-            data["user_current_enrollment_mode"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["user_current_enrollment_mode"] = as_sent(
+                value, differs["user_current_enrollment_mode"], str, record.text, every
             )
         elif every or "user_current_enrollment_mode" not in left_out or value is not None:
             data["user_current_enrollment_mode"] = (
@@ -3444,31 +3012,25 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.user_email
         if "user_email" in differs:
-            sent = differs["user_email"]
-            data["user_email"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["user_email"] = as_sent(value, differs["user_email"], str, record.text, every)
         elif every or "user_email" not in left_out or value is not None:
             data["user_email"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.user_username
         if "user_username" in differs:
-            sent = differs["user_username"]
-            data["user_username"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["user_username"] = as_sent(value, differs["user_username"], str, record.text, every)
         elif every or "user_username" not in left_out or value is not None:
             data["user_username"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.user_country_code
         if "user_country_code" in differs:
-            sent = differs["user_country_code"]
-            data["user_country_code"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["user_country_code"] = as_sent(value, differs["user_country_code"], str, record.text, every)
         elif every or "user_country_code" not in left_out or value is not None:
             data["user_country_code"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.course_duration_weeks
         if "course_duration_weeks" in differs:
-            sent = differs["course_duration_weeks"]
-            data["course_duration_weeks"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["course_duration_weeks"] = as_sent(
+                value, differs["course_duration_weeks"], int, record.text, every
             )
         elif every or "course_duration_weeks" not in left_out or value is not None:
             data["course_duration_weeks"] = (
@@ -3476,35 +3038,35 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.course_start_date
         if "course_start_date" in differs:
-            sent = differs["course_start_date"]
-            data["course_start_date"] = as_sent(value, sent, datetime.date, record.text, every)
-        elif every or "course_start_date" not in left_out or value is not None:
-            data["course_start_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
+            data["course_start_date"] = as_sent(
+                value, differs["course_start_date"], datetime.date, record.text, every
             )
+        elif value.__class__ is datetime.date:
+            data["course_start_date"] = value.isoformat()
+        elif value is not None:
+            data["course_start_date"] = plain(value)
+        elif every or "course_start_date" not in left_out:
+            data["course_start_date"] = None
         value = model.course_end_date
         if "course_end_date" in differs:
-            sent = differs["course_end_date"]
-            data["course_end_date"] = as_sent(value, sent, datetime.date, record.text, every)
-        elif every or "course_end_date" not in left_out or value is not None:
-            data["course_end_date"] = (
-                None
-                if value is None
-                else (value.isoformat() if value.__class__ is datetime.date else plain(value))
+            data["course_end_date"] = as_sent(
+                value, differs["course_end_date"], datetime.date, record.text, every
             )
+        elif value.__class__ is datetime.date:
+            data["course_end_date"] = value.isoformat()
+        elif value is not None:
+            data["course_end_date"] = plain(value)
+        elif every or "course_end_date" not in left_out:
+            data["course_end_date"] = None
         value = model.offer_id
         if "offer_id" in differs:
-            sent = differs["offer_id"]
-            data["offer_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["offer_id"] = as_sent(value, differs["offer_id"], str, record.text, every)
         elif every or "offer_id" not in left_out or value is not None:
             data["offer_id"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.primary_program_type
         if "primary_program_type" in differs:
-            sent = differs["primary_program_type"]
-            data["primary_program_type"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["primary_program_type"] = as_sent(
+                value, differs["primary_program_type"], str, record.text, every
             )
         elif every or "primary_program_type" not in left_out or value is not None:
             data["primary_program_type"] = (
@@ -3512,23 +3074,20 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.user_first_name
         if "user_first_name" in differs:
-            sent = differs["user_first_name"]
-            data["user_first_name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["user_first_name"] = as_sent(value, differs["user_first_name"], str, record.text, every)
         elif every or "user_first_name" not in left_out or value is not None:
             data["user_first_name"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.user_last_name
         if "user_last_name" in differs:
-            sent = differs["user_last_name"]
-            data["user_last_name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["user_last_name"] = as_sent(value, differs["user_last_name"], str, record.text, every)
         elif every or "user_last_name" not in left_out or value is not None:
             data["user_last_name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.total_learning_time_hours
         if "total_learning_time_hours" in differs:
-            sent = differs["total_learning_time_hours"]
-            data["total_learning_time_hours"] = (
-                sent if value is sent else as_sent(value, sent, float, record.text, every)
+            data["total_learning_time_hours"] = as_sent(
+                value, differs["total_learning_time_hours"], float, record.text, every
             )
         elif every or "total_learning_time_hours" not in left_out or value is not None:
             data["total_learning_time_hours"] = (
@@ -3536,15 +3095,13 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.is_subsidy
         if "is_subsidy" in differs:
-            sent = differs["is_subsidy"]
-            data["is_subsidy"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_subsidy"] = as_sent(value, differs["is_subsidy"], bool, record.text, every)
         elif every or "is_subsidy" not in left_out or value is not None:
             data["is_subsidy"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.course_product_line
         if "course_product_line" in differs:
-            sent = differs["course_product_line"]
-            data["course_product_line"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_product_line"] = as_sent(
+                value, differs["course_product_line"], str, record.text, every
             )
         elif every or "course_product_line" not in left_out or value is not None:
             data["course_product_line"] = (
@@ -3552,15 +3109,13 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.budget_id
         if "budget_id" in differs:
-            sent = differs["budget_id"]
-            data["budget_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["budget_id"] = as_sent(value, differs["budget_id"], str, record.text, every)
         elif every or "budget_id" not in left_out or value is not None:
             data["budget_id"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.enterprise_flex_group_name
         if "enterprise_flex_group_name" in differs:
-            sent = differs["enterprise_flex_group_name"]
-            data["enterprise_flex_group_name"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_flex_group_name"] = as_sent(
+                value, differs["enterprise_flex_group_name"], str, record.text, every
             )
         elif every or "enterprise_flex_group_name" not in left_out or value is not None:
             data["enterprise_flex_group_name"] = (
@@ -3568,9 +3123,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.enterprise_flex_group_uuid
         if "enterprise_flex_group_uuid" in differs:
-            sent = differs["enterprise_flex_group_uuid"]
-            data["enterprise_flex_group_uuid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_flex_group_uuid"] = as_sent(
+                value, differs["enterprise_flex_group_uuid"], str, record.text, every
             )
         elif every or "enterprise_flex_group_uuid" not in left_out or value is not None:
             data["enterprise_flex_group_uuid"] = (
@@ -3578,19 +3132,15 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.course_progress
         if "course_progress" in differs:
-            sent = differs["course_progress"]
-            data["course_progress"] = (
-                sent if value is sent else as_sent(value, sent, float, record.text, every)
-            )
+            data["course_progress"] = as_sent(value, differs["course_progress"], float, record.text, every)
         elif every or "course_progress" not in left_out or value is not None:
             data["course_progress"] = (
                 value if value is None or value.__class__ is float else plain(value, every)
             )
         value = model.course_passing_grade
         if "course_passing_grade" in differs:
-            sent = differs["course_passing_grade"]
-            data["course_passing_grade"] = (
-                sent if value is sent else as_sent(value, sent, float, record.text, every)
+            data["course_passing_grade"] = as_sent(
+                value, differs["course_passing_grade"], float, record.text, every
             )
         elif every or "course_passing_grade" not in left_out or value is not None:
             data["course_passing_grade"] = (
@@ -3598,29 +3148,25 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.id
         if "id" in differs:
-            sent = differs["id"]
-            data["id"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["id"] = as_sent(value, differs["id"], int, record.text, every)
         elif every or "id" not in left_out or value is not None:
             data["id"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.enterprise_id
         if "enterprise_id" in differs:
-            sent = differs["enterprise_id"]
-            data["enterprise_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_id"] = as_sent(value, differs["enterprise_id"], str, record.text, every)
         elif every or "enterprise_id" not in left_out or value is not None:
             data["enterprise_id"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.enterprise_user
         if "enterprise_user" in differs:
-            sent = differs["enterprise_user"]
-            data["enterprise_user"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["enterprise_user"] = as_sent(value, differs["enterprise_user"], int, record.text, every)
         elif every or "enterprise_user" not in left_out or value is not None:
             data["enterprise_user"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.enterprise_site_id
         if "enterprise_site_id" in differs:
-            sent = differs["enterprise_site_id"]
-            data["enterprise_site_id"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["enterprise_site_id"] = as_sent(
+                value, differs["enterprise_site_id"], int, record.text, every
             )
         elif every or "enterprise_site_id" not in left_out or value is not None:
             data["enterprise_site_id"] = (
@@ -3628,94 +3174,92 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.lms_user_id
         if "lms_user_id" in differs:
-            sent = differs["lms_user_id"]
-            data["lms_user_id"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["lms_user_id"] = as_sent(value, differs["lms_user_id"], int, record.text, every)
         elif every or "lms_user_id" not in left_out or value is not None:
             data["lms_user_id"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.course_id
         if "course_id" in differs:
-            sent = differs["course_id"]
-            data["course_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_id"] = as_sent(value, differs["course_id"], str, record.text, every)
         elif every or "course_id" not in left_out or value is not None:
             data["course_id"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.consent_granted
         if "consent_granted" in differs:
-            sent = differs["consent_granted"]
-            data["consent_granted"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
-            )
+            data["consent_granted"] = as_sent(value, differs["consent_granted"], bool, record.text, every)
         elif every or "consent_granted" not in left_out or value is not None:
             data["consent_granted"] = (
                 value if value is None or value.__class__ is bool else plain(value, every)
             )
         value = model.enrollment_created_timestamp
         if "enrollment_created_timestamp" in differs:
-            sent = differs["enrollment_created_timestamp"]
-            data["enrollment_created_timestamp"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "enrollment_created_timestamp" not in left_out or value is not None:
-            data["enrollment_created_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["enrollment_created_timestamp"] = as_sent(
+                value, differs["enrollment_created_timestamp"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["enrollment_created_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["enrollment_created_timestamp"] = plain(value)
+        elif every or "enrollment_created_timestamp" not in left_out:
+            data["enrollment_created_timestamp"] = None
         value = model.unenrollment_timestamp
         if "unenrollment_timestamp" in differs:
-            sent = differs["unenrollment_timestamp"]
-            data["unenrollment_timestamp"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "unenrollment_timestamp" not in left_out or value is not None:
-            data["unenrollment_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["unenrollment_timestamp"] = as_sent(
+                value, differs["unenrollment_timestamp"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["unenrollment_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["unenrollment_timestamp"] = plain(value)
+        elif every or "unenrollment_timestamp" not in left_out:
+            data["unenrollment_timestamp"] = None
         value = model.passed_timestamp
         if "passed_timestamp" in differs:
-            sent = differs["passed_timestamp"]
-            data["passed_timestamp"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "passed_timestamp" not in left_out or value is not None:
-            data["passed_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["passed_timestamp"] = as_sent(
+                value, differs["passed_timestamp"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["passed_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["passed_timestamp"] = plain(value)
+        elif every or "passed_timestamp" not in left_out:
+            data["passed_timestamp"] = None
         value = model.user_account_creation_timestamp
         if "user_account_creation_timestamp" in differs:
-            sent = differs["user_account_creation_timestamp"]
             data["user_account_creation_timestamp"] = as_sent(
-                value, sent, datetime.datetime, record.text, every
+                value, differs["user_account_creation_timestamp"], datetime.datetime, record.text, every
             )
-        elif every or "user_account_creation_timestamp" not in left_out or value is not None:
-            data["user_account_creation_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["user_account_creation_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["user_account_creation_timestamp"] = plain(value)
+        elif every or "user_account_creation_timestamp" not in left_out:
+            data["user_account_creation_timestamp"] = None
         value = model.offer
         if "offer" in differs:
-            sent = differs["offer"]
-            data["offer"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["offer"] = as_sent(value, differs["offer"], str, record.text, every)
         elif every or "offer" not in left_out or value is not None:
             data["offer"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.course_price
         if "course_price" in differs:
-            sent = differs["course_price"]
-            data["course_price"] = as_sent(value, sent, decimal.Decimal, record.text, every)
-        elif every or "course_price" not in left_out or value is not None:
-            data["course_price"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
+            data["course_price"] = as_sent(
+                value, differs["course_price"], decimal.Decimal, record.text, every
             )
+        elif value.__class__ is decimal.Decimal:
+            data["course_price"] = str(value)
+        elif value is not None:
+            data["course_price"] = plain(value)
+        elif every or "course_price" not in left_out:
+            data["course_price"] = None
         value = model.discount_price
         if "discount_price" in differs:
-            sent = differs["discount_price"]
-            data["discount_price"] = as_sent(value, sent, decimal.Decimal, record.text, every)
-        elif every or "discount_price" not in left_out or value is not None:
-            data["discount_price"] = (
-                None
-                if value is None
-                else (str(value) if value.__class__ is decimal.Decimal else plain(value))
+            data["discount_price"] = as_sent(
+                value, differs["discount_price"], decimal.Decimal, record.text, every
             )
+        elif value.__class__ is decimal.Decimal:
+            data["discount_price"] = str(value)
+        elif value is not None:
+            data["discount_price"] = plain(value)
+        elif every or "discount_price" not in left_out:
+            data["discount_price"] = None
         return data
 
     def write_learner_summary_page(model: LearnerSummaryPage, every: bool = False) -> dict[str, Any]:
@@ -3727,70 +3271,44 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.count
         if "count" in differs:
-            sent = differs["count"]
-            data["count"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["count"] = as_sent(value, differs["count"], int, record.text, every)
         elif every or "count" not in left_out or value is not None:
             data["count"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.next
         if "next" in differs:
-            sent = differs["next"]
-            data["next"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["next"] = as_sent(value, differs["next"], str, record.text, every)
         elif every or "next" not in left_out or value is not None:
             data["next"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.previous
         if "previous" in differs:
-            sent = differs["previous"]
-            data["previous"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["previous"] = as_sent(value, differs["previous"], str, record.text, every)
         elif every or "previous" not in left_out or value is not None:
             data["previous"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.current_page
         if "current_page" in differs:
-            sent = differs["current_page"]
-            data["current_page"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["current_page"] = as_sent(value, differs["current_page"], int, record.text, every)
         elif every or "current_page" not in left_out or value is not None:
             data["current_page"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.num_pages
         if "num_pages" in differs:
-            sent = differs["num_pages"]
-            data["num_pages"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["num_pages"] = as_sent(value, differs["num_pages"], int, record.text, every)
         elif every or "num_pages" not in left_out or value is not None:
             data["num_pages"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.start
         if "start" in differs:
-            sent = differs["start"]
-            data["start"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["start"] = as_sent(value, differs["start"], int, record.text, every)
         elif every or "start" not in left_out or value is not None:
             data["start"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.results
-        if "results" in differs:
-            sent = differs["results"]
-            data["results"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_learner_summary(item, every)
-                        if item.__class__ is LearnerSummary
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "results" not in left_out or value.__class__ is not list or value:
-            data["results"] = (
-                [
-                    write_learner_summary(item, every)
-                    if item.__class__ is LearnerSummary
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["results"] = plain(value, every)
+        elif not value and "results" in differs and differs["results"] is None:
+            data["results"] = [] if record.text else None
+        elif every or value or "results" not in left_out:
+            data["results"] = [
+                write_learner_summary(item, every) if item.__class__ is LearnerSummary else plain(item, every)
+                for item in value
+            ]
         return data
 
     def write_assignment_content_metadata(
@@ -3804,78 +3322,55 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.start_date
         if "start_date" in differs:
-            sent = differs["start_date"]
-            data["start_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "start_date" not in left_out or value is not None:
-            data["start_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["start_date"] = as_sent(value, differs["start_date"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["start_date"] = json_datetime(value)
+        elif value is not None:
+            data["start_date"] = plain(value)
+        elif every or "start_date" not in left_out:
+            data["start_date"] = None
         value = model.end_date
         if "end_date" in differs:
-            sent = differs["end_date"]
-            data["end_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "end_date" not in left_out or value is not None:
-            data["end_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["end_date"] = as_sent(value, differs["end_date"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["end_date"] = json_datetime(value)
+        elif value is not None:
+            data["end_date"] = plain(value)
+        elif every or "end_date" not in left_out:
+            data["end_date"] = None
         value = model.enroll_by_date
         if "enroll_by_date" in differs:
-            sent = differs["enroll_by_date"]
-            data["enroll_by_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "enroll_by_date" not in left_out or value is not None:
-            data["enroll_by_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["enroll_by_date"] = as_sent(
+                value, differs["enroll_by_date"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["enroll_by_date"] = json_datetime(value)
+        elif value is not None:
+            data["enroll_by_date"] = plain(value)
+        elif every or "enroll_by_date" not in left_out:
+            data["enroll_by_date"] = None
         value = model.content_price
         if "content_price" in differs:
-            sent = differs["content_price"]
-            data["content_price"] = sent if value is sent else as_sent(value, sent, float, record.text, every)
+            data["content_price"] = as_sent(value, differs["content_price"], float, record.text, every)
         elif every or "content_price" not in left_out or value is not None:
             data["content_price"] = (
                 value if value is None or value.__class__ is float else plain(value, every)
             )
         value = model.course_type
         if "course_type" in differs:
-            sent = differs["course_type"]
-            data["course_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_type"] = as_sent(value, differs["course_type"], str, record.text, every)
         elif every or "course_type" not in left_out or value is not None:
             data["course_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.partners
-        if "partners" in differs:
-            sent = differs["partners"]
-            data["partners"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_course_partner(item, every)
-                        if item.__class__ is CoursePartner
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "partners" not in left_out or value.__class__ is not list or value:
-            data["partners"] = (
-                [
-                    write_course_partner(item, every)
-                    if item.__class__ is CoursePartner
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["partners"] = plain(value, every)
+        elif not value and "partners" in differs and differs["partners"] is None:
+            data["partners"] = [] if record.text else None
+        elif every or value or "partners" not in left_out:
+            data["partners"] = [
+                write_course_partner(item, every) if item.__class__ is CoursePartner else plain(item, every)
+                for item in value
+            ]
         return data
 
     def write_content_metadata(model: ContentMetadata, every: bool = False) -> dict[str, Any]:
@@ -3887,41 +3382,35 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.content_type
         if "content_type" in differs:
-            sent = differs["content_type"]
-            data["content_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["content_type"] = as_sent(value, differs["content_type"], str, record.text, every)
         elif every or "content_type" not in left_out or value is not None:
             data["content_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.key
         if "key" in differs:
-            sent = differs["key"]
-            data["key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["key"] = as_sent(value, differs["key"], str, record.text, every)
         elif every or "key" not in left_out or value is not None:
             data["key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.title
         if "title" in differs:
-            sent = differs["title"]
-            data["title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["title"] = as_sent(value, differs["title"], str, record.text, every)
         elif every or "title" not in left_out or value is not None:
             data["title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.aggregation_key
         if "aggregation_key" in differs:
-            sent = differs["aggregation_key"]
-            data["aggregation_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["aggregation_key"] = as_sent(value, differs["aggregation_key"], str, record.text, every)
         elif every or "aggregation_key" not in left_out or value is not None:
             data["aggregation_key"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.parent_content_key
         if "parent_content_key" in differs:
-            sent = differs["parent_content_key"]
-            data["parent_content_key"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["parent_content_key"] = as_sent(
+                value, differs["parent_content_key"], str, record.text, every
             )
         elif every or "parent_content_key" not in left_out or value is not None:
             data["parent_content_key"] = (
@@ -3929,64 +3418,51 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.content_last_modified
         if "content_last_modified" in differs:
-            sent = differs["content_last_modified"]
-            data["content_last_modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["content_last_modified"] = as_sent(
+                value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.normalized_metadata
-        if every or "normalized_metadata" not in left_out or value is not None:
-            data["normalized_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_normalized_content_metadata(value, every)
-                    if value.__class__ is NormalizedContentMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is NormalizedContentMetadata:
+            data["normalized_metadata"] = write_normalized_content_metadata(value, every)
+        elif value is not None:
+            data["normalized_metadata"] = plain(value, every)
+        elif every or "normalized_metadata" not in left_out:
+            data["normalized_metadata"] = None
         value = model.active
         if "active" in differs:
-            sent = differs["active"]
-            data["active"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["active"] = as_sent(value, differs["active"], bool, record.text, every)
         elif every or "active" not in left_out or value is not None:
             data["active"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.marketing_url
         if "marketing_url" in differs:
-            sent = differs["marketing_url"]
-            data["marketing_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["marketing_url"] = as_sent(value, differs["marketing_url"], str, record.text, every)
         elif every or "marketing_url" not in left_out or value is not None:
             data["marketing_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.enrollment_url
         if "enrollment_url" in differs:
-            sent = differs["enrollment_url"]
-            data["enrollment_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enrollment_url"] = as_sent(value, differs["enrollment_url"], str, record.text, every)
         elif every or "enrollment_url" not in left_out or value is not None:
             data["enrollment_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.xapi_activity_id
         if "xapi_activity_id" in differs:
-            sent = differs["xapi_activity_id"]
-            data["xapi_activity_id"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["xapi_activity_id"] = as_sent(value, differs["xapi_activity_id"], str, record.text, every)
         elif every or "xapi_activity_id" not in left_out or value is not None:
             data["xapi_activity_id"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.product_source
-        if every or "product_source" not in left_out or value is not None:
-            data["product_source"] = (
-                None
-                if value is None
-                else (
-                    write_product_source(value, every)
-                    if value.__class__ is ProductSource
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is ProductSource:
+            data["product_source"] = write_product_source(value, every)
+        elif value is not None:
+            data["product_source"] = plain(value, every)
+        elif every or "product_source" not in left_out:
+            data["product_source"] = None
         return data
 
     def write_learner_pathway(model: LearnerPathway, every: bool = False) -> dict[str, Any]:
@@ -3998,73 +3474,63 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.content_type
         if "content_type" in differs:
-            sent = differs["content_type"]
-            data["content_type"] = (
-                sent
-                if value is sent or (value.__class__ is ContentType and value.value == sent)
-                else as_sent(value, sent, ContentType | str, record.text, every)
+            data["content_type"] = as_sent(
+                value, differs["content_type"], ContentType | str, record.text, every
             )
-        elif every or "content_type" not in left_out or value is not None:
-            data["content_type"] = (
-                value.value
-                if value.__class__ is ContentType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ContentType:
+            data["content_type"] = value.value
+        elif value.__class__ is str:
+            data["content_type"] = value
+        elif value is not None:
+            data["content_type"] = plain(value)
+        elif every or "content_type" not in left_out:
+            data["content_type"] = None
         value = model.key
         if "key" in differs:
-            sent = differs["key"]
-            data["key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["key"] = as_sent(value, differs["key"], str, record.text, every)
         elif every or "key" not in left_out or value is not None:
             data["key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.title
         if "title" in differs:
-            sent = differs["title"]
-            data["title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["title"] = as_sent(value, differs["title"], str, record.text, every)
         elif every or "title" not in left_out or value is not None:
             data["title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.name
         if "name" in differs:
-            sent = differs["name"]
-            data["name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["name"] = as_sent(value, differs["name"], str, record.text, every)
         elif every or "name" not in left_out or value is not None:
             data["name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.aggregation_key
         if "aggregation_key" in differs:
-            sent = differs["aggregation_key"]
-            data["aggregation_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["aggregation_key"] = as_sent(value, differs["aggregation_key"], str, record.text, every)
         elif every or "aggregation_key" not in left_out or value is not None:
             data["aggregation_key"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.status
         if "status" in differs:
-            sent = differs["status"]
-            data["status"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["status"] = as_sent(value, differs["status"], str, record.text, every)
         elif every or "status" not in left_out or value is not None:
             data["status"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.overview
         if "overview" in differs:
-            sent = differs["overview"]
-            data["overview"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["overview"] = as_sent(value, differs["overview"], str, record.text, every)
         elif every or "overview" not in left_out or value is not None:
             data["overview"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.published
         if "published" in differs:
-            sent = differs["published"]
-            data["published"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["published"] = as_sent(value, differs["published"], bool, record.text, every)
         elif every or "published" not in left_out or value is not None:
             data["published"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.visible_via_association
         if "visible_via_association" in differs:
-            sent = differs["visible_via_association"]
-            data["visible_via_association"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["visible_via_association"] = as_sent(
+                value, differs["visible_via_association"], bool, record.text, every
             )
         elif every or "visible_via_association" not in left_out or value is not None:
             data["visible_via_association"] = (
@@ -4072,60 +3538,36 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.created
         if "created" in differs:
-            sent = differs["created"]
-            data["created"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "created" not in left_out or value is not None:
-            data["created"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["created"] = as_sent(value, differs["created"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["created"] = json_datetime(value)
+        elif value is not None:
+            data["created"] = plain(value)
+        elif every or "created" not in left_out:
+            data["created"] = None
         value = model.card_image
-        if every or "card_image" not in left_out or value is not None:
-            data["card_image"] = (
-                None
-                if value is None
-                else (
-                    write_learner_pathway_images(value, every)
-                    if value.__class__ is LearnerPathwayImages
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is LearnerPathwayImages:
+            data["card_image"] = write_learner_pathway_images(value, every)
+        elif value is not None:
+            data["card_image"] = plain(value, every)
+        elif every or "card_image" not in left_out:
+            data["card_image"] = None
         value = model.steps
-        if "steps" in differs:
-            sent = differs["steps"]
-            data["steps"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_learner_pathway_step(item, every)
-                        if item.__class__ is LearnerPathwayStep
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "steps" not in left_out or value.__class__ is not list or value:
-            data["steps"] = (
-                [
-                    write_learner_pathway_step(item, every)
-                    if item.__class__ is LearnerPathwayStep
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["steps"] = plain(value, every)
+        elif not value and "steps" in differs and differs["steps"] is None:
+            data["steps"] = [] if record.text else None
+        elif every or value or "steps" not in left_out:
+            data["steps"] = [
+                write_learner_pathway_step(item, every)
+                if item.__class__ is LearnerPathwayStep
+                else plain(item, every)
+                for item in value
+            ]
         value = model.parent_content_key
         if "parent_content_key" in differs:
-            sent = differs["parent_content_key"]
-            data["parent_content_key"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["parent_content_key"] = as_sent(
+                value, differs["parent_content_key"], str, record.text, every
             )
         elif every or "parent_content_key" not in left_out or value is not None:
             data["parent_content_key"] = (
@@ -4133,25 +3575,22 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.content_last_modified
         if "content_last_modified" in differs:
-            sent = differs["content_last_modified"]
-            data["content_last_modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["content_last_modified"] = as_sent(
+                value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.normalized_metadata
-        if every or "normalized_metadata" not in left_out or value is not None:
-            data["normalized_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_normalized_content_metadata(value, every)
-                    if value.__class__ is NormalizedContentMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is NormalizedContentMetadata:
+            data["normalized_metadata"] = write_normalized_content_metadata(value, every)
+        elif value is not None:
+            data["normalized_metadata"] = plain(value, every)
+        elif every or "normalized_metadata" not in left_out:
+            data["normalized_metadata"] = None
         return data
 
     def write_video(model: Video, every: bool = False) -> dict[str, Any]:
@@ -4163,117 +3602,95 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.content_type
         if "content_type" in differs:
-            sent = differs["content_type"]
-            data["content_type"] = (
-                sent
-                if value is sent or (value.__class__ is ContentType and value.value == sent)
-                else as_sent(value, sent, ContentType | str, record.text, every)
+            data["content_type"] = as_sent(
+                value, differs["content_type"], ContentType | str, record.text, every
             )
-        elif every or "content_type" not in left_out or value is not None:
-            data["content_type"] = (
-                value.value
-                if value.__class__ is ContentType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ContentType:
+            data["content_type"] = value.value
+        elif value.__class__ is str:
+            data["content_type"] = value
+        elif value is not None:
+            data["content_type"] = plain(value)
+        elif every or "content_type" not in left_out:
+            data["content_type"] = None
         value = model.key
         if "key" in differs:
-            sent = differs["key"]
-            data["key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["key"] = as_sent(value, differs["key"], str, record.text, every)
         elif every or "key" not in left_out or value is not None:
             data["key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.title
         if "title" in differs:
-            sent = differs["title"]
-            data["title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["title"] = as_sent(value, differs["title"], str, record.text, every)
         elif every or "title" not in left_out or value is not None:
             data["title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.aggregation_key
         if "aggregation_key" in differs:
-            sent = differs["aggregation_key"]
-            data["aggregation_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["aggregation_key"] = as_sent(value, differs["aggregation_key"], str, record.text, every)
         elif every or "aggregation_key" not in left_out or value is not None:
             data["aggregation_key"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.edx_video_id
         if "edx_video_id" in differs:
-            sent = differs["edx_video_id"]
-            data["edx_video_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["edx_video_id"] = as_sent(value, differs["edx_video_id"], str, record.text, every)
         elif every or "edx_video_id" not in left_out or value is not None:
             data["edx_video_id"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.client_video_id
         if "client_video_id" in differs:
-            sent = differs["client_video_id"]
-            data["client_video_id"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["client_video_id"] = as_sent(value, differs["client_video_id"], str, record.text, every)
         elif every or "client_video_id" not in left_out or value is not None:
             data["client_video_id"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.video_usage_key
         if "video_usage_key" in differs:
-            sent = differs["video_usage_key"]
-            data["video_usage_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["video_usage_key"] = as_sent(value, differs["video_usage_key"], str, record.text, every)
         elif every or "video_usage_key" not in left_out or value is not None:
             data["video_usage_key"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.json_metadata
         if "json_metadata" in differs:
-            sent = differs["json_metadata"]
-            data["json_metadata"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["json_metadata"] = as_sent(
+                value, differs["json_metadata"], dict[str, Any], record.text, every
+            )
         elif every or "json_metadata" not in left_out or value is not None:
             data["json_metadata"] = plain(value, every)
         value = model.summary_transcripts
         if "summary_transcripts" in differs:
-            sent = differs["summary_transcripts"]
-            data["summary_transcripts"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "summary_transcripts" not in left_out or value.__class__ is not list or value:
-            data["summary_transcripts"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
+            data["summary_transcripts"] = as_sent(
+                value, differs["summary_transcripts"], list[str], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, str):
+            data["summary_transcripts"] = plain(value, every)
+        elif every or value or "summary_transcripts" not in left_out:
+            data["summary_transcripts"] = list(value)
         value = model.parent_content_metadata
         if "parent_content_metadata" in differs:
-            sent = differs["parent_content_metadata"]
-            data["parent_content_metadata"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["parent_content_metadata"] = as_sent(
+                value, differs["parent_content_metadata"], dict[str, Any], record.text, every
+            )
         elif every or "parent_content_metadata" not in left_out or value is not None:
             data["parent_content_metadata"] = plain(value, every)
         value = model.skills
-        if "skills" in differs:
-            sent = differs["skills"]
-            data["skills"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_video_skill(item, every) if item.__class__ is VideoSkill else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "skills" not in left_out or value.__class__ is not list or value:
-            data["skills"] = (
-                [
-                    write_video_skill(item, every) if item.__class__ is VideoSkill else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["skills"] = plain(value, every)
+        elif not value and "skills" in differs and differs["skills"] is None:
+            data["skills"] = [] if record.text else None
+        elif every or value or "skills" not in left_out:
+            data["skills"] = [
+                write_video_skill(item, every) if item.__class__ is VideoSkill else plain(item, every)
+                for item in value
+            ]
         value = model.parent_content_key
         if "parent_content_key" in differs:
-            sent = differs["parent_content_key"]
-            data["parent_content_key"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["parent_content_key"] = as_sent(
+                value, differs["parent_content_key"], str, record.text, every
             )
         elif every or "parent_content_key" not in left_out or value is not None:
             data["parent_content_key"] = (
@@ -4281,25 +3698,22 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.content_last_modified
         if "content_last_modified" in differs:
-            sent = differs["content_last_modified"]
-            data["content_last_modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["content_last_modified"] = as_sent(
+                value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.normalized_metadata
-        if every or "normalized_metadata" not in left_out or value is not None:
-            data["normalized_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_normalized_content_metadata(value, every)
-                    if value.__class__ is NormalizedContentMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is NormalizedContentMetadata:
+            data["normalized_metadata"] = write_normalized_content_metadata(value, every)
+        elif value is not None:
+            data["normalized_metadata"] = plain(value, every)
+        elif every or "normalized_metadata" not in left_out:
+            data["normalized_metadata"] = None
         return data
 
     def write_endorsement(model: Endorsement, every: bool = False) -> dict[str, Any]:
@@ -4310,16 +3724,15 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         data = plain(model.extra, every) if model.extra else {}
         value: Any
         value = model.endorser
-        if every or "endorser" not in left_out or value is not None:
-            data["endorser"] = (
-                None
-                if value is None
-                else (write_staff(value, every) if value.__class__ is Staff else plain(value, every))
-            )
+        if value.__class__ is Staff:
+            data["endorser"] = write_staff(value, every)
+        elif value is not None:
+            data["endorser"] = plain(value, every)
+        elif every or "endorser" not in left_out:
+            data["endorser"] = None
         value = model.quote
         if "quote" in differs:
-            sent = differs["quote"]
-            data["quote"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["quote"] = as_sent(value, differs["quote"], str, record.text, every)
         elif every or "quote" not in left_out or value is not None:
             data["quote"] = value if value is None or value.__class__ is str else plain(value, every)
         return data
@@ -4333,55 +3746,35 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.corporation_name
         if "corporation_name" in differs:
-            sent = differs["corporation_name"]
-            data["corporation_name"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["corporation_name"] = as_sent(value, differs["corporation_name"], str, record.text, every)
         elif every or "corporation_name" not in left_out or value is not None:
             data["corporation_name"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.statement
         if "statement" in differs:
-            sent = differs["statement"]
-            data["statement"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["statement"] = as_sent(value, differs["statement"], str, record.text, every)
         elif every or "statement" not in left_out or value is not None:
             data["statement"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.image
-        if every or "image" not in left_out or value is not None:
-            data["image"] = (
-                None
-                if value is None
-                else (write_image(value, every) if value.__class__ is Image else plain(value, every))
-            )
+        if value.__class__ is Image:
+            data["image"] = write_image(value, every)
+        elif value is not None:
+            data["image"] = plain(value, every)
+        elif every or "image" not in left_out:
+            data["image"] = None
         value = model.individual_endorsements
-        if "individual_endorsements" in differs:
-            sent = differs["individual_endorsements"]
-            data["individual_endorsements"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_endorsement(item, every)
-                        if item.__class__ is Endorsement
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "individual_endorsements" not in left_out or value.__class__ is not list or value:
-            data["individual_endorsements"] = (
-                [
-                    write_endorsement(item, every) if item.__class__ is Endorsement else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["individual_endorsements"] = plain(value, every)
+        elif (
+            not value and "individual_endorsements" in differs and differs["individual_endorsements"] is None
+        ):
+            data["individual_endorsements"] = [] if record.text else None
+        elif every or value or "individual_endorsements" not in left_out:
+            data["individual_endorsements"] = [
+                write_endorsement(item, every) if item.__class__ is Endorsement else plain(item, every)
+                for item in value
+            ]
         return data
 
     def write_course(model: Course, every: bool = False) -> dict[str, Any]:
@@ -4393,150 +3786,87 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.key
         if "key" in differs:
-            sent = differs["key"]
-            data["key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["key"] = as_sent(value, differs["key"], str, record.text, every)
         elif every or "key" not in left_out or value is not None:
             data["key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.title
         if "title" in differs:
-            sent = differs["title"]
-            data["title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["title"] = as_sent(value, differs["title"], str, record.text, every)
         elif every or "title" not in left_out or value is not None:
             data["title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.course_runs
-        if "course_runs" in differs:
-            sent = differs["course_runs"]
-            data["course_runs"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_course_run(item, every) if item.__class__ is CourseRun else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "course_runs" not in left_out or value.__class__ is not list or value:
-            data["course_runs"] = (
-                [
-                    write_course_run(item, every) if item.__class__ is CourseRun else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["course_runs"] = plain(value, every)
+        elif not value and "course_runs" in differs and differs["course_runs"] is None:
+            data["course_runs"] = [] if record.text else None
+        elif every or value or "course_runs" not in left_out:
+            data["course_runs"] = [
+                write_course_run(item, every) if item.__class__ is CourseRun else plain(item, every)
+                for item in value
+            ]
         value = model.enrollment_url
         if "enrollment_url" in differs:
-            sent = differs["enrollment_url"]
-            data["enrollment_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enrollment_url"] = as_sent(value, differs["enrollment_url"], str, record.text, every)
         elif every or "enrollment_url" not in left_out or value is not None:
             data["enrollment_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.entitlements
-        if "entitlements" in differs:
-            sent = differs["entitlements"]
-            data["entitlements"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_entitlement(item, every)
-                        if item.__class__ is Entitlement
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "entitlements" not in left_out or value.__class__ is not list or value:
-            data["entitlements"] = (
-                [
-                    write_entitlement(item, every) if item.__class__ is Entitlement else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["entitlements"] = plain(value, every)
+        elif not value and "entitlements" in differs and differs["entitlements"] is None:
+            data["entitlements"] = [] if record.text else None
+        elif every or value or "entitlements" not in left_out:
+            data["entitlements"] = [
+                write_entitlement(item, every) if item.__class__ is Entitlement else plain(item, every)
+                for item in value
+            ]
         value = model.owners
-        if "owners" in differs:
-            sent = differs["owners"]
-            data["owners"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_organization(item, every)
-                        if item.__class__ is Organization
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "owners" not in left_out or value.__class__ is not list or value:
-            data["owners"] = (
-                [
-                    write_organization(item, every) if item.__class__ is Organization else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["owners"] = plain(value, every)
+        elif not value and "owners" in differs and differs["owners"] is None:
+            data["owners"] = [] if record.text else None
+        elif every or value or "owners" not in left_out:
+            data["owners"] = [
+                write_organization(item, every) if item.__class__ is Organization else plain(item, every)
+                for item in value
+            ]
         value = model.image
-        if every or "image" not in left_out or value is not None:
-            data["image"] = (
-                None
-                if value is None
-                else (write_image(value, every) if value.__class__ is Image else plain(value, every))
-            )
+        if value.__class__ is Image:
+            data["image"] = write_image(value, every)
+        elif value is not None:
+            data["image"] = plain(value, every)
+        elif every or "image" not in left_out:
+            data["image"] = None
         value = model.short_description
         if "short_description" in differs:
-            sent = differs["short_description"]
-            data["short_description"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["short_description"] = as_sent(value, differs["short_description"], str, record.text, every)
         elif every or "short_description" not in left_out or value is not None:
             data["short_description"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.type
         if "type" in differs:
-            sent = differs["type"]
-            data["type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["type"] = as_sent(value, differs["type"], str, record.text, every)
         elif every or "type" not in left_out or value is not None:
             data["type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.url_slug
         if "url_slug" in differs:
-            sent = differs["url_slug"]
-            data["url_slug"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["url_slug"] = as_sent(value, differs["url_slug"], str, record.text, every)
         elif every or "url_slug" not in left_out or value is not None:
             data["url_slug"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.course_type
         if "course_type" in differs:
-            sent = differs["course_type"]
-            data["course_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course_type"] = as_sent(value, differs["course_type"], str, record.text, every)
         elif every or "course_type" not in left_out or value is not None:
             data["course_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.enterprise_subscription_inclusion
         if "enterprise_subscription_inclusion" in differs:
-            sent = differs["enterprise_subscription_inclusion"]
-            data["enterprise_subscription_inclusion"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["enterprise_subscription_inclusion"] = as_sent(
+                value, differs["enterprise_subscription_inclusion"], bool, record.text, every
             )
         elif every or "enterprise_subscription_inclusion" not in left_out or value is not None:
             data["enterprise_subscription_inclusion"] = (
@@ -4544,19 +3874,15 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.excluded_from_seo
         if "excluded_from_seo" in differs:
-            sent = differs["excluded_from_seo"]
-            data["excluded_from_seo"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
-            )
+            data["excluded_from_seo"] = as_sent(value, differs["excluded_from_seo"], bool, record.text, every)
         elif every or "excluded_from_seo" not in left_out or value is not None:
             data["excluded_from_seo"] = (
                 value if value is None or value.__class__ is bool else plain(value, every)
             )
         value = model.excluded_from_search
         if "excluded_from_search" in differs:
-            sent = differs["excluded_from_search"]
-            data["excluded_from_search"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["excluded_from_search"] = as_sent(
+                value, differs["excluded_from_search"], bool, record.text, every
             )
         elif every or "excluded_from_search" not in left_out or value is not None:
             data["excluded_from_search"] = (
@@ -4564,141 +3890,113 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.full_description
         if "full_description" in differs:
-            sent = differs["full_description"]
-            data["full_description"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["full_description"] = as_sent(value, differs["full_description"], str, record.text, every)
         elif every or "full_description" not in left_out or value is not None:
             data["full_description"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.level_type
         if "level_type" in differs:
-            sent = differs["level_type"]
-            data["level_type"] = (
-                sent
-                if value is sent or (value.__class__ is LevelType and value.value == sent)
-                else as_sent(value, sent, LevelType | str, record.text, every)
-            )
-        elif every or "level_type" not in left_out or value is not None:
-            data["level_type"] = (
-                value.value
-                if value.__class__ is LevelType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+            data["level_type"] = as_sent(value, differs["level_type"], LevelType | str, record.text, every)
+        elif value.__class__ is LevelType:
+            data["level_type"] = value.value
+        elif value.__class__ is str:
+            data["level_type"] = value
+        elif value is not None:
+            data["level_type"] = plain(value)
+        elif every or "level_type" not in left_out:
+            data["level_type"] = None
         value = model.subjects
-        if "subjects" in differs:
-            sent = differs["subjects"]
-            data["subjects"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_subject(item, every) if item.__class__ is Subject else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "subjects" not in left_out or value.__class__ is not list or value:
-            data["subjects"] = (
-                [
-                    write_subject(item, every) if item.__class__ is Subject else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["subjects"] = plain(value, every)
+        elif not value and "subjects" in differs and differs["subjects"] is None:
+            data["subjects"] = [] if record.text else None
+        elif every or value or "subjects" not in left_out:
+            data["subjects"] = [
+                write_subject(item, every) if item.__class__ is Subject else plain(item, every)
+                for item in value
+            ]
         value = model.prerequisites
         if "prerequisites" in differs:
-            sent = differs["prerequisites"]
-            data["prerequisites"] = as_sent(value, sent, list[dict[str, Any]], record.text, every)
+            data["prerequisites"] = as_sent(
+                value, differs["prerequisites"], list[dict[str, Any]], record.text, every
+            )
         elif every or "prerequisites" not in left_out or value.__class__ is not list or value:
             data["prerequisites"] = plain(value, every)
         value = model.prerequisites_raw
         if "prerequisites_raw" in differs:
-            sent = differs["prerequisites_raw"]
-            data["prerequisites_raw"] = as_sent(value, sent, list[Any], record.text, every)
+            data["prerequisites_raw"] = as_sent(
+                value, differs["prerequisites_raw"], list[Any], record.text, every
+            )
         elif every or "prerequisites_raw" not in left_out or value.__class__ is not list or value:
             data["prerequisites_raw"] = plain(value, every)
         value = model.expected_learning_items
         if "expected_learning_items" in differs:
-            sent = differs["expected_learning_items"]
-            data["expected_learning_items"] = as_sent(value, sent, list[Any], record.text, every)
+            data["expected_learning_items"] = as_sent(
+                value, differs["expected_learning_items"], list[Any], record.text, every
+            )
         elif every or "expected_learning_items" not in left_out or value.__class__ is not list or value:
             data["expected_learning_items"] = plain(value, every)
         value = model.video
         if "video" in differs:
-            sent = differs["video"]
-            data["video"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["video"] = as_sent(value, differs["video"], dict[str, Any], record.text, every)
         elif every or "video" not in left_out or value is not None:
             data["video"] = plain(value, every)
         value = model.sponsors
         if "sponsors" in differs:
-            sent = differs["sponsors"]
-            data["sponsors"] = as_sent(value, sent, list[Any], record.text, every)
+            data["sponsors"] = as_sent(value, differs["sponsors"], list[Any], record.text, every)
         elif every or "sponsors" not in left_out or value.__class__ is not list or value:
             data["sponsors"] = plain(value, every)
         value = model.modified
         if "modified" in differs:
-            sent = differs["modified"]
-            data["modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "modified" not in left_out or value is not None:
-            data["modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["modified"] = as_sent(value, differs["modified"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["modified"] = json_datetime(value)
+        elif value is not None:
+            data["modified"] = plain(value)
+        elif every or "modified" not in left_out:
+            data["modified"] = None
         value = model.marketing_url
         if "marketing_url" in differs:
-            sent = differs["marketing_url"]
-            data["marketing_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["marketing_url"] = as_sent(value, differs["marketing_url"], str, record.text, every)
         elif every or "marketing_url" not in left_out or value is not None:
             data["marketing_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.syllabus_raw
         if "syllabus_raw" in differs:
-            sent = differs["syllabus_raw"]
-            data["syllabus_raw"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["syllabus_raw"] = as_sent(value, differs["syllabus_raw"], str, record.text, every)
         elif every or "syllabus_raw" not in left_out or value is not None:
             data["syllabus_raw"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.outcome
         if "outcome" in differs:
-            sent = differs["outcome"]
-            data["outcome"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["outcome"] = as_sent(value, differs["outcome"], str, record.text, every)
         elif every or "outcome" not in left_out or value is not None:
             data["outcome"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.original_image
         if "original_image" in differs:
-            sent = differs["original_image"]
-            data["original_image"] = as_sent(value, sent, str | Image, record.text, every)
+            data["original_image"] = as_sent(
+                value, differs["original_image"], str | Image, record.text, every
+            )
         elif every or "original_image" not in left_out or value is not None:
             data["original_image"] = plain(value, every)
         value = model.card_image_url
         if "card_image_url" in differs:
-            sent = differs["card_image_url"]
-            data["card_image_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["card_image_url"] = as_sent(value, differs["card_image_url"], str, record.text, every)
         elif every or "card_image_url" not in left_out or value is not None:
             data["card_image_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.course
         if "course" in differs:
-            sent = differs["course"]
-            data["course"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["course"] = as_sent(value, differs["course"], str, record.text, every)
         elif every or "course" not in left_out or value is not None:
             data["course"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.image_url
         if "image_url" in differs:
-            sent = differs["image_url"]
-            data["image_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["image_url"] = as_sent(value, differs["image_url"], str, record.text, every)
         elif every or "image_url" not in left_out or value is not None:
             data["image_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.canonical_course_run_key
         if "canonical_course_run_key" in differs:
-            sent = differs["canonical_course_run_key"]
-            data["canonical_course_run_key"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["canonical_course_run_key"] = as_sent(
+                value, differs["canonical_course_run_key"], str, record.text, every
             )
         elif every or "canonical_course_run_key" not in left_out or value is not None:
             data["canonical_course_run_key"] = (
@@ -4706,19 +4004,15 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.extra_description
         if "extra_description" in differs:
-            sent = differs["extra_description"]
-            data["extra_description"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["extra_description"] = as_sent(value, differs["extra_description"], str, record.text, every)
         elif every or "extra_description" not in left_out or value is not None:
             data["extra_description"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.additional_information
         if "additional_information" in differs:
-            sent = differs["additional_information"]
-            data["additional_information"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["additional_information"] = as_sent(
+                value, differs["additional_information"], str, record.text, every
             )
         elif every or "additional_information" not in left_out or value is not None:
             data["additional_information"] = (
@@ -4726,21 +4020,20 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.additional_metadata
         if "additional_metadata" in differs:
-            sent = differs["additional_metadata"]
-            data["additional_metadata"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["additional_metadata"] = as_sent(
+                value, differs["additional_metadata"], dict[str, Any], record.text, every
+            )
         elif every or "additional_metadata" not in left_out or value is not None:
             data["additional_metadata"] = plain(value, every)
         value = model.faq
         if "faq" in differs:
-            sent = differs["faq"]
-            data["faq"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["faq"] = as_sent(value, differs["faq"], str, record.text, every)
         elif every or "faq" not in left_out or value is not None:
             data["faq"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.learner_testimonials
         if "learner_testimonials" in differs:
-            sent = differs["learner_testimonials"]
-            data["learner_testimonials"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["learner_testimonials"] = as_sent(
+                value, differs["learner_testimonials"], str, record.text, every
             )
         elif every or "learner_testimonials" not in left_out or value is not None:
             data["learner_testimonials"] = (
@@ -4748,19 +4041,15 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.enrollment_count
         if "enrollment_count" in differs:
-            sent = differs["enrollment_count"]
-            data["enrollment_count"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
-            )
+            data["enrollment_count"] = as_sent(value, differs["enrollment_count"], int, record.text, every)
         elif every or "enrollment_count" not in left_out or value is not None:
             data["enrollment_count"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.recent_enrollment_count
         if "recent_enrollment_count" in differs:
-            sent = differs["recent_enrollment_count"]
-            data["recent_enrollment_count"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["recent_enrollment_count"] = as_sent(
+                value, differs["recent_enrollment_count"], int, record.text, every
             )
         elif every or "recent_enrollment_count" not in left_out or value is not None:
             data["recent_enrollment_count"] = (
@@ -4768,71 +4057,65 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.topics
         if "topics" in differs:
-            sent = differs["topics"]
-            data["topics"] = as_sent(value, sent, list[Any], record.text, every)
+            data["topics"] = as_sent(value, differs["topics"], list[Any], record.text, every)
         elif every or "topics" not in left_out or value.__class__ is not list or value:
             data["topics"] = plain(value, every)
         value = model.key_for_reruns
         if "key_for_reruns" in differs:
-            sent = differs["key_for_reruns"]
-            data["key_for_reruns"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["key_for_reruns"] = as_sent(value, differs["key_for_reruns"], str, record.text, every)
         elif every or "key_for_reruns" not in left_out or value is not None:
             data["key_for_reruns"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.url_slug_history
         if "url_slug_history" in differs:
-            sent = differs["url_slug_history"]
-            data["url_slug_history"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "url_slug_history" not in left_out or value.__class__ is not list or value:
-            data["url_slug_history"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
+            data["url_slug_history"] = as_sent(
+                value, differs["url_slug_history"], list[str], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, str):
+            data["url_slug_history"] = plain(value, every)
+        elif every or value or "url_slug_history" not in left_out:
+            data["url_slug_history"] = list(value)
         value = model.url_redirects
         if "url_redirects" in differs:
-            sent = differs["url_redirects"]
-            data["url_redirects"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "url_redirects" not in left_out or value.__class__ is not list or value:
-            data["url_redirects"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["url_redirects"] = as_sent(value, differs["url_redirects"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["url_redirects"] = plain(value, every)
+        elif every or value or "url_redirects" not in left_out:
+            data["url_redirects"] = list(value)
         value = model.course_run_statuses
         if "course_run_statuses" in differs:
-            sent = differs["course_run_statuses"]
-            data["course_run_statuses"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "course_run_statuses" not in left_out or value.__class__ is not list or value:
-            data["course_run_statuses"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
+            data["course_run_statuses"] = as_sent(
+                value, differs["course_run_statuses"], list[str], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, str):
+            data["course_run_statuses"] = plain(value, every)
+        elif every or value or "course_run_statuses" not in left_out:
+            data["course_run_statuses"] = list(value)
         value = model.editors
         if "editors" in differs:
-            sent = differs["editors"]
-            data["editors"] = as_sent(value, sent, list[Any], record.text, every)
+            data["editors"] = as_sent(value, differs["editors"], list[Any], record.text, every)
         elif every or "editors" not in left_out or value.__class__ is not list or value:
             data["editors"] = plain(value, every)
         value = model.collaborators
         if "collaborators" in differs:
-            sent = differs["collaborators"]
-            data["collaborators"] = as_sent(value, sent, list[Any], record.text, every)
+            data["collaborators"] = as_sent(value, differs["collaborators"], list[Any], record.text, every)
         elif every or "collaborators" not in left_out or value.__class__ is not list or value:
             data["collaborators"] = plain(value, every)
         value = model.skill_names
         if "skill_names" in differs:
-            sent = differs["skill_names"]
-            data["skill_names"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "skill_names" not in left_out or value.__class__ is not list or value:
-            data["skill_names"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["skill_names"] = as_sent(value, differs["skill_names"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["skill_names"] = plain(value, every)
+        elif every or value or "skill_names" not in left_out:
+            data["skill_names"] = list(value)
         value = model.skills
         if "skills" in differs:
-            sent = differs["skills"]
-            data["skills"] = as_sent(value, sent, list[Any], record.text, every)
+            data["skills"] = as_sent(value, differs["skills"], list[Any], record.text, every)
         elif every or "skills" not in left_out or value.__class__ is not list or value:
             data["skills"] = plain(value, every)
         value = model.organization_short_code_override
         if "organization_short_code_override" in differs:
-            sent = differs["organization_short_code_override"]
-            data["organization_short_code_override"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["organization_short_code_override"] = as_sent(
+                value, differs["organization_short_code_override"], str, record.text, every
             )
         elif every or "organization_short_code_override" not in left_out or value is not None:
             data["organization_short_code_override"] = (
@@ -4840,9 +4123,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.organization_logo_override_url
         if "organization_logo_override_url" in differs:
-            sent = differs["organization_logo_override_url"]
-            data["organization_logo_override_url"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["organization_logo_override_url"] = as_sent(
+                value, differs["organization_logo_override_url"], str, record.text, every
             )
         elif every or "organization_logo_override_url" not in left_out or value is not None:
             data["organization_logo_override_url"] = (
@@ -4850,76 +4132,71 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.geolocation
         if "geolocation" in differs:
-            sent = differs["geolocation"]
-            data["geolocation"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["geolocation"] = as_sent(value, differs["geolocation"], dict[str, Any], record.text, every)
         elif every or "geolocation" not in left_out or value is not None:
             data["geolocation"] = plain(value, every)
         value = model.location_restriction
         if "location_restriction" in differs:
-            sent = differs["location_restriction"]
-            data["location_restriction"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["location_restriction"] = as_sent(
+                value, differs["location_restriction"], dict[str, Any], record.text, every
+            )
         elif every or "location_restriction" not in left_out or value is not None:
             data["location_restriction"] = plain(value, every)
         value = model.in_year_value
         if "in_year_value" in differs:
-            sent = differs["in_year_value"]
-            data["in_year_value"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["in_year_value"] = as_sent(
+                value, differs["in_year_value"], dict[str, Any], record.text, every
+            )
         elif every or "in_year_value" not in left_out or value is not None:
             data["in_year_value"] = plain(value, every)
         value = model.product_source
-        if every or "product_source" not in left_out or value is not None:
-            data["product_source"] = (
-                None
-                if value is None
-                else (
-                    write_product_source(value, every)
-                    if value.__class__ is ProductSource
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is ProductSource:
+            data["product_source"] = write_product_source(value, every)
+        elif value is not None:
+            data["product_source"] = plain(value, every)
+        elif every or "product_source" not in left_out:
+            data["product_source"] = None
         value = model.data_modified_timestamp
         if "data_modified_timestamp" in differs:
-            sent = differs["data_modified_timestamp"]
-            data["data_modified_timestamp"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "data_modified_timestamp" not in left_out or value is not None:
-            data["data_modified_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["data_modified_timestamp"] = as_sent(
+                value, differs["data_modified_timestamp"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["data_modified_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["data_modified_timestamp"] = plain(value)
+        elif every or "data_modified_timestamp" not in left_out:
+            data["data_modified_timestamp"] = None
         value = model.watchers
         if "watchers" in differs:
-            sent = differs["watchers"]
-            data["watchers"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "watchers" not in left_out or value.__class__ is not list or value:
-            data["watchers"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["watchers"] = as_sent(value, differs["watchers"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["watchers"] = plain(value, every)
+        elif every or value or "watchers" not in left_out:
+            data["watchers"] = list(value)
         value = model.programs
         if "programs" in differs:
-            sent = differs["programs"]
-            data["programs"] = as_sent(value, sent, list[Any], record.text, every)
+            data["programs"] = as_sent(value, differs["programs"], list[Any], record.text, every)
         elif every or "programs" not in left_out or value.__class__ is not list or value:
             data["programs"] = plain(value, every)
         value = model.course_run_keys
         if "course_run_keys" in differs:
-            sent = differs["course_run_keys"]
-            data["course_run_keys"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "course_run_keys" not in left_out or value.__class__ is not list or value:
-            data["course_run_keys"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
+            data["course_run_keys"] = as_sent(
+                value, differs["course_run_keys"], list[str], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, str):
+            data["course_run_keys"] = plain(value, every)
+        elif every or value or "course_run_keys" not in left_out:
+            data["course_run_keys"] = list(value)
         value = model.editable
         if "editable" in differs:
-            sent = differs["editable"]
-            data["editable"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["editable"] = as_sent(value, differs["editable"], bool, record.text, every)
         elif every or "editable" not in left_out or value is not None:
             data["editable"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.advertised_course_run_uuid
         if "advertised_course_run_uuid" in differs:
-            sent = differs["advertised_course_run_uuid"]
-            data["advertised_course_run_uuid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["advertised_course_run_uuid"] = as_sent(
+                value, differs["advertised_course_run_uuid"], str, record.text, every
             )
         elif every or "advertised_course_run_uuid" not in left_out or value is not None:
             data["advertised_course_run_uuid"] = (
@@ -4927,41 +4204,39 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.content_type
         if "content_type" in differs:
-            sent = differs["content_type"]
-            data["content_type"] = (
-                sent
-                if value is sent or (value.__class__ is ContentType and value.value == sent)
-                else as_sent(value, sent, ContentType | str, record.text, every)
+            data["content_type"] = as_sent(
+                value, differs["content_type"], ContentType | str, record.text, every
             )
-        elif every or "content_type" not in left_out or value is not None:
-            data["content_type"] = (
-                value.value
-                if value.__class__ is ContentType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ContentType:
+            data["content_type"] = value.value
+        elif value.__class__ is str:
+            data["content_type"] = value
+        elif value is not None:
+            data["content_type"] = plain(value)
+        elif every or "content_type" not in left_out:
+            data["content_type"] = None
         value = model.aggregation_key
         if "aggregation_key" in differs:
-            sent = differs["aggregation_key"]
-            data["aggregation_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["aggregation_key"] = as_sent(value, differs["aggregation_key"], str, record.text, every)
         elif every or "aggregation_key" not in left_out or value is not None:
             data["aggregation_key"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.content_last_modified
         if "content_last_modified" in differs:
-            sent = differs["content_last_modified"]
-            data["content_last_modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["content_last_modified"] = as_sent(
+                value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.parent_content_key
         if "parent_content_key" in differs:
-            sent = differs["parent_content_key"]
-            data["parent_content_key"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["parent_content_key"] = as_sent(
+                value, differs["parent_content_key"], str, record.text, every
             )
         elif every or "parent_content_key" not in left_out or value is not None:
             data["parent_content_key"] = (
@@ -4969,48 +4244,39 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.xapi_activity_id
         if "xapi_activity_id" in differs:
-            sent = differs["xapi_activity_id"]
-            data["xapi_activity_id"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["xapi_activity_id"] = as_sent(value, differs["xapi_activity_id"], str, record.text, every)
         elif every or "xapi_activity_id" not in left_out or value is not None:
             data["xapi_activity_id"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.active
         if "active" in differs:
-            sent = differs["active"]
-            data["active"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["active"] = as_sent(value, differs["active"], bool, record.text, every)
         elif every or "active" not in left_out or value is not None:
             data["active"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.normalized_metadata
-        if every or "normalized_metadata" not in left_out or value is not None:
-            data["normalized_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_normalized_content_metadata(value, every)
-                    if value.__class__ is NormalizedContentMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is NormalizedContentMetadata:
+            data["normalized_metadata"] = write_normalized_content_metadata(value, every)
+        elif value is not None:
+            data["normalized_metadata"] = plain(value, every)
+        elif every or "normalized_metadata" not in left_out:
+            data["normalized_metadata"] = None
         value = model.normalized_metadata_by_run
         if "normalized_metadata_by_run" in differs:
-            sent = differs["normalized_metadata_by_run"]
-            data["normalized_metadata_by_run"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["normalized_metadata_by_run"] = as_sent(
+                value, differs["normalized_metadata_by_run"], dict[str, Any], record.text, every
+            )
         elif every or "normalized_metadata_by_run" not in left_out or value is not None:
             data["normalized_metadata_by_run"] = plain(value, every)
         value = model.reviews_count
         if "reviews_count" in differs:
-            sent = differs["reviews_count"]
-            data["reviews_count"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["reviews_count"] = as_sent(value, differs["reviews_count"], int, record.text, every)
         elif every or "reviews_count" not in left_out or value is not None:
             data["reviews_count"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.avg_course_rating
         if "avg_course_rating" in differs:
-            sent = differs["avg_course_rating"]
-            data["avg_course_rating"] = (
-                sent if value is sent else as_sent(value, sent, float, record.text, every)
+            data["avg_course_rating"] = as_sent(
+                value, differs["avg_course_rating"], float, record.text, every
             )
         elif every or "avg_course_rating" not in left_out or value is not None:
             data["avg_course_rating"] = (
@@ -5018,9 +4284,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.first_enrollable_paid_seat_price
         if "first_enrollable_paid_seat_price" in differs:
-            sent = differs["first_enrollable_paid_seat_price"]
-            data["first_enrollable_paid_seat_price"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["first_enrollable_paid_seat_price"] = as_sent(
+                value, differs["first_enrollable_paid_seat_price"], int, record.text, every
             )
         elif every or "first_enrollable_paid_seat_price" not in left_out or value is not None:
             data["first_enrollable_paid_seat_price"] = (
@@ -5028,20 +4293,18 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.languages
         if "languages" in differs:
-            sent = differs["languages"]
-            data["languages"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "languages" not in left_out or value.__class__ is not list or value:
-            data["languages"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["languages"] = as_sent(value, differs["languages"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["languages"] = plain(value, every)
+        elif every or value or "languages" not in left_out:
+            data["languages"] = list(value)
         value = model.organizations
         if "organizations" in differs:
-            sent = differs["organizations"]
-            data["organizations"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "organizations" not in left_out or value.__class__ is not list or value:
-            data["organizations"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["organizations"] = as_sent(value, differs["organizations"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["organizations"] = plain(value, every)
+        elif every or value or "organizations" not in left_out:
+            data["organizations"] = list(value)
         return data
 
     def write_program(model: Program, every: bool = False) -> dict[str, Any]:
@@ -5053,167 +4316,119 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.title
         if "title" in differs:
-            sent = differs["title"]
-            data["title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["title"] = as_sent(value, differs["title"], str, record.text, every)
         elif every or "title" not in left_out or value is not None:
             data["title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.subtitle
         if "subtitle" in differs:
-            sent = differs["subtitle"]
-            data["subtitle"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["subtitle"] = as_sent(value, differs["subtitle"], str, record.text, every)
         elif every or "subtitle" not in left_out or value is not None:
             data["subtitle"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.type
         if "type" in differs:
-            sent = differs["type"]
-            data["type"] = (
-                sent
-                if value is sent or (value.__class__ is ProgramType and value.value == sent)
-                else as_sent(value, sent, ProgramType | str, record.text, every)
-            )
-        elif every or "type" not in left_out or value is not None:
-            data["type"] = (
-                value.value
-                if value.__class__ is ProgramType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+            data["type"] = as_sent(value, differs["type"], ProgramType | str, record.text, every)
+        elif value.__class__ is ProgramType:
+            data["type"] = value.value
+        elif value.__class__ is str:
+            data["type"] = value
+        elif value is not None:
+            data["type"] = plain(value)
+        elif every or "type" not in left_out:
+            data["type"] = None
         value = model.type_attrs
-        if every or "type_attrs" not in left_out or value is not None:
-            data["type_attrs"] = (
-                None
-                if value is None
-                else (write_type_attrs(value, every) if value.__class__ is TypeAttrs else plain(value, every))
-            )
+        if value.__class__ is TypeAttrs:
+            data["type_attrs"] = write_type_attrs(value, every)
+        elif value is not None:
+            data["type_attrs"] = plain(value, every)
+        elif every or "type_attrs" not in left_out:
+            data["type_attrs"] = None
         value = model.status
         if "status" in differs:
-            sent = differs["status"]
-            data["status"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["status"] = as_sent(value, differs["status"], str, record.text, every)
         elif every or "status" not in left_out or value is not None:
             data["status"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.marketing_slug
         if "marketing_slug" in differs:
-            sent = differs["marketing_slug"]
-            data["marketing_slug"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["marketing_slug"] = as_sent(value, differs["marketing_slug"], str, record.text, every)
         elif every or "marketing_slug" not in left_out or value is not None:
             data["marketing_slug"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.marketing_url
         if "marketing_url" in differs:
-            sent = differs["marketing_url"]
-            data["marketing_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["marketing_url"] = as_sent(value, differs["marketing_url"], str, record.text, every)
         elif every or "marketing_url" not in left_out or value is not None:
             data["marketing_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.banner_image
         if "banner_image" in differs:
-            sent = differs["banner_image"]
-            data["banner_image"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["banner_image"] = as_sent(value, differs["banner_image"], dict[str, Any], record.text, every)
         elif every or "banner_image" not in left_out or value is not None:
             data["banner_image"] = plain(value, every)
         value = model.hidden
         if "hidden" in differs:
-            sent = differs["hidden"]
-            data["hidden"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["hidden"] = as_sent(value, differs["hidden"], bool, record.text, every)
         elif every or "hidden" not in left_out or value is not None:
             data["hidden"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.courses
         if "courses" in differs:
-            sent = differs["courses"]
-            data["courses"] = as_sent(value, sent, list[dict[str, Any]], record.text, every)
+            data["courses"] = as_sent(value, differs["courses"], list[dict[str, Any]], record.text, every)
         elif every or "courses" not in left_out or value.__class__ is not list or value:
             data["courses"] = plain(value, every)
         value = model.authoring_organizations
-        if "authoring_organizations" in differs:
-            sent = differs["authoring_organizations"]
-            data["authoring_organizations"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_organization(item, every)
-                        if item.__class__ is Organization
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "authoring_organizations" not in left_out or value.__class__ is not list or value:
-            data["authoring_organizations"] = (
-                [
-                    write_organization(item, every) if item.__class__ is Organization else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["authoring_organizations"] = plain(value, every)
+        elif (
+            not value and "authoring_organizations" in differs and differs["authoring_organizations"] is None
+        ):
+            data["authoring_organizations"] = [] if record.text else None
+        elif every or value or "authoring_organizations" not in left_out:
+            data["authoring_organizations"] = [
+                write_organization(item, every) if item.__class__ is Organization else plain(item, every)
+                for item in value
+            ]
         value = model.card_image_url
         if "card_image_url" in differs:
-            sent = differs["card_image_url"]
-            data["card_image_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["card_image_url"] = as_sent(value, differs["card_image_url"], str, record.text, every)
         elif every or "card_image_url" not in left_out or value is not None:
             data["card_image_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.is_program_eligible_for_one_click_purchase
         if "is_program_eligible_for_one_click_purchase" in differs:
-            sent = differs["is_program_eligible_for_one_click_purchase"]
-            data["is_program_eligible_for_one_click_purchase"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_program_eligible_for_one_click_purchase"] = as_sent(
+                value, differs["is_program_eligible_for_one_click_purchase"], bool, record.text, every
             )
         elif every or "is_program_eligible_for_one_click_purchase" not in left_out or value is not None:
             data["is_program_eligible_for_one_click_purchase"] = (
                 value if value is None or value.__class__ is bool else plain(value, every)
             )
         value = model.degree
-        if every or "degree" not in left_out or value is not None:
-            data["degree"] = (
-                None
-                if value is None
-                else (write_degree(value, every) if value.__class__ is Degree else plain(value, every))
-            )
+        if value.__class__ is Degree:
+            data["degree"] = write_degree(value, every)
+        elif value is not None:
+            data["degree"] = plain(value, every)
+        elif every or "degree" not in left_out:
+            data["degree"] = None
         value = model.curricula
-        if "curricula" in differs:
-            sent = differs["curricula"]
-            data["curricula"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_curriculum(item, every) if item.__class__ is Curriculum else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "curricula" not in left_out or value.__class__ is not list or value:
-            data["curricula"] = (
-                [
-                    write_curriculum(item, every) if item.__class__ is Curriculum else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["curricula"] = plain(value, every)
+        elif not value and "curricula" in differs and differs["curricula"] is None:
+            data["curricula"] = [] if record.text else None
+        elif every or value or "curricula" not in left_out:
+            data["curricula"] = [
+                write_curriculum(item, every) if item.__class__ is Curriculum else plain(item, every)
+                for item in value
+            ]
         value = model.marketing_hook
         if "marketing_hook" in differs:
-            sent = differs["marketing_hook"]
-            data["marketing_hook"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["marketing_hook"] = as_sent(value, differs["marketing_hook"], str, record.text, every)
         elif every or "marketing_hook" not in left_out or value is not None:
             data["marketing_hook"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.total_hours_of_effort
         if "total_hours_of_effort" in differs:
-            sent = differs["total_hours_of_effort"]
-            data["total_hours_of_effort"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["total_hours_of_effort"] = as_sent(
+                value, differs["total_hours_of_effort"], int, record.text, every
             )
         elif every or "total_hours_of_effort" not in left_out or value is not None:
             data["total_hours_of_effort"] = (
@@ -5221,9 +4436,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.recent_enrollment_count
         if "recent_enrollment_count" in differs:
-            sent = differs["recent_enrollment_count"]
-            data["recent_enrollment_count"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["recent_enrollment_count"] = as_sent(
+                value, differs["recent_enrollment_count"], int, record.text, every
             )
         elif every or "recent_enrollment_count" not in left_out or value is not None:
             data["recent_enrollment_count"] = (
@@ -5231,9 +4445,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.organization_short_code_override
         if "organization_short_code_override" in differs:
-            sent = differs["organization_short_code_override"]
-            data["organization_short_code_override"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["organization_short_code_override"] = as_sent(
+                value, differs["organization_short_code_override"], str, record.text, every
             )
         elif every or "organization_short_code_override" not in left_out or value is not None:
             data["organization_short_code_override"] = (
@@ -5241,9 +4454,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.organization_logo_override_url
         if "organization_logo_override_url" in differs:
-            sent = differs["organization_logo_override_url"]
-            data["organization_logo_override_url"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["organization_logo_override_url"] = as_sent(
+                value, differs["organization_logo_override_url"], str, record.text, every
             )
         elif every or "organization_logo_override_url" not in left_out or value is not None:
             data["organization_logo_override_url"] = (
@@ -5251,50 +4463,41 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.primary_subject_override
         if "primary_subject_override" in differs:
-            sent = differs["primary_subject_override"]
-            data["primary_subject_override"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["primary_subject_override"] = as_sent(
+                value, differs["primary_subject_override"], dict[str, Any], record.text, every
+            )
         elif every or "primary_subject_override" not in left_out or value is not None:
             data["primary_subject_override"] = plain(value, every)
         value = model.level_type_override
-        if every or "level_type_override" not in left_out or value is not None:
-            data["level_type_override"] = (
-                None
-                if value is None
-                else (
-                    write_level_type_override(value, every)
-                    if value.__class__ is LevelTypeOverride
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is LevelTypeOverride:
+            data["level_type_override"] = write_level_type_override(value, every)
+        elif value is not None:
+            data["level_type_override"] = plain(value, every)
+        elif every or "level_type_override" not in left_out:
+            data["level_type_override"] = None
         value = model.language_override
         if "language_override" in differs:
-            sent = differs["language_override"]
-            data["language_override"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["language_override"] = as_sent(value, differs["language_override"], str, record.text, every)
         elif every or "language_override" not in left_out or value is not None:
             data["language_override"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.labels
         if "labels" in differs:
-            sent = differs["labels"]
-            data["labels"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "labels" not in left_out or value.__class__ is not list or value:
-            data["labels"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["labels"] = as_sent(value, differs["labels"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["labels"] = plain(value, every)
+        elif every or value or "labels" not in left_out:
+            data["labels"] = list(value)
         value = model.taxi_form
         if "taxi_form" in differs:
-            sent = differs["taxi_form"]
-            data["taxi_form"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["taxi_form"] = as_sent(value, differs["taxi_form"], dict[str, Any], record.text, every)
         elif every or "taxi_form" not in left_out or value is not None:
             data["taxi_form"] = plain(value, every)
         value = model.program_duration_override
         if "program_duration_override" in differs:
-            sent = differs["program_duration_override"]
-            data["program_duration_override"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["program_duration_override"] = as_sent(
+                value, differs["program_duration_override"], int, record.text, every
             )
         elif every or "program_duration_override" not in left_out or value is not None:
             data["program_duration_override"] = (
@@ -5302,19 +4505,19 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.data_modified_timestamp
         if "data_modified_timestamp" in differs:
-            sent = differs["data_modified_timestamp"]
-            data["data_modified_timestamp"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "data_modified_timestamp" not in left_out or value is not None:
-            data["data_modified_timestamp"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["data_modified_timestamp"] = as_sent(
+                value, differs["data_modified_timestamp"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["data_modified_timestamp"] = json_datetime(value)
+        elif value is not None:
+            data["data_modified_timestamp"] = plain(value)
+        elif every or "data_modified_timestamp" not in left_out:
+            data["data_modified_timestamp"] = None
         value = model.excluded_from_search
         if "excluded_from_search" in differs:
-            sent = differs["excluded_from_search"]
-            data["excluded_from_search"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["excluded_from_search"] = as_sent(
+                value, differs["excluded_from_search"], bool, record.text, every
             )
         elif every or "excluded_from_search" not in left_out or value is not None:
             data["excluded_from_search"] = (
@@ -5322,19 +4525,15 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.excluded_from_seo
         if "excluded_from_seo" in differs:
-            sent = differs["excluded_from_seo"]
-            data["excluded_from_seo"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
-            )
+            data["excluded_from_seo"] = as_sent(value, differs["excluded_from_seo"], bool, record.text, every)
         elif every or "excluded_from_seo" not in left_out or value is not None:
             data["excluded_from_seo"] = (
                 value if value is None or value.__class__ is bool else plain(value, every)
             )
         value = model.has_ofac_restrictions
         if "has_ofac_restrictions" in differs:
-            sent = differs["has_ofac_restrictions"]
-            data["has_ofac_restrictions"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["has_ofac_restrictions"] = as_sent(
+                value, differs["has_ofac_restrictions"], bool, record.text, every
             )
         elif every or "has_ofac_restrictions" not in left_out or value is not None:
             data["has_ofac_restrictions"] = (
@@ -5342,31 +4541,25 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.ofac_comment
         if "ofac_comment" in differs:
-            sent = differs["ofac_comment"]
-            data["ofac_comment"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["ofac_comment"] = as_sent(value, differs["ofac_comment"], str, record.text, every)
         elif every or "ofac_comment" not in left_out or value is not None:
             data["ofac_comment"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.overview
         if "overview" in differs:
-            sent = differs["overview"]
-            data["overview"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["overview"] = as_sent(value, differs["overview"], str, record.text, every)
         elif every or "overview" not in left_out or value is not None:
             data["overview"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.weeks_to_complete
         if "weeks_to_complete" in differs:
-            sent = differs["weeks_to_complete"]
-            data["weeks_to_complete"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
-            )
+            data["weeks_to_complete"] = as_sent(value, differs["weeks_to_complete"], int, record.text, every)
         elif every or "weeks_to_complete" not in left_out or value is not None:
             data["weeks_to_complete"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.weeks_to_complete_max
         if "weeks_to_complete_max" in differs:
-            sent = differs["weeks_to_complete_max"]
-            data["weeks_to_complete_max"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["weeks_to_complete_max"] = as_sent(
+                value, differs["weeks_to_complete_max"], int, record.text, every
             )
         elif every or "weeks_to_complete_max" not in left_out or value is not None:
             data["weeks_to_complete_max"] = (
@@ -5374,9 +4567,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.weeks_to_complete_min
         if "weeks_to_complete_min" in differs:
-            sent = differs["weeks_to_complete_min"]
-            data["weeks_to_complete_min"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["weeks_to_complete_min"] = as_sent(
+                value, differs["weeks_to_complete_min"], int, record.text, every
             )
         elif every or "weeks_to_complete_min" not in left_out or value is not None:
             data["weeks_to_complete_min"] = (
@@ -5384,9 +4576,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.min_hours_effort_per_week
         if "min_hours_effort_per_week" in differs:
-            sent = differs["min_hours_effort_per_week"]
-            data["min_hours_effort_per_week"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["min_hours_effort_per_week"] = as_sent(
+                value, differs["min_hours_effort_per_week"], int, record.text, every
             )
         elif every or "min_hours_effort_per_week" not in left_out or value is not None:
             data["min_hours_effort_per_week"] = (
@@ -5394,9 +4585,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.max_hours_effort_per_week
         if "max_hours_effort_per_week" in differs:
-            sent = differs["max_hours_effort_per_week"]
-            data["max_hours_effort_per_week"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["max_hours_effort_per_week"] = as_sent(
+                value, differs["max_hours_effort_per_week"], int, record.text, every
             )
         elif every or "max_hours_effort_per_week" not in left_out or value is not None:
             data["max_hours_effort_per_week"] = (
@@ -5404,221 +4594,147 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.video
         if "video" in differs:
-            sent = differs["video"]
-            data["video"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["video"] = as_sent(value, differs["video"], dict[str, Any], record.text, every)
         elif every or "video" not in left_out or value is not None:
             data["video"] = plain(value, every)
         value = model.expected_learning_items
         if "expected_learning_items" in differs:
-            sent = differs["expected_learning_items"]
-            data["expected_learning_items"] = as_sent(value, sent, list[Any], record.text, every)
+            data["expected_learning_items"] = as_sent(
+                value, differs["expected_learning_items"], list[Any], record.text, every
+            )
         elif every or "expected_learning_items" not in left_out or value.__class__ is not list or value:
             data["expected_learning_items"] = plain(value, every)
         value = model.faq
         if "faq" in differs:
-            sent = differs["faq"]
-            data["faq"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "faq" not in left_out or value.__class__ is not list or value:
-            data["faq"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["faq"] = as_sent(value, differs["faq"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["faq"] = plain(value, every)
+        elif every or value or "faq" not in left_out:
+            data["faq"] = list(value)
         value = model.credit_backing_organizations
         if "credit_backing_organizations" in differs:
-            sent = differs["credit_backing_organizations"]
             data["credit_backing_organizations"] = as_sent(
-                value, sent, list[dict[str, Any]], record.text, every
+                value, differs["credit_backing_organizations"], list[dict[str, Any]], record.text, every
             )
         elif every or "credit_backing_organizations" not in left_out or value.__class__ is not list or value:
             data["credit_backing_organizations"] = plain(value, every)
         value = model.corporate_endorsements
-        if "corporate_endorsements" in differs:
-            sent = differs["corporate_endorsements"]
-            data["corporate_endorsements"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_corporate_endorsement(item, every)
-                        if item.__class__ is CorporateEndorsement
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "corporate_endorsements" not in left_out or value.__class__ is not list or value:
-            data["corporate_endorsements"] = (
-                [
-                    write_corporate_endorsement(item, every)
-                    if item.__class__ is CorporateEndorsement
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["corporate_endorsements"] = plain(value, every)
+        elif not value and "corporate_endorsements" in differs and differs["corporate_endorsements"] is None:
+            data["corporate_endorsements"] = [] if record.text else None
+        elif every or value or "corporate_endorsements" not in left_out:
+            data["corporate_endorsements"] = [
+                write_corporate_endorsement(item, every)
+                if item.__class__ is CorporateEndorsement
+                else plain(item, every)
+                for item in value
+            ]
         value = model.job_outlook_items
         if "job_outlook_items" in differs:
-            sent = differs["job_outlook_items"]
-            data["job_outlook_items"] = as_sent(value, sent, list[dict[str, Any]], record.text, every)
+            data["job_outlook_items"] = as_sent(
+                value, differs["job_outlook_items"], list[dict[str, Any]], record.text, every
+            )
         elif every or "job_outlook_items" not in left_out or value.__class__ is not list or value:
             data["job_outlook_items"] = plain(value, every)
         value = model.individual_endorsements
-        if "individual_endorsements" in differs:
-            sent = differs["individual_endorsements"]
-            data["individual_endorsements"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_endorsement(item, every)
-                        if item.__class__ is Endorsement
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "individual_endorsements" not in left_out or value.__class__ is not list or value:
-            data["individual_endorsements"] = (
-                [
-                    write_endorsement(item, every) if item.__class__ is Endorsement else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["individual_endorsements"] = plain(value, every)
+        elif (
+            not value and "individual_endorsements" in differs and differs["individual_endorsements"] is None
+        ):
+            data["individual_endorsements"] = [] if record.text else None
+        elif every or value or "individual_endorsements" not in left_out:
+            data["individual_endorsements"] = [
+                write_endorsement(item, every) if item.__class__ is Endorsement else plain(item, every)
+                for item in value
+            ]
         value = model.languages
         if "languages" in differs:
-            sent = differs["languages"]
-            data["languages"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "languages" not in left_out or value.__class__ is not list or value:
-            data["languages"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["languages"] = as_sent(value, differs["languages"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["languages"] = plain(value, every)
+        elif every or value or "languages" not in left_out:
+            data["languages"] = list(value)
         value = model.transcript_languages
         if "transcript_languages" in differs:
-            sent = differs["transcript_languages"]
-            data["transcript_languages"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "transcript_languages" not in left_out or value.__class__ is not list or value:
-            data["transcript_languages"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
+            data["transcript_languages"] = as_sent(
+                value, differs["transcript_languages"], list[str], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, str):
+            data["transcript_languages"] = plain(value, every)
+        elif every or value or "transcript_languages" not in left_out:
+            data["transcript_languages"] = list(value)
         value = model.subjects
-        if "subjects" in differs:
-            sent = differs["subjects"]
-            data["subjects"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_subject(item, every) if item.__class__ is Subject else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "subjects" not in left_out or value.__class__ is not list or value:
-            data["subjects"] = (
-                [
-                    write_subject(item, every) if item.__class__ is Subject else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["subjects"] = plain(value, every)
+        elif not value and "subjects" in differs and differs["subjects"] is None:
+            data["subjects"] = [] if record.text else None
+        elif every or value or "subjects" not in left_out:
+            data["subjects"] = [
+                write_subject(item, every) if item.__class__ is Subject else plain(item, every)
+                for item in value
+            ]
         value = model.price_ranges
         if "price_ranges" in differs:
-            sent = differs["price_ranges"]
-            data["price_ranges"] = as_sent(value, sent, list[int], record.text, every)
-        elif every or "price_ranges" not in left_out or value.__class__ is not list or value:
-            data["price_ranges"] = (
-                list(value) if value.__class__ is list and of_class(value, int) else plain(value, every)
-            )
+            data["price_ranges"] = as_sent(value, differs["price_ranges"], list[int], record.text, every)
+        elif value.__class__ is not list or not of_class(value, int):
+            data["price_ranges"] = plain(value, every)
+        elif every or value or "price_ranges" not in left_out:
+            data["price_ranges"] = list(value)
         value = model.staff
-        if "staff" in differs:
-            sent = differs["staff"]
-            data["staff"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_staff(item, every) if item.__class__ is Staff else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "staff" not in left_out or value.__class__ is not list or value:
-            data["staff"] = (
-                [
-                    write_staff(item, every) if item.__class__ is Staff else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["staff"] = plain(value, every)
+        elif not value and "staff" in differs and differs["staff"] is None:
+            data["staff"] = [] if record.text else None
+        elif every or value or "staff" not in left_out:
+            data["staff"] = [
+                write_staff(item, every) if item.__class__ is Staff else plain(item, every) for item in value
+            ]
         value = model.credit_redemption_overview
         if "credit_redemption_overview" in differs:
-            sent = differs["credit_redemption_overview"]
             data["credit_redemption_overview"] = as_sent(
-                value, sent, str | dict[str, Any], record.text, every
+                value, differs["credit_redemption_overview"], str | dict[str, Any], record.text, every
             )
         elif every or "credit_redemption_overview" not in left_out or value is not None:
             data["credit_redemption_overview"] = plain(value, every)
         value = model.applicable_seat_types
         if "applicable_seat_types" in differs:
-            sent = differs["applicable_seat_types"]
-            data["applicable_seat_types"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "applicable_seat_types" not in left_out or value.__class__ is not list or value:
-            data["applicable_seat_types"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
+            data["applicable_seat_types"] = as_sent(
+                value, differs["applicable_seat_types"], list[str], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, str):
+            data["applicable_seat_types"] = plain(value, every)
+        elif every or value or "applicable_seat_types" not in left_out:
+            data["applicable_seat_types"] = list(value)
         value = model.instructor_ordering
         if "instructor_ordering" in differs:
-            sent = differs["instructor_ordering"]
-            data["instructor_ordering"] = as_sent(value, sent, list[dict[str, Any]], record.text, every)
+            data["instructor_ordering"] = as_sent(
+                value, differs["instructor_ordering"], list[dict[str, Any]], record.text, every
+            )
         elif every or "instructor_ordering" not in left_out or value.__class__ is not list or value:
             data["instructor_ordering"] = plain(value, every)
         value = model.enrollment_count
         if "enrollment_count" in differs:
-            sent = differs["enrollment_count"]
-            data["enrollment_count"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
-            )
+            data["enrollment_count"] = as_sent(value, differs["enrollment_count"], int, record.text, every)
         elif every or "enrollment_count" not in left_out or value is not None:
             data["enrollment_count"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.topics
         if "topics" in differs:
-            sent = differs["topics"]
-            data["topics"] = as_sent(value, sent, list[Any], record.text, every)
+            data["topics"] = as_sent(value, differs["topics"], list[Any], record.text, every)
         elif every or "topics" not in left_out or value.__class__ is not list or value:
             data["topics"] = plain(value, every)
         value = model.credit_value
         if "credit_value" in differs:
-            sent = differs["credit_value"]
-            data["credit_value"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["credit_value"] = as_sent(value, differs["credit_value"], int, record.text, every)
         elif every or "credit_value" not in left_out or value is not None:
             data["credit_value"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.enterprise_subscription_inclusion
         if "enterprise_subscription_inclusion" in differs:
-            sent = differs["enterprise_subscription_inclusion"]
-            data["enterprise_subscription_inclusion"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["enterprise_subscription_inclusion"] = as_sent(
+                value, differs["enterprise_subscription_inclusion"], bool, record.text, every
             )
         elif every or "enterprise_subscription_inclusion" not in left_out or value is not None:
             data["enterprise_subscription_inclusion"] = (
@@ -5626,21 +4742,20 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.geolocation
         if "geolocation" in differs:
-            sent = differs["geolocation"]
-            data["geolocation"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["geolocation"] = as_sent(value, differs["geolocation"], dict[str, Any], record.text, every)
         elif every or "geolocation" not in left_out or value is not None:
             data["geolocation"] = plain(value, every)
         value = model.location_restriction
         if "location_restriction" in differs:
-            sent = differs["location_restriction"]
-            data["location_restriction"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["location_restriction"] = as_sent(
+                value, differs["location_restriction"], dict[str, Any], record.text, every
+            )
         elif every or "location_restriction" not in left_out or value is not None:
             data["location_restriction"] = plain(value, every)
         value = model.is_2u_degree_program
         if "is_2u_degree_program" in differs:
-            sent = differs["is_2u_degree_program"]
-            data["is_2u_degree_program"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_2u_degree_program"] = as_sent(
+                value, differs["is_2u_degree_program"], bool, record.text, every
             )
         elif every or "is_2u_degree_program" not in left_out or value is not None:
             data["is_2u_degree_program"] = (
@@ -5648,40 +4763,34 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.in_year_value
         if "in_year_value" in differs:
-            sent = differs["in_year_value"]
-            data["in_year_value"] = as_sent(value, sent, dict[str, Any], record.text, every)
+            data["in_year_value"] = as_sent(
+                value, differs["in_year_value"], dict[str, Any], record.text, every
+            )
         elif every or "in_year_value" not in left_out or value is not None:
             data["in_year_value"] = plain(value, every)
         value = model.skill_names
         if "skill_names" in differs:
-            sent = differs["skill_names"]
-            data["skill_names"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "skill_names" not in left_out or value.__class__ is not list or value:
-            data["skill_names"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["skill_names"] = as_sent(value, differs["skill_names"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["skill_names"] = plain(value, every)
+        elif every or value or "skill_names" not in left_out:
+            data["skill_names"] = list(value)
         value = model.skills
         if "skills" in differs:
-            sent = differs["skills"]
-            data["skills"] = as_sent(value, sent, list[Any], record.text, every)
+            data["skills"] = as_sent(value, differs["skills"], list[Any], record.text, every)
         elif every or "skills" not in left_out or value.__class__ is not list or value:
             data["skills"] = plain(value, every)
         value = model.product_source
-        if every or "product_source" not in left_out or value is not None:
-            data["product_source"] = (
-                None
-                if value is None
-                else (
-                    write_product_source(value, every)
-                    if value.__class__ is ProductSource
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is ProductSource:
+            data["product_source"] = write_product_source(value, every)
+        elif value is not None:
+            data["product_source"] = plain(value, every)
+        elif every or "product_source" not in left_out:
+            data["product_source"] = None
         value = model.subscription_eligible
         if "subscription_eligible" in differs:
-            sent = differs["subscription_eligible"]
-            data["subscription_eligible"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["subscription_eligible"] = as_sent(
+                value, differs["subscription_eligible"], bool, record.text, every
             )
         elif every or "subscription_eligible" not in left_out or value is not None:
             data["subscription_eligible"] = (
@@ -5689,33 +4798,33 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.subscription_prices
         if "subscription_prices" in differs:
-            sent = differs["subscription_prices"]
-            data["subscription_prices"] = as_sent(value, sent, list[int], record.text, every)
-        elif every or "subscription_prices" not in left_out or value.__class__ is not list or value:
-            data["subscription_prices"] = (
-                list(value) if value.__class__ is list and of_class(value, int) else plain(value, every)
+            data["subscription_prices"] = as_sent(
+                value, differs["subscription_prices"], list[int], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, int):
+            data["subscription_prices"] = plain(value, every)
+        elif every or value or "subscription_prices" not in left_out:
+            data["subscription_prices"] = list(value)
         value = model.enrollment_url
         if "enrollment_url" in differs:
-            sent = differs["enrollment_url"]
-            data["enrollment_url"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enrollment_url"] = as_sent(value, differs["enrollment_url"], str, record.text, every)
         elif every or "enrollment_url" not in left_out or value is not None:
             data["enrollment_url"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.content_last_modified
         if "content_last_modified" in differs:
-            sent = differs["content_last_modified"]
-            data["content_last_modified"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "content_last_modified" not in left_out or value is not None:
-            data["content_last_modified"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["content_last_modified"] = as_sent(
+                value, differs["content_last_modified"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["content_last_modified"] = json_datetime(value)
+        elif value is not None:
+            data["content_last_modified"] = plain(value)
+        elif every or "content_last_modified" not in left_out:
+            data["content_last_modified"] = None
         value = model.parent_content_key
         if "parent_content_key" in differs:
-            sent = differs["parent_content_key"]
-            data["parent_content_key"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["parent_content_key"] = as_sent(
+                value, differs["parent_content_key"], str, record.text, every
             )
         elif every or "parent_content_key" not in left_out or value is not None:
             data["parent_content_key"] = (
@@ -5723,68 +4832,62 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.aggregation_key
         if "aggregation_key" in differs:
-            sent = differs["aggregation_key"]
-            data["aggregation_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["aggregation_key"] = as_sent(value, differs["aggregation_key"], str, record.text, every)
         elif every or "aggregation_key" not in left_out or value is not None:
             data["aggregation_key"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.authoring_organization_uuids
         if "authoring_organization_uuids" in differs:
-            sent = differs["authoring_organization_uuids"]
-            data["authoring_organization_uuids"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "authoring_organization_uuids" not in left_out or value.__class__ is not list or value:
-            data["authoring_organization_uuids"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
+            data["authoring_organization_uuids"] = as_sent(
+                value, differs["authoring_organization_uuids"], list[str], record.text, every
             )
+        elif value.__class__ is not list or not of_class(value, str):
+            data["authoring_organization_uuids"] = plain(value, every)
+        elif every or value or "authoring_organization_uuids" not in left_out:
+            data["authoring_organization_uuids"] = list(value)
         value = model.content_type
         if "content_type" in differs:
-            sent = differs["content_type"]
-            data["content_type"] = (
-                sent
-                if value is sent or (value.__class__ is ContentType and value.value == sent)
-                else as_sent(value, sent, ContentType | str, record.text, every)
+            data["content_type"] = as_sent(
+                value, differs["content_type"], ContentType | str, record.text, every
             )
-        elif every or "content_type" not in left_out or value is not None:
-            data["content_type"] = (
-                value.value
-                if value.__class__ is ContentType
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is ContentType:
+            data["content_type"] = value.value
+        elif value.__class__ is str:
+            data["content_type"] = value
+        elif value is not None:
+            data["content_type"] = plain(value)
+        elif every or "content_type" not in left_out:
+            data["content_type"] = None
         value = model.language
         if "language" in differs:
-            sent = differs["language"]
-            data["language"] = as_sent(value, sent, str | list[str], record.text, every)
+            data["language"] = as_sent(value, differs["language"], str | list[str], record.text, every)
         elif every or "language" not in left_out or value is not None:
             data["language"] = plain(value, every)
         value = model.partner
         if "partner" in differs:
-            sent = differs["partner"]
-            data["partner"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["partner"] = as_sent(value, differs["partner"], str, record.text, every)
         elif every or "partner" not in left_out or value is not None:
             data["partner"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.published
         if "published" in differs:
-            sent = differs["published"]
-            data["published"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["published"] = as_sent(value, differs["published"], bool, record.text, every)
         elif every or "published" not in left_out or value is not None:
             data["published"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.staff_uuids
         if "staff_uuids" in differs:
-            sent = differs["staff_uuids"]
-            data["staff_uuids"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "staff_uuids" not in left_out or value.__class__ is not list or value:
-            data["staff_uuids"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["staff_uuids"] = as_sent(value, differs["staff_uuids"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["staff_uuids"] = plain(value, every)
+        elif every or value or "staff_uuids" not in left_out:
+            data["staff_uuids"] = list(value)
         value = model.subject_uuids
         if "subject_uuids" in differs:
-            sent = differs["subject_uuids"]
-            data["subject_uuids"] = as_sent(value, sent, list[str], record.text, every)
-        elif every or "subject_uuids" not in left_out or value.__class__ is not list or value:
-            data["subject_uuids"] = (
-                list(value) if value.__class__ is list and of_class(value, str) else plain(value, every)
-            )
+            data["subject_uuids"] = as_sent(value, differs["subject_uuids"], list[str], record.text, every)
+        elif value.__class__ is not list or not of_class(value, str):
+            data["subject_uuids"] = plain(value, every)
+        elif every or value or "subject_uuids" not in left_out:
+            data["subject_uuids"] = list(value)
         return data
 
     def write_assignment(model: Assignment, every: bool = False) -> dict[str, Any]:
@@ -5796,15 +4899,13 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.assignment_configuration
         if "assignment_configuration" in differs:
-            sent = differs["assignment_configuration"]
-            data["assignment_configuration"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["assignment_configuration"] = as_sent(
+                value, differs["assignment_configuration"], str, record.text, every
             )
         elif every or "assignment_configuration" not in left_out or value is not None:
             data["assignment_configuration"] = (
@@ -5812,27 +4913,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.learner_email
         if "learner_email" in differs:
-            sent = differs["learner_email"]
-            data["learner_email"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["learner_email"] = as_sent(value, differs["learner_email"], str, record.text, every)
         elif every or "learner_email" not in left_out or value is not None:
             data["learner_email"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.lms_user_id
         if "lms_user_id" in differs:
-            sent = differs["lms_user_id"]
-            data["lms_user_id"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["lms_user_id"] = as_sent(value, differs["lms_user_id"], int, record.text, every)
         elif every or "lms_user_id" not in left_out or value is not None:
             data["lms_user_id"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.content_key
         if "content_key" in differs:
-            sent = differs["content_key"]
-            data["content_key"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["content_key"] = as_sent(value, differs["content_key"], str, record.text, every)
         elif every or "content_key" not in left_out or value is not None:
             data["content_key"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.parent_content_key
         if "parent_content_key" in differs:
-            sent = differs["parent_content_key"]
-            data["parent_content_key"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["parent_content_key"] = as_sent(
+                value, differs["parent_content_key"], str, record.text, every
             )
         elif every or "parent_content_key" not in left_out or value is not None:
             data["parent_content_key"] = (
@@ -5840,9 +4937,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.is_assigned_course_run
         if "is_assigned_course_run" in differs:
-            sent = differs["is_assigned_course_run"]
-            data["is_assigned_course_run"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_assigned_course_run"] = as_sent(
+                value, differs["is_assigned_course_run"], bool, record.text, every
             )
         elif every or "is_assigned_course_run" not in left_out or value is not None:
             data["is_assigned_course_run"] = (
@@ -5850,132 +4946,91 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.content_title
         if "content_title" in differs:
-            sent = differs["content_title"]
-            data["content_title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["content_title"] = as_sent(value, differs["content_title"], str, record.text, every)
         elif every or "content_title" not in left_out or value is not None:
             data["content_title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.content_quantity
         if "content_quantity" in differs:
-            sent = differs["content_quantity"]
-            data["content_quantity"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
-            )
+            data["content_quantity"] = as_sent(value, differs["content_quantity"], int, record.text, every)
         elif every or "content_quantity" not in left_out or value is not None:
             data["content_quantity"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.state
         if "state" in differs:
-            sent = differs["state"]
-            data["state"] = (
-                sent
-                if value is sent or (value.__class__ is AssignmentState and value.value == sent)
-                else as_sent(value, sent, AssignmentState | str, record.text, every)
-            )
-        elif every or "state" not in left_out or value is not None:
-            data["state"] = (
-                value.value
-                if value.__class__ is AssignmentState
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+            data["state"] = as_sent(value, differs["state"], AssignmentState | str, record.text, every)
+        elif value.__class__ is AssignmentState:
+            data["state"] = value.value
+        elif value.__class__ is str:
+            data["state"] = value
+        elif value is not None:
+            data["state"] = plain(value)
+        elif every or "state" not in left_out:
+            data["state"] = None
         value = model.transaction_uuid
         if "transaction_uuid" in differs:
-            sent = differs["transaction_uuid"]
-            data["transaction_uuid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
-            )
+            data["transaction_uuid"] = as_sent(value, differs["transaction_uuid"], str, record.text, every)
         elif every or "transaction_uuid" not in left_out or value is not None:
             data["transaction_uuid"] = (
                 value if value is None or value.__class__ is str else plain(value, every)
             )
         value = model.actions
-        if "actions" in differs:
-            sent = differs["actions"]
-            data["actions"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_assignment_action(item, every)
-                        if item.__class__ is AssignmentAction
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "actions" not in left_out or value.__class__ is not list or value:
-            data["actions"] = (
-                [
-                    write_assignment_action(item, every)
-                    if item.__class__ is AssignmentAction
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["actions"] = plain(value, every)
+        elif not value and "actions" in differs and differs["actions"] is None:
+            data["actions"] = [] if record.text else None
+        elif every or value or "actions" not in left_out:
+            data["actions"] = [
+                write_assignment_action(item, every)
+                if item.__class__ is AssignmentAction
+                else plain(item, every)
+                for item in value
+            ]
         value = model.earliest_possible_expiration
-        if every or "earliest_possible_expiration" not in left_out or value is not None:
-            data["earliest_possible_expiration"] = (
-                None
-                if value is None
-                else (
-                    write_earliest_possible_expiration(value, every)
-                    if value.__class__ is EarliestPossibleExpiration
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is EarliestPossibleExpiration:
+            data["earliest_possible_expiration"] = write_earliest_possible_expiration(value, every)
+        elif value is not None:
+            data["earliest_possible_expiration"] = plain(value, every)
+        elif every or "earliest_possible_expiration" not in left_out:
+            data["earliest_possible_expiration"] = None
         value = model.recent_action
-        if every or "recent_action" not in left_out or value is not None:
-            data["recent_action"] = (
-                None
-                if value is None
-                else (
-                    write_recent_action(value, every)
-                    if value.__class__ is RecentAction
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is RecentAction:
+            data["recent_action"] = write_recent_action(value, every)
+        elif value is not None:
+            data["recent_action"] = plain(value, every)
+        elif every or "recent_action" not in left_out:
+            data["recent_action"] = None
         value = model.learner_state
         if "learner_state" in differs:
-            sent = differs["learner_state"]
-            data["learner_state"] = (
-                sent
-                if value is sent or (value.__class__ is LearnerState and value.value == sent)
-                else as_sent(value, sent, LearnerState | str, record.text, every)
+            data["learner_state"] = as_sent(
+                value, differs["learner_state"], LearnerState | str, record.text, every
             )
-        elif every or "learner_state" not in left_out or value is not None:
-            data["learner_state"] = (
-                value.value
-                if value.__class__ is LearnerState
-                else (value if value is None or value.__class__ is str else plain(value))
-            )
+        elif value.__class__ is LearnerState:
+            data["learner_state"] = value.value
+        elif value.__class__ is str:
+            data["learner_state"] = value
+        elif value is not None:
+            data["learner_state"] = plain(value)
+        elif every or "learner_state" not in left_out:
+            data["learner_state"] = None
         value = model.error_reason
         if "error_reason" in differs:
-            sent = differs["error_reason"]
-            data["error_reason"] = as_sent(value, sent, str | dict[str, Any], record.text, every)
+            data["error_reason"] = as_sent(
+                value, differs["error_reason"], str | dict[str, Any], record.text, every
+            )
         elif every or "error_reason" not in left_out or value is not None:
             data["error_reason"] = plain(value, every)
         value = model.content_metadata
-        if every or "content_metadata" not in left_out or value is not None:
-            data["content_metadata"] = (
-                None
-                if value is None
-                else (
-                    write_assignment_content_metadata(value, every)
-                    if value.__class__ is AssignmentContentMetadata
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is AssignmentContentMetadata:
+            data["content_metadata"] = write_assignment_content_metadata(value, every)
+        elif value is not None:
+            data["content_metadata"] = plain(value, every)
+        elif every or "content_metadata" not in left_out:
+            data["content_metadata"] = None
         value = model.learner_acknowledged
         if "learner_acknowledged" in differs:
-            sent = differs["learner_acknowledged"]
-            data["learner_acknowledged"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["learner_acknowledged"] = as_sent(
+                value, differs["learner_acknowledged"], bool, record.text, every
             )
         elif every or "learner_acknowledged" not in left_out or value is not None:
             data["learner_acknowledged"] = (
@@ -5992,108 +5047,66 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.count
         if "count" in differs:
-            sent = differs["count"]
-            data["count"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["count"] = as_sent(value, differs["count"], int, record.text, every)
         elif every or "count" not in left_out or value is not None:
             data["count"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.page_count
         if "page_count" in differs:
-            sent = differs["page_count"]
-            data["page_count"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["page_count"] = as_sent(value, differs["page_count"], int, record.text, every)
         elif every or "page_count" not in left_out or value is not None:
             data["page_count"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.page_size
         if "page_size" in differs:
-            sent = differs["page_size"]
-            data["page_size"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["page_size"] = as_sent(value, differs["page_size"], int, record.text, every)
         elif every or "page_size" not in left_out or value is not None:
             data["page_size"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.current_page
         if "current_page" in differs:
-            sent = differs["current_page"]
-            data["current_page"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["current_page"] = as_sent(value, differs["current_page"], int, record.text, every)
         elif every or "current_page" not in left_out or value is not None:
             data["current_page"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.num_pages
         if "num_pages" in differs:
-            sent = differs["num_pages"]
-            data["num_pages"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["num_pages"] = as_sent(value, differs["num_pages"], int, record.text, every)
         elif every or "num_pages" not in left_out or value is not None:
             data["num_pages"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.start
         if "start" in differs:
-            sent = differs["start"]
-            data["start"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["start"] = as_sent(value, differs["start"], int, record.text, every)
         elif every or "start" not in left_out or value is not None:
             data["start"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.next
         if "next" in differs:
-            sent = differs["next"]
-            data["next"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["next"] = as_sent(value, differs["next"], str, record.text, every)
         elif every or "next" not in left_out or value is not None:
             data["next"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.previous
         if "previous" in differs:
-            sent = differs["previous"]
-            data["previous"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["previous"] = as_sent(value, differs["previous"], str, record.text, every)
         elif every or "previous" not in left_out or value is not None:
             data["previous"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.results
-        if "results" in differs:
-            sent = differs["results"]
-            data["results"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_assignment(item, every) if item.__class__ is Assignment else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "results" not in left_out or value.__class__ is not list or value:
-            data["results"] = (
-                [
-                    write_assignment(item, every) if item.__class__ is Assignment else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["results"] = plain(value, every)
+        elif not value and "results" in differs and differs["results"] is None:
+            data["results"] = [] if record.text else None
+        elif every or value or "results" not in left_out:
+            data["results"] = [
+                write_assignment(item, every) if item.__class__ is Assignment else plain(item, every)
+                for item in value
+            ]
         value = model.learner_state_counts
-        if "learner_state_counts" in differs:
-            sent = differs["learner_state_counts"]
-            data["learner_state_counts"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_learner_state_count(item, every)
-                        if item.__class__ is LearnerStateCount
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "learner_state_counts" not in left_out or value.__class__ is not list or value:
-            data["learner_state_counts"] = (
-                [
-                    write_learner_state_count(item, every)
-                    if item.__class__ is LearnerStateCount
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["learner_state_counts"] = plain(value, every)
+        elif not value and "learner_state_counts" in differs and differs["learner_state_counts"] is None:
+            data["learner_state_counts"] = [] if record.text else None
+        elif every or value or "learner_state_counts" not in left_out:
+            data["learner_state_counts"] = [
+                write_learner_state_count(item, every)
+                if item.__class__ is LearnerStateCount
+                else plain(item, every)
+                for item in value
+            ]
         return data
 
     def write_allocation_result(model: AllocationResult, every: bool = False) -> dict[str, Any]:
@@ -6105,42 +5118,24 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.updated
         if "updated" in differs:
-            sent = differs["updated"]
-            data["updated"] = as_sent(value, sent, list[Assignment] | int, record.text, every)
+            data["updated"] = as_sent(value, differs["updated"], list[Assignment] | int, record.text, every)
         elif every or "updated" not in left_out or value.__class__ is not list or value:
             data["updated"] = plain(value, every)
         value = model.created
         if "created" in differs:
-            sent = differs["created"]
-            data["created"] = as_sent(value, sent, list[Assignment] | int, record.text, every)
+            data["created"] = as_sent(value, differs["created"], list[Assignment] | int, record.text, every)
         elif every or "created" not in left_out or value.__class__ is not list or value:
             data["created"] = plain(value, every)
         value = model.no_change
-        if "no_change" in differs:
-            sent = differs["no_change"]
-            data["no_change"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_assignment(item, every) if item.__class__ is Assignment else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "no_change" not in left_out or value.__class__ is not list or value:
-            data["no_change"] = (
-                [
-                    write_assignment(item, every) if item.__class__ is Assignment else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["no_change"] = plain(value, every)
+        elif not value and "no_change" in differs and differs["no_change"] is None:
+            data["no_change"] = [] if record.text else None
+        elif every or value or "no_change" not in left_out:
+            data["no_change"] = [
+                write_assignment(item, every) if item.__class__ is Assignment else plain(item, every)
+                for item in value
+            ]
         return data
 
     def write_catalog_contents_page(model: CatalogContentsPage, every: bool = False) -> dict[str, Any]:
@@ -6152,46 +5147,39 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.count
         if "count" in differs:
-            sent = differs["count"]
-            data["count"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["count"] = as_sent(value, differs["count"], int, record.text, every)
         elif every or "count" not in left_out or value is not None:
             data["count"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.next
         if "next" in differs:
-            sent = differs["next"]
-            data["next"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["next"] = as_sent(value, differs["next"], str, record.text, every)
         elif every or "next" not in left_out or value is not None:
             data["next"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.previous
         if "previous" in differs:
-            sent = differs["previous"]
-            data["previous"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["previous"] = as_sent(value, differs["previous"], str, record.text, every)
         elif every or "previous" not in left_out or value is not None:
             data["previous"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.num_pages
         if "num_pages" in differs:
-            sent = differs["num_pages"]
-            data["num_pages"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["num_pages"] = as_sent(value, differs["num_pages"], int, record.text, every)
         elif every or "num_pages" not in left_out or value is not None:
             data["num_pages"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.current_page
         if "current_page" in differs:
-            sent = differs["current_page"]
-            data["current_page"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["current_page"] = as_sent(value, differs["current_page"], int, record.text, every)
         elif every or "current_page" not in left_out or value is not None:
             data["current_page"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.start
         if "start" in differs:
-            sent = differs["start"]
-            data["start"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["start"] = as_sent(value, differs["start"], int, record.text, every)
         elif every or "start" not in left_out or value is not None:
             data["start"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.results
         if "results" in differs:
-            sent = differs["results"]
             data["results"] = as_sent(
                 value,
-                sent,
+                differs["results"],
                 list[Course | CourseRun | Program | LearnerPathway | Video | ContentMetadata],
                 record.text,
                 every,
@@ -6200,21 +5188,18 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             data["results"] = plain(value, every)
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.title
         if "title" in differs:
-            sent = differs["title"]
-            data["title"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["title"] = as_sent(value, differs["title"], str, record.text, every)
         elif every or "title" not in left_out or value is not None:
             data["title"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.enterprise_customer
         if "enterprise_customer" in differs:
-            sent = differs["enterprise_customer"]
-            data["enterprise_customer"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_customer"] = as_sent(
+                value, differs["enterprise_customer"], str, record.text, every
             )
         elif every or "enterprise_customer" not in left_out or value is not None:
             data["enterprise_customer"] = (
@@ -6231,45 +5216,38 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.uuid
         if "uuid" in differs:
-            sent = differs["uuid"]
-            data["uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["uuid"] = as_sent(value, differs["uuid"], str, record.text, every)
         elif every or "uuid" not in left_out or value is not None:
             data["uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.policy_type
         if "policy_type" in differs:
-            sent = differs["policy_type"]
-            data["policy_type"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["policy_type"] = as_sent(value, differs["policy_type"], str, record.text, every)
         elif every or "policy_type" not in left_out or value is not None:
             data["policy_type"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.display_name
         if "display_name" in differs:
-            sent = differs["display_name"]
-            data["display_name"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["display_name"] = as_sent(value, differs["display_name"], str, record.text, every)
         elif every or "display_name" not in left_out or value is not None:
             data["display_name"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.description
         if "description" in differs:
-            sent = differs["description"]
-            data["description"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["description"] = as_sent(value, differs["description"], str, record.text, every)
         elif every or "description" not in left_out or value is not None:
             data["description"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.active
         if "active" in differs:
-            sent = differs["active"]
-            data["active"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["active"] = as_sent(value, differs["active"], bool, record.text, every)
         elif every or "active" not in left_out or value is not None:
             data["active"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.retired
         if "retired" in differs:
-            sent = differs["retired"]
-            data["retired"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["retired"] = as_sent(value, differs["retired"], bool, record.text, every)
         elif every or "retired" not in left_out or value is not None:
             data["retired"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.enterprise_customer_uuid
         if "enterprise_customer_uuid" in differs:
-            sent = differs["enterprise_customer_uuid"]
-            data["enterprise_customer_uuid"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["enterprise_customer_uuid"] = as_sent(
+                value, differs["enterprise_customer_uuid"], str, record.text, every
             )
         elif every or "enterprise_customer_uuid" not in left_out or value is not None:
             data["enterprise_customer_uuid"] = (
@@ -6277,27 +5255,23 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.catalog_uuid
         if "catalog_uuid" in differs:
-            sent = differs["catalog_uuid"]
-            data["catalog_uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["catalog_uuid"] = as_sent(value, differs["catalog_uuid"], str, record.text, every)
         elif every or "catalog_uuid" not in left_out or value is not None:
             data["catalog_uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.subsidy_uuid
         if "subsidy_uuid" in differs:
-            sent = differs["subsidy_uuid"]
-            data["subsidy_uuid"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["subsidy_uuid"] = as_sent(value, differs["subsidy_uuid"], str, record.text, every)
         elif every or "subsidy_uuid" not in left_out or value is not None:
             data["subsidy_uuid"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.access_method
         if "access_method" in differs:
-            sent = differs["access_method"]
-            data["access_method"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["access_method"] = as_sent(value, differs["access_method"], str, record.text, every)
         elif every or "access_method" not in left_out or value is not None:
             data["access_method"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.per_learner_enrollment_limit
         if "per_learner_enrollment_limit" in differs:
-            sent = differs["per_learner_enrollment_limit"]
-            data["per_learner_enrollment_limit"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["per_learner_enrollment_limit"] = as_sent(
+                value, differs["per_learner_enrollment_limit"], int, record.text, every
             )
         elif every or "per_learner_enrollment_limit" not in left_out or value is not None:
             data["per_learner_enrollment_limit"] = (
@@ -6305,9 +5279,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.per_learner_spend_limit
         if "per_learner_spend_limit" in differs:
-            sent = differs["per_learner_spend_limit"]
-            data["per_learner_spend_limit"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["per_learner_spend_limit"] = as_sent(
+                value, differs["per_learner_spend_limit"], int, record.text, every
             )
         elif every or "per_learner_spend_limit" not in left_out or value is not None:
             data["per_learner_spend_limit"] = (
@@ -6315,21 +5288,18 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.spend_limit
         if "spend_limit" in differs:
-            sent = differs["spend_limit"]
-            data["spend_limit"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["spend_limit"] = as_sent(value, differs["spend_limit"], int, record.text, every)
         elif every or "spend_limit" not in left_out or value is not None:
             data["spend_limit"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.spent_limit
         if "spent_limit" in differs:
-            sent = differs["spent_limit"]
-            data["spent_limit"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["spent_limit"] = as_sent(value, differs["spent_limit"], int, record.text, every)
         elif every or "spent_limit" not in left_out or value is not None:
             data["spent_limit"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.remaining_balance_for_learner
         if "remaining_balance_for_learner" in differs:
-            sent = differs["remaining_balance_for_learner"]
-            data["remaining_balance_for_learner"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["remaining_balance_for_learner"] = as_sent(
+                value, differs["remaining_balance_for_learner"], int, record.text, every
             )
         elif every or "remaining_balance_for_learner" not in left_out or value is not None:
             data["remaining_balance_for_learner"] = (
@@ -6337,82 +5307,74 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.list_price
         if "list_price" in differs:
-            sent = differs["list_price"]
-            data["list_price"] = as_sent(value, sent, int | ListPrice, record.text, every)
+            data["list_price"] = as_sent(value, differs["list_price"], int | ListPrice, record.text, every)
         elif every or "list_price" not in left_out or value is not None:
             data["list_price"] = plain(value, every)
         value = model.subsidy_active_datetime
         if "subsidy_active_datetime" in differs:
-            sent = differs["subsidy_active_datetime"]
-            data["subsidy_active_datetime"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "subsidy_active_datetime" not in left_out or value is not None:
-            data["subsidy_active_datetime"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["subsidy_active_datetime"] = as_sent(
+                value, differs["subsidy_active_datetime"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["subsidy_active_datetime"] = json_datetime(value)
+        elif value is not None:
+            data["subsidy_active_datetime"] = plain(value)
+        elif every or "subsidy_active_datetime" not in left_out:
+            data["subsidy_active_datetime"] = None
         value = model.subsidy_expiration_datetime
         if "subsidy_expiration_datetime" in differs:
-            sent = differs["subsidy_expiration_datetime"]
-            data["subsidy_expiration_datetime"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "subsidy_expiration_datetime" not in left_out or value is not None:
-            data["subsidy_expiration_datetime"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["subsidy_expiration_datetime"] = as_sent(
+                value, differs["subsidy_expiration_datetime"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["subsidy_expiration_datetime"] = json_datetime(value)
+        elif value is not None:
+            data["subsidy_expiration_datetime"] = plain(value)
+        elif every or "subsidy_expiration_datetime" not in left_out:
+            data["subsidy_expiration_datetime"] = None
         value = model.is_subsidy_active
         if "is_subsidy_active" in differs:
-            sent = differs["is_subsidy_active"]
-            data["is_subsidy_active"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
-            )
+            data["is_subsidy_active"] = as_sent(value, differs["is_subsidy_active"], bool, record.text, every)
         elif every or "is_subsidy_active" not in left_out or value is not None:
             data["is_subsidy_active"] = (
                 value if value is None or value.__class__ is bool else plain(value, every)
             )
         value = model.aggregates
-        if every or "aggregates" not in left_out or value is not None:
-            data["aggregates"] = (
-                None
-                if value is None
-                else (
-                    write_policy_aggregates(value, every)
-                    if value.__class__ is PolicyAggregates
-                    else plain(value, every)
-                )
-            )
+        if value.__class__ is PolicyAggregates:
+            data["aggregates"] = write_policy_aggregates(value, every)
+        elif value is not None:
+            data["aggregates"] = plain(value, every)
+        elif every or "aggregates" not in left_out:
+            data["aggregates"] = None
         value = model.assignment_configuration
         if "assignment_configuration" in differs:
-            sent = differs["assignment_configuration"]
             data["assignment_configuration"] = as_sent(
-                value, sent, AssignmentConfiguration | str, record.text, every
+                value, differs["assignment_configuration"], AssignmentConfiguration | str, record.text, every
             )
         elif every or "assignment_configuration" not in left_out or value is not None:
             data["assignment_configuration"] = plain(value, every)
         value = model.group_associations
         if "group_associations" in differs:
-            sent = differs["group_associations"]
-            data["group_associations"] = as_sent(value, sent, list[Any], record.text, every)
+            data["group_associations"] = as_sent(
+                value, differs["group_associations"], list[Any], record.text, every
+            )
         elif every or "group_associations" not in left_out or value.__class__ is not list or value:
             data["group_associations"] = plain(value, every)
         value = model.late_redemption_allowed_until
         if "late_redemption_allowed_until" in differs:
-            sent = differs["late_redemption_allowed_until"]
             data["late_redemption_allowed_until"] = as_sent(
-                value, sent, datetime.datetime, record.text, every
+                value, differs["late_redemption_allowed_until"], datetime.datetime, record.text, every
             )
-        elif every or "late_redemption_allowed_until" not in left_out or value is not None:
-            data["late_redemption_allowed_until"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+        elif value.__class__ is datetime.datetime:
+            data["late_redemption_allowed_until"] = json_datetime(value)
+        elif value is not None:
+            data["late_redemption_allowed_until"] = plain(value)
+        elif every or "late_redemption_allowed_until" not in left_out:
+            data["late_redemption_allowed_until"] = None
         value = model.is_late_redemption_allowed
         if "is_late_redemption_allowed" in differs:
-            sent = differs["is_late_redemption_allowed"]
-            data["is_late_redemption_allowed"] = (
-                sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["is_late_redemption_allowed"] = as_sent(
+                value, differs["is_late_redemption_allowed"], bool, record.text, every
             )
         elif every or "is_late_redemption_allowed" not in left_out or value is not None:
             data["is_late_redemption_allowed"] = (
@@ -6420,35 +5382,31 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.retired_at
         if "retired_at" in differs:
-            sent = differs["retired_at"]
-            data["retired_at"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "retired_at" not in left_out or value is not None:
-            data["retired_at"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["retired_at"] = as_sent(value, differs["retired_at"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["retired_at"] = json_datetime(value)
+        elif value is not None:
+            data["retired_at"] = plain(value)
+        elif every or "retired_at" not in left_out:
+            data["retired_at"] = None
         value = model.created
         if "created" in differs:
-            sent = differs["created"]
-            data["created"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "created" not in left_out or value is not None:
-            data["created"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
-            )
+            data["created"] = as_sent(value, differs["created"], datetime.datetime, record.text, every)
+        elif value.__class__ is datetime.datetime:
+            data["created"] = json_datetime(value)
+        elif value is not None:
+            data["created"] = plain(value)
+        elif every or "created" not in left_out:
+            data["created"] = None
         value = model.bnr_enabled
         if "bnr_enabled" in differs:
-            sent = differs["bnr_enabled"]
-            data["bnr_enabled"] = sent if value is sent else as_sent(value, sent, bool, record.text, every)
+            data["bnr_enabled"] = as_sent(value, differs["bnr_enabled"], bool, record.text, every)
         elif every or "bnr_enabled" not in left_out or value is not None:
             data["bnr_enabled"] = value if value is None or value.__class__ is bool else plain(value, every)
         value = model.total_spend_limits_for_subsidy
         if "total_spend_limits_for_subsidy" in differs:
-            sent = differs["total_spend_limits_for_subsidy"]
-            data["total_spend_limits_for_subsidy"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["total_spend_limits_for_subsidy"] = as_sent(
+                value, differs["total_spend_limits_for_subsidy"], int, record.text, every
             )
         elif every or "total_spend_limits_for_subsidy" not in left_out or value is not None:
             data["total_spend_limits_for_subsidy"] = (
@@ -6456,9 +5414,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.total_deposits_for_subsidy
         if "total_deposits_for_subsidy" in differs:
-            sent = differs["total_deposits_for_subsidy"]
-            data["total_deposits_for_subsidy"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["total_deposits_for_subsidy"] = as_sent(
+                value, differs["total_deposits_for_subsidy"], int, record.text, every
             )
         elif every or "total_deposits_for_subsidy" not in left_out or value is not None:
             data["total_deposits_for_subsidy"] = (
@@ -6466,9 +5423,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.learner_credit_request_config
         if "learner_credit_request_config" in differs:
-            sent = differs["learner_credit_request_config"]
-            data["learner_credit_request_config"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["learner_credit_request_config"] = as_sent(
+                value, differs["learner_credit_request_config"], str, record.text, every
             )
         elif every or "learner_credit_request_config" not in left_out or value is not None:
             data["learner_credit_request_config"] = (
@@ -6476,9 +5432,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.policy_redemption_url
         if "policy_redemption_url" in differs:
-            sent = differs["policy_redemption_url"]
-            data["policy_redemption_url"] = (
-                sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["policy_redemption_url"] = as_sent(
+                value, differs["policy_redemption_url"], str, record.text, every
             )
         elif every or "policy_redemption_url" not in left_out or value is not None:
             data["policy_redemption_url"] = (
@@ -6486,9 +5441,8 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.remaining_balance_per_user
         if "remaining_balance_per_user" in differs:
-            sent = differs["remaining_balance_per_user"]
-            data["remaining_balance_per_user"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["remaining_balance_per_user"] = as_sent(
+                value, differs["remaining_balance_per_user"], int, record.text, every
             )
         elif every or "remaining_balance_per_user" not in left_out or value is not None:
             data["remaining_balance_per_user"] = (
@@ -6496,54 +5450,41 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
             )
         value = model.remaining_balance
         if "remaining_balance" in differs:
-            sent = differs["remaining_balance"]
-            data["remaining_balance"] = (
-                sent if value is sent else as_sent(value, sent, int, record.text, every)
-            )
+            data["remaining_balance"] = as_sent(value, differs["remaining_balance"], int, record.text, every)
         elif every or "remaining_balance" not in left_out or value is not None:
             data["remaining_balance"] = (
                 value if value is None or value.__class__ is int else plain(value, every)
             )
         value = model.subsidy_expiration_date
         if "subsidy_expiration_date" in differs:
-            sent = differs["subsidy_expiration_date"]
-            data["subsidy_expiration_date"] = as_sent(value, sent, datetime.datetime, record.text, every)
-        elif every or "subsidy_expiration_date" not in left_out or value is not None:
-            data["subsidy_expiration_date"] = (
-                None
-                if value is None
-                else (json_datetime(value) if value.__class__ is datetime.datetime else plain(value))
+            data["subsidy_expiration_date"] = as_sent(
+                value, differs["subsidy_expiration_date"], datetime.datetime, record.text, every
             )
+        elif value.__class__ is datetime.datetime:
+            data["subsidy_expiration_date"] = json_datetime(value)
+        elif value is not None:
+            data["subsidy_expiration_date"] = plain(value)
+        elif every or "subsidy_expiration_date" not in left_out:
+            data["subsidy_expiration_date"] = None
         value = model.learner_content_assignments
-        if "learner_content_assignments" in differs:
-            sent = differs["learner_content_assignments"]
-            data["learner_content_assignments"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_assignment(item, every) if item.__class__ is Assignment else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "learner_content_assignments" not in left_out or value.__class__ is not list or value:
-            data["learner_content_assignments"] = (
-                [
-                    write_assignment(item, every) if item.__class__ is Assignment else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["learner_content_assignments"] = plain(value, every)
+        elif (
+            not value
+            and "learner_content_assignments" in differs
+            and differs["learner_content_assignments"] is None
+        ):
+            data["learner_content_assignments"] = [] if record.text else None
+        elif every or value or "learner_content_assignments" not in left_out:
+            data["learner_content_assignments"] = [
+                write_assignment(item, every) if item.__class__ is Assignment else plain(item, every)
+                for item in value
+            ]
         value = model.learner_requests
         if "learner_requests" in differs:
-            sent = differs["learner_requests"]
-            data["learner_requests"] = as_sent(value, sent, list[dict[str, Any]], record.text, every)
+            data["learner_requests"] = as_sent(
+                value, differs["learner_requests"], list[dict[str, Any]], record.text, every
+            )
         elif every or "learner_requests" not in left_out or value.__class__ is not list or value:
             data["learner_requests"] = plain(value, every)
         return data
@@ -6557,70 +5498,46 @@ def writers(conversion: Conversion) -> dict[type[Any], Callable[[Any, bool], dic
         value: Any
         value = model.next
         if "next" in differs:
-            sent = differs["next"]
-            data["next"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["next"] = as_sent(value, differs["next"], str, record.text, every)
         elif every or "next" not in left_out or value is not None:
             data["next"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.previous
         if "previous" in differs:
-            sent = differs["previous"]
-            data["previous"] = sent if value is sent else as_sent(value, sent, str, record.text, every)
+            data["previous"] = as_sent(value, differs["previous"], str, record.text, every)
         elif every or "previous" not in left_out or value is not None:
             data["previous"] = value if value is None or value.__class__ is str else plain(value, every)
         value = model.count
         if "count" in differs:
-            sent = differs["count"]
-            data["count"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["count"] = as_sent(value, differs["count"], int, record.text, every)
         elif every or "count" not in left_out or value is not None:
             data["count"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.num_pages
         if "num_pages" in differs:
-            sent = differs["num_pages"]
-            data["num_pages"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["num_pages"] = as_sent(value, differs["num_pages"], int, record.text, every)
         elif every or "num_pages" not in left_out or value is not None:
             data["num_pages"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.current_page
         if "current_page" in differs:
-            sent = differs["current_page"]
-            data["current_page"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["current_page"] = as_sent(value, differs["current_page"], int, record.text, every)
         elif every or "current_page" not in left_out or value is not None:
             data["current_page"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.start
         if "start" in differs:
-            sent = differs["start"]
-            data["start"] = sent if value is sent else as_sent(value, sent, int, record.text, every)
+            data["start"] = as_sent(value, differs["start"], int, record.text, every)
         elif every or "start" not in left_out or value is not None:
             data["start"] = value if value is None or value.__class__ is int else plain(value, every)
         value = model.results
-        if "results" in differs:
-            sent = differs["results"]
-            data["results"] = (
-                (
-                    ([] if record.text else None)
-                    if sent is None and not value
-                    else [
-                        write_subsidy_access_policy(item, every)
-                        if item.__class__ is SubsidyAccessPolicy
-                        else plain(item, every)
-                        for item in value
-                    ]
-                    if value.__class__ is list
-                    else plain(value, every)
-                )
-                if value.__class__ is list
-                else plain(value, every)
-            )
-        elif every or "results" not in left_out or value.__class__ is not list or value:
-            data["results"] = (
-                [
-                    write_subsidy_access_policy(item, every)
-                    if item.__class__ is SubsidyAccessPolicy
-                    else plain(item, every)
-                    for item in value
-                ]
-                if value.__class__ is list
-                else plain(value, every)
-            )
+        if value.__class__ is not list:
+            data["results"] = plain(value, every)
+        elif not value and "results" in differs and differs["results"] is None:
+            data["results"] = [] if record.text else None
+        elif every or value or "results" not in left_out:
+            data["results"] = [
+                write_subsidy_access_policy(item, every)
+                if item.__class__ is SubsidyAccessPolicy
+                else plain(item, every)
+                for item in value
+            ]
         return data
 
     return {

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 import attrs
 from attrs import field, frozen
 
 from .._utils.constants import INITIAL_RETRY_DELAY, MAX_RETRY_AFTER, MAX_RETRY_DELAY
+from .._utils.json_types import JSONValue
 from ..errors import ClientValidationError
 
 __all__ = ["DEFAULT_RETRY_STATUSES", "RetryPolicy"]
@@ -122,7 +122,7 @@ class RetryPolicy:
         fixed = ceiling * (1 - self.jitter)
         return fixed + random.uniform(0, ceiling - fixed)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSONValue]:
         """JSON-ready data (for a queued job); ``RetryPolicy(**data)`` reads it back."""
         return {**attrs.asdict(self), "retry_statuses": sorted(self.retry_statuses)}
 

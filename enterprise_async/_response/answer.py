@@ -37,7 +37,7 @@ from ..errors import (
 )
 from .error_detail import error_detail
 from .item_reading import read_apart
-from .responses import RawResponse, parse_retry_after
+from .responses import RawResponse
 
 if TYPE_CHECKING:
     from .._decoding import Conversion
@@ -253,7 +253,7 @@ class Answer:
             "response_request_id": response.response_request_id,
         }
         if error_class is RateLimitError:
-            retry_after = parse_retry_after(response.headers.get("Retry-After"))
+            retry_after = response.retry_after
             return RateLimitError(message, retry_after=retry_after, **details)
         if refusal := _limit_refusal(operation, response.status, body):
             return _limit_error(message, refusal, details)

@@ -1,5 +1,5 @@
 """``RawResponse``: an answer as the SDK receives it, its body read as JSON-shaped data (JSON, or
-Django REST framework's XML), the request it names and the wait it asks for.
+Django REST framework's XML), the request it names and the wait it asks for (``retry_after``).
 
 What the answer makes, a result or a typed error, is ``answer``'s to say.
 """
@@ -21,7 +21,7 @@ from .._utils.redaction import Redactor, shown_url
 from .._utils.xml import XMLDecodeError, parse_drf_xml
 from ..errors import ResponseDecodeError
 
-__all__ = ["RawResponse", "parse_retry_after", "real_request_id", "request_id_of"]
+__all__ = ["RawResponse", "real_request_id", "request_id_of"]
 
 
 def real_request_id(value: str | None, placeholders: frozenset[str]) -> str | None:
@@ -102,6 +102,23 @@ class RawResponse:
             self.sent_request_id or sent_request_id,
             self.url or url,
         )
+
+    @property
+    def retry_after(self) -> float | None:
+        """Seconds the answer asks to wait (``Retry-After``: a number of seconds or an HTTP date)."""
+        value = self.headers.get("Retry-After")
+        if not value:
+            return None
+        value = value.strip()
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            pass
+        try:
+            moment = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        return max(0.0, moment.timestamp() - time.time())
 
     @property
     def content_type(self) -> str:
@@ -186,19 +203,3 @@ def request_id_of(headers: Mapping[str, str], names: tuple[str, ...]) -> str | N
         if value:
             return value
     return None
-
-
-def parse_retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header: a number of seconds or an HTTP date."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        moment = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, moment.timestamp() - time.time())

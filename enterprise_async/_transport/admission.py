@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 
 from .._request.options import reset_current_trace, set_current_trace
 from .._request.request import HTTPRequest
-from .._response.responses import RawResponse, parse_retry_after
+from .._response.responses import RawResponse
 from .._utils.constants import DEFAULT_PAUSE, MAX_RETRY_AFTER
 from ..errors import APIConnectionError, APITimeoutError
 from .concurrency import ConcurrencyLimit, Ticket
@@ -111,7 +111,7 @@ async def _exchanged(
             if logger.isEnabledFor(logging.DEBUG):
                 _log_answer(attempt, answer, elapsed * 1000)
             if budget is not None and means_pause(request, answer, pause_statuses):
-                wait = parse_retry_after(answer.headers.get("Retry-After"))
+                wait = answer.retry_after
                 await budget.pause(min(wait if wait is not None else DEFAULT_PAUSE, MAX_RETRY_AFTER))
 
 

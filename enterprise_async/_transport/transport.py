@@ -45,7 +45,7 @@ from yarl import URL
 from .._request.options import ClientOptions
 from .._request.request import ACCEPT, HTTPRequest
 from .._request.retry import RetryPolicy
-from .._response.responses import RawResponse, parse_retry_after
+from .._response.responses import RawResponse
 from .._spec import ApiSpec, Operation
 from .._utils.redaction import Redactor
 from ..errors import APIConnectionError, APITimeoutError
@@ -232,7 +232,7 @@ class Transport:
             if not retryable or attempt.retries >= self._max_retries:
                 return response
             self.stats.faults[str(response.status)] += 1
-            retry_after = parse_retry_after(response.headers.get("Retry-After"))
+            retry_after = response.retry_after
             await self._backoff(attempt, policy, retry_after, str(response.status))
 
     def _to_the_wire(self, attempt: Attempt) -> Awaitable[RawResponse]:

@@ -166,7 +166,7 @@ async def page_server(renderers: Renderers) -> AsyncIterator[tuple[PageServer, s
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    port = runner.addresses[0][1]
     try:
         yield server, f"http://127.0.0.1:{port}"
     finally:

@@ -117,7 +117,7 @@ class HostileServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        self._port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._port = self._runner.addresses[0][1]
 
     def stop(self) -> None:
         loop = self._loop

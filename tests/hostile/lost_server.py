@@ -158,9 +158,7 @@ class LostServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        self._port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._port = self._runner.addresses[0][1]
 
     def stop(self) -> None:
         if self._loop is None or self._thread is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import socket
-from asyncio.selector_events import _SelectorSocketTransport
 
 import pytest
 from aiohttp.web_protocol import RequestHandler
@@ -18,15 +17,15 @@ from aiohttp.web_protocol import RequestHandler
 from enterprise_async.testing import Sandbox
 
 
-def open_server_transports(loop: asyncio.AbstractEventLoop) -> list[_SelectorSocketTransport]:
-    """The server-side connections of ``loop`` that are neither closed nor closing."""
+def open_server_transports(port: int) -> list[asyncio.Transport]:
+    """The server-side connections accepted on ``port`` that are neither closed nor closing."""
     gc.collect()
     return [
         found
         for found in gc.get_objects()
-        if isinstance(found, _SelectorSocketTransport)
-        and found._loop is loop
+        if isinstance(found, asyncio.Transport)
         and isinstance(found.get_protocol(), RequestHandler)
+        and (found.get_extra_info("sockname") or ())[1:2] == (port,)
         and not found.is_closing()
     ]
 
@@ -36,11 +35,10 @@ async def test_a_connection_accepted_as_the_sandbox_stops_is_closed(turns: int) 
     """``turns``: loop turns between the client's connect and the stop; in one of them the
     listener accepts the socket, in the next its transport is made (2: the turn in between)."""
     sandbox = await Sandbox(log_limit=0).start()
-    loop = asyncio.get_running_loop()
     with socket.create_connection(("127.0.0.1", sandbox.port)):  # the handshake is the kernel's
         for _ in range(turns):
             await asyncio.sleep(0)
         await sandbox.stop()
     for _ in range(4):  # whatever was still on its way to being made
         await asyncio.sleep(0)
-    assert open_server_transports(loop) == []
+    assert open_server_transports(sandbox.port) == []
