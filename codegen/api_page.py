@@ -90,14 +90,21 @@ def render_api_page(
 ) -> str:
     """The page's Markdown."""
     models = read_models(models_source)
+    values = _closed_values(resources)
+    models.update(values)  # linked like the models, shown in a section of their own
     lines = [HEADER.format(digest=digest), *_intro(resources, document)]
     for resource in resources:
         lines += [f"## {resource.name}", "", resource.description, ""]
         for operation in resource.operations:
             lines += _method(operation, models, document)
+    if values:
+        lines += ["## Argument values", "", _VALUES_NOTE, ""]
+        for alias in values.values():
+            lines += _model(alias, models)
     lines += ["## Models", "", "Importable from `enterprise_async.models`. " + _MODELS_NOTE, ""]
     for model in models.values():
-        lines += _model(model, models)
+        if model.name not in values:
+            lines += _model(model, models)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -106,6 +113,34 @@ _MODELS_NOTE = (
     "`help()` does. Every model also keeps, in `extra`, the fields the server sent that the spec "
     "does not describe. An enum is open: a value the spec does not list is kept as a plain `str`."
 )
+
+
+_VALUES_NOTE = (
+    "The closed sets of text an argument takes (the spec names them with `x-sdk-type-name`; in the "
+    "signatures they are `Literal` aliases). The service accepts no other value: another is refused "
+    "before sending with a `ClientValidationError`, and the CLI's option with a usage error."
+)
+
+
+def _closed_values(resources: tuple[ResourceSpec, ...]) -> dict[str, Model]:
+    """Each closed enum an argument takes, by the name the spec gives it, with its values."""
+    literals: dict[str, str] = {}
+    takers: dict[str, list[str]] = {}
+    for resource in resources:
+        for operation in resource.operations:
+            for argument in operation.arguments:
+                if argument.alias is not None:
+                    name, literals[name] = argument.alias
+                    takers.setdefault(name, []).append(f"`{_title(operation)}({argument.name}=...)`")
+    found: dict[str, Model] = {}
+    for name, literal in literals.items():
+        subscript = ast.parse(literal, mode="eval").body
+        assert isinstance(subscript, ast.Subscript), literal
+        members = ast.literal_eval(subscript.slice)
+        members = members if isinstance(members, tuple) else (members,)
+        description = f"Text, one of the values below. Taken by {', '.join(sorted(takers[name]))}."
+        found[name] = Model(name, description, [], [str(member) for member in members])
+    return dict(sorted(found.items()))
 
 
 def _intro(resources: tuple[ResourceSpec, ...], document: Mapping[str, Any]) -> list[str]:

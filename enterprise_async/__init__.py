@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from . import models
     from ._bulk.chunks import BulkProgress, BulkResult, ChunkOutcome, bulk_progress
     from ._client.raw_response import APIResponse, RawPager
+    from ._client.settings import ClientSettings
     from ._decoding.drift import DriftEntry, DriftReport
     from ._generated.client import EnterpriseClient
     from ._paging import AsyncPager, Page
@@ -86,6 +87,7 @@ __all__ = [
     "BulkResult",
     "CachedToken",
     "ChunkOutcome",
+    "ClientSettings",
     "ClientStateError",
     "ClientValidationError",
     "ContentMismatchError",
@@ -133,6 +135,7 @@ _LAZY = {
     "bulk_progress": "._bulk.chunks",
     "APIResponse": "._client.raw_response",
     "RawPager": "._client.raw_response",
+    "ClientSettings": "._client.settings",
     "DriftEntry": "._decoding.drift",
     "DriftReport": "._decoding.drift",
     "EnterpriseClient": "._generated.client",

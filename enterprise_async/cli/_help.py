@@ -35,6 +35,10 @@ HAND_WRITTEN_HELP: Final = {
     "sandbox-edit": (
         "Change the catalogs of a running sandbox (`enterprise-async sandbox`), between two exports."
     ),
+    "whoami": (
+        "The enterprise customers your token serves: the uuid that `policies list`, `learners export`,"
+        " `subscriptions list --enterprise-customer-uuid` and the other commands take."
+    ),
     "worker": "Run a worker of catalog exports.",
 }
 """The first paragraph of each hand-written top-level command's help, as its module says it (a

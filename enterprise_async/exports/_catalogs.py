@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 import uuid
 from collections.abc import Sequence
@@ -67,7 +68,7 @@ UNCHANGED: str = "its record and its count have not moved since its last export:
 
 async def export_catalogs(
     client: EnterpriseClient,
-    directory: Path,
+    directory: str | os.PathLike[str],
     *,
     resume: bool = False,
     page_size: int | None = None,
@@ -79,7 +80,8 @@ async def export_catalogs(
 
     Args:
         client: An open client; its ``max_concurrency`` bounds the requests in flight.
-        directory: Created if needed; holds the files and ``manifest.json``.
+        directory: Created if needed (a ``Path`` or a path string); holds the files and
+            ``manifest.json``.
         resume: Skip the catalogs the manifest records as complete and unchanged (same SHA-256),
             and continue each catalog it holds a checkpoint of (a run killed mid-way) from that
             checkpoint, when the catalog is unchanged and its partial file still starts
@@ -99,6 +101,7 @@ async def export_catalogs(
     ``DirectoryLockedError`` when another run is exporting into ``directory``.
     """
     started = time.perf_counter()
+    directory = Path(directory)
     lock = DirectoryLock(directory, run_id=run_id)
     await asyncio.to_thread(lock.acquire)
     try:

@@ -17,6 +17,7 @@ renamed into place, so every file appears whole, once. A customer is written und
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -111,7 +112,7 @@ class CustomersSummary:
 
 
 async def export_customers_via_queue(
-    directory: Path,
+    directory: str | os.PathLike[str],
     queue_url: str,
     customers: Sequence[str],
     *,
@@ -129,7 +130,7 @@ async def export_customers_via_queue(
     ``export_via_queue``); ``changes``: each customer's export writes its changes, as
     ``export_catalogs(changes=True)`` does."""
     started = time.perf_counter()
-    directory = await asyncio.to_thread(directory.resolve)
+    directory = await asyncio.to_thread(Path(directory).resolve)
     await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
     job_options = client_options or {}
     async with JobQueue.open(queue_url, directory, options) as queue:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -315,7 +316,7 @@ def remove_abandoned_parts(directory: Path) -> list[Path]:
 
 async def export_via_queue(
     client: EnterpriseClient,
-    directory: Path,
+    directory: str | os.PathLike[str],
     queue_url: str,
     *,
     resume: bool = False,
@@ -334,7 +335,7 @@ async def export_via_queue(
     summary; ``RedisUnavailableError``, ``DirectoryLockedError`` and ``NoWorkerError`` are raised
     when the run cannot start or no worker comes."""
     started = time.perf_counter()
-    directory = await asyncio.to_thread(directory.resolve)
+    directory = await asyncio.to_thread(Path(directory).resolve)
     await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
     job_options = client_options or {}
     async with JobQueue.open(queue_url, directory, options) as queue:

@@ -23,13 +23,14 @@ from attrs import frozen
 if TYPE_CHECKING:
     from ._synthesis import Synthesizer
 
-__all__ = ["Completion", "Shape", "shape_of"]
+__all__ = ["Completion", "Draw", "Shape", "shape_of"]
 
 MAX_DEPTH: Final = 6
 """Nesting beyond which nothing is filled in (recursive schemas end)."""
 
-Draw = Callable[[], random.Random]
-"""What makes the random source of an answer, made only when something is drawn."""
+Draw = Callable[[Mapping[str, Any], str], random.Random]
+"""The random source of a field an object lacks, given the object and the field's name: the same
+object (an item met on page 1 of one listing and on page 3 of another) is given the same value."""
 
 
 @frozen
@@ -129,7 +130,7 @@ class Completion:
                 if new is old:
                     continue
             elif field.required or names is None or field.name in names:
-                source = draw if isinstance(draw, random.Random) else draw()
+                source = draw if isinstance(draw, random.Random) else draw(value, field.name)
                 new = self.synthesizer.value(field.schema, source, depth + 1)
             else:
                 continue

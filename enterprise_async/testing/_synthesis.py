@@ -8,7 +8,6 @@ and, for a list, paginated as its ``x-sdk-pagination`` says (any envelope, or a 
 from __future__ import annotations
 
 import datetime
-import functools
 import hashlib
 import math
 import random
@@ -17,10 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 from urllib.parse import urlencode
 
+import orjson
 from attrs import evolve, frozen
 
 from .._spec import Operation, Pagination
-from ._completion import Completion, Shape, shape_of
+from ._completion import Completion, Draw, Shape, shape_of
 from ._pages import page_envelope, requested_page
 from ._replies import ApiError, Reply
 
@@ -88,7 +88,7 @@ class Synthesizer:
         self,
         value: Any,
         schema: Any,
-        rng: random.Random | Callable[[], random.Random],
+        rng: random.Random | Draw,
         *,
         shape: Shape | None = None,
         items: Mapping[str, Shape] | None = None,
@@ -200,7 +200,7 @@ class Synthesizer:
         fields: Sequence[Any] | None = None,
     ) -> Callable[[Reply, Mapping[str, str]], Reply]:
         """What completes the answers of operation ``name`` (``complete`` on the schema of each
-        answer's status), drawing from the seed, the operation and its path parameters. A service
+        answer's status), drawing each lacking field from the seed and the object lacking it. A service
         that writes only an ``envelope``'s fields, or only its serializer's ``fields`` of the
         objects it answers with (the items of the answer's lists), gets no other field."""
         shape = Shape(frozenset(envelope)) if envelope is not None else None
@@ -215,8 +215,7 @@ class Synthesizer:
             if schema is None or reply.data is None:
                 return reply
             items = listed[reply.status]
-            drawn = functools.cache(lambda: self._random(name, *sorted(params.items())))
-            data = self.complete(reply.data, schema, drawn, shape=shape, items=items)
+            data = self.complete(reply.data, schema, self._lacked, shape=shape, items=items)
             return reply if data is reply.data else evolve(reply, data=data)
 
         return completed
@@ -233,6 +232,11 @@ class Synthesizer:
             for array in arrays
             if isinstance(array.get("items"), Mapping) and "$ref" in array["items"]
         }
+
+    def _lacked(self, value: Mapping[str, Any], field: str) -> random.Random:
+        """The source of ``field`` that ``value`` lacks: drawn from the seed, the field and what
+        the object holds, never from the request, so an object reads the same on every page."""
+        return self._random("lacked", field, orjson.dumps(value, option=orjson.OPT_SORT_KEYS, default=str))
 
     def _random(self, *key: Any) -> random.Random:
         digest = hashlib.sha256(repr((self.seed, *key)).encode()).digest()

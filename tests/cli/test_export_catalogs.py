@@ -79,6 +79,17 @@ async def test_every_catalog_is_exported_with_one_line_per_item(sandbox: Sandbox
     assert summary.items == sum(catalog.item_count for catalog in sandbox.data.catalogs)
 
 
+async def test_a_directory_given_as_a_string_is_exported_into_as_a_path_is(
+    sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    async with sandbox.client() as client:
+        summary = await export_catalogs(client, "out/catalogs")
+    assert summary.ok
+    for catalog in sandbox.data.catalogs:
+        assert len(lines_of(tmp_path / "out" / "catalogs", catalog.uuid)) == catalog.item_count
+
+
 async def test_exported_lines_read_back_as_the_items_the_api_lists(sandbox: Sandbox, tmp_path: Path) -> None:
     catalog = sandbox.data.catalogs[2]
     async with sandbox.client() as client:

@@ -80,6 +80,32 @@ def test_every_link_of_the_page_lands_on_a_heading() -> None:
     assert targets - headings == set()
 
 
+def _named_enums() -> list[tuple[str, str, str, list[str]]]:
+    """(operation, argument, name, values) of each argument whose closed enum the spec names."""
+    found = []
+    for expected in operations():
+        node = document()["paths"][expected.path][expected.http_method.lower()]
+        for parameter in map(resolve, node.get("parameters", ())):
+            schema = resolve(parameter.get("schema", {}))
+            if "x-sdk-type-name" in schema:
+                argument = parameter.get("x-sdk-argument", parameter["name"])
+                found.append((expected.name, argument, schema["x-sdk-type-name"], schema["enum"]))
+    return found
+
+
+def test_every_closed_enum_an_argument_takes_is_on_the_page_with_its_values() -> None:
+    """``AssignmentOrdering`` and the like are ``Literal`` aliases: the page says what they allow."""
+    named = _named_enums()
+    assert {name for _, _, name, _ in named} >= {"AssignmentOrdering", "LearnerSummaryOrdering"}
+    for operation, argument, name, values in named:
+        section = _section(f"### {name}")
+        assert f"`client.{operation}({argument}=...)`" in section
+        listed = re.findall(r"`([^`]+)`", section.split("\nValues: ", 1)[1].split("\n", 1)[0])
+        assert listed == [str(value) for value in values]
+        row = f"| `{argument}` | [{name}](#{slug(name)}) |"
+        assert row in _section(f"### client.{operation}"), row
+
+
 def test_the_readme_links_the_page() -> None:
     readme = (pipeline.ROOT / "README.md").read_text(encoding="utf-8")
     assert "(enterprise_async/api.md)" in readme

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import typing
 from collections.abc import Iterator
 from typing import Any
 
@@ -35,6 +36,10 @@ ADDED = [
     "InMemoryRateStore",
 ]
 """../shared/CONTRACT.md, *Names added since the first contract*."""
+
+NAMED_BY_SIGNATURES = ["ClientSettings", "JSONValue"]
+"""Types public signatures name (``from_env(**settings: Unpack[ClientSettings])``, ``client.request``'s
+``JSONValue``): a user annotating their own code imports them from the package."""
 
 
 def test_the_clients_docstring_explains_every_constructor_argument_in_signature_order() -> None:
@@ -99,3 +104,14 @@ def test_the_names_added_since_the_first_contract_are_exported_and_documented() 
         assert f"`{name}" in guide, name
     assert "`enterprise_async.models.converter`" in guide
     assert "`unknown_type`" in guide
+
+
+def test_the_types_public_signatures_name_are_exported_and_documented() -> None:
+    guide = (ROOT / "enterprise_async" / "README.md").read_text(encoding="utf-8")
+    for name in NAMED_BY_SIGNATURES:
+        assert name in enterprise_async.__all__, name
+        assert name in dir(enterprise_async), name
+        assert f"| `{name}` |" in guide, name
+    assert enterprise_async.ClientSettings.__doc__
+    hints = typing.get_type_hints(EnterpriseClient.from_env, include_extras=True)
+    assert typing.get_args(hints["overrides"]) == (enterprise_async.ClientSettings,)

@@ -61,11 +61,6 @@ COVERED = (
         "installs from a package index into a new environment; the demo it ends with runs there",
     ),
     Coverage(
-        r"\.venv/bin/nox -s quick$",
-        "tests/docs/test_quick_command.py",
-        "a nox run within the tests: the session's pytest arguments are collected there instead",
-    ),
-    Coverage(
         r"\.venv/bin/nox -s codegen$",
         "tests/docs/test_adding_a_field.py",
         "a nox session within the tests; `python -m codegen`, which it runs, runs there",

@@ -4,7 +4,6 @@ suites left out, everything else in. Checked on the arguments the session really
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from typing import Any
@@ -43,7 +42,7 @@ def collected(*arguments: str) -> set[str]:
 
 def test_the_readme_gives_the_quick_command() -> None:
     setup = section("README.md", "## Set up from a checkout")
-    assert re.search(r"```sh\n\.venv/bin/nox -s quick\n```", setup)
+    assert "`.venv/bin/nox -s quick` is a quicker run" in setup
     assert "one Python" in setup
     assert "without the slow" in setup
 

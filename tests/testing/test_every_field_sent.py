@@ -25,7 +25,7 @@ from attrs import frozen
 from rich.console import Console
 
 from enterprise_async.cli._demo import run_demo
-from enterprise_async.testing import GENERATED_SPEC
+from enterprise_async.testing import GENERATED_SPEC, Sandbox
 from enterprise_async.testing import _synthesis as synthesis
 from enterprise_async.testing._replies import Reply
 
@@ -162,3 +162,31 @@ def test_every_answer_holds_every_documented_field_it_should(
     assert counted["objects"] > 100
     if added:  # the new field is there wherever the rule says it goes
         assert any(f"'{ADDED}'" in repr(answer.data) for answer in seen)
+
+
+async def test_a_field_filled_in_reads_the_same_on_every_page_it_is_listed_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A value the sandbox draws for a field its records lack belongs to the object, not to the
+    request: the same catalog listed one to a page and all on one page holds the same value."""
+    schema = COMPONENTS["Catalog"]
+    properties = {**schema["properties"], ADDED: {"type": "integer"}}
+    monkeypatch.setitem(COMPONENTS, "Catalog", {**schema, "properties": properties})  # type: ignore[index]
+    async with Sandbox(seed=0, profile="reference") as sandbox, sandbox.client() as client:
+
+        async def values(page_size: int) -> dict[str, Any]:
+            found: dict[str, Any] = {}
+            page = 1
+            while True:
+                answer: Any = await client.request(
+                    "GET", "/enterprise/v2/enterprise-catalogs", params={"page_size": page_size, "page": page}
+                )
+                found.update({item["uuid"]: item[ADDED] for item in answer["results"]})
+                if not answer["next"]:
+                    return found
+                page += 1
+
+        one_a_page, all_at_once = await values(1), await values(100)
+    assert len(one_a_page) > 1
+    assert one_a_page == all_at_once
+    assert len(set(one_a_page.values())) > 1  # drawn per object, not one value for all
