@@ -36,7 +36,11 @@ later" (429, and 423 on license assignment) is raised only once the retries are 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
+
+from typing_extensions import Required, Unpack
+
+from ._utils.json_types import JSONValue
 
 __all__ = [
     "APIConnectionError",
@@ -148,13 +152,13 @@ class ResponseDecodeError(EnterpriseError):
         body: str | None = None,
         request_id: str | None = None,
         item: int | None = None,
-        items: list[Any] | None = None,
+        items: list[object] | None = None,
     ) -> None:
         self.status = status
         self.body = body
         self.request_id = request_id
         self.item = item
-        self.items: list[Any] = list(items or ())
+        self.items: list[object] = list(items or ())
         super().__init__(_with_request_id(message, request_id))
 
 
@@ -170,7 +174,7 @@ class ContentMismatchError(ResponseDecodeError):
         self,
         message: str,
         *,
-        received: Any,
+        received: object,
         expected: Mapping[str, str],
         status: int | None = None,
         body: str | None = None,
@@ -262,7 +266,7 @@ class IncompleteListingError(EnterpriseError):
         message: str,
         *,
         page: int,
-        items: list[Any] | None = None,
+        items: list[object] | None = None,
         item_pages: tuple[int, ...] = (),
         received: int = 0,
         expected_items: int | None = None,
@@ -271,7 +275,7 @@ class IncompleteListingError(EnterpriseError):
     ) -> None:
         self.page = page
         self.item = item
-        self.items: list[Any] = list(items or ())
+        self.items: list[object] = list(items or ())
         self.item_pages = item_pages
         self.received = received
         self.expected_items = expected_items
@@ -294,9 +298,9 @@ class APIStatusError(EnterpriseError):
         message: str,
         *,
         status: int,
-        body: Any = None,
+        body: JSONValue = None,
         headers: Mapping[str, str] | None = None,
-        result: Any = None,
+        result: object = None,
         method: str | None = None,
         path: str | None = None,
         request_id: str | None = None,
@@ -313,6 +317,19 @@ class APIStatusError(EnterpriseError):
         super().__init__(_with_request_id(message, request_id))
 
 
+class StatusErrorArguments(TypedDict, total=False):
+    """The keywords of ``APIStatusError(...)``, which its subclasses with keywords of their own pass on."""
+
+    status: Required[int]
+    body: JSONValue
+    headers: Mapping[str, str] | None
+    result: object
+    method: str | None
+    path: str | None
+    request_id: str | None
+    response_request_id: str | None
+
+
 class BadRequestError(APIStatusError):
     """400: the server rejected the request's data."""
 
@@ -322,7 +339,9 @@ class RequestLimitError(BadRequestError):
     ``limit`` is the most the service takes in one request by default, ``setting`` the service's
     name for it (a deployment may set it otherwise). Send smaller requests (``..._in_chunks``)."""
 
-    def __init__(self, message: str, *, limit: int, setting: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, message: str, *, limit: int, setting: str | None = None, **kwargs: Unpack[StatusErrorArguments]
+    ) -> None:
         self.limit = limit
         self.setting = setting
         super().__init__(message, **kwargs)
@@ -354,7 +373,9 @@ class UnprocessableEntityError(APIStatusError):
 class RateLimitError(APIStatusError):
     """429: too many requests. ``retry_after`` is the server's advice in seconds, if it gave one."""
 
-    def __init__(self, message: str, *, retry_after: float | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, message: str, *, retry_after: float | None = None, **kwargs: Unpack[StatusErrorArguments]
+    ) -> None:
         self.retry_after = retry_after
         super().__init__(message, **kwargs)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import email.utils
 import time
 from collections.abc import Mapping
-from typing import Any
 
 import orjson
 from attrs import field, frozen
@@ -17,6 +16,7 @@ from multidict import CIMultiDict, CIMultiDictProxy
 from yarl import URL
 
 from .._utils.constants import ERROR_DETAIL_LIMIT
+from .._utils.json_types import JSONValue
 from .._utils.redaction import Redactor, shown_url
 from .._utils.xml import XMLDecodeError, parse_drf_xml
 from ..errors import ResponseDecodeError
@@ -145,17 +145,20 @@ class RawResponse:
         body = self.body
         return bool(body) and not body.isspace() and self.body_format == "xml"
 
-    def data(self) -> Any:
+    def data(self) -> JSONValue:
         """The body as JSON-shaped data (None when empty); ``ResponseDecodeError`` when unreadable."""
         body = self.body
         if not body or body.isspace():  # what ``strip()`` would leave empty, without copying a page
             return None
         kind = self.body_format
         try:
+            decoded: JSONValue
             if kind == "json":
-                return orjson.loads(body)
+                decoded = orjson.loads(body)
+                return decoded
             if kind == "xml":
-                return parse_drf_xml(body)
+                decoded = parse_drf_xml(body)
+                return decoded
         except (orjson.JSONDecodeError, XMLDecodeError) as error:
             raise self.unreadable(kind, error) from None
         raise ResponseDecodeError(
@@ -179,14 +182,15 @@ class RawResponse:
         """The start of the body, for an error to show (secrets hidden)."""
         return self.redactor.text(self.body[:ERROR_DETAIL_LIMIT].decode("utf-8", "replace"))
 
-    def shown_body(self) -> Any:
+    def shown_body(self) -> JSONValue:
         """The whole body decoded as well as it can be (JSON, XML, else text), secrets hidden: what
         an error carries as ``.body``."""
         try:
             body = self.data()
         except ResponseDecodeError:
             body = self.body.decode("utf-8", "replace")
-        return self.redactor.data(body)
+        shown: JSONValue = self.redactor.data(body)
+        return shown
 
     def shown_headers(self) -> Mapping[str, str]:
         """The headers, secrets hidden from their values: what an error carries as ``.headers``."""

@@ -304,12 +304,13 @@ class ClientCredentials:
                 status=response.status,
                 body=error.body,
             ) from None
-        token = body.get("access_token") if isinstance(body, dict) else None
+        fields = body if isinstance(body, dict) else {}
+        token = fields.get("access_token")
         if not isinstance(token, str) or not token:
             raise ResponseDecodeError(
                 f"the token response of {response.where} has no access_token", status=response.status
             )
-        return token, token_lifetime(body.get("expires_in"))
+        return token, token_lifetime(fields.get("expires_in"))
 
     def _failure(self, response: RawResponse) -> APIStatusError:
         """A refusal (400, 401: the credentials) is an ``AuthenticationError``; anything else is
