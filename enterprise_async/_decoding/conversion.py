@@ -24,8 +24,10 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
+from attrs import AttrsInstance
 
 from .._spec import VariantRule
+from .._utils.json_types import JSONValue
 from .._utils.xml import Steps
 from ..errors import ResponseDecodeError
 from .failure import DecodeError, type_name
@@ -79,12 +81,12 @@ class Conversion(ConversionTables):
         ``tolerance.structure``."""
 
     @typing.overload
-    def from_dict(self, model: type[T], data: Any) -> T: ...
+    def from_dict(self, model: type[T], data: object) -> T: ...
 
     @typing.overload
-    def from_dict(self, model: Any, data: Any) -> Any: ...
+    def from_dict(self, model: object, data: object) -> object: ...
 
-    def from_dict(self, model: Any, data: Any) -> Any:
+    def from_dict(self, model: object, data: object) -> object:
         """Build ``model`` (a model class, or a type such as ``list[Course]``) from JSON-shaped data.
 
         The decoder the client uses, so the same tolerance: a value that does not fit its declared
@@ -98,7 +100,16 @@ class Conversion(ConversionTables):
         except DecodeError as error:
             raise ResponseDecodeError(f"cannot decode {type_name(model)}: {error}") from None
 
-    def to_dict(self, model: Any, *, every_field: bool = False) -> Any:
+    @typing.overload
+    def to_dict(self, model: AttrsInstance, *, every_field: bool = False) -> dict[str, JSONValue]: ...
+
+    @typing.overload
+    def to_dict(self, model: list[T], *, every_field: bool = False) -> list[JSONValue]: ...
+
+    @typing.overload
+    def to_dict(self, model: object, *, every_field: bool = False) -> JSONValue: ...
+
+    def to_dict(self, model: object, *, every_field: bool = False) -> JSONValue:
         """JSON-ready data for a model (or a list of models), as the server sent it.
 
         For a decoded model, a field the server sent is written with the server's own value (an enum
@@ -109,7 +120,8 @@ class Conversion(ConversionTables):
         every field: wire names, ISO dates, decimal strings, enum values.
         ``from_dict(M, to_dict(x)) == x`` for every model ``x``.
         """
-        return plain(self, model, every_field)
+        written: JSONValue = plain(self, model, every_field)
+        return written
 
     def fill_empty_elements(self, data: Any, model: Any) -> Any:
         """XML data read as ``model``'s fields say, in place (see ``xml_schema``)."""
