@@ -126,7 +126,6 @@ REMAINING_ANY = frozenset(
         "enterprise_async.testing._canned.CannedAnswers.add(bodies)",
         "enterprise_async.testing._license_state.PlanLicenses.assign_licenses(return)",
         "enterprise_async.testing._license_state.PlanLicenses.filtered_emails(filters)",
-        "enterprise_async.testing._log.LoggedRequest.json(return)",
         "enterprise_async.testing._records.AssignmentRecord.__init__(actions)",
         "enterprise_async.testing._records.AssignmentRecord.recent_action(return)",
         "enterprise_async.testing._records.AssignmentRecord.wire(return)",
