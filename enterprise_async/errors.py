@@ -36,9 +36,9 @@ later" (429, and 423 on license assignment) is raised only once the retries are 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import Any
 
-from typing_extensions import Required, Unpack
+from typing_extensions import Required, TypedDict, Unpack
 
 from ._utils.json_types import JSONValue
 

@@ -30,6 +30,7 @@ from typing import Any, Final
 import orjson
 from attrs import evolve, frozen
 
+from .._utils.json_types import JSONValue
 from ._atomic_file import AtomicFile
 from ._baseline import Baseline, ItemNames
 
@@ -75,7 +76,7 @@ class ChangeCounts:
         """Lines in the changes file: created, updated and removed items."""
         return self.created + self.updated + self.removed
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JSONValue]:
         """JSON-ready data."""
         return {
             "created": self.created,

@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol
 
 from attrs import frozen
 
+from .._utils.json_types import JSONValue
 from ..models import Catalog
 from ._catalog_files import CHANGES_SUFFIX, FILE_SUFFIX
 from ._changes import ChangeCounts
@@ -66,7 +67,7 @@ class CatalogOutcome:
             return None
         return self.path.with_name(self.path.name.removesuffix(FILE_SUFFIX) + CHANGES_SUFFIX)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JSONValue]:
         """JSON-ready data."""
         return {
             "uuid": self.uuid,
@@ -161,7 +162,7 @@ class ExportSummary:
             total += counts
         return total
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JSONValue]:
         """JSON-ready data."""
         return {
             "directory": str(self.directory),

@@ -10,11 +10,13 @@ it failed, or ``{"dropped": ...}`` when its run is over.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from .._utils.json_types import JSONValue
 from ..errors import EnterpriseError
 from ..exports import Manifest, SilentProgress
 from ..exports._catalog_writer import ExportJob, ItemTally, catalog_file_name, write_catalog_contents
@@ -34,7 +36,7 @@ async def export_catalog(
     directory: str,
     catalog: dict[str, Any],
     page_size: int | None,
-    client_options: dict[str, Any],
+    client_options: Mapping[str, JSONValue],
     changes: str | None = None,
 ) -> dict[str, Any]:
     """The job: one catalog to ``<directory>/<uuid>.jsonl`` (with its rejects file, and, in a run

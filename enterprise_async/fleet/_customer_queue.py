@@ -19,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from attrs import frozen
 
+from .._utils.json_types import JSONValue
 from ..errors import EnterpriseError
 from ..exports import PART_SUFFIX, ExportSummary, Manifest, export_catalogs
 from ..exports._catalogs import failure_reason
@@ -118,7 +119,7 @@ async def export_customers_via_queue(
     *,
     resume: bool = False,
     page_size: int | None = None,
-    client_options: dict[str, Any] | None = None,
+    client_options: Mapping[str, JSONValue] | None = None,
     options: QueueOptions | None = None,
     changes: bool = False,
 ) -> CustomersSummary:
@@ -158,7 +159,7 @@ async def _one(
     name: str,
     page_size: int | None,
     resume: bool,
-    client_options: dict[str, Any],
+    client_options: Mapping[str, JSONValue],
     changes: bool,
 ) -> CustomerOutcome:
     started = time.perf_counter()
@@ -189,7 +190,7 @@ async def export_customer(
     name: str,
     page_size: int | None,
     resume: bool,
-    client_options: dict[str, Any],
+    client_options: Mapping[str, JSONValue],
     changes: bool = False,
 ) -> dict[str, Any]:
     """The job: every catalog of one customer to ``<directory>/<name>/``; the summary, or why it

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from attrs import field, frozen
+from typing_extensions import Required, TypedDict
 
 from .._client.settings import check_base_url as absolute_url
 from .._transport.rate_limit import parse_rate_limit
@@ -42,6 +43,15 @@ __all__ = ["Customer", "CustomersFileError", "read_customers"]
 NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 REQUIRED: Final = ("client_id", "base_url")
 OPTIONAL: Final = ("auth_url", "client_secret", "client_secret_env", "rate_limit")
+
+
+class CustomerCredentials(TypedDict, total=False):
+    """What ``Customer.client_options()`` gives: ``EnterpriseClient``'s keywords for a customer."""
+
+    client_id: Required[str]
+    client_secret: Required[str]
+    base_url: Required[str]
+    auth_url: str
 
 
 class CustomersFileError(EnterpriseError, ValueError):
@@ -72,12 +82,12 @@ class Customer:
             return f"{self.name}: {self.secret_variable} is not set"
         return None
 
-    def client_options(self) -> dict[str, Any]:
+    def client_options(self) -> CustomerCredentials:
         """Keyword arguments for ``EnterpriseClient``: credentials, URLs and the customer's budget."""
         problem = self.missing_secret()
         if problem is not None:
             raise CustomersFileError(problem)
-        options: dict[str, Any] = {
+        options: CustomerCredentials = {
             "client_id": self.client_id,
             "client_secret": self.secret
             if self.secret is not None

@@ -36,7 +36,7 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -44,6 +44,7 @@ from typing import Any, Final, TypeVar
 from attrs import field, frozen
 
 from .._generated.client import EnterpriseClient
+from .._utils.json_types import JSONValue
 from ..errors import EnterpriseError
 from ..exports import PART_SUFFIX, CatalogOutcome, CompletedCatalog, ExportSummary, Manifest, SilentProgress
 from ..exports._catalog_files import catalog_of
@@ -321,7 +322,7 @@ async def export_via_queue(
     *,
     resume: bool = False,
     page_size: int | None = None,
-    client_options: dict[str, Any] | None = None,
+    client_options: Mapping[str, JSONValue] | None = None,
     options: QueueOptions | None = None,
     changes: bool = False,
 ) -> ExportSummary:
@@ -353,7 +354,7 @@ async def export_via_queue(
 
 
 async def _one(
-    queue: JobQueue, job: ExportJob, catalog: Catalog, client_options: dict[str, Any]
+    queue: JobQueue, job: ExportJob, catalog: Catalog, client_options: Mapping[str, JSONValue]
 ) -> CatalogOutcome:
     skipped = await skipped_outcome(job, catalog)
     if skipped is not None:

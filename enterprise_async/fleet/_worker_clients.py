@@ -17,6 +17,7 @@ from typing import Any
 from .._generated.client import EnterpriseClient
 from .._request.options import ClientOptions
 from .._utils.constants import REQUIRED_ENVIRONMENT
+from .._utils.json_types import JSONValue
 from ._customers import Customer
 from ._rate_limiter import RateLimiter
 from ._token_cache import RedisTokenCache
@@ -51,7 +52,7 @@ class WorkerClients:
     def __repr__(self) -> str:  # the URL may carry a password
         return f"WorkerClients(rate_limit={self.rate_limit!r}, environment clients={len(self._environment)})"
 
-    async def environment(self, job_options: Mapping[str, Any]) -> EnterpriseClient | None:
+    async def environment(self, job_options: Mapping[str, JSONValue]) -> EnterpriseClient | None:
         """The client of a catalog job, from ``ENTERPRISE_*``; None when they are not set.
 
         One client per response format is shared by every job; a job whose options differ in
@@ -78,7 +79,7 @@ class WorkerClients:
             headers=options.headers,
         )
 
-    def customer(self, customer: Customer, job_options: Mapping[str, Any]) -> EnterpriseClient:
+    def customer(self, customer: Customer, job_options: Mapping[str, JSONValue]) -> EnterpriseClient:
         """A new client with ``customer``'s credentials, for one job, which closes it."""
         return EnterpriseClient(
             **customer.client_options(),

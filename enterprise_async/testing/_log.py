@@ -12,12 +12,12 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Iterator, Mapping
-from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import orjson
 from attrs import frozen
 
+from .._utils.json_types import JSONValue
 from ._tokens import fingerprint
 
 __all__ = ["LoggedRequest", "RequestLog", "REDACTED"]
@@ -51,9 +51,10 @@ class LoggedRequest:
         """The first value of a query parameter."""
         return next((value for key, value in self.query if key == name), None)
 
-    def json(self) -> Any:
+    def json(self) -> JSONValue:
         """The body decoded as JSON."""
-        return orjson.loads(self.body or "null")
+        decoded: JSONValue = orjson.loads(self.body or "null")
+        return decoded
 
 
 class RequestLog:
